@@ -1,0 +1,159 @@
+// The command line: read, call `process`, write, and set the exit code from the results
+// (STYLE §2). The ResourceList with its results is written before a non-zero exit.
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { isNode } from 'yaml';
+import { readFunctionConfig } from '../api/function-config.js';
+import type { RenderOptionsInput } from '../api/render-config.js';
+import { annotation, resultFor, type KrmObject } from '../krm/item.js';
+import { readResourceList, writeResourceList, writeStream, type OutputItem } from '../krm/resource-list.js';
+import { exitCodeOf, formatLine, sortResults, type ExitCode, type Result } from '../krm/result.js';
+import { process as render, type Mode } from '../process.js';
+import { findYamlFiles, readItems, UsageError, writeFilesAtomically } from './files.js';
+import { help, version } from './help.js';
+
+export interface Io {
+  argv: string[];
+  readStdin: () => Promise<string>;
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+}
+
+export async function main(io: Io): Promise<ExitCode> {
+  const [command, ...rest] = io.argv;
+  try {
+    switch (command) {
+      case undefined:
+        return await krm(io);
+      case 'build':
+        return build(io, rest, 'build');
+      case 'validate':
+        return build(io, rest, 'validate');
+      case '-h':
+      case '--help':
+      case 'help':
+        io.stdout(help.main);
+        return 0;
+      case '-v':
+      case '--version':
+        io.stdout(`${version}\n`);
+        return 0;
+      default:
+        throw new UsageError(`unknown command "${command}"`);
+    }
+  } catch (error) {
+    if (error instanceof UsageError || isParseArgsError(error)) {
+      io.stderr(`llsd-render: ${(error as Error).message}\nRun \`llsd-render --help\` for usage.\n`);
+      return 2;
+    }
+    throw error;
+  }
+}
+
+async function krm(io: Io): Promise<ExitCode> {
+  const list = readResourceList(await io.readStdin());
+  if (list.results.length > 0) {
+    report(io, list.results);
+    io.stdout(writeResourceList([], list.results));
+    return exitCodeOf(list.results);
+  }
+  const input = list.functionConfig
+    ? { mode: 'krm' as const, items: list.items, functionConfig: list.functionConfig }
+    : { mode: 'krm' as const, items: list.items };
+  const output = render(input);
+  report(io, output.results);
+  io.stdout(writeResourceList(output.items, output.results));
+  return exitCodeOf(output.results);
+}
+
+const buildOptions = {
+  output: { type: 'string', short: 'o' },
+  config: { type: 'string' },
+  'allow-empty': { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} satisfies ParseArgsConfig['options'];
+
+function build(io: Io, args: string[], command: 'build' | 'validate'): ExitCode {
+  const { values, positionals } = parseArgs({ args, options: buildOptions, allowPositionals: true, strict: true });
+  if (values.help) {
+    io.stdout(help[command]);
+    return 0;
+  }
+  if (command === 'validate' && (values.output !== undefined || values['allow-empty'])) {
+    throw new UsageError('validate takes only --config and PATH...');
+  }
+  if (positionals.length === 0) throw new UsageError(`${command} needs at least one PATH`);
+
+  const read = readItems(findYamlFiles(positionals));
+  const options: RenderOptionsInput[] = [];
+  const configResults = values.config === undefined ? [] : readConfigFile(values.config, options);
+  const mode: Mode = 'build';
+  const output = render({ mode, items: read.items, options });
+  const results = sortResults([...read.results, ...configResults, ...output.results]);
+
+  if (command === 'validate') {
+    report(io, results);
+    for (const r of results.filter((r) => r.severity === 'info')) io.stdout(`${formatLine(r)}\n`);
+    return exitCodeOf(results);
+  }
+  if (exitCodeOf(results) === 0 && output.items.length === 0 && !values['allow-empty']) {
+    results.push({
+      severity: 'error',
+      message: `nothing to render under ${positionals.join(', ')}: no objects were produced. Argo CD prunes every resource of an application whose plugin prints nothing; pass --allow-empty if an empty result is intended`,
+    });
+  }
+  report(io, results);
+  if (exitCodeOf(results) !== 0) return 1;
+  if (values.output !== undefined) writeFilesAtomically(values.output, filesPerLlsd(output.items));
+  else io.stdout(writeStream(output.items));
+  return 0;
+}
+
+/** `--config FILE`: a RenderConfig or ConfigMap; its raw options are appended to `options`. */
+function readConfigFile(path: string, options: RenderOptionsInput[]): Result[] {
+  const read = readItems(findYamlFiles([path]));
+  const item = read.items[0];
+  if (read.items.length !== 1 || !item) {
+    return [
+      ...read.results,
+      { severity: 'error', message: 'must hold exactly one RenderConfig (fn.llamastack.io/v1alpha1) or ConfigMap', file: { path } },
+    ];
+  }
+  const fc = readFunctionConfig(item);
+  if (fc.role === 'options') {
+    options.push(fc.options);
+    return fc.problems.map((p) => resultFor(item, 'error', p.message, p.path));
+  }
+  if (fc.role === 'llsd') return [resultFor(item, 'error', 'must be a RenderConfig or a ConfigMap, not a LlamaStackDistribution')];
+  return fc.problems.map((p) => resultFor(item, 'error', p.message, p.path));
+}
+
+/** `-o DIR`: the objects of each LLSD in `<namespace>/<name>.yaml`; everything else in `_passthrough.yaml`. */
+function filesPerLlsd(items: readonly OutputItem[]): Map<string, string> {
+  const groups = new Map<string, OutputItem[]>();
+  for (const item of items) {
+    const owner = isNode(item) ? undefined : (item as KrmObject).metadata.annotations?.[annotation.generatedFrom];
+    // LLSD names are DNS labels, so no LLSD file can be called `_passthrough.yaml`.
+    const file = owner === undefined ? '_passthrough.yaml' : `${owner}.yaml`;
+    groups.set(file, [...(groups.get(file) ?? []), item]);
+  }
+  return new Map([...groups].map(([file, group]) => [file, writeStream(group)]));
+}
+
+/** Errors and warnings on stderr, one line each: kustomize never shows results. */
+function report(io: Io, results: readonly Result[]): void {
+  for (const result of results) {
+    if (result.severity !== 'info') io.stderr(`${formatLine(result)}\n`);
+  }
+}
+
+/** node:util parseArgs rejects unknown options with a TypeError whose code starts ERR_PARSE_ARGS. */
+const isParseArgsError = (error: unknown): boolean => {
+  const code = (error as { code?: unknown } | null)?.code;
+  return error instanceof TypeError && typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS');
+};
+
+export async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
+  return Buffer.concat(chunks).toString('utf8');
+}

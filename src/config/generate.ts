@@ -1,0 +1,98 @@
+// Generate config.yaml: the distribution's base config with the CR laid over it (DESIGN §5).
+import { createHash } from 'node:crypto';
+import type { FieldProblem } from '../api/issues.js';
+import { formatFieldPath } from '../krm/item.js';
+import { stringifyPlainYaml } from '../krm/yaml.js';
+import { isPlainObject, setOwn } from '../lib/objects.js';
+import type { Plan } from '../plan/plan.js';
+import { buildProvider, findBaseEntry, overlay, resolveProviderType, type ConfigProvider } from './providers.js';
+import { mergeModels, registerModels } from './resources.js';
+import type { SecretEnv } from './secrets.js';
+
+export interface GeneratedConfig {
+  /** config.yaml as written to the ConfigMap. */
+  text: string;
+  /** sha256 of `text`, hex. */
+  hash: string;
+  /** Env vars the container needs for the secret placeholders, in the order they appear. */
+  env: SecretEnv[];
+  providerCount: number;
+  modelCount: number;
+}
+
+export type GenerateOutcome =
+  | { ok: true; config: GeneratedConfig; problems: FieldProblem[] }
+  | { ok: false; problems: FieldProblem[] };
+
+export function generateConfig(plan: Plan): GenerateOutcome {
+  const problems: FieldProblem[] = [];
+  const config = structuredClone(plan.baseConfig);
+  const providers = isPlainObject(config.providers) ? config.providers : {};
+  setOwn(config, 'providers', providers);
+  const env: SecretEnv[] = [];
+
+  for (const provider of plan.llsd.providers) {
+    const resolved = resolveProviderType(provider, plan.release);
+    if (!resolved.ok) {
+      problems.push(resolved.problem);
+      continue;
+    }
+    const built = buildProvider(provider, resolved.row, plan.profile, problems);
+    const entries = (Array.isArray(providers[built.api]) ? providers[built.api] : []) as ConfigProvider[];
+    const at = findBaseEntry(entries, provider.id);
+    if (at >= 0) entries[at] = overlay(entries[at], built.entry);
+    else entries.push(built.entry);
+    setOwn(providers, built.api, entries);
+    addApi(config, built.api);
+    env.push(...built.env);
+  }
+  checkEnvNames(env, problems);
+
+  const inference = plan.llsd.providers.filter((p) => p.api === 'inference');
+  const enabled = enabledIds(providers.inference);
+  const models = registerModels(plan.llsd.models, inference[0]?.id, enabled, problems);
+  if (models.length > 0) {
+    const registered = isPlainObject(config.registered_resources) ? config.registered_resources : {};
+    setOwn(registered, 'models', mergeModels(registered.models, models));
+    setOwn(config, 'registered_resources', registered);
+  }
+
+  if (problems.some((p) => (p.severity ?? 'error') === 'error')) return { ok: false, problems };
+  const text = stringifyPlainYaml(config);
+  const hash = createHash('sha256').update(text).digest('hex');
+  return {
+    ok: true,
+    config: { text, hash, env, providerCount: plan.llsd.providers.length, modelCount: models.length },
+    problems,
+  };
+}
+
+/** A provider for an API the base does not serve adds the API to `apis` (when the base lists them). */
+function addApi(config: Record<string, unknown>, api: string): void {
+  const apis = config.apis;
+  if (Array.isArray(apis) && apis.length > 0 && !apis.includes(api)) apis.push(api);
+}
+
+/** Provider ids the server will certainly have: literal ids, not ones switched by an env var. */
+function enabledIds(entries: unknown): string[] {
+  if (!Array.isArray(entries)) return [];
+  return entries
+    .map((e) => (isPlainObject(e) ? e.provider_id : undefined))
+    .filter((id): id is string => typeof id === 'string' && id !== '' && !id.includes('${'));
+}
+
+/** Two references that would share an env var name are an error: one would silently win. */
+function checkEnvNames(env: readonly SecretEnv[], problems: FieldProblem[]): void {
+  const seen = new Map<string, SecretEnv>();
+  for (const entry of env) {
+    const earlier = seen.get(entry.name);
+    if (earlier) {
+      problems.push({
+        path: entry.path,
+        message: `would use the env var ${entry.name}, which already carries the secret of \`${formatFieldPath(earlier.path)}\`; rename a provider id or settings key so the names differ`,
+      });
+    } else {
+      seen.set(entry.name, entry);
+    }
+  }
+}

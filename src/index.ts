@@ -1,0 +1,21 @@
+// Entry point of the bundle: wire the process to `main` and exit with its code. Only bugs throw
+// this far; they are reported without a stack trace unless LLSD_RENDER_DEBUG is set.
+import { main, readAll } from './cli/main.js';
+
+const write = (stream: NodeJS.WriteStream) => (text: string) => void stream.write(text);
+
+main({
+  argv: process.argv.slice(2),
+  readStdin: () => readAll(process.stdin),
+  stdout: write(process.stdout),
+  stderr: write(process.stderr),
+}).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    const detail = process.env.LLSD_RENDER_DEBUG ? String((error as Error)?.stack ?? error) : String((error as Error)?.message ?? error);
+    process.stderr.write(`llsd-render: internal error: ${detail}\nPlease report this with the input that caused it; set LLSD_RENDER_DEBUG=1 for details.\n`);
+    process.exitCode = 1;
+  },
+);

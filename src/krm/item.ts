@@ -1,0 +1,105 @@
+// A KRM object as it travels through llsd-render, with where it came from.
+import type { LineCounter, Node } from 'yaml';
+import type { ResourceRef, Result, Severity } from './result.js';
+import { lineOf } from './yaml.js';
+
+export interface KrmObject {
+  apiVersion: string;
+  kind: string;
+  metadata: { name: string; namespace?: string; labels?: Record<string, string>; annotations?: Record<string, string> };
+  [field: string]: unknown;
+}
+
+export interface Origin {
+  /** File path relative to the package or the working directory. */
+  file?: string;
+  /** Position of the document in its file. */
+  index?: number;
+  /** Line counter of the text the node was parsed from, when that text is the file itself. */
+  lines?: LineCounter;
+}
+
+/** An input object: its parsed node (written back verbatim when passed through) and its plain value. */
+export interface InputItem {
+  node: Node;
+  object: KrmObject;
+  origin: Origin;
+}
+
+export const annotation = {
+  generatedFrom: 'llamastack.io/generated-from',
+  release: 'llamastack.io/release',
+  configHash: 'llamastack.io/config-hash',
+  localConfig: 'config.kubernetes.io/local-config',
+  function: 'config.kubernetes.io/function',
+  path: 'internal.config.kubernetes.io/path',
+  legacyPath: 'config.kubernetes.io/path',
+  index: 'internal.config.kubernetes.io/index',
+  legacyIndex: 'config.kubernetes.io/index',
+  kustomizeId: 'kustomize.config.k8s.io/id',
+  fluxSubstitute: 'kustomize.toolkit.fluxcd.io/substitute',
+  argoSyncOptions: 'argocd.argoproj.io/sync-options',
+} as const;
+
+export const annotationsOf = (object: KrmObject): Record<string, string> => object.metadata.annotations ?? {};
+
+export function refOf(object: KrmObject): ResourceRef {
+  const ref: ResourceRef = { apiVersion: object.apiVersion, kind: object.kind, name: object.metadata.name };
+  if (object.metadata.namespace) ref.namespace = object.metadata.namespace;
+  return ref;
+}
+
+/** Where kpt says an item lives (legacy annotation as fallback), for file.path on results. */
+export function kptOrigin(object: KrmObject): Origin {
+  const a = annotationsOf(object);
+  const file = a[annotation.path] ?? a[annotation.legacyPath];
+  const index = a[annotation.index] ?? a[annotation.legacyIndex];
+  const origin: Origin = {};
+  if (file) origin.file = file;
+  if (index !== undefined && /^\d+$/.test(index)) origin.index = Number(index);
+  return origin;
+}
+
+/** Is this a KRM object at all: a map with string apiVersion, kind and metadata.name? */
+export function isKrmObject(value: unknown): value is KrmObject {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const v = value as Record<string, unknown>;
+  const metadata = v.metadata as Record<string, unknown> | undefined;
+  return (
+    typeof v.apiVersion === 'string' &&
+    typeof v.kind === 'string' &&
+    typeof metadata === 'object' &&
+    metadata !== null &&
+    typeof metadata.name === 'string'
+  );
+}
+
+/** Builds a result about an input item, with file, index and (when known) the line of the field. */
+export function resultFor(
+  item: Pick<InputItem, 'node' | 'object' | 'origin'>,
+  severity: Severity,
+  message: string,
+  path?: ReadonlyArray<string | number>,
+): Result {
+  const result: Result = { severity, message, resourceRef: refOf(item.object) };
+  if (path && path.length > 0) result.field = { path: formatFieldPath(path) };
+  if (item.origin.file) {
+    result.file = item.origin.index === undefined ? { path: item.origin.file } : { path: item.origin.file, index: item.origin.index };
+    if (item.origin.lines) {
+      const line = lineOf(item.node, path ?? [], item.origin.lines);
+      if (line !== undefined) result.line = line;
+    }
+  }
+  return result;
+}
+
+/** `['spec', 'providers', 'inference', 1, 'id']` → `spec.providers.inference[1].id`. */
+export function formatFieldPath(path: ReadonlyArray<string | number>): string {
+  let out = '';
+  for (const segment of path) {
+    if (typeof segment === 'number') out += `[${segment}]`;
+    else if (/^[A-Za-z_][A-Za-z0-9_-]*$/.test(segment)) out += out ? `.${segment}` : segment;
+    else out += `[${JSON.stringify(segment)}]`;
+  }
+  return out;
+}

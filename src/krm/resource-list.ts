@@ -1,0 +1,112 @@
+// Reading and writing a `config.kubernetes.io/v1` ResourceList (DESIGN §3). Our own small
+// reader/writer: items keep their order, annotations and values; nothing is deduplicated.
+import { isMap, type Node } from 'yaml';
+import { isKrmObject, kptOrigin, type InputItem, type KrmObject } from './item.js';
+import { toWire, type Result } from './result.js';
+import { keepScalarsVerbatim, parseYamlStream, stringifyYaml, toPlain } from './yaml.js';
+
+export const resourceListApiVersions = ['config.kubernetes.io/v1', 'config.kubernetes.io/v1beta1'] as const;
+
+export interface ResourceListInput {
+  items: InputItem[];
+  functionConfig?: InputItem;
+  /** Problems with the list itself; when there is an error here, `items` is empty. */
+  results: Result[];
+}
+
+/** Output items: a parsed node we pass through as written, or an object we generated. */
+export type OutputItem = Node | KrmObject;
+
+const notAList = (message: string): ResourceListInput => ({
+  items: [],
+  results: [{ severity: 'error', message }],
+});
+
+export function readResourceList(text: string): ResourceListInput {
+  if (text.trim() === '') {
+    return notAList('stdin is empty: a KRM function reads a ResourceList on stdin; to render files, run `llsd-render build PATH`');
+  }
+  const { documents, problems } = parseYamlStream(text);
+  if (problems.length > 0) {
+    return {
+      items: [],
+      results: problems.map((p) => ({
+        severity: 'error' as const,
+        message: `stdin is not valid YAML${p.line ? ` (line ${p.line})` : ''}: ${p.message}`,
+      })),
+    };
+  }
+  const nonEmpty = documents.filter((d) => d.node !== null);
+  const first = nonEmpty[0];
+  if (nonEmpty.length !== 1 || !first || !isMap(first.node)) {
+    return notAList(
+      'stdin must hold one ResourceList (apiVersion: config.kubernetes.io/v1, kind: ResourceList); to render YAML files, run `llsd-render build PATH`',
+    );
+  }
+  const root = first.node;
+  const plain = toPlain(root) as Record<string, unknown>;
+  if (plain.kind !== 'ResourceList' || !resourceListApiVersions.includes(plain.apiVersion as never)) {
+    return notAList(
+      `stdin must hold a ResourceList (apiVersion: config.kubernetes.io/v1, kind: ResourceList), not ${describeKind(plain)}; to render YAML files, run \`llsd-render build PATH\``,
+    );
+  }
+  const results: Result[] = [];
+  const itemsNode = root.get('items', true) as Node | undefined;
+  const items: InputItem[] = [];
+  if (itemsNode !== undefined && itemsNode !== null && !(Array.isArray(plain.items) || plain.items === null)) {
+    results.push({ severity: 'error', message: 'must be a list of Kubernetes objects', field: { path: 'items' } });
+  }
+  const itemNodes = (itemsNode as { items?: Node[] } | undefined)?.items ?? [];
+  const plainItems = Array.isArray(plain.items) ? plain.items : [];
+  itemNodes.forEach((node, i) => {
+    const object = plainItems[i];
+    if (!isKrmObject(object) || !isMap(node)) {
+      results.push({
+        severity: 'error',
+        message: 'must be a Kubernetes object with string `apiVersion`, `kind` and `metadata.name`',
+        field: { path: `items[${i}]` },
+      });
+      return;
+    }
+    keepScalarsVerbatim(node);
+    items.push({ node, object, origin: kptOrigin(object) });
+  });
+  let functionConfig: InputItem | undefined;
+  const fcNode = root.get('functionConfig', true) as Node | undefined;
+  if (plain.functionConfig !== undefined && plain.functionConfig !== null) {
+    if (!isKrmObject(plain.functionConfig) || !fcNode) {
+      results.push({
+        severity: 'error',
+        message: 'must be a Kubernetes object with string `apiVersion`, `kind` and `metadata.name`',
+        field: { path: 'functionConfig' },
+      });
+    } else {
+      keepScalarsVerbatim(fcNode);
+      functionConfig = { node: fcNode, object: plain.functionConfig, origin: kptOrigin(plain.functionConfig) };
+    }
+  }
+  if (results.length > 0) return { items: [], results };
+  return functionConfig ? { items, functionConfig, results } : { items, results };
+}
+
+export function writeResourceList(items: readonly OutputItem[], results: readonly Result[]): string {
+  const list: Record<string, unknown> = {
+    apiVersion: 'config.kubernetes.io/v1',
+    kind: 'ResourceList',
+    items: [...items],
+  };
+  if (results.length > 0) list.results = results.map(toWire);
+  return stringifyYaml(list);
+}
+
+/** A plain multi-document stream, for `build` and for what Argo CD or Flux apply. */
+export function writeStream(items: readonly OutputItem[]): string {
+  return items.map((item) => stringifyYaml(item)).join('---\n');
+}
+
+function describeKind(value: Record<string, unknown>): string {
+  const kind = typeof value.kind === 'string' ? value.kind : undefined;
+  const apiVersion = typeof value.apiVersion === 'string' ? value.apiVersion : undefined;
+  if (!kind && !apiVersion) return 'a document without apiVersion and kind';
+  return `${apiVersion ?? '(no apiVersion)'} ${kind ?? '(no kind)'}`;
+}

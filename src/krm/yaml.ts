@@ -1,0 +1,158 @@
+// YAML in and out, on the `yaml` package.
+//
+// Two rules from DESIGN §3 shape this module:
+// - Items we pass through keep their values as written. A plain scalar that is not a string
+//   (`0755`, `1e3`, `12345678901234567890`, `on` under YAML 1.1 readers) is written back verbatim,
+//   so every consumer reads it exactly as it did before us.
+// - Strings we write are quoted whenever a YAML 1.1 reader (PyYAML in llama-stack, go-yaml v2 in
+//   parts of Kubernetes) or a YAML 1.2 reader would take the plain form for another type.
+import {
+  Document,
+  LineCounter,
+  Scalar,
+  isMap,
+  isPair,
+  isScalar,
+  isSeq,
+  parseAllDocuments,
+  visit,
+  type Node,
+  type ScalarTag,
+  type ToStringOptions,
+} from 'yaml';
+
+/** A plain scalar kept as its source text. */
+class Verbatim {
+  constructor(readonly text: string) {}
+}
+
+const verbatimTag: ScalarTag = {
+  tag: 'tag:llsd-render.llamastack.io,2026:verbatim',
+  default: true,
+  identify: (value) => value instanceof Verbatim,
+  resolve: (text) => new Verbatim(text),
+  stringify: (item) => ((item as Scalar).value as Verbatim).text,
+};
+
+const toStringOptions: ToStringOptions = { lineWidth: 0, indentSeq: true };
+
+/** Parse limits: an alias bomb or absurd nesting becomes an error, not a hang. */
+const maxAliasCount = 100;
+
+export interface ParsedDocument {
+  /** The document's root node; null for an empty document. */
+  node: Node | null;
+  /** 1-based line where the document starts. */
+  line: number;
+}
+
+export interface YamlProblem {
+  message: string;
+  line?: number;
+}
+
+export interface ParsedStream {
+  documents: ParsedDocument[];
+  problems: YamlProblem[];
+  lines: LineCounter;
+}
+
+/** Parses a (multi-document) YAML or JSON text with the YAML 1.2 core schema, as kpt and kustomize do. */
+export function parseYamlStream(text: string): ParsedStream {
+  const lines = new LineCounter();
+  const docs = parseAllDocuments(text, { lineCounter: lines, uniqueKeys: true, prettyErrors: false });
+  const problems: YamlProblem[] = [];
+  const documents: ParsedDocument[] = [];
+  const list = Array.isArray(docs) ? docs : [];
+  if (!Array.isArray(docs)) {
+    problems.push({ message: 'the input is not a YAML stream' });
+  }
+  for (const doc of list) {
+    for (const error of doc.errors) {
+      problems.push({ message: describeYamlError(error.message), line: lines.linePos(error.pos[0]).line });
+    }
+    if (doc.errors.length > 0) continue;
+    const node = (doc.contents as Node | null) ?? null;
+    const start = doc.range[0];
+    documents.push({ node, line: lines.linePos(start).line });
+  }
+  return { documents, problems, lines };
+}
+
+/** Converts a node to plain JavaScript values. Aliases are resolved with a bound on their expansion. */
+export function toPlain(node: Node | null): unknown {
+  if (node === null) return null;
+  const doc = new Document();
+  doc.contents = node;
+  return doc.toJS({ maxAliasCount });
+}
+
+/** Marks every plain non-string scalar under `node` so it is written back as its source text. */
+export function keepScalarsVerbatim(node: Node): void {
+  visit(node, {
+    Scalar(_key, scalar) {
+      if (scalar.type === Scalar.PLAIN && typeof scalar.source === 'string' && typeof scalar.value !== 'string') {
+        scalar.value = new Verbatim(scalar.source);
+        delete scalar.format;
+      }
+    },
+  });
+}
+
+/** Serialises one document: plain values become nodes, nodes are written as they are. */
+export function stringifyYaml(value: unknown): string {
+  const doc = new Document(value, { customTags: [verbatimTag], compat: 'yaml-1.1', version: '1.2', aliasDuplicateObjects: false });
+  return doc.toString(toStringOptions);
+}
+
+/** Serialises a plain value as YAML for a YAML 1.1 reader (llama-stack reads its config with PyYAML). */
+export function stringifyPlainYaml(value: unknown): string {
+  const doc = new Document(value, { compat: 'yaml-1.1', version: '1.2', aliasDuplicateObjects: false });
+  return doc.toString(toStringOptions);
+}
+
+/** Parses a llama-stack config file as the server does: YAML 1.1 (PyYAML), single document. */
+export function parseYaml11(text: string): { value: unknown; problem?: YamlProblem } {
+  const lines = new LineCounter();
+  const docs = parseAllDocuments(text, { version: '1.1', lineCounter: lines, uniqueKeys: true });
+  const list = Array.isArray(docs) ? docs : [];
+  const first = list[0];
+  const error = first?.errors[0];
+  if (error) return { value: undefined, problem: { message: describeYamlError(error.message), line: lines.linePos(error.pos[0]).line } };
+  if (list.length > 1) return { value: undefined, problem: { message: 'must hold a single YAML document' } };
+  return { value: first ? first.toJS({ maxAliasCount }) : null };
+}
+
+/**
+ * The 1-based line of the node at `path` under `root`, or of the deepest ancestor that exists.
+ * Used to put a line number on results that carry a field path.
+ */
+export function lineOf(root: Node | null, path: ReadonlyArray<string | number>, lines: LineCounter): number | undefined {
+  let node: unknown = root;
+  let best: number | undefined = rangeLine(root, lines);
+  for (const segment of path) {
+    if (isMap(node)) {
+      const pair = node.items.find((item) => isPair(item) && isScalar(item.key) && String(item.key.value) === String(segment));
+      if (!pair || !isPair(pair)) break;
+      best = rangeLine(pair.key as Node, lines) ?? best;
+      node = pair.value;
+    } else if (isSeq(node) && typeof segment === 'number') {
+      node = node.items[segment];
+      best = rangeLine(node as Node, lines) ?? best;
+    } else {
+      break;
+    }
+  }
+  return best;
+}
+
+function rangeLine(node: unknown, lines: LineCounter): number | undefined {
+  const range = (node as { range?: [number, number, number] } | null)?.range;
+  return range ? lines.linePos(range[0]).line : undefined;
+}
+
+/** The `yaml` package's messages carry source excerpts and internal codes; keep the first sentence. */
+function describeYamlError(message: string): string {
+  const first = message.split('\n')[0] ?? message;
+  return first.replace(/ at line \d+, column \d+:?$/, '').trim();
+}

@@ -1,0 +1,20 @@
+// Plain-object helpers shared by the stages. Keys come from user input, so values are set as own
+// properties: a key named `__proto__` is data, never a prototype change.
+
+export const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+export function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+/** `over` laid onto `base`: nested mappings merge, anything else replaces. Neither input is changed. */
+export function deepMerge(base: Record<string, unknown>, over: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(base)) setOwn(out, key, value);
+  for (const [key, value] of Object.entries(over)) {
+    const current = out[key];
+    setOwn(out, key, isPlainObject(current) && isPlainObject(value) ? deepMerge(current, value) : value);
+  }
+  return out;
+}

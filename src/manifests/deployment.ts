@@ -1,0 +1,88 @@
+// The Deployment that runs the server with the generated config (DESIGN §6): config mounted
+// read-only, secrets only through `secretKeyRef` env vars, pods rolled when the config changes.
+import type { GeneratedConfig } from '../config/generate.js';
+import { workloadDefaults } from '../config/catalog.js';
+import { annotation, type KrmObject } from '../krm/item.js';
+import type { Plan } from '../plan/plan.js';
+import { labelsFor, metadataFor, names, selectorLabels } from './metadata.js';
+
+type EnvVar = Record<string, unknown> & { name: string };
+
+export function renderDeployment(plan: Plan, config: GeneratedConfig): KrmObject {
+  const defaults = workloadDefaults();
+  const { llsd } = plan;
+  const workload = llsd.spec.workload ?? {};
+  const overrides = workload.overrides ?? {};
+  const c = defaults.container;
+
+  const container: Record<string, unknown> = { name: c.name, image: plan.image };
+  if (overrides.command) container.command = overrides.command;
+  if (overrides.args) container.args = overrides.args;
+  container.ports = [{ name: c.portName, containerPort: serverPort(plan), protocol: 'TCP' }];
+  container.env = containerEnv(plan, config);
+  container.resources = workload.resources ?? defaults.resources;
+  container.volumeMounts = [
+    { name: c.configVolumeName, mountPath: c.configMountPath, readOnly: true },
+    { name: c.storageVolumeName, mountPath: plan.profile.image.home },
+    ...(overrides.volumeMounts ?? []),
+  ];
+  container.startupProbe = probe(defaults.probes.startup);
+  container.readinessProbe = probe(defaults.probes.readiness);
+  container.livenessProbe = probe(defaults.probes.liveness);
+  container.securityContext = defaults.containerSecurityContext;
+
+  const podSpec: Record<string, unknown> = {
+    serviceAccountName: overrides.serviceAccountName ?? names.serviceAccount(llsd),
+    securityContext: defaults.podSecurityContext,
+    containers: [container],
+    volumes: [
+      { name: c.configVolumeName, configMap: { name: names.configMap(llsd, config.hash) } },
+      { name: c.storageVolumeName, emptyDir: {} },
+      ...(overrides.volumes ?? []),
+    ],
+  };
+
+  return {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: metadataFor(llsd, names.deployment(llsd), 'server'),
+    spec: {
+      replicas: workload.replicas ?? defaults.replicas,
+      selector: { matchLabels: selectorLabels(llsd) },
+      template: {
+        metadata: {
+          labels: labelsFor(llsd, 'server'),
+          annotations: { [annotation.configHash]: config.hash },
+        },
+        spec: podSpec,
+      },
+    },
+  };
+}
+
+export const serverPort = (plan: Plan): number => plan.llsd.spec.networking?.port ?? workloadDefaults().container.port;
+
+/**
+ * The image's own entrypoint runs the config named by the config-path env var, on the port env
+ * var; then one env var per secret reference; then the user's env, which wins on a name clash.
+ */
+function containerEnv(plan: Plan, config: GeneratedConfig): EnvVar[] {
+  const c = workloadDefaults().container;
+  const { image } = plan.profile;
+  const env: EnvVar[] = [
+    { name: image.configPathEnv, value: `${c.configMountPath}/${c.configFileName}` },
+    { name: image.portEnv, value: String(serverPort(plan)) },
+    ...config.env.map((e) => ({ name: e.name, valueFrom: { secretKeyRef: { name: e.secretName, key: e.key } } })),
+  ];
+  for (const user of (plan.llsd.spec.workload?.overrides?.env ?? []) as EnvVar[]) {
+    const at = env.findIndex((e) => e.name === user.name);
+    if (at >= 0) env[at] = user;
+    else env.push(user);
+  }
+  return env;
+}
+
+function probe(timing: { periodSeconds: number; timeoutSeconds: number; failureThreshold: number }): Record<string, unknown> {
+  const { healthPath, container } = workloadDefaults();
+  return { httpGet: { path: healthPath, port: container.portName, scheme: 'HTTP' }, ...timing };
+}

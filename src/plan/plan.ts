@@ -1,0 +1,66 @@
+// Plan: which distribution, release, image and base config an LLSD renders against (DESIGN §5).
+import type { FieldProblem } from '../api/issues.js';
+import { closest } from '../api/issues.js';
+import type { Llsd } from '../api/llsd.js';
+import { baseConfigText, distributions, type ReleaseProfile } from '../config/catalog.js';
+import { compareVersions, profileFor, supportedReleases } from '../config/versions.js';
+import { annotation } from '../krm/item.js';
+import { parseYaml11 } from '../krm/yaml.js';
+import { isPlainObject } from '../lib/objects.js';
+
+export interface Plan {
+  llsd: Llsd;
+  distributionName: string;
+  image: string;
+  release: string;
+  profile: ReleaseProfile;
+  /** The distribution's config.yaml as the server would parse it. */
+  baseConfig: Record<string, unknown>;
+}
+
+export type PlanOutcome = { ok: true; plan: Plan } | { ok: false; problems: FieldProblem[] };
+
+const supportedConfigVersions = ['2'];
+
+export function planLlsd(llsd: Llsd): PlanOutcome {
+  const { name, image } = llsd.spec.distribution;
+  if (name === undefined) {
+    return fail(['spec', 'distribution', 'image'], `distribution images are not supported yet (${String(image)}); use \`spec.distribution.name\`, for example \`starter\``);
+  }
+  const catalog = distributions();
+  const entry = catalog[name];
+  if (!entry) {
+    const known = Object.keys(catalog).sort();
+    const near = closest(name, known);
+    return fail(
+      ['spec', 'distribution', 'name'],
+      `unknown distribution "${name}"${near ? `; did you mean "${near}"?` : ''} Known distributions: ${known.join(', ')}; or set \`spec.distribution.image\``,
+    );
+  }
+  const requested = llsd.annotations[annotation.release];
+  const release = requested ?? entry.defaultRelease;
+  const pinned = entry.releases[release];
+  if (!pinned) {
+    const known = Object.keys(entry.releases).sort(compareVersions);
+    return fail(
+      ['metadata', 'annotations', annotation.release],
+      `distribution "${name}" has no release "${release}"; available: ${known.join(', ')}`,
+    );
+  }
+  const profile = profileFor(release);
+  if (!profile) {
+    return fail(['spec', 'distribution', 'name'], `llama-stack ${release} is not supported; supported releases: ${supportedReleases()}`);
+  }
+  const text = baseConfigText(pinned.config);
+  if (text === undefined) throw new Error(`configs/distributions.yaml names ${pinned.config}, which is not embedded`);
+  const parsed = parseYaml11(text);
+  const baseConfig = parsed.value;
+  if (parsed.problem || !isPlainObject(baseConfig)) throw new Error(`configs/distributions/${pinned.config} does not parse`);
+  const version = String(baseConfig.version);
+  if (!supportedConfigVersions.includes(version)) {
+    return fail(['spec', 'distribution'], `Unsupported config.yaml version ${version}. Supported versions: ${supportedConfigVersions.join(', ')}`);
+  }
+  return { ok: true, plan: { llsd, distributionName: name, image: pinned.image, release, profile, baseConfig } };
+}
+
+const fail = (path: FieldProblem['path'], message: string): PlanOutcome => ({ ok: false, problems: [{ path, message }] });

@@ -1,0 +1,211 @@
+// The whole render as one pure function (STYLE §2): items in, items and results out.
+// read → parse & validate → plan → generate config.yaml → render objects → assemble (DESIGN §10).
+import { posix } from 'node:path';
+import { readFunctionConfig, isRenderConfig } from './api/function-config.js';
+import { llsdKind, parseLlsd, supportedLlsdVersions } from './api/llsd.js';
+import { group as llsdGroup } from './api/llsd-v1alpha2.js';
+import { renderOptionsSchema, type RenderOptions, type RenderOptionsInput } from './api/render-config.js';
+import type { FieldProblem } from './api/issues.js';
+import { generateConfig } from './config/generate.js';
+import { annotation, annotationsOf, resultFor, type InputItem, type KrmObject } from './krm/item.js';
+import type { OutputItem } from './krm/resource-list.js';
+import { hasErrors, sortResults, type Result } from './krm/result.js';
+import { renderObjects } from './manifests/index.js';
+import { planLlsd } from './plan/plan.js';
+
+/**
+ * `krm`: a KRM function under kpt or kustomize; the output is the whole item list.
+ * `build`: what should be applied to a cluster; no LLSDs, no local-config objects.
+ */
+export type Mode = 'krm' | 'build';
+
+export interface ProcessInput {
+  mode: Mode;
+  items: InputItem[];
+  functionConfig?: InputItem;
+  /** Option sources from outside the items (`build --config`), applied before those in the input. */
+  options?: RenderOptionsInput[];
+}
+
+export interface ProcessOutput {
+  items: OutputItem[];
+  results: Result[];
+}
+
+interface Rendered {
+  item: InputItem;
+  objects: KrmObject[];
+}
+
+export function process(input: ProcessInput): ProcessOutput {
+  const results: Result[] = [];
+  const optionSources = [...(input.options ?? [])];
+  let generatorLlsd: InputItem | undefined;
+
+  if (input.functionConfig) {
+    const fc = readFunctionConfig(input.functionConfig);
+    if (fc.role === 'llsd') generatorLlsd = input.functionConfig;
+    else {
+      if (fc.role === 'options') optionSources.push(fc.options);
+      results.push(...fc.problems.map((p) => fromProblem(input.functionConfig as InputItem, p)));
+    }
+  }
+  let items = input.items;
+  if (input.mode === 'build') {
+    for (const item of items.filter(isRenderConfig)) {
+      const fc = readFunctionConfig(item);
+      if (fc.role === 'options') optionSources.push(fc.options);
+      if (fc.role !== 'llsd') results.push(...fc.problems.map((p) => fromProblem(item, p)));
+    }
+    items = items.filter((item) => !isRenderConfig(item));
+  }
+  const options = mergeOptions(optionSources);
+
+  // Mark and replace (DESIGN §4): what an earlier render generated is dropped and rendered anew.
+  const kept = items.filter((item) => annotationsOf(item.object)[annotation.generatedFrom] === undefined);
+  const llsdItems = kept.filter(isLlsd);
+  if (generatorLlsd && !llsdItems.some((item) => sameObject(item.object, (generatorLlsd as InputItem).object))) {
+    llsdItems.push(generatorLlsd);
+  }
+  results.push(...duplicateNames(llsdItems));
+
+  const rendered: Rendered[] = [];
+  for (const item of llsdItems) {
+    const outcome = renderLlsd(item, options);
+    results.push(...outcome.results);
+    if (outcome.objects) rendered.push({ item, objects: outcome.objects });
+  }
+  if (input.mode === 'krm') results.push(...placeObjects(rendered, options));
+
+  if (hasErrors(results)) {
+    // Nothing half-done: kpt keeps the package as it was, `build` prints nothing.
+    return { items: input.mode === 'krm' ? input.items.map((i) => i.node) : [], results: sortResults(results) };
+  }
+  const output = input.mode === 'krm' ? krmOutput(kept) : buildOutput(kept);
+  for (const { objects } of rendered) output.push(...objects);
+  return { items: output, results: sortResults(results) };
+}
+
+function renderLlsd(item: InputItem, options: RenderOptions): { results: Result[]; objects?: KrmObject[] } {
+  const apiVersion = item.object.apiVersion;
+  if (!supportedLlsdVersions.includes(apiVersion as never)) {
+    return {
+      results: [
+        resultFor(item, 'error', `apiVersion "${apiVersion}" is not supported for ${llsdKind}; use ${supportedLlsdVersions.join(' or ')}`, ['apiVersion']),
+      ],
+    };
+  }
+  const parsed = parseLlsd(item.object);
+  const results = parsed.problems.map((p) => fromProblem(item, p));
+  if (!parsed.ok) return { results };
+  const planned = planLlsd(parsed.llsd);
+  if (!planned.ok) return { results: [...results, ...planned.problems.map((p) => fromProblem(item, p))] };
+  const generated = generateConfig(planned.plan);
+  results.push(...generated.problems.map((p) => fromProblem(item, p)));
+  if (!generated.ok) return { results };
+  const { plan } = planned;
+  const { config } = generated;
+  results.push(
+    resultFor(
+      item,
+      'info',
+      `generated config.yaml with ${count(config.providerCount, 'provider')} and ${count(config.modelCount, 'model')} for llama-stack ${plan.release} (distribution ${plan.distributionName}, image ${plan.image})`,
+    ),
+  );
+  return { results, objects: renderObjects(plan, config, options) };
+}
+
+/** kpt writes generated objects where their path annotations say: one file per LLSD, next to it. */
+function placeObjects(rendered: readonly Rendered[], options: RenderOptions): Result[] {
+  const results: Result[] = [];
+  for (const { item, objects } of rendered) {
+    if (!item.origin.file) continue;
+    const path = posix.normalize(
+      options.outputPath
+        .replaceAll('{dir}', posix.dirname(item.origin.file))
+        .replaceAll('{name}', item.object.metadata.name)
+        .replaceAll('{namespace}', item.object.metadata.namespace ?? 'default'),
+    );
+    if (path.startsWith('../') || path === '..' || posix.isAbsolute(path)) {
+      results.push(
+        resultFor(item, 'error', `the output path "${path}" (from the \`outputPath\` option "${options.outputPath}") leaves the package; use a path under the package such as "{dir}/{name}.generated.yaml"`),
+      );
+      continue;
+    }
+    objects.forEach((object, index) => {
+      object.metadata.annotations = {
+        ...object.metadata.annotations,
+        [annotation.path]: path,
+        [annotation.legacyPath]: path,
+        [annotation.index]: String(index),
+        [annotation.legacyIndex]: String(index),
+      };
+    });
+  }
+  return results;
+}
+
+/**
+ * KRM output: every item we do not own as it came. The LLSD stays (kpt writes the list back to the
+ * package) marked local-config so nothing applies it; under a kustomize transformer it is removed.
+ */
+function krmOutput(items: readonly InputItem[]): OutputItem[] {
+  const out: OutputItem[] = [];
+  for (const item of items) {
+    if (isLlsd(item)) {
+      const annotations = annotationsOf(item.object);
+      if (annotations[annotation.kustomizeId] !== undefined) continue;
+      if (annotations[annotation.localConfig] !== 'true') {
+        (item.node as { setIn(path: unknown[], value: unknown): void }).setIn(['metadata', 'annotations', annotation.localConfig], 'true');
+      }
+    }
+    out.push(item.node);
+  }
+  return out;
+}
+
+/** Build output: only what a cluster should get. */
+function buildOutput(items: readonly InputItem[]): OutputItem[] {
+  return items.filter((item) => !isLlsd(item) && !isClientSideOnly(item.object)).map((item) => item.node);
+}
+
+const clientSideKinds = new Set(['kpt.dev/Kptfile', 'kustomize.config.k8s.io/Kustomization', 'kustomize.config.k8s.io/Component']);
+
+function isClientSideOnly(object: KrmObject): boolean {
+  if (annotationsOf(object)[annotation.localConfig] === 'true') return true;
+  const group = object.apiVersion.split('/')[0] ?? '';
+  return clientSideKinds.has(`${group}/${object.kind}`);
+}
+
+const isLlsd = (item: InputItem): boolean =>
+  item.object.kind === llsdKind && item.object.apiVersion.startsWith(`${llsdGroup}/`);
+
+const sameObject = (a: KrmObject, b: KrmObject): boolean =>
+  a.kind === b.kind && a.metadata.name === b.metadata.name && (a.metadata.namespace ?? '') === (b.metadata.namespace ?? '');
+
+/** Two LLSDs with one namespace/name would render over each other. */
+function duplicateNames(llsds: readonly InputItem[]): Result[] {
+  const seen = new Map<string, InputItem>();
+  const results: Result[] = [];
+  for (const item of llsds) {
+    const key = `${item.object.metadata.namespace ?? ''}/${item.object.metadata.name}`;
+    const earlier = seen.get(key);
+    if (earlier) {
+      const where = earlier.origin.file ? ` in ${earlier.origin.file}` : '';
+      results.push(resultFor(item, 'error', `another ${llsdKind} has the same name${where}; rename one of them`, ['metadata', 'name']));
+    } else {
+      seen.set(key, item);
+    }
+  }
+  return results;
+}
+
+function mergeOptions(sources: readonly RenderOptionsInput[]): RenderOptions {
+  return renderOptionsSchema.parse(Object.assign({}, ...sources));
+}
+
+const fromProblem = (item: InputItem, problem: FieldProblem): Result =>
+  resultFor(item, problem.severity ?? 'error', problem.message, problem.path);
+
+const count = (n: number, noun: string): string => `${n} ${noun}${n === 1 ? '' : 's'}`;
+
