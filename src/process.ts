@@ -70,10 +70,14 @@ export function process(input: ProcessInput): ProcessOutput {
   results.push(...duplicateNames(llsdItems));
 
   const rendered: Rendered[] = [];
+  const summaries: Result[] = [];
   for (const item of llsdItems) {
     const outcome = renderLlsd(item, options);
     results.push(...outcome.results);
-    if (outcome.objects) rendered.push({ item, objects: outcome.objects });
+    if (outcome.rendered) {
+      rendered.push({ item, objects: outcome.rendered.objects });
+      summaries.push(outcome.rendered.summary);
+    }
   }
   if (input.mode === 'krm') results.push(...placeObjects(rendered, options));
 
@@ -83,10 +87,11 @@ export function process(input: ProcessInput): ProcessOutput {
   }
   const output = input.mode === 'krm' ? krmOutput(kept) : buildOutput(kept);
   for (const { objects } of rendered) output.push(...objects);
-  return { items: output, results: sortResults(results) };
+  // One summary per LLSD, only when its objects are really in the output.
+  return { items: output, results: sortResults([...results, ...summaries]) };
 }
 
-function renderLlsd(item: InputItem, options: RenderOptions): { results: Result[]; objects?: KrmObject[] } {
+function renderLlsd(item: InputItem, options: RenderOptions): { results: Result[]; rendered?: { objects: KrmObject[]; summary: Result } } {
   const apiVersion = item.object.apiVersion;
   if (!supportedLlsdVersions.includes(apiVersion as never)) {
     return {
@@ -105,14 +110,12 @@ function renderLlsd(item: InputItem, options: RenderOptions): { results: Result[
   if (!generated.ok) return { results };
   const { plan } = planned;
   const { config } = generated;
-  results.push(
-    resultFor(
-      item,
-      'info',
-      `generated config.yaml with ${count(config.providerCount, 'provider')} and ${count(config.modelCount, 'model')} for llama-stack ${plan.release} (distribution ${plan.distributionName}, image ${plan.image})`,
-    ),
+  const summary = resultFor(
+    item,
+    'info',
+    `generated config.yaml with ${count(config.providerCount, 'provider')} and ${count(config.modelCount, 'model')} for llama-stack ${plan.release} (distribution ${plan.distributionName}, image ${plan.image})`,
   );
-  return { results, objects: renderObjects(plan, config, options) };
+  return { results, rendered: { objects: renderObjects(plan, config, options), summary } };
 }
 
 /** kpt writes generated objects where their path annotations say: one file per LLSD, next to it. */

@@ -64,7 +64,7 @@ export const isRenderConfig = (item: InputItem): boolean =>
 
 function fromConfigMap(item: InputItem): FunctionConfig {
   const options = (item.object.data ?? {}) as Record<string, unknown>;
-  const parsed = renderOptionsSchema.safeParse(options);
+  const parsed = renderOptionsSchema.safeParse(options, { reportInput: true });
   if (!parsed.success) {
     return {
       role: 'options',
@@ -77,7 +77,7 @@ function fromConfigMap(item: InputItem): FunctionConfig {
 }
 
 function fromRenderConfig(item: InputItem): FunctionConfig {
-  const parsed = renderConfigSchema.safeParse(item.object);
+  const parsed = renderConfigSchema.safeParse(item.object, { reportInput: true });
   if (!parsed.success) {
     return { role: 'options', options: {}, problems: problemsFromIssues(parsed.error.issues, renderConfigSchema) };
   }

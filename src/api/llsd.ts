@@ -46,7 +46,7 @@ const requiredHints = {
 };
 
 export function parseLlsd(object: KrmObject): ParsedLlsd {
-  const parsed = llsdSchema.safeParse(object);
+  const parsed = llsdSchema.safeParse(object, { reportInput: true });
   if (!parsed.success) {
     return { ok: false, problems: problemsFromIssues(parsed.error.issues, llsdSchema, requiredHints) };
   }

@@ -5,7 +5,7 @@ import { dirname, join, relative } from 'node:path';
 import { isMap } from 'yaml';
 import { isKrmObject, type InputItem } from '../krm/item.js';
 import type { Result } from '../krm/result.js';
-import { keepScalarsVerbatim, parseYamlStream, toPlain } from '../krm/yaml.js';
+import { prepareForOutput, parseYamlStream, toPlain } from '../krm/yaml.js';
 
 export class UsageError extends Error {}
 
@@ -61,7 +61,7 @@ export function readItems(files: readonly string[]): { items: InputItem[]; resul
         });
         return;
       }
-      keepScalarsVerbatim(doc.node);
+      prepareForOutput(doc.node);
       items.push({ node: doc.node, object, origin: { file: display, index, lines } });
     });
   }

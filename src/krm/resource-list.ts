@@ -3,7 +3,7 @@
 import { isMap, type Node } from 'yaml';
 import { isKrmObject, kptOrigin, type InputItem, type KrmObject } from './item.js';
 import { toWire, type Result } from './result.js';
-import { keepScalarsVerbatim, parseYamlStream, stringifyYaml, toPlain } from './yaml.js';
+import { prepareForOutput, parseYamlStream, stringifyYaml, toPlain } from './yaml.js';
 
 export const resourceListApiVersions = ['config.kubernetes.io/v1', 'config.kubernetes.io/v1beta1'] as const;
 
@@ -68,7 +68,7 @@ export function readResourceList(text: string): ResourceListInput {
       });
       return;
     }
-    keepScalarsVerbatim(node);
+    prepareForOutput(node);
     items.push({ node, object, origin: kptOrigin(object) });
   });
   let functionConfig: InputItem | undefined;
@@ -81,7 +81,7 @@ export function readResourceList(text: string): ResourceListInput {
         field: { path: 'functionConfig' },
       });
     } else {
-      keepScalarsVerbatim(fcNode);
+      prepareForOutput(fcNode);
       functionConfig = { node: fcNode, object: plain.functionConfig, origin: kptOrigin(plain.functionConfig) };
     }
   }

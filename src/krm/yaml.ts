@@ -87,13 +87,19 @@ export function toPlain(node: Node | null): unknown {
   return doc.toJS({ maxAliasCount });
 }
 
-/** Marks every plain non-string scalar under `node` so it is written back as its source text. */
-export function keepScalarsVerbatim(node: Node): void {
+/**
+ * Prepares a parsed node to be written back: every plain non-string scalar keeps its source text,
+ * and comments are dropped. kpt restores each item's comments itself (by `config.k8s.io/id`), so
+ * writing them too would duplicate them on every render.
+ */
+export function prepareForOutput(node: Node): void {
   visit(node, {
-    Scalar(_key, scalar) {
-      if (scalar.type === Scalar.PLAIN && typeof scalar.source === 'string' && typeof scalar.value !== 'string') {
-        scalar.value = new Verbatim(scalar.source);
-        delete scalar.format;
+    Node(_key, n) {
+      delete n.comment;
+      delete n.commentBefore;
+      if (isScalar(n) && n.type === Scalar.PLAIN && typeof n.source === 'string' && typeof n.value !== 'string') {
+        n.value = new Verbatim(n.source);
+        delete n.format;
       }
     },
   });

@@ -1,0 +1,120 @@
+import { describe, expect, it } from 'vitest';
+import { parseLlsd } from '../../src/api/llsd.js';
+import { defaultRenderOptions } from '../../src/api/render-config.js';
+import { generateConfig } from '../../src/config/generate.js';
+import type { KrmObject } from '../../src/krm/item.js';
+import { renderObjects } from '../../src/manifests/index.js';
+import { planLlsd } from '../../src/plan/plan.js';
+import { itemFrom, llsdYaml } from '../support.js';
+
+function render(spec: string, metadata?: string, options = defaultRenderOptions): KrmObject[] {
+  const parsed = parseLlsd(itemFrom(llsdYaml(spec, metadata)).object);
+  if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems));
+  const planned = planLlsd(parsed.llsd);
+  if (!planned.ok) throw new Error(JSON.stringify(planned.problems));
+  const generated = generateConfig(planned.plan);
+  if (!generated.ok) throw new Error(JSON.stringify(generated.problems));
+  return renderObjects(planned.plan, generated.config, options);
+}
+
+const vllmSpec = 'distribution: {name: starter}\nproviders:\n  inference: {provider: vllm, endpoint: "http://vllm:8000/v1", apiKey: {secretKeyRef: {name: creds, key: token}}}';
+const byKind = (objects: KrmObject[], kind: string) => objects.find((o) => o.kind === kind) as KrmObject & { spec: any; data: any };
+
+describe('objects of one LLSD', () => {
+  it('come in a fixed order with the operator-compatible names', () => {
+    expect(render(vllmSpec).map((o) => `${o.kind}/${o.metadata.name}`)).toEqual([
+      expect.stringMatching(/^ConfigMap\/demo-config-[0-9a-f]{10}$/),
+      'ServiceAccount/demo-sa',
+      'Deployment/demo',
+      'Service/demo-service',
+    ]);
+  });
+
+  it('every object has the §6 labels, the owner annotation and the LLSD namespace; user labels pass, tool labels do not', () => {
+    const objects = render(vllmSpec, 'name: demo\n  namespace: ai\n  labels: {team: search, app.kubernetes.io/version: "1"}');
+    for (const object of objects) {
+      expect(object.metadata.namespace).toBe('ai');
+      expect(object.metadata.annotations?.['llamastack.io/generated-from']).toBe('ai/demo');
+      expect(object.metadata.labels).toMatchObject({
+        team: 'search',
+        'app.kubernetes.io/name': 'llama-stack',
+        'app.kubernetes.io/instance': 'demo',
+        'app.kubernetes.io/part-of': 'llama-stack',
+        'app.kubernetes.io/managed-by': 'llsd-render',
+      });
+      expect(object.metadata.labels?.['app.kubernetes.io/version']).toBeUndefined();
+    }
+  });
+});
+
+describe('ConfigMap', () => {
+  it('is immutable, named by the config hash, and carries the GitOps annotations', () => {
+    const cm = byKind(render(vllmSpec), 'ConfigMap');
+    const deployment = byKind(render(vllmSpec), 'Deployment');
+    const hash = deployment.spec.template.metadata.annotations['llamastack.io/config-hash'];
+    expect(cm.immutable).toBe(true);
+    expect(cm.metadata.name).toBe(`demo-config-${hash.slice(0, 10)}`);
+    expect(Object.keys(cm.data)).toEqual(['config.yaml']);
+    expect(cm.metadata.annotations).toMatchObject({
+      'kustomize.toolkit.fluxcd.io/substitute': 'disabled',
+      'argocd.argoproj.io/sync-options': 'PruneLast=true',
+    });
+  });
+
+  it('GitOps annotations can be switched off', () => {
+    const cm = byKind(render(vllmSpec, undefined, { ...defaultRenderOptions, gitopsAnnotations: false }), 'ConfigMap');
+    expect(Object.keys(cm.metadata.annotations ?? {})).toEqual(['llamastack.io/generated-from']);
+  });
+});
+
+describe('Deployment', () => {
+  it('mounts the config, takes the secret only through secretKeyRef, and starts the image entrypoint on the config', () => {
+    const objects = render(vllmSpec);
+    const cm = byKind(objects, 'ConfigMap');
+    const pod = byKind(objects, 'Deployment').spec.template.spec;
+    const [container] = pod.containers;
+    expect(pod.volumes[0]).toEqual({ name: 'config', configMap: { name: cm.metadata.name } });
+    expect(container.volumeMounts[0]).toEqual({ name: 'config', mountPath: '/etc/llama-stack', readOnly: true });
+    expect(container.env).toEqual([
+      { name: 'RUN_CONFIG_PATH', value: '/etc/llama-stack/config.yaml' },
+      { name: 'LLAMA_STACK_PORT', value: '8321' },
+      { name: 'LLSD_VLLM_API_KEY', valueFrom: { secretKeyRef: { name: 'creds', key: 'token' } } },
+    ]);
+    expect(container.image).toBe('docker.io/llamastack/distribution-starter:0.7.1');
+    for (const probe of ['startupProbe', 'readinessProbe', 'livenessProbe']) {
+      expect(container[probe].httpGet).toEqual({ path: '/v1/health', port: 'http', scheme: 'HTTP' });
+    }
+    expect(container.securityContext).toEqual({ allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] } });
+  });
+
+  it('selects pods by name and instance only', () => {
+    const deployment = byKind(render(vllmSpec, 'name: demo\n  labels: {team: x}'), 'Deployment');
+    expect(deployment.spec.selector).toEqual({ matchLabels: { 'app.kubernetes.io/name': 'llama-stack', 'app.kubernetes.io/instance': 'demo' } });
+    expect(deployment.spec.template.metadata.labels).toMatchObject(deployment.spec.selector.matchLabels);
+  });
+
+  it('honours port, replicas, resources and overrides; user env wins on a name clash', () => {
+    const objects = render(
+      `${vllmSpec}\nnetworking: {port: 9000}\nworkload:\n  replicas: 3\n  resources: {requests: {cpu: 2}}\n  overrides:\n    serviceAccountName: mine\n    env: [{name: LLAMA_STACK_LOGGING, value: "all=debug"}, {name: LLAMA_STACK_PORT, value: "9000"}]\n    args: ["--verbose"]`,
+    );
+    const deployment = byKind(objects, 'Deployment');
+    const [container] = deployment.spec.template.spec.containers;
+    expect(deployment.spec.replicas).toBe(3);
+    expect(deployment.spec.template.spec.serviceAccountName).toBe('mine');
+    expect(objects.some((o) => o.kind === 'ServiceAccount')).toBe(false);
+    expect(container.ports).toEqual([{ name: 'http', containerPort: 9000, protocol: 'TCP' }]);
+    expect(container.resources).toEqual({ requests: { cpu: 2 } });
+    expect(container.args).toEqual(['--verbose']);
+    expect(container.env.map((e: { name: string }) => e.name)).toEqual(['RUN_CONFIG_PATH', 'LLAMA_STACK_PORT', 'LLSD_VLLM_API_KEY', 'LLAMA_STACK_LOGGING']);
+    expect(byKind(objects, 'Service').spec.ports).toEqual([{ name: 'http', protocol: 'TCP', port: 9000, targetPort: 'http' }]);
+  });
+
+  it('a changed provider changes the ConfigMap name and the config-hash annotation', () => {
+    const a = render(vllmSpec);
+    const b = render(vllmSpec.replace('http://vllm:8000/v1', 'http://other:8000/v1'));
+    expect(byKind(a, 'ConfigMap').metadata.name).not.toBe(byKind(b, 'ConfigMap').metadata.name);
+    const hashA = byKind(a, 'Deployment').spec.template.metadata.annotations['llamastack.io/config-hash'];
+    const hashB = byKind(b, 'Deployment').spec.template.metadata.annotations['llamastack.io/config-hash'];
+    expect(hashA).not.toBe(hashB);
+  });
+});
