@@ -7,7 +7,7 @@ import { group as llsdGroup } from './api/llsd-v1alpha2.js';
 import { renderOptionsSchema, type RenderOptions, type RenderOptionsInput } from './api/render-config.js';
 import type { FieldProblem } from './api/issues.js';
 import { generateConfig } from './config/generate.js';
-import { annotation, annotationsOf, resultFor, type InputItem, type KrmObject } from './krm/item.js';
+import { annotation, annotationsOf, identityOf, isClientSideOnly, resultFor, type InputItem, type KrmObject } from './krm/item.js';
 import type { OutputItem } from './krm/resource-list.js';
 import { hasErrors, sortResults, type Result } from './krm/result.js';
 import { renderObjects } from './manifests/index.js';
@@ -67,7 +67,7 @@ export function process(input: ProcessInput): ProcessOutput {
   if (generatorLlsd && !llsdItems.some((item) => sameObject(item.object, (generatorLlsd as InputItem).object))) {
     llsdItems.push(generatorLlsd);
   }
-  results.push(...duplicateNames(llsdItems));
+  results.push(...duplicateNames(llsdItems), ...duplicateObjects(kept.filter((item) => !isLlsd(item))));
 
   const rendered: Rendered[] = [];
   const summaries: Result[] = [];
@@ -79,6 +79,7 @@ export function process(input: ProcessInput): ProcessOutput {
       summaries.push(outcome.rendered.summary);
     }
   }
+  results.push(...clashes(kept, rendered));
   if (input.mode === 'krm') results.push(...placeObjects(rendered, options));
 
   if (hasErrors(results)) {
@@ -113,7 +114,7 @@ function renderLlsd(item: InputItem, options: RenderOptions): { results: Result[
   const summary = resultFor(
     item,
     'info',
-    `generated config.yaml with ${count(config.providerCount, 'provider')} and ${count(config.modelCount, 'model')} for llama-stack ${plan.release} (distribution ${plan.distributionName}, image ${plan.image})`,
+    `generated config.yaml with ${count(config.providerCount.fromLlsd, 'provider')} from the LLSD (${config.providerCount.total} in all) and ${count(config.modelCount, 'model')} for llama-stack ${plan.release} (distribution ${plan.distributionName}, image ${plan.image})`,
   );
   return { results, rendered: { objects: renderObjects(plan, config, options), summary } };
 }
@@ -172,14 +173,6 @@ function buildOutput(items: readonly InputItem[]): OutputItem[] {
   return items.filter((item) => !isLlsd(item) && !isClientSideOnly(item.object)).map((item) => item.node);
 }
 
-const clientSideKinds = new Set(['kpt.dev/Kptfile', 'kustomize.config.k8s.io/Kustomization', 'kustomize.config.k8s.io/Component']);
-
-function isClientSideOnly(object: KrmObject): boolean {
-  if (annotationsOf(object)[annotation.localConfig] === 'true') return true;
-  const group = object.apiVersion.split('/')[0] ?? '';
-  return clientSideKinds.has(`${group}/${object.kind}`);
-}
-
 const isLlsd = (item: InputItem): boolean =>
   item.object.kind === llsdKind && item.object.apiVersion.startsWith(`${llsdGroup}/`);
 
@@ -198,6 +191,38 @@ function duplicateNames(llsds: readonly InputItem[]): Result[] {
       results.push(resultFor(item, 'error', `another ${llsdKind} has the same name${where}; rename one of them`, ['metadata', 'name']));
     } else {
       seen.set(key, item);
+    }
+  }
+  return results;
+}
+
+/** The same object twice in the input: one would silently replace the other when applied. */
+function duplicateObjects(items: readonly InputItem[]): Result[] {
+  const seen = new Map<string, InputItem>();
+  const results: Result[] = [];
+  for (const item of items) {
+    const id = identityOf(item.object);
+    const earlier = seen.get(id);
+    if (!earlier) seen.set(id, item);
+    else results.push(resultFor(item, 'error', `${item.object.kind} "${item.object.metadata.name}" is defined twice${earlier.origin.file ? ` (also in ${earlier.origin.file})` : ''}; keep one`));
+  }
+  return results;
+}
+
+/** A generated object must not replace an object the user wrote, nor one another LLSD generates. */
+function clashes(inputs: readonly InputItem[], rendered: readonly Rendered[]): Result[] {
+  const taken = new Map<string, string>();
+  for (const item of inputs) taken.set(identityOf(item.object), `the input${item.origin.file ? ` (${item.origin.file})` : ''}`);
+  const results: Result[] = [];
+  for (const { item, objects } of rendered) {
+    for (const object of objects) {
+      const id = identityOf(object);
+      const owner = taken.get(id);
+      if (owner) {
+        results.push(resultFor(item, 'error', `would generate ${object.kind} "${object.metadata.name}", which ${owner} already defines; rename the LLSD or the other object`, ['metadata', 'name']));
+      } else {
+        taken.set(id, `the ${llsdKind} "${item.object.metadata.name}"`);
+      }
     }
   }
   return results;

@@ -1,7 +1,7 @@
 // Shared test helpers: build input items from YAML text, as the readers do.
 import { isMap } from 'yaml';
 import { isKrmObject, type InputItem, type Origin } from '../src/krm/item.js';
-import { parseYamlStream, prepareForOutput, toPlain } from '../src/krm/yaml.js';
+import { parseYamlStream, prepareForOutput } from '../src/krm/yaml.js';
 
 /** Every document of `text` as an input item; throws on anything that is not a KRM object. */
 export function itemsFrom(text: string, origin: (index: number) => Origin = () => ({})): InputItem[] {
@@ -10,7 +10,7 @@ export function itemsFrom(text: string, origin: (index: number) => Origin = () =
   return documents
     .filter((d) => d.node !== null)
     .map((doc, index) => {
-      const object = toPlain(doc.node);
+      const object = doc.value;
       if (!isKrmObject(object) || !isMap(doc.node)) throw new Error(`test document ${index} is not a KRM object`);
       prepareForOutput(doc.node);
       const o = origin(index);

@@ -29,7 +29,9 @@ function fromIssue(issue: Issue, schema: Schema, hints: RequiredHints): FieldPro
         const hint = hints[path.filter((p) => typeof p === 'string').join('.')];
         return [{ path, message: hint ? `is required: ${hint}` : 'is required' }];
       }
-      return [{ path, message: `must be ${withArticle(issue.expected)}, not ${describeValue(issue.input)}` }];
+      // A YAML scalar like 0.7 or true is not a string; quoting it is the fix.
+      const quote = issue.expected === 'string' && ['number', 'boolean'].includes(typeof issue.input) ? `; quote it: "${String(issue.input)}"` : '';
+      return [{ path, message: `must be ${withArticle(issue.expected)}, not ${describeValue(issue.input)}${quote}` }];
     }
     case 'unrecognized_keys':
       return issue.keys.map((key) => {
@@ -43,16 +45,18 @@ function fromIssue(issue: Issue, schema: Schema, hints: RequiredHints): FieldPro
     case 'too_small':
       if (issue.origin === 'string') return [{ path, message: 'must not be empty' }];
       if (issue.origin === 'array') return [{ path, message: `must list at least ${String(issue.minimum)} item${issue.minimum === 1 ? '' : 's'}` }];
-      return [{ path, message: `must be at least ${String(issue.minimum)}` }];
+      return [{ path, message: issue.inclusive ? `must be at least ${String(issue.minimum)}` : `must be greater than ${String(issue.minimum)}` }];
     case 'too_big':
       if (issue.origin === 'string') return [{ path, message: `must be at most ${String(issue.maximum)} characters long` }];
       if (issue.origin === 'array') return [{ path, message: `must list at most ${String(issue.maximum)} items` }];
-      return [{ path, message: `must be at most ${String(issue.maximum)}` }];
+      return [{ path, message: issue.inclusive ? `must be at most ${String(issue.maximum)}` : `must be less than ${String(issue.maximum)}` }];
     case 'invalid_value': {
       const values = issue.values.map((v) => String(v));
       const near = typeof issue.input === 'string' ? closest(issue.input, values) : undefined;
       const list = values.length === 1 ? `\`${values[0]}\`` : `one of ${values.map((v) => `\`${v}\``).join(', ')}`;
-      return [{ path, message: `must be ${list}, not ${describeValue(issue.input)}${near ? `; did you mean \`${near}\`?` : ''}` }];
+      // Enum values are names, never secrets, so the user's value can be shown.
+      const given = typeof issue.input === 'string' ? `"${issue.input}"` : describeValue(issue.input);
+      return [{ path, message: `must be ${list}, not ${given}${near ? `; did you mean \`${near}\`?` : ''}` }];
     }
     default:
       return [{ path, message: issue.message }];
@@ -70,6 +74,8 @@ function fromUnion(issue: z.core.$ZodIssueInvalidUnion, schema: Schema, hints: R
   if (shapeMatches.length >= 1 && chosen) {
     return chosen.flatMap((e) => fromIssue({ ...e, path: [...issue.path, ...e.path] } as Issue, schema, hints));
   }
+  // A union with its own message (set in the schema) says best what the accepted forms are.
+  if (issue.message && issue.message !== 'Invalid input') return [{ path, message: issue.message }];
   const expected = [...new Set(branches.flatMap((errors) => errors.map((e) => (e.code === 'invalid_type' ? e.expected : undefined))))].filter(
     (e): e is string => typeof e === 'string',
   );

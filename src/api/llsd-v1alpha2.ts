@@ -28,7 +28,12 @@ export const secretKeySelector = z
   .describe('A key of a Secret, read by the pod through an env var; its value never enters the rendered output.');
 
 /** `{secretKeyRef: {name, key}}`, or the short form `{name, key}`. */
-export const secretRef = z.union([z.strictObject({ secretKeyRef: secretKeySelector }), secretKeySelector]);
+export const secretRef = z.union([z.strictObject({ secretKeyRef: secretKeySelector }), secretKeySelector], {
+  error: (issue) =>
+    typeof issue.input === 'string' || typeof issue.input === 'number'
+      ? 'must reference a Secret, not hold the value: write `{secretKeyRef: {name: <secret>, key: <key>}}`; a value written here would end up in the ConfigMap'
+      : undefined,
+});
 export type SecretRefInput = z.infer<typeof secretRef>;
 
 export const providerSpec = z

@@ -8,7 +8,7 @@ import { annotation, resultFor, type KrmObject } from '../krm/item.js';
 import { readResourceList, writeResourceList, writeStream, type OutputItem } from '../krm/resource-list.js';
 import { exitCodeOf, formatLine, sortResults, type ExitCode, type Result } from '../krm/result.js';
 import { process as render, type Mode } from '../process.js';
-import { findYamlFiles, readItems, UsageError, writeFilesAtomically } from './files.js';
+import { findYamlFiles, readItems, UsageError, writeOutputDir } from './files.js';
 import { help, version } from './help.js';
 
 export interface Io {
@@ -70,12 +70,17 @@ const buildOptions = {
   config: { type: 'string' },
   'allow-empty': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'v' },
 } satisfies ParseArgsConfig['options'];
 
 function build(io: Io, args: string[], command: 'build' | 'validate'): ExitCode {
   const { values, positionals } = parseArgs({ args, options: buildOptions, allowPositionals: true, strict: true });
   if (values.help) {
     io.stdout(help[command]);
+    return 0;
+  }
+  if (values.version) {
+    io.stdout(`${version}\n`);
     return 0;
   }
   if (command === 'validate' && (values.output !== undefined || values['allow-empty'])) {
@@ -103,7 +108,7 @@ function build(io: Io, args: string[], command: 'build' | 'validate'): ExitCode 
   }
   report(io, results);
   if (exitCodeOf(results) !== 0) return 1;
-  if (values.output !== undefined) writeFilesAtomically(values.output, filesPerLlsd(output.items));
+  if (values.output !== undefined) writeOutputDir(values.output, filesPerLlsd(output.items));
   else io.stdout(writeStream(output.items));
   return 0;
 }

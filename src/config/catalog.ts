@@ -80,4 +80,4 @@ export const releaseProfiles = once(() => z.array(releaseProfileSchema).parse(pa
 export const workloadDefaults = once(() => workloadDefaultsSchema.parse(parse(workloadText)));
 
 /** The text of a shipped base config, or undefined when no such file is embedded. */
-export const baseConfigText = (path: string): string | undefined => baseConfigTexts[path];
+export const baseConfigText = (path: string): string | undefined => (Object.hasOwn(baseConfigTexts, path) ? baseConfigTexts[path] : undefined);

@@ -16,7 +16,8 @@ export interface GeneratedConfig {
   hash: string;
   /** Env vars the container needs for the secret placeholders, in the order they appear. */
   env: SecretEnv[];
-  providerCount: number;
+  /** Providers the LLSD configures, and all provider entries of the config (the base's included). */
+  providerCount: { fromLlsd: number; total: number };
   modelCount: number;
 }
 
@@ -62,7 +63,13 @@ export function generateConfig(plan: Plan): GenerateOutcome {
   const hash = createHash('sha256').update(text).digest('hex');
   return {
     ok: true,
-    config: { text, hash, env, providerCount: plan.llsd.providers.length, modelCount: models.length },
+    config: {
+      text,
+      hash,
+      env,
+      providerCount: { fromLlsd: plan.llsd.providers.length, total: Object.values(providers).reduce((n: number, list) => n + (Array.isArray(list) ? list.length : 0), 0) },
+      modelCount: models.length,
+    },
     problems,
   };
 }

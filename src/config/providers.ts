@@ -49,12 +49,12 @@ export function resolveProviderType(
   }
   const shortNames = [...new Set(rows.map((r) => r.type.replace(/^(remote|inline)::/, '')))].sort();
   const near = closest(provider.provider.replace(/^(remote|inline)::/, ''), shortNames);
-  const valid = shortNames.length > 0 ? `valid providers: ${shortNames.join(', ')}` : `llama-stack ${release} has no ${api} providers`;
+  const valid = shortNames.length > 0 ? `Valid ${api} providers: ${shortNames.join(', ')}.` : `llama-stack ${release} has no ${api} providers.`;
   return {
     ok: false,
     problem: {
       path: [...provider.path, 'provider'],
-      message: `"${provider.provider}" is not a ${api} provider in llama-stack ${release}${near ? `; did you mean "${near}"?` : ''}; ${valid}`,
+      message: `"${provider.provider}" is not ${/^[aeiou]/.test(api) ? 'an' : 'a'} ${api} provider in llama-stack ${release}.${near ? ` Did you mean "${near}"?` : ''} ${valid}`,
     },
   };
 }

@@ -103,3 +103,22 @@ export function formatFieldPath(path: ReadonlyArray<string | number>): string {
   }
   return out;
 }
+
+/** Group/Kind/namespace/name: what Kubernetes (and kustomize) treat as one object, whatever the version. */
+export function identityOf(object: KrmObject): string {
+  const slash = object.apiVersion.indexOf('/');
+  const group = slash === -1 ? '' : object.apiVersion.slice(0, slash);
+  return `${group}/${object.kind}/${object.metadata.namespace ?? ''}/${object.metadata.name}`;
+}
+
+/** Files of the tools themselves (kustomization, Kptfile), never applied to a cluster. */
+const clientSideKinds = new Set(['kpt.dev/Kptfile', 'kustomize.config.k8s.io/Kustomization', 'kustomize.config.k8s.io/Component']);
+
+/** Is this document for a client-side tool only: a Kptfile, a kustomization, or marked local-config? */
+export function isClientSideOnly(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  const v = value as { apiVersion?: unknown; kind?: unknown; metadata?: { annotations?: Record<string, unknown> } };
+  if (v.metadata?.annotations?.[annotation.localConfig] === 'true') return true;
+  const group = typeof v.apiVersion === 'string' ? (v.apiVersion.split('/')[0] ?? '') : '';
+  return typeof v.kind === 'string' && clientSideKinds.has(`${group}/${v.kind}`);
+}

@@ -3,7 +3,7 @@
 import { isMap, type Node } from 'yaml';
 import { isKrmObject, kptOrigin, type InputItem, type KrmObject } from './item.js';
 import { toWire, type Result } from './result.js';
-import { prepareForOutput, parseYamlStream, stringifyYaml, toPlain } from './yaml.js';
+import { prepareForOutput, parseYamlStream, stringifyYaml } from './yaml.js';
 
 export const resourceListApiVersions = ['config.kubernetes.io/v1', 'config.kubernetes.io/v1beta1'] as const;
 
@@ -44,7 +44,7 @@ export function readResourceList(text: string): ResourceListInput {
     );
   }
   const root = first.node;
-  const plain = toPlain(root) as Record<string, unknown>;
+  const plain = first.value as Record<string, unknown>;
   if (plain.kind !== 'ResourceList' || !resourceListApiVersions.includes(plain.apiVersion as never)) {
     return notAList(
       `stdin must hold a ResourceList (apiVersion: config.kubernetes.io/v1, kind: ResourceList), not ${describeKind(plain)}; to render YAML files, run \`llsd-render build PATH\``,

@@ -42,6 +42,8 @@ const maxAliasCount = 100;
 export interface ParsedDocument {
   /** The document's root node; null for an empty document. */
   node: Node | null;
+  /** The document as plain JavaScript values (aliases resolved). */
+  value: unknown;
   /** 1-based line where the document starts. */
   line: number;
 }
@@ -69,22 +71,19 @@ export function parseYamlStream(text: string): ParsedStream {
   }
   for (const doc of list) {
     for (const error of doc.errors) {
-      problems.push({ message: describeYamlError(error.message), line: lines.linePos(error.pos[0]).line });
+      problems.push({ message: describeYamlError(error.message, error.code, text, error.pos[0]), line: lines.linePos(error.pos[0]).line });
     }
     if (doc.errors.length > 0) continue;
     const node = (doc.contents as Node | null) ?? null;
-    const start = doc.range[0];
-    documents.push({ node, line: lines.linePos(start).line });
+    const line = lines.linePos(doc.range[0]).line;
+    try {
+      documents.push({ node, value: doc.toJS({ maxAliasCount }), line });
+    } catch {
+      // An alias bomb: refuse it instead of expanding it.
+      problems.push({ message: `aliases expand to more than ${maxAliasCount} nodes; write the values out instead of using anchors and aliases`, line });
+    }
   }
   return { documents, problems, lines };
-}
-
-/** Converts a node to plain JavaScript values. Aliases are resolved with a bound on their expansion. */
-export function toPlain(node: Node | null): unknown {
-  if (node === null) return null;
-  const doc = new Document();
-  doc.contents = node;
-  return doc.toJS({ maxAliasCount });
 }
 
 /**
@@ -124,7 +123,7 @@ export function parseYaml11(text: string): { value: unknown; problem?: YamlProbl
   const list = Array.isArray(docs) ? docs : [];
   const first = list[0];
   const error = first?.errors[0];
-  if (error) return { value: undefined, problem: { message: describeYamlError(error.message), line: lines.linePos(error.pos[0]).line } };
+  if (error) return { value: undefined, problem: { message: describeYamlError(error.message, error.code, text, error.pos[0]), line: lines.linePos(error.pos[0]).line } };
   if (list.length > 1) return { value: undefined, problem: { message: 'must hold a single YAML document' } };
   return { value: first ? first.toJS({ maxAliasCount }) : null };
 }
@@ -158,7 +157,13 @@ function rangeLine(node: unknown, lines: LineCounter): number | undefined {
 }
 
 /** The `yaml` package's messages carry source excerpts and internal codes; keep the first sentence. */
-function describeYamlError(message: string): string {
+function describeYamlError(message: string, code: string, text: string, offset: number): string {
+  if (code === 'DUPLICATE_KEY') {
+    // The error points at the repeated key; name it so the user finds it.
+    const end = text.indexOf('\n', offset);
+    const key = /^\s*(?:-\s+)?("[^"]*"|'[^']*'|[^:#]+?)\s*:/.exec(text.slice(offset, end === -1 ? undefined : end))?.[1];
+    return `the key ${key ? `"${key.replace(/^["']|["']$/g, '')}" ` : ''}appears twice in one mapping; keep only one`;
+  }
   const first = message.split('\n')[0] ?? message;
   return first.replace(/ at line \d+, column \d+:?$/, '').trim();
 }

@@ -28,18 +28,18 @@ export function planLlsd(llsd: Llsd): PlanOutcome {
     return fail(['spec', 'distribution', 'image'], `distribution images are not supported yet (${String(image)}); use \`spec.distribution.name\`, for example \`starter\``);
   }
   const catalog = distributions();
-  const entry = catalog[name];
+  const entry = Object.hasOwn(catalog, name) ? catalog[name] : undefined;
   if (!entry) {
     const known = Object.keys(catalog).sort();
     const near = closest(name, known);
     return fail(
       ['spec', 'distribution', 'name'],
-      `unknown distribution "${name}"${near ? `; did you mean "${near}"?` : ''} Known distributions: ${known.join(', ')}; or set \`spec.distribution.image\``,
+      `unknown distribution "${name}".${near ? ` Did you mean "${near}"?` : ''} Known distributions: ${known.join(', ')}; or set \`spec.distribution.image\` instead.`,
     );
   }
   const requested = llsd.annotations[annotation.release];
   const release = requested ?? entry.defaultRelease;
-  const pinned = entry.releases[release];
+  const pinned = Object.hasOwn(entry.releases, release) ? entry.releases[release] : undefined;
   if (!pinned) {
     const known = Object.keys(entry.releases).sort(compareVersions);
     return fail(

@@ -76,7 +76,7 @@ describe('providers on the starter 0.7.1 base', () => {
     const outcome = generate('distribution: {name: starter}\nproviders:\n  inference: {provider: vlm}');
     expect(outcome.ok).toBe(false);
     expect(outcome.problems[0]?.path).toEqual(['spec', 'providers', 'inference', 'provider']);
-    expect(outcome.problems[0]?.message).toMatch(/^"vlm" is not a inference provider in llama-stack 0\.7\.1; did you mean "vllm"\?; valid providers: .*ollama.*vllm/);
+    expect(outcome.problems[0]?.message).toMatch(/^"vlm" is not an inference provider in llama-stack 0\.7\.1\. Did you mean "vllm"\? Valid inference providers: .*ollama.*vllm.*\.$/);
   });
 
   it('an endpoint on a provider without a URL key is an error, not a silently ignored key', () => {

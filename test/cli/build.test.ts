@@ -1,0 +1,350 @@
+// `build` (and `validate`) through the built bundle: what goes into the manifest stream, options,
+// `-o DIR`, empty renders and usage errors.
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import {
+  ARGO_SYNC_OPTIONS,
+  FLUX_SUBSTITUTE,
+  GENERATED_FROM,
+  LLSD_KIND,
+  annotationsOf,
+  expectNoCrash,
+  isGenerated,
+  lazy,
+  parseStream,
+  quickstartText,
+  readFixture,
+  ref,
+  repoRoot,
+  run,
+  stderrLines,
+  tempDir,
+  writeTree,
+  type KrmObject,
+} from './run.js';
+
+const configMap = (name: string, extra = '') =>
+  `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\n  namespace: llama\n${extra}data:\n  key: value\n`;
+
+/** A realistic app directory: what Argo CD's plugin sees with `llsd-render build .`. */
+const appTree: Record<string, string> = {
+  'apps/llsd.yaml': quickstartText(),
+  'secret.yaml': readFixture('secret.yaml'),
+  'render-config.yaml': 'apiVersion: fn.llamastack.io/v1alpha1\nkind: RenderConfig\nmetadata:\n  name: options\nspec:\n  gitopsAnnotations: false\n',
+  'kustomization.yaml':
+    'apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nmetadata:\n  name: app\nresources:\n  - apps/llsd.yaml\n  - secret.yaml\n',
+  // kpt's package file, as kpt writes it (no extension), and the same as a .yaml document.
+  Kptfile: 'apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: app\n',
+  'pkg/Kptfile.yaml': 'apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: nested-pkg\n',
+  'local.yaml': configMap('local-only', '  annotations:\n    config.kubernetes.io/local-config: "true"\n'),
+  'nested/deeper/extra.yml': configMap('extra'),
+  '.hidden/hidden.yaml': configMap('in-dot-directory'),
+  '.dotfile.yaml': configMap('in-dot-file'),
+  'node_modules/some-package/resource.yaml': configMap('in-node-modules'),
+  'sub/node_modules/deep.yaml': configMap('in-nested-node-modules'),
+  'notes.txt': configMap('in-text-file'),
+};
+
+const generatedConfigMap = (objects: readonly KrmObject[]): KrmObject => {
+  const found = objects.filter((o) => isGenerated(o) && o.kind === 'ConfigMap');
+  expect(found).toHaveLength(1);
+  return found[0] as KrmObject;
+};
+
+describe('build DIR over an app directory', () => {
+  const dir = lazy(() => writeTree(tempDir(), appTree));
+  const built = lazy(() => run(['build', '.'], { cwd: dir() }));
+
+  it('exits 0 and prints nothing on stderr', () => {
+    const r = built();
+    expect(r.status, r.stderr).toBe(0);
+    expectNoCrash(r);
+    expect(r.stderr).toBe('');
+  });
+
+  it('prints the pass-through resources (files in sorted path order) and then the generated objects, nothing else', () => {
+    const objects = parseStream(built().stdout);
+    const passThrough = objects.filter((o) => !isGenerated(o));
+    expect(passThrough.map(ref)).toEqual(['ConfigMap/extra', 'Secret/vllm-credentials']);
+    const firstGenerated = objects.findIndex(isGenerated);
+    expect(firstGenerated).toBe(2);
+    const generated = objects.slice(firstGenerated);
+    expect(generated.every(isGenerated)).toBe(true);
+    expect(generated.map((o) => o.kind)).toEqual(expect.arrayContaining(['ConfigMap', 'ServiceAccount', 'Deployment', 'Service']));
+    for (const o of generated) expect(annotationsOf(o)[GENERATED_FROM]).toBe('llama/quickstart');
+  });
+
+  it('never prints the LLSD, the RenderConfig, the Kustomization, a Kptfile, local-config objects or skipped files', () => {
+    const r = built();
+    const refs = parseStream(r.stdout).map(ref);
+    expect(refs).not.toContain(`${LLSD_KIND}/quickstart`);
+    for (const kind of [LLSD_KIND, 'RenderConfig', 'Kustomization', 'Kptfile']) expect(r.stdout).not.toMatch(new RegExp(`^kind: ${kind}$`, 'm'));
+    for (const name of ['local-only', 'in-dot-directory', 'in-dot-file', 'in-node-modules', 'in-nested-node-modules', 'in-text-file']) {
+      expect(refs).not.toContain(`ConfigMap/${name}`);
+    }
+    // Generated objects do not inherit kpt or kustomize bookkeeping either.
+    expect(r.stdout).not.toContain('config.kubernetes.io/local-config');
+    expect(r.stdout).not.toContain('internal.config.kubernetes.io/path');
+  });
+
+  it('applies the RenderConfig found among the files (gitopsAnnotations: false)', () => {
+    const cm = generatedConfigMap(parseStream(built().stdout));
+    expect(annotationsOf(cm)[ARGO_SYNC_OPTIONS]).toBeUndefined();
+    expect(annotationsOf(cm)[FLUX_SUBSTITUTE]).toBeUndefined();
+
+    // Control: without the RenderConfig the same directory gets both annotations.
+    const { 'render-config.yaml': _omit, ...withoutOptions } = appTree;
+    const r = run(['build', '.'], { cwd: writeTree(tempDir(), withoutOptions) });
+    expect(r.status, r.stderr).toBe(0);
+    const plain = generatedConfigMap(parseStream(r.stdout));
+    expect(annotationsOf(plain)[ARGO_SYNC_OPTIONS]).toBe('PruneLast=true');
+    expect(annotationsOf(plain)[FLUX_SUBSTITUTE]).toBe('disabled');
+  });
+
+  it('gives the same bytes whatever order the files were created in', () => {
+    const reversed = Object.fromEntries(Object.entries(appTree).reverse());
+    const other = writeTree(tempDir(), reversed);
+    const r = run(['build', '.'], { cwd: other });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toBe(built().stdout);
+  });
+
+  it('names a directory given by a path the same way: `build DIR` from elsewhere prints the same stream', () => {
+    const r = run(['build', dir()], { cwd: repoRoot });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toBe(built().stdout);
+  });
+
+  it('validate over the same directory exits 0 and prints the info line for the LLSD, never the manifests', () => {
+    const r = run(['validate', '.'], { cwd: dir() });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).toBe('');
+    const lines = r.stdout.split('\n').filter(Boolean);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^apps\/llsd\.yaml:\d+: llama\/quickstart: info: generated config\.yaml with 1 provider\b.* and 1 model\b/);
+  });
+});
+
+describe('build --config FILE', () => {
+  const variants = [
+    { file: 'fn-config/render-config.yaml', on: /gitopsAnnotations: true/ },
+    { file: 'fn-config/configmap.yaml', on: /gitopsAnnotations: "true"/ },
+  ];
+  for (const { file, on } of variants) {
+    it(`${file} is read, and its gitopsAnnotations takes effect`, () => {
+      const asIs = run(['build', '--config', file, 'examples/quickstart']);
+      expect(asIs.status, asIs.stderr).toBe(0);
+      expect(asIs.stderr).toBe('');
+      const withDefaults = generatedConfigMap(parseStream(asIs.stdout));
+      expect(annotationsOf(withDefaults)[ARGO_SYNC_OPTIONS]).toBe('PruneLast=true');
+
+      const original = readFileSync(join(repoRoot, file), 'utf8');
+      expect(original).toMatch(on);
+      const off = join(tempDir(), 'options.yaml');
+      writeFileSync(off, original.replace(on, (m) => m.replace('true', 'false')));
+      const r = run(['build', '--config', off, 'examples/quickstart']);
+      expect(r.status, r.stderr).toBe(0);
+      const cm = generatedConfigMap(parseStream(r.stdout));
+      expect(annotationsOf(cm)[ARGO_SYNC_OPTIONS]).toBeUndefined();
+      expect(annotationsOf(cm)[FLUX_SUBSTITUTE]).toBeUndefined();
+      // The options file is not a resource: it is not printed.
+      expect(parseStream(r.stdout).map(ref)).not.toContain('ConfigMap/llsd-render');
+      expect(parseStream(r.stdout).map(ref)).not.toContain('RenderConfig/llsd-render');
+    });
+  }
+
+  it('a --config file with an unknown key: exit 1, an error naming the key, nothing printed', () => {
+    const file = join(tempDir(), 'options.yaml');
+    writeFileSync(file, 'apiVersion: fn.llamastack.io/v1alpha1\nkind: RenderConfig\nmetadata:\n  name: opts\nspec:\n  gitopsAnotations: false\n');
+    const r = run(['build', '--config', file, 'examples/quickstart']);
+    expect(r.status).toBe(1);
+    expectNoCrash(r);
+    expect(r.stdout).toBe('');
+    expect(stderrLines(r)).toHaveLength(1);
+    expect(r.stderr).toMatch(/opts: spec\.gitopsAnotations: is not a known field; did you mean `gitopsAnnotations`\?/);
+  });
+
+  it('a --config file that does not exist is a usage error (exit 2)', () => {
+    const r = run(['build', '--config', join(tempDir(), 'missing.yaml'), 'examples/quickstart']);
+    expect(r.status).toBe(2);
+    expectNoCrash(r);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/missing\.yaml/);
+  });
+});
+
+/** Every file under `dir`, relative, sorted. */
+function listFiles(dir: string): string[] {
+  const out: string[] = [];
+  const walk = (d: string): void => {
+    for (const entry of readdirSync(d, { withFileTypes: true })) {
+      const path = join(d, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else out.push(relative(dir, path));
+    }
+  };
+  walk(dir);
+  return out.sort();
+}
+
+describe('build -o DIR', () => {
+  const input = lazy(() =>
+    writeTree(tempDir(), {
+      'llsd.yaml': quickstartText(),
+      'second.yaml': readFixture('second-llsd.yaml'),
+      'secret.yaml': readFixture('secret.yaml'),
+    }),
+  );
+
+  it('writes <namespace>/<name>.yaml per LLSD and _passthrough.yaml, with exactly what stdout would have had', () => {
+    const out = join(tempDir(), 'rendered');
+    const r = run(['build', '-o', out, '.'], { cwd: input() });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toBe('');
+    expect(listFiles(out)).toEqual(['_passthrough.yaml', 'llama/quickstart.yaml', 'team-b/second.yaml']);
+
+    const quickstart = parseStream(readFileSync(join(out, 'llama/quickstart.yaml'), 'utf8'));
+    const second = parseStream(readFileSync(join(out, 'team-b/second.yaml'), 'utf8'));
+    const passThrough = parseStream(readFileSync(join(out, '_passthrough.yaml'), 'utf8'));
+    expect(quickstart.length).toBeGreaterThanOrEqual(4);
+    expect(quickstart.every((o) => annotationsOf(o)[GENERATED_FROM] === 'llama/quickstart')).toBe(true);
+    expect(second.every((o) => annotationsOf(o)[GENERATED_FROM] === 'team-b/second')).toBe(true);
+    expect(passThrough.map(ref)).toEqual(['Secret/vllm-credentials']);
+
+    const stream = run(['build', '.'], { cwd: input() });
+    expect(stream.status).toBe(0);
+    const all = parseStream(stream.stdout);
+    expect([...passThrough, ...quickstart, ...second]).toEqual(expect.arrayContaining(all));
+    expect(passThrough.length + quickstart.length + second.length).toBe(all.length);
+  });
+
+  it('writes nothing at all when the render fails', () => {
+    const dir = writeTree(tempDir(), {
+      'llsd.yaml': quickstartText(),
+      'bad.yaml': readFixture('bad/unknown-distribution.yaml'),
+      'secret.yaml': readFixture('secret.yaml'),
+    });
+    const out = join(tempDir(), 'rendered');
+    const r = run(['build', '-o', out, '.'], { cwd: dir });
+    expect(r.status).toBe(1);
+    expectNoCrash(r);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^bad\.yaml:\d+: llama\/unknown-distribution: spec\.distribution\.name: /m);
+    expect(existsSync(out) ? listFiles(out) : []).toEqual([]);
+  });
+});
+
+describe('build -o DIR over time', () => {
+  it('removes the file of an LLSD that was deleted, and keeps files it did not write', () => {
+    const dir = writeTree(tempDir(), { 'llsd.yaml': quickstartText(), 'second.yaml': readFixture('second-llsd.yaml') });
+    const out = join(tempDir(), 'rendered');
+    writeTree(out, { 'README.md': 'mine\n', 'kustomization.yaml': 'resources: []\n' });
+    expect(run(['build', '-o', out, '.'], { cwd: dir }).status).toBe(0);
+    expect(listFiles(out)).toEqual(['README.md', 'kustomization.yaml', 'llama/quickstart.yaml', 'team-b/second.yaml']);
+    rmSync(join(dir, 'second.yaml'));
+    const r = run(['build', '-o', out, '--allow-empty', '.'], { cwd: dir });
+    expect(r.status, r.stderr).toBe(0);
+    expect(listFiles(out)).toEqual(['README.md', 'kustomization.yaml', 'llama/quickstart.yaml']);
+  });
+
+  it('an output directory inside the input is not read back: a second run prints the same objects once', () => {
+    const dir = writeTree(tempDir(), { 'llsd.yaml': quickstartText(), 'secret.yaml': readFixture('secret.yaml') });
+    expect(run(['build', '-o', 'rendered', '.'], { cwd: dir }).status).toBe(0);
+    const first = readFileSync(join(dir, 'rendered', '_passthrough.yaml'), 'utf8');
+    expect(run(['build', '-o', 'rendered', '.'], { cwd: dir }).status).toBe(0);
+    expect(readFileSync(join(dir, 'rendered', '_passthrough.yaml'), 'utf8')).toBe(first);
+    const stream = run(['build', '.'], { cwd: dir });
+    expect(parseStream(stream.stdout).filter((o) => o.kind === 'Secret').map(ref)).toEqual(['Secret/vllm-credentials']);
+  });
+});
+
+describe('build: objects that would collide', () => {
+  it('the same object in two files is an error naming both', () => {
+    const dir = writeTree(tempDir(), { 'a.yaml': configMap('same'), 'b.yaml': configMap('same'), 'llsd.yaml': quickstartText() });
+    const r = run(['build', '.'], { cwd: dir });
+    expect(r.status).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe('b.yaml:1: llama/same: ConfigMap "same" is defined twice (also in a.yaml); keep one\n');
+  });
+
+  it('a generated object that would replace one the user wrote is an error on the LLSD', () => {
+    const service = 'apiVersion: v1\nkind: Service\nmetadata:\n  name: quickstart-service\n  namespace: llama\nspec: {}\n';
+    const dir = writeTree(tempDir(), { 'llsd.yaml': quickstartText(), 'service.yaml': service });
+    const r = run(['build', '.'], { cwd: dir });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/^llsd\.yaml:\d+: llama\/quickstart: metadata\.name: would generate Service "quickstart-service", which the input \(service\.yaml\) already defines; rename the LLSD or the other object$/m);
+  });
+
+  it('a kustomization.yaml without metadata is skipped without a warning', () => {
+    const dir = writeTree(tempDir(), {
+      'llsd.yaml': quickstartText(),
+      'kustomization.yaml': 'apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources: [llsd.yaml]\n',
+    });
+    const r = run(['build', '.'], { cwd: dir });
+    expect(r.status).toBe(0);
+    expect(r.stderr).toBe('');
+    expect(parseStream(r.stdout).some((o) => o.kind === 'Kustomization')).toBe(false);
+  });
+});
+
+describe('build: empty renders', () => {
+  it('a directory with no YAML: exit 1, nothing on stdout, a message that mentions --allow-empty', () => {
+    const dir = writeTree(tempDir(), { 'README.md': '# nothing here\n', 'notes.txt': configMap('not-yaml-file') });
+    const r = run(['build', '.'], { cwd: dir });
+    expect(r.status).toBe(1);
+    expectNoCrash(r);
+    expect(r.stdout).toBe('');
+    expect(stderrLines(r)).toHaveLength(1);
+    expect(r.stderr).toMatch(/--allow-empty/);
+    expect(r.stderr).toMatch(/Argo CD/);
+  });
+
+  it('a directory whose YAML holds only an LLSD-free local-config object is empty too', () => {
+    const dir = writeTree(tempDir(), { 'local.yaml': configMap('local-only', '  annotations:\n    config.kubernetes.io/local-config: "true"\n') });
+    const r = run(['build', '.'], { cwd: dir });
+    expect(r.status).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/--allow-empty/);
+  });
+
+  it('--allow-empty: exit 0 and empty stdout', () => {
+    const dir = writeTree(tempDir(), { 'README.md': '# nothing here\n' });
+    const r = run(['build', '--allow-empty', '.'], { cwd: dir });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe('');
+  });
+
+  it('a directory with only a Secret is not empty: the Secret is printed, exit 0', () => {
+    const dir = writeTree(tempDir(), { 'secret.yaml': readFixture('secret.yaml') });
+    const r = run(['build', '.'], { cwd: dir });
+    expect(r.status, r.stderr).toBe(0);
+    expect(parseStream(r.stdout).map(ref)).toEqual(['Secret/vllm-credentials']);
+  });
+});
+
+describe('usage errors exit 2 with a one-line reason and a pointer to --help', () => {
+  const cases: Array<{ title: string; args: string[]; stderr: RegExp }> = [
+    { title: 'an unknown command', args: ['frobnicate'], stderr: /unknown command "frobnicate"/ },
+    { title: 'an unknown option', args: ['build', '--frobnicate', 'examples/quickstart'], stderr: /--frobnicate/ },
+    { title: 'an unknown short option', args: ['build', '-z', 'examples/quickstart'], stderr: /-z/ },
+    { title: '--output without a value', args: ['build', 'examples/quickstart', '-o'], stderr: /-o|--output/ },
+    { title: 'build without PATH', args: ['build'], stderr: /PATH/ },
+    { title: 'validate without PATH', args: ['validate'], stderr: /PATH/ },
+    { title: 'a PATH that does not exist', args: ['build', 'no/such/dir'], stderr: /no\/such\/dir: no such file or directory/ },
+    { title: 'validate with a build-only option', args: ['validate', '--allow-empty', 'examples/quickstart'], stderr: /validate/ },
+  ];
+  for (const c of cases) {
+    it(`${c.title}: ${c.args.join(' ')}`, () => {
+      const r = run(c.args);
+      expect(r.status, r.stderr).toBe(2);
+      expectNoCrash(r);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(c.stderr);
+      expect(r.stderr).toMatch(/--help/);
+      expect(stderrLines(r).length).toBeLessThanOrEqual(2);
+    });
+  }
+});

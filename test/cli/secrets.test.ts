@@ -1,0 +1,159 @@
+// Secret values never leave the Secret object they were written in: not into generated objects,
+// results, stderr or `-o` files, in any mode, whether the render succeeds or fails.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { stringify } from 'yaml';
+import {
+  copyFixture,
+  expectNoCrash,
+  isGenerated,
+  occurrences,
+  parseResourceList,
+  parseStream,
+  quickstartText,
+  readFixture,
+  ref,
+  resourceList,
+  run,
+  tempDir,
+  withKptAnnotations,
+  writeTree,
+  type KrmObject,
+} from './run.js';
+
+const SECRET = 's3cr3t-VALUE-123';
+const SECRET_B64 = Buffer.from(SECRET).toString('base64');
+const secretValues = [SECRET, SECRET_B64];
+
+/** Where a value may appear: inside the Secret object that holds it, nowhere else. */
+function expectOnlyInSecret(objects: readonly KrmObject[], label: string): void {
+  for (const object of objects) {
+    const text = stringify(object);
+    if (object.kind === 'Secret' && !isGenerated(object)) continue;
+    for (const value of secretValues) expect(occurrences(text, value), `${label}: ${ref(object)} holds a secret value`).toBe(0);
+  }
+}
+
+describe('secret values', () => {
+  it('the fixture Secret holds the value both in stringData and base64 in data', () => {
+    const text = readFixture('secret.yaml');
+    expect(occurrences(text, SECRET)).toBe(1);
+    expect(occurrences(text, SECRET_B64)).toBe(1);
+  });
+
+  it('KRM mode: only the pass-through Secret holds them; generated objects, results and stderr do not', () => {
+    const input = resourceList([
+      withKptAnnotations(readFixture('secret.yaml'), 'secret.yaml', 0, 1),
+      withKptAnnotations(quickstartText(), 'llsd.yaml', 0, 2),
+    ]);
+    const r = run([], { input });
+    expect(r.status, r.stderr).toBe(0);
+    const list = parseResourceList(r.stdout);
+    expect(list.items.filter(isGenerated).length).toBeGreaterThanOrEqual(4);
+    expectOnlyInSecret(list.items, 'KRM');
+    for (const value of secretValues) {
+      // Exactly once on stdout: the pass-through Secret as the user wrote it.
+      expect(occurrences(r.stdout, value)).toBe(1);
+      expect(stringify(list.results)).not.toContain(value);
+      expect(r.stderr).not.toContain(value);
+    }
+    // The Deployment takes the token through a secretKeyRef instead.
+    const deployment = list.items.find((o) => isGenerated(o) && o.kind === 'Deployment');
+    expect(stringify(deployment)).toMatch(/secretKeyRef:\n\s+name: vllm-credentials\n\s+key: token/);
+  });
+
+  it('build: only the pass-through Secret holds them; stderr never does', () => {
+    const dir = writeTree(tempDir(), { 'llsd.yaml': quickstartText(), 'secret.yaml': readFixture('secret.yaml') });
+    const r = run(['build', '.'], { cwd: dir });
+    expect(r.status, r.stderr).toBe(0);
+    const objects = parseStream(r.stdout);
+    expect(objects.filter(isGenerated).length).toBeGreaterThanOrEqual(4);
+    expectOnlyInSecret(objects, 'build');
+    for (const value of secretValues) {
+      expect(occurrences(r.stdout, value)).toBe(1);
+      expect(r.stderr).not.toContain(value);
+    }
+  });
+
+  it('build -o: the per-LLSD file holds none of them', () => {
+    const dir = writeTree(tempDir(), { 'llsd.yaml': quickstartText(), 'secret.yaml': readFixture('secret.yaml') });
+    const out = join(tempDir(), 'out');
+    const r = run(['build', '-o', out, '.'], { cwd: dir });
+    expect(r.status, r.stderr).toBe(0);
+    const generated = readFileSync(join(out, 'llama/quickstart.yaml'), 'utf8');
+    expect(generated).toContain('vllm-credentials');
+    for (const value of secretValues) {
+      expect(generated).not.toContain(value);
+      expect(r.stdout + r.stderr).not.toContain(value);
+    }
+  });
+
+  it('validate: neither stdout nor stderr holds them', () => {
+    const dir = writeTree(tempDir(), { 'llsd.yaml': quickstartText(), 'secret.yaml': readFixture('secret.yaml') });
+    const r = run(['validate', '.'], { cwd: dir });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/llama\/quickstart: info: /);
+    for (const value of secretValues) expect(r.stdout + r.stderr).not.toContain(value);
+  });
+
+  describe('failing renders', () => {
+    it('build: a token pasted where a Secret reference belongs is reported without its value', () => {
+      const dir = tempDir();
+      copyFixture('bad/inline-api-key.yaml', `${dir}/llsd.yaml`);
+      copyFixture('secret.yaml', `${dir}/secret.yaml`);
+      const r = run(['build', '.'], { cwd: dir });
+      expect(r.status).toBe(1);
+      expectNoCrash(r);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(/^llsd\.yaml:14: llama\/inline-api-key: spec\.providers\.inference\.apiKey: /);
+      for (const value of secretValues) expect(r.stderr).not.toContain(value);
+    });
+
+    it('validate: the same, on both streams', () => {
+      const dir = tempDir();
+      copyFixture('bad/inline-api-key.yaml', `${dir}/llsd.yaml`);
+      const r = run(['validate', '.'], { cwd: dir });
+      expect(r.status).toBe(1);
+      for (const value of secretValues) expect(r.stdout + r.stderr).not.toContain(value);
+    });
+
+    it('KRM: the results and stderr do not quote the value (the items come back as they were)', () => {
+      const input = resourceList([withKptAnnotations(readFixture('bad/inline-api-key.yaml'), 'llsd.yaml', 0, 1)]);
+      const r = run([], { input });
+      expect(r.status).toBe(1);
+      expectNoCrash(r);
+      const list = parseResourceList(r.stdout);
+      expect(list.results.filter((x) => x.severity === 'error').map((x) => x.field?.path)).toEqual(['spec.providers.inference.apiKey']);
+      expect(stringify(list.results)).not.toContain(SECRET);
+      expect(r.stderr).not.toContain(SECRET);
+      expect(list.items).toEqual(parseResourceList(input).items);
+    });
+
+    it('a YAML syntax error on the line of a secret value does not echo the line', () => {
+      const dir = tempDir();
+      copyFixture('bad/unterminated-secret.yaml', `${dir}/secret.yaml`);
+      const r = run(['build', '.'], { cwd: dir });
+      expect(r.status).toBe(1);
+      expectNoCrash(r);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(/^secret\.yaml:\d+: /);
+      expect(r.stderr).not.toContain(SECRET);
+
+      const k = run([], { input: `apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n  - apiVersion: v1\n    kind: Secret\n    metadata: {name: s}\n    stringData:\n      token: "${SECRET}\n` });
+      expect(k.status).toBe(1);
+      expectNoCrash(k);
+      expect(k.stdout + k.stderr).not.toContain(SECRET);
+    });
+
+    it('a failing render next to a Secret prints nothing on stdout (so not the Secret either)', () => {
+      const dir = tempDir();
+      copyFixture('bad/unknown-provider.yaml', `${dir}/llsd.yaml`);
+      copyFixture('secret.yaml', `${dir}/secret.yaml`);
+      const r = run(['build', '.'], { cwd: dir });
+      expect(r.status).toBe(1);
+      expect(r.stdout).toBe('');
+      for (const value of secretValues) expect(r.stderr).not.toContain(value);
+    });
+  });
+});
