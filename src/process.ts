@@ -6,8 +6,10 @@ import { llsdKind, parseLlsd, supportedLlsdVersions } from './api/llsd.js';
 import { group as llsdGroup } from './api/llsd-v1alpha2.js';
 import { renderOptionsSchema, type RenderOptions, type RenderOptionsInput } from './api/render-config.js';
 import type { FieldProblem } from './api/issues.js';
+import { checkReferences } from './api/references.js';
 import { generateConfig } from './config/generate.js';
 import { annotation, annotationsOf, identityOf, isClientSideOnly, resultFor, type InputItem, type KrmObject } from './krm/item.js';
+import { inventoryOf, type Inventory } from './krm/inventory.js';
 import type { OutputItem } from './krm/resource-list.js';
 import { hasErrors, sortResults, type Result } from './krm/result.js';
 import { renderObjects } from './manifests/index.js';
@@ -71,8 +73,9 @@ export function process(input: ProcessInput): ProcessOutput {
 
   const rendered: Rendered[] = [];
   const summaries: Result[] = [];
+  const inventory = inventoryOf(kept);
   for (const item of llsdItems) {
-    const outcome = renderLlsd(item, options);
+    const outcome = renderLlsd(item, options, inventory);
     results.push(...outcome.results);
     if (outcome.rendered) {
       rendered.push({ item, objects: outcome.rendered.objects });
@@ -92,7 +95,7 @@ export function process(input: ProcessInput): ProcessOutput {
   return { items: output, results: sortResults([...results, ...summaries]) };
 }
 
-function renderLlsd(item: InputItem, options: RenderOptions): { results: Result[]; rendered?: { objects: KrmObject[]; summary: Result } } {
+function renderLlsd(item: InputItem, options: RenderOptions, inventory: Inventory): { results: Result[]; rendered?: { objects: KrmObject[]; summary: Result } } {
   const apiVersion = item.object.apiVersion;
   if (!supportedLlsdVersions.includes(apiVersion as never)) {
     return {
@@ -104,17 +107,23 @@ function renderLlsd(item: InputItem, options: RenderOptions): { results: Result[
   const parsed = parseLlsd(item.object);
   const results = parsed.problems.map((p) => fromProblem(item, p));
   if (!parsed.ok) return { results };
-  const planned = planLlsd(parsed.llsd);
+  const references = checkReferences(parsed.llsd, inventory, options);
+  results.push(...references.map((p) => fromProblem(item, p)));
+  if (references.some((p) => (p.severity ?? 'error') === 'error')) return { results };
+  const planned = planLlsd(parsed.llsd, inventory);
   if (!planned.ok) return { results: [...results, ...planned.problems.map((p) => fromProblem(item, p))] };
   const generated = generateConfig(planned.plan);
   results.push(...generated.problems.map((p) => fromProblem(item, p)));
   if (!generated.ok) return { results };
   const { plan } = planned;
   const { config } = generated;
+  const target = `llama-stack ${plan.release} (distribution ${plan.distributionName}, image ${plan.image})`;
   const summary = resultFor(
     item,
     'info',
-    `generated config.yaml with ${count(config.providerCount.fromLlsd, 'provider')} from the LLSD (${config.providerCount.total} in all) and ${count(config.modelCount, 'model')} for llama-stack ${plan.release} (distribution ${plan.distributionName}, image ${plan.image})`,
+    config.fromConfigMap
+      ? `uses config.yaml from the ConfigMap "${config.fromConfigMap}" (overrideConfig) for ${target}`
+      : `generated config.yaml with ${count(config.providerCount.fromLlsd, 'provider')} from the LLSD (${config.providerCount.total} in all) and ${count(config.modelCount, 'model')} for ${target}`,
   );
   return { results, rendered: { objects: renderObjects(plan, config, options), summary } };
 }

@@ -1,19 +1,23 @@
 // The `llamastack.io/v1alpha2` LlamaStackDistribution: one zod schema, the single source of the
-// types the later stages use. Field documentation lives in `.describe()` so the JSON Schema and the
-// CRD can be generated from it.
+// types the later stages use, of the JSON Schema (`schema --json-schema`) and of the CRD
+// (`schema --crd`). Field documentation lives in `.describe()`.
+//
+// Shape rules live here; rules across fields live in `rules.ts`, so each rule is written once and
+// reported with its field path.
 import { z } from 'zod';
 
 export const group = 'llamastack.io';
 export const kind = 'LlamaStackDistribution';
+export const version = 'v1alpha2';
 
-const dnsLabel = z
+export const dnsLabel = z
   .string()
   .max(63)
   .regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/, {
     error: 'must be a DNS label: lower-case letters, digits and "-", starting and ending with a letter or digit',
   });
 
-const dnsSubdomain = z
+export const dnsSubdomain = z
   .string()
   .max(253)
   .regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/, {
@@ -23,18 +27,29 @@ const dnsSubdomain = z
 export const secretKeySelector = z
   .strictObject({
     name: dnsSubdomain.describe('Name of a Secret in the LLSD namespace.'),
-    key: z.string().min(1).describe('Key in that Secret.'),
+    key: z
+      .string()
+      .min(1)
+      .max(253)
+      .regex(/^[-._a-zA-Z0-9]+$/, { error: 'must be a Secret key: letters, digits, "-", "_" and "."' })
+      .describe('Key in that Secret.'),
   })
   .describe('A key of a Secret, read by the pod through an env var; its value never enters the rendered output.');
 
+const secretRefMessage =
+  'must reference a Secret, not hold the value: write `{secretKeyRef: {name: <secret>, key: <key>}}`; a value written here would end up in the ConfigMap';
+
 /** `{secretKeyRef: {name, key}}`, or the short form `{name, key}`. */
-export const secretRef = z.union([z.strictObject({ secretKeyRef: secretKeySelector }), secretKeySelector], {
-  error: (issue) =>
-    typeof issue.input === 'string' || typeof issue.input === 'number'
-      ? 'must reference a Secret, not hold the value: write `{secretKeyRef: {name: <secret>, key: <key>}}`; a value written here would end up in the ConfigMap'
-      : undefined,
-});
+export const secretRef = z
+  .union([z.strictObject({ secretKeyRef: secretKeySelector }), secretKeySelector], {
+    error: (issue) => (typeof issue.input === 'string' || typeof issue.input === 'number' ? secretRefMessage : undefined),
+  })
+  .describe('A Secret key: `{secretKeyRef: {name, key}}` or `{name, key}`.');
 export type SecretRefInput = z.infer<typeof secretRef>;
+
+/** A plain value, or a Secret key for values that must not be in the ConfigMap. */
+const valueOrSecret = <T extends z.ZodType>(value: T) =>
+  z.union([value, z.strictObject({ secretKeyRef: secretKeySelector })]).describe('A value, or `{secretKeyRef: {name, key}}`.');
 
 export const providerSpec = z
   .strictObject({
@@ -44,11 +59,17 @@ export const providerSpec = z
     provider: z
       .string()
       .min(1)
+      .regex(/^((remote|inline)::)?[a-z0-9][-a-z0-9_.]*$/, {
+        error: 'must be a provider name such as `vllm`, or a provider type such as `remote::vllm` or `inline::llama-guard`',
+      })
       .describe('Provider type: `vllm` resolves to `remote::vllm` (or `inline::…` when only that exists); `remote::x` is taken as is.'),
     endpoint: z.string().min(1).optional().describe("URL of the provider's service; written to that provider's URL key."),
     apiKey: secretRef.optional().describe("Secret holding the provider's credential; written to its credential key as an env placeholder."),
+    host: valueOrSecret(z.string().min(1))
+      .optional()
+      .describe('Host of providers that take host/port instead of a URL (pgvector); a value or a Secret key.'),
     secretRefs: z
-      .record(z.string().min(1), secretRef)
+      .record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_.-]*$/, { error: 'must be a provider config key' }), secretRef)
       .optional()
       .describe('More provider config keys taken from Secrets, by config key.'),
     settings: z
@@ -59,7 +80,9 @@ export const providerSpec = z
   .describe('One provider of an API.');
 export type ProviderInput = z.infer<typeof providerSpec>;
 
-const providerOneOrMany = z.union([providerSpec, z.array(providerSpec).min(1)]);
+const providerOneOrMany = z
+  .union([providerSpec, z.array(providerSpec).min(1)])
+  .describe('One provider, or a list of providers each with an `id`.');
 
 /** CR API name → llama-stack API name. */
 export const providerApis = {
@@ -71,95 +94,176 @@ export const providerApis = {
 } as const;
 export type ProviderApi = keyof typeof providerApis;
 
-export const providersSpec = z.strictObject({
-  inference: providerOneOrMany.optional(),
-  safety: providerOneOrMany.optional(),
-  vectorIo: providerOneOrMany.optional(),
-  toolRuntime: providerOneOrMany.optional(),
-  telemetry: providerOneOrMany.optional(),
-});
+export const providersSpec = z
+  .strictObject({
+    inference: providerOneOrMany.optional().describe('Inference providers (vllm, ollama, openai, …).'),
+    safety: providerOneOrMany.optional().describe('Safety providers (llama-guard, …).'),
+    vectorIo: providerOneOrMany.optional().describe('Vector store providers (faiss, pgvector, chromadb, …).'),
+    toolRuntime: providerOneOrMany.optional().describe('Tool runtime providers (brave-search, model-context-protocol, …).'),
+    telemetry: providerOneOrMany.optional().describe('Telemetry providers (llama-stack 0.2 only).'),
+  })
+  .describe('Providers per API, laid over the distribution config by provider id.');
 
 export const modelSpec = z.union([
-  z.string().min(1),
+  z.string().min(1).describe('A model id, registered with the first inference provider.'),
   z.strictObject({
     name: z.string().min(1).describe('Model id as the provider knows it.'),
-    provider: z.string().min(1).optional().describe('Inference provider id; defaults to the first inference provider.'),
-    contextLength: z.number().int().positive().optional(),
-    modelType: z.enum(['llm', 'embedding', 'rerank']).optional(),
-    quantization: z.string().min(1).optional(),
+    provider: dnsLabel.optional().describe('Inference provider id; defaults to the first inference provider.'),
+    contextLength: z.number().int().positive().optional().describe('Context length, written to the model metadata.'),
+    modelType: z.enum(['llm', 'embedding', 'rerank']).optional().describe('Model type; default `llm`.'),
+    embeddingDimension: z.number().int().positive().optional().describe('Embedding dimension; required for `modelType: embedding`.'),
+    quantization: z.string().min(1).optional().describe('Quantization, for documentation: llama-stack does not read it.'),
   }),
 ]);
 export type ModelInput = z.infer<typeof modelSpec>;
 
-export const resourcesSpec = z.strictObject({
-  models: z.array(modelSpec).optional().describe('Models to register; a string or an object with metadata.'),
-  tools: z.array(z.string().min(1)).optional().describe('Tool groups to register.'),
-  shields: z.array(z.string().min(1)).optional().describe('Shields to register with the safety provider.'),
-});
+export const resourcesSpec = z
+  .strictObject({
+    models: z.array(modelSpec).min(1).optional().describe('Models to register; a string or an object with metadata.'),
+    tools: z.array(z.string().min(1)).min(1).optional().describe('Tool groups to register (e.g. `websearch`, `rag`).'),
+    shields: z.array(z.string().min(1)).min(1).optional().describe('Shields to register with the safety provider.'),
+  })
+  .describe('Resources registered at startup.');
 
-const storageBackend = z.strictObject({
-  type: z.enum(['sqlite', 'redis', 'postgres']).optional(),
-  endpoint: z.string().optional(),
-  host: z.union([z.string(), secretRef]).optional(),
-  port: z.union([z.number().int(), secretRef]).optional(),
-  database: z.union([z.string(), secretRef]).optional(),
-  user: z.union([z.string(), secretRef]).optional(),
-  password: secretRef.optional(),
-  connectionString: secretRef.optional(),
-});
+export const storageBackend = z
+  .strictObject({
+    type: z.enum(['sqlite', 'redis', 'postgres']).optional().describe('Backend type; default `sqlite`.'),
+    endpoint: z.string().min(1).optional().describe('redis: `redis://host:port` (or host and port).'),
+    host: valueOrSecret(z.string().min(1)).optional().describe('redis, postgres: server host.'),
+    port: valueOrSecret(z.number().int().min(1).max(65535)).optional().describe('redis, postgres: server port.'),
+    database: valueOrSecret(z.string().min(1)).optional().describe('postgres: database name.'),
+    user: valueOrSecret(z.string().min(1)).optional().describe('postgres: user name.'),
+    password: secretRef.optional().describe('redis, postgres: password, from a Secret.'),
+    connectionString: secretRef
+      .optional()
+      .describe('Not supported: llama-stack takes host, port, database, user and password, not a connection string.'),
+  })
+  .describe('A storage backend.');
+export type StorageBackendInput = z.infer<typeof storageBackend>;
 
-const quantity = z.union([z.string(), z.number()]);
-const resourceRequirements = z.strictObject({
-  requests: z.record(z.string(), quantity).optional(),
-  limits: z.record(z.string(), quantity).optional(),
-});
+/** Every API name `disabled` accepts, in both spellings (DESIGN §5). */
+export const disableableApis = [
+  'inference',
+  'safety',
+  'agents',
+  'responses',
+  'vector_io',
+  'vectorIo',
+  'tool_runtime',
+  'toolRuntime',
+  'telemetry',
+  'files',
+  'file_processors',
+  'fileProcessors',
+  'batches',
+  'datasetio',
+  'scoring',
+  'eval',
+  'post_training',
+  'postTraining',
+] as const;
 
-/** Kubernetes objects we hand through to the pod spec untouched (EnvVar, Volume, …). */
-const kubeObject = z.record(z.string(), z.unknown());
+const quantity = z
+  .union([z.string().regex(/^[+]?[0-9.]+([eE][-+]?[0-9]+|[numkMGTPE]i?)?$/, { error: 'must be a Kubernetes quantity such as `500m`, `2` or `4Gi`' }), z.number()])
+  .describe('A Kubernetes quantity.');
+const intOrPercent = z
+  .union([z.number().int().min(0), z.string().regex(/^[0-9]+%$/, { error: 'must be a number or a percentage such as `50%`' })])
+  .describe('A number of pods or a percentage.');
 
-export const workloadSpec = z.strictObject({
-  replicas: z.number().int().min(0).optional().describe('Pod replicas; default 1.'),
-  workers: z.number().int().min(1).optional(),
-  resources: resourceRequirements.optional(),
-  autoscaling: z
-    .strictObject({
-      minReplicas: z.number().int().min(1).optional(),
-      maxReplicas: z.number().int().min(1),
-      targetCPUUtilization: z.number().int().min(1).max(100).optional(),
-      targetMemoryUtilization: z.number().int().min(1).max(100).optional(),
-    })
-    .optional(),
-  storage: z.strictObject({ size: quantity.optional(), mountPath: z.string().optional() }).optional(),
-  podDisruptionBudget: z
-    .strictObject({ minAvailable: quantity.optional(), maxUnavailable: quantity.optional() })
-    .optional(),
-  topologySpreadConstraints: z.array(kubeObject).optional(),
-  overrides: z
-    .strictObject({
-      serviceAccountName: z.string().optional(),
-      env: z.array(kubeObject).optional().describe('Extra container env vars (Kubernetes EnvVar objects).'),
-      command: z.array(z.string()).optional(),
-      args: z.array(z.string()).optional(),
-      volumes: z.array(kubeObject).optional(),
-      volumeMounts: z.array(kubeObject).optional(),
-    })
-    .optional(),
-});
+const resourceRequirements = z
+  .strictObject({
+    requests: z.record(z.string(), quantity).optional(),
+    limits: z.record(z.string(), quantity).optional(),
+  })
+  .describe('Container resources (requests and limits).');
 
-export const networkingSpec = z.strictObject({
-  port: z.number().int().min(1).max(65535).optional().describe('Server port; default 8321.'),
-  tls: z
-    .strictObject({
-      enabled: z.boolean().optional(),
-      secretName: z.string().optional(),
-      caBundle: z.strictObject({ configMapName: z.string(), configMapKeys: z.array(z.string()).optional() }).optional(),
-    })
-    .optional(),
-  expose: z.union([z.boolean(), z.strictObject({ hostname: z.string().optional() })]).optional(),
-  allowedFrom: z
-    .strictObject({ namespaces: z.array(z.string()).optional(), labels: z.array(z.string()).optional() })
-    .optional(),
-});
+/** Kubernetes objects handed to the pod spec as they are; only their `name` is checked here. */
+const named = (what: string) =>
+  z.looseObject({ name: z.string().min(1).describe(`Name of the ${what}.`) }).describe(`A Kubernetes ${what}, passed to the pod as written.`);
+
+export const workloadSpec = z
+  .strictObject({
+    replicas: z.number().int().min(0).optional().describe('Pod replicas; default 1. Left out when autoscaling is set.'),
+    workers: z.number().int().min(1).optional().describe('Server worker processes.'),
+    resources: resourceRequirements.optional(),
+    autoscaling: z
+      .strictObject({
+        minReplicas: z.number().int().min(1).optional(),
+        maxReplicas: z.number().int().min(1),
+        targetCPUUtilization: z.number().int().min(1).max(100).optional().describe('Target CPU utilisation, percent.'),
+        targetMemoryUtilization: z.number().int().min(1).max(100).optional().describe('Target memory utilisation, percent.'),
+      })
+      .optional()
+      .describe('A HorizontalPodAutoscaler.'),
+    storage: z
+      .strictObject({
+        size: quantity.optional().describe('PVC size; default 10Gi.'),
+        mountPath: z.string().regex(/^\//, { error: 'must be an absolute path' }).optional().describe('Mount path; default `/.llama`.'),
+      })
+      .optional()
+      .describe('A PersistentVolumeClaim for the server state.'),
+    podDisruptionBudget: z
+      .strictObject({ minAvailable: intOrPercent.optional(), maxUnavailable: intOrPercent.optional() })
+      .optional()
+      .describe('A PodDisruptionBudget: `minAvailable` or `maxUnavailable`.'),
+    topologySpreadConstraints: z.array(z.looseObject({})).min(1).optional().describe('Pod topology spread constraints, as written.'),
+    overrides: z
+      .strictObject({
+        serviceAccountName: dnsSubdomain.optional().describe('Run as this ServiceAccount instead of `<name>-sa` (none is generated).'),
+        terminationGracePeriodSeconds: z.number().int().min(0).optional(),
+        env: z.array(named('env var')).min(1).optional().describe('Extra container env vars; an entry wins over a generated one of the same name.'),
+        command: z.array(z.string().min(1)).min(1).optional(),
+        args: z.array(z.string().min(1)).min(1).optional(),
+        volumes: z.array(named('volume')).min(1).optional(),
+        volumeMounts: z.array(named('volume mount')).min(1).optional(),
+      })
+      .optional()
+      .describe('Pod and container fields set as written.'),
+  })
+  .describe('Kubernetes workload settings.');
+
+export const caBundleSpec = z
+  .strictObject({
+    configMapName: dnsSubdomain.describe('ConfigMap holding PEM CA certificates.'),
+    configMapKeys: z
+      .array(z.string().regex(/^[a-zA-Z0-9]([a-zA-Z0-9\-_.]*[a-zA-Z0-9])?$/, { error: 'must be a ConfigMap key' }).max(253))
+      .min(1)
+      .max(50)
+      .optional()
+      .describe('Keys to use; default `[ca-bundle.crt]`.'),
+  })
+  .describe('CA certificates the server trusts for outbound TLS.');
+
+export const networkingSpec = z
+  .strictObject({
+    port: z.number().int().min(1).max(65535).optional().describe('Server port; default 8321.'),
+    tls: z
+      .strictObject({
+        enabled: z.boolean().optional().describe('Serve HTTPS with the certificate in `secretName`.'),
+        secretName: dnsSubdomain.optional().describe('A kubernetes.io/tls Secret with the server certificate.'),
+        caBundle: caBundleSpec.optional(),
+      })
+      .optional(),
+    expose: z
+      .union([z.boolean(), z.strictObject({ hostname: z.string().min(1).optional().describe('Host name of the Ingress rule.') })])
+      .optional()
+      .describe('Expose the server outside the cluster: `true`, or `{hostname: …}`; `{}` means exposed with defaults.'),
+    allowedFrom: z
+      .strictObject({
+        namespaces: z.array(z.string().min(1)).min(1).optional().describe('Namespaces allowed to connect; `"*"` means all.'),
+        labels: z.array(z.string().min(1)).min(1).optional().describe('Namespaces with any of these labels may connect.'),
+      })
+      .optional()
+      .describe('Who may reach the server: a NetworkPolicy.'),
+  })
+  .describe('Networking.');
+
+export const externalProviderSpec = z
+  .strictObject({
+    providerId: dnsLabel.describe('provider_id in config.yaml.'),
+    image: z.string().min(1).describe('Image holding the provider package.'),
+  })
+  .describe('A provider installed from its own image (spec 001).');
 
 export const distributionSpec = z
   .strictObject({
@@ -168,17 +272,31 @@ export const distributionSpec = z
   })
   .describe('Which llama-stack distribution to run: `name` or `image`.');
 
-export const specSchema = z.strictObject({
-  distribution: distributionSpec,
-  providers: providersSpec.optional(),
-  resources: resourcesSpec.optional(),
-  storage: z.strictObject({ kv: storageBackend.optional(), sql: storageBackend.optional() }).optional(),
-  disabled: z.array(z.string().min(1)).optional(),
-  networking: networkingSpec.optional(),
-  workload: workloadSpec.optional(),
-  externalProviders: z.record(z.string(), z.array(kubeObject)).optional(),
-  overrideConfig: z.strictObject({ configMapName: z.string().min(1) }).optional(),
-});
+export const specSchema = z
+  .strictObject({
+    distribution: distributionSpec,
+    providers: providersSpec.optional(),
+    resources: resourcesSpec.optional(),
+    storage: z
+      .strictObject({
+        kv: storageBackend.optional().describe('Key-value store (registry, agents state): sqlite, redis or postgres.'),
+        sql: storageBackend.optional().describe('SQL store (inference, conversations, responses): sqlite or postgres.'),
+      })
+      .optional()
+      .describe('State storage; the distribution default when absent.'),
+    disabled: z.array(z.enum(disableableApis)).min(1).optional().describe('APIs to remove from the distribution.'),
+    networking: networkingSpec.optional(),
+    workload: workloadSpec.optional(),
+    externalProviders: z
+      .strictObject({ inference: z.array(externalProviderSpec).min(1).optional() })
+      .optional()
+      .describe('Providers installed from images (spec 001).'),
+    overrideConfig: z
+      .strictObject({ configMapName: dnsSubdomain.describe('ConfigMap with the whole config.yaml under the key `config.yaml`.') })
+      .optional()
+      .describe('Use this ConfigMap as config.yaml instead of generating one.'),
+  })
+  .describe('LlamaStackDistribution spec (v1alpha2).');
 export type SpecInput = z.infer<typeof specSchema>;
 
 export const metadataSchema = z.looseObject({
@@ -189,7 +307,7 @@ export const metadataSchema = z.looseObject({
 });
 
 export const llsdSchema = z.looseObject({
-  apiVersion: z.literal(`${group}/v1alpha2`),
+  apiVersion: z.literal(`${group}/${version}`),
   kind: z.literal(kind),
   metadata: metadataSchema,
   spec: specSchema,

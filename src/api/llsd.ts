@@ -1,6 +1,7 @@
 // Parse, normalise and check one LLSD, in a fixed order that collects every problem (STYLE §4):
 // zod schema → normalise polymorphic forms once → cross-field rules.
-import { formatFieldPath, type KrmObject } from '../krm/item.js';
+import type { KrmObject } from '../krm/item.js';
+import { apiOfDisabled, checkRules } from './rules.js';
 import { problemsFromIssues, type FieldProblem } from './issues.js';
 import {
   group,
@@ -53,19 +54,17 @@ export function parseLlsd(object: KrmObject): ParsedLlsd {
   const { metadata, spec } = parsed.data;
   const problems: FieldProblem[] = [];
   const providers = normaliseProviders(spec, problems);
-  const models = normaliseModels(spec);
-  checkDistribution(spec, problems);
-  checkUniqueProviderIds(providers, problems);
-  if (problems.length > 0) return { ok: false, problems };
   const llsd: Llsd = {
     name: metadata.name,
     labels: metadata.labels ?? {},
     annotations: metadata.annotations ?? {},
     spec,
-    providers,
-    models,
+    providers: withoutDisabled(providers, spec, problems),
+    models: normaliseModels(spec),
   };
   if (metadata.namespace) llsd.namespace = metadata.namespace;
+  problems.push(...checkRules({ ...llsd, providers }));
+  if (problems.some((p) => (p.severity ?? 'error') === 'error')) return { ok: false, problems };
   return { ok: true, llsd, problems };
 }
 
@@ -95,38 +94,24 @@ function normaliseProviders(spec: SpecInput, problems: FieldProblem[]): Provider
   return entries;
 }
 
+/** The spec's edge case: a provider under a disabled API (either spelling) is ignored with a warning; disabled wins. */
+function withoutDisabled(providers: ProviderEntry[], spec: SpecInput, problems: FieldProblem[]): ProviderEntry[] {
+  const disabled = new Set((spec.disabled ?? []).map(apiOfDisabled));
+  return providers.filter((provider) => {
+    const api = providerApis[provider.api];
+    if (!disabled.has(api)) return true;
+    problems.push({
+      severity: 'warning',
+      path: provider.path,
+      message: `is ignored because \`spec.disabled\` lists ${api}; remove it from \`disabled\` to use this provider`,
+    });
+    return false;
+  });
+}
+
 function normaliseModels(spec: SpecInput): ModelEntry[] {
   return (spec.resources?.models ?? []).map((model, i) => {
     const path = ['spec', 'resources', 'models', i];
     return typeof model === 'string' ? { name: model, path } : { ...model, path };
   });
-}
-
-function checkDistribution(spec: SpecInput, problems: FieldProblem[]): void {
-  const { name, image } = spec.distribution;
-  if ((name === undefined) === (image === undefined)) {
-    problems.push({
-      path: ['spec', 'distribution'],
-      message:
-        name === undefined
-          ? 'must set `name` (a named distribution such as `starter`) or `image` (a distribution image)'
-          : 'must set only one of `name` and `image`: a named distribution already pins its image',
-    });
-  }
-}
-
-/** FR-072: ids are unique across every provider API, not only within one. */
-function checkUniqueProviderIds(providers: ProviderEntry[], problems: FieldProblem[]): void {
-  const first = new Map<string, ProviderEntry>();
-  for (const provider of providers) {
-    const earlier = first.get(provider.id);
-    if (!earlier) {
-      first.set(provider.id, provider);
-      continue;
-    }
-    problems.push({
-      path: [...provider.path, 'id'],
-      message: `duplicates the provider id "${provider.id}" of \`${formatFieldPath(earlier.path)}\`; provider ids must be unique across all APIs`,
-    });
-  }
 }

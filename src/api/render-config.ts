@@ -21,6 +21,12 @@ export const renderOptionsSchema = z.strictObject({
     .describe(
       'kpt file for the objects generated from an LLSD, relative to the package: `{dir}` is the directory of the LLSD file, `{name}` and `{namespace}` its name and namespace. Default `{dir}/{name}.generated.yaml`.',
     ),
+  secretPolicy: z
+    .enum(['warn', 'strict', 'off'])
+    .default('warn')
+    .describe(
+      'What a referenced Secret missing from the input gives: `warn` (default; Secrets are often created outside git), `strict` (an error) or `off`. A SealedSecret or ExternalSecret that creates it counts as present.',
+    ),
 });
 export type RenderOptions = z.output<typeof renderOptionsSchema>;
 export type RenderOptionsInput = z.input<typeof renderOptionsSchema>;

@@ -1,6 +1,8 @@
 // One place for the command-line help (STYLE §9); the README quotes it.
 
-export const version = __LLSD_RENDER_VERSION__;
+import { version } from '../version.js';
+
+export { version };
 
 export const help = {
   main: `llsd-render ${version}: render LlamaStackDistribution resources into a llama-stack config.yaml and Kubernetes manifests.

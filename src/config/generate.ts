@@ -19,6 +19,8 @@ export interface GeneratedConfig {
   /** Providers the LLSD configures, and all provider entries of the config (the base's included). */
   providerCount: { fromLlsd: number; total: number };
   modelCount: number;
+  /** `spec.overrideConfig`: the user's ConfigMap holds `text`; no ConfigMap is generated. */
+  fromConfigMap?: string;
 }
 
 export type GenerateOutcome =
@@ -26,6 +28,14 @@ export type GenerateOutcome =
   | { ok: false; problems: FieldProblem[] };
 
 export function generateConfig(plan: Plan): GenerateOutcome {
+  if (plan.overrideConfig) {
+    const { configMapName, text } = plan.overrideConfig;
+    return {
+      ok: true,
+      config: { text, hash: sha256(text), env: [], providerCount: { fromLlsd: 0, total: 0 }, modelCount: 0, fromConfigMap: configMapName },
+      problems: [],
+    };
+  }
   const problems: FieldProblem[] = [];
   const config = structuredClone(plan.baseConfig);
   const providers = isPlainObject(config.providers) ? config.providers : {};
@@ -60,7 +70,7 @@ export function generateConfig(plan: Plan): GenerateOutcome {
 
   if (problems.some((p) => (p.severity ?? 'error') === 'error')) return { ok: false, problems };
   const text = stringifyPlainYaml(config);
-  const hash = createHash('sha256').update(text).digest('hex');
+  const hash = sha256(text);
   return {
     ok: true,
     config: {
@@ -73,6 +83,8 @@ export function generateConfig(plan: Plan): GenerateOutcome {
     problems,
   };
 }
+
+const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
 
 /** A provider for an API the base does not serve adds the API to `apis` (when the base lists them). */
 function addApi(config: Record<string, unknown>, api: string): void {

@@ -98,6 +98,9 @@ export function buildProvider(
       config[row.credentialKey] = secret(['API_KEY'], selectorOf(provider.apiKey), [...provider.path, 'apiKey']);
     }
   }
+  if (provider.host !== undefined) {
+    setOwn(config, 'host', typeof provider.host === 'string' ? provider.host : secret(['HOST'], provider.host.secretKeyRef, [...provider.path, 'host']));
+  }
   for (const [key, ref] of Object.entries(provider.secretRefs ?? {})) {
     setOwn(config, key, secret([key], selectorOf(ref), [...provider.path, 'secretRefs', key]));
   }

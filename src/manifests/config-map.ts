@@ -6,7 +6,8 @@ import { annotation, type KrmObject } from '../krm/item.js';
 import type { Plan } from '../plan/plan.js';
 import { metadataFor, names } from './metadata.js';
 
-export function renderConfigMap(plan: Plan, config: GeneratedConfig, options: RenderOptions): KrmObject {
+export function renderConfigMap(plan: Plan, config: GeneratedConfig, options: RenderOptions): KrmObject | undefined {
+  if (config.fromConfigMap) return undefined;
   const { configFileName } = workloadDefaults().container;
   return {
     apiVersion: 'v1',

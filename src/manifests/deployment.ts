@@ -36,7 +36,7 @@ export function renderDeployment(plan: Plan, config: GeneratedConfig): KrmObject
     securityContext: defaults.podSecurityContext,
     containers: [container],
     volumes: [
-      { name: c.configVolumeName, configMap: { name: names.configMap(llsd, config.hash) } },
+      { name: c.configVolumeName, configMap: { name: config.fromConfigMap ?? names.configMap(llsd, config.hash) } },
       { name: c.storageVolumeName, emptyDir: {} },
       ...(overrides.volumes ?? []),
     ],

@@ -5,8 +5,10 @@ import type { Llsd } from '../api/llsd.js';
 import { baseConfigText, distributions, type ReleaseProfile } from '../config/catalog.js';
 import { compareVersions, profileFor, supportedReleases } from '../config/versions.js';
 import { annotation } from '../krm/item.js';
+import type { Inventory } from '../krm/inventory.js';
 import { parseYaml11 } from '../krm/yaml.js';
 import { isPlainObject } from '../lib/objects.js';
+import { version } from '../version.js';
 
 export interface Plan {
   llsd: Llsd;
@@ -16,13 +18,17 @@ export interface Plan {
   profile: ReleaseProfile;
   /** The distribution's config.yaml as the server would parse it. */
   baseConfig: Record<string, unknown>;
+  /** `spec.overrideConfig`: the user's ConfigMap and its config.yaml, used instead of a generated one. */
+  overrideConfig?: { configMapName: string; text: string };
 }
 
 export type PlanOutcome = { ok: true; plan: Plan } | { ok: false; problems: FieldProblem[] };
 
 const supportedConfigVersions = ['2'];
 
-export function planLlsd(llsd: Llsd): PlanOutcome {
+export function planLlsd(llsd: Llsd, inventory: Inventory): PlanOutcome {
+  const pending = notRenderedYet(llsd);
+  if (pending.length > 0) return { ok: false, problems: pending };
   const { name, image } = llsd.spec.distribution;
   if (name === undefined) {
     return fail(['spec', 'distribution', 'image'], `distribution images are not supported yet (${String(image)}); use \`spec.distribution.name\`, for example \`starter\``);
@@ -60,7 +66,63 @@ export function planLlsd(llsd: Llsd): PlanOutcome {
   if (!supportedConfigVersions.includes(version)) {
     return fail(['spec', 'distribution'], `Unsupported config.yaml version ${version}. Supported versions: ${supportedConfigVersions.join(', ')}`);
   }
-  return { ok: true, plan: { llsd, distributionName: name, image: pinned.image, release, profile, baseConfig } };
+  const plan: Plan = { llsd, distributionName: name, image: pinned.image, release, profile, baseConfig };
+  if (llsd.spec.overrideConfig) {
+    const override = readOverrideConfig(llsd, inventory);
+    if ('problem' in override) return { ok: false, problems: [override.problem] };
+    plan.overrideConfig = override;
+  }
+  return { ok: true, plan };
+}
+
+/** The overrideConfig ConfigMap's config.yaml, checked the way the server reads it (FR-029, FR-074). */
+function readOverrideConfig(llsd: Llsd, inventory: Inventory): { configMapName: string; text: string } | { problem: FieldProblem } {
+  const configMapName = (llsd.spec.overrideConfig as { configMapName: string }).configMapName;
+  const path = ['spec', 'overrideConfig', 'configMapName'];
+  const text = (inventory.find('', 'ConfigMap', llsd.namespace, configMapName)?.object.data as Record<string, unknown> | undefined)?.['config.yaml'];
+  // checkReferences has already reported a missing ConfigMap or key.
+  if (typeof text !== 'string') return { problem: { path, message: `the ConfigMap "${configMapName}" must be in the input with a \`config.yaml\` key` } };
+  const parsed = parseYaml11(text);
+  if (parsed.problem || !isPlainObject(parsed.value)) {
+    return { problem: { path, message: `the config.yaml of the ConfigMap "${configMapName}" is not a YAML mapping${parsed.problem ? ` (line ${parsed.problem.line ?? '?'}: ${parsed.problem.message})` : ''}` } };
+  }
+  const version = String(parsed.value.version);
+  if (!supportedConfigVersions.includes(version)) {
+    return { problem: { path, message: `Unsupported config.yaml version ${version}. Supported versions: ${supportedConfigVersions.join(', ')}` } };
+  }
+  return { configMapName, text };
+}
+
+/**
+ * Fields the schema accepts but this version does not render yet. They are errors, not silently
+ * ignored: a deployment without the storage or network policy the CR asks for is worse than none.
+ */
+const pendingFields: ReadonlyArray<readonly string[]> = [
+  ['spec', 'resources', 'tools'],
+  ['spec', 'resources', 'shields'],
+  ['spec', 'storage'],
+  ['spec', 'disabled'],
+  ['spec', 'networking', 'tls'],
+  ['spec', 'networking', 'expose'],
+  ['spec', 'networking', 'allowedFrom'],
+  ['spec', 'workload', 'workers'],
+  ['spec', 'workload', 'autoscaling'],
+  ['spec', 'workload', 'storage'],
+  ['spec', 'workload', 'podDisruptionBudget'],
+  ['spec', 'workload', 'topologySpreadConstraints'],
+  ['spec', 'externalProviders'],
+];
+
+function notRenderedYet(llsd: Llsd): FieldProblem[] {
+  const problems: FieldProblem[] = [];
+  for (const path of pendingFields) {
+    let value: unknown = { spec: llsd.spec };
+    for (const key of path) value = isPlainObject(value) ? value[key] : undefined;
+    if (value !== undefined) {
+      problems.push({ path: [...path], message: `is valid but not rendered by llsd-render ${version} yet; remove it, or render this LLSD with a later version` });
+    }
+  }
+  return problems;
 }
 
 const fail = (path: FieldProblem['path'], message: string): PlanOutcome => ({ ok: false, problems: [{ path, message }] });

@@ -11,6 +11,7 @@ import {
   quickstartPath,
   requireBundle,
   run,
+  expectOnlyMissingSecretWarning,
   runFile,
   tempDir,
   writeTree,
@@ -41,7 +42,7 @@ describe('the bundle', () => {
     const { dir, bundle } = isolatedCopy();
     const r = run(['build', 'app'], { cwd: dir, bundle });
     expect(r.status, r.stderr).toBe(0);
-    expect(r.stderr).toBe('');
+    expectOnlyMissingSecretWarning(r);
     const objects = parseStream(r.stdout);
     expect(objects.map((o) => o.kind).sort()).toEqual(expect.arrayContaining(['ConfigMap', 'Deployment', 'Service', 'ServiceAccount']));
     expect(objects.every(isGenerated)).toBe(true);

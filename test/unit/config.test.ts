@@ -3,13 +3,14 @@ import { parseLlsd } from '../../src/api/llsd.js';
 import { generateConfig, type GenerateOutcome } from '../../src/config/generate.js';
 import { envName } from '../../src/config/secrets.js';
 import { parseYaml11 } from '../../src/krm/yaml.js';
+import { inventoryOf } from '../../src/krm/inventory.js';
 import { planLlsd } from '../../src/plan/plan.js';
 import { itemFrom, llsdYaml } from '../support.js';
 
 function generate(spec: string, metadata?: string): GenerateOutcome {
   const parsed = parseLlsd(itemFrom(llsdYaml(spec, metadata)).object);
   if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems));
-  const planned = planLlsd(parsed.llsd);
+  const planned = planLlsd(parsed.llsd, inventoryOf([]));
   if (!planned.ok) throw new Error(JSON.stringify(planned.problems));
   return generateConfig(planned.plan);
 }

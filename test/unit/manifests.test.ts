@@ -4,13 +4,14 @@ import { defaultRenderOptions } from '../../src/api/render-config.js';
 import { generateConfig } from '../../src/config/generate.js';
 import type { KrmObject } from '../../src/krm/item.js';
 import { renderObjects } from '../../src/manifests/index.js';
+import { inventoryOf } from '../../src/krm/inventory.js';
 import { planLlsd } from '../../src/plan/plan.js';
 import { itemFrom, llsdYaml } from '../support.js';
 
 function render(spec: string, metadata?: string, options = defaultRenderOptions): KrmObject[] {
   const parsed = parseLlsd(itemFrom(llsdYaml(spec, metadata)).object);
   if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems));
-  const planned = planLlsd(parsed.llsd);
+  const planned = planLlsd(parsed.llsd, inventoryOf([]));
   if (!planned.ok) throw new Error(JSON.stringify(planned.problems));
   const generated = generateConfig(planned.plan);
   if (!generated.ok) throw new Error(JSON.stringify(generated.problems));
