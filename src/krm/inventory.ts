@@ -3,7 +3,7 @@
 //
 // Namespaces: an object matches when both namespaces are equal or either is unset, because
 // kustomize, Argo CD and Flux often set the namespace after rendering.
-import type { InputItem, KrmObject } from './item.js';
+import { groupOf, type InputItem, type KrmObject } from './item.js';
 
 export interface Inventory {
   /** The object of that group, kind and name in the namespace. */
@@ -35,11 +35,6 @@ function push<T>(map: Map<string, T[]>, key: string, value: T): void {
   if (list) list.push(value);
   else map.set(key, [value]);
 }
-
-const groupOf = (object: KrmObject): string => {
-  const slash = object.apiVersion.indexOf('/');
-  return slash === -1 ? '' : object.apiVersion.slice(0, slash);
-};
 
 /** The name of the Secret an object is, or creates in the cluster. Values are never read. */
 function secretCreatedBy(object: KrmObject): string | undefined {

@@ -104,12 +104,15 @@ export function formatFieldPath(path: ReadonlyArray<string | number>): string {
   return out;
 }
 
-/** Group/Kind/namespace/name: what Kubernetes (and kustomize) treat as one object, whatever the version. */
-export function identityOf(object: KrmObject): string {
+/** The API group of an object: `apps` for `apps/v1`, empty for the core group (`v1`). */
+export function groupOf(object: Pick<KrmObject, 'apiVersion'>): string {
   const slash = object.apiVersion.indexOf('/');
-  const group = slash === -1 ? '' : object.apiVersion.slice(0, slash);
-  return `${group}/${object.kind}/${object.metadata.namespace ?? ''}/${object.metadata.name}`;
+  return slash === -1 ? '' : object.apiVersion.slice(0, slash);
 }
+
+/** Group/Kind/namespace/name: what Kubernetes (and kustomize) treat as one object, whatever the version. */
+export const identityOf = (object: KrmObject): string =>
+  `${groupOf(object)}/${object.kind}/${object.metadata.namespace ?? ''}/${object.metadata.name}`;
 
 /** Files of the tools themselves (kustomization, Kptfile), never applied to a cluster. */
 const clientSideKinds = new Set(['kpt.dev/Kptfile', 'kustomize.config.k8s.io/Kustomization', 'kustomize.config.k8s.io/Component']);
@@ -119,6 +122,5 @@ export function isClientSideOnly(value: unknown): boolean {
   if (typeof value !== 'object' || value === null) return false;
   const v = value as { apiVersion?: unknown; kind?: unknown; metadata?: { annotations?: Record<string, unknown> } };
   if (v.metadata?.annotations?.[annotation.localConfig] === 'true') return true;
-  const group = typeof v.apiVersion === 'string' ? (v.apiVersion.split('/')[0] ?? '') : '';
-  return typeof v.kind === 'string' && clientSideKinds.has(`${group}/${v.kind}`);
+  return typeof v.apiVersion === 'string' && typeof v.kind === 'string' && clientSideKinds.has(`${groupOf({ apiVersion: v.apiVersion })}/${v.kind}`);
 }
