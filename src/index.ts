@@ -4,6 +4,14 @@ import { main, readAll } from './cli/main.js';
 
 const write = (stream: NodeJS.WriteStream) => (text: string) => void stream.write(text);
 
+// A reader that stops early (`llsd-render schema --crd | head`) is not an error of ours.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw error;
+  });
+}
+
 main({
   argv: process.argv.slice(2),
   readStdin: () => readAll(process.stdin),

@@ -2,7 +2,7 @@
 // read → parse & validate → plan → generate config.yaml → render objects → assemble (DESIGN §10).
 import { posix } from 'node:path';
 import { readFunctionConfig, isRenderConfig } from './api/function-config.js';
-import { llsdKind, parseLlsd, supportedLlsdVersions } from './api/llsd.js';
+import { llsdKind, llsdReaders, supportedLlsdVersions, type LlsdVersion } from './api/llsd.js';
 import { group as llsdGroup } from './api/llsd-v1alpha2.js';
 import { renderOptionsSchema, type RenderOptions, type RenderOptionsInput } from './api/render-config.js';
 import type { FieldProblem } from './api/issues.js';
@@ -69,12 +69,13 @@ export function process(input: ProcessInput): ProcessOutput {
   if (generatorLlsd && !llsdItems.some((item) => sameObject(item.object, (generatorLlsd as InputItem).object))) {
     llsdItems.push(generatorLlsd);
   }
-  results.push(...duplicateNames(llsdItems), ...duplicateObjects(kept.filter((item) => !isLlsd(item))));
+  const duplicates = duplicateNames(llsdItems);
+  results.push(...duplicates.results, ...duplicateObjects(kept.filter((item) => !isLlsd(item))));
 
   const rendered: Rendered[] = [];
   const summaries: Result[] = [];
   const inventory = inventoryOf(kept);
-  for (const item of llsdItems) {
+  for (const item of llsdItems.filter((i) => !duplicates.items.has(i))) {
     const outcome = renderLlsd(item, options, inventory);
     results.push(...outcome.results);
     if (outcome.rendered) {
@@ -97,23 +98,26 @@ export function process(input: ProcessInput): ProcessOutput {
 
 function renderLlsd(item: InputItem, options: RenderOptions, inventory: Inventory): { results: Result[]; rendered?: { objects: KrmObject[]; summary: Result } } {
   const apiVersion = item.object.apiVersion;
-  if (!supportedLlsdVersions.includes(apiVersion as never)) {
+  const reader = Object.hasOwn(llsdReaders, apiVersion) ? llsdReaders[apiVersion as LlsdVersion] : undefined;
+  if (!reader) {
     return {
       results: [
         resultFor(item, 'error', `apiVersion "${apiVersion}" is not supported for ${llsdKind}; use ${supportedLlsdVersions.join(' or ')}`, ['apiVersion']),
       ],
     };
   }
-  const parsed = parseLlsd(item.object);
+  // Problems at the item's own field paths (a v1alpha1 LLSD is rendered as its v1alpha2 conversion).
+  const toResult = (p: FieldProblem): Result => fromProblem(item, reader.localise(p));
+  const parsed = reader.parse(item.object);
   const results = parsed.problems.map((p) => fromProblem(item, p));
   if (!parsed.ok) return { results };
   const references = checkReferences(parsed.llsd, inventory, options);
-  results.push(...references.map((p) => fromProblem(item, p)));
+  results.push(...references.map(toResult));
   if (references.some((p) => (p.severity ?? 'error') === 'error')) return { results };
   const planned = planLlsd(parsed.llsd, inventory);
-  if (!planned.ok) return { results: [...results, ...planned.problems.map((p) => fromProblem(item, p))] };
+  if (!planned.ok) return { results: [...results, ...planned.problems.map(toResult)] };
   const generated = generateConfig(planned.plan);
-  results.push(...generated.problems.map((p) => fromProblem(item, p)));
+  results.push(...generated.problems.map(toResult));
   if (!generated.ok) return { results };
   const { plan } = planned;
   const { config } = generated;
@@ -188,21 +192,23 @@ const isLlsd = (item: InputItem): boolean =>
 const sameObject = (a: KrmObject, b: KrmObject): boolean =>
   a.kind === b.kind && a.metadata.name === b.metadata.name && (a.metadata.namespace ?? '') === (b.metadata.namespace ?? '');
 
-/** Two LLSDs with one namespace/name would render over each other. */
-function duplicateNames(llsds: readonly InputItem[]): Result[] {
+/** Two LLSDs with one namespace/name would render over each other: the later ones are reported, not rendered. */
+function duplicateNames(llsds: readonly InputItem[]): { results: Result[]; items: Set<InputItem> } {
   const seen = new Map<string, InputItem>();
   const results: Result[] = [];
+  const items = new Set<InputItem>();
   for (const item of llsds) {
     const key = `${item.object.metadata.namespace ?? ''}/${item.object.metadata.name}`;
     const earlier = seen.get(key);
     if (earlier) {
       const where = earlier.origin.file ? ` in ${earlier.origin.file}` : '';
       results.push(resultFor(item, 'error', `another ${llsdKind} has the same name${where}; rename one of them`, ['metadata', 'name']));
+      items.add(item);
     } else {
       seen.set(key, item);
     }
   }
-  return results;
+  return { results, items };
 }
 
 /** The same object twice in the input: one would silently replace the other when applied. */

@@ -29,9 +29,7 @@ function fromIssue(issue: Issue, schema: Schema, hints: RequiredHints): FieldPro
         const hint = hints[path.filter((p) => typeof p === 'string').join('.')];
         return [{ path, message: hint ? `is required: ${hint}` : 'is required' }];
       }
-      // A YAML scalar like 0.7 or true is not a string; quoting it is the fix.
-      const quote = issue.expected === 'string' && ['number', 'boolean'].includes(typeof issue.input) ? `; quote it: "${String(issue.input)}"` : '';
-      return [{ path, message: `must be ${withArticle(issue.expected)}, not ${describeValue(issue.input)}${quote}` }];
+      return [{ path, message: `must be ${withArticle(issue.expected)}, not ${describeValue(issue.input)}${quotingHint(issue.expected, issue.input)}` }];
     }
     case 'unrecognized_keys':
       return issue.keys.map((key) => {
@@ -40,6 +38,9 @@ function fromIssue(issue: Issue, schema: Schema, hints: RequiredHints): FieldPro
         const suggestion = near ? `; did you mean \`${near}\`?` : known.length > 0 ? `; known fields: ${known.join(', ')}` : '';
         return { path: [...path, key], message: `is not a known field${suggestion}` };
       });
+    case 'invalid_key':
+      // A map key of the wrong form: the key schema's own message says what a key must be.
+      return issue.issues.map((inner) => ({ path, message: inner.code === 'invalid_format' || inner.code === 'custom' ? inner.message : `has an invalid key: ${inner.message}` }));
     case 'invalid_union':
       return fromUnion(issue, schema, hints, path);
     case 'too_small':
@@ -139,18 +140,29 @@ export function closest(word: string, candidates: readonly string[]): string | u
   return bestDistance <= limit ? best : undefined;
 }
 
+/** Edit distance where swapping two neighbouring letters (`prot` → `port`) counts as one edit. */
 function distance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  const at = (i: number, j: number): number => (d[i] as number[])[j] as number;
   for (let i = 1; i <= a.length; i++) {
-    let previous = row[0] as number;
-    row[0] = i;
     for (let j = 1; j <= b.length; j++) {
-      const current = row[j] as number;
-      row[j] = Math.min(current + 1, (row[j - 1] as number) + 1, previous + (a[i - 1] === b[j - 1] ? 0 : 1));
-      previous = current;
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let best = Math.min(at(i - 1, j) + 1, at(i, j - 1) + 1, at(i - 1, j - 1) + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, at(i - 2, j - 2) + 1);
+      (d[i] as number[])[j] = best;
     }
   }
-  return row[b.length] as number;
+  return at(a.length, b.length);
+}
+
+/** YAML typed the scalar the other way: `0.7` became a number, `"8080"` a string. Say how to write it. */
+function quotingHint(expected: string, input: unknown): string {
+  if (expected === 'string' && (typeof input === 'number' || typeof input === 'boolean')) return `; quote it: "${String(input)}"`;
+  if ((expected === 'number' || expected === 'int') && typeof input === 'string' && input.trim() !== '' && Number.isFinite(Number(input))) {
+    return `; write it without quotes: ${input.trim()}`;
+  }
+  if (expected === 'boolean' && (input === 'true' || input === 'false')) return `; write it without quotes: ${input}`;
+  return '';
 }
 
 function withArticle(expected: string): string {

@@ -69,7 +69,7 @@ export const providerSpec = z
       .optional()
       .describe('Host of providers that take host/port instead of a URL (pgvector); a value or a Secret key.'),
     secretRefs: z
-      .record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_.-]*$/, { error: 'must be a provider config key' }), secretRef)
+      .record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_.-]*$/, { error: 'must be a provider config key: letters, digits, "_", "." and "-", starting with a letter or "_"' }), secretRef)
       .optional()
       .describe('More provider config keys taken from Secrets, by config key.'),
     settings: z

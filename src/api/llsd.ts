@@ -1,6 +1,9 @@
 // Parse, normalise and check one LLSD, in a fixed order that collects every problem (STYLE §4):
-// zod schema → normalise polymorphic forms once → cross-field rules.
+// zod schema → normalise polymorphic forms once → cross-field rules. A v1alpha1 LLSD is checked
+// with its own schema first and converted (DESIGN §9).
 import type { KrmObject } from '../krm/item.js';
+import { toV1alpha2, v1alpha1FieldsNotRendered, v1alpha1Problem } from './convert.js';
+import { llsdV1alpha1Schema } from './llsd-v1alpha1.js';
 import { apiOfDisabled, checkRules } from './rules.js';
 import { problemsFromIssues, type FieldProblem } from './issues.js';
 import {
@@ -15,7 +18,25 @@ import {
 } from './llsd-v1alpha2.js';
 
 export const llsdKind = kind;
-export const supportedLlsdVersions = [`${group}/v1alpha2`] as const;
+export const supportedLlsdVersions = [`${group}/v1alpha2`, `${group}/v1alpha1`] as const;
+export type LlsdVersion = (typeof supportedLlsdVersions)[number];
+
+export interface LlsdReader {
+  /** Parses an LLSD of this version; its problems are at this version's field paths. */
+  parse(object: KrmObject): ParsedLlsd;
+  /** A problem found later (references, plan, config), told at this version's field path. */
+  localise(problem: FieldProblem): FieldProblem;
+}
+
+/**
+ * How each LLSD version is read (STYLE §5). A v1alpha1 LLSD renders as the operator deployed it:
+ * checked with the v1alpha1 schema, converted to v1alpha2 (its `userConfig` becomes
+ * `overrideConfig`), then read as v1alpha2, with every problem at its v1alpha1 field.
+ */
+export const llsdReaders: Record<LlsdVersion, LlsdReader> = {
+  [`${group}/v1alpha2`]: { parse: parseLlsd, localise: (problem) => problem },
+  [`${group}/v1alpha1`]: { parse: parseLlsdV1alpha1, localise: v1alpha1Problem },
+};
 
 /** A provider with its id settled and the path it was written at. */
 export interface ProviderEntry extends ProviderInput {
@@ -68,7 +89,28 @@ export function parseLlsd(object: KrmObject): ParsedLlsd {
   return { ok: true, llsd, problems };
 }
 
+const requiredHintsV1alpha1 = {
+  spec: 'add a `spec` with at least `server: {distribution: {name: starter}}`',
+  'spec.server': 'add `server` with at least `distribution: {name: starter}`',
+  'spec.server.distribution': 'set `spec.server.distribution.name` (for example `starter`) or `spec.server.distribution.image`',
+};
+
+function parseLlsdV1alpha1(object: KrmObject): ParsedLlsd {
+  const checked = llsdV1alpha1Schema.safeParse(object, { reportInput: true });
+  if (!checked.success) {
+    return { ok: false, problems: problemsFromIssues(checked.error.issues, llsdV1alpha1Schema, requiredHintsV1alpha1) };
+  }
+  const converted = toV1alpha2(object);
+  if (converted.problems.length > 0) return { ok: false, problems: converted.problems };
+  const parsed = parseLlsd(converted.object as KrmObject);
+  const problems = [...v1alpha1FieldsNotRendered(object), ...parsed.problems.map(v1alpha1Problem)];
+  return parsed.ok && !problems.some((p) => (p.severity ?? 'error') === 'error') ? { ...parsed, problems } : { ok: false, problems };
+}
+
 /** Single object or list → a list with ids: a single provider's id defaults to its `provider` (FR-035). */
+/** FR-035: the provider name, without a `remote::`/`inline::` prefix (`remote::vllm` → `vllm`). */
+const defaultId = (provider: string): string => provider.replace(/^(remote|inline)::/, '');
+
 function normaliseProviders(spec: SpecInput, problems: FieldProblem[]): ProviderEntry[] {
   const entries: ProviderEntry[] = [];
   for (const api of Object.keys(providerApis) as ProviderApi[]) {
@@ -76,7 +118,7 @@ function normaliseProviders(spec: SpecInput, problems: FieldProblem[]): Provider
     if (value === undefined) continue;
     const base = ['spec', 'providers', api];
     if (!Array.isArray(value)) {
-      entries.push({ ...value, id: value.id ?? value.provider, api, path: base });
+      entries.push({ ...value, id: value.id ?? defaultId(value.provider), api, path: base });
       continue;
     }
     value.forEach((provider, i) => {
@@ -88,7 +130,7 @@ function normaliseProviders(spec: SpecInput, problems: FieldProblem[]): Provider
         });
         return;
       }
-      entries.push({ ...provider, id: provider.id ?? provider.provider, api, path });
+      entries.push({ ...provider, id: provider.id ?? defaultId(provider.provider), api, path });
     });
   }
   return entries;

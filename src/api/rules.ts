@@ -1,9 +1,12 @@
 // Rules across fields of one LLSD (DESIGN §8): the CEL rules of the v1alpha2 proposal, fixed where
 // they were wrong there, and the spec's edge cases. Each returns problems with a field path.
 import type { FieldProblem } from './issues.js';
-import type { Llsd, ProviderEntry } from './llsd.js';
-import { providerApis, type ProviderApi, type SpecInput, type StorageBackendInput } from './llsd-v1alpha2.js';
+import { z } from 'zod';
 import { formatFieldPath } from '../krm/item.js';
+import { isPlainObject } from '../lib/objects.js';
+import { problemsFromIssues } from './issues.js';
+import type { Llsd, ModelEntry, ProviderEntry } from './llsd.js';
+import { providerApis, secretKeySelector, type ProviderApi, type SpecInput, type StorageBackendInput } from './llsd-v1alpha2.js';
 
 export function checkRules(llsd: Llsd): FieldProblem[] {
   const problems: FieldProblem[] = [];
@@ -15,6 +18,7 @@ export function checkRules(llsd: Llsd): FieldProblem[] {
   checkTls(spec, problems);
   checkWorkload(spec, problems);
   checkModels(llsd, problems);
+  checkSettingsSecrets(llsd.providers, problems);
   return problems;
 }
 
@@ -135,7 +139,17 @@ function checkWorkload(spec: SpecInput, problems: FieldProblem[]): void {
 }
 
 function checkModels(llsd: Llsd, problems: FieldProblem[]): void {
+  const first = new Map<string, ModelEntry>();
   for (const model of llsd.models) {
+    const earlier = first.get(model.name);
+    if (earlier) {
+      problems.push({
+        path: typeof llsd.spec.resources?.models?.[model.path[3] as number] === 'string' ? model.path : [...model.path, 'name'],
+        message: `duplicates the model "${model.name}" of \`${formatFieldPath(earlier.path)}\`; give each model a unique name`,
+      });
+    } else {
+      first.set(model.name, model);
+    }
     if (model.modelType === 'embedding' && model.embeddingDimension === undefined) {
       problems.push({ path: [...model.path, 'embeddingDimension'], message: 'is required for an embedding model: llama-stack refuses to start without it' });
     }
@@ -144,6 +158,26 @@ function checkModels(llsd: Llsd, problems: FieldProblem[]): void {
     }
   }
 }
+
+/**
+ * A `secretKeyRef` anywhere in `settings` must be a whole Secret selector: an incomplete one would
+ * be written into config.yaml as a mapping the server reads as the value.
+ */
+function checkSettingsSecrets(providers: readonly ProviderEntry[], problems: FieldProblem[]): void {
+  const walk = (value: unknown, path: Array<string | number>): void => {
+    if (Array.isArray(value)) return value.forEach((v, i) => walk(v, [...path, i]));
+    if (!isPlainObject(value)) return;
+    if ('secretKeyRef' in value) {
+      const parsed = secretLeaf.safeParse(value, { reportInput: true });
+      if (!parsed.success) problems.push(...problemsFromIssues(parsed.error.issues, secretLeaf).map((p) => ({ ...p, path: [...path, ...p.path] })));
+      return;
+    }
+    for (const [key, child] of Object.entries(value)) walk(child, [...path, key]);
+  };
+  for (const provider of providers) walk(provider.settings, [...provider.path, 'settings']);
+}
+
+const secretLeaf = z.strictObject({ secretKeyRef: secretKeySelector });
 
 /** `vectorIo` and `vector_io` name the same API. */
 export const apiOfDisabled = (name: string): string => (name in providerApis ? providerApis[name as ProviderApi] : name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`));

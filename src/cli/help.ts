@@ -11,6 +11,11 @@ Usage:
   llsd-render                       KRM function: read a ResourceList on stdin, write one on stdout
   llsd-render build PATH...         render the YAML files under PATH into a manifest stream
   llsd-render validate PATH...      check the YAML files under PATH; print the results
+  llsd-render convert PATH...       print the YAML files under PATH with v1alpha1 LLSDs as v1alpha2
+  llsd-render schema --json-schema | --crd
+                                    print the JSON Schema of the LLSD spec, or the CRD
+  llsd-render webhook --cert FILE --key FILE
+                                    serve the CRD conversion webhook (HTTPS)
 
 Options:
   -h, --help       show help (also after a command: llsd-render build --help)
@@ -42,5 +47,50 @@ Exits 1 when there is an error.
 Options:
   --config FILE       render options: a RenderConfig (fn.llamastack.io/v1alpha1) or a ConfigMap
   -h, --help          show this help
+`,
+  convert: `Usage: llsd-render convert [--to VERSION] PATH...
+
+Reads every *.yaml and *.yml file under each PATH as build does, and prints all their documents,
+in order, as one multi-document YAML stream, with every LlamaStackDistribution that is not in
+VERSION converted to it. The other documents are printed as they are. The input is checked
+against the schema of its version first; errors go to stderr and nothing is printed.
+
+Fields the other version cannot hold are kept as JSON in the annotation
+llamastack.io/conversion-data (a warning names them) and restored when the object is converted
+back, so converting there and back gives the original.
+
+Options:
+  --to VERSION        v1alpha2 (default) or v1alpha1
+  -h, --help          show this help
+`,
+  webhook: `Usage: llsd-render webhook --cert FILE --key FILE [--port PORT] [--address ADDRESS]
+
+Serves the CustomResourceDefinition conversion webhook over HTTPS: POST an
+apiextensions.k8s.io/v1 ConversionReview to /convert (or /) and every object in it is converted
+to request.desiredAPIVersion, as convert does (lossless, through the annotation
+llamastack.io/conversion-data). GET /healthz answers 200. Stops on SIGTERM or SIGINT.
+
+Options:
+  --cert FILE         PEM server certificate (the CRD's caBundle must trust it)
+  --key FILE          PEM private key of the certificate
+  --port PORT         port to listen on (default 9443; 0 picks a free one)
+  --address ADDRESS   address to listen on (default 127.0.0.1; use 0.0.0.0 in a pod)
+  -h, --help          show this help
+`,
+  schema: `Usage: llsd-render schema --json-schema [--document] | --crd
+
+Prints a schema generated from the LlamaStackDistribution (llamastack.io/v1alpha2) field docs.
+
+Options:
+  --json-schema       the JSON Schema (draft 2020-12) of \`spec\`, as JSON
+  --document          with --json-schema: the schema of a whole LlamaStackDistribution
+                      (apiVersion, kind, metadata, spec), for an editor:
+                      # yaml-language-server: $schema=llsd.schema.json
+  --crd               the CustomResourceDefinition, as YAML: v1alpha2 stored, CEL rules for the
+                      checks across fields that the API server can run
+  -h, --help          show this help
+  -v, --version       print the version
+
+These schemas check the shape of each field; \`llsd-render validate\` checks every rule.
 `,
 } as const;

@@ -2,7 +2,9 @@
 // (STYLE §2). The ResourceList with its results is written before a non-zero exit.
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { isNode } from 'yaml';
+import { convertChecked, llsdApiVersions } from '../api/convert.js';
 import { readFunctionConfig } from '../api/function-config.js';
+import { group as llsdGroup, kind as llsdKind } from '../api/llsd-v1alpha2.js';
 import type { RenderOptionsInput } from '../api/render-config.js';
 import { annotation, resultFor, type KrmObject } from '../krm/item.js';
 import { readResourceList, writeResourceList, writeStream, type OutputItem } from '../krm/resource-list.js';
@@ -10,6 +12,8 @@ import { exitCodeOf, formatLine, sortResults, type ExitCode, type Result } from 
 import { process as render, type Mode } from '../process.js';
 import { findYamlFiles, readItems, UsageError, writeOutputDir } from './files.js';
 import { help, version } from './help.js';
+import { schemaCommand } from './schema.js';
+import { serveWebhook } from './webhook.js';
 
 export interface Io {
   argv: string[];
@@ -28,6 +32,12 @@ export async function main(io: Io): Promise<ExitCode> {
         return build(io, rest, 'build');
       case 'validate':
         return build(io, rest, 'validate');
+      case 'convert':
+        return convert(io, rest);
+      case 'schema':
+        return schemaCommand(rest, io);
+      case 'webhook':
+        return await webhook(io, rest);
       case '-h':
       case '--help':
       case 'help':
@@ -142,6 +152,75 @@ function filesPerLlsd(items: readonly OutputItem[]): Map<string, string> {
     groups.set(file, [...(groups.get(file) ?? []), item]);
   }
   return new Map([...groups].map(([file, group]) => [file, writeStream(group)]));
+}
+
+const convertOptions = {
+  to: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'v' },
+} satisfies ParseArgsConfig['options'];
+
+/** `convert`: every LLSD not in the target version converted (DESIGN §9); the other documents as they were. */
+function convert(io: Io, args: string[]): ExitCode {
+  const { values, positionals } = parseArgs({ args, options: convertOptions, allowPositionals: true, strict: true });
+  if (values.help) {
+    io.stdout(help.convert);
+    return 0;
+  }
+  if (values.version) {
+    io.stdout(`${version}\n`);
+    return 0;
+  }
+  const to = values.to === undefined ? `${llsdGroup}/v1alpha2` : values.to.includes('/') ? values.to : `${llsdGroup}/${values.to}`;
+  if (!(llsdApiVersions as readonly string[]).includes(to)) throw new UsageError(`--to must be v1alpha1 or v1alpha2, not "${values.to}"`);
+  if (positionals.length === 0) throw new UsageError('convert needs at least one PATH');
+
+  const read = readItems(findYamlFiles(positionals));
+  const results: Result[] = [...read.results];
+  const output = read.items.map((item): OutputItem => {
+    const { apiVersion, kind } = item.object;
+    if (kind !== llsdKind || !apiVersion.startsWith(`${llsdGroup}/`) || apiVersion === to) return item.node;
+    if (!(llsdApiVersions as readonly string[]).includes(apiVersion)) {
+      results.push(resultFor(item, 'error', `apiVersion "${apiVersion}" is not supported for ${llsdKind}; use ${llsdApiVersions.join(' or ')}`, ['apiVersion']));
+      return item.node;
+    }
+    const converted = convertChecked(item.object, to);
+    results.push(...converted.problems.map((p) => resultFor(item, p.severity ?? 'error', p.message, p.path)));
+    return converted.object as KrmObject;
+  });
+  const sorted = sortResults(results);
+  report(io, sorted);
+  if (exitCodeOf(sorted) !== 0) return 1;
+  io.stdout(writeStream(output));
+  return 0;
+}
+
+const webhookOptions = {
+  cert: { type: 'string' },
+  key: { type: 'string' },
+  port: { type: 'string' },
+  address: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'v' },
+} satisfies ParseArgsConfig['options'];
+
+/** `webhook`: the conversion webhook's HTTPS server, until SIGTERM or SIGINT. */
+async function webhook(io: Io, args: string[]): Promise<ExitCode> {
+  const { values, positionals } = parseArgs({ args, options: webhookOptions, allowPositionals: true, strict: true });
+  if (values.help) {
+    io.stdout(help.webhook);
+    return 0;
+  }
+  if (values.version) {
+    io.stdout(`${version}\n`);
+    return 0;
+  }
+  if (positionals.length > 0) throw new UsageError(`webhook takes no PATH, not "${positionals[0]}"`);
+  if (values.cert === undefined || values.key === undefined) throw new UsageError('webhook needs --cert FILE and --key FILE (a PEM certificate and its private key)');
+  const port = Number(values.port ?? '9443');
+  if (!/^\d+$/.test(values.port ?? '9443') || port > 65535) throw new UsageError(`--port must be a number from 0 to 65535, not "${values.port}"`);
+  const address = values.address ?? '127.0.0.1';
+  return serveWebhook({ cert: values.cert, key: values.key, port, address }, (line) => io.stderr(`${line}\n`));
 }
 
 /** Errors and warnings on stderr, one line each: kustomize never shows results. */

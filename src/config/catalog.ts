@@ -24,6 +24,8 @@ const providerRowSchema = z.strictObject({
   api: z.string(),
   urlKey: z.string().nullable(),
   credentialKey: z.string().nullable(),
+  /** Keys that locate the service when it is more than one URL (pgvector host/port/db, …). */
+  connectionKeys: z.array(z.string()).optional(),
   presentIn: z.array(version),
   removedIn: version.optional(),
   requiresApis: z.array(z.string()).optional(),

@@ -6,6 +6,7 @@ import { providerApis } from '../api/llsd-v1alpha2.js';
 import { providerTable, type ProviderRow, type ReleaseProfile } from './catalog.js';
 import { envName, isSecretLeaf, placeholder, selectorOf, type SecretEnv } from './secrets.js';
 import { compareVersions } from './versions.js';
+import { formatFieldPath } from '../krm/item.js';
 import { deepMerge, isPlainObject, setOwn } from '../lib/objects.js';
 
 /** One entry of `providers.<api>` in config.yaml. */
@@ -68,6 +69,17 @@ export function buildProvider(
 ): BuiltProvider {
   const config: Record<string, unknown> = {};
   const env: SecretEnv[] = [];
+  /** Which CR field wrote each config key: two fields writing one key would silently overwrite. */
+  const writtenBy = new Map<string, string>();
+  const write = (key: string, value: unknown, path: Array<string | number>): void => {
+    const earlier = writtenBy.get(key);
+    if (earlier !== undefined) {
+      problems.push({ path, message: `writes the config key ${key}, which \`${earlier}\` already writes; remove one of them` });
+      return;
+    }
+    writtenBy.set(key, formatFieldPath(path.slice(provider.path.length)));
+    setOwn(config, key, value);
+  };
   const secret = (field: string[], ref: { name: string; key: string }, path: Array<string | number>): string => {
     const name = envName(provider.id, ...field);
     env.push({ name, secretName: ref.name, key: ref.key, path });
@@ -75,34 +87,37 @@ export function buildProvider(
   };
   if (provider.settings) {
     for (const [key, value] of Object.entries(settingsWithSecrets(provider.settings, [...provider.path, 'settings'], [], secret))) {
-      setOwn(config, key, value);
+      write(key, value, [...provider.path, 'settings', key]);
     }
   }
   if (provider.endpoint !== undefined) {
+    const path = [...provider.path, 'endpoint'];
     if (!row.urlKey) {
-      problems.push({
-        path: [...provider.path, 'endpoint'],
-        message: `cannot be set for ${row.type}: it has no URL setting; remove \`endpoint\` or pass the provider's own keys in \`settings\``,
-      });
+      problems.push({ path, message: `cannot be set for ${row.type}: it has no URL setting; remove \`endpoint\` or pass the provider's own keys in \`settings\`` });
     } else {
-      config[row.urlKey] = completeEndpoint(provider, row, profile, problems);
+      write(row.urlKey, completeEndpoint(provider, row, profile, problems), path);
     }
   }
   if (provider.apiKey !== undefined) {
+    const path = [...provider.path, 'apiKey'];
     if (!row.credentialKey) {
-      problems.push({
-        path: [...provider.path, 'apiKey'],
-        message: `cannot be set for ${row.type}: it takes no API key; remove \`apiKey\` or use \`secretRefs\` with the provider's own keys`,
-      });
+      problems.push({ path, message: `cannot be set for ${row.type}: it takes no API key; remove \`apiKey\` or use \`secretRefs\` with the provider's own keys` });
     } else {
-      config[row.credentialKey] = secret(['API_KEY'], selectorOf(provider.apiKey), [...provider.path, 'apiKey']);
+      write(row.credentialKey, secret(['API_KEY'], selectorOf(provider.apiKey), path), path);
     }
   }
   if (provider.host !== undefined) {
-    setOwn(config, 'host', typeof provider.host === 'string' ? provider.host : secret(['HOST'], provider.host.secretKeyRef, [...provider.path, 'host']));
+    const path = [...provider.path, 'host'];
+    if (!row.connectionKeys?.includes('host')) {
+      const instead = row.urlKey ? "give the server's URL in `endpoint`" : "pass the provider's own keys in `settings`";
+      problems.push({ path, message: `cannot be set for ${row.type}: it has no host setting; remove \`host\` and ${instead}` });
+    } else {
+      write('host', typeof provider.host === 'string' ? provider.host : secret(['HOST'], provider.host.secretKeyRef, path), path);
+    }
   }
   for (const [key, ref] of Object.entries(provider.secretRefs ?? {})) {
-    setOwn(config, key, secret([key], selectorOf(ref), [...provider.path, 'secretRefs', key]));
+    const path = [...provider.path, 'secretRefs', key];
+    write(key, secret([key], selectorOf(ref), path), path);
   }
   const entry: ConfigProvider = { provider_id: provider.id, provider_type: row.type };
   if (Object.keys(config).length > 0) entry.config = config;
@@ -115,17 +130,17 @@ export function buildProvider(
  */
 function completeEndpoint(provider: ProviderEntry, row: ProviderRow, profile: ReleaseProfile, problems: FieldProblem[]): string {
   const endpoint = provider.endpoint as string;
-  if (row.api !== 'inference' || !profile.inferenceUrlHasApiPrefix || row.urlKey !== 'base_url') return endpoint;
-  let url: URL;
-  try {
-    url = new URL(endpoint);
-  } catch {
+  // base_url is a pydantic HttpUrl: anything but an absolute http(s) URL fails at startup.
+  if (row.urlKey !== 'base_url') return endpoint;
+  const url = URL.canParse(endpoint) ? new URL(endpoint) : undefined;
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
     problems.push({
       path: [...provider.path, 'endpoint'],
       message: `must be an absolute http(s) URL such as "http://vllm:8000/v1", not "${endpoint}"`,
     });
     return endpoint;
   }
+  if (row.api !== 'inference' || !profile.inferenceUrlHasApiPrefix) return endpoint;
   if (url.pathname !== '/' && url.pathname !== '') return endpoint;
   const completed = `${endpoint.replace(/\/$/, '')}/v1`;
   problems.push({

@@ -118,7 +118,10 @@ function notRenderedYet(llsd: Llsd): FieldProblem[] {
   for (const path of pendingFields) {
     let value: unknown = { spec: llsd.spec };
     for (const key of path) value = isPlainObject(value) ? value[key] : undefined;
-    if (value !== undefined) {
+    // `false` and `{}` are how "off" is written (`expose: false`, `tls: {}` from a v1alpha1 CR);
+    // but `expose: {}` means exposed (DESIGN §8).
+    const off = value === false || (isPlainObject(value) && Object.keys(value).length === 0 && path.at(-1) !== 'expose');
+    if (value !== undefined && !off) {
       problems.push({ path: [...path], message: `is valid but not rendered by llsd-render ${version} yet; remove it, or render this LLSD with a later version` });
     }
   }

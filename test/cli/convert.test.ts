@@ -1,0 +1,211 @@
+// `llsd-render convert` through the built bundle (DESIGN §2, §9): v1alpha1 LLSDs rewritten as
+// v1alpha2 (or back with --to v1alpha1), every other document printed as it was, in order.
+import { describe, expect, it } from 'vitest';
+import { help } from '../../src/cli/help.js';
+import { expectNoCrash, lazy, lineOfMarker, packageVersion, parseStream, run, stderrLines, streamDocuments, tempDir, writeTree } from './run.js';
+
+const CONVERSION_DATA = 'llamastack.io/conversion-data';
+
+const legacyLlsd = `# written for the v1alpha1 operator
+apiVersion: llamastack.io/v1alpha1
+kind: LlamaStackDistribution
+metadata:
+  name: legacy
+  namespace: llama
+  labels: {team: search}
+spec:
+  replicas: 2
+  server:
+    distribution:
+      name: starter
+    containerSpec:
+      name: server
+      port: 8080
+      env:
+        - {name: INFERENCE_MODEL, value: llama3}
+    userConfig:
+      configMapName: legacy-run-config
+      configMapNamespace: llama
+  network:
+    exposeRoute: true
+`;
+const userConfigMap = `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: legacy-run-config
+  namespace: llama
+data:
+  config.yaml: |
+    version: 2
+  mode: "0755"
+  enabled: "on"
+`;
+const currentLlsd = `apiVersion: llamastack.io/v1alpha2
+kind: LlamaStackDistribution
+metadata:
+  name: current
+  namespace: llama
+spec:
+  distribution: {name: starter}
+  providers:
+    inference: {provider: vllm, endpoint: "http://vllm:8000/v1"}
+`;
+const secret = `apiVersion: v1
+kind: Secret
+metadata: {name: creds, namespace: llama}
+stringData: {token: "0755"}
+`;
+
+/** A tree with v1alpha1 and v1alpha2 LLSDs among other documents, in several files. */
+const tree = lazy(() =>
+  writeTree(tempDir('llsd-render-convert-'), {
+    'apps/legacy.yaml': `${legacyLlsd}---\n${userConfigMap}`,
+    'apps/current.yaml': currentLlsd,
+    'secret.yaml': secret,
+  }),
+);
+const toV1alpha2 = lazy(() => run(['convert', '.'], { cwd: tree() }));
+
+const expectedV1alpha2Legacy = {
+  apiVersion: 'llamastack.io/v1alpha2',
+  kind: 'LlamaStackDistribution',
+  metadata: {
+    name: 'legacy',
+    namespace: 'llama',
+    labels: { team: 'search' },
+    annotations: {
+      [CONVERSION_DATA]: '{"apiVersion":"llamastack.io/v1alpha1","spec":{"server":{"containerSpec":{"name":"server"},"userConfig":{"configMapNamespace":"llama"}}}}',
+    },
+  },
+  spec: {
+    distribution: { name: 'starter' },
+    networking: { port: 8080, expose: true },
+    workload: { replicas: 2, overrides: { env: [{ name: 'INFERENCE_MODEL', value: 'llama3' }] } },
+    overrideConfig: { configMapName: 'legacy-run-config' },
+  },
+};
+
+describe('convert PATH...: v1alpha1 to v1alpha2', () => {
+  it('prints every document in file order, the v1alpha1 LLSD converted and the others as they were', () => {
+    const r = toV1alpha2();
+    expect(r.status, r.stderr).toBe(0);
+    expectNoCrash(r);
+    const docs = parseStream(r.stdout);
+    expect(docs.map((d) => `${d.apiVersion} ${d.kind}/${d.metadata.name}`)).toEqual([
+      'llamastack.io/v1alpha2 LlamaStackDistribution/current',
+      'llamastack.io/v1alpha2 LlamaStackDistribution/legacy',
+      'v1 ConfigMap/legacy-run-config',
+      'v1 Secret/creds',
+    ]);
+    expect(docs[1]).toEqual(expectedV1alpha2Legacy);
+    expect(docs[0]).toEqual(parseStream(currentLlsd)[0]);
+  });
+
+  it('writes the untouched documents with their scalars as written ("0755", "on" stay strings)', () => {
+    const texts = streamDocuments(toV1alpha2().stdout);
+    expect(texts[2]).toContain('mode: "0755"');
+    expect(texts[2]).toContain('enabled: "on"');
+    expect(texts[3]).toContain('token: "0755"');
+    expect(parseStream(toV1alpha2().stdout)[2]).toEqual(parseStream(userConfigMap)[0]);
+  });
+
+  it('warns on stderr, at the LLSD, about the fields it keeps in the annotation', () => {
+    const r = toV1alpha2();
+    expect(stderrLines(r)).toEqual([
+      `apps/legacy.yaml:${lineOfMarker(legacyLlsd, 'metadata:')}: llama/legacy: metadata.annotations["${CONVERSION_DATA}"]: warning: keeps \`spec.server.containerSpec.name\`, \`spec.server.userConfig.configMapNamespace\`: llamastack.io/v1alpha2 has no field for them (or cannot hold the value); converting back to llamastack.io/v1alpha1 restores them`,
+    ]);
+  });
+
+  it('is lossless: convert --to v1alpha1 of the output gives the original documents back', () => {
+    const dir = tempDir('llsd-render-convert-back-');
+    writeTree(dir, { 'converted.yaml': toV1alpha2().stdout });
+    const r = run(['convert', '--to', 'v1alpha1', dir]);
+    expect(r.status, r.stderr).toBe(0);
+    const back = parseStream(r.stdout);
+    const original = [...parseStream(currentLlsd), ...parseStream(`${legacyLlsd}---\n${userConfigMap}`), ...parseStream(secret)];
+    // The v1alpha2 LLSD goes down to v1alpha1 too, with its providers in the annotation.
+    expect(back[1]).toEqual(original[1]);
+    expect(back[2]).toEqual(original[2]);
+    expect(back[3]).toEqual(original[3]);
+    expect(back[0]?.apiVersion).toBe('llamastack.io/v1alpha1');
+    expect(back[0]?.metadata.annotations?.[CONVERSION_DATA]).toBe(
+      '{"apiVersion":"llamastack.io/v1alpha2","spec":{"providers":{"inference":{"provider":"vllm","endpoint":"http://vllm:8000/v1"}}}}',
+    );
+    // …and back up again: the original v1alpha2 LLSD, annotation gone.
+    writeTree(dir, { 'converted.yaml': r.stdout });
+    const again = run(['convert', dir]);
+    expect(again.status, again.stderr).toBe(0);
+    expect(parseStream(again.stdout)[0]).toEqual(original[0]);
+  });
+
+  it('--to llamastack.io/v1alpha2 (the full apiVersion) is the default made explicit; output is the same bytes', () => {
+    const r = run(['convert', '--to', 'llamastack.io/v1alpha2', '.'], { cwd: tree() });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toBe(toV1alpha2().stdout);
+  });
+});
+
+describe('convert: errors', () => {
+  it('a v1alpha1 LLSD that does not match the v1alpha1 schema: exit 1, one stderr line per error at its field, nothing on stdout', () => {
+    const text = legacyLlsd.replace('      port: 8080\n', '      port: 8080\n      prot: 8080\n').replace('  replicas: 2\n', '  replicas: two\n');
+    const dir = writeTree(tempDir(), { 'llsd.yaml': text });
+    const r = run(['convert', 'llsd.yaml'], { cwd: dir });
+    expect(r.status).toBe(1);
+    expectNoCrash(r);
+    expect(r.stdout).toBe('');
+    expect(stderrLines(r)).toEqual([
+      `llsd.yaml:${lineOfMarker(text, 'replicas:')}: llama/legacy: spec.replicas: must be a number, not a string`,
+      `llsd.yaml:${lineOfMarker(text, 'prot:')}: llama/legacy: spec.server.containerSpec.prot: is not a known field; did you mean \`port\`?`,
+    ]);
+  });
+
+  it('an LLSD of an unknown version is an error that lists the supported ones', () => {
+    const text = currentLlsd.replace('v1alpha2', 'v1beta1');
+    const dir = writeTree(tempDir(), { 'llsd.yaml': text });
+    const r = run(['convert', '.'], { cwd: dir });
+    expect(r.status).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(stderrLines(r)).toEqual([
+      `llsd.yaml:1: llama/current: apiVersion: apiVersion "llamastack.io/v1beta1" is not supported for LlamaStackDistribution; use llamastack.io/v1alpha1 or llamastack.io/v1alpha2`,
+    ]);
+  });
+
+  it('a conversion annotation that is not llsd-render JSON is an error at the annotation', () => {
+    const text = currentLlsd.replace('  namespace: llama\n', `  namespace: llama\n  annotations:\n    ${CONVERSION_DATA}: "{broken"\n`).replace('v1alpha2', 'v1alpha1').replace(/spec:[\s\S]*$/, 'spec:\n  server:\n    distribution: {name: starter}\n');
+    const dir = writeTree(tempDir(), { 'llsd.yaml': text });
+    const r = run(['convert', '.'], { cwd: dir });
+    expect(r.status).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(stderrLines(r)).toEqual([
+      `llsd.yaml:${lineOfMarker(text, CONVERSION_DATA)}: llama/current: metadata.annotations["${CONVERSION_DATA}"]: must be the JSON record llsd-render writes (\`{"apiVersion": …, "spec": {…}}\`); restore the value llsd-render wrote, or remove the annotation to convert without it (the fields it held are then lost)`,
+    ]);
+  });
+
+  it('usage errors exit 2 with a one-line reason', () => {
+    const cases: Array<[string[], string]> = [
+      [['convert'], 'llsd-render: convert needs at least one PATH'],
+      [['convert', '--to', 'v3', 'x'], 'llsd-render: --to must be v1alpha1 or v1alpha2, not "v3"'],
+      [['convert', '--output', 'dir', 'x'], `llsd-render: Unknown option '--output'. To specify a positional argument starting with a '-', place it at the end of the command after '--', as in '-- "--output"`],
+      [['convert', '/no/such/path'], 'llsd-render: /no/such/path: no such file or directory'],
+    ];
+    for (const [args, message] of cases) {
+      const r = run(args);
+      expect(r.status, args.join(' ')).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(stderrLines(r)).toEqual([message, 'Run `llsd-render --help` for usage.']);
+    }
+  });
+});
+
+describe('convert --help and --version', () => {
+  it('prints its help and the version', () => {
+    const r = run(['convert', '--help']);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toBe(help.convert);
+    expect(r.stdout).toMatch(/^Usage: llsd-render convert \[--to VERSION\] PATH\.\.\./);
+    expect(run(['convert', '--version']).stdout).toBe(`${packageVersion()}\n`);
+    const main = run(['--help']);
+    expect(main.stdout).toContain('llsd-render convert PATH...');
+    expect(main.stdout).toContain('llsd-render webhook --cert FILE --key FILE');
+  });
+});

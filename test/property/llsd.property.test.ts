@@ -1,0 +1,224 @@
+// Property tests of the whole render over generated v1alpha2 LLSDs (issue 3): valid LLSDs render
+// without errors, deterministically and idempotently, never leak a Secret value and never throw;
+// one invalidating mutation of a valid LLSD always gives an error result at the mutated field.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { isNode, stringify } from 'yaml';
+import { annotation, type KrmObject } from '../../src/krm/item.js';
+import { readResourceList, writeResourceList, writeStream, type OutputItem } from '../../src/krm/resource-list.js';
+import type { Result } from '../../src/krm/result.js';
+import { process as render } from '../../src/process.js';
+import { itemsFrom } from '../support.js';
+import { apis, providerKinds, unrelatedObjects, validLlsd, type Api, type GeneratedLlsd } from './arbitraries.js';
+
+/** Runs per property: the file stays under 20 s on 2 cores. LLSD_PROPERTY_RUNS=2000 for a longer hunt. */
+const numRuns = Number(process.env.LLSD_PROPERTY_RUNS ?? 50);
+
+const streamOf = (objects: readonly object[]): string => objects.map((o) => stringify(o)).join('---\n');
+
+function renderBuild(objects: readonly object[]) {
+  return render({ mode: 'build', items: itemsFrom(streamOf(objects)) });
+}
+
+/** One KRM run over a ResourceList text; returns the ResourceList it writes back. */
+function renderKrm(text: string): { text: string; results: Result[] } {
+  const list = readResourceList(text);
+  expect(list.results).toEqual([]);
+  const output = render({ mode: 'krm', items: list.items });
+  return { text: writeResourceList(output.items, []), results: output.results };
+}
+
+const resourceList = (objects: readonly object[]): string =>
+  stringify({ apiVersion: 'config.kubernetes.io/v1', kind: 'ResourceList', items: objects });
+
+const plain = (item: OutputItem): KrmObject => (isNode(item) ? (item.toJSON() as KrmObject) : item);
+
+/** The objects llsd-render generated (they carry the generated-from annotation). */
+const generated = (items: readonly OutputItem[]): KrmObject[] =>
+  items.map(plain).filter((o) => o.metadata.annotations?.[annotation.generatedFrom] !== undefined);
+
+const errorsOf = (results: readonly Result[]) => results.filter((r) => r.severity === 'error');
+
+const inputOf = (g: GeneratedLlsd): object[] => [g.llsd, ...g.secrets];
+
+describe('valid LLSDs', () => {
+  it('render with no error result, with one summary and the generated objects', () => {
+    fc.assert(
+      fc.property(validLlsd(), (g) => {
+        const { items, results } = renderBuild(inputOf(g));
+        expect(errorsOf(results), stringify(g.llsd)).toEqual([]);
+        expect(results.filter((r) => r.severity === 'info' && r.message.startsWith('generated config.yaml'))).toHaveLength(1);
+        const kinds = generated(items).map((o) => o.kind);
+        expect(kinds).toEqual(expect.arrayContaining(['ConfigMap', 'Deployment', 'Service']));
+      }),
+      { numRuns },
+    );
+  });
+
+  it('render the same bytes every time, whatever the order of the input items', () => {
+    const input = fc.tuple(validLlsd(), unrelatedObjects).chain(([g, unrelated]) => {
+      const ordered: object[] = [...inputOf(g), ...unrelated];
+      return fc.shuffledSubarray(ordered, { minLength: ordered.length, maxLength: ordered.length }).map((shuffled) => ({ ordered, shuffled }));
+    });
+    fc.assert(
+      fc.property(input, ({ ordered, shuffled }) => {
+        const first = renderBuild(ordered);
+        const again = renderBuild(ordered);
+        expect(writeStream(again.items)).toBe(writeStream(first.items));
+        expect(again.results).toEqual(first.results);
+        const reordered = renderBuild(shuffled);
+        expect(errorsOf(reordered.results)).toEqual([]);
+        expect(streamOf(generated(reordered.items))).toBe(streamOf(generated(first.items)));
+      }),
+      { numRuns },
+    );
+  });
+
+  it('are idempotent in KRM mode: rendering the output again changes nothing', () => {
+    fc.assert(
+      fc.property(validLlsd({ kptPath: true }), unrelatedObjects, (g, unrelated) => {
+        const first = renderKrm(resourceList([...inputOf(g), ...unrelated]));
+        expect(errorsOf(first.results)).toEqual([]);
+        const second = renderKrm(first.text);
+        expect(errorsOf(second.results)).toEqual([]);
+        expect(second.text).toBe(first.text);
+      }),
+      { numRuns },
+    );
+  });
+
+  it('never put a Secret value into a generated object or a result', () => {
+    fc.assert(
+      fc.property(validLlsd(), (g) => {
+        const build = renderBuild(inputOf(g));
+        const krm = renderKrm(resourceList(inputOf(g)));
+        const generatedText = streamOf(generated(build.items)) + streamOf(generated(readResourceList(krm.text).items.map((i) => i.object)));
+        const messages = [...build.results, ...krm.results].map((r) => JSON.stringify(r)).join('\n');
+        for (const value of g.secretValues) {
+          expect(generatedText).not.toContain(value);
+          expect(messages).not.toContain(value);
+        }
+      }),
+      { numRuns },
+    );
+  });
+});
+
+/** One way to make a valid LLSD invalid, and the field path the error must name. */
+interface Mutation {
+  name: string;
+  apply: (llsd: Record<string, any>) => void;
+  path: RegExp;
+}
+
+const providersOf = (llsd: Record<string, any>): Record<string, any> => (llsd.spec.providers ??= {});
+/** The first provider entry of the LLSD (adding one when there is none), with its path. */
+function firstProvider(llsd: Record<string, any>): Record<string, any> {
+  const providers = providersOf(llsd);
+  for (const api of apis) {
+    const value = providers[api];
+    if (value !== undefined) return Array.isArray(value) ? value[0] : value;
+  }
+  providers.inference = { provider: 'openai' };
+  return providers.inference;
+}
+const modelsOf = (llsd: Record<string, any>): unknown[] => ((llsd.spec.resources ??= {}).models ??= []);
+const providerPath = String.raw`spec\.providers\.(${apis.join('|')})(\[\d+\])?`;
+
+const mutations: Mutation[] = [
+  { name: 'unknown spec field', apply: (l) => (l.spec.resorces = {}), path: /^spec\.resorces$/ },
+  { name: 'unknown provider field', apply: (l) => (firstProvider(l).endpiont = 'http://x:1/v1'), path: new RegExp(`^${providerPath}\\.endpiont$`) },
+  { name: 'string for a number', apply: (l) => (l.spec.networking = { port: 'eighty' }), path: /^spec\.networking\.port$/ },
+  { name: 'list for a mapping', apply: (l) => (l.spec.networking = [{ port: 80 }]), path: /^spec\.networking$/ },
+  { name: 'negative replicas', apply: (l) => ((l.spec.workload ??= {}).replicas = -2), path: /^spec\.workload\.replicas$/ },
+  {
+    name: 'two providers of an API without ids',
+    apply: (l) => (providersOf(l).safety = [{ provider: 'llama-guard' }, { provider: 'code-scanner' }]),
+    path: /^spec\.providers\.safety\[[01]\]\.id$/,
+  },
+  {
+    name: 'duplicate ids within an API',
+    apply: (l) => (providersOf(l).toolRuntime = [{ id: 'twin', provider: 'brave-search' }, { id: 'twin', provider: 'tavily-search' }]),
+    path: /^spec\.providers\.toolRuntime\[1\]\.id$/,
+  },
+  {
+    name: 'duplicate ids across APIs',
+    apply: (l) => {
+      const providers = providersOf(l);
+      const taken = apis.find((api) => providers[api] !== undefined);
+      const first = firstProvider(l);
+      first.id = 'same-id';
+      const other = apis.find((api) => api !== (taken ?? 'inference')) as Api;
+      providers[other] = { id: 'same-id', provider: providerKinds[other][0].provider };
+    },
+    path: new RegExp(`^${providerPath}\\.id$`),
+  },
+  { name: 'unknown provider type', apply: (l) => (firstProvider(l).provider = 'no-such-provider'), path: new RegExp(`^${providerPath}\\.provider$`) },
+  { name: 'apiKey as a literal', apply: (l) => (firstProvider(l).apiKey = 'sk-literal-0123456789'), path: new RegExp(`^${providerPath}\\.apiKey$`) },
+  {
+    name: 'secretKeyRef without key',
+    apply: (l) => (firstProvider(l).apiKey = { secretKeyRef: { name: 'creds' } }),
+    path: new RegExp(`^${providerPath}\\.apiKey\\.secretKeyRef\\.key$`),
+  },
+  { name: 'an empty provider list', apply: (l) => (providersOf(l).vectorIo = []), path: /^spec\.providers\.vectorIo$/ },
+  {
+    name: 'a model naming an unknown provider',
+    apply: (l) => modelsOf(l).push({ name: 'orphan-model', provider: 'no-such-id' }),
+    path: /^spec\.resources\.models\[\d+\]\.provider$/,
+  },
+  {
+    name: 'contextLength 0',
+    apply: (l) => modelsOf(l).push({ name: 'ctx-zero', provider: 'openai', contextLength: 0 }),
+    path: /^spec\.resources\.models\[\d+\]\.contextLength$/,
+  },
+  {
+    name: 'an unknown modelType',
+    apply: (l) => modelsOf(l).push({ name: 'typed', provider: 'openai', modelType: 'chat' }),
+    path: /^spec\.resources\.models\[\d+\]\.modelType$/,
+  },
+  {
+    name: 'an embedding model without dimension',
+    apply: (l) => modelsOf(l).push({ name: 'embed', provider: 'openai', modelType: 'embedding' }),
+    path: /^spec\.resources\.models\[\d+\]\.embeddingDimension$/,
+  },
+  { name: 'metadata.name not a DNS label', apply: (l) => (l.metadata.name = 'Bad_Name'), path: /^metadata\.name$/ },
+  { name: 'an unknown distribution', apply: (l) => (l.spec.distribution = { name: 'startr' }), path: /^spec\.distribution\.name$/ },
+  { name: 'distribution name and image', apply: (l) => (l.spec.distribution.image = 'x/y:1'), path: /^spec\.distribution$/ },
+  { name: 'an unknown disabled API', apply: (l) => (l.spec.disabled = ['inferance']), path: /^spec\.disabled\[0\]$/ },
+  {
+    name: 'a quantity that is not one',
+    apply: (l) => ((l.spec.workload ??= {}).resources = { limits: { memory: '4 GB' } }),
+    path: /^spec\.workload\.resources\.limits\.memory$/,
+  },
+];
+
+describe('invalid LLSDs', () => {
+  it('one invalidating mutation gives an error at the mutated field, and no exception', () => {
+    fc.assert(
+      fc.property(validLlsd(), fc.constantFrom(...mutations), (g, mutation) => {
+        const llsd = structuredClone(g.llsd);
+        mutation.apply(llsd);
+        const { items, results } = renderBuild([llsd, ...g.secrets]);
+        const errors = errorsOf(results);
+        expect(items).toEqual([]);
+        expect(
+          errors.some((e) => e.field !== undefined && mutation.path.test(e.field.path)),
+          `${mutation.name}: ${JSON.stringify(errors.map((e) => [e.field?.path, e.message]))}\n${stringify(llsd)}`,
+        ).toBe(true);
+        for (const value of g.secretValues) expect(JSON.stringify(results)).not.toContain(value);
+      }),
+      { numRuns: numRuns * 2 },
+    );
+  });
+
+  it('every mutation is exercised', () => {
+    // The list above is data: make sure a typo in a regex does not leave a mutation untested.
+    for (const mutation of mutations) {
+      const g = fc.sample(validLlsd(), { numRuns: 1, seed: 42 })[0] as GeneratedLlsd;
+      const llsd = structuredClone(g.llsd);
+      mutation.apply(llsd);
+      const errors = errorsOf(renderBuild([llsd, ...g.secrets]).results);
+      expect(errors.some((e) => e.field !== undefined && mutation.path.test(e.field.path)), mutation.name).toBe(true);
+    }
+  });
+});

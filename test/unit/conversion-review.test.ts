@@ -1,0 +1,132 @@
+// The conversion webhook's pure part: ConversionReview in, ConversionReview (or HTTP 400) out.
+import { describe, expect, it } from 'vitest';
+import { reviewConversion } from '../../src/api/conversion-review.js';
+import { conversionAnnotation } from '../../src/api/convert.js';
+
+type Plain = Record<string, unknown>;
+
+const review = (request: Plain): Plain => ({ apiVersion: 'apiextensions.k8s.io/v1', kind: 'ConversionReview', request });
+
+const legacy = {
+  apiVersion: 'llamastack.io/v1alpha1',
+  kind: 'LlamaStackDistribution',
+  metadata: { name: 'legacy', namespace: 'ai', uid: 'c1', resourceVersion: '7', generation: 2 },
+  spec: { replicas: 2, server: { distribution: { name: 'starter' }, containerSpec: { port: 8080 }, userConfig: { configMapName: 'cfg' } } },
+  status: { phase: 'Ready' },
+};
+const current = {
+  apiVersion: 'llamastack.io/v1alpha2',
+  kind: 'LlamaStackDistribution',
+  metadata: { name: 'current', namespace: 'ai' },
+  spec: { distribution: { name: 'starter' }, providers: { inference: { provider: 'vllm', endpoint: 'http://vllm:8000/v1' } } },
+};
+
+describe('reviewConversion', () => {
+  it('converts every object to desiredAPIVersion, echoes the uid and keeps metadata and status', () => {
+    const answer = reviewConversion(review({ uid: 'u-1', desiredAPIVersion: 'llamastack.io/v1alpha2', objects: [legacy, current] }));
+    expect(answer).toEqual({
+      ok: true,
+      review: {
+        apiVersion: 'apiextensions.k8s.io/v1',
+        kind: 'ConversionReview',
+        response: {
+          uid: 'u-1',
+          result: { status: 'Success' },
+          convertedObjects: [
+            {
+              apiVersion: 'llamastack.io/v1alpha2',
+              kind: 'LlamaStackDistribution',
+              metadata: legacy.metadata,
+              spec: { distribution: { name: 'starter' }, networking: { port: 8080 }, workload: { replicas: 2 }, overrideConfig: { configMapName: 'cfg' } },
+              status: { phase: 'Ready' },
+            },
+            current,
+          ],
+        },
+      },
+    });
+  });
+
+  it('converts down with the conversion record, and the record brings the fields back on the way up', () => {
+    const downAnswer = reviewConversion(review({ uid: 'u-2', desiredAPIVersion: 'llamastack.io/v1alpha1', objects: [current] }));
+    if (!downAnswer.ok) throw new Error(downAnswer.message);
+    const [converted] = (downAnswer.review.response as { convertedObjects: Plain[] }).convertedObjects as [Plain];
+    expect(converted).toEqual({
+      apiVersion: 'llamastack.io/v1alpha1',
+      kind: 'LlamaStackDistribution',
+      metadata: {
+        name: 'current',
+        namespace: 'ai',
+        annotations: {
+          [conversionAnnotation]: '{"apiVersion":"llamastack.io/v1alpha2","spec":{"providers":{"inference":{"provider":"vllm","endpoint":"http://vllm:8000/v1"}}}}',
+        },
+      },
+      spec: { server: { distribution: { name: 'starter' } } },
+    });
+    const upAnswer = reviewConversion(review({ uid: 'u-3', desiredAPIVersion: 'llamastack.io/v1alpha2', objects: [converted] }));
+    expect(upAnswer.ok && upAnswer.review.response).toEqual({ uid: 'u-3', result: { status: 'Success' }, convertedObjects: [current] });
+  });
+
+  it('fails the whole review, with the object and field named, when one object cannot be converted', () => {
+    const broken = { ...legacy, metadata: { name: 'broken', namespace: 'ai', annotations: { [conversionAnnotation]: 'not json' } } };
+    const answer = reviewConversion(review({ uid: 'u-4', desiredAPIVersion: 'llamastack.io/v1alpha2', objects: [legacy, broken] }));
+    expect(answer).toEqual({
+      ok: true,
+      review: {
+        apiVersion: 'apiextensions.k8s.io/v1',
+        kind: 'ConversionReview',
+        response: {
+          uid: 'u-4',
+          result: {
+            status: 'Failure',
+            message:
+              'LlamaStackDistribution ai/broken: metadata.annotations["llamastack.io/conversion-data"]: must be the JSON record llsd-render writes (`{"apiVersion": …, "spec": {…}}`); restore the value llsd-render wrote, or remove the annotation to convert without it (the fields it held are then lost)',
+          },
+        },
+      },
+    });
+  });
+
+  it('fails for a version or a kind it does not convert', () => {
+    const toUnknown = reviewConversion(review({ uid: 'u-5', desiredAPIVersion: 'llamastack.io/v1beta1', objects: [legacy] }));
+    expect(toUnknown.ok && toUnknown.review.response).toEqual({
+      uid: 'u-5',
+      result: {
+        status: 'Failure',
+        message: 'LlamaStackDistribution ai/legacy: cannot be converted to "llamastack.io/v1beta1": the supported versions are llamastack.io/v1alpha1 and llamastack.io/v1alpha2',
+      },
+    });
+    const configMap = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' } };
+    const wrongKind = reviewConversion(review({ uid: 'u-6', desiredAPIVersion: 'llamastack.io/v1alpha2', objects: [configMap] }));
+    expect(wrongKind.ok && wrongKind.review.response).toEqual({
+      uid: 'u-6',
+      result: {
+        status: 'Failure',
+        message: 'ConfigMap c: apiVersion: must be llamastack.io/v1alpha1 LlamaStackDistribution to be converted to llamastack.io/v1alpha2, not v1 ConfigMap',
+      },
+    });
+  });
+
+  it('an empty list of objects is a success with no objects', () => {
+    const answer = reviewConversion(review({ uid: 'u-7', desiredAPIVersion: 'llamastack.io/v1alpha1', objects: [] }));
+    expect(answer.ok && answer.review.response).toEqual({ uid: 'u-7', result: { status: 'Success' }, convertedObjects: [] });
+  });
+
+  it('a body that is not a ConversionReview request is refused with the reason (HTTP 400)', () => {
+    expect(reviewConversion([])).toEqual({ ok: false, message: 'the request body must be an apiextensions.k8s.io/v1 ConversionReview' });
+    expect(reviewConversion({ apiVersion: 'apiextensions.k8s.io/v1beta1', kind: 'ConversionReview', request: {} })).toEqual({
+      ok: false,
+      message: 'the request body must be an apiextensions.k8s.io/v1 ConversionReview',
+    });
+    expect(reviewConversion({ apiVersion: 'apiextensions.k8s.io/v1', kind: 'ConversionReview' })).toEqual({ ok: false, message: 'the ConversionReview has no `request`' });
+    expect(reviewConversion(review({ desiredAPIVersion: 'llamastack.io/v1alpha2', objects: [] }))).toEqual({
+      ok: false,
+      message: 'the ConversionReview `request.uid` must be a non-empty string',
+    });
+    expect(reviewConversion(review({ uid: 'u', objects: [] }))).toEqual({ ok: false, message: 'the ConversionReview `request.desiredAPIVersion` must be a string' });
+    expect(reviewConversion(review({ uid: 'u', desiredAPIVersion: 'llamastack.io/v1alpha2', objects: {} }))).toEqual({
+      ok: false,
+      message: 'the ConversionReview `request.objects` must be a list',
+    });
+  });
+});
