@@ -5,7 +5,7 @@ import { readFunctionConfig, isRenderConfig } from './api/function-config.js';
 import { llsdKind, llsdReaders, supportedLlsdVersions, type LlsdVersion } from './api/llsd.js';
 import { group as llsdGroup } from './api/llsd-v1alpha2.js';
 import { renderOptionsSchema, type RenderOptions, type RenderOptionsInput } from './api/render-config.js';
-import type { FieldProblem } from './api/issues.js';
+import { isError, type FieldProblem } from './api/issues.js';
 import { checkReferences } from './api/references.js';
 import { generateConfig } from './config/generate.js';
 import { annotation, annotationsOf, identityOf, isClientSideOnly, resultFor, type InputItem, type KrmObject } from './krm/item.js';
@@ -113,7 +113,7 @@ function renderLlsd(item: InputItem, options: RenderOptions, inventory: Inventor
   if (!parsed.ok) return { results };
   const references = checkReferences(parsed.llsd, inventory, options);
   results.push(...references.map(toResult));
-  if (references.some((p) => (p.severity ?? 'error') === 'error')) return { results };
+  if (references.some(isError)) return { results };
   const planned = planLlsd(parsed.llsd, inventory);
   if (!planned.ok) return { results: [...results, ...planned.problems.map(toResult)] };
   const generated = generateConfig(planned.plan);

@@ -5,6 +5,7 @@
 import { formatFieldPath } from '../krm/item.js';
 import { isPlainObject } from '../lib/objects.js';
 import { convertTo } from './convert.js';
+import { isError } from './issues.js';
 
 export const conversionReviewApiVersion = 'apiextensions.k8s.io/v1';
 const conversionReviewKind = 'ConversionReview';
@@ -26,7 +27,7 @@ export function reviewConversion(body: unknown): ReviewAnswer {
   const converted: unknown[] = [];
   for (const [index, object] of objects.entries()) {
     const { object: result, problems } = convertTo(object, desiredAPIVersion);
-    const errors = problems.filter((p) => (p.severity ?? 'error') === 'error');
+    const errors = problems.filter(isError);
     if (errors.length > 0) {
       const message = errors.map((p) => (p.path.length > 0 ? `${formatFieldPath(p.path)}: ${p.message}` : p.message)).join('; ');
       return answer(uid, { status: 'Failure', message: `${describe(object, index)}: ${message}` });

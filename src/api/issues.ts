@@ -9,6 +9,9 @@ export interface FieldProblem {
   severity?: 'error' | 'warning' | 'info';
 }
 
+/** A problem without a severity is an error. */
+export const isError = (problem: FieldProblem): boolean => (problem.severity ?? 'error') === 'error';
+
 type Issue = z.core.$ZodIssue;
 type Schema = z.core.$ZodType;
 

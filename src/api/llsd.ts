@@ -5,7 +5,7 @@ import type { KrmObject } from '../krm/item.js';
 import { toV1alpha2, v1alpha1FieldsNotRendered, v1alpha1Problem } from './convert.js';
 import { llsdV1alpha1Schema } from './llsd-v1alpha1.js';
 import { apiOfDisabled, checkRules } from './rules.js';
-import { problemsFromIssues, type FieldProblem } from './issues.js';
+import { isError, problemsFromIssues, type FieldProblem } from './issues.js';
 import {
   group,
   kind,
@@ -85,7 +85,7 @@ export function parseLlsd(object: KrmObject): ParsedLlsd {
   };
   if (metadata.namespace) llsd.namespace = metadata.namespace;
   problems.push(...checkRules({ ...llsd, providers }));
-  if (problems.some((p) => (p.severity ?? 'error') === 'error')) return { ok: false, problems };
+  if (problems.some(isError)) return { ok: false, problems };
   return { ok: true, llsd, problems };
 }
 
@@ -104,13 +104,13 @@ function parseLlsdV1alpha1(object: KrmObject): ParsedLlsd {
   if (converted.problems.length > 0) return { ok: false, problems: converted.problems };
   const parsed = parseLlsd(converted.object as KrmObject);
   const problems = [...v1alpha1FieldsNotRendered(object), ...parsed.problems.map(v1alpha1Problem)];
-  return parsed.ok && !problems.some((p) => (p.severity ?? 'error') === 'error') ? { ...parsed, problems } : { ok: false, problems };
+  return parsed.ok && !problems.some(isError) ? { ...parsed, problems } : { ok: false, problems };
 }
 
-/** Single object or list → a list with ids: a single provider's id defaults to its `provider` (FR-035). */
 /** FR-035: the provider name, without a `remote::`/`inline::` prefix (`remote::vllm` → `vllm`). */
 const defaultId = (provider: string): string => provider.replace(/^(remote|inline)::/, '');
 
+/** Single object or list → a list with ids: a single provider's id defaults to its `provider` (FR-035). */
 function normaliseProviders(spec: SpecInput, problems: FieldProblem[]): ProviderEntry[] {
   const entries: ProviderEntry[] = [];
   for (const api of Object.keys(providerApis) as ProviderApi[]) {

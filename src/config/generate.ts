@@ -1,6 +1,6 @@
 // Generate config.yaml: the distribution's base config with the CR laid over it (DESIGN §5).
 import { createHash } from 'node:crypto';
-import type { FieldProblem } from '../api/issues.js';
+import { isError, type FieldProblem } from '../api/issues.js';
 import { formatFieldPath } from '../krm/item.js';
 import { stringifyPlainYaml } from '../krm/yaml.js';
 import { isPlainObject, setOwn } from '../lib/objects.js';
@@ -68,7 +68,7 @@ export function generateConfig(plan: Plan): GenerateOutcome {
     setOwn(config, 'registered_resources', registered);
   }
 
-  if (problems.some((p) => (p.severity ?? 'error') === 'error')) return { ok: false, problems };
+  if (problems.some(isError)) return { ok: false, problems };
   const text = stringifyPlainYaml(config);
   const hash = sha256(text);
   return {
