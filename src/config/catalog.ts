@@ -34,10 +34,41 @@ const providerRowSchema = z.strictObject({
 export type ProviderRow = z.infer<typeof providerRowSchema>;
 
 const releaseProfileSchema = z.strictObject({
+  /** First release this profile covers; it lasts until the next profile's `since`. */
   since: version,
-  layout: z.enum(['storage-backends']),
+  /**
+   * `storage-backends` (0.3.0+): `storage.backends` + `storage.stores`, resources under
+   * `registered_resources`. `top-level-stores` (≤ 0.2): `metadata_store`/`inference_store` and
+   * top-level `models`/`shields`/`tool_groups`.
+   */
+  layout: z.enum(['storage-backends', 'top-level-stores']),
+  /** Top-level key naming the distribution: `distro_name` (0.5.0+) or `image_name`. */
+  nameKey: z.enum(['distro_name', 'image_name']),
+  /** APIs that take providers in this release (keys of `providers:`, entries of `apis:`). */
+  apis: z.array(z.string()),
+  /** APIs that take exactly one provider (not routed). */
+  singleProviderApis: z.array(z.string()),
+  /** Old API names this release renamed, old → new (0.7.0: agents → responses). */
+  renamedApis: z.record(z.string(), z.string()),
+  /** Inference `base_url` holds the full URL including /v1 (0.4.0+); before, providers used `url`. */
   inferenceUrlHasApiPrefix: z.boolean(),
-  image: z.strictObject({ configPathEnv: z.string(), portEnv: z.string(), home: z.string() }),
+  /** Tool groups: `registered` in `tool_groups` (≤ 0.6), or `auto` from tool_runtime providers (0.7.0+). */
+  toolGroups: z.enum(['registered', 'auto']),
+  /** `server.workers` exists (0.3.1+). */
+  serverWorkers: z.boolean(),
+  /** `safety.default_shield_id` exists (0.4.0+). */
+  defaultShieldId: z.boolean(),
+  image: z.strictObject({
+    /** Env var the stock entrypoint reads the config path from (RUN_CONFIG_PATH), or null when the command must name it. */
+    configPathEnv: z.string().nullable(),
+    /** Command and args that start the server on `{config}` when configPathEnv is null (≤ 0.2 images). */
+    command: z.array(z.string()).optional(),
+    portEnv: z.string(),
+    /** Env var naming the state directory (OGX_CONFIG_DIR in 0.8.0), if the image has one. */
+    configDirEnv: z.string().optional(),
+    /** HOME-relative state directory of the image (`/.llama`, `/.ogx`), where the state volume is mounted. */
+    home: z.string(),
+  }),
 });
 export type ReleaseProfile = z.infer<typeof releaseProfileSchema>;
 

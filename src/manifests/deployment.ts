@@ -16,7 +16,8 @@ export function renderDeployment(plan: Plan, config: GeneratedConfig): KrmObject
   const c = defaults.container;
 
   const container: Record<string, unknown> = { name: c.name, image: plan.image };
-  if (overrides.command) container.command = overrides.command;
+  const startCommand = plan.profile.image.command?.map((part) => part.replaceAll('{config}', configPath()));
+  if (overrides.command ?? startCommand) container.command = overrides.command ?? startCommand;
   if (overrides.args) container.args = overrides.args;
   container.ports = [{ name: c.portName, containerPort: serverPort(plan), protocol: 'TCP' }];
   container.env = containerEnv(plan, config);
@@ -67,19 +68,25 @@ export const serverPort = (plan: Plan): number => plan.llsd.spec.networking?.por
  * var; then one env var per secret reference; then the user's env, which wins on a name clash.
  */
 function containerEnv(plan: Plan, config: GeneratedConfig): EnvVar[] {
-  const c = workloadDefaults().container;
   const { image } = plan.profile;
-  const env: EnvVar[] = [
-    { name: image.configPathEnv, value: `${c.configMountPath}/${c.configFileName}` },
-    { name: image.portEnv, value: String(serverPort(plan)) },
-    ...config.env.map((e) => ({ name: e.name, valueFrom: { secretKeyRef: { name: e.secretName, key: e.key } } })),
-  ];
+  const env: EnvVar[] = [];
+  // Images whose entrypoint takes no config path env get it in the command instead.
+  if (image.configPathEnv) env.push({ name: image.configPathEnv, value: configPath() });
+  env.push({ name: image.portEnv, value: String(serverPort(plan)) });
+  // 0.8.0 moves ~/.llama to ~/.ogx on start unless told where its state lives (the mounted volume).
+  if (image.configDirEnv) env.push({ name: image.configDirEnv, value: image.home });
+  env.push(...config.env.map((e) => ({ name: e.name, valueFrom: { secretKeyRef: { name: e.secretName, key: e.key } } })));
   for (const user of (plan.llsd.spec.workload?.overrides?.env ?? []) as EnvVar[]) {
     const at = env.findIndex((e) => e.name === user.name);
     if (at >= 0) env[at] = user;
     else env.push(user);
   }
   return env;
+}
+
+function configPath(): string {
+  const c = workloadDefaults().container;
+  return `${c.configMountPath}/${c.configFileName}`;
 }
 
 function probe(timing: { periodSeconds: number; timeoutSeconds: number; failureThreshold: number }): Record<string, unknown> {
