@@ -260,8 +260,19 @@ export const networkingSpec = z
 
 export const externalProviderSpec = z
   .strictObject({
-    providerId: dnsLabel.describe('provider_id in config.yaml.'),
-    image: z.string().min(1).describe('Image holding the provider package.'),
+    providerId: dnsLabel.describe('provider_id in config.yaml; an external provider replaces a provider of the same id (with a warning).'),
+    image: z.string().min(1).describe('Image holding the provider package: wheels under /lls-provider/packages/ (spec 001).'),
+    providerType: z
+      .string()
+      .regex(/^(remote|inline)::[a-z0-9][-a-z0-9_.]*$/, { error: 'must be a provider type such as `remote::my-provider`' })
+      .optional()
+      .describe("provider_type in config.yaml, from the image's lls-provider-spec.yaml (it cannot be read at render time). Required to render."),
+    module: z
+      .string()
+      .regex(/^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/, { error: 'must be a Python module name such as `my_provider`' })
+      .optional()
+      .describe("Python module of the provider, from the image's lls-provider-spec.yaml. Required to render."),
+    config: z.record(z.string(), z.unknown()).optional().describe('The provider config, as written.'),
   })
   .describe('A provider installed from its own image (spec 001).');
 
@@ -288,7 +299,12 @@ export const specSchema = z
     networking: networkingSpec.optional(),
     workload: workloadSpec.optional(),
     externalProviders: z
-      .strictObject({ inference: z.array(externalProviderSpec).min(1).optional() })
+      .strictObject({
+        inference: z.array(externalProviderSpec).min(1).optional(),
+        safety: z.array(externalProviderSpec).min(1).optional(),
+        vectorIo: z.array(externalProviderSpec).min(1).optional(),
+        toolRuntime: z.array(externalProviderSpec).min(1).optional(),
+      })
       .optional()
       .describe('Providers installed from images (spec 001).'),
     overrideConfig: z

@@ -19,6 +19,7 @@ export function checkRules(llsd: Llsd): FieldProblem[] {
   checkWorkload(spec, problems);
   checkModels(llsd, problems);
   checkSettingsSecrets(llsd.providers, problems);
+  checkExternalProviders(spec, problems);
   return problems;
 }
 
@@ -178,6 +179,22 @@ function checkSettingsSecrets(providers: readonly ProviderEntry[], problems: Fie
 }
 
 const secretLeaf = z.strictObject({ secretKeyRef: secretKeySelector });
+
+/** Two external providers with one id would replace each other (spec 001: a failure). */
+function checkExternalProviders(spec: SpecInput, problems: FieldProblem[]): void {
+  const first = new Map<string, Array<string | number>>();
+  for (const [api, list] of Object.entries(spec.externalProviders ?? {})) {
+    (list ?? []).forEach((entry, i) => {
+      const path = ['spec', 'externalProviders', api, i];
+      const earlier = first.get(entry.providerId);
+      if (earlier) {
+        problems.push({ path: [...path, 'providerId'], message: `duplicates the external provider id "${entry.providerId}" of \`${formatFieldPath(earlier)}\`; give each a unique id` });
+      } else {
+        first.set(entry.providerId, path);
+      }
+    });
+  }
+}
 
 /** `vectorIo` and `vector_io` name the same API. */
 export const apiOfDisabled = (name: string): string => (name in providerApis ? providerApis[name as ProviderApi] : name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`));

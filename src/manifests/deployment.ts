@@ -2,6 +2,7 @@
 // read-only, secrets only through `secretKeyRef` env vars, pods rolled when the config changes.
 import type { GeneratedConfig } from '../config/generate.js';
 import { workloadDefaults } from '../config/catalog.js';
+import { externalProviderSettings, externalProvidersOf } from '../config/external-providers.js';
 import { annotation, type KrmObject } from '../krm/item.js';
 import type { Plan } from '../plan/plan.js';
 import { labelsFor, metadataFor, names, selectorLabels } from './metadata.js';
@@ -35,13 +36,19 @@ export function renderDeployment(plan: Plan, config: GeneratedConfig): KrmObject
   const podSpec: Record<string, unknown> = {
     serviceAccountName: overrides.serviceAccountName ?? names.serviceAccount(llsd),
     securityContext: defaults.podSecurityContext,
-    containers: [container],
-    volumes: [
-      { name: c.configVolumeName, configMap: { name: config.fromConfigMap ?? names.configMap(llsd, config.hash) } },
-      { name: c.storageVolumeName, emptyDir: {} },
-      ...(overrides.volumes ?? []),
-    ],
   };
+  const external = externalProviderInstall(plan);
+  if (external) {
+    podSpec.initContainers = external.initContainers;
+    (container.volumeMounts as unknown[]).push(external.mount);
+  }
+  podSpec.containers = [container];
+  podSpec.volumes = [
+    { name: c.configVolumeName, configMap: { name: config.fromConfigMap ?? names.configMap(llsd, config.hash) } },
+    { name: c.storageVolumeName, emptyDir: {} },
+    ...(external ? [external.volume] : []),
+    ...(overrides.volumes ?? []),
+  ];
 
   return {
     apiVersion: 'apps/v1',
@@ -75,6 +82,8 @@ function containerEnv(plan: Plan, config: GeneratedConfig): EnvVar[] {
   env.push({ name: image.portEnv, value: String(serverPort(plan)) });
   // 0.8.0 moves ~/.llama to ~/.ogx on start unless told where its state lives (the mounted volume).
   if (image.configDirEnv) env.push({ name: image.configDirEnv, value: image.home });
+  const external = externalProviderInstall(plan);
+  if (external) env.push(external.env);
   env.push(...config.env.map((e) => ({ name: e.name, valueFrom: { secretKeyRef: { name: e.secretName, key: e.key } } })));
   for (const user of (plan.llsd.spec.workload?.overrides?.env ?? []) as EnvVar[]) {
     const at = env.findIndex((e) => e.name === user.name);
@@ -82,6 +91,41 @@ function containerEnv(plan: Plan, config: GeneratedConfig): EnvVar[] {
     else env.push(user);
   }
   return env;
+}
+
+/**
+ * Spec 001: each provider image's wheels are copied to a shared volume by an init container of
+ * that image, then installed there (no dependencies: the distribution image has them) by an init
+ * container of the distribution image; the server finds them through PYTHONPATH.
+ */
+function externalProviderInstall(plan: Plan) {
+  const providers = externalProvidersOf(plan.llsd);
+  if (providers.length === 0) return undefined;
+  const s = externalProviderSettings();
+  const securityContext = workloadDefaults().containerSecurityContext;
+  const mount = { name: s.volumeName, mountPath: s.mountPath };
+  const initContainers = [
+    ...providers.map((p) => ({
+      name: `copy-provider-${p.providerId}`.slice(0, 63).replace(/-+$/, ''),
+      image: p.image,
+      command: ['sh', '-c', `mkdir -p ${s.mountPath}/wheels/${p.providerId} && cp -R ${s.wheelsInImage}/. ${s.mountPath}/wheels/${p.providerId}/`],
+      volumeMounts: [mount],
+      securityContext,
+    })),
+    {
+      name: 'install-providers',
+      image: plan.image,
+      command: ['sh', '-c', `pip install --no-deps --no-index --target ${s.mountPath}/python ${s.mountPath}/wheels/*/*.whl`],
+      volumeMounts: [mount],
+      securityContext,
+    },
+  ];
+  return {
+    initContainers,
+    mount: { ...mount, readOnly: true },
+    env: { name: 'PYTHONPATH', value: `${s.mountPath}/python` },
+    volume: { name: s.volumeName, emptyDir: { sizeLimit: s.sizeLimit } },
+  };
 }
 
 function configPath(): string {
