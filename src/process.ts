@@ -114,14 +114,14 @@ function renderLlsd(item: InputItem, options: RenderOptions, inventory: Inventor
   const references = checkReferences(parsed.llsd, inventory, options);
   results.push(...references.map(toResult));
   if (references.some(isError)) return { results };
-  const planned = planLlsd(parsed.llsd, inventory);
+  const planned = planLlsd(parsed.llsd, inventory, options.distributions);
   if (!planned.ok) return { results: [...results, ...planned.problems.map(toResult)] };
   const generated = generateConfig(planned.plan);
   results.push(...generated.problems.map(toResult));
   if (!generated.ok) return { results };
   const { plan } = planned;
   const { config } = generated;
-  const target = `llama-stack ${plan.release} (distribution ${plan.distributionName}, image ${plan.image})`;
+  const target = `llama-stack ${plan.release} (distribution ${plan.distributionName}, image ${plan.image})${plan.releaseNote ? `; ${plan.releaseNote}` : ''}`;
   const summary = resultFor(
     item,
     'info',

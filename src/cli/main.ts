@@ -1,14 +1,18 @@
 // The command line: read, call `process`, write, and set the exit code from the results
 // (STYLE §2). The ResourceList with its results is written before a non-zero exit.
+import { readFileSync, realpathSync } from 'node:fs';
+import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { isNode } from 'yaml';
 import { convertChecked, llsdApiVersions } from '../api/convert.js';
-import { readFunctionConfig } from '../api/function-config.js';
+import { isRenderConfig, readFunctionConfig } from '../api/function-config.js';
 import { group as llsdGroup, kind as llsdKind } from '../api/llsd-v1alpha2.js';
 import type { RenderOptionsInput } from '../api/render-config.js';
-import { annotation, resultFor, type KrmObject } from '../krm/item.js';
+import { annotation, resultFor, type InputItem, type KrmObject } from '../krm/item.js';
 import { readResourceList, writeResourceList, writeStream, type OutputItem } from '../krm/resource-list.js';
 import { exitCodeOf, formatLine, sortResults, type ExitCode, type Result } from '../krm/result.js';
+import { parseYaml11 } from '../krm/yaml.js';
+import { isPlainObject, setOwn } from '../lib/objects.js';
 import { process as render, type Mode } from '../process.js';
 import { findYamlFiles, readItems, UsageError, writeOutputDir } from './files.js';
 import { help, version } from './help.js';
@@ -100,10 +104,14 @@ function build(io: Io, args: string[], command: 'build' | 'validate'): ExitCode 
 
   const read = readItems(findYamlFiles(positionals));
   const options: RenderOptionsInput[] = [];
-  const configResults = values.config === undefined ? [] : readConfigFile(values.config, options);
+  const baseFiles = new Set<string>();
+  const configResults = values.config === undefined ? [] : readConfigFile(values.config, options, baseFiles);
+  const resolved = read.items.map((item) => (isRenderConfig(item) ? resolveConfigPaths(item, baseFiles) : { item, results: [] }));
+  // A base config read through `configPath` is not a Kubernetes object: no "skipped" warning for it.
+  const readResults = read.results.filter((r) => !(r.severity === 'warning' && r.file && baseFiles.has(resolve(r.file.path))));
   const mode: Mode = 'build';
-  const output = render({ mode, items: read.items, options });
-  const results = sortResults([...read.results, ...configResults, ...output.results]);
+  const output = render({ mode, items: resolved.map((r) => r.item), options });
+  const results = sortResults([...readResults, ...configResults, ...resolved.flatMap((r) => r.results), ...output.results]);
 
   if (command === 'validate') {
     report(io, results);
@@ -124,7 +132,7 @@ function build(io: Io, args: string[], command: 'build' | 'validate'): ExitCode 
 }
 
 /** `--config FILE`: a RenderConfig or ConfigMap; its raw options are appended to `options`. */
-function readConfigFile(path: string, options: RenderOptionsInput[]): Result[] {
+function readConfigFile(path: string, options: RenderOptionsInput[], baseFiles: Set<string>): Result[] {
   const read = readItems(findYamlFiles([path]));
   const item = read.items[0];
   if (read.items.length !== 1 || !item) {
@@ -133,13 +141,73 @@ function readConfigFile(path: string, options: RenderOptionsInput[]): Result[] {
       { severity: 'error', message: 'must hold exactly one RenderConfig (fn.llamastack.io/v1alpha1) or ConfigMap', file: { path } },
     ];
   }
-  const fc = readFunctionConfig(item);
+  const resolved = resolveConfigPaths(item, baseFiles);
+  const fc = readFunctionConfig(resolved.item);
   if (fc.role === 'options') {
     options.push(fc.options);
-    return fc.problems.map((p) => resultFor(item, 'error', p.message, p.path));
+    return [...resolved.results, ...fc.problems.map((p) => resultFor(item, 'error', p.message, p.path))];
   }
   if (fc.role === 'llsd') return [resultFor(item, 'error', 'must be a RenderConfig or a ConfigMap, not a LlamaStackDistribution')];
   return fc.problems.map((p) => resultFor(item, 'error', p.message, p.path));
+}
+
+/**
+ * RenderConfig (or ConfigMap) option `distributions.<name>.configPath`: the core reads no files, so
+ * the base config is read here, relative to the file holding the options, and put in as `config`.
+ * A path that leaves that file's directory is refused; an entry that cannot be read is reported
+ * and dropped, so the options schema does not report it again. The files read are added to `baseFiles`.
+ */
+function resolveConfigPaths(item: InputItem, baseFiles: Set<string>): { item: InputItem; results: Result[] } {
+  const container = item.object.kind === 'ConfigMap' ? 'data' : 'spec';
+  const holder = (item.object as Record<string, unknown>)[container];
+  const file = item.origin.file;
+  if (!isPlainObject(holder) || file === undefined) return { item, results: [] };
+  const raw = holder.distributions;
+  const value = typeof raw === 'string' ? parseYaml11(raw).value : raw;
+  if (!isPlainObject(value) || !Object.values(value).some((entry) => isPlainObject(entry) && typeof entry.configPath === 'string' && entry.config === undefined)) {
+    return { item, results: [] };
+  }
+  const results: Result[] = [];
+  const distributions: Record<string, unknown> = {};
+  const dir = resolve(dirname(file));
+  for (const [name, entry] of Object.entries(value)) {
+    if (!isPlainObject(entry) || typeof entry.configPath !== 'string' || entry.config !== undefined) {
+      setOwn(distributions, name, entry);
+      continue;
+    }
+    const read = readBaseConfig(dir, entry.configPath);
+    baseFiles.add(resolve(dir, entry.configPath));
+    if ('problem' in read) {
+      results.push(resultFor(item, 'error', read.problem, [container, 'distributions', name, 'configPath']));
+      continue;
+    }
+    const { configPath: _, ...rest } = entry;
+    setOwn(distributions, name, { ...rest, config: read.config });
+  }
+  const object = { ...item.object, [container]: { ...holder, distributions } } as KrmObject;
+  return { item: { ...item, object }, results };
+}
+
+function readBaseConfig(dir: string, configPath: string): { config: Record<string, unknown> } | { problem: string } {
+  const target = resolve(dir, configPath);
+  const outside = (from: string, to: string): boolean => {
+    const rel = relative(from, to);
+    return rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel);
+  };
+  const refuse = `"${configPath}" leaves the directory of the file that holds the RenderConfig; put the base config next to it or below`;
+  if (outside(dir, target)) return { problem: refuse };
+  let text: string;
+  try {
+    // A symbolic link inside the directory must not lead out of it either.
+    if (outside(realpathSync(dir), realpathSync(target))) return { problem: refuse };
+    text = readFileSync(target, 'utf8');
+  } catch (error) {
+    return { problem: `cannot read "${configPath}": ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}` };
+  }
+  const parsed = parseYaml11(text);
+  if (parsed.problem) return { problem: `"${configPath}" is not valid YAML${parsed.problem.line ? ` (line ${parsed.problem.line})` : ''}: ${parsed.problem.message}` };
+  if (!isPlainObject(parsed.value)) return { problem: `"${configPath}" must hold a config.yaml mapping (\`version: 2\`, \`providers\`, …)` };
+  return { config: parsed.value };
 }
 
 /** `-o DIR`: the objects of each LLSD in `<namespace>/<name>.yaml`; everything else in `_passthrough.yaml`. */

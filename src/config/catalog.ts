@@ -3,7 +3,11 @@
 import { parse } from 'yaml';
 import { z } from 'zod';
 import distributionsText from '../../configs/distributions.yaml';
+import metaReferenceGpu044 from '../../configs/distributions/meta-reference-gpu/0.4.4.yaml';
+import postgresDemo071 from '../../configs/distributions/postgres-demo/0.7.1.yaml';
+import remoteVllm0214 from '../../configs/distributions/remote-vllm/0.2.14.yaml';
 import starter071 from '../../configs/distributions/starter/0.7.1.yaml';
+import starter080 from '../../configs/distributions/starter/0.8.0.yaml';
 import providersText from '../../configs/providers.yaml';
 import releasesText from '../../configs/releases.yaml';
 import workloadText from '../../configs/workload.yaml';
@@ -48,7 +52,10 @@ const releaseProfileSchema = z.strictObject({
   apis: z.array(z.string()),
   /** APIs that take exactly one provider (not routed). */
   singleProviderApis: z.array(z.string()),
-  /** Old API names this release renamed, old → new (0.7.0: agents → responses). */
+  /**
+   * API names this release does not have, mapped to the name it uses for the same API: from 0.7.0
+   * `agents → responses` (the rename), before it `responses → agents`. The LLSD accepts both names.
+   */
   renamedApis: z.record(z.string(), z.string()),
   /** Inference `base_url` holds the full URL including /v1 (0.4.0+); before, providers used `url`. */
   inferenceUrlHasApiPrefix: z.boolean(),
@@ -99,7 +106,11 @@ export type WorkloadDefaults = z.infer<typeof workloadDefaultsSchema>;
 
 /** Base config files shipped with the bundle, by their path under configs/distributions/. */
 const baseConfigTexts: Record<string, string> = {
+  'meta-reference-gpu/0.4.4.yaml': metaReferenceGpu044,
+  'postgres-demo/0.7.1.yaml': postgresDemo071,
+  'remote-vllm/0.2.14.yaml': remoteVllm0214,
   'starter/0.7.1.yaml': starter071,
+  'starter/0.8.0.yaml': starter080,
 };
 
 const once = <T>(load: () => T): (() => T) => {
@@ -111,6 +122,9 @@ export const distributions = once(() => distributionsSchema.parse(parse(distribu
 export const providerTable = once(() => z.array(providerRowSchema).parse(parse(providersText)));
 export const releaseProfiles = once(() => z.array(releaseProfileSchema).parse(parse(releasesText)));
 export const workloadDefaults = once(() => workloadDefaultsSchema.parse(parse(workloadText)));
+
+/** Paths (under configs/distributions/) of every embedded base config. */
+export const baseConfigPaths = (): string[] => Object.keys(baseConfigTexts).sort();
 
 /** The text of a shipped base config, or undefined when no such file is embedded. */
 export const baseConfigText = (path: string): string | undefined => (Object.hasOwn(baseConfigTexts, path) ? baseConfigTexts[path] : undefined);

@@ -5,9 +5,11 @@ import { formatFieldPath } from '../krm/item.js';
 import { stringifyPlainYaml } from '../krm/yaml.js';
 import { isPlainObject, setOwn } from '../lib/objects.js';
 import type { Plan } from '../plan/plan.js';
+import { applyDisabled } from './disabled.js';
 import { buildProvider, findBaseEntry, overlay, resolveProviderType, type ConfigProvider } from './providers.js';
-import { mergeModels, registerModels } from './resources.js';
+import { mergeById, mergeModels, registerModels, registerShields, registerTools, resourceList, setResourceList, settleDefaultShield } from './resources.js';
 import type { SecretEnv } from './secrets.js';
+import { applyStorage } from './storage.js';
 
 export interface GeneratedConfig {
   /** config.yaml as written to the ConfigMap. */
@@ -48,7 +50,7 @@ export function generateConfig(plan: Plan): GenerateOutcome {
       problems.push(resolved.problem);
       continue;
     }
-    const built = buildProvider(provider, resolved.row, plan.profile, problems);
+    const built = buildProvider(provider, resolved.row, plan.release, plan.profile, problems);
     const entries = (Array.isArray(providers[built.api]) ? providers[built.api] : []) as ConfigProvider[];
     const at = findBaseEntry(entries, provider.id);
     if (at >= 0) entries[at] = overlay(entries[at], built.entry);
@@ -57,15 +59,34 @@ export function generateConfig(plan: Plan): GenerateOutcome {
     addApi(config, built.api);
     env.push(...built.env);
   }
+
+  // After the CR's providers (their dependencies count) and before the resources (a disabled API's
+  // providers are no fallback for them).
+  const disabled = applyDisabled(config, plan, problems);
+  applyStorage(config, plan, env, problems);
   checkEnvNames(env, problems);
 
-  const inference = plan.llsd.providers.filter((p) => p.api === 'inference');
-  const enabled = enabledIds(providers.inference);
-  const models = registerModels(plan.llsd.models, inference[0]?.id, enabled, problems);
-  if (models.length > 0) {
-    const registered = isPlainObject(config.registered_resources) ? config.registered_resources : {};
-    setOwn(registered, 'models', mergeModels(registered.models, models));
-    setOwn(config, 'registered_resources', registered);
+  const { profile } = plan;
+  const crIds = (api: string): string[] => plan.llsd.providers.filter((p) => p.api === api).map((p) => p.id);
+  const models = registerModels(plan.llsd.models, crIds('inference')[0], enabledIds(providers.inference), problems);
+  if (models.length > 0) setResourceList(config, profile, 'models', mergeModels(resourceList(config, profile, 'models'), models));
+
+  const resources = plan.llsd.spec.resources;
+  if (resources?.shields) {
+    const shields = registerShields({ config, profile, shields: resources.shields, crProviders: crIds('safety'), disabled: disabled.has('safety') }, problems);
+    if (shields.length > 0) {
+      setResourceList(config, profile, 'shields', mergeById(resourceList(config, profile, 'shields'), shields, 'shield_id'));
+      settleDefaultShield(config, profile, shields, problems);
+    }
+  }
+  if (resources?.tools) {
+    const groups = registerTools(
+      { config, profile, release: plan.release, tools: resources.tools, crProviders: crIds('toolRuntime'), disabled: disabled.has('tool_runtime') },
+      problems,
+    );
+    if (groups.length > 0) {
+      setResourceList(config, profile, 'tool_groups', mergeById(resourceList(config, profile, 'tool_groups'), groups, 'toolgroup_id'));
+    }
   }
 
   if (problems.some(isError)) return { ok: false, problems };

@@ -23,14 +23,79 @@ export interface BuiltProvider {
   env: SecretEnv[];
 }
 
-/** Does this provider type exist in `release`? Judged from the releases the table saw it in. */
+/**
+ * Does this provider type exist in `release`? Judged from the releases the table saw it in: a
+ * release between two it was seen in has it. The table's oldest release stands for the releases
+ * before it too (0.2.14 has what 0.2.24 has), and a removed provider the table saw in none of its
+ * releases (its row was read from its last release) is taken to exist in every release before
+ * its removal.
+ */
 export function existsIn(row: ProviderRow, release: string): boolean {
   if (row.presentIn.includes(release)) return true;
   if (row.removedIn && compareVersions(row.removedIn, release) <= 0) return false;
+  if (row.removedIn && row.presentIn.length === 0) return true;
   const seen = [...row.presentIn].sort(compareVersions);
   const oldest = seen[0];
   const newest = seen[seen.length - 1];
-  return oldest !== undefined && newest !== undefined && compareVersions(oldest, release) <= 0 && compareVersions(release, newest) <= 0;
+  if (oldest === undefined || newest === undefined || compareVersions(release, newest) > 0) return false;
+  return compareVersions(oldest, release) <= 0 || oldest === tableReleases()[0];
+}
+
+let presentReleases: string[] | undefined;
+/** Releases the table was read from, oldest first. */
+const tableReleases = (): string[] => (presentReleases ??= [...new Set(providerTable().flatMap((row) => row.presentIn))].sort(compareVersions));
+
+/** The config keys a provider row has in `release`, or undefined when they are the newest release's. */
+export function fieldsIn(row: ProviderRow, release: string): readonly string[] | undefined {
+  // The table records a release's field list only where it differs from the newest release. A
+  // release in between takes the list of the next recorded release at or after it (0.4.4 → 0.7.1,
+  // 0.2.14 → 0.2.24), since field names only changed at releases the table was read from or before.
+  const snapshot = fieldSnapshots().find((s) => compareVersions(release, s) <= 0);
+  return snapshot === undefined ? undefined : row.fieldsInOlderReleases?.[snapshot];
+}
+
+let snapshots: string[] | undefined;
+/** Releases the table holds older field lists for, oldest first. */
+const fieldSnapshots = (): string[] =>
+  (snapshots ??= [...new Set(providerTable().flatMap((row) => Object.keys(row.fieldsInOlderReleases ?? {})))].sort(compareVersions));
+
+/** Keys of a URL in older releases: `url`, `api_base`, `openai_compat_api_base`, `*_url`, `*_uri`. */
+const urlLike = (key: string): boolean => /(^|_)(url|uri|base)$/.test(key);
+/** Single-value credentials, most common first; AWS key pairs are not one value and are left to `secretRefs`. */
+const credentialKeys = ['api_key', 'api_token', 'token', 'access_token', 'password'];
+/** Keys that look like credentials, for messages. */
+const credentialLike = (key: string): boolean => /(key|token|password|secret)/.test(key) && !/^(allowed|refresh)_/.test(key);
+
+export interface ProviderKeys {
+  /** Config key of `endpoint` in this release, or null when the provider has none. */
+  urlKey: string | null;
+  /** Config key of `apiKey` in this release, or null when the provider has none. */
+  credentialKey: string | null;
+  /** Credential-looking keys of the release when `credentialKey` is null, for the message. */
+  otherCredentials: string[];
+}
+
+/**
+ * The URL and credential keys of a provider in `release` (DESIGN §5, notes §3.2). The table's
+ * `urlKey`/`credentialKey` are the newest release's; an older release that lacks them used
+ * another key: inference `url` before 0.4.0, `openai_compat_api_base` for llama-openai-compat,
+ * `api_base` for azure. A release whose field list has neither gets null, so the CR field is an
+ * error instead of a key the server would silently ignore.
+ */
+export function providerKeys(row: ProviderRow, release: string): ProviderKeys {
+  const fields = fieldsIn(row, release);
+  if (!fields) return { urlKey: row.urlKey, credentialKey: row.credentialKey, otherCredentials: [] };
+  let urlKey: string | null = null;
+  if (row.urlKey !== null) {
+    const older = fields.filter(urlLike).sort((a, b) => (a === 'url' ? -1 : b === 'url' ? 1 : a.localeCompare(b)));
+    urlKey = fields.includes(row.urlKey) ? row.urlKey : (older[0] ?? null);
+  }
+  let credentialKey: string | null = null;
+  if (row.credentialKey !== null) {
+    credentialKey = fields.includes(row.credentialKey) ? row.credentialKey : (credentialKeys.find((key) => fields.includes(key)) ?? null);
+  }
+  const otherCredentials = credentialKey === null ? [...new Set(fields.filter(credentialLike))].sort() : [];
+  return { urlKey, credentialKey, otherCredentials };
 }
 
 const rowsFor = (api: string, release: string): ProviderRow[] =>
@@ -64,9 +129,11 @@ export function resolveProviderType(
 export function buildProvider(
   provider: ProviderEntry,
   row: ProviderRow,
+  release: string,
   profile: ReleaseProfile,
   problems: FieldProblem[],
 ): BuiltProvider {
+  const keys = providerKeys(row, release);
   const config: Record<string, unknown> = {};
   const env: SecretEnv[] = [];
   /** Which CR field wrote each config key: two fields writing one key would silently overwrite. */
@@ -92,18 +159,21 @@ export function buildProvider(
   }
   if (provider.endpoint !== undefined) {
     const path = [...provider.path, 'endpoint'];
-    if (!row.urlKey) {
-      problems.push({ path, message: `cannot be set for ${row.type}: it has no URL setting; remove \`endpoint\` or pass the provider's own keys in \`settings\`` });
+    if (!keys.urlKey) {
+      const when = row.urlKey ? ` in llama-stack ${release}` : '';
+      problems.push({ path, message: `cannot be set for ${row.type}: it has no URL setting${when}; remove \`endpoint\` or pass the provider's own keys in \`settings\`` });
     } else {
-      write(row.urlKey, completeEndpoint(provider, row, profile, problems), path);
+      write(keys.urlKey, completeEndpoint(provider, row, keys.urlKey, profile, problems), path);
     }
   }
   if (provider.apiKey !== undefined) {
     const path = [...provider.path, 'apiKey'];
-    if (!row.credentialKey) {
-      problems.push({ path, message: `cannot be set for ${row.type}: it takes no API key; remove \`apiKey\` or use \`secretRefs\` with the provider's own keys` });
+    if (!keys.credentialKey) {
+      const when = row.credentialKey ? ` in llama-stack ${release}` : '';
+      const own = keys.otherCredentials.length > 0 ? ` (${keys.otherCredentials.join(', ')})` : '';
+      problems.push({ path, message: `cannot be set for ${row.type}: it takes no API key${when}; remove \`apiKey\` or use \`secretRefs\` with the provider's own keys${own}` });
     } else {
-      write(row.credentialKey, secret(['API_KEY'], selectorOf(provider.apiKey), path), path);
+      write(keys.credentialKey, secret(['API_KEY'], selectorOf(provider.apiKey), path), path);
     }
   }
   if (provider.host !== undefined) {
@@ -128,10 +198,10 @@ export function buildProvider(
  * Inference `base_url` holds the full URL including `/v1` since llama-stack 0.4.0, and nothing is
  * appended at run time. An endpoint given as a bare host gets `/v1`, with an info result saying so.
  */
-function completeEndpoint(provider: ProviderEntry, row: ProviderRow, profile: ReleaseProfile, problems: FieldProblem[]): string {
+function completeEndpoint(provider: ProviderEntry, row: ProviderRow, urlKey: string, profile: ReleaseProfile, problems: FieldProblem[]): string {
   const endpoint = provider.endpoint as string;
   // base_url is a pydantic HttpUrl: anything but an absolute http(s) URL fails at startup.
-  if (row.urlKey !== 'base_url') return endpoint;
+  if (urlKey !== 'base_url') return endpoint;
   const url = URL.canParse(endpoint) ? new URL(endpoint) : undefined;
   if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
     problems.push({
@@ -175,7 +245,8 @@ export function findBaseEntry(entries: readonly ConfigProvider[], id: string): n
   return entries.findIndex((e) => e.provider_id === id || conditionalId(e.provider_id) === id);
 }
 
-const conditionalId = (id: unknown): string | undefined =>
+/** `vllm` for the conditional id `${env.VLLM_URL:+vllm}`, else undefined. */
+export const conditionalId = (id: unknown): string | undefined =>
   typeof id === 'string' ? /^\$\{env\.[A-Z0-9_]+:\+([^}]*)\}$/.exec(id)?.[1] : undefined;
 
 /** Lays a built entry over the base: same type → the base config deep-merged under ours; another type → replaced. */

@@ -21,7 +21,7 @@ export function profileFor(release: string): ReleaseProfile | undefined {
   return found;
 }
 
-/** Releases the profiles cover, for messages: "0.7.0 and later". */
+/** Releases the profiles cover, for messages: "0.2.0 and later". */
 export function supportedReleases(): string {
   const oldest = [...releaseProfiles()].sort((a, b) => compareVersions(a.since, b.since))[0];
   return oldest ? `${oldest.since} and later` : 'none';

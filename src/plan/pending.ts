@@ -9,10 +9,6 @@ import { version } from '../version.js';
  * ignored: a deployment without the storage or network policy the CR asks for is worse than none.
  */
 const pendingFields: ReadonlyArray<readonly string[]> = [
-  ['spec', 'resources', 'tools'],
-  ['spec', 'resources', 'shields'],
-  ['spec', 'storage'],
-  ['spec', 'disabled'],
   ['spec', 'networking', 'tls'],
   ['spec', 'networking', 'expose'],
   ['spec', 'networking', 'allowedFrom'],

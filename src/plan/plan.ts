@@ -1,8 +1,23 @@
 // Plan: which distribution, release, image and base config an LLSD renders against (DESIGN §5).
+//
+// The release, in this order: the `llamastack.io/release` annotation (another release of a named
+// distribution); the named distribution's default release; for `distribution.image`, the image
+// tag when it is a release; else, with `overrideConfig`, the layout of that config.yaml.
 import type { FieldProblem } from '../api/issues.js';
 import { closest } from '../api/issues.js';
 import type { Llsd } from '../api/llsd.js';
-import { baseConfigText, distributions, type ReleaseProfile } from '../config/catalog.js';
+import { releaseProfiles, type ReleaseProfile } from '../config/catalog.js';
+import {
+  distributionOfRepository,
+  layoutOf,
+  parseImage,
+  releaseOfTag,
+  shippedCatalog,
+  unsupportedVersionMessage,
+  type Catalog,
+  type CatalogEntry,
+  type CatalogRelease,
+} from '../config/distributions.js';
 import { compareVersions, profileFor, supportedReleases } from '../config/versions.js';
 import { annotation } from '../krm/item.js';
 import type { Inventory } from '../krm/inventory.js';
@@ -12,11 +27,14 @@ import { notRenderedYet } from './pending.js';
 
 export interface Plan {
   llsd: Llsd;
+  /** The named distribution; for an image of none, the config's `distro_name`/`image_name` or `custom`. */
   distributionName: string;
   image: string;
   release: string;
   profile: ReleaseProfile;
-  /** The distribution's config.yaml as the server would parse it. */
+  /** Set when the release was not given but assumed (from the overrideConfig layout): says so, for the summary. */
+  releaseNote?: string;
+  /** The distribution's config.yaml as the server would parse it (with overrideConfig and no base: that config). */
   baseConfig: Record<string, unknown>;
   /** `spec.overrideConfig`: the user's ConfigMap and its config.yaml, used instead of a generated one. */
   overrideConfig?: { configMapName: string; text: string };
@@ -24,16 +42,40 @@ export interface Plan {
 
 export type PlanOutcome = { ok: true; plan: Plan } | { ok: false; problems: FieldProblem[] };
 
-const supportedConfigVersions = ['2'];
+interface OverrideConfig {
+  configMapName: string;
+  text: string;
+  value: Record<string, unknown>;
+}
 
-export function planLlsd(llsd: Llsd, inventory: Inventory): PlanOutcome {
+const releasePath = ['metadata', 'annotations', annotation.release];
+const imagePath = ['spec', 'distribution', 'image'];
+
+/**
+ * `catalog`: the named distributions, shipped ones with the RenderConfig `distributions` laid over
+ * them (RenderOptions.distributions).
+ */
+export function planLlsd(llsd: Llsd, inventory: Inventory, catalog: Catalog = shippedCatalog()): PlanOutcome {
   const pending = notRenderedYet(llsd);
   if (pending.length > 0) return { ok: false, problems: pending };
   const { name, image } = llsd.spec.distribution;
-  if (name === undefined) {
-    return fail(['spec', 'distribution', 'image'], `distribution images are not supported yet (${String(image)}); use \`spec.distribution.name\`, for example \`starter\``);
+  // A named distribution is planned first, so its errors come before the overrideConfig's; an
+  // image may need the overrideConfig's layout to tell its release.
+  const named = name !== undefined ? planNamed(llsd, name, catalog) : undefined;
+  if (named && !named.ok) return named;
+  let override: OverrideConfig | undefined;
+  if (llsd.spec.overrideConfig) {
+    const read = readOverrideConfig(llsd, inventory);
+    if ('problem' in read) return { ok: false, problems: [read.problem] };
+    override = read;
   }
-  const catalog = distributions();
+  const planned = named ?? planImage(llsd, String(image), catalog, override);
+  if (planned.ok && override) planned.plan.overrideConfig = { configMapName: override.configMapName, text: override.text };
+  return planned;
+}
+
+/** `distribution.name`: the annotation's release or the default one, with its pinned image and base config. */
+function planNamed(llsd: Llsd, name: string, catalog: Catalog): PlanOutcome {
   const entry = Object.hasOwn(catalog, name) ? catalog[name] : undefined;
   if (!entry) {
     const known = Object.keys(catalog).sort();
@@ -46,37 +88,111 @@ export function planLlsd(llsd: Llsd, inventory: Inventory): PlanOutcome {
   const requested = llsd.annotations[annotation.release];
   const release = requested ?? entry.defaultRelease;
   const pinned = Object.hasOwn(entry.releases, release) ? entry.releases[release] : undefined;
-  if (!pinned) {
-    const known = Object.keys(entry.releases).sort(compareVersions);
-    return fail(
-      ['metadata', 'annotations', annotation.release],
-      `distribution "${name}" has no release "${release}"; available: ${known.join(', ')}`,
-    );
-  }
-  const profile = profileFor(release);
-  if (!profile) {
-    return fail(['spec', 'distribution', 'name'], `llama-stack ${release} is not supported; supported releases: ${supportedReleases()}`);
-  }
-  const text = baseConfigText(pinned.config);
-  if (text === undefined) throw new Error(`configs/distributions.yaml names ${pinned.config}, which is not embedded`);
-  const parsed = parseYaml11(text);
-  const baseConfig = parsed.value;
-  if (parsed.problem || !isPlainObject(baseConfig)) throw new Error(`configs/distributions/${pinned.config} does not parse`);
-  const version = String(baseConfig.version);
-  if (!supportedConfigVersions.includes(version)) {
-    return fail(['spec', 'distribution'], `Unsupported config.yaml version ${version}. Supported versions: ${supportedConfigVersions.join(', ')}`);
-  }
-  const plan: Plan = { llsd, distributionName: name, image: pinned.image, release, profile, baseConfig };
-  if (llsd.spec.overrideConfig) {
-    const override = readOverrideConfig(llsd, inventory);
-    if ('problem' in override) return { ok: false, problems: [override.problem] };
-    plan.overrideConfig = override;
-  }
-  return { ok: true, plan };
+  if (!pinned) return fail(releasePath, `distribution "${name}" has no release "${release}"; available: ${releasesOf(entry)}`);
+  return withBase(llsd, name, pinned.image, release, pinned, ['spec', 'distribution', 'name']);
 }
 
+/**
+ * `distribution.image`: the release is the annotation's or the tag's. An image of a named
+ * distribution (its repository or a mirror's) at a release with a base config uses that base;
+ * any other image needs `overrideConfig`, since the image's own config cannot be read yet.
+ */
+function planImage(llsd: Llsd, image: string, catalog: Catalog, override: OverrideConfig | undefined): PlanOutcome {
+  const ref = parseImage(image);
+  const tagRelease = releaseOfTag(ref.tag);
+  const annotated = llsd.annotations[annotation.release];
+  if (annotated !== undefined && tagRelease !== undefined && annotated !== tagRelease) {
+    return fail(releasePath, `says release ${annotated}, but the image tag says ${tagRelease}; remove the annotation or make it agree with the tag`);
+  }
+  const release = annotated ?? tagRelease;
+  const fromPath = annotated !== undefined ? releasePath : imagePath;
+  const name = distributionOfRepository(catalog, ref.repository);
+  const entry = name === undefined ? undefined : (catalog[name] as CatalogEntry);
+  const pinned = entry && release !== undefined && Object.hasOwn(entry.releases, release) ? entry.releases[release] : undefined;
+  if (name !== undefined && pinned) return withBase(llsd, name, image, release as string, pinned, fromPath);
+
+  if (!override) {
+    if (entry && release !== undefined) {
+      return fail(
+        fromPath,
+        `distribution "${name}" has no base config for release ${release} (image ${image}); available releases: ${releasesOf(entry)}. Use one of them, or \`spec.overrideConfig\` with your config.yaml`,
+      );
+    }
+    const hint = entry ? `; or tag it with a release of "${name}": ${releasesOf(entry)}` : '';
+    return fail(imagePath, `llsd-render cannot read the base config of ${image} yet: use \`spec.distribution.name\`, or \`spec.overrideConfig\` with your config.yaml${hint}`);
+  }
+
+  const distributionName = name ?? nameInConfig(override.value) ?? 'custom';
+  if (release !== undefined) {
+    const profile = profileFor(release);
+    if (!profile) return fail(fromPath, `llama-stack ${release} is not supported; supported releases: ${supportedReleases()}`);
+    return { ok: true, plan: { llsd, distributionName, image, release, profile, baseConfig: structuredClone(override.value) } };
+  }
+  const assumed = assumeRelease(override.value);
+  if (!assumed) {
+    return fail(
+      imagePath,
+      `cannot tell which llama-stack release ${image} runs: no profile serves the APIs of the overrideConfig config.yaml. Tag the image with its release (e.g. \`:0.7.1\`) or set the \`${annotation.release}\` annotation`,
+    );
+  }
+  return {
+    ok: true,
+    plan: {
+      llsd,
+      distributionName,
+      image,
+      release: assumed.profile.since,
+      profile: assumed.profile,
+      releaseNote: `the release is assumed from ${assumed.why} of the overrideConfig config.yaml, as the image tag is not a release: tag the image with its release or set the \`${annotation.release}\` annotation`,
+      baseConfig: structuredClone(override.value),
+    },
+  };
+}
+
+/** A plan on a catalog release: its base config parsed and checked (FR-029). */
+function withBase(llsd: Llsd, name: string, image: string, release: string, pinned: CatalogRelease, path: FieldProblem['path']): PlanOutcome {
+  const profile = profileFor(release);
+  if (!profile) return fail(path, `llama-stack ${release} is not supported; supported releases: ${supportedReleases()}`);
+  let baseConfig: Record<string, unknown>;
+  if ('value' in pinned.config) {
+    baseConfig = structuredClone(pinned.config.value);
+  } else {
+    const parsed = parseYaml11(pinned.config.text);
+    if (parsed.problem || !isPlainObject(parsed.value)) throw new Error(`${pinned.source} does not parse`);
+    baseConfig = parsed.value;
+  }
+  const version = unsupportedVersionMessage(baseConfig);
+  if (version) return fail(['spec', 'distribution'], version);
+  return { ok: true, plan: { llsd, distributionName: name, image, release, profile, baseConfig } };
+}
+
+/**
+ * The newest profile that can run `config`: its layout (`storage.backends` or the old stores), its
+ * name key (`distro_name` exists from 0.5.0) and its `providers:` APIs must fit.
+ */
+function assumeRelease(config: Record<string, unknown>): { profile: ReleaseProfile; why: string } | undefined {
+  const layout = layoutOf(config);
+  const apis = isPlainObject(config.providers) ? Object.keys(config.providers) : [];
+  const hasDistroName = typeof config.distro_name === 'string';
+  const profile = [...releaseProfiles()]
+    .sort((a, b) => compareVersions(b.since, a.since))
+    .find((p) => (layout === undefined || p.layout === layout) && (!hasDistroName || p.nameKey === 'distro_name') && apis.every((api) => p.apis.includes(api)));
+  if (!profile) return undefined;
+  const signs = [
+    layout === 'storage-backends' ? '`storage.backends`' : layout === 'top-level-stores' ? '`metadata_store`' : undefined,
+    hasDistroName ? '`distro_name`' : undefined,
+    apis.length > 0 ? `the APIs ${[...apis].sort().join(', ')}` : undefined,
+  ].filter((s): s is string => s !== undefined);
+  return { profile, why: signs.length > 0 ? signs.join(', ') : 'nothing (the newest release)' };
+}
+
+const nameInConfig = (config: Record<string, unknown>): string | undefined =>
+  [config.distro_name, config.image_name].find((v): v is string => typeof v === 'string' && v !== '');
+
+const releasesOf = (entry: CatalogEntry): string => Object.keys(entry.releases).sort(compareVersions).join(', ');
+
 /** The overrideConfig ConfigMap's config.yaml, checked the way the server reads it (FR-029, FR-074). */
-function readOverrideConfig(llsd: Llsd, inventory: Inventory): { configMapName: string; text: string } | { problem: FieldProblem } {
+function readOverrideConfig(llsd: Llsd, inventory: Inventory): OverrideConfig | { problem: FieldProblem } {
   const configMapName = (llsd.spec.overrideConfig as { configMapName: string }).configMapName;
   const path = ['spec', 'overrideConfig', 'configMapName'];
   const text = (inventory.find('', 'ConfigMap', llsd.namespace, configMapName)?.object.data as Record<string, unknown> | undefined)?.['config.yaml'];
@@ -86,11 +202,9 @@ function readOverrideConfig(llsd: Llsd, inventory: Inventory): { configMapName: 
   if (parsed.problem || !isPlainObject(parsed.value)) {
     return { problem: { path, message: `the config.yaml of the ConfigMap "${configMapName}" is not a YAML mapping${parsed.problem ? ` (line ${parsed.problem.line ?? '?'}: ${parsed.problem.message})` : ''}` } };
   }
-  const version = String(parsed.value.version);
-  if (!supportedConfigVersions.includes(version)) {
-    return { problem: { path, message: `Unsupported config.yaml version ${version}. Supported versions: ${supportedConfigVersions.join(', ')}` } };
-  }
-  return { configMapName, text };
+  const version = unsupportedVersionMessage(parsed.value);
+  if (version) return { problem: { path, message: version } };
+  return { configMapName, text, value: parsed.value };
 }
 
 const fail = (path: FieldProblem['path'], message: string): PlanOutcome => ({ ok: false, problems: [{ path, message }] });

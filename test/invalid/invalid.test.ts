@@ -27,9 +27,7 @@ interface ExpectedResult {
  * src/plan/plan.ts). They are run and must still fail; once the feature lands they pass, `it.fails`
  * reports that, and the entry is removed here.
  */
-const pendingFeature: Record<string, string> = {
-  'w02-provider-under-disabled-api': '`spec.disabled` is not rendered yet',
-};
+const pendingFeature: Record<string, string> = {};
 
 const folders = [
   { dir: 'cases', kind: 'invalid', name: /^\d{2}-[a-z0-9.-]+$/ },

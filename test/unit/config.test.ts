@@ -119,6 +119,19 @@ describe('models', () => {
   });
 });
 
+describe('fields rendered since issue 4', () => {
+  it('storage, disabled, shields and tools plan and render, no longer refused as pending', () => {
+    const outcome = generate(
+      'distribution: {name: starter}\nproviders:\n  inference: {provider: vllm, endpoint: "http://v/v1"}\n  safety: {provider: code-scanner}\nresources:\n  models: [m]\n  shields: [code-scanner]\n  tools: [websearch]\nstorage:\n  sql: {type: postgres, host: pg, user: llama}\ndisabled: [fileProcessors]',
+    );
+    expect(outcome.problems.filter((p) => (p.severity ?? 'error') === 'error')).toEqual([]);
+    const config = configOf(outcome) as unknown as Record<string, any>;
+    expect(config.storage.backends.sql_default).toEqual({ type: 'sql_postgres', host: 'pg', user: 'llama' });
+    expect(config.apis).not.toContain('file_processors');
+    expect(config.registered_resources.shields.at(-1)).toEqual({ shield_id: 'code-scanner', provider_id: 'code-scanner', provider_shield_id: 'code-scanner' });
+  });
+});
+
 describe('serialisation', () => {
   it('is deterministic and hashed with sha256', () => {
     const spec = 'distribution: {name: starter}\nproviders:\n  inference: {provider: vllm, endpoint: "http://a/v1"}';

@@ -1,0 +1,160 @@
+// `spec.disabled` → APIs removed from the distribution (DESIGN §5 "Disabled APIs"): the API leaves
+// `apis`, its providers go, and so does what refers to them (registered resources,
+// `safety.default_shield_id`, the `vector_stores` defaults). Disabling an API that a remaining
+// provider needs is an error naming the dependent API: the server would refuse to start, and
+// cascading silently would remove more than the CR asked for.
+import type { FieldProblem } from '../api/issues.js';
+import { closest } from '../api/issues.js';
+import { apiOfDisabled } from '../api/rules.js';
+import { isPlainObject, setOwn } from '../lib/objects.js';
+import type { Plan } from '../plan/plan.js';
+import { providerTable, type ReleaseProfile } from './catalog.js';
+import { conditionalId, existsIn } from './providers.js';
+import { resourceList, resourceListsOf, setResourceList } from './resources.js';
+import { compareVersions } from './versions.js';
+
+/**
+ * API dependencies the provider table does not carry: its `requiresApis` were read from the newest
+ * release and exist only for providers it still has (notes §3.3, §6 rule 7; llama-stack's
+ * `api_dependencies`). `since` is inclusive, `until` exclusive. Names are resolved per release
+ * (`agents` is `responses` from 0.7.0 on).
+ */
+interface Dependency {
+  api?: string;
+  providerType?: string;
+  needs: readonly string[];
+  since?: string;
+  until?: string;
+}
+const dependencies: readonly Dependency[] = [
+  { api: 'responses', needs: ['inference', 'vector_io', 'tool_runtime', 'files'] },
+  // The agents provider needed safety until llama-stack PR #4169 (0.4.0) made it optional. It did
+  // not need files: the 0.4.4 meta-reference-gpu and 0.6.1 dell configs serve agents without files.
+  { api: 'agents', needs: ['inference', 'safety', 'vector_io', 'tool_runtime'], until: '0.4.0' },
+  { api: 'agents', needs: ['inference', 'vector_io', 'tool_runtime'], since: '0.4.0' },
+  { api: 'vector_io', needs: ['inference'] },
+  { api: 'batches', needs: ['inference', 'files'] },
+  { api: 'file_processors', needs: ['files'] },
+  { api: 'eval', needs: ['datasetio', 'scoring', 'inference', 'agents'] },
+  { api: 'scoring', needs: ['datasetio'] },
+  { api: 'post_training', needs: ['datasetio'] },
+  { providerType: 'inline::llama-guard', needs: ['inference'] },
+  { providerType: 'inline::file-search', needs: ['vector_io', 'inference', 'files'] },
+  { providerType: 'inline::rag-runtime', needs: ['vector_io', 'inference'] },
+  { providerType: 'inline::llm-as-judge', needs: ['inference'] },
+];
+
+/**
+ * The name `name` (snake_case) has in the target release: itself, or the name the release uses
+ * for it (the profile's `renamedApis`: `agents` → `responses` from 0.7.0, `responses` → `agents`
+ * before); undefined when the release has no such API.
+ */
+export function releaseApiName(name: string, profile: ReleaseProfile): string | undefined {
+  if (profile.apis.includes(name)) return name;
+  const renamed = Object.hasOwn(profile.renamedApis, name) ? profile.renamedApis[name] : undefined;
+  return renamed !== undefined && profile.apis.includes(renamed) ? renamed : undefined;
+}
+
+/** The APIs a provider of `api` with `type` needs in `release`, in that release's names. */
+export function requiredApis(api: string, type: unknown, release: string, profile: ReleaseProfile): Set<string> {
+  const names: string[] = [];
+  const row = providerTable().find((r) => r.api === api && r.type === type && existsIn(r, release));
+  names.push(...(row?.requiresApis ?? []));
+  for (const dep of dependencies) {
+    if (dep.api !== api && (dep.providerType === undefined || dep.providerType !== type)) continue;
+    if (dep.since !== undefined && compareVersions(release, dep.since) < 0) continue;
+    if (dep.until !== undefined && compareVersions(release, dep.until) >= 0) continue;
+    names.push(...dep.needs);
+  }
+  const out = new Set<string>();
+  for (const name of names) {
+    // Internal APIs (models, tool_groups, prompts, conversations, connectors) take no providers.
+    const resolved = releaseApiName(name, profile);
+    if (resolved !== undefined && resolved !== api) out.add(resolved);
+  }
+  return out;
+}
+
+/** Removes the disabled APIs from `config`; returns them by their names in the target release. */
+export function applyDisabled(config: Record<string, unknown>, plan: Plan, problems: FieldProblem[]): Set<string> {
+  const { profile, release } = plan;
+  const disabled = new Map<string, number>();
+  (plan.llsd.spec.disabled ?? []).forEach((written, i) => {
+    const name = apiOfDisabled(written);
+    const api = releaseApiName(name, profile);
+    if (api === undefined) {
+      const near = closest(name, profile.apis);
+      problems.push({
+        path: ['spec', 'disabled', i],
+        message: `"${written}" is not an API of llama-stack ${release}.${near ? ` Did you mean "${near}"?` : ''} Its APIs: ${profile.apis.join(', ')}`,
+      });
+    } else if (!disabled.has(api)) {
+      disabled.set(api, i);
+    }
+  });
+  if (disabled.size === 0) return new Set();
+
+  const providers = isPlainObject(config.providers) ? config.providers : {};
+  const conflicts = dependents(providers, disabled, release, profile);
+  for (const [api, at] of disabled) {
+    const needing = conflicts.get(api);
+    if (!needing) continue;
+    const apis = [...needing.keys()].sort();
+    const who = apis.map((a) => {
+      const { ids, all } = needing.get(a) as { ids: string[]; all: boolean };
+      return all ? a : `${a} (${ids.join(', ')})`;
+    });
+    problems.push({
+      path: ['spec', 'disabled', at],
+      message: `cannot be disabled while ${andList(who)} ${who.length === 1 ? 'needs' : 'need'} ${api} (the server would not start): disable ${andList(apis)} too, or keep ${api}`,
+    });
+  }
+
+  for (const api of disabled.keys()) {
+    if (Array.isArray(config.apis)) setOwn(config, 'apis', config.apis.filter((a) => a !== api));
+    delete providers[api];
+    for (const key of resourceListsOf[api] ?? []) {
+      if (resourceList(config, profile, key).length > 0) setResourceList(config, profile, key, []);
+    }
+    if (api === 'safety' && isPlainObject(config.safety)) {
+      delete config.safety.default_shield_id;
+      if (Object.keys(config.safety).length === 0) delete config.safety;
+    }
+    // Defaults for vector stores and file search: the default provider is gone, and nothing else reads them.
+    if (api === 'vector_io') delete config.vector_stores;
+  }
+  return new Set(disabled.keys());
+}
+
+/**
+ * For each disabled API, the remaining APIs with providers that need it: by API, the ids of those
+ * providers and whether all of the API's providers do.
+ */
+function dependents(
+  providers: Record<string, unknown>,
+  disabled: ReadonlyMap<string, number>,
+  release: string,
+  profile: ReleaseProfile,
+): Map<string, Map<string, { ids: string[]; all: boolean }>> {
+  const out = new Map<string, Map<string, { ids: string[]; all: boolean }>>();
+  for (const [api, entries] of Object.entries(providers)) {
+    if (disabled.has(api) || !Array.isArray(entries)) continue;
+    const byNeed = new Map<string, string[]>();
+    for (const entry of entries) {
+      if (!isPlainObject(entry)) continue;
+      const id = conditionalId(entry.provider_id) ?? String(entry.provider_id);
+      for (const need of requiredApis(api, entry.provider_type, release, profile)) {
+        if (!disabled.has(need)) continue;
+        byNeed.set(need, [...(byNeed.get(need) ?? []), id]);
+      }
+    }
+    for (const [need, ids] of byNeed) {
+      const forNeed = out.get(need) ?? new Map<string, { ids: string[]; all: boolean }>();
+      forNeed.set(api, { ids, all: ids.length === entries.length });
+      out.set(need, forNeed);
+    }
+  }
+  return out;
+}
+
+const andList = (items: readonly string[]): string => (items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`);

@@ -1,0 +1,729 @@
+import { describe, expect, it } from 'vitest';
+import { baseConfigText, distributions } from '../../src/config/catalog.js';
+import { checkStartupRules, type StartupProblem } from '../../src/config/startup-rules.js';
+import { profileFor } from '../../src/config/versions.js';
+import { formatFieldPath } from '../../src/krm/item.js';
+import { parseYaml11 } from '../../src/krm/yaml.js';
+
+type Config = Record<string, any>;
+
+const parse = (text: string): Config => {
+  const parsed = parseYaml11(text);
+  if (parsed.problem) throw new Error(parsed.problem.message);
+  return parsed.value as Config;
+};
+
+function check(config: Config, release: string, env: readonly string[] = []): StartupProblem[] {
+  const profile = profileFor(release);
+  if (!profile) throw new Error(`no release profile covers ${release}`);
+  return checkStartupRules(config, { release, profile, containerEnv: new Set(env) });
+}
+
+const errors = (problems: StartupProblem[]) => problems.filter((p) => p.severity === 'error');
+
+/** The one problem of `rule` (fails when there is none or more than one). */
+function only(problems: StartupProblem[], rule: number): StartupProblem {
+  const found = problems.filter((p) => p.rule === rule);
+  expect(found, JSON.stringify(problems, null, 2)).toHaveLength(1);
+  return found[0] as StartupProblem;
+}
+
+// 0.3.0+ layout: the smallest config that serves responses (inference, vector_io, tool_runtime, files).
+const NEW_LAYOUT = `
+version: 2
+distro_name: test
+providers:
+  inference:
+  - provider_id: vllm
+    provider_type: remote::vllm
+    config:
+      base_url: http://vllm:8000/v1
+      api_token: \${env.VLLM_API_TOKEN:=fake}
+  - provider_id: sentence-transformers
+    provider_type: inline::sentence-transformers
+  vector_io:
+  - provider_id: faiss
+    provider_type: inline::faiss
+    config:
+      persistence: {namespace: vector_io::faiss, backend: kv_default}
+  files:
+  - provider_id: localfs
+    provider_type: inline::localfs
+    config:
+      storage_dir: /.llama/files
+      metadata_store: {table_name: files_metadata, backend: sql_default}
+  responses:
+  - provider_id: builtin
+    provider_type: inline::builtin
+    config:
+      persistence:
+        agent_state: {namespace: agents, backend: kv_default}
+        responses: {table_name: responses, backend: sql_default}
+  tool_runtime:
+  - provider_id: file-search
+    provider_type: inline::file-search
+  safety:
+  - provider_id: llama-guard
+    provider_type: inline::llama-guard
+storage:
+  backends:
+    kv_default: {type: kv_sqlite, db_path: "\${env.SQLITE_STORE_DIR:=~/.llama/distributions/test}/kvstore.db"}
+    sql_default: {type: sql_sqlite, db_path: "\${env.SQLITE_STORE_DIR:=~/.llama/distributions/test}/sql_store.db"}
+  stores:
+    metadata: {namespace: registry, backend: kv_default}
+    inference: {table_name: inference_store, backend: sql_default}
+    conversations: {table_name: openai_conversations, backend: sql_default}
+    prompts: {namespace: prompts, backend: kv_default}
+    connectors: {namespace: connectors, backend: kv_default}
+registered_resources:
+  models:
+  - {model_id: llama, provider_id: vllm, model_type: llm}
+  - {model_id: nomic, provider_id: sentence-transformers, model_type: embedding, metadata: {embedding_dimension: 768}}
+  shields:
+  - {shield_id: guard, provider_id: llama-guard}
+vector_stores:
+  default_provider_id: faiss
+  default_embedding_model: {provider_id: sentence-transformers, model_id: nomic}
+safety:
+  default_shield_id: guard
+server:
+  port: 8321
+`;
+
+// ≤ 0.2 layout (remote-vllm-like).
+const OLD_LAYOUT = `
+version: 2
+image_name: test
+providers:
+  inference:
+  - provider_id: vllm
+    provider_type: remote::vllm
+    config: {url: "http://vllm:8000/v1", api_token: fake}
+  vector_io:
+  - provider_id: faiss
+    provider_type: inline::faiss
+    config:
+      kvstore: {type: sqlite, db_path: /.llama/faiss.db}
+  safety:
+  - provider_id: llama-guard
+    provider_type: inline::llama-guard
+  agents:
+  - provider_id: meta-reference
+    provider_type: inline::meta-reference
+    config:
+      persistence_store: {type: sqlite, db_path: /.llama/agents.db}
+      responses_store: {type: sqlite, db_path: /.llama/responses.db}
+  tool_runtime:
+  - provider_id: rag-runtime
+    provider_type: inline::rag-runtime
+metadata_store: {type: sqlite, db_path: /.llama/registry.db}
+inference_store: {type: sqlite, db_path: /.llama/inference.db}
+models:
+- {model_id: llama, provider_id: vllm, model_type: llm}
+shields: []
+tool_groups:
+- {toolgroup_id: builtin::rag, provider_id: rag-runtime}
+server:
+  port: 8321
+`;
+
+const newLayout = (): Config => parse(NEW_LAYOUT);
+const oldLayout = (): Config => parse(OLD_LAYOUT);
+/** The 0.3.x/0.4.x variant of the new layout: image_name, agents instead of responses. */
+function layout04(): Config {
+  const config = newLayout();
+  config.image_name = config.distro_name;
+  delete config.distro_name;
+  config.providers.agents = config.providers.responses;
+  config.providers.agents[0].provider_type = 'inline::meta-reference';
+  delete config.providers.responses;
+  config.providers.tool_runtime[0] = { provider_id: 'rag-runtime', provider_type: 'inline::rag-runtime' };
+  delete config.vector_stores;
+  delete config.storage.stores.connectors; // from 0.5.0
+  return config;
+}
+function layout03(): Config {
+  const config = layout04();
+  config.providers.inference[0].config = { url: 'http://vllm:8000/v1', api_token: 'fake' };
+  delete config.storage.stores.prompts; // from 0.4.0
+  delete config.safety;
+  return config;
+}
+
+describe('the base configs of each layout pass', () => {
+  it.each([
+    ['0.7.1', newLayout],
+    ['0.8.0', newLayout],
+    ['0.4.4', layout04],
+    ['0.3.5', layout03],
+    ['0.2.14', oldLayout],
+  ] as const)('%s', (release, make) => {
+    const config = make();
+    if (release === '0.8.0') {
+      // ~/.ogx is the 0.8.0 image's state directory.
+      for (const backend of Object.values(config.storage.backends) as Config[]) backend.db_path = backend.db_path.replace('.llama', '.ogx');
+    }
+    expect(check(config, release)).toEqual([]);
+  });
+});
+
+describe('rule 1: providers and the distribution name', () => {
+  it('providers is required', () => {
+    const config = newLayout();
+    delete config.providers;
+    expect(only(check(config, '0.7.1'), 1)).toMatchObject({ severity: 'error', path: 'providers', message: expect.stringContaining('is missing') });
+  });
+  it('distro_name (0.5.0+), or the deprecated image_name with a warning', () => {
+    const config = newLayout();
+    delete config.distro_name;
+    expect(only(check(config, '0.7.1'), 1)).toMatchObject({ severity: 'error', path: 'distro_name' });
+    config.image_name = 'test';
+    expect(only(check(config, '0.7.1'), 1)).toMatchObject({ severity: 'warning', path: 'image_name', message: expect.stringContaining('deprecated') });
+  });
+  it('image_name before 0.5.0; distro_name is not read there', () => {
+    const config = layout04();
+    config.distro_name = config.image_name;
+    delete config.image_name;
+    expect(only(check(config, '0.4.4'), 1)).toMatchObject({
+      severity: 'error',
+      path: 'image_name',
+      message: expect.stringContaining('`distro_name` is read from 0.5.0 on'),
+    });
+  });
+});
+
+describe('rule 2: API names', () => {
+  it('a renamed API names its new name', () => {
+    const config = newLayout();
+    config.providers.agents = config.providers.responses;
+    delete config.providers.responses;
+    const problems = check(config, '0.7.1');
+    expect(problems.filter((p) => p.rule === 2)).toEqual([
+      { severity: 'error', path: 'providers.agents', rule: 2, message: expect.stringContaining('is called `responses` in llama-stack 0.7.1') },
+    ]);
+  });
+  it('routing tables take no providers', () => {
+    const config = newLayout();
+    config.providers.models = [{ provider_id: 'x', provider_type: 'inline::x' }];
+    expect(only(check(config, '0.7.1'), 2)).toMatchObject({ severity: 'error', path: 'providers.models', message: expect.stringContaining('cannot take providers') });
+  });
+  it('an API the release does not have, in providers or apis', () => {
+    const config = newLayout();
+    config.apis = ['inference', 'vector_io', 'files', 'responses', 'tool_runtime', 'safety', 'telemetry'];
+    expect(only(check(config, '0.7.1'), 2)).toMatchObject({ severity: 'error', path: 'apis[6]', message: expect.stringContaining('removed in 0.3.0') });
+    const eval08 = newLayout();
+    eval08.providers.eval = [{ provider_id: 'builtin', provider_type: 'inline::builtin', config: { kvstore: { namespace: 'eval', backend: 'kv_default' } } }];
+    const ogx = (eval08.storage.backends as Config).kv_default;
+    ogx.db_path = '/.ogx/kv.db';
+    (eval08.storage.backends as Config).sql_default.db_path = '/.ogx/sql.db';
+    expect(only(check(eval08, '0.8.0'), 2)).toMatchObject({ severity: 'error', path: 'providers.eval', message: expect.stringContaining('removed in 0.8.0') });
+  });
+});
+
+describe('rule 3: the provider type exists for the API in the release', () => {
+  it('a type renamed in 0.7.0', () => {
+    const config = newLayout();
+    config.providers.tool_runtime[0].provider_type = 'inline::rag-runtime';
+    expect(only(check(config, '0.7.1'), 3)).toMatchObject({
+      severity: 'error',
+      path: 'providers.tool_runtime[0].provider_type',
+      message: expect.stringMatching(/not available for the tool_runtime API in llama-stack 0\.7\.1.*removed in 0\.7\.0.*renamed `inline::file-search`/),
+    });
+  });
+  it('the new name on a release before the rename', () => {
+    const config = layout04();
+    config.providers.tool_runtime[0] = { provider_id: 'file-search', provider_type: 'inline::file-search' };
+    expect(only(check(config, '0.4.4'), 3)).toMatchObject({ severity: 'error', message: expect.stringContaining('called `inline::rag-runtime` before 0.7.0') });
+  });
+  it('a typo gets a suggestion; a provider switched by an env var gets a warning', () => {
+    const config = newLayout();
+    config.providers.inference.push({ provider_id: '${env.OLLAMA_URL:+ollama}', provider_type: 'remote::olama', config: {} });
+    expect(only(check(config, '0.7.1'), 3)).toMatchObject({
+      severity: 'warning',
+      path: 'providers.inference[2].provider_type',
+      message: expect.stringContaining('Did you mean `remote::ollama`?'),
+    });
+    config.providers.inference[2].provider_id = 'ollama';
+    expect(only(check(config, '0.7.1'), 3).severity).toBe('error');
+  });
+  it('a disabled provider is not looked up', () => {
+    const config = newLayout();
+    config.providers.inference.push({ provider_id: null, provider_type: 'remote::nope' });
+    expect(check(config, '0.7.1')).toEqual([]);
+  });
+  it('a type the provider table first saw after the release: a warning', () => {
+    const config = layout04();
+    config.providers.files[0] = { provider_id: 'openai', provider_type: 'remote::openai', config: { api_key: 'x', metadata_store: { table_name: 'files', backend: 'sql_default' } } };
+    expect(only(check(config, '0.4.4'), 3)).toMatchObject({ severity: 'warning', path: 'providers.files[0].provider_type', message: expect.stringContaining('saw it in 0.7.1, 0.8.0 only') });
+  });
+  it('before 0.7.0 a type the provider table does not list is a warning', () => {
+    const config = oldLayout();
+    config.providers.post_training = [{ provider_id: 'torchtune', provider_type: 'inline::torchtune-cpu' }];
+    config.apis = undefined;
+    expect(only(check(config, '0.2.14'), 3)).toMatchObject({ severity: 'warning', message: expect.stringContaining('cannot confirm') });
+  });
+});
+
+describe('rule 4: provider ids', () => {
+  it('unique within an API, a conditional id counting by its id', () => {
+    const config = newLayout();
+    config.providers.inference.push({ provider_id: '${env.VLLM2_URL:+vllm}', provider_type: 'remote::vllm', config: { base_url: '${env.VLLM2_URL:=}' } });
+    expect(only(check(config, '0.7.1'), 4)).toMatchObject({
+      severity: 'error',
+      path: 'providers.inference[2].provider_id',
+      message: expect.stringContaining('repeats the inference provider id "vllm" of `providers.inference[0]`'),
+    });
+  });
+  it('the key is required', () => {
+    const config = newLayout();
+    delete config.providers.safety[0].provider_id;
+    const problem = check(config, '0.7.1').find((p) => p.rule === 4);
+    expect(problem).toMatchObject({ severity: 'error', path: 'providers.safety[0].provider_id', message: expect.stringContaining('is missing') });
+  });
+});
+
+describe('rule 5: APIs without a routing table take one provider', () => {
+  it('two enabled files providers', () => {
+    const config = newLayout();
+    config.providers.files.push({ ...config.providers.files[0], provider_id: 'other' });
+    expect(only(check(config, '0.7.1'), 5)).toMatchObject({ severity: 'error', path: 'providers.files[1]', message: expect.stringContaining('the last one silently wins') });
+  });
+  it('two that are enabled by env vars: a warning', () => {
+    const config = newLayout();
+    const files = config.providers.files[0];
+    config.providers.files = [
+      { ...files, provider_id: '${env.FILES_A:+a}' },
+      { ...files, provider_id: '${env.FILES_B:+b}' },
+    ];
+    const problem = only(check(config, '0.7.1'), 5);
+    expect(problem).toMatchObject({ severity: 'warning', path: 'providers.files', message: expect.stringContaining('FILES_A and FILES_B are set') });
+  });
+});
+
+describe('rule 6: apis and providers agree', () => {
+  it('a listed API without a routing table needs a provider', () => {
+    const config = newLayout();
+    config.apis = ['inference', 'vector_io', 'files', 'responses', 'tool_runtime', 'safety', 'batches'];
+    expect(only(check(config, '0.7.1'), 6)).toMatchObject({ severity: 'error', path: 'apis[6]', message: expect.stringContaining('batches, which has no enabled provider') });
+  });
+  it('an API with providers that apis leaves out is not served', () => {
+    const config = newLayout();
+    config.apis = ['inference', 'vector_io', 'files', 'responses', 'tool_runtime'];
+    expect(only(check(config, '0.7.1'), 6)).toMatchObject({ severity: 'warning', path: 'providers.safety', message: expect.stringContaining('does not list safety') });
+  });
+});
+
+describe('rule 7: API dependencies', () => {
+  it('responses needs a files provider', () => {
+    const config = newLayout();
+    delete config.providers.files;
+    const problems = check(config, '0.7.1').filter((p) => p.rule === 7);
+    expect(problems.map((p) => [p.severity, p.path])).toEqual([
+      ['error', 'providers.responses[0]'],
+      ['error', 'providers.tool_runtime[0]'],
+    ]);
+    expect(problems[0]?.message).toContain(`inline::builtin needs the files API, and no files provider is enabled: the server stops at startup ("required dependency 'files' is not available")`);
+  });
+  it('a files provider switched by an env var: a warning', () => {
+    const config = newLayout();
+    config.providers.files[0].provider_id = '${env.ENABLE_FILES:+localfs}';
+    const problems = check(config, '0.7.1').filter((p) => p.rule === 7);
+    expect(problems).toHaveLength(2);
+    expect(problems[0]).toMatchObject({ severity: 'warning', path: 'providers.responses[0]', message: expect.stringContaining('enabled only when ENABLE_FILES is set') });
+    // ... and none when the container sets the variable.
+    expect(check(config, '0.7.1', ['ENABLE_FILES'])).toEqual([]);
+  });
+  it('a routed API is met by its router, which apis must list when set', () => {
+    const config = newLayout();
+    config.apis = ['vector_io', 'files', 'responses', 'tool_runtime', 'safety'];
+    const problems = check(config, '0.7.1').filter((p) => p.rule === 7);
+    expect(problems.map((p) => p.path)).toEqual(['providers.vector_io[0]', 'providers.responses[0]', 'providers.tool_runtime[0]', 'providers.safety[0]']);
+    expect(problems[0]).toMatchObject({ severity: 'error', message: expect.stringContaining('`apis` does not list inference, so the server builds no inference router') });
+  });
+  it('the 0.4.x agents provider needs files; the 0.3.x one needs safety', () => {
+    const config = layout04();
+    delete config.providers.files;
+    expect(only(check(config, '0.4.4'), 7)).toMatchObject({ severity: 'error', path: 'providers.agents[0]', message: expect.stringContaining('needs the files API') });
+    const old = layout03();
+    old.apis = ['inference', 'vector_io', 'files', 'agents', 'tool_runtime'];
+    expect(check(old, '0.3.5').filter((p) => p.rule === 7)).toEqual([
+      expect.objectContaining({ severity: 'error', path: 'providers.agents[0]', message: expect.stringContaining('`apis` does not list safety') }),
+    ]);
+  });
+});
+
+describe('rule 8: provider config keys', () => {
+  it('url where 0.4.0+ reads base_url', () => {
+    const config = newLayout();
+    config.providers.inference[0].config = { url: 'http://vllm:8000/v1' };
+    const problems = check(config, '0.7.1').filter((p) => p.rule === 8);
+    expect(problems).toEqual([
+      { severity: 'error', rule: 8, path: 'providers.inference[0].config.url', message: expect.stringContaining('its URL key is `base_url` (the full URL including /v1)') },
+      { severity: 'error', rule: 8, path: 'providers.inference[0].config.base_url', message: expect.stringContaining('remote::vllm has no default URL') },
+    ]);
+  });
+  it('base_url where 0.3.x reads url', () => {
+    const config = layout03();
+    config.providers.inference[0].config = { base_url: 'http://vllm:8000/v1' };
+    const problems = check(config, '0.3.5').filter((p) => p.rule === 8);
+    expect(problems.map((p) => [p.severity, p.path])).toEqual([
+      ['error', 'providers.inference[0].config.base_url'],
+      ['error', 'providers.inference[0].config.url'],
+    ]);
+    expect(problems[0]?.message).toContain('its URL key is `url`');
+  });
+  it('api_key where vLLM reads api_token', () => {
+    const config = newLayout();
+    config.providers.inference[0].config = { base_url: 'http://vllm:8000/v1', api_key: 'x' };
+    expect(only(check(config, '0.7.1'), 8)).toMatchObject({ severity: 'error', path: 'providers.inference[0].config.api_key', message: expect.stringContaining('its credential key is `api_token`') });
+  });
+  it('base_url is an absolute http(s) URL, with /v1', () => {
+    const config = newLayout();
+    config.providers.inference[0].config.base_url = 'vllm:8000/v1';
+    expect(only(check(config, '0.7.1'), 8)).toMatchObject({ severity: 'error', message: expect.stringContaining('not an absolute http(s) URL') });
+    config.providers.inference[0].config.base_url = '${env.VLLM_URL:=http://vllm:8000}';
+    expect(only(check(config, '0.7.1'), 8)).toMatchObject({ severity: 'warning', message: expect.stringContaining('write "http://vllm:8000/v1"') });
+  });
+  it("vLLM's URL empty unless a variable is set", () => {
+    const config = newLayout();
+    config.providers.inference[0].config.base_url = '${env.VLLM_URL:=}';
+    expect(only(check(config, '0.7.1'), 8)).toMatchObject({
+      severity: 'error',
+      message: expect.stringContaining('set VLLM_URL in `spec.workload.overrides.env` (name: VLLM_URL, value: …)'),
+    });
+    expect(check(config, '0.7.1', ['VLLM_URL'])).toEqual([]);
+    // Switched on by the same variable: fine (the starter's pattern).
+    config.providers.inference[0].provider_id = '${env.VLLM_URL:+vllm}';
+    config.registered_resources.models[0].provider_id = '${env.VLLM_URL:+vllm}';
+    expect(check(config, '0.7.1')).toEqual([]);
+  });
+  it('required keys', () => {
+    const config = newLayout();
+    delete config.providers.vector_io[0].config;
+    expect(only(check(config, '0.7.1'), 8)).toMatchObject({ severity: 'error', path: 'providers.vector_io[0].config.persistence', message: expect.stringContaining('inline::faiss has no default for it') });
+  });
+  it('deprecated vLLM tls_verify (0.5.0+)', () => {
+    const config = newLayout();
+    config.providers.inference[0].config.tls_verify = false;
+    expect(only(check(config, '0.7.1'), 8)).toMatchObject({ severity: 'warning', path: 'providers.inference[0].config.tls_verify' });
+    expect(check(layout04(), '0.4.4')).toEqual([]);
+  });
+});
+
+describe('rule 9: storage', () => {
+  it('a store names a backend that does not exist, or one of the wrong family', () => {
+    const config = newLayout();
+    config.storage.stores.metadata.backend = 'kv_main';
+    config.storage.stores.inference.backend = 'kv_default';
+    const problems = check(config, '0.7.1').filter((p) => p.rule === 9);
+    expect(problems).toEqual([
+      { severity: 'error', rule: 9, path: 'storage.stores.metadata.backend', message: expect.stringContaining('names the backend `kv_main`, which storage.backends does not define') },
+      { severity: 'error', rule: 9, path: 'storage.stores.inference.backend', message: 'names `kv_default`, a kv_* backend, but the inference store needs a sql_* backend' },
+    ]);
+  });
+  it('0.4.0+: an omitted store defaults to kv_default / sql_default', () => {
+    const config = newLayout();
+    config.storage.backends = { kv_main: config.storage.backends.kv_default, sql_main: config.storage.backends.sql_default };
+    config.storage.stores = {
+      metadata: { namespace: 'registry', backend: 'kv_main' },
+      inference: { table_name: 'inference_store', backend: 'sql_main' },
+      conversations: { table_name: 'conversations', backend: 'sql_main' },
+    };
+    for (const p of [config.providers.vector_io[0].config.persistence, config.providers.responses[0].config.persistence.agent_state]) p.backend = 'kv_main';
+    for (const p of [config.providers.files[0].config.metadata_store, config.providers.responses[0].config.persistence.responses]) p.backend = 'sql_main';
+    const problems = check(config, '0.7.1').filter((p) => p.rule === 9);
+    expect(problems.map((p) => p.path)).toEqual(['storage.stores.prompts', 'storage.stores.connectors']);
+    expect(problems[0]?.message).toContain('is omitted, so it defaults to the backend `kv_default`');
+    // 0.4.x has no connectors store.
+    expect(check({ ...config, image_name: 'x' }, '0.4.4').filter((p) => p.rule === 9).map((p) => p.path)).toEqual(['storage.stores.prompts']);
+  });
+  it('0.3.x: every store is written out', () => {
+    const config = layout03();
+    delete config.storage.stores.conversations;
+    expect(only(check(config, '0.3.5'), 9)).toMatchObject({ severity: 'error', path: 'storage.stores.conversations', message: expect.stringContaining('no default') });
+  });
+  it('postgres backends need a user', () => {
+    const config = newLayout();
+    config.storage.backends.kv_default = { type: 'kv_postgres', host: 'db', password: 'x' };
+    expect(only(check(config, '0.7.1'), 9)).toMatchObject({ severity: 'error', path: 'storage.backends.kv_default.user' });
+  });
+  it('provider references', () => {
+    const config = newLayout();
+    config.providers.files[0].config.metadata_store.backend = 'kv_default';
+    config.providers.vector_io[0].config.persistence = { type: 'sqlite', db_path: '/.llama/faiss.db' };
+    const problems = check(config, '0.7.1').filter((p) => p.rule === 9);
+    expect(problems.map((p) => [p.severity, p.path])).toEqual([
+      ['error', 'providers.vector_io[0].config.persistence.backend'],
+      ['error', 'providers.files[0].config.metadata_store.backend'],
+    ]);
+    expect(problems[0]?.message).toContain('the ≤ 0.2 layout');
+  });
+  it('the ≤ 0.2 layout: full store configs', () => {
+    const config = oldLayout();
+    config.providers.vector_io[0].config.kvstore = { backend: 'kv_default', namespace: 'faiss' };
+    config.metadata_store = { type: 'postgres', host: 'db' };
+    const problems = check(config, '0.2.14').filter((p) => p.rule === 9);
+    expect(problems.map((p) => [p.severity, p.path])).toEqual([
+      ['error', 'metadata_store.user'],
+      ['error', 'providers.vector_io[0].config.kvstore'],
+    ]);
+  });
+});
+
+describe('rule 10: registered models', () => {
+  it('a model without provider_id is silently skipped', () => {
+    const config = newLayout();
+    delete config.registered_resources.models[0].provider_id;
+    expect(only(check(config, '0.7.1'), 10)).toMatchObject({ severity: 'warning', path: 'registered_resources.models[0].provider_id', message: expect.stringContaining('silently skips') });
+  });
+  it('provider_id names an enabled inference provider', () => {
+    const config = newLayout();
+    config.registered_resources.models[0].provider_id = 'vlm';
+    expect(only(check(config, '0.7.1'), 10)).toMatchObject({
+      severity: 'error',
+      path: 'registered_resources.models[0].provider_id',
+      message: expect.stringMatching(/"vlm", which is not configured: the server stops at startup \("Provider not found"\)\. Did you mean "vllm"\?/),
+    });
+    config.registered_resources.models[0].provider_id = 'vllm';
+    config.providers.inference[0].provider_id = '${env.VLLM_URL:+vllm}';
+    config.providers.inference[0].config.base_url = '${env.VLLM_URL:=}';
+    expect(only(check(config, '0.7.1'), 10)).toMatchObject({ severity: 'warning', message: expect.stringContaining('enabled only when VLLM_URL is set') });
+    expect(check(config, '0.7.1', ['VLLM_URL'])).toEqual([]);
+  });
+  it('model_type, and the embedding dimension', () => {
+    const config = newLayout();
+    config.registered_resources.models[0].model_type = 'chat';
+    delete config.registered_resources.models[1].metadata;
+    const problems = check(config, '0.7.1').filter((p) => p.rule === 10);
+    expect(problems.map((p) => [p.severity, p.path])).toEqual([
+      ['error', 'registered_resources.models[0].model_type'],
+      ['error', 'registered_resources.models[1].metadata.embedding_dimension'],
+    ]);
+  });
+  it('provider_id: all from 0.8.0 on', () => {
+    const config = newLayout();
+    config.registered_resources.models[0].provider_id = 'all';
+    expect(only(check(config, '0.7.1'), 10).severity).toBe('error');
+    const ogx = newLayout();
+    ogx.registered_resources.models[0].provider_id = 'all';
+    for (const backend of Object.values(ogx.storage.backends) as Config[]) backend.db_path = '/.ogx/db';
+    expect(check(ogx, '0.8.0')).toEqual([]);
+  });
+  it('the ≤ 0.2 layout reads the top-level models; 0.3.0+ ignores them', () => {
+    const config = oldLayout();
+    config.models[0].provider_id = 'ollama';
+    expect(only(check(config, '0.2.14'), 10)).toMatchObject({ severity: 'error', path: 'models[0].provider_id' });
+    const moved = newLayout();
+    moved.models = moved.registered_resources.models;
+    expect(only(check(moved, '0.7.1'), 10)).toMatchObject({ severity: 'warning', path: 'models', message: expect.stringContaining('ignores it') });
+  });
+});
+
+describe('rule 11: shields, vector stores, tool groups', () => {
+  it('a shield names a safety provider', () => {
+    const config = newLayout();
+    config.registered_resources.shields[0].provider_id = 'vllm';
+    expect(only(check(config, '0.7.1'), 11)).toMatchObject({ severity: 'error', path: 'registered_resources.shields[0].provider_id', message: expect.stringContaining('the safety provider "vllm"') });
+  });
+  it('a shield without provider_id is silently skipped', () => {
+    const config = newLayout();
+    delete config.registered_resources.shields[0].provider_id;
+    delete config.safety;
+    expect(only(check(config, '0.7.1'), 11)).toMatchObject({ severity: 'warning', path: 'registered_resources.shields[0].provider_id' });
+  });
+  it('a vector store needs its fields and a vector_io provider', () => {
+    const config = newLayout();
+    config.registered_resources.vector_stores = [{ vector_store_id: 'docs', embedding_model: 'nomic', provider_id: 'chroma' }];
+    const problems = check(config, '0.7.1').filter((p) => p.rule === 11);
+    expect(problems.map((p) => [p.severity, p.path])).toEqual([
+      ['error', 'registered_resources.vector_stores[0].embedding_dimension'],
+      ['error', 'registered_resources.vector_stores[0].provider_id'],
+    ]);
+  });
+  it('tool_groups are ignored from 0.7.0 on', () => {
+    const config = newLayout();
+    config.registered_resources.tool_groups = [{ toolgroup_id: 'builtin::websearch', provider_id: 'tavily' }];
+    expect(only(check(config, '0.7.1'), 11)).toMatchObject({ severity: 'warning', path: 'registered_resources.tool_groups', message: expect.stringContaining('is ignored') });
+  });
+  it('before 0.7.0 a tool group names a tool_runtime provider', () => {
+    const config = oldLayout();
+    config.tool_groups[0].provider_id = 'tavily-search';
+    expect(only(check(config, '0.2.14'), 11)).toMatchObject({ severity: 'error', path: 'tool_groups[0].provider_id' });
+  });
+});
+
+describe('rule 12: defaults', () => {
+  it('the default embedding model is an embedding model', () => {
+    const config = newLayout();
+    config.vector_stores.default_embedding_model = { provider_id: 'vllm', model_id: 'llama' };
+    expect(only(check(config, '0.7.1'), 12)).toMatchObject({ severity: 'error', path: 'vector_stores.default_embedding_model.model_id', message: expect.stringContaining('model_type llm') });
+  });
+  it('the default embedding model names an inference provider', () => {
+    const config = newLayout();
+    config.vector_stores.default_embedding_model = { provider_id: 'sentence-transformer', model_id: 'nomic' };
+    expect(only(check(config, '0.7.1'), 12)).toMatchObject({ severity: 'error', path: 'vector_stores.default_embedding_model.provider_id' });
+  });
+  it('default_shield_id names a registered shield', () => {
+    const config = newLayout();
+    config.safety.default_shield_id = 'llama-guard';
+    expect(only(check(config, '0.7.1'), 12)).toMatchObject({ severity: 'error', path: 'safety.default_shield_id', message: expect.stringContaining('(guard)') });
+  });
+  it('default_provider_id names a vector_io provider', () => {
+    const config = newLayout();
+    config.vector_stores.default_provider_id = 'milvus';
+    expect(only(check(config, '0.7.1'), 12)).toMatchObject({ severity: 'warning', path: 'vector_stores.default_provider_id' });
+  });
+});
+
+describe('rule 13: server', () => {
+  it('port', () => {
+    const config = newLayout();
+    config.server.port = 80;
+    expect(only(check(config, '0.7.1'), 13)).toMatchObject({ severity: 'error', path: 'server.port', message: expect.stringContaining('1024 to 65535') });
+  });
+  it('TLS certificate and key together', () => {
+    const config = newLayout();
+    config.server.tls_certfile = '/certs/tls.crt';
+    expect(only(check(config, '0.7.1'), 13)).toMatchObject({ severity: 'error', path: 'server.tls_keyfile' });
+  });
+  it('oauth2: exactly one of jwks and introspection', () => {
+    const config = newLayout();
+    config.server.auth = { provider_config: { type: 'oauth2_token', jwks: { uri: 'https://x/jwks' }, introspection: { url: 'https://x/i' } } };
+    expect(only(check(config, '0.7.1'), 13)).toMatchObject({ severity: 'error', path: 'server.auth.provider_config', message: expect.stringContaining('sets both') });
+    config.server.auth.provider_config = { type: 'oauth2_token' };
+    expect(only(check(config, '0.7.1'), 13).message).toContain('sets neither');
+  });
+  it('workers before 0.3.1', () => {
+    const config = oldLayout();
+    config.server.workers = 2;
+    expect(only(check(config, '0.2.14'), 13)).toMatchObject({ severity: 'warning', path: 'server.workers' });
+  });
+});
+
+describe('rule 14: env placeholders', () => {
+  it('a bare placeholder needs the variable on the container', () => {
+    const config = newLayout();
+    config.registered_resources.models[0].model_id = '${env.INFERENCE_MODEL}';
+    expect(only(check(config, '0.7.1'), 14)).toEqual({
+      severity: 'error',
+      rule: 14,
+      path: 'registered_resources.models[0].model_id',
+      message:
+        '`${env.INFERENCE_MODEL}` has no default, so the server stops at startup when INFERENCE_MODEL is unset: set INFERENCE_MODEL in `spec.workload.overrides.env` (name: INFERENCE_MODEL, value: …), or write `${env.INFERENCE_MODEL:=<default>}`.',
+    });
+    expect(check(config, '0.7.1', ['INFERENCE_MODEL'])).toEqual([]);
+  });
+  it('… even inside a provider disabled by ${env.X:+id}', () => {
+    const config = newLayout();
+    config.providers.inference.push({ provider_id: '${env.OPENAI_ENABLED:+openai}', provider_type: 'remote::openai', config: { api_key: '${env.OPENAI_API_KEY}' } });
+    expect(only(check(config, '0.7.1'), 14)).toMatchObject({
+      severity: 'error',
+      path: 'providers.inference[2].config.api_key',
+      message: expect.stringContaining('the server expands its config even while it is disabled'),
+    });
+  });
+  it('… but not inside an entry removed by __disabled__', () => {
+    const config = newLayout();
+    config.providers.inference.push({ provider_id: '__disabled__', provider_type: 'remote::openai', config: { api_key: '${env.OPENAI_API_KEY}' } });
+    expect(check(config, '0.7.1')).toEqual([]);
+  });
+  it('forms the server leaves literal', () => {
+    const config = newLayout();
+    const at = config.providers.inference[0].config;
+    const cases: Array<[string, string]> = [
+      ['${env.vllm_token}', 'upper case'],
+      ['${env.VLLM_TOKEN:-fake}', '`:-` is not supported; write `${env.VLLM_TOKEN:=fake}`'],
+      ['${env.VLLM_TOKEN:}', 'write `${env.VLLM_TOKEN:=}` for an empty default'],
+      ['${VLLM_TOKEN}', 'only `${env.NAME}` placeholders are substituted'],
+    ];
+    for (const [value, why] of cases) {
+      at.api_token = value;
+      expect(only(check(config, '0.7.1'), 14)).toMatchObject({
+        severity: 'warning',
+        path: 'providers.inference[0].config.api_token',
+        message: expect.stringMatching(new RegExp(`is not a placeholder the server substitutes.*${why.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`)),
+      });
+    }
+  });
+  it('a default cannot contain }', () => {
+    const config = newLayout();
+    config.providers.inference[0].config.api_token = '${env.TOKEN:={"a": 1}}';
+    expect(only(check(config, '0.7.1'), 14)).toMatchObject({ severity: 'warning', message: expect.stringContaining('a default cannot contain `}`') });
+  });
+  it('before 0.2.13 the forms are ${env.X:default} and ${env.X+value}', () => {
+    const config = oldLayout();
+    config.providers.inference[0].config.api_token = '${env.VLLM_API_TOKEN:=fake}';
+    expect(only(check(config, '0.2.10'), 14)).toMatchObject({ severity: 'warning', message: expect.stringContaining('the default here starts with "="') });
+    config.providers.inference[0].config.api_token = '${env.VLLM_API_TOKEN:fake}';
+    expect(check(config, '0.2.10')).toEqual([]);
+    expect(only(check(config, '0.2.14'), 14).message).toContain('write `${env.VLLM_API_TOKEN:=fake}` for a default');
+  });
+  it('auth switched off by an empty type is not expanded further', () => {
+    const config = newLayout();
+    config.server.auth = { provider_config: { type: '${env.AUTH:+oauth2_token}', jwks: { uri: '${env.JWKS_URI}' } } };
+    expect(check(config, '0.7.1')).toEqual([]);
+    expect(errors(check(config, '0.7.1', ['AUTH'])).map((p) => [p.rule, p.path])).toEqual([[14, 'server.auth.provider_config.jwks.uri']]);
+  });
+});
+
+describe('rule 15: paths', () => {
+  it('a relative sqlite path', () => {
+    const config = newLayout();
+    config.storage.backends.kv_default.db_path = 'data/kvstore.db';
+    expect(only(check(config, '0.7.1'), 15)).toMatchObject({ severity: 'warning', path: 'storage.backends.kv_default.db_path', message: expect.stringContaining('relative path') });
+  });
+  it('~ outside the state volume', () => {
+    const config = newLayout();
+    config.providers.files[0].config.storage_dir = '${env.FILES_DIR:=~/files}';
+    expect(only(check(config, '0.7.1'), 15)).toMatchObject({
+      severity: 'warning',
+      path: 'providers.files[0].config.storage_dir',
+      message: expect.stringContaining('"~/files" (with FILES_DIR unset) resolves against the server\'s HOME (/ in the stock images) to /files, outside the state volume at /.llama'),
+    });
+  });
+  it('~/.llama is the state volume of a 0.7.1 image, not of a 0.8.0 one', () => {
+    expect(check(newLayout(), '0.7.1').filter((p) => p.rule === 15)).toEqual([]);
+    expect(check(newLayout(), '0.8.0').filter((p) => p.rule === 15).map((p) => p.path)).toEqual(['storage.backends.kv_default.db_path', 'storage.backends.sql_default.db_path']);
+  });
+});
+
+// Every base config llsd-render ships (configs/distributions.yaml) passes the rules once the
+// container sets the variables it needs, and without them fails on exactly those: each bare
+// `${env.X}` (rule 14), and a vLLM URL that is empty unless a variable is set (rule 8).
+describe('shipped base configs', () => {
+  const cases = Object.entries(distributions()).flatMap(([name, d]) => Object.entries(d.releases).map(([release, r]) => ({ name, release, file: r.config })));
+
+  /** Every `${env.X}` without a default, found independently of the checker. */
+  function barePlaceholders(value: unknown, path: Array<string | number> = []): Array<{ path: string; name: string }> {
+    if (typeof value === 'string') return [...value.matchAll(/\$\{env\.([A-Z0-9_]+)\}/g)].map((m) => ({ path: formatFieldPath(path), name: m[1] as string }));
+    if (Array.isArray(value)) return value.flatMap((v, i) => barePlaceholders(v, [...path, i]));
+    if (value && typeof value === 'object') return Object.entries(value).flatMap(([k, v]) => barePlaceholders(v, [...path, k]));
+    return [];
+  }
+  const toSet = /set ([A-Z0-9_]+) in `spec\.workload\.overrides\.env` \(name: \1, value: …\)/;
+
+  it('covers the distributions', () => {
+    expect(cases.map((c) => c.name)).toEqual(expect.arrayContaining(['starter']));
+  });
+
+  it.each(cases)('$name $release', ({ name, release, file }) => {
+    const text = baseConfigText(file);
+    expect(text, `configs/distributions/${file} is not embedded`).toBeDefined();
+    const config = parse(text as string);
+    const bare = barePlaceholders(config);
+
+    // Without the variables: the bare placeholders exactly, and otherwise only "set X" errors.
+    const withoutEnv = errors(check(config, release));
+    expect(withoutEnv.filter((p) => p.rule === 14).map((p) => p.path)).toEqual(bare.map((b) => b.path));
+    withoutEnv.forEach((p) => expect(p.message, JSON.stringify(p)).toMatch(toSet));
+    expect(withoutEnv.filter((p) => p.rule !== 14).every((p) => p.rule === 8 && p.message.includes('refuses to start without a URL'))).toBe(true);
+    const needed = [...new Set(withoutEnv.map((p) => (toSet.exec(p.message) as RegExpExecArray)[1] as string))];
+    expect(needed).toEqual(expect.arrayContaining(bare.map((b) => b.name)));
+    if (['remote-vllm', 'postgres-demo', 'meta-reference-gpu'].includes(name)) expect(needed).toContain('INFERENCE_MODEL');
+
+    // With them: no errors (the starter, nothing at all).
+    const withEnv = check(config, release, needed);
+    expect(errors(withEnv), JSON.stringify(withEnv, null, 2)).toEqual([]);
+    if (name === 'starter') expect(withEnv).toEqual([]);
+  });
+});
