@@ -10,6 +10,7 @@ const out = rows.map((row) => {
   entry.urlKey = row.url_field ?? null;
   entry.credentialKey = row.credential_field ?? null;
   if (row.connection_fields) entry.connectionKeys = row.connection_fields;
+  if (row.required_fields?.length) entry.requiredKeys = row.required_fields;
   entry.presentIn = Object.entries(row.present_in ?? {}).filter(([, present]) => present).map(([release]) => release.replace(/^v/, ''));
   if (row.removed_in) entry.removedIn = String(row.removed_in).replace(/^v/, '');
   if (row.requires_apis) entry.requiresApis = row.requires_apis;

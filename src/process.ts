@@ -7,13 +7,16 @@ import { group as llsdGroup } from './api/llsd-v1alpha2.js';
 import { renderOptionsSchema, type RenderOptions, type RenderOptionsInput } from './api/render-config.js';
 import { isError, type FieldProblem } from './api/issues.js';
 import { checkReferences } from './api/references.js';
-import { generateConfig } from './config/generate.js';
+import { generateConfig, type GeneratedConfig } from './config/generate.js';
+import { checkStartupRules } from './config/startup-rules.js';
+import { parseYaml11 } from './krm/yaml.js';
+import { isPlainObject } from './lib/objects.js';
 import { annotation, annotationsOf, identityOf, isClientSideOnly, resultFor, type InputItem, type KrmObject } from './krm/item.js';
 import { inventoryOf, type Inventory } from './krm/inventory.js';
 import type { OutputItem } from './krm/resource-list.js';
 import { hasErrors, sortResults, type Result } from './krm/result.js';
 import { renderObjects } from './manifests/index.js';
-import { planLlsd } from './plan/plan.js';
+import { planLlsd, type Plan } from './plan/plan.js';
 
 /**
  * `krm`: a KRM function under kpt or kustomize; the output is the whole item list.
@@ -129,7 +132,31 @@ function renderLlsd(item: InputItem, options: RenderOptions, inventory: Inventor
       ? `uses config.yaml from the ConfigMap "${config.fromConfigMap}" (overrideConfig) for ${target}`
       : `generated config.yaml with ${count(config.providerCount.fromLlsd, 'provider')} from the LLSD (${config.providerCount.total} in all) and ${count(config.modelCount, 'model')} for ${target}`,
   );
-  return { results, rendered: { objects: renderObjects(plan, config, options), summary } };
+  const objects = renderObjects(plan, config, options);
+  // Check config.yaml as the server will at startup, with the env the container really gets.
+  const startup = checkAsServer(plan, config, objects);
+  results.push(...startup.map(toResult));
+  if (startup.some(isError)) return { results };
+  return { results, rendered: { objects, summary } };
+}
+
+/**
+ * The startup rules (DESIGN §5) on the config the pod will read: a violation is a result now
+ * instead of a crash-looping pod later. Problems name the config.yaml path; for an overrideConfig
+ * they point at the field naming that ConfigMap.
+ */
+function checkAsServer(plan: Plan, config: GeneratedConfig, objects: readonly KrmObject[]): FieldProblem[] {
+  const parsed = parseYaml11(config.text).value;
+  if (!isPlainObject(parsed)) return [];
+  const deployment = objects.find((o) => o.kind === 'Deployment') as { spec?: { template?: { spec?: { containers?: Array<{ env?: Array<{ name: string }> }> } } } } | undefined;
+  const containerEnv = new Set((deployment?.spec?.template?.spec?.containers?.[0]?.env ?? []).map((e) => e.name));
+  const where = config.fromConfigMap ? `the config.yaml of the ConfigMap "${config.fromConfigMap}"` : 'the generated config.yaml';
+  const path = config.fromConfigMap ? ['spec', 'overrideConfig', 'configMapName'] : [];
+  return checkStartupRules(parsed, { release: plan.release, profile: plan.profile, containerEnv }).map((p) => ({
+    severity: p.severity,
+    path,
+    message: `${where} would ${p.severity === 'error' ? 'stop' : 'trouble'} llama-stack ${plan.release} at startup: \`${p.path || '(top level)'}\` ${p.message}`,
+  }));
 }
 
 /** kpt writes generated objects where their path annotations say: one file per LLSD, next to it. */

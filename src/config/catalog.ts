@@ -30,6 +30,8 @@ const providerRowSchema = z.strictObject({
   credentialKey: z.string().nullable(),
   /** Keys that locate the service when it is more than one URL (pgvector host/port/db, …). */
   connectionKeys: z.array(z.string()).optional(),
+  /** Config keys with no default: the server rejects the provider without them. */
+  requiredKeys: z.array(z.string()).optional(),
   presentIn: z.array(version),
   removedIn: version.optional(),
   requiresApis: z.array(z.string()).optional(),

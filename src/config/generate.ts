@@ -6,7 +6,8 @@ import { stringifyPlainYaml } from '../krm/yaml.js';
 import { isPlainObject, setOwn } from '../lib/objects.js';
 import type { Plan } from '../plan/plan.js';
 import { applyDisabled } from './disabled.js';
-import { buildProvider, findBaseEntry, overlay, resolveProviderType, type ConfigProvider } from './providers.js';
+import { mergeExternalProviders } from './external-providers.js';
+import { buildProvider, findBaseEntry, overlay, seedFromSameType, resolveProviderType, type ConfigProvider } from './providers.js';
 import { mergeById, mergeModels, registerModels, registerShields, registerTools, resourceList, setResourceList, settleDefaultShield } from './resources.js';
 import type { SecretEnv } from './secrets.js';
 import { applyStorage } from './storage.js';
@@ -54,7 +55,7 @@ export function generateConfig(plan: Plan): GenerateOutcome {
     const entries = (Array.isArray(providers[built.api]) ? providers[built.api] : []) as ConfigProvider[];
     const at = findBaseEntry(entries, provider.id);
     if (at >= 0) entries[at] = overlay(entries[at], built.entry);
-    else entries.push(built.entry);
+    else entries.push(seedFromSameType(entries, built.entry, resolved.row));
     setOwn(providers, built.api, entries);
     addApi(config, built.api);
     env.push(...built.env);
@@ -89,6 +90,9 @@ export function generateConfig(plan: Plan): GenerateOutcome {
     }
   }
 
+  // Spec 001: external providers are laid over the generated config last (FR-090–FR-092).
+  const external = mergeExternalProviders(config, plan.llsd, problems);
+
   if (problems.some(isError)) return { ok: false, problems };
   const text = stringifyPlainYaml(config);
   const hash = sha256(text);
@@ -98,7 +102,10 @@ export function generateConfig(plan: Plan): GenerateOutcome {
       text,
       hash,
       env,
-      providerCount: { fromLlsd: plan.llsd.providers.length, total: Object.values(providers).reduce((n: number, list) => n + (Array.isArray(list) ? list.length : 0), 0) },
+      providerCount: {
+        fromLlsd: plan.llsd.providers.length + external,
+        total: Object.values(providers).reduce((n: number, list) => n + (Array.isArray(list) ? list.length : 0), 0),
+      },
       modelCount: models.length,
     },
     problems,

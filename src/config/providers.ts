@@ -257,3 +257,29 @@ export function overlay(base: ConfigProvider | undefined, built: ConfigProvider)
   if (Object.keys(config).length > 0) merged.config = config;
   return merged;
 }
+
+/**
+ * A provider with a new id whose type the base also has (a second faiss, say) takes the keys the
+ * server requires with no default (`persistence`, `db_path`) from that entry, when the CR does not
+ * give them. Its storage is its own: a persistence namespace or a sqlite file named after the base
+ * id is renamed after the new id, so two providers never share state.
+ */
+export function seedFromSameType(entries: readonly ConfigProvider[], built: ConfigProvider, row: ProviderRow): ConfigProvider {
+  const missing = (row.requiredKeys ?? []).filter((key) => built.config?.[key] === undefined);
+  const template = entries.find((e) => e.provider_type === built.provider_type && isPlainObject(e.config));
+  if (missing.length === 0 || !template || !isPlainObject(template.config)) return built;
+  const baseId = String(conditionalId(template.provider_id) ?? template.provider_id);
+  const id = String(built.provider_id);
+  const rename = (value: unknown, key: string): unknown => {
+    if (isPlainObject(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, rename(v, k)]));
+    if (typeof value !== 'string') return value;
+    if (key === 'namespace') return value.replace(new RegExp(`::${escape(baseId.replace(/-/g, '_'))}$|::${escape(baseId)}$`), `::${id}`);
+    if (key.endsWith('db_path')) return value.replace(/\/[^/]*\.db$/, `/${id}.db`);
+    return value;
+  };
+  const templateConfig = template.config;
+  const seeded = Object.fromEntries(missing.filter((key) => key in templateConfig).map((key) => [key, rename(templateConfig[key], key)]));
+  return { ...built, config: deepMerge(built.config ?? {}, seeded) };
+}
+
+const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

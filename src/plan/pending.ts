@@ -17,7 +17,6 @@ const pendingFields: ReadonlyArray<readonly string[]> = [
   ['spec', 'workload', 'storage'],
   ['spec', 'workload', 'podDisruptionBudget'],
   ['spec', 'workload', 'topologySpreadConstraints'],
-  ['spec', 'externalProviders'],
 ];
 
 export function notRenderedYet(llsd: Llsd): FieldProblem[] {

@@ -35,13 +35,15 @@ export const providerKinds = {
     kind('gemini', false, true),
     kind('sentence-transformers', false, false),
   ],
-  safety: [kind('llama-guard', false, false), kind('code-scanner', false, false), kind('prompt-guard', false, false), kind('passthrough', true, true)],
+  // remote::passthrough (base_url required) and remote::milvus (persistence required, and no base
+  // entry of that type to take it from) are left out: without those keys the startup rules rightly
+  // refuse the LLSD, and the generator here does not write them.
+  safety: [kind('llama-guard', false, false), kind('code-scanner', false, false), kind('prompt-guard', false, false)],
   vectorIo: [
     kind('faiss', false, false),
     kind('sqlite-vec', false, false),
     kind('chromadb', true, false),
     kind('qdrant', true, true),
-    kind('milvus', true, true),
     kind('pgvector', false, true, true),
     kind('weaviate', true, true),
     kind('elasticsearch', true, true),
@@ -121,7 +123,8 @@ const providerDraft = (kinds: readonly ProviderKind[]): fc.Arbitrary<ProviderDra
       {
         kind: fc.constant(k),
         explicitId: fc.boolean(),
-        endpoint: k.url ? fc.option(url, { nil: undefined }) : fc.constant(undefined),
+        // vLLM has no default URL: without an endpoint the startup rules rightly refuse it.
+        endpoint: k.url ? (k.provider === 'vllm' ? url : fc.option(url, { nil: undefined })) : fc.constant(undefined),
         apiKey: k.credential ? fc.option(fc.record({ ref, short: fc.boolean() }), { nil: undefined }) : fc.constant(undefined),
         host: k.host
           ? fc.option(fc.oneof(fc.record({ value: dnsLabel(12).map((h) => `${h}.db.svc`) }), fc.record({ ref })), { nil: undefined })
@@ -140,7 +143,7 @@ const providerDraft = (kinds: readonly ProviderKind[]): fc.Arbitrary<ProviderDra
           { nil: undefined },
         ),
       },
-      { requiredKeys: ['kind', 'explicitId', 'secretRefs'] },
+      { requiredKeys: k.provider === 'vllm' ? ['kind', 'explicitId', 'secretRefs', 'endpoint'] : ['kind', 'explicitId', 'secretRefs'] },
     ),
   );
 

@@ -274,7 +274,9 @@ describe('RenderConfig `distributions` as an option', () => {
 describe('`configPath` in `llsd-render build` and `validate`', () => {
   const root = mkdtempSync(join(tmpdir(), 'llsd-plan-'));
   afterAll(() => rmSync(root, { recursive: true, force: true }));
-  const base = 'version: 2\ndistro_name: mine\napis: [inference]\nproviders:\n  inference: []\nstorage:\n  backends: {}\n';
+  // A whole config for 0.7.1: the startup rules run on it too.
+  const base =
+    'version: 2\ndistro_name: mine\napis: [inference]\nproviders:\n  inference: []\nstorage:\n  backends:\n    kv_default: {type: kv_sqlite, db_path: /.llama/kv.db}\n    sql_default: {type: sql_sqlite, db_path: /.llama/sql.db}\n  stores:\n    metadata: {backend: kv_default, namespace: registry}\n    inference: {backend: sql_default, table_name: inference_store}\n';
 
   function project(name: string, distributions: string, files: Record<string, string> = {}): string {
     const dir = join(root, name);

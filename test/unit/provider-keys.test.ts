@@ -95,7 +95,11 @@ for (const { release, plan } of releases) {
         const expected: Record<string, string> = {};
         if (url !== null) expected[url] = endpoint;
         if (credential !== null) expected[credential] = '${env.LLSD_PROBE_API_KEY}';
-        expect(entry).toEqual({ provider_id: 'probe', provider_type: row.type, config: expected });
+        // Keys the server requires with no default (persistence, …) come from the base's entry of
+        // the same type (seedFromSameType); they are neither URL nor credential keys.
+        const seeded = Object.fromEntries((row.requiredKeys ?? []).filter((key) => key !== url && key !== credential && entry?.config?.[key] !== undefined).map((key) => [key, entry?.config?.[key]]));
+        expect(entry).toEqual({ provider_id: 'probe', provider_type: row.type, config: { ...expected, ...seeded } });
+        for (const key of Object.keys(seeded)) expect(['persistence', 'db_path', 'kvstore', 'metadata_store'], key).toContain(key);
       });
     });
   });
