@@ -15,7 +15,9 @@ import { annotation, annotationsOf, identityOf, isClientSideOnly, resultFor, typ
 import { inventoryOf, type Inventory } from './krm/inventory.js';
 import type { OutputItem } from './krm/resource-list.js';
 import { hasErrors, sortResults, type Result } from './krm/result.js';
+import { exposureProblems } from './manifests/exposure.js';
 import { renderObjects } from './manifests/index.js';
+import { networkPolicyProblems } from './manifests/network-policy.js';
 import { planLlsd, type Plan } from './plan/plan.js';
 
 /**
@@ -119,9 +121,13 @@ function renderLlsd(item: InputItem, options: RenderOptions, inventory: Inventor
   if (references.some(isError)) return { results };
   const planned = planLlsd(parsed.llsd, inventory, options.distributions);
   if (!planned.ok) return { results: [...results, ...planned.problems.map(toResult)] };
+  results.push(...(planned.problems ?? []).map(toResult));
+  // Exposure and NetworkPolicy: the CR against the render options (host names, Gateway, peers).
+  const networking = [...exposureProblems(planned.plan, options), ...networkPolicyProblems(planned.plan, options)];
+  results.push(...networking.map(toResult));
   const generated = generateConfig(planned.plan);
   results.push(...generated.problems.map(toResult));
-  if (!generated.ok) return { results };
+  if (!generated.ok || networking.some(isError)) return { results };
   const { plan } = planned;
   const { config } = generated;
   const target = `llama-stack ${plan.release} (distribution ${plan.distributionName}, image ${plan.image})${plan.releaseNote ? `; ${plan.releaseNote}` : ''}`;

@@ -184,7 +184,7 @@ const named = (what: string) =>
 export const workloadSpec = z
   .strictObject({
     replicas: z.number().int().min(0).optional().describe('Pod replicas; default 1. Left out when autoscaling is set.'),
-    workers: z.number().int().min(1).optional().describe('Server worker processes.'),
+    workers: z.number().int().min(1).optional().describe('Server worker processes (`server.workers`, llama-stack 0.3.1+); requests one CPU each by default.'),
     resources: resourceRequirements.optional(),
     autoscaling: z
       .strictObject({
@@ -198,7 +198,7 @@ export const workloadSpec = z
     storage: z
       .strictObject({
         size: quantity.optional().describe('PVC size; default 10Gi.'),
-        mountPath: z.string().regex(/^\//, { error: 'must be an absolute path' }).optional().describe('Mount path; default `/.llama`.'),
+        mountPath: z.string().regex(/^\//, { error: 'must be an absolute path' }).optional().describe("Mount path; default the image's state directory (`/.llama`, `/.ogx` from 0.8.0)."),
       })
       .optional()
       .describe('A PersistentVolumeClaim for the server state.'),

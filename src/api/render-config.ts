@@ -2,7 +2,7 @@
 // `configMap:` or `-- key=value`) and as `spec` of a `fn.llamastack.io/v1alpha1` RenderConfig.
 import { z } from 'zod';
 import { checkOverrides, mergeCatalog, type DistributionOverride } from '../config/distributions.js';
-import { parseYaml11 } from '../krm/yaml.js';
+import { parseYaml11, parseYamlStream } from '../krm/yaml.js';
 import { isPlainObject } from '../lib/objects.js';
 
 export const renderConfigApiVersion = 'fn.llamastack.io/v1alpha1';
@@ -72,12 +72,145 @@ const distributionsOption = z
     'Named distributions to add or override, by name: `{image, release, config | configPath}`; e.g. an image mirror `{starter: {image: registry.internal/llamastack/distribution-starter:0.7.1}}`. As ConfigMap data, a YAML string.',
   );
 
+/**
+ * A mapping option; as ConfigMap data (where every value is a string) a YAML string holding the
+ * mapping, read with the YAML 1.2 core schema as kpt reads the package.
+ */
+function yamlMapping<T extends z.ZodType>(schema: T, what: string) {
+  const fromText = z
+    .string()
+    .transform((text, ctx) => {
+      const parsed = parseYamlStream(text);
+      const problem = parsed.problems[0];
+      if (problem) {
+        ctx.addIssue({ code: 'custom', message: `is not valid YAML${problem.line ? ` (line ${problem.line})` : ''}: ${problem.message}`, input: text });
+        return z.NEVER;
+      }
+      if (parsed.documents.length > 1) {
+        ctx.addIssue({ code: 'custom', message: 'must hold a single YAML document', input: text });
+        return z.NEVER;
+      }
+      const value = parsed.documents[0]?.value ?? {};
+      if (isPlainObject(value)) return value as unknown;
+      ctx.addIssue({ code: 'custom', message: `must be a YAML mapping: ${what}`, input: text });
+      return z.NEVER;
+    })
+    .pipe(schema);
+  return z.union([fromText, schema]);
+}
+
+const dnsLabelPattern = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+const dnsSubdomainPattern = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+const dnsLabel = (example: string) =>
+  z
+    .string()
+    .max(63)
+    .regex(dnsLabelPattern, { error: `must be a Kubernetes name such as \`${example}\` (lower case letters, digits and \`-\`)` });
+const dnsSubdomain = (example: string) =>
+  z
+    .string()
+    .max(253)
+    .regex(dnsSubdomainPattern, { error: `must be a DNS name such as \`${example}\` (lower case letters, digits, \`-\` and \`.\`)` });
+
+/** An annotation key: an optional DNS-subdomain prefix and `/`, then a name of at most 63 characters. */
+const annotationKey = z.string().refine(
+  (key) => {
+    const slash = key.lastIndexOf('/');
+    const prefix = slash >= 0 ? key.slice(0, slash) : undefined;
+    const name = key.slice(slash + 1);
+    return (prefix === undefined || (prefix.length <= 253 && dnsSubdomainPattern.test(prefix))) && name.length <= 63 && /^[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/.test(name);
+  },
+  {
+    error:
+      'is not an annotation key: write one such as `nginx.ingress.kubernetes.io/proxy-body-size` (an optional DNS prefix and `/`, then at most 63 letters, digits, `-`, `_` and `.`)',
+  },
+);
+const ownAnnotationKey = z.string().refine((key) => !key.startsWith('llamastack.io/'), {
+  error: "uses the `llamastack.io/` prefix, which is llsd-render's own; use another key",
+});
+const annotationMap = z.record(annotationKey.pipe(ownAnnotationKey), z.string());
+
+const gatewayRef = z
+  .strictObject({
+    name: z.string().min(1).max(253).describe('Name of the Gateway.'),
+    namespace: dnsLabel('gateway-system').optional().describe("Namespace of the Gateway; default: the LLSD's namespace."),
+    sectionName: dnsSubdomain('https').optional().describe('A listener of the Gateway to attach to; default: every listener that allows the route.'),
+  })
+  .describe('The Gateway an HTTPRoute attaches to (its `parentRefs` entry).');
+
+/** A Secret name, or a pattern with `{name}` and `{namespace}`; any other placeholder is an error. */
+const secretNamePattern = z
+  .string()
+  .min(1)
+  .superRefine((pattern, ctx) => {
+    const unknown = [...pattern.matchAll(/\{([^}]*)\}/g)].map((m) => m[0]).filter((p) => p !== '{name}' && p !== '{namespace}');
+    if (unknown.length > 0) {
+      ctx.addIssue({ code: 'custom', message: `may use only the placeholders \`{name}\` and \`{namespace}\`, not ${unknown.map((p) => `\`${p}\``).join(', ')}`, input: pattern });
+    } else if (!dnsSubdomainPattern.test(pattern.replaceAll('{name}', 'a').replaceAll('{namespace}', 'a'))) {
+      ctx.addIssue({
+        code: 'custom',
+        message: 'must give a Secret name such as `{name}-tls` or `wildcard-tls` (lower case letters, digits, `-`, `.` and the placeholders `{name}` and `{namespace}`)',
+        input: pattern,
+      });
+    }
+  });
+
+const ingressTlsSpec = z
+  .strictObject({
+    secretName: secretNamePattern
+      .optional()
+      .describe(
+        "The kubernetes.io/tls Secret with the certificate for the host, in the LLSD's namespace: a name, or a pattern with `{name}` and `{namespace}` of the LLSD (`default` without one), e.g. `{name}-tls`, which cert-manager can fill. Default: none, the controller's default certificate. Ingress only.",
+      ),
+  })
+  .describe('TLS at the Ingress controller or router.');
+
 export const renderOptionsSchema = z.strictObject({
   distributions: distributionsOption,
+  exposeKind: z
+    .enum(['ingress', 'route', 'httproute'])
+    .default('ingress')
+    .describe(
+      'What `spec.networking.expose` renders: `ingress` (default; networking.k8s.io/v1 Ingress `<name>-ingress`), `route` (OpenShift route.openshift.io/v1 Route `<name>`) or `httproute` (Gateway API gateway.networking.k8s.io/v1 HTTPRoute `<name>-httproute`, attached to the `gateway` option).',
+    ),
+  gateway: yamlMapping(gatewayRef, '`{name, namespace, sectionName}` of the Gateway')
+    .optional()
+    .describe(
+      'The Gateway that HTTPRoutes attach to: `{name, namespace, sectionName}`; required when `exposeKind` is `httproute` and an LLSD is exposed. As ConfigMap data, a YAML string.',
+    ),
   gitopsAnnotations: flag
     .default(true)
     .describe(
       'Add `kustomize.toolkit.fluxcd.io/substitute: disabled` to ConfigMaps holding `${` and Argo CD `PruneLast=true` to generated ConfigMaps. Default true.',
+    ),
+  ingressAnnotations: yamlMapping(annotationMap, 'annotation keys to string values')
+    .default({})
+    .describe(
+      'Annotations added to the Ingress, Route or HTTPRoute, e.g. `{cert-manager.io/cluster-issuer: letsencrypt}`; values are strings. Default none. As ConfigMap data, a YAML string.',
+    ),
+  ingressClass: dnsSubdomain('nginx')
+    .optional()
+    .describe("`spec.ingressClassName` of the Ingress. Default: none, the cluster's default IngressClass. Ingress only."),
+  ingressControllerNamespace: dnsLabel('ingress-nginx')
+    .optional()
+    .describe(
+      'Namespace of the ingress controller (or Gateway proxies) that forwards to exposed servers; the NetworkPolicy of an exposed LLSD admits it. Default: none (a warning when an exposed LLSD has a NetworkPolicy), and with `exposeKind: route` the OpenShift router namespaces (label `network.openshift.io/policy-group: ingress`).',
+    ),
+  ingressDomain: dnsSubdomain('apps.example.com')
+    .optional()
+    .describe(
+      'Domain for host names of exposed LLSDs without `expose.hostname`: `<name>-<namespace>.<domain>` (`<name>.<domain>` without a namespace). Default: none; such an Ingress or HTTPRoute has no host, a Route gets the router\'s.',
+    ),
+  ingressTls: yamlMapping(ingressTlsSpec, '`{}` or `{secretName: …}`')
+    .optional()
+    .describe(
+      'Serve exposed LLSDs over HTTPS at the Ingress controller or router: `{}` (its default certificate) or `{secretName: <name or pattern>}` (an Ingress `tls` entry for the host). A Route redirects HTTP and terminates TLS at the edge with the router certificate (`reencrypt` when the server serves HTTPS itself; without this option such a Route is `passthrough`). Default: none (plain HTTP). With `httproute`, TLS is set on the Gateway listener instead. As ConfigMap data, a YAML string.',
+    ),
+  networkPolicy: z
+    .union([z.enum(['auto', 'on', 'off']), z.boolean().transform((on) => (on ? 'on' : 'off'))])
+    .default('auto')
+    .describe(
+      'NetworkPolicy `<name>-network-policy`: `auto` (default: when `spec.networking.allowedFrom` is set), `on` (for every LLSD; without `allowedFrom` only the own namespace may connect) or `off` (never).',
     ),
   outputPath: z
     .string()

@@ -87,6 +87,9 @@ const probeSchema = z.strictObject({
   failureThreshold: z.number().int(),
 });
 
+const quantity = z.union([z.string(), z.number()]);
+
+/** configs/workload.yaml: the workload defaults; each is documented there, next to its value. */
 const workloadDefaultsSchema = z.strictObject({
   container: z.strictObject({
     name: z.string(),
@@ -98,11 +101,28 @@ const workloadDefaultsSchema = z.strictObject({
     configVolumeName: z.string(),
   }),
   replicas: z.number().int(),
-  resources: z.record(z.string(), z.record(z.string(), z.string())),
+  resources: z.strictObject({ cpuPerWorker: z.number().positive(), memoryRequest: quantity }),
   healthPath: z.string(),
   probes: z.strictObject({ startup: probeSchema, readiness: probeSchema, liveness: probeSchema }),
   podSecurityContext: z.record(z.string(), z.unknown()),
   containerSecurityContext: z.record(z.string(), z.unknown()),
+  storage: z.strictObject({ size: quantity, accessMode: z.string() }),
+  topologySpread: z.strictObject({
+    topologyKeys: z.array(z.string()).min(1),
+    maxSkew: z.number().int().positive(),
+    whenUnsatisfiable: z.enum(['ScheduleAnyway', 'DoNotSchedule']),
+  }),
+  podAntiAffinity: z.strictObject({ weight: z.number().int().min(1).max(100), topologyKey: z.string() }),
+  autoscaling: z.strictObject({ targetCPUUtilization: z.number().int().min(1).max(100) }),
+  podDisruptionBudget: z.strictObject({ maxUnavailable: z.union([z.number().int().min(0), z.string()]) }),
+  tls: z.strictObject({ volumeName: z.string(), mountPath: z.string(), certFile: z.string(), keyFile: z.string() }),
+  caBundle: z.strictObject({
+    defaultKeys: z.array(z.string()).min(1),
+    volumeName: z.string(),
+    mountPath: z.string(),
+    fileName: z.string(),
+    env: z.array(z.string()),
+  }),
 });
 export type WorkloadDefaults = z.infer<typeof workloadDefaultsSchema>;
 

@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import { isError, type FieldProblem } from '../api/issues.js';
 import { formatFieldPath } from '../krm/item.js';
-import { stringifyPlainYaml } from '../krm/yaml.js';
+import { parseYaml11, stringifyPlainYaml } from '../krm/yaml.js';
 import { isPlainObject, setOwn } from '../lib/objects.js';
 import type { Plan } from '../plan/plan.js';
 import { applyDisabled } from './disabled.js';
@@ -10,6 +10,7 @@ import { mergeExternalProviders } from './external-providers.js';
 import { buildProvider, findBaseEntry, overlay, seedFromSameType, resolveProviderType, type ConfigProvider } from './providers.js';
 import { mergeById, mergeModels, registerModels, registerShields, registerTools, resourceList, setResourceList, settleDefaultShield } from './resources.js';
 import type { SecretEnv } from './secrets.js';
+import { applyServerSettings, checkOverrideServerSettings, checkScaling } from './server-settings.js';
 import { applyStorage } from './storage.js';
 
 export interface GeneratedConfig {
@@ -33,10 +34,14 @@ export type GenerateOutcome =
 export function generateConfig(plan: Plan): GenerateOutcome {
   if (plan.overrideConfig) {
     const { configMapName, text } = plan.overrideConfig;
+    // The plan has parsed it already: a mapping.
+    const parsed = parseYaml11(text).value as Record<string, unknown>;
+    const problems = [...checkOverrideServerSettings(parsed, plan, configMapName), ...checkScaling(parsed, plan)];
+    if (problems.some(isError)) return { ok: false, problems };
     return {
       ok: true,
       config: { text, hash: sha256(text), env: [], providerCount: { fromLlsd: 0, total: 0 }, modelCount: 0, fromConfigMap: configMapName },
-      problems: [],
+      problems,
     };
   }
   const problems: FieldProblem[] = [];
@@ -65,6 +70,7 @@ export function generateConfig(plan: Plan): GenerateOutcome {
   // providers are no fallback for them).
   const disabled = applyDisabled(config, plan, problems);
   applyStorage(config, plan, env, problems);
+  applyServerSettings(config, plan, problems);
   checkEnvNames(env, problems);
 
   const { profile } = plan;
@@ -93,6 +99,7 @@ export function generateConfig(plan: Plan): GenerateOutcome {
   // Spec 001: external providers are laid over the generated config last (FR-090–FR-092).
   const external = mergeExternalProviders(config, plan.llsd, problems);
 
+  problems.push(...checkScaling(config, plan));
   if (problems.some(isError)) return { ok: false, problems };
   const text = stringifyPlainYaml(config);
   const hash = sha256(text);

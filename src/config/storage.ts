@@ -8,13 +8,14 @@
 // `inference_store` (sql), and each provider's own (`kvstore`, `persistence_store`,
 // `responses_store`, files' `metadata_store`). Each of the family is replaced by the CR's.
 //
-// sqlite files go on the workload volume, under the image's state directory.
+// sqlite files go on the workload volume: the image's state directory, or `workload.storage.mountPath`.
 // `spec.storage` absent, or a family absent: the base config is left as it is (FR-053).
 import { posix } from 'node:path';
 import type { FieldProblem } from '../api/issues.js';
 import type { SecretRefInput, StorageBackendInput } from '../api/llsd-v1alpha2.js';
 import { isPlainObject, setOwn } from '../lib/objects.js';
 import type { Plan } from '../plan/plan.js';
+import { stateDirectory } from '../plan/workload.js';
 import { conditionalId } from './providers.js';
 import { envName, placeholder, selectorOf, type SecretEnv } from './secrets.js';
 
@@ -55,7 +56,7 @@ export function applyStorage(config: Record<string, unknown>, plan: Plan, env: S
     if (!input) continue;
     const backend = buildBackend(family, input, env, problems);
     if (!backend) continue;
-    const home = plan.profile.image.home;
+    const home = stateDirectory(plan);
     if (plan.profile.layout === 'storage-backends') {
       placeBackends(config, family, backend, home, files);
     } else if (placeStores(config, family, backend, home, files) === 0) {

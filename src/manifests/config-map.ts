@@ -1,4 +1,6 @@
-// The immutable, content-hash-named ConfigMap holding config.yaml (DESIGN §6).
+// The immutable, content-hash-named ConfigMaps: config.yaml (DESIGN §6), and the CA bundle
+// gathered from `networking.tls.caBundle` (FR-063).
+import { createHash } from 'node:crypto';
 import type { RenderOptions } from '../api/render-config.js';
 import type { GeneratedConfig } from '../config/generate.js';
 import { workloadDefaults } from '../config/catalog.js';
@@ -16,6 +18,27 @@ export function renderConfigMap(plan: Plan, config: GeneratedConfig, options: Re
     immutable: true,
     data: { [configFileName]: config.text },
   };
+}
+
+/**
+ * The certificates of `networking.tls.caBundle`, in one key, as the operator's `<name>-ca-bundle`;
+ * named by their hash, so that a changed bundle is a new ConfigMap and rolls the pods.
+ */
+export function renderCaBundle(plan: Plan, options: RenderOptions): KrmObject | undefined {
+  if (!plan.caBundle) return undefined;
+  const annotations: Record<string, string> = options.gitopsAnnotations ? { [annotation.argoSyncOptions]: 'PruneLast=true' } : {};
+  return {
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: metadataFor(plan.llsd, caBundleName(plan) as string, 'ca-bundle', annotations),
+    immutable: true,
+    data: { [workloadDefaults().caBundle.fileName]: plan.caBundle.pem },
+  };
+}
+
+/** The name of the CA bundle ConfigMap, when the LLSD has one. */
+export function caBundleName(plan: Plan): string | undefined {
+  return plan.caBundle && names.caBundle(plan.llsd, createHash('sha256').update(plan.caBundle.pem).digest('hex'));
 }
 
 /**

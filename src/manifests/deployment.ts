@@ -1,10 +1,14 @@
 // The Deployment that runs the server with the generated config (DESIGN §6): config mounted
-// read-only, secrets only through `secretKeyRef` env vars, pods rolled when the config changes.
+// read-only, secrets only through `secretKeyRef` env vars, pods rolled when the config changes;
+// every `spec.workload` field, and the TLS certificate and CA bundle of `networking.tls`.
+import { posix } from 'node:path';
 import type { GeneratedConfig } from '../config/generate.js';
 import { workloadDefaults } from '../config/catalog.js';
 import { externalProviderSettings, externalProvidersOf } from '../config/external-providers.js';
 import { annotation, type KrmObject } from '../krm/item.js';
 import type { Plan } from '../plan/plan.js';
+import { hasPersistentVolume, maxPods, servesTls, stateDirectory } from '../plan/workload.js';
+import { caBundleName } from './config-map.js';
 import { labelsFor, metadataFor, names, selectorLabels } from './metadata.js';
 
 type EnvVar = Record<string, unknown> & { name: string };
@@ -15,6 +19,9 @@ export function renderDeployment(plan: Plan, config: GeneratedConfig): KrmObject
   const workload = llsd.spec.workload ?? {};
   const overrides = workload.overrides ?? {};
   const c = defaults.container;
+  const tls = tlsVolume(plan);
+  const ca = caBundleVolume(plan);
+  const external = externalProviderInstall(plan);
 
   const container: Record<string, unknown> = { name: c.name, image: plan.image };
   const startCommand = plan.profile.image.command?.map((part) => part.replaceAll('{config}', configPath()));
@@ -22,57 +29,60 @@ export function renderDeployment(plan: Plan, config: GeneratedConfig): KrmObject
   if (overrides.args) container.args = overrides.args;
   container.ports = [{ name: c.portName, containerPort: serverPort(plan), protocol: 'TCP' }];
   container.env = containerEnv(plan, config);
-  container.resources = workload.resources ?? defaults.resources;
+  container.resources = resources(plan);
   container.volumeMounts = [
     { name: c.configVolumeName, mountPath: c.configMountPath, readOnly: true },
-    { name: c.storageVolumeName, mountPath: plan.profile.image.home },
+    { name: c.storageVolumeName, mountPath: stateDirectory(plan) },
+    ...(tls ? [tls.mount] : []),
+    ...(ca ? [ca.mount] : []),
+    ...(external ? [external.mount] : []),
     ...(overrides.volumeMounts ?? []),
   ];
-  container.startupProbe = probe(defaults.probes.startup);
-  container.readinessProbe = probe(defaults.probes.readiness);
-  container.livenessProbe = probe(defaults.probes.liveness);
+  const scheme = servesTls(llsd) ? 'HTTPS' : 'HTTP';
+  container.startupProbe = probe(defaults.probes.startup, scheme);
+  container.readinessProbe = probe(defaults.probes.readiness, scheme);
+  container.livenessProbe = probe(defaults.probes.liveness, scheme);
   container.securityContext = defaults.containerSecurityContext;
 
-  const podSpec: Record<string, unknown> = {
-    serviceAccountName: overrides.serviceAccountName ?? names.serviceAccount(llsd),
-    securityContext: defaults.podSecurityContext,
-  };
-  const external = externalProviderInstall(plan);
-  if (external) {
-    podSpec.initContainers = external.initContainers;
-    (container.volumeMounts as unknown[]).push(external.mount);
-  }
+  const podSpec: Record<string, unknown> = { serviceAccountName: overrides.serviceAccountName ?? names.serviceAccount(llsd) };
+  if (overrides.terminationGracePeriodSeconds !== undefined) podSpec.terminationGracePeriodSeconds = overrides.terminationGracePeriodSeconds;
+  podSpec.securityContext = defaults.podSecurityContext;
+  Object.assign(podSpec, placement(plan));
+  if (external) podSpec.initContainers = external.initContainers;
   podSpec.containers = [container];
   podSpec.volumes = [
     { name: c.configVolumeName, configMap: { name: config.fromConfigMap ?? names.configMap(llsd, config.hash) } },
-    { name: c.storageVolumeName, emptyDir: {} },
+    hasPersistentVolume(llsd)
+      ? { name: c.storageVolumeName, persistentVolumeClaim: { claimName: names.persistentVolumeClaim(llsd) } }
+      : { name: c.storageVolumeName, emptyDir: {} },
+    ...(tls ? [tls.volume] : []),
+    ...(ca ? [ca.volume] : []),
     ...(external ? [external.volume] : []),
     ...(overrides.volumes ?? []),
   ];
 
-  return {
-    apiVersion: 'apps/v1',
-    kind: 'Deployment',
-    metadata: metadataFor(llsd, names.deployment(llsd), 'server'),
-    spec: {
-      replicas: workload.replicas ?? defaults.replicas,
-      selector: { matchLabels: selectorLabels(llsd) },
-      template: {
-        metadata: {
-          labels: labelsFor(llsd, 'server'),
-          annotations: { [annotation.configHash]: config.hash },
-        },
-        spec: podSpec,
-      },
+  const spec: Record<string, unknown> = {};
+  // The HPA owns the replica count: a replicas field here would reset it on every apply.
+  if (!workload.autoscaling) spec.replicas = workload.replicas ?? defaults.replicas;
+  spec.selector = { matchLabels: selectorLabels(llsd) };
+  // A ReadWriteOnce volume cannot be attached to the old and the new pod on different nodes.
+  if (hasPersistentVolume(llsd)) spec.strategy = { type: 'Recreate' };
+  spec.template = {
+    metadata: {
+      labels: labelsFor(llsd, 'server'),
+      annotations: { [annotation.configHash]: config.hash },
     },
+    spec: podSpec,
   };
+  return { apiVersion: 'apps/v1', kind: 'Deployment', metadata: metadataFor(llsd, names.deployment(llsd), 'server'), spec };
 }
 
 export const serverPort = (plan: Plan): number => plan.llsd.spec.networking?.port ?? workloadDefaults().container.port;
 
 /**
  * The image's own entrypoint runs the config named by the config-path env var, on the port env
- * var; then one env var per secret reference; then the user's env, which wins on a name clash.
+ * var; then where state and trusted CAs are; then one env var per secret reference; then the
+ * user's env, which wins on a name clash.
  */
 function containerEnv(plan: Plan, config: GeneratedConfig): EnvVar[] {
   const { image } = plan.profile;
@@ -80,8 +90,14 @@ function containerEnv(plan: Plan, config: GeneratedConfig): EnvVar[] {
   // Images whose entrypoint takes no config path env get it in the command instead.
   if (image.configPathEnv) env.push({ name: image.configPathEnv, value: configPath() });
   env.push({ name: image.portEnv, value: String(serverPort(plan)) });
+  const state = stateDirectory(plan);
   // 0.8.0 moves ~/.llama to ~/.ogx on start unless told where its state lives (the mounted volume).
-  if (image.configDirEnv) env.push({ name: image.configDirEnv, value: image.home });
+  if (image.configDirEnv) env.push({ name: image.configDirEnv, value: state });
+  // As the operator: the Hugging Face cache persists with the volume.
+  if (hasPersistentVolume(plan.llsd)) env.push({ name: 'HF_HOME', value: state });
+  env.push(...relocatedDefaults(plan, config));
+  const ca = caBundleVolume(plan);
+  if (ca) env.push(...workloadDefaults().caBundle.env.map((name) => ({ name, value: ca.file })));
   const external = externalProviderInstall(plan);
   if (external) env.push(external.env);
   env.push(...config.env.map((e) => ({ name: e.name, valueFrom: { secretKeyRef: { name: e.secretName, key: e.key } } })));
@@ -91,6 +107,94 @@ function containerEnv(plan: Plan, config: GeneratedConfig): EnvVar[] {
     else env.push(user);
   }
   return env;
+}
+
+/**
+ * The base configs keep their files under the image's state directory through env defaults
+ * (`${env.SQLITE_STORE_DIR:=~/.llama/distributions/starter}`). With the volume mounted elsewhere
+ * (`workload.storage.mountPath`), each such variable is set to the same place on the volume, so
+ * the state persists.
+ */
+function relocatedDefaults(plan: Plan, config: GeneratedConfig): EnvVar[] {
+  const home = plan.profile.image.home;
+  const state = stateDirectory(plan);
+  if (state === home) return [];
+  const env = new Map<string, string>();
+  for (const match of config.text.matchAll(/\$\{env\.([A-Za-z_][A-Za-z0-9_]*):=([^}]*)\}/g)) {
+    const [, name, fallback] = match as unknown as [string, string, string];
+    for (const prefix of [`~${home}`, home]) {
+      if (fallback === prefix || fallback.startsWith(`${prefix}/`)) env.set(name, posix.join(state, fallback.slice(prefix.length)));
+    }
+  }
+  return [...env].sort(([a], [b]) => a.localeCompare(b)).map(([name, value]) => ({ name, value }));
+}
+
+/**
+ * As the operator: the LLSD's requests and limits, then requests.cpu one core per worker (1 without
+ * `workers`) and requests.memory 1Gi; with `workers`, a missing limit equals the request. A request
+ * whose limit is given is left to Kubernetes, which takes the limit (a default above it is refused).
+ */
+function resources(plan: Plan): Record<string, Record<string, unknown>> {
+  const { workers, resources: given = {} } = plan.llsd.spec.workload ?? {};
+  const { cpuPerWorker, memoryRequest } = workloadDefaults().resources;
+  const requests: Record<string, unknown> = { ...given.requests };
+  const limits: Record<string, unknown> = { ...given.limits };
+  const fallback: Record<string, unknown> = { cpu: String((workers ?? 1) * cpuPerWorker), memory: memoryRequest };
+  for (const [resource, value] of Object.entries(fallback)) {
+    if (requests[resource] === undefined && limits[resource] === undefined) requests[resource] = value;
+    if (workers !== undefined && limits[resource] === undefined) limits[resource] = requests[resource];
+  }
+  const out: Record<string, Record<string, unknown>> = {};
+  if (Object.keys(requests).length > 0) out.requests = requests;
+  if (Object.keys(limits).length > 0) out.limits = limits;
+  return out;
+}
+
+/**
+ * Where pods go: the LLSD's topology spread constraints; else, when more than one pod may run,
+ * the operator's defaults: spread over regions, zones and nodes, and prefer another node, never
+ * refusing to schedule.
+ */
+function placement(plan: Plan): Record<string, unknown> {
+  const { llsd } = plan;
+  const given = llsd.spec.workload?.topologySpreadConstraints;
+  const several = maxPods(llsd) > 1;
+  const out: Record<string, unknown> = {};
+  const selector = { matchLabels: selectorLabels(llsd) };
+  if (several) {
+    const { weight, topologyKey } = workloadDefaults().podAntiAffinity;
+    out.affinity = { podAntiAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [{ weight, podAffinityTerm: { labelSelector: selector, topologyKey } }] } };
+  }
+  if (given) {
+    out.topologySpreadConstraints = given;
+  } else if (several) {
+    const { topologyKeys, maxSkew, whenUnsatisfiable } = workloadDefaults().topologySpread;
+    out.topologySpreadConstraints = topologyKeys.map((topologyKey) => ({ maxSkew, topologyKey, whenUnsatisfiable, labelSelector: selector }));
+  }
+  return out;
+}
+
+/** `networking.tls`: the kubernetes.io/tls Secret, read-only, where config.yaml's server.tls_* point. */
+function tlsVolume(plan: Plan) {
+  const tls = plan.llsd.spec.networking?.tls;
+  if (!servesTls(plan.llsd) || !tls?.secretName) return undefined;
+  const { volumeName, mountPath, certFile, keyFile } = workloadDefaults().tls;
+  return {
+    mount: { name: volumeName, mountPath, readOnly: true },
+    volume: { name: volumeName, secret: { secretName: tls.secretName, items: [{ key: 'tls.crt', path: certFile }, { key: 'tls.key', path: keyFile }] } },
+  };
+}
+
+/** `networking.tls.caBundle`: the generated bundle ConfigMap, read-only, named by the CA env vars. */
+function caBundleVolume(plan: Plan) {
+  const name = caBundleName(plan);
+  if (!name) return undefined;
+  const { volumeName, mountPath, fileName } = workloadDefaults().caBundle;
+  return {
+    file: posix.join(mountPath, fileName),
+    mount: { name: volumeName, mountPath, readOnly: true },
+    volume: { name: volumeName, configMap: { name, items: [{ key: fileName, path: fileName }] } },
+  };
 }
 
 /**
@@ -133,7 +237,7 @@ function configPath(): string {
   return `${c.configMountPath}/${c.configFileName}`;
 }
 
-function probe(timing: { periodSeconds: number; timeoutSeconds: number; failureThreshold: number }): Record<string, unknown> {
+function probe(timing: { periodSeconds: number; timeoutSeconds: number; failureThreshold: number }, scheme: 'HTTP' | 'HTTPS'): Record<string, unknown> {
   const { healthPath, container } = workloadDefaults();
-  return { httpGet: { path: healthPath, port: container.portName, scheme: 'HTTP' }, ...timing };
+  return { httpGet: { path: healthPath, port: container.portName, scheme }, ...timing };
 }

@@ -3,8 +3,15 @@ import type { RenderOptions } from '../api/render-config.js';
 import type { GeneratedConfig } from '../config/generate.js';
 import type { KrmObject } from '../krm/item.js';
 import type { Plan } from '../plan/plan.js';
-import { renderConfigMap } from './config-map.js';
+import { renderCaBundle, renderConfigMap } from './config-map.js';
 import { renderDeployment } from './deployment.js';
+import { renderHorizontalPodAutoscaler } from './horizontal-pod-autoscaler.js';
+import { renderHttpRoute } from './http-route.js';
+import { renderIngress } from './ingress.js';
+import { renderNetworkPolicy } from './network-policy.js';
+import { renderPersistentVolumeClaim } from './persistent-volume-claim.js';
+import { renderPodDisruptionBudget } from './pod-disruption-budget.js';
+import { renderRoute } from './route.js';
 import { renderService } from './service.js';
 import { renderServiceAccount } from './service-account.js';
 
@@ -14,5 +21,13 @@ export function renderObjects(plan: Plan, config: GeneratedConfig, options: Rend
     renderServiceAccount(plan),
     renderDeployment(plan, config),
     renderService(plan),
+    renderIngress(plan, options),
+    renderRoute(plan, options),
+    renderHttpRoute(plan, options),
+    renderNetworkPolicy(plan, options),
+    renderPersistentVolumeClaim(plan),
+    renderHorizontalPodAutoscaler(plan),
+    renderPodDisruptionBudget(plan),
+    renderCaBundle(plan, options),
   ].filter((object): object is KrmObject => object !== undefined);
 }

@@ -2,7 +2,7 @@
 import type { Llsd } from '../api/llsd.js';
 import { annotation, type KrmObject } from '../krm/item.js';
 
-export type Component = 'config' | 'server';
+export type Component = 'config' | 'server' | 'storage' | 'ca-bundle';
 
 /** Object names, compatible with the v1alpha1 operator. */
 export const names = {
@@ -10,6 +10,11 @@ export const names = {
   service: (llsd: Llsd) => `${llsd.name}-service`,
   serviceAccount: (llsd: Llsd) => `${llsd.name}-sa`,
   configMap: (llsd: Llsd, configHash: string) => `${llsd.name}-config-${configHash.slice(0, 10)}`,
+  persistentVolumeClaim: (llsd: Llsd) => `${llsd.name}-pvc`,
+  horizontalPodAutoscaler: (llsd: Llsd) => `${llsd.name}-hpa`,
+  podDisruptionBudget: (llsd: Llsd) => `${llsd.name}-pdb`,
+  /** The operator's `<name>-ca-bundle`, with a content hash as the config ConfigMap has. */
+  caBundle: (llsd: Llsd, bundleHash: string) => `${llsd.name}-ca-bundle-${bundleHash.slice(0, 10)}`,
 };
 
 /** `<namespace>/<name>` of the LLSD, the owner mark every generated object carries. */

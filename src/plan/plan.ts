@@ -4,7 +4,7 @@
 // distribution); the named distribution's default release; for `distribution.image`, the image
 // tag when it is a release; else, with `overrideConfig`, the layout of that config.yaml.
 import type { FieldProblem } from '../api/issues.js';
-import { closest } from '../api/issues.js';
+import { closest, isError } from '../api/issues.js';
 import type { Llsd } from '../api/llsd.js';
 import { releaseProfiles, type ReleaseProfile } from '../config/catalog.js';
 import {
@@ -23,7 +23,7 @@ import { annotation } from '../krm/item.js';
 import type { Inventory } from '../krm/inventory.js';
 import { parseYaml11 } from '../krm/yaml.js';
 import { isPlainObject } from '../lib/objects.js';
-import { notRenderedYet } from './pending.js';
+import { readCaBundle, type CaBundle } from './ca-bundle.js';
 
 export interface Plan {
   llsd: Llsd;
@@ -38,9 +38,12 @@ export interface Plan {
   baseConfig: Record<string, unknown>;
   /** `spec.overrideConfig`: the user's ConfigMap and its config.yaml, used instead of a generated one. */
   overrideConfig?: { configMapName: string; text: string };
+  /** `networking.tls.caBundle`: the valid certificates of the selected keys of that ConfigMap. */
+  caBundle?: CaBundle;
 }
 
-export type PlanOutcome = { ok: true; plan: Plan } | { ok: false; problems: FieldProblem[] };
+/** `problems` of a plan that succeeded are warnings. */
+export type PlanOutcome = { ok: true; plan: Plan; problems?: FieldProblem[] } | { ok: false; problems: FieldProblem[] };
 
 interface OverrideConfig {
   configMapName: string;
@@ -56,8 +59,6 @@ const imagePath = ['spec', 'distribution', 'image'];
  * them (RenderOptions.distributions).
  */
 export function planLlsd(llsd: Llsd, inventory: Inventory, catalog: Catalog = shippedCatalog()): PlanOutcome {
-  const pending = notRenderedYet(llsd);
-  if (pending.length > 0) return { ok: false, problems: pending };
   const { name, image } = llsd.spec.distribution;
   // A named distribution is planned first, so its errors come before the overrideConfig's; an
   // image may need the overrideConfig's layout to tell its release.
@@ -70,8 +71,12 @@ export function planLlsd(llsd: Llsd, inventory: Inventory, catalog: Catalog = sh
     override = read;
   }
   const planned = named ?? planImage(llsd, String(image), catalog, override);
-  if (planned.ok && override) planned.plan.overrideConfig = { configMapName: override.configMapName, text: override.text };
-  return planned;
+  if (!planned.ok) return planned;
+  if (override) planned.plan.overrideConfig = { configMapName: override.configMapName, text: override.text };
+  const ca = readCaBundle(llsd, inventory);
+  if (ca.problems.some(isError)) return { ok: false, problems: ca.problems };
+  if (ca.bundle) planned.plan.caBundle = ca.bundle;
+  return ca.problems.length > 0 ? { ...planned, problems: ca.problems } : planned;
 }
 
 /** `distribution.name`: the annotation's release or the default one, with its pinned image and base config. */

@@ -22,13 +22,6 @@ interface ExpectedResult {
   message: string;
 }
 
-/**
- * Cases whose expected results need a feature that is not rendered yet (a `pendingFields` entry in
- * src/plan/plan.ts). They are run and must still fail; once the feature lands they pass, `it.fails`
- * reports that, and the entry is removed here.
- */
-const pendingFeature: Record<string, string> = {};
-
 const folders = [
   { dir: 'cases', kind: 'invalid', name: /^\d{2}-[a-z0-9.-]+$/ },
   { dir: 'warnings', kind: 'warning', name: /^w\d{2}-[a-z0-9.-]+$/ },
@@ -103,9 +96,8 @@ for (const folder of folders) {
       const display = relative(process.cwd(), file);
       const text = readFileSync(file, 'utf8');
       const expected = parse(readFileSync(join(root, `${name}.expected.yaml`), 'utf8')) as ExpectedResult[];
-      const pending = pendingFeature[name];
 
-      (pending ? it.fails : it)(`gives exactly the expected results${pending ? ` (pending: ${pending})` : ''}`, () => {
+      it('gives exactly the expected results', () => {
         expect(renderCase(file).results.map(summary)).toEqual(expected);
       });
 
@@ -115,8 +107,6 @@ for (const folder of folders) {
         if (folder.kind === 'invalid') {
           expect(severities).toContain('error');
           expect(items).toEqual([]);
-        } else if (pending) {
-          expect(severities).toContain('warning');
         } else {
           expect(severities).not.toContain('error');
           expect(severities).toContain('warning');

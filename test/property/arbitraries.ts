@@ -195,6 +195,22 @@ const quantity = {
 const workload = fc.record(
   {
     replicas: fc.integer({ min: 0, max: 5 }),
+    workers: fc.integer({ min: 1, max: 4 }),
+    autoscaling: fc.record(
+      {
+        minReplicas: fc.integer({ min: 1, max: 3 }),
+        maxReplicas: fc.integer({ min: 1, max: 6 }),
+        targetCPUUtilization: fc.integer({ min: 1, max: 100 }),
+        targetMemoryUtilization: fc.integer({ min: 1, max: 100 }),
+      },
+      { requiredKeys: ['maxReplicas'] },
+    ),
+    storage: fc.record({ size: fc.constantFrom('1Gi', '20Gi', 5), mountPath: fc.constantFrom('/data', '/.llama', '/var/lib/state') }, { requiredKeys: [] }),
+    podDisruptionBudget: fc.oneof(
+      fc.record({ minAvailable: fc.constantFrom<number | string>(0, 1, '50%') }),
+      fc.record({ maxUnavailable: fc.constantFrom<number | string>(1, 2, '25%') }),
+    ),
+    topologySpreadConstraints: fc.constant([{ maxSkew: 1, topologyKey: 'topology.kubernetes.io/zone', whenUnsatisfiable: 'ScheduleAnyway' }]),
     resources: fc.record({ requests: fc.record(quantity, { requiredKeys: [] }), limits: fc.record(quantity, { requiredKeys: [] }) }, { requiredKeys: [] }),
     overrides: fc.record(
       {
@@ -367,6 +383,12 @@ function cleanWorkload(w: Record<string, any>): Record<string, unknown> {
     else delete out.resources;
   }
   if (w.overrides && Object.keys(w.overrides).length === 0) delete out.overrides;
+  // What the rules refuse: an autoscaler whose minimum (max of replicas and minReplicas) exceeds its maximum.
+  if (w.autoscaling) {
+    const autoscaling = { ...w.autoscaling };
+    autoscaling.maxReplicas = Math.max(autoscaling.maxReplicas, autoscaling.minReplicas ?? 1, w.replicas ?? 1);
+    out.autoscaling = autoscaling;
+  }
   return out;
 }
 

@@ -104,7 +104,7 @@ describe('Deployment', () => {
     expect(deployment.spec.template.spec.serviceAccountName).toBe('mine');
     expect(objects.some((o) => o.kind === 'ServiceAccount')).toBe(false);
     expect(container.ports).toEqual([{ name: 'http', containerPort: 9000, protocol: 'TCP' }]);
-    expect(container.resources).toEqual({ requests: { cpu: 2 } });
+    expect(container.resources).toEqual({ requests: { cpu: 2, memory: '1Gi' } });
     expect(container.args).toEqual(['--verbose']);
     expect(container.env.map((e: { name: string }) => e.name)).toEqual(['RUN_CONFIG_PATH', 'LLAMA_STACK_PORT', 'LLSD_VLLM_API_KEY', 'LLAMA_STACK_LOGGING']);
     expect(byKind(objects, 'Service').spec.ports).toEqual([{ name: 'http', protocol: 'TCP', port: 9000, targetPort: 'http' }]);

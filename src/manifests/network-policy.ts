@@ -1,0 +1,109 @@
+// The NetworkPolicy `<name>-network-policy` (FR-066, DESIGN §7): who may reach the server port.
+// Emitted when `spec.networking.allowedFrom` is set, or for every LLSD with the `networkPolicy`
+// option `on`, never with `off`. Peers as the v1alpha1 operator's (§1a), less its own namespace
+// (there is no operator): pods of the LLSD's own namespace, each listed namespace, namespaces
+// with any of the listed label keys, and when the server is exposed the ingress controller's
+// namespace (the `ingressControllerNamespace` option; for a Route by default the OpenShift router
+// namespaces, as the operator admitted them); `"*"` alone means every namespace.
+import type { FieldProblem } from '../api/issues.js';
+import type { Llsd } from '../api/llsd.js';
+import type { RenderOptions } from '../api/render-config.js';
+import type { KrmObject } from '../krm/item.js';
+import type { Plan } from '../plan/plan.js';
+import { serverPort } from './deployment.js';
+import { exposureOf } from './exposure.js';
+import { metadataFor, selectorLabels } from './metadata.js';
+
+export function renderNetworkPolicy(plan: Plan, options: RenderOptions): KrmObject | undefined {
+  if (!wanted(plan, options)) return undefined;
+  const { llsd } = plan;
+  return {
+    apiVersion: 'networking.k8s.io/v1',
+    kind: 'NetworkPolicy',
+    metadata: metadataFor(llsd, networkPolicyName(llsd), 'server'),
+    spec: {
+      podSelector: { matchLabels: selectorLabels(llsd) },
+      policyTypes: ['Ingress'],
+      ingress: [{ from: peers(plan, options), ports: [{ protocol: 'TCP', port: serverPort(plan) }] }],
+    },
+  };
+}
+
+export const networkPolicyName = (llsd: Llsd): string => `${llsd.name}-network-policy`;
+
+/**
+ * Values the API server would reject, `allowedFrom` without a policy (`networkPolicy: off`), and
+ * an exposed server whose ingress controller the policy may shut out.
+ */
+export function networkPolicyProblems(plan: Plan, options: RenderOptions): FieldProblem[] {
+  const { llsd } = plan;
+  const allowedFrom = llsd.spec.networking?.allowedFrom;
+  const problems: FieldProblem[] = [];
+  (allowedFrom?.namespaces ?? []).forEach((namespace, index) => {
+    if (namespace !== allNamespaces && !isDnsLabel(namespace)) {
+      problems.push({ path: [...allowedFromPath, 'namespaces', index], message: 'must be a namespace name (lower case letters, digits and `-`, at most 63 characters) or `"*"` for every namespace' });
+    }
+  });
+  (allowedFrom?.labels ?? []).forEach((label, index) => {
+    if (!isLabelKey(label)) {
+      problems.push({ path: [...allowedFromPath, 'labels', index], message: 'must be a label key such as `llama-access` or `example.com/llama-access`' });
+    }
+  });
+  if (allowedFrom && options.networkPolicy === 'off') {
+    problems.push({
+      severity: 'warning',
+      path: allowedFromPath,
+      message: 'is set, but the `networkPolicy` option is `off`: no NetworkPolicy is rendered, so every pod of the cluster may connect',
+    });
+  }
+  const exposure = exposureOf(plan, options);
+  if (wanted(plan, options) && exposure && !allowsAll(llsd) && options.ingressControllerNamespace === undefined && exposure.kind !== 'route') {
+    const forwarder = exposure.kind === 'httproute' ? "the Gateway's proxies" : 'the ingress controller';
+    problems.push({
+      severity: 'warning',
+      path: ['spec', 'networking', 'expose'],
+      message: `is on, but the NetworkPolicy "${networkPolicyName(llsd)}" may shut out ${forwarder}: set the \`ingressControllerNamespace\` option to its namespace (e.g. \`ingress-nginx\`) so the policy admits it`,
+    });
+  }
+  return problems;
+}
+
+/** `allowedFrom: {}` counts as set: only the own namespace (and an ingress controller) may connect. */
+const wanted = (plan: Plan, options: RenderOptions): boolean =>
+  options.networkPolicy === 'on' || (options.networkPolicy === 'auto' && plan.llsd.spec.networking?.allowedFrom !== undefined);
+
+function peers(plan: Plan, options: RenderOptions): Array<Record<string, unknown>> {
+  const { llsd } = plan;
+  if (allowsAll(llsd)) return [{ namespaceSelector: {} }];
+  const allowedFrom = llsd.spec.networking?.allowedFrom ?? {};
+  const namespaces = new Set(allowedFrom.namespaces ?? []);
+  const peers: Array<Record<string, unknown>> = [{ podSelector: {} }];
+  for (const namespace of namespaces) peers.push(namespacePeer(namespace));
+  for (const label of new Set(allowedFrom.labels ?? [])) peers.push({ namespaceSelector: { matchExpressions: [{ key: label, operator: 'Exists' }] } });
+  const exposure = exposureOf(plan, options);
+  const controller = options.ingressControllerNamespace;
+  if (exposure && controller !== undefined && !namespaces.has(controller)) peers.push(namespacePeer(controller));
+  else if (exposure?.kind === 'route' && controller === undefined) peers.push({ namespaceSelector: { matchLabels: { [openShiftPolicyGroup]: 'ingress' } } });
+  return peers;
+}
+
+const namespacePeer = (namespace: string): Record<string, unknown> => ({ namespaceSelector: { matchLabels: { [namespaceNameLabel]: namespace } } });
+
+const allowsAll = (llsd: Llsd): boolean => llsd.spec.networking?.allowedFrom?.namespaces?.includes(allNamespaces) === true;
+
+const isDnsLabel = (value: string): boolean => value.length <= 63 && /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(value);
+
+/** A label key: an optional DNS-subdomain prefix and `/`, then a name of at most 63 characters. */
+function isLabelKey(key: string): boolean {
+  const slash = key.lastIndexOf('/');
+  const prefix = slash >= 0 ? key.slice(0, slash) : undefined;
+  const name = key.slice(slash + 1);
+  const prefixOk = prefix === undefined || (prefix.length <= 253 && prefix.split('.').every(isDnsLabel));
+  return prefixOk && name.length <= 63 && /^[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/.test(name);
+}
+
+const allNamespaces = '*';
+const allowedFromPath = ['spec', 'networking', 'allowedFrom'];
+const namespaceNameLabel = 'kubernetes.io/metadata.name';
+/** The label OpenShift puts on the router namespaces. */
+const openShiftPolicyGroup = 'network.openshift.io/policy-group';

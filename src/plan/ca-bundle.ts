@@ -1,0 +1,104 @@
+// `networking.tls.caBundle`: the CA certificates the server trusts for outbound TLS (DESIGN §6,
+// FR-063; notes operator.md §1a "CA bundle handling"). As the operator builds `<name>-ca-bundle`,
+// only the PEM CERTIFICATE blocks of the selected keys that parse as X.509 are kept, re-encoded and
+// joined; the result is rendered as a hash-named ConfigMap, so a changed bundle rolls the pods.
+import { X509Certificate } from 'node:crypto';
+import { isError, type FieldProblem } from '../api/issues.js';
+import type { Llsd } from '../api/llsd.js';
+import { workloadDefaults } from '../config/catalog.js';
+import type { Inventory } from '../krm/inventory.js';
+
+export interface CaBundle {
+  /** The source ConfigMap. */
+  configMapName: string;
+  /** The valid certificates of the selected keys, PEM, one after another. */
+  pem: string;
+  certificates: number;
+}
+
+export type CaBundleOutcome = { bundle?: CaBundle; problems: FieldProblem[] };
+
+export function readCaBundle(llsd: Llsd, inventory: Inventory): CaBundleOutcome {
+  const caBundle = llsd.spec.networking?.tls?.caBundle;
+  if (!caBundle) return { problems: [] };
+  const base = ['spec', 'networking', 'tls', 'caBundle'];
+  const { configMapName } = caBundle;
+  // checkReferences has reported a ConfigMap missing from the input.
+  const data = (inventory.find('', 'ConfigMap', llsd.namespace, configMapName)?.object.data ?? {}) as Record<string, unknown>;
+  const keys = caBundle.configMapKeys ?? workloadDefaults().caBundle.defaultKeys;
+  const problems: FieldProblem[] = [];
+  const pems: string[] = [];
+  keys.forEach((key, i) => {
+    const path = caBundle.configMapKeys ? [...base, 'configMapKeys', i] : [...base, 'configMapName'];
+    const text = Object.hasOwn(data, key) ? data[key] : undefined;
+    if (typeof text !== 'string') {
+      const present = Object.keys(data).sort();
+      problems.push({
+        path,
+        message: `names the key "${key}", which the ConfigMap "${configMapName}" does not have${present.length > 0 ? `; its keys: ${present.join(', ')}` : ' (it has no data)'}${caBundle.configMapKeys ? '' : '; set `configMapKeys` to the keys holding the certificates'}`,
+      });
+      return;
+    }
+    const parsed = parseCertificates(text);
+    pems.push(...parsed.valid);
+    if (parsed.invalid > 0) {
+      problems.push({
+        severity: 'warning',
+        path,
+        message: `${caBundle.configMapKeys ? `names the key "${key}" of the ConfigMap "${configMapName}", which` : `names the ConfigMap "${configMapName}", whose key "${key}"`} holds ${count(parsed.invalid, 'CERTIFICATE block')} that ${parsed.invalid === 1 ? 'is' : 'are'} not a valid X.509 certificate; ${parsed.invalid === 1 ? 'it is' : 'they are'} left out of the bundle`,
+      });
+    }
+  });
+  if (problems.some(isError)) return { problems };
+  if (pems.length === 0) {
+    return {
+      problems: [
+        ...problems,
+        {
+          path: [...base, 'configMapName'],
+          message: `names the ConfigMap "${configMapName}", which holds no valid PEM certificate under ${keys.map((k) => `"${k}"`).join(', ')}: add the CA certificates ("-----BEGIN CERTIFICATE-----" blocks), or remove \`caBundle\``,
+        },
+      ],
+    };
+  }
+  const pem = pems.join('');
+  if (Buffer.byteLength(pem) > maxConfigMapBytes) {
+    return {
+      problems: [
+        ...problems,
+        { path: [...base, 'configMapName'], message: `names the ConfigMap "${configMapName}", whose ${count(pems.length, 'certificate')} make ${Buffer.byteLength(pem)} bytes: more than a ConfigMap holds (1 MiB); select fewer keys with \`configMapKeys\`` },
+      ],
+    };
+  }
+  return { bundle: { configMapName, pem, certificates: pems.length }, problems };
+}
+
+/**
+ * The CERTIFICATE blocks of a PEM text: each body must be base64 of DER that X509Certificate
+ * accepts; valid ones are re-encoded (so stray headers and spacing do not reach the bundle).
+ * Other PEM blocks (keys, CRLs) and text around the blocks are ignored, as by OpenSSL.
+ */
+export function parseCertificates(text: string): { valid: string[]; invalid: number } {
+  const valid: string[] = [];
+  let invalid = 0;
+  for (const match of text.matchAll(/-----BEGIN CERTIFICATE-----([\s\S]*?)-----END CERTIFICATE-----/g)) {
+    const body = (match[1] as string).replace(/\s+/g, '');
+    const certificate = /^[A-Za-z0-9+/]+={0,2}$/.test(body) && body.length % 4 === 0 ? x509(Buffer.from(body, 'base64')) : undefined;
+    if (certificate) valid.push(certificate.toString());
+    else invalid++;
+  }
+  return { valid, invalid };
+}
+
+function x509(der: Buffer): X509Certificate | undefined {
+  try {
+    return new X509Certificate(der);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A ConfigMap's data must stay under 1 MiB (the API server's limit for the whole object). */
+const maxConfigMapBytes = 1024 * 1024 - 4096;
+
+const count = (n: number, what: string): string => `${n} ${what}${n === 1 ? '' : 's'}`;

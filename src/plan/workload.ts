@@ -1,0 +1,34 @@
+// Facts about an LLSD's workload that more than one stage needs (the config's sqlite paths, the
+// Deployment, the PVC, HPA and PDB, the checks), each decided once here.
+import type { Llsd } from '../api/llsd.js';
+import { workloadDefaults } from '../config/catalog.js';
+import type { Plan } from './plan.js';
+
+/**
+ * Where the state volume is mounted: `workload.storage.mountPath`, else the image's state
+ * directory (`/.llama`, `/.ogx`), where the base configs keep their files.
+ */
+export const stateDirectory = (plan: Plan): string => plan.llsd.spec.workload?.storage?.mountPath ?? plan.profile.image.home;
+
+/** `workload.storage` (even `{}`, as in v1alpha1) asks for a PersistentVolumeClaim. */
+export const hasPersistentVolume = (llsd: Llsd): boolean => llsd.spec.workload?.storage !== undefined;
+
+/** `networking.tls.enabled`: the server serves HTTPS. */
+export const servesTls = (llsd: Llsd): boolean => llsd.spec.networking?.tls?.enabled === true;
+
+/**
+ * The most pods the Deployment may run: `replicas` (default 1), or with autoscaling the HPA's
+ * maximum. More than one turns on the spreading and disruption defaults, and the checks for state
+ * that cannot be shared.
+ */
+export function maxPods(llsd: Llsd): number {
+  const workload = llsd.spec.workload;
+  if (workload?.autoscaling) return Math.max(workload.autoscaling.maxReplicas, minReplicas(llsd));
+  return workload?.replicas ?? workloadDefaults().replicas;
+}
+
+/** The HPA's minimum, as the operator computes it: max(1, replicas, autoscaling.minReplicas). */
+export function minReplicas(llsd: Llsd): number {
+  const workload = llsd.spec.workload;
+  return Math.max(1, workload?.replicas ?? 1, workload?.autoscaling?.minReplicas ?? 1);
+}
