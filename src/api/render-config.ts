@@ -206,6 +206,11 @@ export const renderOptionsSchema = z.strictObject({
     .describe(
       'Serve exposed LLSDs over HTTPS at the Ingress controller or router: `{}` (its default certificate) or `{secretName: <name or pattern>}` (an Ingress `tls` entry for the host). A Route redirects HTTP and terminates TLS at the edge with the router certificate (`reencrypt` when the server serves HTTPS itself; without this option such a Route is `passthrough`). Default: none (plain HTTP). With `httproute`, TLS is set on the Gateway listener instead. As ConfigMap data, a YAML string.',
     ),
+  openshiftAnyuid: flag
+    .default(false)
+    .describe(
+      'On OpenShift, bind the server\'s ServiceAccount to the `system:openshift:scc:anyuid` ClusterRole with a RoleBinding `<name>-rb`, as the v1alpha1 operator does (the llama-stack images run as root). Default false: the ClusterRole exists only on OpenShift.',
+    ),
   networkPolicy: z
     .union([z.enum(['auto', 'on', 'off']), z.boolean().transform((on) => (on ? 'on' : 'off'))])
     .default('auto')

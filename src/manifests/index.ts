@@ -11,6 +11,7 @@ import { renderIngress } from './ingress.js';
 import { renderNetworkPolicy } from './network-policy.js';
 import { renderPersistentVolumeClaim } from './persistent-volume-claim.js';
 import { renderPodDisruptionBudget } from './pod-disruption-budget.js';
+import { renderRoleBinding } from './role-binding.js';
 import { renderRoute } from './route.js';
 import { renderService } from './service.js';
 import { renderServiceAccount } from './service-account.js';
@@ -19,6 +20,7 @@ export function renderObjects(plan: Plan, config: GeneratedConfig, options: Rend
   return [
     renderConfigMap(plan, config, options),
     renderServiceAccount(plan),
+    renderRoleBinding(plan, options),
     renderDeployment(plan, config),
     renderService(plan),
     renderIngress(plan, options),

@@ -9,6 +9,7 @@ export const names = {
   deployment: (llsd: Llsd) => llsd.name,
   service: (llsd: Llsd) => `${llsd.name}-service`,
   serviceAccount: (llsd: Llsd) => `${llsd.name}-sa`,
+  roleBinding: (llsd: Llsd) => `${llsd.name}-rb`,
   configMap: (llsd: Llsd, configHash: string) => `${llsd.name}-config-${configHash.slice(0, 10)}`,
   persistentVolumeClaim: (llsd: Llsd) => `${llsd.name}-pvc`,
   horizontalPodAutoscaler: (llsd: Llsd) => `${llsd.name}-hpa`,

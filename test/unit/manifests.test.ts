@@ -119,3 +119,14 @@ describe('Deployment', () => {
     expect(hashA).not.toBe(hashB);
   });
 });
+
+describe('RoleBinding (OpenShift anyuid, as the v1alpha1 operator)', () => {
+  it('is rendered only when the RenderConfig asks, for the ServiceAccount the pod runs as', () => {
+    expect(render(vllmSpec).some((o) => o.kind === 'RoleBinding')).toBe(false);
+    const objects = render(`${vllmSpec}\nworkload:\n  overrides: {serviceAccountName: mine}`, undefined, { ...defaultRenderOptions, openshiftAnyuid: true });
+    const binding = byKind(objects, 'RoleBinding') as unknown as KrmObject & { roleRef: unknown; subjects: unknown };
+    expect(binding.metadata.name).toBe('demo-rb');
+    expect(binding.roleRef).toEqual({ apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'system:openshift:scc:anyuid' });
+    expect(binding.subjects).toEqual([{ kind: 'ServiceAccount', name: 'mine', namespace: 'ai' }]);
+  });
+});
