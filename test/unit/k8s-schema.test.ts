@@ -15,6 +15,7 @@ import * as core from 'kubernetes-models/v1';
 import * as networking from 'kubernetes-models/networking.k8s.io/v1';
 import * as policy from 'kubernetes-models/policy/v1';
 import * as rbac from 'kubernetes-models/rbac.authorization.k8s.io/v1';
+import * as gateway from '@kubernetes-models/gateway-api/gateway.networking.k8s.io/v1';
 import { parse } from 'yaml';
 
 interface Model {
@@ -31,6 +32,8 @@ const modules: Record<string, Record<string, unknown>> = {
   'policy/v1': policy,
   'networking.k8s.io/v1': networking,
   'rbac.authorization.k8s.io/v1': rbac,
+  // Gateway API 0.5.1: the last release of these models that runs on Node 20; it has v1 HTTPRoute.
+  'gateway.networking.k8s.io/v1': gateway,
 };
 
 /** Kinds without a schema in kubernetes-models, each with the reason; nothing else is skipped. */
@@ -40,7 +43,6 @@ const withoutSchema: Record<string, string> = {
   'kpt.dev/v1/Kptfile': 'a kpt package file passed through unchanged, never applied to a cluster',
   'fn.llamastack.io/v1alpha1/RenderConfig': 'our own function config, local to kpt, never applied',
   'route.openshift.io/v1/Route': 'OpenShift: kubernetes-models has no OpenShift models',
-  'gateway.networking.k8s.io/v1/HTTPRoute': "Gateway API: not in kubernetes-models (its @kubernetes-models/gateway-api needs Node 22, or an older base library)",
 };
 
 const keyOf = (object: { apiVersion: string; kind: string }): string => `${object.apiVersion}/${object.kind}`;
