@@ -1,0 +1,244 @@
+// The examples whose output is checked in: examples/flux (render.sh and rendered/),
+// examples/v1alpha1-migration (convert and build), examples/postgres and
+// examples/multiple-providers (build, and kpt fn eval where kpt applies). Each is run with the
+// built bundle (and the real kpt) and compared with the checked-in files byte for byte.
+// Expected files are rewritten only with UPDATE_EXAMPLES=1; review the diff before committing.
+// (quickstart, kpt, kustomize and argocd are run by their own tests in this directory.)
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { parseAllDocuments } from 'yaml';
+import {
+  annotationsOf,
+  changedFiles,
+  copyDir,
+  describeRun,
+  generatedConfigMaps,
+  ofKind,
+  parseStream,
+  readText,
+  repoRoot,
+  requireBundle,
+  requireTool,
+  run,
+  snapshotDir,
+  useTempDirs,
+  type K8sObject,
+  type RunResult,
+} from './tools.js';
+
+const update = process.env.UPDATE_EXAMPLES === '1';
+const examples = join(repoRoot, 'examples');
+const substituteAnnotation = 'kustomize.toolkit.fluxcd.io/substitute';
+
+/** Compares `actual` with the checked-in file, or rewrites the file under UPDATE_EXAMPLES=1. */
+function expectCheckedIn(path: string, actual: string): void {
+  const name = relative(repoRoot, path);
+  if (update) {
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, actual);
+  }
+  if (!existsSync(path)) throw new Error(`${name} is missing: run UPDATE_EXAMPLES=1 npx vitest run test/e2e/examples.test.ts and review it`);
+  expect(actual, `${name} differs from a fresh render (UPDATE_EXAMPLES=1 rewrites it)`).toBe(readFileSync(path, 'utf8'));
+}
+
+function llsdRender(args: string[], cwd: string): RunResult {
+  return run(process.execPath, [requireBundle(), ...args], { cwd });
+}
+
+function succeeded(result: RunResult): string {
+  expect(result.status, describeRun(result)).toBe(0);
+  return result.stdout;
+}
+
+/** Every `${…}` in `text`. */
+const placeholders = (text: string): string[] => [...text.matchAll(/\$\{[^}]*\}/g)].map((m) => m[0]);
+
+/**
+ * A `${…}` that Flux's post-build substitution (fluxcd/pkg/envsubst) can parse: a variable name,
+ * optionally followed by one of its operators. `${env.X}` is not one (Flux fails with
+ * "missing closing brace").
+ */
+const fluxVariable = /^\$\{#?[_a-zA-Z][_a-zA-Z0-9]*([:=\-,^/#%][^}]*)?\}$/;
+
+describe('examples/flux: render in CI, Flux applies rendered/', () => {
+  const tmp = useTempDirs();
+  const exampleDir = join(examples, 'flux');
+  beforeEach(() => {
+    requireBundle();
+  });
+
+  /** Runs render.sh the way CI does, in a copy of the example, with `llsd-render` on PATH. */
+  function renderInCopy(): { dir: string; result: RunResult } {
+    const root = tmp('llsd-flux-');
+    const dir = copyDir(exampleDir, join(root, 'flux'));
+    const bin = join(root, 'bin');
+    mkdirSync(bin);
+    symlinkSync(requireBundle(), join(bin, 'llsd-render'));
+    const env: Record<string, string | undefined> = { ...process.env, PATH: [bin, dirname(process.execPath), '/usr/local/bin', '/usr/bin', '/bin'].join(':') };
+    delete env.LLSD_RENDER;
+    const result = run('sh', [join(dir, 'render.sh')], { cwd: root, baseEnv: env });
+    return { dir, result };
+  }
+
+  it('render.sh (llsd-render build -o rendered app) reproduces the checked-in rendered/ byte for byte', () => {
+    const { dir, result } = renderInCopy();
+    expect(result.status, describeRun(result)).toBe(0);
+    expect(result.stdout).toBe('');
+    // The Secret is created outside Git, so the render warns and still succeeds.
+    expect(result.stderr).toMatch(/warning: refers to the Secret "vllm-credentials", which is not in the input/);
+    if (update) {
+      rmSync(join(exampleDir, 'rendered'), { recursive: true, force: true });
+      cpSync(join(dir, 'rendered'), join(exampleDir, 'rendered'), { recursive: true });
+    }
+    const fresh = snapshotDir(join(dir, 'rendered'));
+    const checkedIn = snapshotDir(join(exampleDir, 'rendered'));
+    expect([...fresh.keys()]).toEqual(['llama/chat.yaml']);
+    expect(changedFiles(checkedIn, fresh), 'files of examples/flux/rendered that differ from a fresh render (UPDATE_EXAMPLES=1 rewrites them)').toEqual([]);
+  });
+
+  it('marks every object holding ${env.…} substitute-disabled, and leaves only well-formed Flux variables elsewhere', () => {
+    const text = readText(join(exampleDir, 'rendered', 'llama', 'chat.yaml'));
+    const objects = parseStream(text);
+    expect(objects.map((o) => o.kind)).toEqual(['ConfigMap', 'ServiceAccount', 'Deployment', 'Service']);
+    const [configMap] = generatedConfigMaps(objects, 'chat');
+    expect(configMap).toBeDefined();
+    expect(annotationsOf(configMap as K8sObject)[substituteAnnotation]).toBe('disabled');
+
+    const substituted: string[] = [];
+    for (const object of objects) {
+      const own = JSON.stringify(object);
+      if (!own.includes('${')) continue;
+      if (annotationsOf(object)[substituteAnnotation] === 'disabled' || object.metadata.labels?.[substituteAnnotation] === 'disabled') continue;
+      // Flux substitutes this object: each placeholder must be one Flux can parse.
+      for (const p of placeholders(own)) {
+        expect(p, `${object.kind}/${object.metadata.name}`).toMatch(fluxVariable);
+        substituted.push(`${object.kind}:${p}`);
+      }
+    }
+    // The LLSD's env value reaches the Deployment for Flux to fill in.
+    expect(substituted).toEqual(['Deployment:${llama_log_level:=info}']);
+  });
+
+  it('has a Flux Kustomization with post-build substitution pointing at rendered/', () => {
+    const docs = parseAllDocuments(readText(join(exampleDir, 'flux-kustomization.yaml'))).map((d) => d.toJS() as K8sObject & { spec: Record<string, unknown> });
+    const kustomizations = docs.filter((d) => d.apiVersion === 'kustomize.toolkit.fluxcd.io/v1' && d.kind === 'Kustomization');
+    expect(kustomizations.length).toBeGreaterThan(0);
+    const fromGit = kustomizations.find((k) => (k.spec.sourceRef as { kind: string }).kind === 'GitRepository');
+    expect(join(repoRoot, fromGit?.spec.path as string)).toBe(join(exampleDir, 'rendered'));
+    for (const k of kustomizations) {
+      expect((k.spec.postBuild as { substitute: Record<string, string> }).substitute).toHaveProperty('llama_log_level');
+    }
+    // render.sh is what the README tells CI to run.
+    expect(readText(join(exampleDir, 'render.sh'))).toContain('build -o rendered app');
+  });
+});
+
+describe('examples/v1alpha1-migration: convert, then build', () => {
+  const dir = join(examples, 'v1alpha1-migration');
+
+  it('convert prints the checked-in converted.yaml', () => {
+    expectCheckedIn(join(dir, 'converted.yaml'), succeeded(llsdRender(['convert', 'v1alpha1'], dir)));
+    const [llsd] = ofKind(parseStream(readText(join(dir, 'converted.yaml'))), 'LlamaStackDistribution');
+    expect(llsd?.apiVersion).toBe('llamastack.io/v1alpha2');
+    // Nothing needed the conversion-data annotation.
+    expect(annotationsOf(llsd as K8sObject)).not.toHaveProperty('llamastack.io/conversion-data');
+  });
+
+  it('builds the converted package into the checked-in output, byte for byte what the v1alpha1 package renders', () => {
+    const expectedPath = join(dir, 'expected', 'build.yaml');
+    const converted = llsdRender(['build', 'converted.yaml'], dir);
+    expectCheckedIn(expectedPath, succeeded(converted));
+    expect(succeeded(llsdRender(['build', 'v1alpha1'], dir))).toBe(readText(expectedPath));
+    const objects = parseStream(readText(expectedPath));
+    // userConfig / overrideConfig: the user's ConfigMap is mounted, nothing is generated.
+    expect(objects.map((o) => `${o.kind}/${o.metadata.name}`)).toEqual(['ConfigMap/legacy-run-config', 'ServiceAccount/legacy-sa', 'Deployment/legacy', 'Service/legacy-service']);
+  });
+
+  it('converts back to the original v1alpha1 LLSD', () => {
+    const back = parseStream(succeeded(llsdRender(['convert', '--to', 'v1alpha1', 'converted.yaml'], dir)));
+    expect(back).toEqual(parseStream(readText(join(dir, 'v1alpha1', 'llsd.yaml'))));
+  });
+});
+
+describe('examples/postgres: postgres-demo with PostgreSQL storage', () => {
+  const tmp = useTempDirs();
+  const dir = join(examples, 'postgres');
+
+  it('builds into the checked-in output', () => {
+    const result = llsdRender(['build', 'app'], dir);
+    expectCheckedIn(join(dir, 'expected', 'build.yaml'), succeeded(result));
+    const objects = parseStream(result.stdout);
+    const [configMap] = generatedConfigMaps(objects, 'pg');
+    const config = (configMap?.data as Record<string, string>)['config.yaml'] as string;
+    expect(config).toContain('type: kv_postgres');
+    expect(config).toContain('type: sql_postgres');
+    expect(config).toContain('password: ${env.LLSD_STORAGE_SQL_PASSWORD}');
+    // The Secret's values are passed through in the Secret only, never into the config.
+    expect(config).not.toContain('replace-me');
+    expect(annotationsOf(configMap as K8sObject)[substituteAnnotation]).toBe('disabled');
+    const [deployment] = ofKind(objects, 'Deployment');
+    expect(JSON.stringify(deployment)).toContain('"secretKeyRef":{"name":"llama-postgres","key":"password"}');
+  });
+
+  it('fails when INFERENCE_MODEL is not set, as the server would', () => {
+    const copy = copyDir(join(dir, 'app'), join(tmp('llsd-pg-'), 'app'));
+    const llsd = readText(join(copy, 'llsd.yaml'));
+    writeFileSync(join(copy, 'llsd.yaml'), llsd.replace(/ {8}- name: INFERENCE_MODEL\n\s+value: .*\n/, ''));
+    const result = llsdRender(['build', copy], dir);
+    expect(result.status).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain('set INFERENCE_MODEL in `spec.workload.overrides.env`');
+  });
+});
+
+describe('examples/multiple-providers: two inference providers and a safety provider', () => {
+  const dir = join(examples, 'multiple-providers');
+
+  it('builds into the checked-in output', () => {
+    const out = succeeded(llsdRender(['build', 'app'], dir));
+    expectCheckedIn(join(dir, 'expected', 'build.yaml'), out);
+    const [configMap] = generatedConfigMaps(parseStream(out), 'multi');
+    const config = (configMap?.data as Record<string, string>)['config.yaml'] as string;
+    expect(config).toMatch(/- provider_id: primary\n\s+provider_type: remote::vllm/);
+    expect(config).toMatch(/- provider_id: fallback\n\s+provider_type: remote::ollama/);
+    expect(config).toMatch(/- provider_id: guard\n\s+provider_type: inline::llama-guard/);
+    expect(config).toMatch(/- model_id: meta-llama\/Llama-3.1-8B-Instruct\n\s+provider_id: primary/);
+    expect(config).toMatch(/- model_id: llama3.2:3b\n\s+provider_id: fallback/);
+    expect(config).toMatch(/- shield_id: meta-llama\/Llama-Guard-3-1B\n\s+provider_id: guard/);
+  });
+
+  it('renders the same objects under the real kpt fn eval --exec (the LLSD kept as local-config)', () => {
+    const kpt = requireTool('kpt');
+    const before = snapshotDir(join(dir, 'app'));
+    const result = run(kpt, ['fn', 'eval', 'app', '--exec', requireBundle(), '-o', 'unwrap'], { cwd: dir, timeoutMs: 60_000 });
+    expect(result.status, describeRun(result)).toBe(0);
+    expect(changedFiles(before, snapshotDir(join(dir, 'app')))).toEqual([]);
+    const fromKpt = parseStream(result.stdout);
+    const [llsd] = ofKind(fromKpt, 'LlamaStackDistribution');
+    expect(annotationsOf(llsd as K8sObject)['config.kubernetes.io/local-config']).toBe('true');
+    const applied = fromKpt.filter((o) => o.kind !== 'LlamaStackDistribution');
+    const sortKey = (o: K8sObject) => `${o.kind}/${o.metadata.name}`;
+    const sorted = (list: K8sObject[]) => [...list].sort((a, b) => sortKey(a).localeCompare(sortKey(b)));
+    expect(sorted(applied)).toEqual(sorted(parseStream(readText(join(dir, 'expected', 'build.yaml')))));
+  });
+});
+
+describe('examples/kustomize/container: the container-function variant of transformer/', () => {
+  // Running it needs the image (test/e2e/container.test.ts builds and runs it); here: same
+  // inputs as transformer/, only the function annotation differs.
+  const dir = join(examples, 'kustomize', 'container');
+  const transformer = join(examples, 'kustomize', 'transformer');
+
+  it('has the same LLSD and Secret as transformer/ and names the container image', () => {
+    expect(readText(join(dir, 'llsd.yaml'))).toBe(readText(join(transformer, 'llsd.yaml')));
+    expect(readText(join(dir, 'secret.yaml'))).toBe(readText(join(transformer, 'secret.yaml')));
+    const [config] = parseStream(readText(join(dir, 'render-config.yaml')));
+    const [exec] = parseStream(readText(join(transformer, 'render-config.yaml')));
+    expect(annotationsOf(config as K8sObject)['config.kubernetes.io/function']).toBe('container:\n  image: localhost/llsd-render:test\n');
+    expect(config?.spec).toEqual(exec?.spec);
+    const kustomization = parseAllDocuments(readText(join(dir, 'kustomization.yaml')))[0]?.toJS() as Record<string, unknown>;
+    expect(kustomization.transformers).toEqual(['render-config.yaml']);
+    expect(kustomization.resources).toEqual(['llsd.yaml', 'secret.yaml']);
+  });
+});
