@@ -3,7 +3,8 @@
 // examples/multiple-providers (build, and kpt fn eval where kpt applies). Each is run with the
 // built bundle (and the real kpt) and compared with the checked-in files byte for byte.
 // Expected files are rewritten only with UPDATE_EXAMPLES=1; review the diff before committing.
-// (quickstart, kpt, kustomize and argocd are run by their own tests in this directory.)
+// quickstart, kpt, kustomize and the Argo CD app have their output checked in too (at the end);
+// their behaviour is asserted by their own tests in this directory.
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -19,6 +20,7 @@ import {
   readText,
   repoRoot,
   requireBundle,
+  requireKustomize,
   requireTool,
   run,
   snapshotDir,
@@ -240,5 +242,40 @@ describe('examples/kustomize/container: the container-function variant of transf
     const kustomization = parseAllDocuments(readText(join(dir, 'kustomization.yaml')))[0]?.toJS() as Record<string, unknown>;
     expect(kustomization.transformers).toEqual(['render-config.yaml']);
     expect(kustomization.resources).toEqual(['llsd.yaml', 'secret.yaml']);
+  });
+});
+
+// The other examples' expected output, checked in under examples/expected/ (outside the
+// packages, so no tool reads it as input) and rendered with the real tool
+// where the machine has one (their behaviour is asserted in quickstart's README command,
+// kpt.test.ts, kustomize.test.ts and argocd.test.ts).
+describe('checked-in output of quickstart, kpt, kustomize and the Argo CD app', () => {
+  beforeEach(() => {
+    requireBundle();
+  });
+
+  it('examples/quickstart: `llsd-render build examples/quickstart`', () => {
+    const out = succeeded(llsdRender(['build', 'examples/quickstart'], repoRoot));
+    expectCheckedIn(join(examples, 'expected', 'quickstart.yaml'), out);
+  });
+
+  it('examples/kpt: `kpt fn render --allow-exec -o unwrap` in the package (the package is not changed)', () => {
+    const dir = join(examples, 'kpt');
+    const before = snapshotDir(dir);
+    const out = succeeded(run(requireTool('kpt'), ['fn', 'render', '--allow-exec', '-o', 'unwrap'], { cwd: dir }));
+    expect(changedFiles(before, snapshotDir(dir))).toEqual([]);
+    expectCheckedIn(join(examples, 'expected', 'kpt.yaml'), out);
+  });
+
+  for (const variant of ['transformer', 'generator'] as const) {
+    it(`examples/kustomize/${variant}: standalone kustomize build --enable-alpha-plugins --enable-exec`, () => {
+      const out = succeeded(run(requireKustomize(), ['build', '--enable-alpha-plugins', '--enable-exec', `examples/kustomize/${variant}`], { cwd: repoRoot }));
+      expectCheckedIn(join(examples, 'expected', `kustomize-${variant}.yaml`), out);
+    });
+  }
+
+  it('examples/argocd/app: what the plugin prints (`llsd-render build .` in the app directory)', () => {
+    const out = succeeded(llsdRender(['build', '.'], join(examples, 'argocd', 'app')));
+    expectCheckedIn(join(examples, 'expected', 'argocd-app.yaml'), out);
   });
 });
