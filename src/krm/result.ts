@@ -43,8 +43,11 @@ export function sortResults(results: readonly Result[]): Result[] {
     const ka = key(a);
     const kb = key(b);
     for (let i = 0; i < ka.length; i++) {
-      const c = (ka[i] as string).localeCompare(kb[i] as string, 'en');
-      if (c !== 0) return c;
+      // Code-unit order, not localeCompare: the same on every machine whatever its ICU data, and
+      // it does not load a collator at start-up.
+      const x = ka[i] as string;
+      const y = kb[i] as string;
+      if (x !== y) return x < y ? -1 : 1;
     }
     return 0;
   });
