@@ -2,7 +2,8 @@
 // (STYLE §2). The ResourceList with its results is written before a non-zero exit.
 import { readFileSync, realpathSync } from 'node:fs';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
-import { parseArgs, type ParseArgsConfig } from 'node:util';
+import type { ParseArgsConfig } from 'node:util';
+import { commonOptions, parseCommand } from './args.js';
 import { isNode } from 'yaml';
 import { convertChecked, llsdApiVersions } from '../api/convert.js';
 import { isRenderConfig, readFunctionConfig } from '../api/function-config.js';
@@ -55,7 +56,7 @@ export async function main(io: Io): Promise<ExitCode> {
         throw new UsageError(`unknown command "${command}"`);
     }
   } catch (error) {
-    if (error instanceof UsageError || isParseArgsError(error)) {
+    if (error instanceof UsageError) {
       io.stderr(`llsd-render: ${(error as Error).message}\nRun \`llsd-render --help\` for usage.\n`);
       return 2;
     }
@@ -83,20 +84,13 @@ const buildOptions = {
   output: { type: 'string', short: 'o' },
   config: { type: 'string' },
   'allow-empty': { type: 'boolean' },
-  help: { type: 'boolean', short: 'h' },
-  version: { type: 'boolean', short: 'v' },
+  ...commonOptions,
 } satisfies ParseArgsConfig['options'];
 
 function build(io: Io, args: string[], command: 'build' | 'validate'): ExitCode {
-  const { values, positionals } = parseArgs({ args, options: buildOptions, allowPositionals: true, strict: true });
-  if (values.help) {
-    io.stdout(help[command]);
-    return 0;
-  }
-  if (values.version) {
-    io.stdout(`${version}\n`);
-    return 0;
-  }
+  const parsed = parseCommand(args, buildOptions, help[command], io.stdout);
+  if (!parsed) return 0;
+  const { values, positionals } = parsed;
   if (command === 'validate' && (values.output !== undefined || values['allow-empty'])) {
     throw new UsageError('validate takes only --config and PATH...');
   }
@@ -224,21 +218,14 @@ function filesPerLlsd(items: readonly OutputItem[]): Map<string, string> {
 
 const convertOptions = {
   to: { type: 'string' },
-  help: { type: 'boolean', short: 'h' },
-  version: { type: 'boolean', short: 'v' },
+  ...commonOptions,
 } satisfies ParseArgsConfig['options'];
 
 /** `convert`: every LLSD not in the target version converted (DESIGN §9); the other documents as they were. */
 function convert(io: Io, args: string[]): ExitCode {
-  const { values, positionals } = parseArgs({ args, options: convertOptions, allowPositionals: true, strict: true });
-  if (values.help) {
-    io.stdout(help.convert);
-    return 0;
-  }
-  if (values.version) {
-    io.stdout(`${version}\n`);
-    return 0;
-  }
+  const parsed = parseCommand(args, convertOptions, help.convert, io.stdout);
+  if (!parsed) return 0;
+  const { values, positionals } = parsed;
   const to = values.to === undefined ? `${llsdGroup}/v1alpha2` : values.to.includes('/') ? values.to : `${llsdGroup}/${values.to}`;
   if (!(llsdApiVersions as readonly string[]).includes(to)) throw new UsageError(`--to must be v1alpha1 or v1alpha2, not "${values.to}"`);
   if (positionals.length === 0) throw new UsageError('convert needs at least one PATH');
@@ -268,21 +255,14 @@ const webhookOptions = {
   key: { type: 'string' },
   port: { type: 'string' },
   address: { type: 'string' },
-  help: { type: 'boolean', short: 'h' },
-  version: { type: 'boolean', short: 'v' },
+  ...commonOptions,
 } satisfies ParseArgsConfig['options'];
 
 /** `webhook`: the conversion webhook's HTTPS server, until SIGTERM or SIGINT. */
 async function webhook(io: Io, args: string[]): Promise<ExitCode> {
-  const { values, positionals } = parseArgs({ args, options: webhookOptions, allowPositionals: true, strict: true });
-  if (values.help) {
-    io.stdout(help.webhook);
-    return 0;
-  }
-  if (values.version) {
-    io.stdout(`${version}\n`);
-    return 0;
-  }
+  const parsed = parseCommand(args, webhookOptions, help.webhook, io.stdout);
+  if (!parsed) return 0;
+  const { values, positionals } = parsed;
   if (positionals.length > 0) throw new UsageError(`webhook takes no PATH, not "${positionals[0]}"`);
   if (values.cert === undefined || values.key === undefined) throw new UsageError('webhook needs --cert FILE and --key FILE (a PEM certificate and its private key)');
   const port = Number(values.port ?? '9443');
@@ -297,12 +277,6 @@ function report(io: Io, results: readonly Result[]): void {
     if (result.severity !== 'info') io.stderr(`${formatLine(result)}\n`);
   }
 }
-
-/** node:util parseArgs rejects unknown options with a TypeError whose code starts ERR_PARSE_ARGS. */
-const isParseArgsError = (error: unknown): boolean => {
-  const code = (error as { code?: unknown } | null)?.code;
-  return error instanceof TypeError && typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS');
-};
 
 export async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
   const chunks: Buffer[] = [];

@@ -1,9 +1,10 @@
 // `llsd-render schema`: print the JSON Schema or the CRD generated from the zod schemas (DESIGN §2).
-import { parseArgs, type ParseArgsConfig } from 'node:util';
+import type { ParseArgsConfig } from 'node:util';
+import { commonOptions, parseCommand } from './args.js';
 import { crd } from '../api/crd.js';
 import { jsonSchemaOfLlsd, jsonSchemaOfSpec } from '../api/json-schema.js';
 import { stringifyPlainYaml } from '../krm/yaml.js';
-import { help, version } from './help.js';
+import { help } from './help.js';
 import { UsageError } from './files.js';
 
 /** The part of the command line's io this command uses. */
@@ -16,21 +17,14 @@ const options = {
   'json-schema': { type: 'boolean' },
   document: { type: 'boolean' },
   crd: { type: 'boolean' },
-  help: { type: 'boolean', short: 'h' },
-  version: { type: 'boolean', short: 'v' },
+  ...commonOptions,
 } satisfies ParseArgsConfig['options'];
 
 /** Handles `schema ARGS`; usage errors are thrown as `UsageError` (exit 2), like every command's. */
 export function schemaCommand(args: string[], io: SchemaIo): 0 {
-  const { values, positionals } = parsed(args);
-  if (values.help) {
-    io.stdout(help.schema);
-    return 0;
-  }
-  if (values.version) {
-    io.stdout(`${version}\n`);
-    return 0;
-  }
+  const parsed = parseCommand(args, options, help.schema, io.stdout);
+  if (!parsed) return 0;
+  const { values, positionals } = parsed;
   if (positionals.length > 0) throw new UsageError(`schema takes no PATH, got "${positionals[0]}"`);
   if (values['json-schema'] && values.crd) throw new UsageError('schema takes one of --json-schema and --crd, not both');
   if (values.document && !values['json-schema']) throw new UsageError('--document goes with --json-schema');
@@ -43,14 +37,4 @@ export function schemaCommand(args: string[], io: SchemaIo): 0 {
     return 0;
   }
   throw new UsageError('schema needs --json-schema or --crd');
-}
-
-/** node:util's errors for unknown or malformed options, as usage errors. */
-function parsed(args: string[]) {
-  try {
-    return parseArgs({ args, options, allowPositionals: true, strict: true });
-  } catch (error) {
-    if (error instanceof TypeError && String((error as { code?: unknown }).code).startsWith('ERR_PARSE_ARGS')) throw new UsageError(error.message);
-    throw error;
-  }
 }
