@@ -4,7 +4,7 @@ import { posix } from 'node:path';
 import { readFunctionConfig, isRenderConfig } from './api/function-config.js';
 import { llsdKind, llsdReaders, supportedLlsdVersions, type LlsdVersion } from './api/llsd.js';
 import { group as llsdGroup } from './api/llsd-v1alpha2.js';
-import { renderOptionsSchema, type RenderOptions, type RenderOptionsInput } from './api/render-config.js';
+import { renderOptionsSchema, type RegistryOptions, type RenderOptions, type RenderOptionsInput } from './api/render-config.js';
 import { isError, type FieldProblem } from './api/issues.js';
 import { checkReferences } from './api/references.js';
 import { generateConfig, type GeneratedConfig } from './config/generate.js';
@@ -19,6 +19,7 @@ import { exposureProblems } from './manifests/exposure.js';
 import { renderObjects } from './manifests/index.js';
 import { networkPolicyProblems } from './manifests/network-policy.js';
 import { planLlsd, type Plan } from './plan/plan.js';
+import type { ImageLookup } from './registry/labels.js';
 
 /**
  * `krm`: a KRM function under kpt or kustomize; the output is the whole item list.
@@ -32,11 +33,19 @@ export interface ProcessInput {
   functionConfig?: InputItem;
   /** Option sources from outside the items (`build --config`), applied before those in the input. */
   options?: RenderOptionsInput[];
+  /** Configs read from image labels by the registry adapter, by image as written in the LLSDs. */
+  images?: ReadonlyMap<string, ImageLookup>;
 }
 
 export interface ProcessOutput {
   items: OutputItem[];
   results: Result[];
+  /**
+   * Images whose labels must be read before this render can finish, and the registry options to
+   * read them with: the edge looks them up and calls `process` again with `images` (DESIGN §10:
+   * the registry is I/O, so it stays out of here). Until then the output is an error.
+   */
+  pending?: { images: string[]; registry: RegistryOptions };
 }
 
 interface Rendered {
@@ -79,10 +88,12 @@ export function process(input: ProcessInput): ProcessOutput {
 
   const rendered: Rendered[] = [];
   const summaries: Result[] = [];
+  const pendingImages: string[] = [];
   const inventory = inventoryOf(kept);
   for (const item of llsdItems.filter((i) => !duplicates.items.has(i))) {
-    const outcome = renderLlsd(item, options, inventory);
+    const outcome = renderLlsd(item, options, inventory, input.images);
     results.push(...outcome.results);
+    if (outcome.pendingImage !== undefined) pendingImages.push(outcome.pendingImage);
     if (outcome.rendered) {
       rendered.push({ item, objects: outcome.rendered.objects });
       summaries.push(outcome.rendered.summary);
@@ -93,7 +104,8 @@ export function process(input: ProcessInput): ProcessOutput {
 
   if (hasErrors(results)) {
     // Nothing half-done: kpt keeps the package as it was, `build` prints nothing.
-    return { items: input.mode === 'krm' ? input.items.map((i) => i.node) : [], results: sortResults(results) };
+    const pending = pendingImages.length > 0 ? { pending: { images: [...new Set(pendingImages)].sort(), registry: options.registry } } : {};
+    return { items: input.mode === 'krm' ? input.items.map((i) => i.node) : [], results: sortResults(results), ...pending };
   }
   const output = input.mode === 'krm' ? krmOutput(kept) : buildOutput(kept);
   for (const { objects } of rendered) output.push(...objects);
@@ -101,7 +113,12 @@ export function process(input: ProcessInput): ProcessOutput {
   return { items: output, results: sortResults([...results, ...summaries]) };
 }
 
-function renderLlsd(item: InputItem, options: RenderOptions, inventory: Inventory): { results: Result[]; rendered?: { objects: KrmObject[]; summary: Result } } {
+function renderLlsd(
+  item: InputItem,
+  options: RenderOptions,
+  inventory: Inventory,
+  images: ReadonlyMap<string, ImageLookup> | undefined,
+): { results: Result[]; rendered?: { objects: KrmObject[]; summary: Result }; pendingImage?: string } {
   const apiVersion = item.object.apiVersion;
   const reader = Object.hasOwn(llsdReaders, apiVersion) ? llsdReaders[apiVersion as LlsdVersion] : undefined;
   if (!reader) {
@@ -119,9 +136,10 @@ function renderLlsd(item: InputItem, options: RenderOptions, inventory: Inventor
   const references = checkReferences(parsed.llsd, inventory, options);
   results.push(...references.map(toResult));
   if (references.some(isError)) return { results };
-  const planned = planLlsd(parsed.llsd, inventory, options.distributions);
-  if (!planned.ok) return { results: [...results, ...planned.problems.map(toResult)] };
+  const planned = planLlsd(parsed.llsd, inventory, options.distributions, { lookups: images, pinDigest: options.registry.pinDigest });
+  if (!planned.ok) return { results: [...results, ...planned.problems.map(toResult)], ...(planned.pendingImage !== undefined && { pendingImage: planned.pendingImage }) };
   results.push(...(planned.problems ?? []).map(toResult));
+  if (planned.plan.imageSource) results.push(toResult(imageSourceInfo(String(parsed.llsd.spec.distribution.image), planned.plan)));
   // Exposure and NetworkPolicy: the CR against the render options (host names, Gateway, peers).
   const networking = [...exposureProblems(planned.plan, options), ...networkPolicyProblems(planned.plan, options)];
   results.push(...networking.map(toResult));
@@ -144,6 +162,17 @@ function renderLlsd(item: InputItem, options: RenderOptions, inventory: Inventor
   results.push(...startup.map(toResult));
   if (startup.some(isError)) return { results };
   return { results, rendered: { objects, summary } };
+}
+
+/** Where a base config from image labels came from: the tag's digest, the registry or mirror, the cache. */
+function imageSourceInfo(image: string, plan: Plan): FieldProblem {
+  const source = plan.imageSource as NonNullable<Plan['imageSource']>;
+  const { config } = source;
+  const label = config.from === 'base64' ? 'io.llamastack.config.base64' : `io.llamastack.config.layer (${config.path} in ${config.layer})`;
+  const resolved = source.tagResolved ? `${image} resolved to ${config.digest}` : `${image}`;
+  const where = source.cached ? `from the cache (${config.platform})` : `from ${source.host} (${config.platform})`;
+  const pin = plan.image !== image ? `; the Deployment runs ${plan.image}` : '';
+  return { severity: 'info', path: ['spec', 'distribution', 'image'], message: `base config from the label ${label}: ${resolved}, read ${where}${pin}` };
 }
 
 /**

@@ -165,6 +165,41 @@ const ingressTlsSpec = z
   })
   .describe('TLS at the Ingress controller or router.');
 
+/** A registry host as references name it: `quay.io`, `registry.internal:5000`, `127.0.0.1:5000`. */
+const registryHost = z
+  .string()
+  .regex(/^[A-Za-z0-9]([-A-Za-z0-9.]*[A-Za-z0-9])?(:\d{1,5})?$/, { error: 'must be a registry host such as `registry.internal:5000` (a name or address and an optional port, no scheme)' });
+const mirrorLocation = z
+  .string()
+  .regex(/^[A-Za-z0-9]([-A-Za-z0-9.]*[A-Za-z0-9])?(:\d{1,5})?(\/[a-z0-9]+([._-][a-z0-9]+)*)*$/, {
+    error: 'must be a registry host with an optional repository prefix, such as `mirror.internal:5000` or `mirror.internal/dockerhub`',
+  });
+
+const registrySpec = z
+  .strictObject({
+    offline: flag.default(false).describe('Read image configs only from the cache; never contact a registry. Default false. `llsd-render build --offline` sets it too.'),
+    cacheDir: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('Directory of the cache of configs read from images, keyed by manifest digest. Default `$XDG_CACHE_HOME/llsd-render`, else `~/.cache/llsd-render`.'),
+    mirrors: z
+      .record(registryHost, z.array(mirrorLocation).min(1))
+      .default({})
+      .describe('Mirrors tried in order before a registry, by registry host: `{docker.io: [mirror.internal:5000]}` (air-gapped clusters). Default none.'),
+    insecure: z.array(registryHost).default([]).describe('Registry hosts spoken to over plain HTTP; every other host over HTTPS. Default none.'),
+    platform: z
+      .string()
+      .regex(/^[a-z0-9]+\/[a-z0-9_]+(\/[a-z0-9]+)?$/, { error: 'must be `os/architecture[/variant]`, such as `linux/amd64` or `linux/arm64`' })
+      .default('linux/amd64')
+      .describe('The entry of a multi-platform image whose labels are read. Default `linux/amd64`.'),
+    timeoutSeconds: z.number().positive().max(3600).default(30).describe('Limit for each registry request, body included. Default 30.'),
+    pinDigest: flag
+      .default(false)
+      .describe('Run a `spec.distribution.image` whose config came from its labels by the digest it resolved to (`repo:tag@sha256:…`), so the pods run exactly the image the config was read from. Default false.'),
+  })
+  .describe('Reading base configs from the labels of `spec.distribution.image` (FR-027): cache, offline mode, mirrors, plain-HTTP hosts.');
+
 export const renderOptionsSchema = z.strictObject({
   distributions: distributionsOption,
   exposeKind: z
@@ -224,6 +259,11 @@ export const renderOptionsSchema = z.strictObject({
     .describe(
       'kpt file for the objects generated from an LLSD, relative to the package: `{dir}` is the directory of the LLSD file, `{name}` and `{namespace}` its name and namespace. Default `{dir}/{name}.generated.yaml`.',
     ),
+  registry: yamlMapping(registrySpec, '`{offline, cacheDir, mirrors, insecure, platform, timeoutSeconds, pinDigest}`')
+    .default(registrySpec.parse({}))
+    .describe(
+      'Reading the base config of a `spec.distribution.image` from its OCI labels: `{offline, cacheDir, mirrors, insecure, platform, timeoutSeconds, pinDigest}`. As ConfigMap data, a YAML string.',
+    ),
   secretPolicy: z
     .enum(['warn', 'strict', 'off'])
     .default('warn')
@@ -233,6 +273,7 @@ export const renderOptionsSchema = z.strictObject({
 });
 export type RenderOptions = z.output<typeof renderOptionsSchema>;
 export type RenderOptionsInput = z.input<typeof renderOptionsSchema>;
+export type RegistryOptions = RenderOptions['registry'];
 
 export const defaultRenderOptions: RenderOptions = renderOptionsSchema.parse({});
 

@@ -16,6 +16,7 @@ Usage:
                                     print the JSON Schema of the LLSD spec, or the CRD
   llsd-render webhook --cert FILE --key FILE
                                     serve the CRD conversion webhook (HTTPS)
+  llsd-render image-labels CONFIG   print the OCI labels that carry a config.yaml in an image
 
 Options:
   -h, --help       show help (also after a command: llsd-render build --help)
@@ -37,6 +38,7 @@ Options:
   --config FILE       render options: a RenderConfig (fn.llamastack.io/v1alpha1) or a ConfigMap
   --allow-empty       succeed when nothing is rendered (by default an empty result is an error,
                       because Argo CD prunes everything when a plugin prints nothing)
+  --offline           read the configs of images from the cache only; contact no registry
   -h, --help          show this help
 `,
   validate: `Usage: llsd-render validate [options] PATH...
@@ -46,6 +48,7 @@ Exits 1 when there is an error.
 
 Options:
   --config FILE       render options: a RenderConfig (fn.llamastack.io/v1alpha1) or a ConfigMap
+  --offline           read the configs of images from the cache only; contact no registry
   -h, --help          show this help
 `,
   convert: `Usage: llsd-render convert [--to VERSION] PATH...
@@ -92,5 +95,28 @@ Options:
   -v, --version       print the version
 
 These schemas check the shape of each field; \`llsd-render validate\` checks every rule.
+`,
+  'image-labels': `Usage: llsd-render image-labels [--format lines|flags|json] [--layer DIGEST --path PATH] CONFIG
+
+Prints the OCI labels that carry CONFIG, a llama-stack config.yaml, in a distribution image, so
+that llsd-render reads it as the base config of an LLSD with \`spec.distribution.image\` and no
+overrideConfig:
+  io.llamastack.config.base64   the config, base64-encoded (configs under 50 KB)
+  io.llamastack.config.version  its config schema version (2)
+With --layer and --path, the config stays a file in the image and the labels point at it:
+  io.llamastack.config.layer    the digest of the (compressed) layer that holds the file
+  io.llamastack.config.path     the file's path in the image
+The file is checked first: valid YAML, a mapping, a supported \`version\`.
+
+Add them after the build, e.g.:
+  buildah config $(llsd-render image-labels --format flags config.yaml) CONTAINER
+  crane mutate $(llsd-render image-labels --format flags config.yaml) IMAGE
+
+Options:
+  --format FORMAT     lines (default: KEY=VALUE per line), flags (--label=KEY=VALUE per line)
+                      or json (an object)
+  --layer DIGEST      with --path: the layer-reference labels instead of base64
+  --path PATH         the absolute path of the config file in the image, e.g. /app/config.yaml
+  -h, --help          show this help
 `,
 } as const;

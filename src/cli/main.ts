@@ -14,9 +14,12 @@ import { readResourceList, writeResourceList, writeStream, type OutputItem } fro
 import { exitCodeOf, formatLine, sortResults, type ExitCode, type Result } from '../krm/result.js';
 import { parseYaml11 } from '../krm/yaml.js';
 import { isPlainObject, setOwn } from '../lib/objects.js';
-import { process as render, type Mode } from '../process.js';
+import type { Mode } from '../process.js';
+import type { Environment } from '../registry/credentials.js';
+import { renderWithImages } from './images.js';
 import { findYamlFiles, readItems, UsageError, writeOutputDir } from './files.js';
 import { help, version } from './help.js';
+import { imageLabelsCommand } from './image-labels.js';
 import { schemaCommand } from './schema.js';
 import { serveWebhook } from './webhook.js';
 
@@ -25,6 +28,8 @@ export interface Io {
   readStdin: () => Promise<string>;
   stdout: (text: string) => void;
   stderr: (text: string) => void;
+  /** The environment: registry credentials and the cache directory come from it. Default: this process's. */
+  env?: Environment;
 }
 
 export async function main(io: Io): Promise<ExitCode> {
@@ -34,15 +39,17 @@ export async function main(io: Io): Promise<ExitCode> {
       case undefined:
         return await krm(io);
       case 'build':
-        return build(io, rest, 'build');
+        return await build(io, rest, 'build');
       case 'validate':
-        return build(io, rest, 'validate');
+        return await build(io, rest, 'validate');
       case 'convert':
         return convert(io, rest);
       case 'schema':
         return schemaCommand(rest, io);
       case 'webhook':
         return await webhook(io, rest);
+      case 'image-labels':
+        return imageLabelsCommand(rest, io);
       case '-h':
       case '--help':
       case 'help':
@@ -74,7 +81,7 @@ async function krm(io: Io): Promise<ExitCode> {
   const input = list.functionConfig
     ? { mode: 'krm' as const, items: list.items, functionConfig: list.functionConfig }
     : { mode: 'krm' as const, items: list.items };
-  const output = render(input);
+  const output = await renderWithImages(input, io.env ?? process.env);
   report(io, output.results);
   io.stdout(writeResourceList(output.items, output.results));
   return exitCodeOf(output.results);
@@ -84,15 +91,16 @@ const buildOptions = {
   output: { type: 'string', short: 'o' },
   config: { type: 'string' },
   'allow-empty': { type: 'boolean' },
+  offline: { type: 'boolean' },
   ...commonOptions,
 } satisfies ParseArgsConfig['options'];
 
-function build(io: Io, args: string[], command: 'build' | 'validate'): ExitCode {
+async function build(io: Io, args: string[], command: 'build' | 'validate'): Promise<ExitCode> {
   const parsed = parseCommand(args, buildOptions, help[command], io.stdout);
   if (!parsed) return 0;
   const { values, positionals } = parsed;
   if (command === 'validate' && (values.output !== undefined || values['allow-empty'])) {
-    throw new UsageError('validate takes only --config and PATH...');
+    throw new UsageError('validate takes only --config, --offline and PATH...');
   }
   if (positionals.length === 0) throw new UsageError(`${command} needs at least one PATH`);
 
@@ -104,7 +112,7 @@ function build(io: Io, args: string[], command: 'build' | 'validate'): ExitCode 
   // A base config read through `configPath` is not a Kubernetes object: no "skipped" warning for it.
   const readResults = read.results.filter((r) => !(r.severity === 'warning' && r.file && baseFiles.has(resolve(r.file.path))));
   const mode: Mode = 'build';
-  const output = render({ mode, items: resolved.map((r) => r.item), options });
+  const output = await renderWithImages({ mode, items: resolved.map((r) => r.item), options }, io.env ?? process.env, values.offline === true);
   const results = sortResults([...readResults, ...configResults, ...resolved.flatMap((r) => r.results), ...output.results]);
 
   if (command === 'validate') {

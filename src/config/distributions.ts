@@ -2,6 +2,7 @@
 // distributions.yaml) with the RenderConfig `distributions` overrides laid over them, and the
 // image-reference helpers that map `spec.distribution.image` to one of them.
 import { isPlainObject } from '../lib/objects.js';
+import { parseReference } from '../registry/reference.js';
 import { baseConfigText, distributions, type ReleaseProfile } from './catalog.js';
 import { compareVersions, profileFor, supportedReleases } from './versions.js';
 
@@ -183,32 +184,15 @@ export interface ImageRef {
   digest?: string;
 }
 
-/** Splits an image reference; a name without a registry is on Docker Hub, as the container runtime reads it. */
+/**
+ * Splits an image reference as the container runtime reads it (a name without a registry is on
+ * Docker Hub); a string that is no reference keeps its text as the repository, so it matches nothing.
+ */
 export function parseImage(reference: string): ImageRef {
-  let rest = reference;
-  const ref: Partial<ImageRef> = {};
-  const at = rest.indexOf('@');
-  if (at >= 0) {
-    ref.digest = rest.slice(at + 1);
-    rest = rest.slice(0, at);
-  }
-  const colon = rest.lastIndexOf(':');
-  if (colon > rest.lastIndexOf('/')) {
-    ref.tag = rest.slice(colon + 1);
-    rest = rest.slice(0, colon);
-  }
-  return { repository: normaliseRepository(rest), ...ref };
-}
-
-function normaliseRepository(name: string): string {
-  const parts = name.split('/');
-  const first = parts[0] ?? '';
-  const hasRegistry = parts.length > 1 && (first.includes('.') || first.includes(':') || first === 'localhost');
-  let registry = hasRegistry ? first.toLowerCase() : 'docker.io';
-  if (registry === 'index.docker.io' || registry === 'registry-1.docker.io') registry = 'docker.io';
-  let path = hasRegistry ? parts.slice(1) : parts;
-  if (registry === 'docker.io' && path.length === 1) path = ['library', ...path];
-  return [registry, ...path].join('/');
+  const parsed = parseReference(reference);
+  if (!parsed.ok) return { repository: reference };
+  const { registry, repository, tag, digest } = parsed.ref;
+  return { repository: `${registry}/${repository}`, ...(tag !== undefined && { tag }), ...(digest !== undefined && { digest }) };
 }
 
 /** The release an image tag names (`0.7.1`, `v0.7.1`), or undefined for `latest`, `test-0.8.0`, …. */

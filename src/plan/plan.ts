@@ -2,7 +2,8 @@
 //
 // The release, in this order: the `llamastack.io/release` annotation (another release of a named
 // distribution); the named distribution's default release; for `distribution.image`, the image
-// tag when it is a release; else, with `overrideConfig`, the layout of that config.yaml.
+// tag when it is a release; for an image whose config comes from its labels, also its
+// `org.opencontainers.image.version` label; else the layout of the config.yaml (overrideConfig or labels).
 import type { FieldProblem } from '../api/issues.js';
 import { closest, isError } from '../api/issues.js';
 import type { Llsd } from '../api/llsd.js';
@@ -23,6 +24,8 @@ import { annotation } from '../krm/item.js';
 import type { Inventory } from '../krm/inventory.js';
 import { parseYaml11 } from '../krm/yaml.js';
 import { isPlainObject } from '../lib/objects.js';
+import type { ImageLookup } from '../registry/labels.js';
+import { imageVersionLabel } from '../registry/labels.js';
 import { readCaBundle, type CaBundle } from './ca-bundle.js';
 
 export interface Plan {
@@ -40,10 +43,21 @@ export interface Plan {
   overrideConfig?: { configMapName: string; text: string };
   /** `networking.tls.caBundle`: the valid certificates of the selected keys of that ConfigMap. */
   caBundle?: CaBundle;
+  /** Set when the base config came from the labels of `spec.distribution.image`: where from, for the info result. */
+  imageSource?: Extract<ImageLookup, { ok: true }>;
 }
 
-/** `problems` of a plan that succeeded are warnings. */
-export type PlanOutcome = { ok: true; plan: Plan; problems?: FieldProblem[] } | { ok: false; problems: FieldProblem[] };
+/**
+ * `problems` of a plan that succeeded are warnings. `pendingImage`: the plan needs the config in
+ * the labels of that image, which the registry adapter has not looked up yet (see `process`).
+ */
+export type PlanOutcome = { ok: true; plan: Plan; problems?: FieldProblem[] } | { ok: false; problems: FieldProblem[]; pendingImage?: string };
+
+/** How `spec.distribution.image` configs from labels are used: the lookups done so far, and the digest pin. */
+export interface ImageLabels {
+  lookups?: ReadonlyMap<string, ImageLookup> | undefined;
+  pinDigest?: boolean | undefined;
+}
 
 interface OverrideConfig {
   configMapName: string;
@@ -58,7 +72,7 @@ const imagePath = ['spec', 'distribution', 'image'];
  * `catalog`: the named distributions, shipped ones with the RenderConfig `distributions` laid over
  * them (RenderOptions.distributions).
  */
-export function planLlsd(llsd: Llsd, inventory: Inventory, catalog: Catalog = shippedCatalog()): PlanOutcome {
+export function planLlsd(llsd: Llsd, inventory: Inventory, catalog: Catalog = shippedCatalog(), labels: ImageLabels = {}): PlanOutcome {
   const { name, image } = llsd.spec.distribution;
   // A named distribution is planned first, so its errors come before the overrideConfig's; an
   // image may need the overrideConfig's layout to tell its release.
@@ -70,7 +84,7 @@ export function planLlsd(llsd: Llsd, inventory: Inventory, catalog: Catalog = sh
     if ('problem' in read) return { ok: false, problems: [read.problem] };
     override = read;
   }
-  const planned = named ?? planImage(llsd, String(image), catalog, override);
+  const planned = named ?? planImage(llsd, String(image), catalog, override, labels);
   if (!planned.ok) return planned;
   if (override) planned.plan.overrideConfig = { configMapName: override.configMapName, text: override.text };
   const ca = readCaBundle(llsd, inventory);
@@ -100,9 +114,9 @@ function planNamed(llsd: Llsd, name: string, catalog: Catalog): PlanOutcome {
 /**
  * `distribution.image`: the release is the annotation's or the tag's. An image of a named
  * distribution (its repository or a mirror's) at a release with a base config uses that base;
- * any other image needs `overrideConfig`, since the image's own config cannot be read yet.
+ * with `overrideConfig`, that config; any other image, the config in its OCI labels (FR-027).
  */
-function planImage(llsd: Llsd, image: string, catalog: Catalog, override: OverrideConfig | undefined): PlanOutcome {
+function planImage(llsd: Llsd, image: string, catalog: Catalog, override: OverrideConfig | undefined, labels: ImageLabels): PlanOutcome {
   const ref = parseImage(image);
   const tagRelease = releaseOfTag(ref.tag);
   const annotated = llsd.annotations[annotation.release];
@@ -115,29 +129,60 @@ function planImage(llsd: Llsd, image: string, catalog: Catalog, override: Overri
   const entry = name === undefined ? undefined : (catalog[name] as CatalogEntry);
   const pinned = entry && release !== undefined && Object.hasOwn(entry.releases, release) ? entry.releases[release] : undefined;
   if (name !== undefined && pinned) return withBase(llsd, name, image, release as string, pinned, fromPath);
+  if (override) return planConfig(llsd, image, name ?? nameInConfig(override.value) ?? 'custom', release, fromPath, override.value, 'the overrideConfig config.yaml');
 
-  if (!override) {
-    if (entry && release !== undefined) {
-      return fail(
-        fromPath,
-        `distribution "${name}" has no base config for release ${release} (image ${image}); available releases: ${releasesOf(entry)}. Use one of them, or \`spec.overrideConfig\` with your config.yaml`,
-      );
-    }
-    const hint = entry ? `; or tag it with a release of "${name}": ${releasesOf(entry)}` : '';
-    return fail(imagePath, `llsd-render cannot read the base config of ${image} yet: use \`spec.distribution.name\`, or \`spec.overrideConfig\` with your config.yaml${hint}`);
+  const lookup = labels.lookups?.get(image);
+  if (!lookup) return { ok: false, problems: [{ path: imagePath, message: `the config in the labels of ${image} has not been looked up (a render without registry access)` }], pendingImage: image };
+  if (!lookup.ok) {
+    const shipped = entry ? `; "${name}" ships base configs for ${releasesOf(entry)}: use one of them` : '';
+    return fail(imagePath, `${lookup.message}${shipped}`);
   }
+  const parsed = parseYaml11(lookup.config.text);
+  if (parsed.problem || !isPlainObject(parsed.value)) {
+    return fail(imagePath, `the config.yaml in the labels of ${image} is not a YAML mapping${parsed.problem ? ` (line ${parsed.problem.line ?? '?'}: ${parsed.problem.message})` : ''}; fix the image's labels or use \`spec.overrideConfig\``);
+  }
+  const version = unsupportedVersionMessage(parsed.value);
+  if (version) return fail(imagePath, `the config.yaml in the labels of ${image}: ${version}`);
+  const labelRelease = release === undefined ? releaseOfTag(lookup.config.imageVersion) : undefined;
+  const runImage = labels.pinDigest ? pinnedImage(image, lookup.config.digest) : image;
+  const planned = planConfig(llsd, runImage, name ?? nameInConfig(parsed.value) ?? 'custom', release ?? labelRelease, labelRelease !== undefined ? imagePath : fromPath, parsed.value, `the config.yaml in the labels of ${image}`, labelRelease !== undefined ? `the image's label ${imageVersionLabel}` : undefined);
+  if (planned.ok) planned.plan.imageSource = lookup;
+  return planned;
+}
 
-  const distributionName = name ?? nameInConfig(override.value) ?? 'custom';
+/** `repo:tag@sha256:…`: the tag stays for people to read; the runtime pulls by the digest. */
+function pinnedImage(image: string, digest: string): string {
+  const at = image.indexOf('@');
+  return `${at < 0 ? image : image.slice(0, at)}@${digest}`;
+}
+
+/**
+ * A plan on a config.yaml given whole (overrideConfig, or an image's labels): the release given,
+ * or assumed from the config's layout, with a note saying so.
+ */
+function planConfig(
+  llsd: Llsd,
+  image: string,
+  distributionName: string,
+  release: string | undefined,
+  releaseFrom: FieldProblem['path'],
+  config: Record<string, unknown>,
+  what: string,
+  releaseSource?: string,
+): PlanOutcome {
   if (release !== undefined) {
     const profile = profileFor(release);
-    if (!profile) return fail(fromPath, `llama-stack ${release} is not supported; supported releases: ${supportedReleases()}`);
-    return { ok: true, plan: { llsd, distributionName, image, release, profile, baseConfig: structuredClone(override.value) } };
+    if (!profile) return fail(releaseFrom, `llama-stack ${release} is not supported${releaseSource ? ` (the release from ${releaseSource})` : ''}; supported releases: ${supportedReleases()}`);
+    return {
+      ok: true,
+      plan: { llsd, distributionName, image, release, profile, baseConfig: structuredClone(config), ...(releaseSource && { releaseNote: `the release is ${releaseSource}` }) },
+    };
   }
-  const assumed = assumeRelease(override.value);
+  const assumed = assumeRelease(config);
   if (!assumed) {
     return fail(
       imagePath,
-      `cannot tell which llama-stack release ${image} runs: no profile serves the APIs of the overrideConfig config.yaml. Tag the image with its release (e.g. \`:0.7.1\`) or set the \`${annotation.release}\` annotation`,
+      `cannot tell which llama-stack release ${image} runs: no profile serves the APIs of ${what}. Tag the image with its release (e.g. \`:0.7.1\`) or set the \`${annotation.release}\` annotation`,
     );
   }
   return {
@@ -148,8 +193,8 @@ function planImage(llsd: Llsd, image: string, catalog: Catalog, override: Overri
       image,
       release: assumed.profile.since,
       profile: assumed.profile,
-      releaseNote: `the release is assumed from ${assumed.why} of the overrideConfig config.yaml, as the image tag is not a release: tag the image with its release or set the \`${annotation.release}\` annotation`,
-      baseConfig: structuredClone(override.value),
+      releaseNote: `the release is assumed from ${assumed.why} of ${what}, as the image tag is not a release: tag the image with its release or set the \`${annotation.release}\` annotation`,
+      baseConfig: structuredClone(config),
     },
   };
 }

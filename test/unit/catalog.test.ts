@@ -189,7 +189,8 @@ describe('image references', () => {
     ['llamastack/distribution-starter:0.7.1', { repository: 'docker.io/llamastack/distribution-starter', tag: '0.7.1' }],
     ['docker.io/llamastack/distribution-starter:0.7.1', { repository: 'docker.io/llamastack/distribution-starter', tag: '0.7.1' }],
     ['index.docker.io/ogx/distribution-starter', { repository: 'docker.io/ogx/distribution-starter' }],
-    ['registry.internal:5000/llamastack/distribution-starter:0.8.0@sha256:abc', { repository: 'registry.internal:5000/llamastack/distribution-starter', tag: '0.8.0', digest: 'sha256:abc' }],
+    [`registry.internal:5000/llamastack/distribution-starter:0.8.0@sha256:${'ab'.repeat(32)}`, { repository: 'registry.internal:5000/llamastack/distribution-starter', tag: '0.8.0', digest: `sha256:${'ab'.repeat(32)}` }],
+    ['not a reference', { repository: 'not a reference' }],
     ['localhost/stack', { repository: 'localhost/stack' }],
     ['python', { repository: 'docker.io/library/python' }],
   ])('%s', (reference, expected) => {

@@ -12,6 +12,8 @@ import type { Catalog } from '../../src/config/distributions.js';
 import { inventoryOf } from '../../src/krm/inventory.js';
 import type { KrmObject } from '../../src/krm/item.js';
 import { planLlsd, type PlanOutcome } from '../../src/plan/plan.js';
+import type { ImageConfig, ImageLookup } from '../../src/registry/labels.js';
+import { supportedReleases } from '../../src/config/versions.js';
 import { process as render } from '../../src/process.js';
 import { itemFrom, itemsFrom, llsdYaml } from '../support.js';
 
@@ -126,29 +128,71 @@ describe('release of `distribution.image`', () => {
     ]);
   });
 
-  it('a release tag without a shipped base config is an error naming the releases and overrideConfig', () => {
-    expect(problems(plan('distribution: {image: "docker.io/llamastack/distribution-starter:0.6.1"}'))).toEqual([
-      {
-        path: ['spec', 'distribution', 'image'],
-        message:
-          'distribution "starter" has no base config for release 0.6.1 (image docker.io/llamastack/distribution-starter:0.6.1); available releases: 0.7.1, 0.8.0. Use one of them, or `spec.overrideConfig` with your config.yaml',
-      },
-    ]);
+  it('an image the catalog has no base config for waits for its labels: the plan names the image', () => {
+    for (const image of ['docker.io/llamastack/distribution-starter:0.6.1', 'quay.io/me/stack:0.7.1', 'llamastack/distribution-starter:latest']) {
+      const outcome = plan(`distribution: {image: "${image}"}`);
+      expect(outcome.ok).toBe(false);
+      expect(outcome.ok ? undefined : outcome.pendingImage).toBe(image);
+    }
   });
 
-  it('an image of an unknown repository without overrideConfig: its base config cannot be read yet', () => {
-    expect(problems(plan('distribution: {image: "quay.io/me/stack:0.7.1"}'))).toEqual([
-      {
-        path: ['spec', 'distribution', 'image'],
-        message: 'llsd-render cannot read the base config of quay.io/me/stack:0.7.1 yet: use `spec.distribution.name`, or `spec.overrideConfig` with your config.yaml',
-      },
-    ]);
-  });
+  describe('base config from image labels (FR-027)', () => {
+    const digest = `sha256:${'a'.repeat(64)}`;
+    const labelled = (text: string, extra: Partial<ImageConfig> = {}): ImageLookup => ({
+      ok: true,
+      config: { digest, platform: 'linux/amd64', from: 'base64', text, ...extra },
+      host: 'quay.io',
+      cached: false,
+      tagResolved: true,
+    });
+    const withLabels = (image: string, lookup: ImageLookup, pinDigest = false, annotations?: Record<string, string>): PlanOutcome => {
+      const extra = annotations ? `\n  annotations: ${JSON.stringify(annotations)}` : '';
+      const parsed = parseLlsd(itemFrom(llsdYaml(`distribution: {image: "${image}"}`, `name: demo\n  namespace: ai${extra}`)).object);
+      if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems));
+      return planLlsd(parsed.llsd, inventoryOf([]), undefined, { lookups: new Map([[image, lookup]]), pinDigest });
+    };
+    const newConfig = 'version: 2\ndistro_name: my-stack\napis: [inference]\nproviders: {inference: []}\nstorage: {backends: {}}\n';
 
-  it('a named distribution image without a release tag: the same, with the releases that have a base', () => {
-    expect(problems(plan('distribution: {image: "llamastack/distribution-starter:latest"}'))[0]?.message).toBe(
-      'llsd-render cannot read the base config of llamastack/distribution-starter:latest yet: use `spec.distribution.name`, or `spec.overrideConfig` with your config.yaml; or tag it with a release of "starter": 0.7.1, 0.8.0',
-    );
+    it('the release is the tag; the plan carries the config and where it came from', () => {
+      const p = planned(withLabels('quay.io/me/stack:0.5.0', labelled(newConfig)));
+      expect([p.distributionName, p.release, p.image, p.baseConfig.distro_name, p.imageSource?.host]).toEqual(['my-stack', '0.5.0', 'quay.io/me/stack:0.5.0', 'my-stack', 'quay.io']);
+    });
+
+    it('without a release tag, the org.opencontainers.image.version label gives the release, and the plan says so', () => {
+      const p = planned(withLabels('quay.io/me/stack:latest', labelled(newConfig, { imageVersion: '0.7.1' })));
+      expect([p.release, p.releaseNote]).toEqual(['0.7.1', 'the release is the image\'s label org.opencontainers.image.version']);
+    });
+
+    it('with neither, the release is assumed from the layout of the labelled config', () => {
+      const p = planned(withLabels('quay.io/me/stack:latest', labelled(newConfig)));
+      expect(p.release).toBe('0.8.0');
+      expect(p.releaseNote).toContain('of the config.yaml in the labels of quay.io/me/stack:latest');
+    });
+
+    it('pinDigest runs the image by the digest its tag resolved to, keeping the tag to read', () => {
+      expect(planned(withLabels('quay.io/me/stack:0.7.1', labelled(newConfig), true)).image).toBe(`quay.io/me/stack:0.7.1@${digest}`);
+    });
+
+    it('a failed lookup is an error at spec.distribution.image; for a named distribution, with its shipped releases', () => {
+      expect(problems(withLabels('llamastack/distribution-starter:0.6.1', { ok: false, message: 'cannot fetch X' }))).toEqual([
+        { path: ['spec', 'distribution', 'image'], message: 'cannot fetch X; "starter" ships base configs for 0.7.1, 0.8.0: use one of them' },
+      ]);
+    });
+
+    it('a labelled config that is not a mapping or has another version is refused with FR-029', () => {
+      expect(problems(withLabels('quay.io/me/stack:0.7.1', labelled('- a\n- b\n')))[0]?.message).toBe(
+        'the config.yaml in the labels of quay.io/me/stack:0.7.1 is not a YAML mapping; fix the image\'s labels or use `spec.overrideConfig`',
+      );
+      expect(problems(withLabels('quay.io/me/stack:0.7.1', labelled('version: 3\n')))[0]?.message).toBe(
+        'the config.yaml in the labels of quay.io/me/stack:0.7.1: Unsupported config.yaml version 3. Supported versions: 2',
+      );
+    });
+
+    it('a release from the label that no profile serves is an error naming the label', () => {
+      expect(problems(withLabels('quay.io/me/stack:latest', labelled(newConfig, { imageVersion: '0.1.0' })))[0]?.message).toBe(
+        'llama-stack 0.1.0 is not supported (the release from the image\'s label org.opencontainers.image.version); supported releases: ' + supportedReleases(),
+      );
+    });
   });
 
   it('with overrideConfig, the release is the image tag; the plan carries that config', () => {

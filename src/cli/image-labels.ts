@@ -1,0 +1,62 @@
+// `image-labels`: the OCI labels that put a config.yaml into a distribution image (FR-027a), for
+// distribution builders to add with `buildah config --label` or `crane mutate --label`.
+import { readFileSync } from 'node:fs';
+import type { ParseArgsConfig } from 'node:util';
+import { supportedConfigVersions, unsupportedVersionMessage } from '../config/distributions.js';
+import type { ExitCode } from '../krm/result.js';
+import { parseYaml11 } from '../krm/yaml.js';
+import { isPlainObject } from '../lib/objects.js';
+import { configLabel, labelsFor, maxInlineConfigBytes } from '../registry/labels.js';
+import { commonOptions, parseCommand } from './args.js';
+import { UsageError } from './files.js';
+import { help } from './help.js';
+
+const options = {
+  layer: { type: 'string' },
+  path: { type: 'string' },
+  format: { type: 'string' },
+  ...commonOptions,
+} satisfies ParseArgsConfig['options'];
+
+const formats = ['lines', 'flags', 'json'] as const;
+
+export function imageLabelsCommand(args: string[], io: { stdout: (text: string) => void; stderr: (text: string) => void }): ExitCode {
+  const parsed = parseCommand(args, options, help['image-labels'], io.stdout);
+  if (!parsed) return 0;
+  const { values, positionals } = parsed;
+  if (positionals.length !== 1) throw new UsageError('image-labels needs exactly one CONFIG file');
+  const format = values.format ?? 'lines';
+  if (!(formats as readonly string[]).includes(format)) throw new UsageError(`--format must be ${formats.join(', ')}, not "${format}"`);
+  if ((values.layer === undefined) !== (values.path === undefined)) throw new UsageError('--layer and --path go together: the digest of the layer holding the file, and the file\'s path in the image');
+  if (values.layer !== undefined && !/^sha256:[a-f0-9]{64}$/.test(values.layer)) throw new UsageError(`--layer must be a layer digest (sha256:<64 hex>), not "${values.layer}"`);
+  if (values.path !== undefined && !values.path.startsWith('/')) throw new UsageError(`--path must be the absolute path of the file in the image, such as /app/config.yaml, not "${values.path}"`);
+
+  const file = positionals[0] as string;
+  const fail = (message: string): ExitCode => {
+    io.stderr(`${file}: ${message}\n`);
+    return 1;
+  };
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    return fail(`cannot read it: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}`);
+  }
+  const yaml = parseYaml11(text);
+  if (yaml.problem) return fail(`is not valid YAML${yaml.problem.line ? ` (line ${yaml.problem.line})` : ''}: ${yaml.problem.message}`);
+  if (!isPlainObject(yaml.value)) return fail('must hold a llama-stack config.yaml mapping (`version: 2`, `apis`, `providers`, …)');
+  const version = unsupportedVersionMessage(yaml.value);
+  if (version) return fail(version);
+  const size = Buffer.byteLength(text, 'utf8');
+  if (values.layer === undefined && size >= maxInlineConfigBytes) {
+    return fail(
+      `is ${size} bytes; ${configLabel.base64} is for configs under ${maxInlineConfigBytes} bytes. Put the file in the image and give --layer <digest of the layer holding it> --path <its path in the image>`,
+    );
+  }
+  const layer = values.layer !== undefined && values.path !== undefined ? { digest: values.layer, path: values.path } : undefined;
+  const labels = labelsFor(text, supportedConfigVersions.includes(String(yaml.value.version)) ? String(yaml.value.version) : '2', layer);
+  const entries = Object.entries(labels);
+  if (format === 'json') io.stdout(`${JSON.stringify(labels, null, 2)}\n`);
+  else io.stdout(entries.map(([key, value]) => (format === 'flags' ? `--label=${key}=${value}` : `${key}=${value}`)).join('\n') + '\n');
+  return 0;
+}

@@ -1,0 +1,102 @@
+// Registry credentials from the files podman, buildah, skopeo and docker write on `login`:
+// REGISTRY_AUTH_FILE, $XDG_RUNTIME_DIR/containers/auth.json, $DOCKER_CONFIG/config.json and
+// ~/.docker/config.json, first file with an entry for the host wins (the containers-auth.json(5)
+// order). `credHelpers`/`credsStore` run `docker-credential-<helper> get`, as docker does. There is
+// no npm library that reads these files and helpers, so this is written here; it is small.
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { z } from 'zod';
+
+export interface Credentials {
+  username: string;
+  password: string;
+}
+
+/** An entry under `auths`: `auth` is base64 of `user:password`; docker also writes the parts, or an identity token. */
+const authEntry = z.looseObject({
+  auth: z.string().optional(),
+  username: z.string().optional(),
+  password: z.string().optional(),
+  identitytoken: z.string().optional(),
+});
+const authFile = z.looseObject({
+  auths: z.record(z.string(), authEntry).optional(),
+  credHelpers: z.record(z.string(), z.string()).optional(),
+  credsStore: z.string().optional(),
+});
+type AuthFile = z.infer<typeof authFile>;
+
+export type Environment = Readonly<Record<string, string | undefined>>;
+
+/** The auth files to consult, in order. */
+export function authFilePaths(env: Environment): string[] {
+  const home = env.HOME ?? homedir();
+  return [
+    env.REGISTRY_AUTH_FILE,
+    env.XDG_RUNTIME_DIR ? join(env.XDG_RUNTIME_DIR, 'containers', 'auth.json') : undefined,
+    env.DOCKER_CONFIG ? join(env.DOCKER_CONFIG, 'config.json') : undefined,
+    join(home, '.docker', 'config.json'),
+  ].filter((path): path is string => path !== undefined);
+}
+
+/**
+ * Credentials for `registry` (`quay.io`, `127.0.0.1:5000`; Docker Hub also under its old
+ * `https://index.docker.io/v1/` key), or undefined for anonymous access. An unreadable or malformed
+ * file is skipped, as the container tools do: a missing login then shows as a 401 that says so.
+ */
+export function credentialsFor(registry: string, env: Environment): Credentials | undefined {
+  const keys = registry === 'docker.io' ? ['docker.io', 'index.docker.io', 'https://index.docker.io/v1/', 'registry-1.docker.io'] : [registry, `https://${registry}`, `http://${registry}`];
+  for (const path of authFilePaths(env)) {
+    const file = readAuthFile(path);
+    if (!file) continue;
+    const helper = keys.map((key) => file.credHelpers?.[key]).find((h) => h !== undefined);
+    if (helper) return fromHelper(helper, keys[0] as string, env);
+    for (const key of keys) {
+      const entry = file.auths?.[key];
+      if (entry) {
+        const found = fromEntry(entry);
+        if (found) return found;
+        if (file.credsStore) return fromHelper(file.credsStore, key, env);
+      }
+    }
+  }
+  return undefined;
+}
+
+function readAuthFile(path: string): AuthFile | undefined {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
+  }
+  try {
+    const parsed = authFile.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function fromEntry(entry: z.infer<typeof authEntry>): Credentials | undefined {
+  if (entry.identitytoken) return { username: '<token>', password: entry.identitytoken };
+  if (entry.username !== undefined && entry.password !== undefined) return { username: entry.username, password: entry.password };
+  if (!entry.auth) return undefined;
+  const decoded = Buffer.from(entry.auth, 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  return colon < 0 ? undefined : { username: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
+}
+
+/** `docker-credential-<helper> get` with the server on stdin; JSON `{Username, Secret}` back. */
+function fromHelper(helper: string, server: string, env: Environment): Credentials | undefined {
+  if (!/^[A-Za-z0-9_.-]+$/.test(helper)) return undefined;
+  try {
+    const out = execFileSync(`docker-credential-${helper}`, ['get'], { input: server, timeout: 10_000, env: { ...env }, stdio: ['pipe', 'pipe', 'ignore'] });
+    const parsed = z.object({ Username: z.string(), Secret: z.string() }).safeParse(JSON.parse(out.toString('utf8')));
+    return parsed.success ? { username: parsed.data.Username, password: parsed.data.Secret } : undefined;
+  } catch {
+    return undefined;
+  }
+}

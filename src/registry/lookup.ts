@@ -1,0 +1,187 @@
+// The registry adapter of the render (DESIGN §10: I/O at the edges): for each
+// `spec.distribution.image` the render could not plan from its own data, find the image's
+// config.yaml in its labels, through mirrors, the cache or offline, and say what happened. Every
+// failure is a message for the user; nothing here throws.
+import { Parser, type ReadEntry } from 'tar';
+import { z } from 'zod';
+import type { RegistryOptions } from '../api/render-config.js';
+import { readCachedConfig, readCachedTag, writeCachedConfig, writeCachedTag } from './cache.js';
+import { manifestMediaTypes, RegistryClient, RegistryError } from './client.js';
+import type { Environment } from './credentials.js';
+import { configLocation, imageVersionLabel, missingLabelsMessage, samePath, configLabel, type ImageConfig, type ImageLookup } from './labels.js';
+import { formatReference, parseReference, type ImageReference } from './reference.js';
+
+/** What the edge resolves before the render: the options and where the cache lives. */
+export interface LookupSettings extends RegistryOptions {
+  cacheDir: string;
+}
+
+/** The configs of `images` (as written in the LLSDs), each looked up once. */
+export async function lookUpImages(images: readonly string[], settings: LookupSettings, env: Environment): Promise<Map<string, ImageLookup>> {
+  const unique = [...new Set(images)];
+  const outcomes = await Promise.all(unique.map((image) => lookUpImage(image, settings, env)));
+  return new Map(unique.map((image, i) => [image, outcomes[i] as ImageLookup]));
+}
+
+export async function lookUpImage(image: string, settings: LookupSettings, env: Environment): Promise<ImageLookup> {
+  const parsed = parseReference(image);
+  if (!parsed.ok) return { ok: false, message: `"${image}" is not an image reference (${parsed.message}); write one such as \`quay.io/org/distribution-custom:0.7.1\`` };
+  const ref = parsed.ref;
+  const canonical = formatReference(ref);
+  const { platform, cacheDir } = settings;
+
+  // A digest is immutable: a cached entry needs no registry at all, online or not.
+  const knownDigest = ref.digest ?? (settings.offline ? readCachedTag(cacheDir, canonical, platform) : undefined);
+  if (knownDigest) {
+    const cached = readCachedConfig(cacheDir, knownDigest, platform);
+    if (cached) return { ok: true, config: cached, host: ref.registry, cached: true, tagResolved: ref.digest === undefined };
+  }
+  if (settings.offline) {
+    return {
+      ok: false,
+      message: `${image} is not in the cache (${cacheDir}) for ${platform}, and the render is offline (RenderConfig \`registry.offline\` or \`--offline\`): render once with registry access to fill the cache, or use \`spec.distribution.name\` or \`spec.overrideConfig\``,
+    };
+  }
+
+  const failures: string[] = [];
+  for (const source of sourcesOf(ref, settings.mirrors)) {
+    const client = new RegistryClient(source.host, source.repository, { insecure: settings.insecure, timeoutMs: settings.timeoutSeconds * 1000, env });
+    try {
+      const found = await readFromRegistry(client, ref, image, settings);
+      if (found.tag !== undefined) writeCachedTag(cacheDir, canonical, platform, found.config.digest);
+      return { ok: true, config: found.config, host: source.host, cached: found.cached, tagResolved: ref.digest === undefined };
+    } catch (error) {
+      if (!(error instanceof RegistryError)) throw error;
+      // A mirror that lacks the image or cannot be reached hands over to the next source; any
+      // other answer (bad credentials, altered content, missing labels) is the answer.
+      const next = error.kind === 'network' || error.kind === 'timeout' || error.kind === 'not-found';
+      failures.push(error.message);
+      if (!next || source.host === ref.registry) break;
+    }
+  }
+  const last = failures.pop() as string;
+  return { ok: false, message: failures.length > 0 ? `${last} (mirrors tried first: ${failures.join('; ')})` : last };
+}
+
+/** The mirrors of the image's registry in order, then the registry itself (FR-027f). */
+function sourcesOf(ref: ImageReference, mirrors: Readonly<Record<string, readonly string[]>>): Array<{ host: string; repository: string }> {
+  const listed = Object.hasOwn(mirrors, ref.registry) ? (mirrors[ref.registry] ?? []) : [];
+  const viaMirrors = listed.map((mirror) => {
+    const slash = mirror.indexOf('/');
+    // A mirror may keep the repositories under a prefix: `mirror.internal/dockerhub`.
+    return slash < 0 ? { host: mirror, repository: ref.repository } : { host: mirror.slice(0, slash), repository: `${mirror.slice(slash + 1)}/${ref.repository}` };
+  });
+  return [...viaMirrors, { host: ref.registry, repository: ref.repository }];
+}
+
+const descriptor = z.looseObject({ mediaType: z.string().optional(), digest: z.string().regex(/^sha256:[a-f0-9]{64}$/), size: z.number().int().nonnegative().optional() });
+const imageManifest = z.looseObject({ config: descriptor, layers: z.array(descriptor) });
+const imageIndex = z.looseObject({
+  manifests: z.array(descriptor.extend({ platform: z.looseObject({ os: z.string(), architecture: z.string(), variant: z.string().optional() }).optional() })),
+});
+const imageConfigBlob = z.looseObject({ config: z.looseObject({ Labels: z.record(z.string(), z.string()).nullish() }).nullish() });
+
+async function readFromRegistry(client: RegistryClient, ref: ImageReference, image: string, settings: LookupSettings): Promise<{ config: ImageConfig; cached: boolean; tag?: string }> {
+  const digest = ref.digest ?? (await client.resolve(ref.tag ?? 'latest'));
+  const tag = ref.digest === undefined ? (ref.tag ?? 'latest') : undefined;
+  const cached = readCachedConfig(settings.cacheDir, digest, settings.platform);
+  if (cached) return { config: cached, cached: true, ...(tag !== undefined && { tag }) };
+
+  let manifest = await client.manifest(digest);
+  if (manifest.mediaType === manifestMediaTypes.ociIndex || manifest.mediaType === manifestMediaTypes.dockerList) {
+    const index = parseJson(manifest.bytes, imageIndex, `the index ${digest} of ${image}`);
+    const chosen = index.manifests.find((m) => m.platform !== undefined && platformOf(m.platform) === settings.platform)
+      ?? index.manifests.find((m) => m.platform !== undefined && platformOf({ ...m.platform, variant: undefined }) === settings.platform);
+    if (!chosen) {
+      const offered = index.manifests.map((m) => (m.platform ? platformOf(m.platform) : 'unknown')).filter((p) => p !== 'unknown/unknown');
+      throw new RegistryError('not-found', `${image} has no image for ${settings.platform} (it has ${offered.join(', ') || 'none'}); set RenderConfig \`registry.platform\` to the platform your nodes run`);
+    }
+    manifest = await client.manifest(chosen.digest);
+  }
+  if (manifest.mediaType !== manifestMediaTypes.ociManifest && manifest.mediaType !== manifestMediaTypes.dockerManifest) {
+    throw new RegistryError('protocol', `${image} has a manifest of type "${manifest.mediaType}", which llsd-render cannot read (OCI or Docker schema 2 only)`);
+  }
+  const parsed = parseJson(manifest.bytes, imageManifest, `the manifest of ${image}`);
+  const blob = parseJson(await client.blob(parsed.config.digest, parsed.config.size), imageConfigBlob, `the config of ${image}`);
+  const labels = blob.config?.Labels ?? {};
+  const location = configLocation(labels);
+  const common = {
+    digest,
+    platform: settings.platform,
+    ...(labels[configLabel.version] !== undefined && { configVersion: labels[configLabel.version] }),
+    ...(labels[imageVersionLabel] !== undefined && { imageVersion: labels[imageVersionLabel] }),
+  };
+  let config: ImageConfig;
+  switch (location.kind) {
+    case 'missing':
+      throw new RegistryError('protocol', missingLabelsMessage(image));
+    case 'invalid':
+      throw new RegistryError('protocol', `${image} cannot give its config.yaml: ${location.message}`);
+    case 'base64':
+      config = { ...common, from: 'base64', text: location.text };
+      break;
+    case 'layer': {
+      const layer = parsed.layers.find((l) => l.digest === location.layer);
+      if (!layer) throw new RegistryError('protocol', `${image} cannot give its config.yaml: its label ${configLabel.layer} names ${location.layer}, which is not one of its layers`);
+      const text = await readFileFromLayer(client, layer.digest, location.path, image);
+      config = { ...common, from: 'layer', layer: location.layer, path: location.path, text };
+      break;
+    }
+  }
+  writeCachedConfig(settings.cacheDir, config);
+  return { config, cached: false, ...(tag !== undefined && { tag }) };
+}
+
+const platformOf = (p: { os: string; architecture: string; variant?: string | undefined }): string => [p.os, p.architecture, p.variant].filter(Boolean).join('/');
+
+function parseJson<T extends z.ZodType>(bytes: Buffer, schema: T, what: string): z.infer<T> {
+  let value: unknown;
+  try {
+    value = JSON.parse(bytes.toString('utf8'));
+  } catch {
+    throw new RegistryError('protocol', `${what} is not JSON`);
+  }
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw new RegistryError('protocol', `${what} is not an OCI or Docker document llsd-render can read`);
+  return parsed.data;
+}
+
+/** Largest config.yaml read from a layer. */
+const maxConfigBytes = 4 * 1024 * 1024;
+
+/**
+ * One file from a (gzipped) tar layer, streamed: the layer is hashed and unpacked as it arrives,
+ * only the wanted file is kept, and it counts only once the whole layer matched its digest.
+ */
+async function readFileFromLayer(client: RegistryClient, digest: string, path: string, image: string): Promise<string> {
+  const chunks: Buffer[] = [];
+  let found = false;
+  let tooLarge = false;
+  let archiveError: string | undefined;
+  const parser = new Parser({
+    strict: true,
+    onReadEntry: (entry: ReadEntry) => {
+      if (!found && entry.type === 'File' && samePath(entry.path, path)) {
+        found = true;
+        entry.on('data', (chunk: Buffer) => {
+          if (tooLarge) return;
+          chunks.push(chunk);
+          if (chunks.reduce((n, c) => n + c.length, 0) > maxConfigBytes) tooLarge = true;
+        });
+      } else entry.resume();
+    },
+  });
+  parser.on('error', (error: Error) => {
+    archiveError ??= error.message;
+  });
+  const done = new Promise<void>((resolve) => parser.on('close', () => resolve()));
+  await client.streamBlob(digest, (chunk) => {
+    if (archiveError === undefined) parser.write(chunk);
+  });
+  parser.end();
+  await done;
+  if (archiveError !== undefined) throw new RegistryError('protocol', `the layer ${digest} of ${image} is not a tar archive llsd-render can read (${archiveError})`);
+  if (!found) throw new RegistryError('protocol', `${image} cannot give its config.yaml: its layer ${digest} has no file ${path} (label ${configLabel.path})`);
+  if (tooLarge) throw new RegistryError('protocol', `${path} in the layer ${digest} of ${image} is larger than ${maxConfigBytes} bytes; that is no config.yaml`);
+  return Buffer.concat(chunks).toString('utf8');
+}
