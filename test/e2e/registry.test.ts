@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml, stringify } from 'yaml';
 import { closedPort, pushImage, pushIndex, putLabels, requireRegistryTools, startProxy, startRegistry, type Proxy, type Registry } from './registry-harness.js';
-import { ofKind, parseStream, repoRoot, requireBundle, type K8sObject } from './tools.js';
+import { ofKind, parseStream, repoRoot, requireBundle, requireTool, type K8sObject } from './tools.js';
 
 const baseText = readFileSync(join(repoRoot, 'configs', 'distributions', 'starter', '0.7.1.yaml'), 'utf8');
 /** The shipped starter 0.7.1 config with its own distro_name, so the output shows which config was used. */
@@ -143,6 +143,34 @@ describe('base config from the OCI labels of a distribution image (real registry
   it('pinDigest: the Deployment runs the image by the digest the tag resolved to (the index digest for an index)', async () => {
     const out = await render(`${registry.host}/demo/multi:0.7.1`, options({ pinDigest: true }));
     expect(imageOf(out)).toBe(`${registry.host}/demo/multi:0.7.1@${pushed.index?.digest}`);
+  });
+
+  it('kpt fn render (KRM mode): the registry option as ConfigMap data, the objects written next to the LLSD', async () => {
+    const kpt = requireTool('kpt');
+    const pkg = tempDir();
+    const registryData = stringify({ insecure: [registry.host], cacheDir: join(pkg, '..', `${pkg.split('/').pop()}-cache`) }, { collectionStyle: 'flow' }).trim();
+    writeFileSync(
+      join(pkg, 'Kptfile'),
+      stringify({
+        apiVersion: 'kpt.dev/v1',
+        kind: 'Kptfile',
+        metadata: { name: 'pkg', annotations: { 'config.kubernetes.io/local-config': 'true' } },
+        pipeline: { mutators: [{ exec: `${process.execPath} ${requireBundle()}`, configMap: { registry: registryData } }] },
+      }),
+    );
+    writeFileSync(
+      join(pkg, 'llsd.yaml'),
+      stringify({ apiVersion: 'llamastack.io/v1alpha2', kind: 'LlamaStackDistribution', metadata: { name: 'custom', namespace: 'ai' }, spec: { distribution: { image: `${registry.host}/demo/stack:layer-oci` } } }),
+    );
+    const result = await new Promise<{ status: number | null; stderr: string }>((resolve) => {
+      const child = spawn(kpt, ['fn', 'render', '--allow-exec', pkg], { stdio: ['ignore', 'ignore', 'pipe'] });
+      let stderr = '';
+      child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+      child.on('close', (status) => resolve({ status, stderr }));
+    });
+    expect(result.status, result.stderr).toBe(0);
+    const generated = parseStream(readFileSync(join(pkg, 'custom.generated.yaml'), 'utf8'));
+    expect(configOf({ status: 0, stdout: '', stderr: '', objects: generated }).distro_name).toBe('from-layer-oci');
   });
 
   it('an image without labels: the FR-027e error, nothing printed', async () => {

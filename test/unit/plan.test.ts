@@ -300,6 +300,20 @@ describe('RenderConfig `distributions` as an option', () => {
     ]);
   });
 
+  it('the registry option: defaults, ConfigMap YAML string, and errors at their field', () => {
+    const defaults = renderOptionsSchema.parse({}).registry;
+    expect(defaults).toEqual({ offline: false, mirrors: {}, insecure: [], platform: 'linux/amd64', timeoutSeconds: 30, pinDigest: false });
+    const fromData = readFunctionConfig(itemFrom(configMap('  registry: "{offline: \'true\', insecure: [127.0.0.1:5000], mirrors: {docker.io: [mirror.internal/hub]}}"\n')));
+    expect(fromData.role === 'options' && fromData.problems).toEqual([]);
+    const bad = readFunctionConfig(itemFrom(renderConfig('  registry:\n    platform: linux\n    insecure: [https://quay.io]\n    mirrors: {docker.io: []}\n    timeout: 3')));
+    expect(bad.role === 'options' && bad.problems).toEqual([
+      { path: ['spec', 'registry', 'mirrors', 'docker.io'], message: 'must list at least 1 item' },
+      { path: ['spec', 'registry', 'insecure', 0], message: 'must be a registry host such as `registry.internal:5000` (a name or address and an optional port, no scheme)' },
+      { path: ['spec', 'registry', 'platform'], message: 'must be `os/architecture[/variant]`, such as `linux/amd64` or `linux/arm64`' },
+      { path: ['spec', 'registry', 'timeout'], message: 'is not a known field; known fields: offline, cacheDir, mirrors, insecure, platform, timeoutSeconds, pinDigest' },
+    ]);
+  });
+
   it('as a KRM function, `configPath` is an error telling to give `config` inline', () => {
     const out = render({ mode: 'krm', items: itemsFrom(llsd), functionConfig: itemFrom(configMap('  distributions: "starter: {configPath: base.yaml}"\n')) });
     expect(out.results.filter((r) => r.severity === 'error').map((r) => [r.field?.path, r.message])).toEqual([

@@ -1,0 +1,89 @@
+// `llsd-render image-labels`: the labels that put a config.yaml into a distribution image, checked
+// by reading them back with the same code that reads an image's labels.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { configLocation } from '../../src/registry/labels.js';
+import { expectNoCrash, repoRoot, run, tempDir } from './run.js';
+
+const starter = join(repoRoot, 'configs', 'distributions', 'starter', '0.7.1.yaml');
+const starterText = readFileSync(starter, 'utf8');
+const layer = `sha256:${'5'.repeat(64)}`;
+
+const labelsOf = (lines: string): Record<string, string> =>
+  Object.fromEntries(
+    lines
+      .trim()
+      .split('\n')
+      .map((line) => {
+        const eq = line.indexOf('=');
+        return [line.slice(0, eq), line.slice(eq + 1)];
+      }),
+  );
+
+describe('llsd-render image-labels', () => {
+  it('KEY=VALUE lines whose base64 label reads back as the file, byte for byte', () => {
+    const r = run(['image-labels', starter]);
+    expect(r.status, r.stderr).toBe(0);
+    const labels = labelsOf(r.stdout);
+    expect(Object.keys(labels)).toEqual(['io.llamastack.config.base64', 'io.llamastack.config.version']);
+    expect(labels['io.llamastack.config.version']).toBe('2');
+    expect(configLocation(labels)).toEqual({ kind: 'base64', text: starterText });
+  });
+
+  it('--format flags: one --label=KEY=VALUE per line, for buildah config and crane mutate', () => {
+    const r = run(['image-labels', '--format', 'flags', starter]);
+    expect(r.stdout.trim().split('\n').every((line) => line.startsWith('--label=io.llamastack.config.'))).toBe(true);
+    expect(labelsOf(r.stdout.replaceAll('--label=', ''))).toEqual(labelsOf(run(['image-labels', starter]).stdout));
+  });
+
+  it('--layer and --path: the layer-reference labels, as JSON with --format json', () => {
+    const r = run(['image-labels', '--format', 'json', '--layer', layer, '--path', '/app/config.yaml', starter]);
+    expect(r.status, r.stderr).toBe(0);
+    const labels = JSON.parse(r.stdout) as Record<string, string>;
+    expect(labels).toEqual({ 'io.llamastack.config.layer': layer, 'io.llamastack.config.path': '/app/config.yaml', 'io.llamastack.config.version': '2' });
+    expect(configLocation(labels)).toEqual({ kind: 'layer', layer, path: '/app/config.yaml' });
+  });
+
+  it.each([
+    ['version: 3\n', 'Unsupported config.yaml version 3. Supported versions: 2'],
+    ['- a list\n', 'must hold a llama-stack config.yaml mapping (`version: 2`, `apis`, `providers`, …)'],
+    ['version: 2\nkey: [unclosed\n', /^is not valid YAML \(line \d\)/],
+  ])('a file that is no config.yaml (%j): exit 1, the file and what is wrong, nothing printed', (text, message) => {
+    const file = join(tempDir(), 'config.yaml');
+    writeFileSync(file, text);
+    const r = run(['image-labels', file]);
+    expectNoCrash(r);
+    expect([r.status, r.stdout]).toEqual([1, '']);
+    expect(r.stderr.startsWith(`${file}: `)).toBe(true);
+    expect(r.stderr.slice(file.length + 2).trim()).toMatch(message);
+  });
+
+  it('a config of 50 KB or more needs the layer form, and the error says how', () => {
+    const file = join(tempDir(), 'config.yaml');
+    writeFileSync(file, `${starterText}\n# ${'x'.repeat(52 * 1024)}\n`);
+    const r = run(['image-labels', file]);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/is \d+ bytes; io\.llamastack\.config\.base64 is for configs under 51200 bytes\. Put the file in the image and give --layer <digest of the layer holding it> --path <its path in the image>/);
+    expect(run(['image-labels', '--layer', layer, '--path', '/app/config.yaml', file]).status).toBe(0);
+  });
+
+  it.each([
+    [['image-labels'], 'image-labels needs exactly one CONFIG file'],
+    [['image-labels', '--layer', layer, starter], '--layer and --path go together'],
+    [['image-labels', '--layer', 'latest', '--path', '/c.yaml', starter], '--layer must be a layer digest (sha256:<64 hex>), not "latest"'],
+    [['image-labels', '--layer', layer, '--path', 'c.yaml', starter], '--path must be the absolute path of the file in the image'],
+    [['image-labels', '--format', 'xml', starter], '--format must be lines, flags, json, not "xml"'],
+  ])('usage errors exit 2: %j', (args, message) => {
+    const r = run(args);
+    expect(r.status).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain(message);
+  });
+
+  it('a missing file: exit 1, no such file', () => {
+    const r = run(['image-labels', join(tempDir(), 'nope.yaml')]);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/nope\.yaml: cannot read it: no such file/);
+  });
+});
