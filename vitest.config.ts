@@ -1,15 +1,17 @@
 import { defineConfig } from 'vitest/config';
+// @ts-expect-error: a plain .mjs script without type declarations
+import { embedYaml } from './scripts/embed-yaml.mjs';
 
-// configs/*.yaml are imported as text, as esbuild's text loader does in the bundle.
-const yamlAsText = {
-  name: 'yaml-as-text',
+// configs/*.yaml are imported as parsed data, as the build embeds them.
+const yamlAsData = {
+  name: 'yaml-as-data',
   transform(code: string, id: string) {
-    return id.endsWith('.yaml') ? `export default ${JSON.stringify(code)};` : undefined;
+    return id.endsWith('.yaml') ? (embedYaml(id, code) as string) : undefined;
   },
 };
 
 export default defineConfig({
-  plugins: [yamlAsText],
+  plugins: [yamlAsData],
   define: { __LLSD_RENDER_VERSION__: JSON.stringify('0.0.0-test') },
   test: {
     include: ['test/**/*.test.ts'],

@@ -9,8 +9,6 @@ import { isError, type FieldProblem } from './api/issues.js';
 import { checkReferences } from './api/references.js';
 import { generateConfig, type GeneratedConfig } from './config/generate.js';
 import { checkStartupRules } from './config/startup-rules.js';
-import { parseYaml11 } from './krm/yaml.js';
-import { isPlainObject } from './lib/objects.js';
 import { annotation, annotationsOf, identityOf, isClientSideOnly, resultFor, type InputItem, type KrmObject } from './krm/item.js';
 import { inventoryOf, type Inventory } from './krm/inventory.js';
 import type { OutputItem } from './krm/resource-list.js';
@@ -181,8 +179,7 @@ function imageSourceInfo(image: string, plan: Plan): FieldProblem {
  * they point at the field naming that ConfigMap.
  */
 function checkAsServer(plan: Plan, config: GeneratedConfig, objects: readonly KrmObject[]): FieldProblem[] {
-  const parsed = parseYaml11(config.text).value;
-  if (!isPlainObject(parsed)) return [];
+  const parsed = config.value;
   const deployment = objects.find((o) => o.kind === 'Deployment') as { spec?: { template?: { spec?: { containers?: Array<{ env?: Array<{ name: string }> }> } } } } | undefined;
   const containerEnv = new Set((deployment?.spec?.template?.spec?.containers?.[0]?.env ?? []).map((e) => e.name));
   const where = config.fromConfigMap ? `the config.yaml of the ConfigMap "${config.fromConfigMap}"` : 'the generated config.yaml';

@@ -1,5 +1,8 @@
 // Shared test helpers: build input items from YAML text, as the readers do.
 import { isMap } from 'yaml';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { isKrmObject, type InputItem, type Origin } from '../src/krm/item.js';
 import { parseYamlStream, prepareForOutput } from '../src/krm/yaml.js';
 
@@ -37,4 +40,10 @@ ${spec
   .map((line) => `  ${line}`)
   .join('\n')}
 `;
+}
+
+/** The text of a base config under configs/distributions/, read from disk (the bundle embeds it parsed). */
+export function shippedConfigText(path: string): string | undefined {
+  const file = join(dirname(fileURLToPath(import.meta.url)), '..', 'configs', 'distributions', path);
+  return existsSync(file) ? readFileSync(file, 'utf8') : undefined;
 }

@@ -21,7 +21,7 @@ import type { z } from 'zod';
 import { formatFieldPath } from '../krm/item.js';
 import { isPlainObject, setOwn } from '../lib/objects.js';
 import { problemsFromIssues, type FieldProblem } from './issues.js';
-import { llsdV1alpha1Schema, specV1alpha1Schema } from './llsd-v1alpha1.js';
+import { v1alpha1Schemas } from './llsd-v1alpha1.js';
 import { group, kind, llsdSchema, specSchema } from './llsd-v1alpha2.js';
 
 export const conversionAnnotation = 'llamastack.io/conversion-data';
@@ -106,15 +106,23 @@ const rowsOf = (reverse: boolean): Row[] =>
     return { from: from.split('.'), to: to.split('.'), object: shape === 'object' };
   });
 
-const up: Direction = { from: v1alpha1, to: v1alpha2, rows: rowsOf(false), sourceSpec: specV1alpha1Schema, targetSpec: specSchema };
-const down: Direction = { from: v1alpha2, to: v1alpha1, rows: rowsOf(true), sourceSpec: specSchema, targetSpec: specV1alpha1Schema };
-const reverseOf = (d: Direction): Direction => (d === up ? down : up);
+/** Both directions, made on first use (the v1alpha1 schemas are built lazily). */
+let directions: { up: Direction; down: Direction } | undefined;
+function directionsOf(): { up: Direction; down: Direction } {
+  if (directions) return directions;
+  const { specV1alpha1Schema } = v1alpha1Schemas();
+  return (directions = {
+    up: { from: v1alpha1, to: v1alpha2, rows: rowsOf(false), sourceSpec: specV1alpha1Schema, targetSpec: specSchema },
+    down: { from: v1alpha2, to: v1alpha1, rows: rowsOf(true), sourceSpec: specSchema, targetSpec: specV1alpha1Schema },
+  });
+}
+const reverseOf = (d: Direction): Direction => (d === directionsOf().up ? directionsOf().down : directionsOf().up);
 
 /** A v1alpha1 LLSD as v1alpha2. */
-export const toV1alpha2 = (object: unknown): Conversion => convert(object, up);
+export const toV1alpha2 = (object: unknown): Conversion => convert(object, directionsOf().up);
 
 /** A v1alpha2 LLSD as v1alpha1. */
-export const toV1alpha1 = (object: unknown): Conversion => convert(object, down);
+export const toV1alpha1 = (object: unknown): Conversion => convert(object, directionsOf().down);
 
 /** An LLSD in `apiVersion`: converted when it is in the other version, the object itself when it is already there. */
 export function convertTo(object: unknown, apiVersion: string): Conversion {
@@ -123,7 +131,7 @@ export function convertTo(object: unknown, apiVersion: string): Conversion {
     return { object: source, problems: [{ path: [], message: `cannot be converted to "${apiVersion}": the supported versions are ${llsdApiVersions.join(' and ')}` }] };
   }
   if (isPlainObject(object) && object.apiVersion === apiVersion && object.kind === kind) return { object, problems: [] };
-  return convert(object, apiVersion === v1alpha2 ? up : down);
+  return convert(object, apiVersion === v1alpha2 ? directionsOf().up : directionsOf().down);
 }
 
 function convert(object: unknown, d: Direction): Conversion {
@@ -336,7 +344,7 @@ export function v1alpha1Problem(problem: FieldProblem): FieldProblem {
   const [head, ...rest] = problem.path;
   if (head !== 'spec' || rest.length === 0) return problem;
   let row: Row | undefined;
-  for (const r of down.rows) {
+  for (const r of directionsOf().down.rows) {
     if (r.from.length <= rest.length && r.from.every((key, i) => rest[i] === key) && (!row || r.from.length > row.from.length)) row = r;
   }
   if (row) return { ...problem, path: ['spec', ...row.to, ...rest.slice(row.from.length)] };
@@ -355,15 +363,15 @@ export function v1alpha1Problem(problem: FieldProblem): FieldProblem {
  */
 export function v1alpha1FieldsNotRendered(object: Plain): FieldProblem[] {
   const spec = object.spec;
-  const converted = mapSpec(spec, up);
-  const residue = additions(mapSpec(converted, down), spec);
+  const converted = mapSpec(spec, directionsOf().up);
+  const residue = additions(mapSpec(converted, directionsOf().down), spec);
   const namespace = isPlainObject(object.metadata) && typeof object.metadata.namespace === 'string' ? object.metadata.namespace : undefined;
   const problems: FieldProblem[] = [];
   const walk = (path: string[], value: unknown): void => {
-    const row = up.rows.find((r) => samePath(r.from, path));
+    const row = directionsOf().up.rows.find((r) => samePath(r.from, path));
     if (row && getPath(converted, row.to) === undefined) {
       if (!isDefaultValue(path, value, namespace)) problems.push(...rejectedValue(path, value));
-      if (isPlainObject(value)) for (const [key, v] of Object.entries(value)) if (!up.rows.some((r) => samePath(r.from, [...path, key]))) walk([...path, key], v);
+      if (isPlainObject(value)) for (const [key, v] of Object.entries(value)) if (!directionsOf().up.rows.some((r) => samePath(r.from, [...path, key]))) walk([...path, key], v);
       return;
     }
     if (isPlainObject(value) && (row || isGroup(path))) {
@@ -380,8 +388,8 @@ export function v1alpha1FieldsNotRendered(object: Plain): FieldProblem[] {
 function rejectedValue(path: string[], value: unknown): FieldProblem[] {
   const single: Plain = {};
   setPath(single, path, value);
-  const row = up.rows.find((r) => samePath(r.from, path)) as Row;
-  const forced = mapSpec(single, up, true) ?? {};
+  const row = directionsOf().up.rows.find((r) => samePath(r.from, path)) as Row;
+  const forced = mapSpec(single, directionsOf().up, true) ?? {};
   const parsed = (specSchema as unknown as z.ZodType).safeParse(forced);
   const issues = parsed.success ? [] : parsed.error.issues.filter((issue) => row.to.every((key, i) => issue.path[i] === key));
   const problems = problemsFromIssues(issues, specSchema).map((p) => v1alpha1Problem({ ...p, path: ['spec', ...p.path] }));
@@ -488,14 +496,15 @@ function deepEqual(a: unknown, b: unknown): boolean {
 // ---------------------------------------------------------------------------------------------
 // The `convert` command's view: the source checked against its own schema first.
 
-const llsdSchemas: Record<string, Schema> = { [v1alpha1]: llsdV1alpha1Schema, [v1alpha2]: llsdSchema };
+const llsdSchemas = (): Record<string, Schema> => ({ [v1alpha1]: v1alpha1Schemas().llsdV1alpha1Schema, [v1alpha2]: llsdSchema });
 
 /**
  * `object` in `apiVersion`, after checking it against the schema of its own version (problems at
  * its field paths). A warning names the fields the conversion keeps in the annotation.
  */
 export function convertChecked(object: Plain, apiVersion: string): Conversion {
-  const source = typeof object.apiVersion === 'string' && Object.hasOwn(llsdSchemas, object.apiVersion) ? llsdSchemas[object.apiVersion] : undefined;
+  const schemas = llsdSchemas();
+  const source = typeof object.apiVersion === 'string' && Object.hasOwn(schemas, object.apiVersion) ? schemas[object.apiVersion] : undefined;
   if (object.apiVersion !== apiVersion && source) {
     const checked = (source as unknown as z.ZodType).safeParse(object, { reportInput: true });
     if (!checked.success) return { object, problems: problemsFromIssues(checked.error.issues, source) };

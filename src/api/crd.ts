@@ -8,7 +8,7 @@
 // CEL can express on structural nodes are added as `x-kubernetes-validations`.
 import type { z } from 'zod';
 import { jsonSchemaOf, type JsonSchema } from './json-schema.js';
-import { specV1alpha1Schema } from './llsd-v1alpha1.js';
+import { v1alpha1Schemas } from './llsd-v1alpha1.js';
 import { dnsLabel, group, kind, specSchema } from './llsd-v1alpha2.js';
 
 /** The Service in front of `llsd-render webhook`, which converts between the served versions. */
@@ -442,7 +442,9 @@ export const rulesV1alpha1: Readonly<Record<string, readonly ValidationRule[]>> 
 
 const v1alpha1: VersionSource = {
   name: 'v1alpha1',
-  spec: specV1alpha1Schema,
+  get spec() {
+    return v1alpha1Schemas().specV1alpha1Schema;
+  },
   rules: rulesV1alpha1,
   columns: [
     { name: 'Distribution', type: 'string', jsonPath: '.spec.server.distribution.name', description: 'The named distribution.' },

@@ -3,7 +3,7 @@
 // with its own schema first and converted (DESIGN §9).
 import type { KrmObject } from '../krm/item.js';
 import { toV1alpha2, v1alpha1FieldsNotRendered, v1alpha1Problem } from './convert.js';
-import { llsdV1alpha1Schema } from './llsd-v1alpha1.js';
+import { v1alpha1Schemas } from './llsd-v1alpha1.js';
 import { apiOfDisabled, checkRules } from './rules.js';
 import { isError, problemsFromIssues, type FieldProblem } from './issues.js';
 import {
@@ -96,6 +96,7 @@ const requiredHintsV1alpha1 = {
 };
 
 function parseLlsdV1alpha1(object: KrmObject): ParsedLlsd {
+  const { llsdV1alpha1Schema } = v1alpha1Schemas();
   const checked = llsdV1alpha1Schema.safeParse(object, { reportInput: true });
   if (!checked.success) {
     return { ok: false, problems: problemsFromIssues(checked.error.issues, llsdV1alpha1Schema, requiredHintsV1alpha1) };

@@ -19,9 +19,6 @@ import type { Environment } from '../registry/credentials.js';
 import { renderWithImages } from './images.js';
 import { findYamlFiles, readItems, UsageError, writeOutputDir } from './files.js';
 import { help, version } from './help.js';
-import { imageLabelsCommand } from './image-labels.js';
-import { schemaCommand } from './schema.js';
-import { serveWebhook } from './webhook.js';
 
 export interface Io {
   argv: string[];
@@ -45,11 +42,11 @@ export async function main(io: Io): Promise<ExitCode> {
       case 'convert':
         return convert(io, rest);
       case 'schema':
-        return schemaCommand(rest, io);
+        return (await import('./schema.js')).schemaCommand(rest, io);
       case 'webhook':
         return await webhook(io, rest);
       case 'image-labels':
-        return imageLabelsCommand(rest, io);
+        return (await import('./image-labels.js')).imageLabelsCommand(rest, io);
       case '-h':
       case '--help':
       case 'help':
@@ -276,6 +273,7 @@ async function webhook(io: Io, args: string[]): Promise<ExitCode> {
   const port = Number(values.port ?? '9443');
   if (!/^\d+$/.test(values.port ?? '9443') || port > 65535) throw new UsageError(`--port must be a number from 0 to 65535, not "${values.port}"`);
   const address = values.address ?? '127.0.0.1';
+  const { serveWebhook } = await import('./webhook.js');
   return serveWebhook({ cert: values.cert, key: values.key, port, address }, (line) => io.stderr(`${line}\n`));
 }
 

@@ -1,133 +1,21 @@
-// The data llsd-render consults, from configs/*.yaml (embedded in the bundle as text). Each file is
-// parsed once, on first use, and checked against its schema: a broken data file is a bug, so it throws.
-import { parse } from 'yaml';
-import { z } from 'zod';
-import distributionsText from '../../configs/distributions.yaml';
+// The data llsd-render consults, from configs/*.yaml. The build parses the files into the bundle
+// (scripts/embed-yaml.mjs), and test/unit/embedded-data.test.ts checks them against their schemas
+// (catalog-schema.ts), so nothing is parsed or checked at start-up.
+import type { DistributionCatalog, ProviderRow, ReleaseProfile, WorkloadDefaults } from './catalog-schema.js';
+import distributionsData from '../../configs/distributions.yaml';
 import metaReferenceGpu044 from '../../configs/distributions/meta-reference-gpu/0.4.4.yaml';
 import postgresDemo071 from '../../configs/distributions/postgres-demo/0.7.1.yaml';
 import remoteVllm0214 from '../../configs/distributions/remote-vllm/0.2.14.yaml';
 import starter071 from '../../configs/distributions/starter/0.7.1.yaml';
 import starter080 from '../../configs/distributions/starter/0.8.0.yaml';
-import providersText from '../../configs/providers.yaml';
-import releasesText from '../../configs/releases.yaml';
-import workloadText from '../../configs/workload.yaml';
+import providersData from '../../configs/providers.yaml';
+import releasesData from '../../configs/releases.yaml';
+import workloadData from '../../configs/workload.yaml';
 
-const version = z.string().regex(/^\d+\.\d+\.\d+$/);
+export type { DistributionCatalog, ProviderRow, ReleaseProfile, WorkloadDefaults };
 
-const distributionsSchema = z.record(
-  z.string(),
-  z.strictObject({
-    defaultRelease: version,
-    releases: z.record(version, z.strictObject({ image: z.string(), config: z.string() })),
-  }),
-);
-export type DistributionCatalog = z.infer<typeof distributionsSchema>;
-
-const providerRowSchema = z.strictObject({
-  type: z.string(),
-  api: z.string(),
-  urlKey: z.string().nullable(),
-  credentialKey: z.string().nullable(),
-  /** Keys that locate the service when it is more than one URL (pgvector host/port/db, …). */
-  connectionKeys: z.array(z.string()).optional(),
-  /** Config keys with no default: the server rejects the provider without them. */
-  requiredKeys: z.array(z.string()).optional(),
-  presentIn: z.array(version),
-  removedIn: version.optional(),
-  requiresApis: z.array(z.string()).optional(),
-  fieldsInOlderReleases: z.record(version, z.array(z.string())).optional(),
-});
-export type ProviderRow = z.infer<typeof providerRowSchema>;
-
-const releaseProfileSchema = z.strictObject({
-  /** First release this profile covers; it lasts until the next profile's `since`. */
-  since: version,
-  /**
-   * `storage-backends` (0.3.0+): `storage.backends` + `storage.stores`, resources under
-   * `registered_resources`. `top-level-stores` (≤ 0.2): `metadata_store`/`inference_store` and
-   * top-level `models`/`shields`/`tool_groups`.
-   */
-  layout: z.enum(['storage-backends', 'top-level-stores']),
-  /** Top-level key naming the distribution: `distro_name` (0.5.0+) or `image_name`. */
-  nameKey: z.enum(['distro_name', 'image_name']),
-  /** APIs that take providers in this release (keys of `providers:`, entries of `apis:`). */
-  apis: z.array(z.string()),
-  /** APIs that take exactly one provider (not routed). */
-  singleProviderApis: z.array(z.string()),
-  /**
-   * API names this release does not have, mapped to the name it uses for the same API: from 0.7.0
-   * `agents → responses` (the rename), before it `responses → agents`. The LLSD accepts both names.
-   */
-  renamedApis: z.record(z.string(), z.string()),
-  /** Inference `base_url` holds the full URL including /v1 (0.4.0+); before, providers used `url`. */
-  inferenceUrlHasApiPrefix: z.boolean(),
-  /** Tool groups: `registered` in `tool_groups` (≤ 0.6), or `auto` from tool_runtime providers (0.7.0+). */
-  toolGroups: z.enum(['registered', 'auto']),
-  /** `server.workers` exists (0.3.1+). */
-  serverWorkers: z.boolean(),
-  /** `safety.default_shield_id` exists (0.4.0+). */
-  defaultShieldId: z.boolean(),
-  image: z.strictObject({
-    /** Env var the stock entrypoint reads the config path from (RUN_CONFIG_PATH), or null when the command must name it. */
-    configPathEnv: z.string().nullable(),
-    /** Command and args that start the server on `{config}` when configPathEnv is null (≤ 0.2 images). */
-    command: z.array(z.string()).optional(),
-    portEnv: z.string(),
-    /** Env var naming the state directory (OGX_CONFIG_DIR in 0.8.0), if the image has one. */
-    configDirEnv: z.string().optional(),
-    /** HOME-relative state directory of the image (`/.llama`, `/.ogx`), where the state volume is mounted. */
-    home: z.string(),
-  }),
-});
-export type ReleaseProfile = z.infer<typeof releaseProfileSchema>;
-
-const probeSchema = z.strictObject({
-  periodSeconds: z.number().int(),
-  timeoutSeconds: z.number().int(),
-  failureThreshold: z.number().int(),
-});
-
-const quantity = z.union([z.string(), z.number()]);
-
-/** configs/workload.yaml: the workload defaults; each is documented there, next to its value. */
-const workloadDefaultsSchema = z.strictObject({
-  container: z.strictObject({
-    name: z.string(),
-    port: z.number().int(),
-    portName: z.string(),
-    configMountPath: z.string(),
-    configFileName: z.string(),
-    storageVolumeName: z.string(),
-    configVolumeName: z.string(),
-  }),
-  replicas: z.number().int(),
-  resources: z.strictObject({ cpuPerWorker: z.number().positive(), memoryRequest: quantity }),
-  healthPath: z.string(),
-  probes: z.strictObject({ startup: probeSchema, readiness: probeSchema, liveness: probeSchema }),
-  podSecurityContext: z.record(z.string(), z.unknown()),
-  containerSecurityContext: z.record(z.string(), z.unknown()),
-  storage: z.strictObject({ size: quantity, accessMode: z.string() }),
-  topologySpread: z.strictObject({
-    topologyKeys: z.array(z.string()).min(1),
-    maxSkew: z.number().int().positive(),
-    whenUnsatisfiable: z.enum(['ScheduleAnyway', 'DoNotSchedule']),
-  }),
-  podAntiAffinity: z.strictObject({ weight: z.number().int().min(1).max(100), topologyKey: z.string() }),
-  autoscaling: z.strictObject({ targetCPUUtilization: z.number().int().min(1).max(100) }),
-  podDisruptionBudget: z.strictObject({ maxUnavailable: z.union([z.number().int().min(0), z.string()]) }),
-  tls: z.strictObject({ volumeName: z.string(), mountPath: z.string(), certFile: z.string(), keyFile: z.string() }),
-  caBundle: z.strictObject({
-    defaultKeys: z.array(z.string()).min(1),
-    volumeName: z.string(),
-    mountPath: z.string(),
-    fileName: z.string(),
-    env: z.array(z.string()),
-  }),
-});
-export type WorkloadDefaults = z.infer<typeof workloadDefaultsSchema>;
-
-/** Base config files shipped with the bundle, by their path under configs/distributions/. */
-const baseConfigTexts: Record<string, string> = {
+/** Base config files shipped with the bundle (as the server parses them: YAML 1.1), by their path under configs/distributions/. */
+const baseConfigs: Record<string, unknown> = {
   'meta-reference-gpu/0.4.4.yaml': metaReferenceGpu044,
   'postgres-demo/0.7.1.yaml': postgresDemo071,
   'remote-vllm/0.2.14.yaml': remoteVllm0214,
@@ -135,18 +23,13 @@ const baseConfigTexts: Record<string, string> = {
   'starter/0.8.0.yaml': starter080,
 };
 
-const once = <T>(load: () => T): (() => T) => {
-  let value: T | undefined;
-  return () => (value ??= load());
-};
-
-export const distributions = once(() => distributionsSchema.parse(parse(distributionsText)));
-export const providerTable = once(() => z.array(providerRowSchema).parse(parse(providersText)));
-export const releaseProfiles = once(() => z.array(releaseProfileSchema).parse(parse(releasesText)));
-export const workloadDefaults = once(() => workloadDefaultsSchema.parse(parse(workloadText)));
+export const distributions = (): DistributionCatalog => distributionsData as DistributionCatalog;
+export const providerTable = (): ProviderRow[] => providersData as ProviderRow[];
+export const releaseProfiles = (): ReleaseProfile[] => releasesData as ReleaseProfile[];
+export const workloadDefaults = (): WorkloadDefaults => workloadData as WorkloadDefaults;
 
 /** Paths (under configs/distributions/) of every embedded base config. */
-export const baseConfigPaths = (): string[] => Object.keys(baseConfigTexts).sort();
+export const baseConfigPaths = (): string[] => Object.keys(baseConfigs).sort();
 
-/** The text of a shipped base config, or undefined when no such file is embedded. */
-export const baseConfigText = (path: string): string | undefined => (Object.hasOwn(baseConfigTexts, path) ? baseConfigTexts[path] : undefined);
+/** A shipped base config, or undefined when no such file is embedded. */
+export const baseConfig = (path: string): unknown => (Object.hasOwn(baseConfigs, path) ? baseConfigs[path] : undefined);

@@ -3,7 +3,7 @@
 // image-reference helpers that map `spec.distribution.image` to one of them.
 import { isPlainObject } from '../lib/objects.js';
 import { parseReference } from '../registry/reference.js';
-import { baseConfigText, distributions, type ReleaseProfile } from './catalog.js';
+import { baseConfig, distributions, type ReleaseProfile } from './catalog.js';
 import { compareVersions, profileFor, supportedReleases } from './versions.js';
 
 /** A release of a named distribution: the image that runs it and its base config.yaml. */
@@ -69,9 +69,9 @@ export function shippedCatalog(): Catalog {
   for (const [name, entry] of Object.entries(distributions())) {
     const releases: Record<string, CatalogRelease> = {};
     for (const [release, pinned] of Object.entries(entry.releases)) {
-      const text = baseConfigText(pinned.config);
-      if (text === undefined) throw new Error(`configs/distributions.yaml names ${pinned.config}, which is not embedded`);
-      releases[release] = { image: pinned.image, config: { text }, source: `configs/distributions/${pinned.config}` };
+      const value = baseConfig(pinned.config);
+      if (!isPlainObject(value)) throw new Error(`configs/distributions.yaml names ${pinned.config}, which is not embedded`);
+      releases[release] = { image: pinned.image, config: { value }, source: `configs/distributions/${pinned.config}` };
     }
     if (!Object.hasOwn(releases, entry.defaultRelease)) throw new Error(`configs/distributions.yaml: ${name} has no release ${entry.defaultRelease}`);
     catalog[name] = { defaultRelease: entry.defaultRelease, releases };

@@ -1,22 +1,14 @@
 // External providers (spec 001; FR-090–FR-092): providers installed from their own images, added
 // to the generated config after everything else. What only the image knows (provider type,
 // module) comes from fields on the entry, because images are not read at render time.
-import { parse } from 'yaml';
-import { z } from 'zod';
 import type { FieldProblem } from '../api/issues.js';
 import type { Llsd } from '../api/llsd.js';
 import { providerApis, type ProviderApi } from '../api/llsd-v1alpha2.js';
 import { isPlainObject, setOwn } from '../lib/objects.js';
-import settingsText from '../../configs/external-providers.yaml';
+import settingsData from '../../configs/external-providers.yaml';
+import type { ExternalProviderSettings } from './catalog-schema.js';
 
-const settingsSchema = z.strictObject({
-  wheelsInImage: z.string(),
-  volumeName: z.string(),
-  mountPath: z.string(),
-  sizeLimit: z.string(),
-});
-let settings: z.infer<typeof settingsSchema> | undefined;
-export const externalProviderSettings = () => (settings ??= settingsSchema.parse(parse(settingsText)));
+export const externalProviderSettings = (): ExternalProviderSettings => settingsData as ExternalProviderSettings;
 
 export interface ExternalProvider {
   api: string;

@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import { isError, type FieldProblem } from '../api/issues.js';
 import { formatFieldPath } from '../krm/item.js';
-import { parseYaml11, stringifyPlainYaml } from '../krm/yaml.js';
+import { stringifyPlainYaml } from '../krm/yaml.js';
 import { isPlainObject, setOwn } from '../lib/objects.js';
 import type { Plan } from '../plan/plan.js';
 import { applyDisabled } from './disabled.js';
@@ -16,6 +16,8 @@ import { applyStorage } from './storage.js';
 export interface GeneratedConfig {
   /** config.yaml as written to the ConfigMap. */
   text: string;
+  /** `text` as the server parses it (YAML 1.1), for the startup check; not to be changed. */
+  value: Record<string, unknown>;
   /** sha256 of `text`, hex. */
   hash: string;
   /** Env vars the container needs for the secret placeholders, in the order they appear. */
@@ -33,14 +35,12 @@ export type GenerateOutcome =
 
 export function generateConfig(plan: Plan): GenerateOutcome {
   if (plan.overrideConfig) {
-    const { configMapName, text } = plan.overrideConfig;
-    // The plan has parsed it already: a mapping.
-    const parsed = parseYaml11(text).value as Record<string, unknown>;
+    const { configMapName, text, value: parsed } = plan.overrideConfig;
     const problems = [...checkOverrideServerSettings(parsed, plan, configMapName), ...checkScaling(parsed, plan)];
     if (problems.some(isError)) return { ok: false, problems };
     return {
       ok: true,
-      config: { text, hash: sha256(text), env: [], providerCount: { fromLlsd: 0, total: 0 }, modelCount: 0, fromConfigMap: configMapName },
+      config: { text, value: parsed, hash: sha256(text), env: [], providerCount: { fromLlsd: 0, total: 0 }, modelCount: 0, fromConfigMap: configMapName },
       problems,
     };
   }
@@ -107,6 +107,8 @@ export function generateConfig(plan: Plan): GenerateOutcome {
     ok: true,
     config: {
       text,
+      // What stringifyPlainYaml writes reads back as this under YAML 1.1 (test/unit/config.test.ts).
+      value: config,
       hash,
       env,
       providerCount: {

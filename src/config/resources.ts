@@ -1,15 +1,14 @@
 // CR resources → registered resources (DESIGN §5; notes §1.5, §1.7): models, shields and tool
 // groups, under `registered_resources` (0.3.0+) or as top-level lists (≤ 0.2). Every entry gets an
 // explicit provider_id: the server silently skips entries without one.
-import { parse } from 'yaml';
-import { z } from 'zod';
 import type { FieldProblem } from '../api/issues.js';
 import { closest } from '../api/issues.js';
 import type { ModelEntry } from '../api/llsd.js';
 import { isPlainObject, setOwn } from '../lib/objects.js';
 import type { ReleaseProfile } from './catalog.js';
 import { compareVersions } from './versions.js';
-import toolGroupsText from '../../configs/tool-groups.yaml';
+import toolGroupsData from '../../configs/tool-groups.yaml';
+import type { ToolGroupTable } from './catalog-schema.js';
 
 export interface RegisteredModel {
   model_id: string;
@@ -236,23 +235,7 @@ export function settleDefaultShield(config: Record<string, unknown>, profile: Re
   setOwn(safety, 'default_shield_id', first.shield_id);
 }
 
-const toolGroupsSchema = z.array(
-  z.strictObject({
-    names: z.array(z.string()).min(1),
-    variants: z
-      .array(
-        z.strictObject({
-          toolGroup: z.string(),
-          providers: z.array(z.string()).min(1),
-          since: z.string().optional(),
-          until: z.string().optional(),
-        }),
-      )
-      .min(1),
-  }),
-);
-let toolGroupTable: z.infer<typeof toolGroupsSchema> | undefined;
-const toolGroups = () => (toolGroupTable ??= toolGroupsSchema.parse(parse(toolGroupsText)));
+const toolGroups = (): ToolGroupTable => toolGroupsData as ToolGroupTable;
 
 export interface ToolInput {
   config: Record<string, unknown>;

@@ -40,7 +40,7 @@ export interface Plan {
   /** The distribution's config.yaml as the server would parse it (with overrideConfig and no base: that config). */
   baseConfig: Record<string, unknown>;
   /** `spec.overrideConfig`: the user's ConfigMap and its config.yaml, used instead of a generated one. */
-  overrideConfig?: { configMapName: string; text: string };
+  overrideConfig?: { configMapName: string; text: string; /** `text` as the server parses it. */ value: Record<string, unknown> };
   /** `networking.tls.caBundle`: the valid certificates of the selected keys of that ConfigMap. */
   caBundle?: CaBundle;
   /** Set when the base config came from the labels of `spec.distribution.image`: where from, for the info result. */
@@ -86,7 +86,7 @@ export function planLlsd(llsd: Llsd, inventory: Inventory, catalog: Catalog = sh
   }
   const planned = named ?? planImage(llsd, String(image), catalog, override, labels);
   if (!planned.ok) return planned;
-  if (override) planned.plan.overrideConfig = { configMapName: override.configMapName, text: override.text };
+  if (override) planned.plan.overrideConfig = { configMapName: override.configMapName, text: override.text, value: override.value };
   const ca = readCaBundle(llsd, inventory);
   if (ca.problems.some(isError)) return { ok: false, problems: ca.problems };
   if (ca.bundle) planned.plan.caBundle = ca.bundle;

@@ -6,8 +6,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { toV1alpha1, toV1alpha2 } from '../../src/api/convert.js';
-import { llsdV1alpha1Schema } from '../../src/api/llsd-v1alpha1.js';
+import { v1alpha1Schemas } from '../../src/api/llsd-v1alpha1.js';
 import { disableableApis, llsdSchema } from '../../src/api/llsd-v1alpha2.js';
+
+const { llsdV1alpha1Schema } = v1alpha1Schemas();
 
 /** Runs per property; LLSD_PROPERTY_RUNS=2000 for a longer hunt. */
 const numRuns = Number(process.env.LLSD_PROPERTY_RUNS ?? 200);

@@ -2,7 +2,8 @@
 // against each other and against the server's startup rules that data alone can show
 // (../shared/reference notes/llamastack-config.md §3.1, §6).
 import { describe, expect, it } from 'vitest';
-import { baseConfigPaths, baseConfigText, distributions, releaseProfiles } from '../../src/config/catalog.js';
+import { baseConfigPaths, distributions, releaseProfiles } from '../../src/config/catalog.js';
+import { shippedConfigText } from '../support.js';
 import {
   checkOverrides,
   distributionOfRepository,
@@ -23,7 +24,7 @@ const shipped = Object.entries(distributions()).flatMap(([name, entry]) =>
 );
 
 function baseConfig(path: string): Config {
-  const text = baseConfigText(path);
+  const text = shippedConfigText(path);
   if (text === undefined) throw new Error(`${path} is not embedded`);
   const parsed = parseYaml11(text);
   if (parsed.problem || !isPlainObject(parsed.value)) throw new Error(`${path} does not parse: ${parsed.problem?.message}`);
@@ -139,7 +140,7 @@ describe.each(shipped)('base config $config', ({ config: path, release, name }) 
   const profile = profileFor(release);
 
   it('names its upstream tag and commit in a header comment', () => {
-    expect(baseConfigText(path)).toMatch(new RegExp(`^# [^\\n]*\\n# \\(?[^\\n]*tag v${release.replaceAll('.', '\\.')}, commit [0-9a-f]{40}`));
+    expect(shippedConfigText(path)).toMatch(new RegExp(`^# [^\\n]*\\n# \\(?[^\\n]*tag v${release.replaceAll('.', '\\.')}, commit [0-9a-f]{40}`));
   });
 
   it('has version 2, a supported release, and the layout and name key of its release profile', () => {

@@ -18,7 +18,10 @@ function generate(spec: string, metadata?: string): GenerateOutcome {
 type Config = { providers: Record<string, Array<Record<string, unknown>>>; apis: string[]; registered_resources: { models: unknown[] } };
 function configOf(outcome: GenerateOutcome): Config {
   if (!outcome.ok) throw new Error(JSON.stringify(outcome.problems));
-  return parseYaml11(outcome.config.text).value as Config;
+  const read = parseYaml11(outcome.config.text).value as Config;
+  // The startup check uses `value` instead of parsing `text` again: they must be the same config.
+  expect(read).toEqual(outcome.config.value);
+  return read;
 }
 const provider = (config: Config, api: string, id: string) => config.providers[api]?.find((p) => p.provider_id === id);
 

@@ -14,9 +14,11 @@ import {
 } from '../../src/api/convert.js';
 import { problemsFromIssues } from '../../src/api/issues.js';
 import { llsdReaders, supportedLlsdVersions } from '../../src/api/llsd.js';
-import { llsdV1alpha1Schema, specV1alpha1Schema } from '../../src/api/llsd-v1alpha1.js';
+import { v1alpha1Schemas } from '../../src/api/llsd-v1alpha1.js';
 import { llsdSchema } from '../../src/api/llsd-v1alpha2.js';
 import type { KrmObject } from '../../src/krm/item.js';
+
+const { llsdV1alpha1Schema, specV1alpha1Schema } = v1alpha1Schemas();
 
 type Plain = Record<string, unknown>;
 

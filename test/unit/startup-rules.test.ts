@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { baseConfigText, distributions } from '../../src/config/catalog.js';
+import { distributions } from '../../src/config/catalog.js';
+import { shippedConfigText } from '../support.js';
 import { checkStartupRules, type StartupProblem } from '../../src/config/startup-rules.js';
 import { profileFor } from '../../src/config/versions.js';
 import { formatFieldPath } from '../../src/krm/item.js';
@@ -707,7 +708,7 @@ describe('shipped base configs', () => {
   });
 
   it.each(cases)('$name $release', ({ name, release, file }) => {
-    const text = baseConfigText(file);
+    const text = shippedConfigText(file);
     expect(text, `configs/distributions/${file} is not embedded`).toBeDefined();
     const config = parse(text as string);
     const bare = barePlaceholders(config);

@@ -1,0 +1,143 @@
+// The shapes of the data in configs/ (one source for their types). The data is checked against
+// them when it changes (test/unit/embedded-data.test.ts), not at every start: a render should not
+// pay for checking the files it was built with. Only types leave this module for the bundle.
+import { z } from 'zod';
+
+const version = z.string().regex(/^\d+\.\d+\.\d+$/);
+
+export const distributionsSchema = z.record(
+  z.string(),
+  z.strictObject({
+    defaultRelease: version,
+    releases: z.record(version, z.strictObject({ image: z.string(), config: z.string() })),
+  }),
+);
+export type DistributionCatalog = z.infer<typeof distributionsSchema>;
+
+export const providerRowSchema = z.strictObject({
+  type: z.string(),
+  api: z.string(),
+  urlKey: z.string().nullable(),
+  credentialKey: z.string().nullable(),
+  /** Keys that locate the service when it is more than one URL (pgvector host/port/db, …). */
+  connectionKeys: z.array(z.string()).optional(),
+  /** Config keys with no default: the server rejects the provider without them. */
+  requiredKeys: z.array(z.string()).optional(),
+  presentIn: z.array(version),
+  removedIn: version.optional(),
+  requiresApis: z.array(z.string()).optional(),
+  fieldsInOlderReleases: z.record(version, z.array(z.string())).optional(),
+});
+export type ProviderRow = z.infer<typeof providerRowSchema>;
+
+export const releaseProfileSchema = z.strictObject({
+  /** First release this profile covers; it lasts until the next profile's `since`. */
+  since: version,
+  /**
+   * `storage-backends` (0.3.0+): `storage.backends` + `storage.stores`, resources under
+   * `registered_resources`. `top-level-stores` (≤ 0.2): `metadata_store`/`inference_store` and
+   * top-level `models`/`shields`/`tool_groups`.
+   */
+  layout: z.enum(['storage-backends', 'top-level-stores']),
+  /** Top-level key naming the distribution: `distro_name` (0.5.0+) or `image_name`. */
+  nameKey: z.enum(['distro_name', 'image_name']),
+  /** APIs that take providers in this release (keys of `providers:`, entries of `apis:`). */
+  apis: z.array(z.string()),
+  /** APIs that take exactly one provider (not routed). */
+  singleProviderApis: z.array(z.string()),
+  /**
+   * API names this release does not have, mapped to the name it uses for the same API: from 0.7.0
+   * `agents → responses` (the rename), before it `responses → agents`. The LLSD accepts both names.
+   */
+  renamedApis: z.record(z.string(), z.string()),
+  /** Inference `base_url` holds the full URL including /v1 (0.4.0+); before, providers used `url`. */
+  inferenceUrlHasApiPrefix: z.boolean(),
+  /** Tool groups: `registered` in `tool_groups` (≤ 0.6), or `auto` from tool_runtime providers (0.7.0+). */
+  toolGroups: z.enum(['registered', 'auto']),
+  /** `server.workers` exists (0.3.1+). */
+  serverWorkers: z.boolean(),
+  /** `safety.default_shield_id` exists (0.4.0+). */
+  defaultShieldId: z.boolean(),
+  image: z.strictObject({
+    /** Env var the stock entrypoint reads the config path from (RUN_CONFIG_PATH), or null when the command must name it. */
+    configPathEnv: z.string().nullable(),
+    /** Command and args that start the server on `{config}` when configPathEnv is null (≤ 0.2 images). */
+    command: z.array(z.string()).optional(),
+    portEnv: z.string(),
+    /** Env var naming the state directory (OGX_CONFIG_DIR in 0.8.0), if the image has one. */
+    configDirEnv: z.string().optional(),
+    /** HOME-relative state directory of the image (`/.llama`, `/.ogx`), where the state volume is mounted. */
+    home: z.string(),
+  }),
+});
+export type ReleaseProfile = z.infer<typeof releaseProfileSchema>;
+
+const probeSchema = z.strictObject({
+  periodSeconds: z.number().int(),
+  timeoutSeconds: z.number().int(),
+  failureThreshold: z.number().int(),
+});
+
+const quantity = z.union([z.string(), z.number()]);
+
+/** configs/workload.yaml: the workload defaults; each is documented there, next to its value. */
+export const workloadDefaultsSchema = z.strictObject({
+  container: z.strictObject({
+    name: z.string(),
+    port: z.number().int(),
+    portName: z.string(),
+    configMountPath: z.string(),
+    configFileName: z.string(),
+    storageVolumeName: z.string(),
+    configVolumeName: z.string(),
+  }),
+  replicas: z.number().int(),
+  resources: z.strictObject({ cpuPerWorker: z.number().positive(), memoryRequest: quantity }),
+  healthPath: z.string(),
+  probes: z.strictObject({ startup: probeSchema, readiness: probeSchema, liveness: probeSchema }),
+  podSecurityContext: z.record(z.string(), z.unknown()),
+  containerSecurityContext: z.record(z.string(), z.unknown()),
+  storage: z.strictObject({ size: quantity, accessMode: z.string() }),
+  topologySpread: z.strictObject({
+    topologyKeys: z.array(z.string()).min(1),
+    maxSkew: z.number().int().positive(),
+    whenUnsatisfiable: z.enum(['ScheduleAnyway', 'DoNotSchedule']),
+  }),
+  podAntiAffinity: z.strictObject({ weight: z.number().int().min(1).max(100), topologyKey: z.string() }),
+  autoscaling: z.strictObject({ targetCPUUtilization: z.number().int().min(1).max(100) }),
+  podDisruptionBudget: z.strictObject({ maxUnavailable: z.union([z.number().int().min(0), z.string()]) }),
+  tls: z.strictObject({ volumeName: z.string(), mountPath: z.string(), certFile: z.string(), keyFile: z.string() }),
+  caBundle: z.strictObject({
+    defaultKeys: z.array(z.string()).min(1),
+    volumeName: z.string(),
+    mountPath: z.string(),
+    fileName: z.string(),
+    env: z.array(z.string()),
+  }),
+});
+export type WorkloadDefaults = z.infer<typeof workloadDefaultsSchema>;
+
+export const toolGroupsSchema = z.array(
+  z.strictObject({
+    names: z.array(z.string()).min(1),
+    variants: z
+      .array(
+        z.strictObject({
+          toolGroup: z.string(),
+          providers: z.array(z.string()).min(1),
+          since: z.string().optional(),
+          until: z.string().optional(),
+        }),
+      )
+      .min(1),
+  }),
+);
+export type ToolGroupTable = z.infer<typeof toolGroupsSchema>;
+
+export const externalProviderSettingsSchema = z.strictObject({
+  wheelsInImage: z.string(),
+  volumeName: z.string(),
+  mountPath: z.string(),
+  sizeLimit: z.string(),
+});
+export type ExternalProviderSettings = z.infer<typeof externalProviderSettingsSchema>;
