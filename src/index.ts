@@ -12,6 +12,16 @@ for (const stream of [process.stdout, process.stderr]) {
   });
 }
 
+// If the work left nothing to wait for without finishing (a library that never settles its
+// promise), Node would exit 0 with no output, which Argo CD takes as "prune everything".
+let settled = false;
+process.on('beforeExit', () => {
+  if (settled) return;
+  settled = true;
+  process.stderr.write('llsd-render: internal error: the render stopped before it finished; nothing was written. Please report this with the input that caused it.\n');
+  process.exitCode = 1;
+});
+
 main({
   argv: process.argv.slice(2),
   readStdin: () => readAll(process.stdin),
@@ -19,9 +29,11 @@ main({
   stderr: write(process.stderr),
 }).then(
   (code) => {
+    settled = true;
     process.exitCode = code;
   },
   (error: unknown) => {
+    settled = true;
     const detail = process.env.LLSD_RENDER_DEBUG ? String((error as Error)?.stack ?? error) : String((error as Error)?.message ?? error);
     process.stderr.write(`llsd-render: internal error: ${detail}\nPlease report this with the input that caused it; set LLSD_RENDER_DEBUG=1 for details.\n`);
     process.exitCode = 1;

@@ -168,10 +168,12 @@ const ingressTlsSpec = z
 /** A registry host as references name it: `quay.io`, `registry.internal:5000`, `127.0.0.1:5000`. */
 const registryHost = z
   .string()
-  .regex(/^[A-Za-z0-9]([-A-Za-z0-9.]*[A-Za-z0-9])?(:\d{1,5})?$/, { error: 'must be a registry host such as `registry.internal:5000` (a name or address and an optional port, no scheme)' });
+  .regex(/^([A-Za-z0-9]([-A-Za-z0-9.]*[A-Za-z0-9])?|\[[0-9A-Fa-f:.]+\])(:\d{1,5})?$/, {
+    error: 'must be a registry host such as `registry.internal:5000` (a name or address and an optional port, no scheme)',
+  });
 const mirrorLocation = z
   .string()
-  .regex(/^[A-Za-z0-9]([-A-Za-z0-9.]*[A-Za-z0-9])?(:\d{1,5})?(\/[a-z0-9]+([._-][a-z0-9]+)*)*$/, {
+  .regex(/^([A-Za-z0-9]([-A-Za-z0-9.]*[A-Za-z0-9])?|\[[0-9A-Fa-f:.]+\])(:\d{1,5})?(\/[a-z0-9]+([._-][a-z0-9]+)*)*$/, {
     error: 'must be a registry host with an optional repository prefix, such as `mirror.internal:5000` or `mirror.internal/dockerhub`',
   });
 
@@ -182,7 +184,9 @@ const registrySpec = z
       .string()
       .min(1)
       .optional()
-      .describe('Directory of the cache of configs read from images, keyed by manifest digest. Default `$XDG_CACHE_HOME/llsd-render`, else `~/.cache/llsd-render`.'),
+      .describe(
+        'Directory of the cache of configs read from images, keyed by manifest digest; a relative path is relative to the working directory. Default `$XDG_CACHE_HOME/llsd-render`, else `~/.cache/llsd-render`.',
+      ),
     mirrors: z
       .record(registryHost, z.array(mirrorLocation).min(1))
       .default({})
@@ -193,7 +197,12 @@ const registrySpec = z
       .regex(/^[a-z0-9]+\/[a-z0-9_]+(\/[a-z0-9]+)?$/, { error: 'must be `os/architecture[/variant]`, such as `linux/amd64` or `linux/arm64`' })
       .default('linux/amd64')
       .describe('The entry of a multi-platform image whose labels are read. Default `linux/amd64`.'),
-    timeoutSeconds: z.number().positive().max(3600).default(30).describe('Limit for each registry request, body included. Default 30.'),
+    timeoutSeconds: z
+      .number()
+      .positive()
+      .max(3600)
+      .default(30)
+      .describe('How long a registry may take to answer a request, and to pause while sending a body (a large layer may take longer as long as it keeps arriving). Default 30.'),
     pinDigest: flag
       .default(false)
       .describe('Run a `spec.distribution.image` whose config came from its labels by the digest it resolved to (`repo:tag@sha256:…`), so the pods run exactly the image the config was read from. Default false.'),

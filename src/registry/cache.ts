@@ -9,6 +9,7 @@ import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import type { Environment } from './credentials.js';
+import { digestPattern } from './digest.js';
 import { imageConfigSchema, type ImageConfig } from './labels.js';
 
 /** The cache directory: RenderConfig `registry.cacheDir`, else `$XDG_CACHE_HOME/llsd-render`, else `~/.cache/llsd-render`. */
@@ -19,7 +20,7 @@ export function cacheDirectory(option: string | undefined, env: Environment): st
 }
 
 const entrySchema = z.object({ schema: z.literal(1), textSha256: z.string(), config: imageConfigSchema });
-const tagSchema = z.object({ schema: z.literal(1), reference: z.string(), platform: z.string(), digest: z.string().regex(/^sha256:[a-f0-9]{64}$/) });
+const tagSchema = z.object({ schema: z.literal(1), reference: z.string(), platform: z.string(), digest: z.string().regex(digestPattern) });
 
 const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
 const platformFile = (platform: string): string => `${platform.replaceAll('/', '-')}.json`;

@@ -1,8 +1,10 @@
-// Registry credentials from the files podman, buildah, skopeo and docker write on `login`:
-// REGISTRY_AUTH_FILE, $XDG_RUNTIME_DIR/containers/auth.json, $DOCKER_CONFIG/config.json and
-// ~/.docker/config.json, first file with an entry for the host wins (the containers-auth.json(5)
-// order). `credHelpers`/`credsStore` run `docker-credential-<helper> get`, as docker does. There is
-// no npm library that reads these files and helpers, so this is written here; it is small.
+// Registry credentials from the files podman, buildah, skopeo and docker write on `login`, in the
+// containers-auth.json(5) order: REGISTRY_AUTH_FILE, ${XDG_RUNTIME_DIR:-/run/containers/$UID}/containers/auth.json,
+// ${XDG_CONFIG_HOME:-~/.config}/containers/auth.json, then docker's $DOCKER_CONFIG/config.json and
+// ~/.docker/config.json. The first file with an entry wins; inside a file the most specific key
+// wins (`quay.io/org/repo`, `quay.io/org`, `quay.io`). `credHelpers`/`credsStore` run
+// `docker-credential-<helper> get`, as docker does. No npm library reads these files and helpers,
+// so this is written here; it is small.
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -12,6 +14,8 @@ import { z } from 'zod';
 export interface Credentials {
   username: string;
   password: string;
+  /** An OAuth2 refresh token (docker's `identitytoken`, a helper's `<token>` user) instead of a password. */
+  identityToken?: string;
 }
 
 /** An entry under `auths`: `auth` is base64 of `user:password`; docker also writes the parts, or an identity token. */
@@ -32,13 +36,15 @@ export type Environment = Readonly<Record<string, string | undefined>>;
 
 /** The auth files to consult, in order. */
 export function authFilePaths(env: Environment): string[] {
-  const home = env.HOME ?? homedir();
+  const home = env.HOME || homedir();
+  const uid = typeof process.getuid === 'function' ? process.getuid() : 0;
   return [
     env.REGISTRY_AUTH_FILE,
-    env.XDG_RUNTIME_DIR ? join(env.XDG_RUNTIME_DIR, 'containers', 'auth.json') : undefined,
+    join(env.XDG_RUNTIME_DIR || join('/run', 'containers', String(uid)), ...(env.XDG_RUNTIME_DIR ? ['containers'] : []), 'auth.json'),
+    join(env.XDG_CONFIG_HOME || join(home, '.config'), 'containers', 'auth.json'),
     env.DOCKER_CONFIG ? join(env.DOCKER_CONFIG, 'config.json') : undefined,
     join(home, '.docker', 'config.json'),
-  ].filter((path): path is string => path !== undefined);
+  ].filter((path): path is string => path !== undefined && path !== '');
 }
 
 /**
@@ -46,13 +52,17 @@ export function authFilePaths(env: Environment): string[] {
  * `https://index.docker.io/v1/` key), or undefined for anonymous access. An unreadable or malformed
  * file is skipped, as the container tools do: a missing login then shows as a 401 that says so.
  */
-export function credentialsFor(registry: string, env: Environment): Credentials | undefined {
-  const keys = registry === 'docker.io' ? ['docker.io', 'index.docker.io', 'https://index.docker.io/v1/', 'registry-1.docker.io'] : [registry, `https://${registry}`, `http://${registry}`];
+export function credentialsFor(registry: string, repository: string, env: Environment): Credentials | undefined {
+  const parts = repository.split('/');
+  // `host/a/b`, `host/a`, then the host's own keys.
+  const scoped = parts.map((_, i) => `${registry}/${parts.slice(0, parts.length - i).join('/')}`);
+  const hostKeys = registry === 'docker.io' ? ['docker.io', 'index.docker.io', 'https://index.docker.io/v1/', 'registry-1.docker.io'] : [registry, `https://${registry}`, `http://${registry}`];
+  const keys = [...scoped, ...hostKeys];
   for (const path of authFilePaths(env)) {
     const file = readAuthFile(path);
     if (!file) continue;
     const helper = keys.map((key) => file.credHelpers?.[key]).find((h) => h !== undefined);
-    if (helper) return fromHelper(helper, keys[0] as string, env);
+    if (helper) return fromHelper(helper, registry, env);
     for (const key of keys) {
       const entry = file.auths?.[key];
       if (entry) {
@@ -81,7 +91,7 @@ function readAuthFile(path: string): AuthFile | undefined {
 }
 
 function fromEntry(entry: z.infer<typeof authEntry>): Credentials | undefined {
-  if (entry.identitytoken) return { username: '<token>', password: entry.identitytoken };
+  if (entry.identitytoken) return { username: '<token>', password: '', identityToken: entry.identitytoken };
   if (entry.username !== undefined && entry.password !== undefined) return { username: entry.username, password: entry.password };
   if (!entry.auth) return undefined;
   const decoded = Buffer.from(entry.auth, 'base64').toString('utf8');
@@ -95,7 +105,9 @@ function fromHelper(helper: string, server: string, env: Environment): Credentia
   try {
     const out = execFileSync(`docker-credential-${helper}`, ['get'], { input: server, timeout: 10_000, env: { ...env }, stdio: ['pipe', 'pipe', 'ignore'] });
     const parsed = z.object({ Username: z.string(), Secret: z.string() }).safeParse(JSON.parse(out.toString('utf8')));
-    return parsed.success ? { username: parsed.data.Username, password: parsed.data.Secret } : undefined;
+    if (!parsed.success) return undefined;
+    const { Username: username, Secret: secret } = parsed.data;
+    return username === '<token>' ? { username, password: '', identityToken: secret } : { username, password: secret };
   } catch {
     return undefined;
   }

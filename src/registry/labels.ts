@@ -3,6 +3,7 @@
 // is the config schema version. Pure: what the labels say, and the labels for a given config.
 import { z } from 'zod';
 import { supportedConfigVersions } from '../config/distributions.js';
+import { digestPattern, isDigest } from './digest.js';
 
 export const configLabel = {
   base64: 'io.llamastack.config.base64',
@@ -19,7 +20,7 @@ export const maxInlineConfigBytes = 50 * 1024;
 /** The config found for an image: what the render uses, and what the cache keeps (by manifest digest). */
 export const imageConfigSchema = z.object({
   /** The digest the reference resolved to (an index or a manifest): the image's identity, and what a pin uses. */
-  digest: z.string().regex(/^sha256:[a-f0-9]{64}$/),
+  digest: z.string().regex(digestPattern),
   /** `os/architecture[/variant]` the config was read for. */
   platform: z.string(),
   /** Which label held the config. */
@@ -68,7 +69,7 @@ export function configLocation(labels: Readonly<Record<string, unknown>>): Confi
   if (layer === undefined || path === undefined) {
     return { kind: 'invalid', message: `it has the label ${layer === undefined ? configLabel.path : configLabel.layer} without ${layer === undefined ? configLabel.layer : configLabel.path}; a layer reference needs both` };
   }
-  if (!/^sha256:[a-f0-9]{64}$/.test(layer)) return { kind: 'invalid', message: `its label ${configLabel.layer} is "${layer.slice(0, 80)}", not a layer digest (sha256:<64 hex>)` };
+  if (!isDigest(layer)) return { kind: 'invalid', message: `its label ${configLabel.layer} is "${layer.slice(0, 80)}", not a layer digest (sha256:<64 hex>)` };
   return { kind: 'layer', layer, path };
 }
 

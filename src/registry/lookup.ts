@@ -8,6 +8,7 @@ import type { RegistryOptions } from '../api/render-config.js';
 import { readCachedConfig, readCachedTag, writeCachedConfig, writeCachedTag } from './cache.js';
 import { manifestMediaTypes, RegistryClient, RegistryError } from './client.js';
 import type { Environment } from './credentials.js';
+import { digestPattern } from './digest.js';
 import { configLocation, imageVersionLabel, missingLabelsMessage, samePath, configLabel, type ImageConfig, type ImageLookup } from './labels.js';
 import { formatReference, parseReference, type ImageReference } from './reference.js';
 
@@ -52,11 +53,10 @@ export async function lookUpImage(image: string, settings: LookupSettings, env: 
       return { ok: true, config: found.config, host: source.host, cached: found.cached, tagResolved: ref.digest === undefined };
     } catch (error) {
       if (!(error instanceof RegistryError)) throw error;
-      // A mirror that lacks the image or cannot be reached hands over to the next source; any
-      // other answer (bad credentials, altered content, missing labels) is the answer.
-      const next = error.kind === 'network' || error.kind === 'timeout' || error.kind === 'not-found';
+      // Whatever goes wrong with a mirror hands over to the next source, as docker and containerd
+      // do; the registry's own answer is the answer.
       failures.push(error.message);
-      if (!next || source.host === ref.registry) break;
+      if (source.mirror === false) break;
     }
   }
   const last = failures.pop() as string;
@@ -64,17 +64,21 @@ export async function lookUpImage(image: string, settings: LookupSettings, env: 
 }
 
 /** The mirrors of the image's registry in order, then the registry itself (FR-027f). */
-function sourcesOf(ref: ImageReference, mirrors: Readonly<Record<string, readonly string[]>>): Array<{ host: string; repository: string }> {
-  const listed = Object.hasOwn(mirrors, ref.registry) ? (mirrors[ref.registry] ?? []) : [];
+function sourcesOf(ref: ImageReference, mirrors: Readonly<Record<string, readonly string[]>>): Array<{ host: string; repository: string; mirror: boolean }> {
+  // Mirror keys are registry hosts as written; Docker Hub has several spellings.
+  const keys = ref.registry === 'docker.io' ? ['docker.io', 'index.docker.io', 'registry-1.docker.io'] : [ref.registry];
+  const listed = keys.flatMap((key) => (Object.hasOwn(mirrors, key) ? (mirrors[key] ?? []) : []));
   const viaMirrors = listed.map((mirror) => {
     const slash = mirror.indexOf('/');
     // A mirror may keep the repositories under a prefix: `mirror.internal/dockerhub`.
-    return slash < 0 ? { host: mirror, repository: ref.repository } : { host: mirror.slice(0, slash), repository: `${mirror.slice(slash + 1)}/${ref.repository}` };
+    return slash < 0
+      ? { host: mirror, repository: ref.repository, mirror: true }
+      : { host: mirror.slice(0, slash), repository: `${mirror.slice(slash + 1)}/${ref.repository}`, mirror: true };
   });
-  return [...viaMirrors, { host: ref.registry, repository: ref.repository }];
+  return [...viaMirrors, { host: ref.registry, repository: ref.repository, mirror: false }];
 }
 
-const descriptor = z.looseObject({ mediaType: z.string().optional(), digest: z.string().regex(/^sha256:[a-f0-9]{64}$/), size: z.number().int().nonnegative().optional() });
+const descriptor = z.looseObject({ mediaType: z.string().optional(), digest: z.string().regex(digestPattern), size: z.number().int().nonnegative().optional() });
 const imageManifest = z.looseObject({ config: descriptor, layers: z.array(descriptor) });
 const imageIndex = z.looseObject({
   manifests: z.array(descriptor.extend({ platform: z.looseObject({ os: z.string(), architecture: z.string(), variant: z.string().optional() }).optional() })),
@@ -82,18 +86,18 @@ const imageIndex = z.looseObject({
 const imageConfigBlob = z.looseObject({ config: z.looseObject({ Labels: z.record(z.string(), z.string()).nullish() }).nullish() });
 
 async function readFromRegistry(client: RegistryClient, ref: ImageReference, image: string, settings: LookupSettings): Promise<{ config: ImageConfig; cached: boolean; tag?: string }> {
-  const digest = ref.digest ?? (await client.resolve(ref.tag ?? 'latest'));
   const tag = ref.digest === undefined ? (ref.tag ?? 'latest') : undefined;
+  const resolved = tag === undefined ? undefined : await client.resolve(tag);
+  const digest = ref.digest ?? (resolved?.digest as string);
   const cached = readCachedConfig(settings.cacheDir, digest, settings.platform);
   if (cached) return { config: cached, cached: true, ...(tag !== undefined && { tag }) };
 
-  let manifest = await client.manifest(digest);
+  let manifest = resolved?.manifest ?? (await client.manifest(digest));
   if (manifest.mediaType === manifestMediaTypes.ociIndex || manifest.mediaType === manifestMediaTypes.dockerList) {
     const index = parseJson(manifest.bytes, imageIndex, `the index ${digest} of ${image}`);
-    const chosen = index.manifests.find((m) => m.platform !== undefined && platformOf(m.platform) === settings.platform)
-      ?? index.manifests.find((m) => m.platform !== undefined && platformOf({ ...m.platform, variant: undefined }) === settings.platform);
+    const chosen = choosePlatform(index.manifests, settings.platform);
     if (!chosen) {
-      const offered = index.manifests.map((m) => (m.platform ? platformOf(m.platform) : 'unknown')).filter((p) => p !== 'unknown/unknown');
+      const offered = index.manifests.map((m) => (m.platform ? platformOf(m.platform) : 'unknown')).filter((p) => p !== 'unknown/unknown' && p !== 'unknown');
       throw new RegistryError('not-found', `${image} has no image for ${settings.platform} (it has ${offered.join(', ') || 'none'}); set RenderConfig \`registry.platform\` to the platform your nodes run`);
     }
     manifest = await client.manifest(chosen.digest);
@@ -123,6 +127,10 @@ async function readFromRegistry(client: RegistryClient, ref: ImageReference, ima
     case 'layer': {
       const layer = parsed.layers.find((l) => l.digest === location.layer);
       if (!layer) throw new RegistryError('protocol', `${image} cannot give its config.yaml: its label ${configLabel.layer} names ${location.layer}, which is not one of its layers`);
+      const compression = layerCompression(layer.mediaType);
+      if (compression === undefined) {
+        throw new RegistryError('protocol', `${image} cannot give its config.yaml: its layer ${layer.digest} is of type "${layer.mediaType}", which llsd-render cannot unpack (tar, tar+gzip); put the config in a gzip-compressed layer or in the ${configLabel.base64} label`);
+      }
       const text = await readFileFromLayer(client, layer.digest, location.path, image);
       config = { ...common, from: 'layer', layer: location.layer, path: location.path, text };
       break;
@@ -132,7 +140,31 @@ async function readFromRegistry(client: RegistryClient, ref: ImageReference, ima
   return { config, cached: false, ...(tag !== undefined && { tag }) };
 }
 
-const platformOf = (p: { os: string; architecture: string; variant?: string | undefined }): string => [p.os, p.architecture, p.variant].filter(Boolean).join('/');
+type Platform = { os: string; architecture: string; variant?: string | undefined };
+const platformOf = (p: Platform): string => [p.os, p.architecture, p.variant].filter(Boolean).join('/');
+
+/** containerd's defaults: arm64 is v8 unless said otherwise; an arm image without a variant is v7. */
+function normalise(p: Platform): Required<Platform> {
+  const variant = p.variant ?? (p.architecture === 'arm64' ? 'v8' : p.architecture === 'arm' ? 'v7' : '');
+  return { os: p.os, architecture: p.architecture, variant };
+}
+
+/**
+ * The index entry for `wanted` (`os/arch[/variant]`): the same platform after normalising, else for
+ * arm the best older variant the node can run (v7 before v6 before v5). Attestation entries
+ * (`unknown/unknown`) never match.
+ */
+function choosePlatform<T extends { platform?: Platform | undefined }>(entries: readonly T[], wanted: string): T | undefined {
+  const [os = '', architecture = '', variant] = wanted.split('/');
+  const want = normalise({ os, architecture, variant });
+  const candidates = entries.filter((e): e is T & { platform: Platform } => e.platform !== undefined && e.platform.os === want.os && e.platform.architecture === want.architecture);
+  const exact = candidates.find((e) => normalise(e.platform).variant === want.variant);
+  if (exact || want.architecture !== 'arm') return exact;
+  const level = (v: string): number => Number(/^v(\d+)$/.exec(v)?.[1] ?? 0);
+  return candidates
+    .filter((e) => level(normalise(e.platform).variant) <= level(want.variant))
+    .sort((a, b) => level(normalise(b.platform).variant) - level(normalise(a.platform).variant))[0];
+}
 
 function parseJson<T extends z.ZodType>(bytes: Buffer, schema: T, what: string): z.infer<T> {
   let value: unknown;
@@ -146,6 +178,21 @@ function parseJson<T extends z.ZodType>(bytes: Buffer, schema: T, what: string):
   return parsed.data;
 }
 
+/** Layer media types llsd-render can unpack: plain tar and gzip (Node 20's zlib has no zstd). */
+function layerCompression(mediaType: string | undefined): 'none' | 'gzip' | undefined {
+  switch (mediaType) {
+    case 'application/vnd.oci.image.layer.v1.tar':
+    case 'application/vnd.docker.image.rootfs.diff.tar':
+      return 'none';
+    case undefined:
+    case 'application/vnd.oci.image.layer.v1.tar+gzip':
+    case 'application/vnd.docker.image.rootfs.diff.tar.gzip':
+      return 'gzip';
+    default:
+      return undefined;
+  }
+}
+
 /** Largest config.yaml read from a layer. */
 const maxConfigBytes = 4 * 1024 * 1024;
 
@@ -155,33 +202,45 @@ const maxConfigBytes = 4 * 1024 * 1024;
  */
 async function readFileFromLayer(client: RegistryClient, digest: string, path: string, image: string): Promise<string> {
   const chunks: Buffer[] = [];
+  let size = 0;
   let found = false;
-  let tooLarge = false;
   let archiveError: string | undefined;
   const parser = new Parser({
     strict: true,
+    // The digest bounds what comes in and only one file is kept, so any ratio is fine: real layers
+    // hold large runs of zeros (sparse logs) that tar's default limit of 1000 would refuse.
+    maxDecompressionRatio: Infinity,
     onReadEntry: (entry: ReadEntry) => {
       if (!found && entry.type === 'File' && samePath(entry.path, path)) {
         found = true;
         entry.on('data', (chunk: Buffer) => {
-          if (tooLarge) return;
-          chunks.push(chunk);
-          if (chunks.reduce((n, c) => n + c.length, 0) > maxConfigBytes) tooLarge = true;
+          size += chunk.length;
+          if (size <= maxConfigBytes) chunks.push(chunk);
         });
       } else entry.resume();
     },
   });
+  // tar stops emitting once it aborts (a corrupt archive), so every way it can end is awaited.
+  const ended = new Promise<void>((resolve) => {
+    for (const event of ['close', 'end', 'abort', 'error']) parser.on(event, () => resolve());
+  });
   parser.on('error', (error: Error) => {
     archiveError ??= error.message;
   });
-  const done = new Promise<void>((resolve) => parser.on('close', () => resolve()));
   await client.streamBlob(digest, (chunk) => {
-    if (archiveError === undefined) parser.write(chunk);
+    if (archiveError !== undefined) return;
+    try {
+      parser.write(chunk);
+    } catch (error) {
+      archiveError ??= (error as Error).message;
+    }
   });
-  parser.end();
-  await done;
+  if (archiveError === undefined) {
+    parser.end();
+    await ended;
+  }
   if (archiveError !== undefined) throw new RegistryError('protocol', `the layer ${digest} of ${image} is not a tar archive llsd-render can read (${archiveError})`);
   if (!found) throw new RegistryError('protocol', `${image} cannot give its config.yaml: its layer ${digest} has no file ${path} (label ${configLabel.path})`);
-  if (tooLarge) throw new RegistryError('protocol', `${path} in the layer ${digest} of ${image} is larger than ${maxConfigBytes} bytes; that is no config.yaml`);
+  if (size > maxConfigBytes) throw new RegistryError('protocol', `${path} in the layer ${digest} of ${image} is larger than ${maxConfigBytes} bytes; that is no config.yaml`);
   return Buffer.concat(chunks).toString('utf8');
 }

@@ -4,6 +4,7 @@
 // grammar (@swimlane/docker-reference) backtracks for tens of seconds on some invalid input
 // (`a/b:1@sha256:abc`), and an LLSD is untrusted input. Each part is split off first and then
 // matched by an expression without nested quantifiers, so the time is linear in the length.
+import { isDigest } from './digest.js';
 
 export interface ImageReference {
   /** The registry as written or implied: `docker.io`, `quay.io`, `127.0.0.1:5000`. */
@@ -18,7 +19,6 @@ const maxNameLength = 255; // distribution's NameTotalLengthMax
 const domainPattern = /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*|\[[0-9A-Fa-f:.]+\])(?::[0-9]{1,5})?$/;
 const pathComponentPattern = /^[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*$/;
 const tagPattern = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$/;
-const digestPattern = /^[A-Za-z][A-Za-z0-9]*(?:[-_+.][A-Za-z][A-Za-z0-9]*)*:[0-9a-fA-F]{32,}$/;
 
 /** The reference, or what is wrong with it. */
 export function parseReference(text: string): { ok: true; ref: ImageReference } | { ok: false; message: string } {
@@ -30,7 +30,13 @@ export function parseReference(text: string): { ok: true; ref: ImageReference } 
   if (at >= 0) {
     digest = rest.slice(at + 1);
     rest = rest.slice(0, at);
-    if (!digestPattern.test(digest)) return fail(`"${digest.slice(0, 80)}" is not a digest (sha256:<64 hex digits>)`);
+    if (!isDigest(digest)) {
+      return fail(
+        /^[a-z0-9]+([+._-][a-z0-9]+)*:[A-Za-z0-9=_-]+$/.test(digest) && !/^sha(256|512):/.test(digest)
+          ? `"${digest.slice(0, 80)}" uses a digest algorithm llsd-render cannot check; use sha256 (sha256:<64 hex digits>)`
+          : `"${digest.slice(0, 80)}" is not a digest (sha256:<64 hex digits>)`,
+      );
+    }
   }
   let tag: string | undefined;
   const colon = rest.lastIndexOf(':');

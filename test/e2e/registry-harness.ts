@@ -165,7 +165,8 @@ export interface Proxy {
   url: string;
   requests: ProxyRequest[];
   readonly mode: ProxyMode;
-  setMode(mode: ProxyMode, delayMs?: number): void;
+  /** `only`: fault only requests whose path contains it (e.g. one layer's digest). */
+  setMode(mode: ProxyMode, delayMs?: number, only?: string): void;
   stop(): Promise<void>;
 }
 
@@ -763,6 +764,7 @@ export async function startProxy(target: Pick<Registry, 'url'>, options: ProxyOp
   const origin = new URL(target.url);
   let mode: ProxyMode = options.mode ?? 'pass';
   let delayMs = options.delayMs ?? 5000;
+  let only: string | undefined;
   const requests: ProxyRequest[] = [];
   const pending = new Set<AbortController>();
   let selfOrigin = '';
@@ -815,7 +817,7 @@ export async function startProxy(target: Pick<Registry, 'url'>, options: ProxyOp
 
     let payload = upstream.body;
     const isGet200 = record.method === 'GET' && upstream.status === 200;
-    const isBlob = isGet200 && /^\/v2\/.+\/blobs\/[^/]+$/.test(pathname) && !/\/blobs\/uploads\//.test(pathname);
+    const isBlob = isGet200 && /^\/v2\/.+\/blobs\/[^/]+$/.test(pathname) && !/\/blobs\/uploads\//.test(pathname) && (only === undefined || pathname.includes(only));
     const isManifest = isGet200 && /^\/v2\/.+\/manifests\/[^/]+$/.test(pathname);
     if (record.method !== 'HEAD') headers['content-length'] = String(payload.length);
 
@@ -840,8 +842,9 @@ export async function startProxy(target: Pick<Registry, 'url'>, options: ProxyOp
     get mode() {
       return mode;
     },
-    setMode(next: ProxyMode, nextDelayMs?: number) {
+    setMode(next: ProxyMode, nextDelayMs?: number, onlyPath?: string) {
       mode = next;
+      only = onlyPath;
       if (nextDelayMs !== undefined) delayMs = nextDelayMs;
     },
     async stop() {

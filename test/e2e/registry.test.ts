@@ -76,7 +76,7 @@ const cacheFiles = (dir: string): string[] => (existsSync(join(dir, 'v1', 'confi
 
 describe('base config from the OCI labels of a distribution image (real registry)', () => {
   let registry: Registry;
-  const pushed: Record<string, { reference: string; digest: string }> = {};
+  const pushed: Record<string, { reference: string; digest: string; layers?: string[] }> = {};
 
   beforeAll(async () => {
     requireRegistryTools();
@@ -100,6 +100,15 @@ describe('base config from the OCI labels of a distribution image (real registry
       images: [
         { arch: 'amd64', labels: base64Labels('for-amd64') },
         { arch: 'arm64', labels: base64Labels('for-arm64') },
+      ],
+    });
+    pushed.dockerList = await pushIndex(registry, {
+      repository: 'demo/multi-docker',
+      tag: '0.7.1',
+      format: 'v2s2',
+      images: [
+        { arch: 'amd64', labels: base64Labels('list-amd64') },
+        { arch: 'arm64', labels: base64Labels('list-arm64') },
       ],
     });
     pushed.unlabelled = await pushImage(registry, { repository: 'demo/plain', tag: '1.0', files: { '/app/config.yaml': configNamed('unused') } });
@@ -138,6 +147,12 @@ describe('base config from the OCI labels of a distribution image (real registry
     expect(errorOf(await render(image, options({ platform: 'linux/s390x' })))).toBe(
       `${image} has no image for linux/s390x (it has linux/amd64, linux/arm64); set RenderConfig \`registry.platform\` to the platform your nodes run`,
     );
+  });
+
+  it('a Docker manifest list: the same platform choice (arm64 is arm64/v8)', async () => {
+    const image = `${registry.host}/demo/multi-docker:0.7.1`;
+    expect(configOf(await render(image, options())).distro_name).toBe('list-amd64');
+    expect(configOf(await render(image, options({ platform: 'linux/arm64/v8' }))).distro_name).toBe('list-arm64');
   });
 
   it('pinDigest: the Deployment runs the image by the digest the tag resolved to (the index digest for an index)', async () => {
@@ -251,7 +266,7 @@ describe('base config from the OCI labels of a distribution image (real registry
     });
 
     it.each([
-      ['truncate-blobs', /^the blob sha256:[a-f0-9]{64} of demo\/stack from 127\.0\.0\.1:\d+ (was cut off after \d+ of \d+ bytes; nothing was cached|does not match its digest: .*nothing was cached.*)$/],
+      ['truncate-blobs', /^the blob sha256:[a-f0-9]{64} of demo\/stack from 127\.0\.0\.1:\d+ was cut off after \d+ of \d+ bytes; nothing was cached$/],
       ['corrupt-blobs', /^the blob sha256:[a-f0-9]{64} of demo\/stack from 127\.0\.0\.1:\d+ does not match its digest: expected sha256:[a-f0-9]{64}, got sha256:[a-f0-9]{64}; nothing was cached\. A proxy or mirror in between may be altering it$/],
       ['corrupt-manifests', /^the manifest of demo\/stack@sha256:[a-f0-9]{64} from 127\.0\.0\.1:\d+ does not match its digest: expected sha256:[a-f0-9]{64}, got sha256:[a-f0-9]{64}; nothing was cached\. A proxy or mirror in between may be altering it$/],
     ] as const)('%s: an error, nothing cached, and the next good download works', async (mode, message) => {
@@ -268,11 +283,17 @@ describe('base config from the OCI labels of a distribution image (real registry
       expect(configOf(await render(image, settings)).distro_name).toBe('from-base64-oci');
     });
 
-    it('a truncated layer is an error too, and not cached', async () => {
+    it.each([
+      ['truncate-blobs', /^the layer (sha256:[a-f0-9]{64}) of demo\/stack from 127\.0\.0\.1:\d+ was cut off after \d+ of \d+ bytes; nothing was cached$/],
+      ['corrupt-blobs', /^the layer (sha256:[a-f0-9]{64}) of demo\/stack from 127\.0\.0\.1:\d+ does not match its digest: expected sha256:[a-f0-9]{64}, got sha256:[a-f0-9]{64}; nothing was cached\. A proxy or mirror in between may be altering it$/],
+    ] as const)('the layer alone %s: its own error, nothing cached', async (mode, message) => {
       const cacheDir = join(tempDir(), 'cache');
-      proxy.setMode('truncate-blobs');
+      const layer = (pushed['layer-v2s2'] as { layers: string[] }).layers[0] as string;
+      proxy.setMode(mode, undefined, layer);
       try {
-        expect(errorOf(await render(`${proxy.host}/demo/stack:layer-v2s2`, { insecure: [proxy.host], cacheDir }))).toMatch(/^the blob sha256:[a-f0-9]{64} of demo\/stack from .* (cut off|does not match)/);
+        const error = errorOf(await render(`${proxy.host}/demo/stack:layer-v2s2`, { insecure: [proxy.host], cacheDir }));
+        expect(error).toMatch(message);
+        expect(message.exec(error)?.[1]).toBe(layer);
       } finally {
         proxy.setMode('pass');
       }

@@ -156,12 +156,35 @@ describe('the cache (FR-027d)', () => {
 
 describe('registry credentials', () => {
   it('the files, in the order podman and docker use them', () => {
-    expect(authFilePaths({ REGISTRY_AUTH_FILE: '/a.json', XDG_RUNTIME_DIR: '/run/u', DOCKER_CONFIG: '/d', HOME: '/h' })).toEqual([
+    expect(authFilePaths({ REGISTRY_AUTH_FILE: '/a.json', XDG_RUNTIME_DIR: '/run/u', XDG_CONFIG_HOME: '/cfg', DOCKER_CONFIG: '/d', HOME: '/h' })).toEqual([
       '/a.json',
       '/run/u/containers/auth.json',
+      '/cfg/containers/auth.json',
       '/d/config.json',
       '/h/.docker/config.json',
     ]);
+    expect(authFilePaths({ HOME: '/h' })).toEqual([`/run/containers/${process.getuid?.() ?? 0}/auth.json`, '/h/.config/containers/auth.json', '/h/.docker/config.json']);
+  });
+
+  it('inside a file the most specific key wins: host/org/repo, host/org, host', () => {
+    const dir = tempDir();
+    const file = join(dir, 'auth.json');
+    writeFileSync(
+      file,
+      JSON.stringify({ auths: { 'quay.io': { username: 'host', password: 'h' }, 'quay.io/org': { username: 'org', password: 'o' }, 'quay.io/org/special': { username: 'repo', password: 'r' } } }),
+    );
+    const env = { REGISTRY_AUTH_FILE: file, HOME: dir };
+    expect([credentialsFor('quay.io', 'org/special', env)?.username, credentialsFor('quay.io', 'org/other', env)?.username, credentialsFor('quay.io', 'elsewhere/x', env)?.username]).toEqual([
+      'repo',
+      'org',
+      'host',
+    ]);
+  });
+
+  it('an identitytoken is kept apart from passwords: it is exchanged for a token, never sent as Basic', () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'config.json'), JSON.stringify({ auths: { 'acr.example.io': { identitytoken: 'refresh-me' } } }));
+    expect(credentialsFor('acr.example.io', 'org/repo', { DOCKER_CONFIG: dir, HOME: dir })).toEqual({ username: '<token>', password: '', identityToken: 'refresh-me' });
   });
 
   it('the first file with the host wins; `auth` is base64 of user:password; Docker Hub also under its v1 URL', () => {
@@ -171,18 +194,18 @@ describe('registry credentials', () => {
     mkdirSync(join(dir, 'docker'));
     writeFileSync(join(dir, 'docker', 'config.json'), JSON.stringify({ auths: { 'quay.io': { auth: Buffer.from('other:x').toString('base64') }, 'https://index.docker.io/v1/': { username: 'hub', password: 'pw' } } }));
     const env = { REGISTRY_AUTH_FILE: first, DOCKER_CONFIG: join(dir, 'docker'), HOME: dir };
-    expect(credentialsFor('quay.io', env)).toEqual({ username: 'me', password: 's3cr:et' });
-    expect(credentialsFor('docker.io', env)).toEqual({ username: 'hub', password: 'pw' });
-    expect(credentialsFor('ghcr.io', env)).toBeUndefined();
+    expect(credentialsFor('quay.io', 'org/repo', env)).toEqual({ username: 'me', password: 's3cr:et' });
+    expect(credentialsFor('docker.io', 'org/repo', env)).toEqual({ username: 'hub', password: 'pw' });
+    expect(credentialsFor('ghcr.io', 'org/repo', env)).toBeUndefined();
   });
 
   it('a malformed file is skipped, as the container tools do', () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'bad.json'), '{');
     writeFileSync(join(dir, 'good.json'), JSON.stringify({ auths: { 'quay.io': { username: 'u', password: 'p' } } }));
-    expect(credentialsFor('quay.io', { REGISTRY_AUTH_FILE: join(dir, 'bad.json'), DOCKER_CONFIG: dir, HOME: dir })).toBeUndefined();
+    expect(credentialsFor('quay.io', 'org/repo', { REGISTRY_AUTH_FILE: join(dir, 'bad.json'), DOCKER_CONFIG: dir, HOME: dir })).toBeUndefined();
     writeFileSync(join(dir, 'config.json'), JSON.stringify({ auths: { 'quay.io': { username: 'u', password: 'p' } } }));
-    expect(credentialsFor('quay.io', { REGISTRY_AUTH_FILE: join(dir, 'bad.json'), DOCKER_CONFIG: dir, HOME: dir })).toEqual({ username: 'u', password: 'p' });
+    expect(credentialsFor('quay.io', 'org/repo', { REGISTRY_AUTH_FILE: join(dir, 'bad.json'), DOCKER_CONFIG: dir, HOME: dir })).toEqual({ username: 'u', password: 'p' });
   });
 
   it('credHelpers run docker-credential-<helper> get with the host on stdin', () => {
@@ -191,6 +214,6 @@ describe('registry credentials', () => {
     writeFileSync(helper, '#!/bin/sh\nread host\nprintf \'{"ServerURL":"%s","Username":"from-helper","Secret":"%s-secret"}\' "$host" "$host"\n', { mode: 0o755 });
     writeFileSync(join(dir, 'config.json'), JSON.stringify({ credHelpers: { 'registry.internal:5000': 'fake' } }));
     const env = { DOCKER_CONFIG: dir, HOME: dir, PATH: `${dir}:${process.env.PATH ?? ''}` };
-    expect(credentialsFor('registry.internal:5000', env)).toEqual({ username: 'from-helper', password: 'registry.internal:5000-secret' });
+    expect(credentialsFor('registry.internal:5000', 'org/repo', env)).toEqual({ username: 'from-helper', password: 'registry.internal:5000-secret' });
   });
 });

@@ -1,0 +1,268 @@
+// The registry adapter against registries that misbehave in ways docker-registry does not (a
+// small node:http registry per test): HEAD refused or without a digest, compressed transfer, 5xx
+// mirrors, sha512 digests, manifests served as application/json, layers that are corrupt, zstd or
+// mostly zeros, bodies that stall, identity tokens and expiring tokens. The real-registry tests
+// are in test/e2e/registry.test.ts.
+import { createHash } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { create as createTar } from 'tar';
+import { afterAll, describe, expect, it } from 'vitest';
+import { lookUpImage, type LookupSettings } from '../../src/registry/lookup.js';
+import type { ImageLookup } from '../../src/registry/labels.js';
+
+const dirs: string[] = [];
+const tempDir = (): string => {
+  const dir = mkdtempSync(join(tmpdir(), 'llsd-registry-client-'));
+  dirs.push(dir);
+  return dir;
+};
+const servers: Server[] = [];
+afterAll(async () => {
+  await Promise.all(servers.map((s) => new Promise((resolve) => s.close(resolve))));
+  dirs.forEach((d) => rmSync(d, { recursive: true, force: true }));
+});
+
+type Algorithm = 'sha256' | 'sha512';
+const digestOf = (bytes: Buffer, algorithm: Algorithm = 'sha256'): string => `${algorithm}:${createHash(algorithm).update(bytes).digest('hex')}`;
+const config = 'version: 2\ndistro_name: fake\n';
+
+/** A gzipped tar layer holding `files` (path → content; a Buffer for binary). */
+function tarLayer(files: Record<string, string | Buffer>): Buffer {
+  const dir = tempDir();
+  for (const [path, content] of Object.entries(files)) {
+    mkdirSync(join(dir, 'root', path, '..'), { recursive: true });
+    writeFileSync(join(dir, 'root', path), content);
+  }
+  const out = join(dir, 'layer.tgz');
+  createTar({ gzip: true, cwd: join(dir, 'root'), sync: true, file: out, portable: true }, Object.keys(files));
+  return readFileSync(out);
+}
+
+interface FakeImage {
+  labels: Record<string, string>;
+  layer?: Buffer;
+  layerMediaType?: string;
+  algorithm?: Algorithm;
+}
+
+interface Behaviour {
+  headStatus?: number;
+  headWithoutDigest?: boolean;
+  contentType?: string;
+  gzipEncoding?: boolean;
+  status?: number;
+  /** Send this many bytes of each blob, then pause for pauseMs before the rest (or forever). */
+  stallAfter?: number;
+  pauseMs?: number;
+  /** Send blobs in pieces of this size, one every drip ms. */
+  drip?: { bytes: number; everyMs: number };
+  auth?: 'identity-token' | 'expiring';
+}
+
+/** A registry serving one image `demo/app:1.0` (and its digest), behaving as told. */
+async function fakeRegistry(image: FakeImage, behaviour: Behaviour = {}): Promise<{ host: string; requests: string[] }> {
+  const algorithm = image.algorithm ?? 'sha256';
+  const layer = image.layer ?? tarLayer({ 'app/config.yaml': config });
+  const configBlob = Buffer.from(JSON.stringify({ architecture: 'amd64', os: 'linux', config: { Labels: image.labels }, rootfs: { type: 'layers', diff_ids: [] } }));
+  const blobs = new Map([
+    [digestOf(configBlob, algorithm), configBlob],
+    [digestOf(layer, algorithm), layer],
+  ]);
+  const manifest = Buffer.from(
+    JSON.stringify({
+      schemaVersion: 2,
+      mediaType: 'application/vnd.oci.image.manifest.v1+json',
+      config: { mediaType: 'application/vnd.oci.image.config.v1+json', digest: digestOf(configBlob, algorithm), size: configBlob.length },
+      layers: [{ mediaType: image.layerMediaType ?? 'application/vnd.oci.image.layer.v1.tar+gzip', digest: digestOf(layer, algorithm), size: layer.length }],
+    }),
+  );
+  const manifestDigest = digestOf(manifest, algorithm);
+  const requests: string[] = [];
+  let tokensIssued = 0;
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    requests.push(`${req.method} ${req.url}`);
+    const url = new URL(req.url ?? '/', 'http://x');
+    if (url.pathname === '/token') {
+      let body = '';
+      req.on('data', (d: Buffer) => (body += d));
+      req.on('end', () => {
+        const form = new URLSearchParams(body);
+        if (req.method === 'POST' && form.get('grant_type') === 'refresh_token' && form.get('refresh_token') === 'good-refresh') {
+          res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ access_token: `tok-${++tokensIssued}` }));
+        } else if (req.method === 'GET' && behaviour.auth === 'expiring') {
+          res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ token: `tok-${++tokensIssued}` }));
+        } else res.writeHead(401).end();
+      });
+      return;
+    }
+    if (behaviour.auth) {
+      const { port } = server.address() as AddressInfo;
+      // `expiring`: the first token stops working after one request.
+      const valid = behaviour.auth === 'expiring' ? (req.headers.authorization === 'Bearer tok-1' && requests.filter((r) => !r.includes('/token')).length <= 2) || req.headers.authorization === 'Bearer tok-2' : /^Bearer tok-\d+$/.test(req.headers.authorization ?? '');
+      if (!valid) {
+        res.writeHead(401, { 'WWW-Authenticate': `Bearer realm="http://127.0.0.1:${port}/token",service="fake",scope="repository:demo/app:pull"` }).end();
+        return;
+      }
+    }
+    if (behaviour.status) return void res.writeHead(behaviour.status).end('{"errors":[{"code":"UNAVAILABLE","message":"try later"}]}');
+    const manifestMatch = /^\/v2\/demo\/app\/manifests\/(.+)$/.exec(url.pathname);
+    if (manifestMatch) {
+      if (manifestMatch[1] !== '1.0' && manifestMatch[1] !== manifestDigest) return void res.writeHead(404).end();
+      if (req.method === 'HEAD' && behaviour.headStatus) return void res.writeHead(behaviour.headStatus).end();
+      const headers: Record<string, string | number> = { 'Content-Type': behaviour.contentType ?? 'application/vnd.oci.image.manifest.v1+json' };
+      if (!(req.method === 'HEAD' && behaviour.headWithoutDigest)) headers['Docker-Content-Digest'] = manifestDigest;
+      const body = behaviour.gzipEncoding ? gzipSync(manifest) : manifest;
+      if (behaviour.gzipEncoding) headers['Content-Encoding'] = 'gzip';
+      headers['Content-Length'] = body.length;
+      res.writeHead(200, headers);
+      return void res.end(req.method === 'HEAD' ? undefined : body);
+    }
+    const blobMatch = /^\/v2\/demo\/app\/blobs\/(.+)$/.exec(url.pathname);
+    const blob = blobMatch ? blobs.get(blobMatch[1] as string) : undefined;
+    if (!blob) return void res.writeHead(404).end();
+    res.writeHead(200, { 'Content-Type': 'application/octet-stream', 'Content-Length': blob.length });
+    if (behaviour.drip) {
+      let at = 0;
+      const timer = setInterval(() => {
+        res.write(blob.subarray(at, (at += behaviour.drip?.bytes ?? 1)));
+        if (at >= blob.length) {
+          clearInterval(timer);
+          res.end();
+        }
+      }, behaviour.drip.everyMs);
+      return;
+    }
+    if (behaviour.stallAfter !== undefined && blob === layer) {
+      res.write(blob.subarray(0, behaviour.stallAfter));
+      if (behaviour.pauseMs !== undefined) setTimeout(() => res.end(blob.subarray(behaviour.stallAfter)), behaviour.pauseMs);
+      return;
+    }
+    res.end(blob);
+  });
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { host: `127.0.0.1:${(server.address() as AddressInfo).port}`, requests };
+}
+
+const base64Labels = { 'io.llamastack.config.base64': Buffer.from(config).toString('base64') };
+const layerLabels = (layer: Buffer, algorithm: Algorithm = 'sha256') => ({ 'io.llamastack.config.layer': digestOf(layer, algorithm), 'io.llamastack.config.path': '/app/config.yaml' });
+
+function settings(hosts: string[], extra: Partial<LookupSettings> = {}): LookupSettings {
+  return { offline: false, cacheDir: join(tempDir(), 'cache'), mirrors: {}, insecure: hosts, platform: 'linux/amd64', timeoutSeconds: 5, pinDigest: false, ...extra };
+}
+const lookUp = (host: string, extra: Partial<LookupSettings> = {}, env: Record<string, string> = {}): Promise<ImageLookup> =>
+  lookUpImage(`${host}/demo/app:1.0`, settings([host], extra), { HOME: tempDir(), ...env });
+const textOf = (lookup: ImageLookup): string => (lookup.ok ? lookup.config.text : `error: ${lookup.message}`);
+const messageOf = (lookup: ImageLookup): string => (lookup.ok ? 'ok' : lookup.message);
+
+describe('registries that answer HEAD badly', () => {
+  it('HEAD refused (405): one GET by tag gives the digest and the manifest', async () => {
+    const reg = await fakeRegistry({ labels: base64Labels }, { headStatus: 405 });
+    expect(textOf(await lookUp(reg.host))).toBe(config);
+    expect(reg.requests.filter((r) => r.includes('/manifests/'))).toEqual(['HEAD /v2/demo/app/manifests/1.0', 'GET /v2/demo/app/manifests/1.0']);
+  });
+
+  it('HEAD without Docker-Content-Digest: the manifest of the GET by tag is used, not fetched again', async () => {
+    const reg = await fakeRegistry({ labels: base64Labels }, { headWithoutDigest: true });
+    expect(textOf(await lookUp(reg.host))).toBe(config);
+    expect(reg.requests.filter((r) => r.includes('/manifests/'))).toEqual(['HEAD /v2/demo/app/manifests/1.0', 'GET /v2/demo/app/manifests/1.0']);
+  });
+});
+
+describe('what a registry sends', () => {
+  it('a manifest served as application/json is read by its own mediaType', async () => {
+    const reg = await fakeRegistry({ labels: base64Labels }, { contentType: 'application/json' });
+    expect(textOf(await lookUp(reg.host))).toBe(config);
+  });
+
+  it('a manifest sent gzip-encoded anyway is checked after decoding, not refused as cut off', async () => {
+    const reg = await fakeRegistry({ labels: base64Labels }, { gzipEncoding: true });
+    expect(textOf(await lookUp(reg.host))).toBe(config);
+  });
+
+  it('sha512 digests: manifest, config and layer are checked with sha512', async () => {
+    const layer = tarLayer({ 'app/config.yaml': config });
+    const reg = await fakeRegistry({ labels: layerLabels(layer, 'sha512'), layer, algorithm: 'sha512' });
+    const lookup = await lookUp(reg.host);
+    expect(textOf(lookup)).toBe(config);
+    expect(lookup.ok && lookup.config.digest).toMatch(/^sha512:[a-f0-9]{128}$/);
+  });
+});
+
+describe('layers', () => {
+  it('a layer of mostly zeros (over tar\'s default ratio of 1000) is read', async () => {
+    const layer = tarLayer({ 'var/log/lastlog': Buffer.alloc(40 * 1024 * 1024), 'app/config.yaml': config });
+    expect(layer.length).toBeLessThan(40 * 1024 * 1024 / 500);
+    const reg = await fakeRegistry({ labels: layerLabels(layer), layer });
+    expect(textOf(await lookUp(reg.host))).toBe(config);
+  });
+
+  it('a layer that is not a gzipped tar (with its right digest): an error, no hang, not cached', async () => {
+    const layer = Buffer.concat([gzipSync(Buffer.alloc(2048, 7)).subarray(0, 40)]);
+    const reg = await fakeRegistry({ labels: layerLabels(layer), layer });
+    const s = settings([reg.host]);
+    const lookup = await lookUpImage(`${reg.host}/demo/app:1.0`, s, { HOME: tempDir() });
+    expect(messageOf(lookup)).toMatch(new RegExp(`^the layer sha256:[a-f0-9]{64} of ${reg.host}/demo/app:1\\.0 is not a tar archive llsd-render can read \\(.+\\)$`));
+  });
+
+  it('a zstd layer: a clear error naming the type', async () => {
+    const layer = Buffer.from('not really zstd');
+    const reg = await fakeRegistry({ labels: layerLabels(layer), layer, layerMediaType: 'application/vnd.oci.image.layer.v1.tar+zstd' });
+    expect(messageOf(await lookUp(reg.host))).toBe(
+      `${reg.host}/demo/app:1.0 cannot give its config.yaml: its layer ${digestOf(layer)} is of type "application/vnd.oci.image.layer.v1.tar+zstd", which llsd-render cannot unpack (tar, tar+gzip); put the config in a gzip-compressed layer or in the io.llamastack.config.base64 label`,
+    );
+  });
+});
+
+describe('time limits', () => {
+  it('a body that stalls longer than timeoutSeconds is a timeout that says how far it got', async () => {
+    const layer = tarLayer({ 'app/config.yaml': config, 'big.bin': Buffer.from(createHash('sha512').update('x').digest('hex').repeat(2000)) });
+    const reg = await fakeRegistry({ labels: layerLabels(layer), layer }, { stallAfter: 100, pauseMs: 3000 });
+    expect(messageOf(await lookUp(reg.host, { timeoutSeconds: 1 }))).toBe(
+      `${reg.host} stopped sending the layer ${digestOf(layer)} of demo/app for 1 s after 100 bytes (RenderConfig \`registry.timeoutSeconds\`)`,
+    );
+  });
+
+  it('a body that keeps arriving may take longer than timeoutSeconds in all', async () => {
+    const reg = await fakeRegistry({ labels: base64Labels }, { drip: { bytes: 40, everyMs: 200 } });
+    const started = Date.now();
+    expect(textOf(await lookUp(reg.host, { timeoutSeconds: 1 }))).toBe(config);
+    expect(Date.now() - started).toBeGreaterThan(1000);
+  });
+});
+
+describe('mirrors', () => {
+  it('a mirror answering 503 hands over to the registry; a mirror that is down too', async () => {
+    const mirror = await fakeRegistry({ labels: base64Labels }, { status: 503 });
+    const origin = await fakeRegistry({ labels: { 'io.llamastack.config.base64': Buffer.from('version: 2\ndistro_name: origin\n').toString('base64') } });
+    const lookup = await lookUpImage(`${origin.host}/demo/app:1.0`, settings([mirror.host, origin.host, '127.0.0.1:9'], { mirrors: { [origin.host]: ['127.0.0.1:9', mirror.host] } }), { HOME: tempDir() });
+    expect(textOf(lookup)).toBe('version: 2\ndistro_name: origin\n');
+    expect(lookup.ok && lookup.host).toBe(origin.host);
+  });
+
+  it('the registry\'s own 503 is the answer, kind unavailable, with its message', async () => {
+    const reg = await fakeRegistry({ labels: base64Labels }, { status: 503 });
+    expect(messageOf(await lookUp(reg.host))).toBe(`${reg.host} answered HTTP 503 for the manifest of demo/app:1.0, UNAVAILABLE: try later`);
+  });
+});
+
+describe('tokens', () => {
+  it('an identity token is exchanged with the refresh-token grant for an access token', async () => {
+    const reg = await fakeRegistry({ labels: base64Labels }, { auth: 'identity-token' });
+    const dir = tempDir();
+    writeFileSync(join(dir, 'config.json'), JSON.stringify({ auths: { [reg.host]: { identitytoken: 'good-refresh' } } }));
+    expect(textOf(await lookUp(reg.host, {}, { DOCKER_CONFIG: dir }))).toBe(config);
+    expect(reg.requests).toContain('POST /token');
+  });
+
+  it('a token that expires during the lookup is negotiated again once', async () => {
+    const reg = await fakeRegistry({ labels: base64Labels }, { auth: 'expiring' });
+    expect(textOf(await lookUp(reg.host))).toBe(config);
+    expect(reg.requests.filter((r) => r.startsWith('GET /token'))).toHaveLength(2);
+  });
+});
