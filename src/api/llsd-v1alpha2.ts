@@ -316,7 +316,12 @@ export const specSchema = z
 export type SpecInput = z.infer<typeof specSchema>;
 
 export const metadataSchema = z.looseObject({
-  name: dnsLabel,
+  // The Service `<name>-service` must be a DNS-1035 label, which starts with a letter.
+  name: z
+    .string()
+    .max(63)
+    .regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/, { error: 'must be a DNS label: lower-case letters, digits and "-", starting and ending with a letter or digit', abort: true })
+    .regex(/^[a-z]/, { error: 'must start with a letter: the Service `<name>-service` is a DNS-1035 label, which cannot start with a digit; rename it, e.g. `llama-` followed by the name' }),
   namespace: dnsLabel.optional(),
   labels: z.record(z.string(), z.string()).optional(),
   annotations: z.record(z.string(), z.string()).optional(),

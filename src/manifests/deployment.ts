@@ -1,6 +1,7 @@
 // The Deployment that runs the server with the generated config (DESIGN §6): config mounted
 // read-only, secrets only through `secretKeyRef` env vars, pods rolled when the config changes;
 // every `spec.workload` field, and the TLS certificate and CA bundle of `networking.tls`.
+import { createHash } from 'node:crypto';
 import { posix } from 'node:path';
 import type { GeneratedConfig } from '../config/generate.js';
 import { workloadDefaults } from '../config/catalog.js';
@@ -9,7 +10,7 @@ import { annotation, type KrmObject } from '../krm/item.js';
 import type { Plan } from '../plan/plan.js';
 import { hasPersistentVolume, maxPods, servesTls, stateDirectory } from '../plan/workload.js';
 import { caBundleName } from './config-map.js';
-import { labelsFor, metadataFor, names, selectorLabels } from './metadata.js';
+import { fitName, labelsFor, metadataFor, names, selectorLabels } from './metadata.js';
 
 type EnvVar = Record<string, unknown> & { name: string };
 
@@ -198,6 +199,16 @@ function caBundleVolume(plan: Plan) {
 }
 
 /**
+ * `copy-provider-<id>`: a container name is a DNS label, so an id with other characters (`my_db`)
+ * is cleaned, and then carries a hash of the id so that `my_db` and `my-db` stay apart.
+ */
+function initContainerName(providerId: string): string {
+  const clean = providerId.toLowerCase().replace(/[^a-z0-9-]/g, '-').replace(/^-+|-+$/g, '');
+  if (clean === providerId) return fitName(`copy-provider-${clean}`, '');
+  return fitName(`copy-provider-${clean}`, `-${createHash('sha256').update(providerId).digest('hex').slice(0, 8)}`);
+}
+
+/**
  * Spec 001: each provider image's wheels are copied to a shared volume by an init container of
  * that image, then installed there (no dependencies: the distribution image has them) by an init
  * container of the distribution image; the server finds them through PYTHONPATH.
@@ -210,7 +221,7 @@ function externalProviderInstall(plan: Plan) {
   const mount = { name: s.volumeName, mountPath: s.mountPath };
   const initContainers = [
     ...providers.map((p) => ({
-      name: `copy-provider-${p.providerId}`.slice(0, 63).replace(/-+$/, ''),
+      name: initContainerName(p.providerId),
       image: p.image,
       command: ['sh', '-c', `mkdir -p ${s.mountPath}/wheels/${p.providerId} && cp -R ${s.wheelsInImage}/. ${s.mountPath}/wheels/${p.providerId}/`],
       volumeMounts: [mount],

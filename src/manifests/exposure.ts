@@ -24,11 +24,11 @@ export interface Exposure {
 
 /** Object names: the Ingress keeps the v1alpha1 operator's; see `exposeKind` for the others. */
 export const exposeNames: Record<ExposeKind, (llsd: Llsd) => string> = {
-  ingress: (llsd) => `${llsd.name}-ingress`,
+  ingress: (llsd) => names.ingress(llsd),
   // OpenShift gives a Route without a host `<route name>-<namespace>.<router domain>`: named after
   // the LLSD, that is the same host name the `ingressDomain` option gives.
   route: (llsd) => llsd.name,
-  httproute: (llsd) => `${llsd.name}-httproute`,
+  httproute: (llsd) => names.httpRoute(llsd),
 };
 
 /** The exposure of an LLSD, or undefined when `expose` is absent or false. */

@@ -1,21 +1,40 @@
 // Names, labels and annotations shared by every generated object (DESIGN §4, §6).
+import { createHash } from 'node:crypto';
 import type { Llsd } from '../api/llsd.js';
 import { annotation, type KrmObject } from '../krm/item.js';
 
 export type Component = 'config' | 'server' | 'storage' | 'ca-bundle';
 
-/** Object names, compatible with the v1alpha1 operator. */
+/** The longest generated name: a DNS-1123 label (the Service needs it; the others keep to it too). */
+export const maxNameLength = 63;
+
+/**
+ * `<base><suffix>` when it fits in `max` characters; otherwise `base` cut short, then `-` and 8 hex
+ * of the sha256 of the whole name, then `suffix`. The same input always gives the same name, and
+ * two long names that share a prefix do not meet.
+ */
+export function fitName(base: string, suffix: string, max = maxNameLength): string {
+  const whole = `${base}${suffix}`;
+  if (whole.length <= max) return whole;
+  const hash = createHash('sha256').update(whole).digest('hex').slice(0, 8);
+  return `${base.slice(0, Math.max(0, max - suffix.length - hash.length - 1)).replace(/-+$/, '')}-${hash}${suffix}`;
+}
+
+/** Object names, compatible with the v1alpha1 operator (shortened by fitName only where that would exceed 63 characters). */
 export const names = {
   deployment: (llsd: Llsd) => llsd.name,
-  service: (llsd: Llsd) => `${llsd.name}-service`,
-  serviceAccount: (llsd: Llsd) => `${llsd.name}-sa`,
-  roleBinding: (llsd: Llsd) => `${llsd.name}-rb`,
-  configMap: (llsd: Llsd, configHash: string) => `${llsd.name}-config-${configHash.slice(0, 10)}`,
-  persistentVolumeClaim: (llsd: Llsd) => `${llsd.name}-pvc`,
-  horizontalPodAutoscaler: (llsd: Llsd) => `${llsd.name}-hpa`,
-  podDisruptionBudget: (llsd: Llsd) => `${llsd.name}-pdb`,
+  service: (llsd: Llsd) => fitName(llsd.name, '-service'),
+  serviceAccount: (llsd: Llsd) => fitName(llsd.name, '-sa'),
+  roleBinding: (llsd: Llsd) => fitName(llsd.name, '-rb'),
+  configMap: (llsd: Llsd, configHash: string) => fitName(llsd.name, `-config-${configHash.slice(0, 10)}`),
+  persistentVolumeClaim: (llsd: Llsd) => fitName(llsd.name, '-pvc'),
+  horizontalPodAutoscaler: (llsd: Llsd) => fitName(llsd.name, '-hpa'),
+  podDisruptionBudget: (llsd: Llsd) => fitName(llsd.name, '-pdb'),
+  networkPolicy: (llsd: Llsd) => fitName(llsd.name, '-network-policy'),
+  ingress: (llsd: Llsd) => fitName(llsd.name, '-ingress'),
+  httpRoute: (llsd: Llsd) => fitName(llsd.name, '-httproute'),
   /** The operator's `<name>-ca-bundle`, with a content hash as the config ConfigMap has. */
-  caBundle: (llsd: Llsd, bundleHash: string) => `${llsd.name}-ca-bundle-${bundleHash.slice(0, 10)}`,
+  caBundle: (llsd: Llsd, bundleHash: string) => fitName(llsd.name, `-ca-bundle-${bundleHash.slice(0, 10)}`),
 };
 
 /** `<namespace>/<name>` of the LLSD, the owner mark every generated object carries. */

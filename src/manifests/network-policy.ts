@@ -12,7 +12,7 @@ import type { KrmObject } from '../krm/item.js';
 import type { Plan } from '../plan/plan.js';
 import { serverPort } from './deployment.js';
 import { exposureOf } from './exposure.js';
-import { metadataFor, selectorLabels } from './metadata.js';
+import { metadataFor, names, selectorLabels } from './metadata.js';
 
 export function renderNetworkPolicy(plan: Plan, options: RenderOptions): KrmObject | undefined {
   if (!wanted(plan, options)) return undefined;
@@ -29,7 +29,7 @@ export function renderNetworkPolicy(plan: Plan, options: RenderOptions): KrmObje
   };
 }
 
-export const networkPolicyName = (llsd: Llsd): string => `${llsd.name}-network-policy`;
+export const networkPolicyName = (llsd: Llsd): string => names.networkPolicy(llsd);
 
 /**
  * Values the API server would reject, `allowedFrom` without a policy (`networkPolicy: off`), and

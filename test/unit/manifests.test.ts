@@ -130,3 +130,31 @@ describe('RoleBinding (OpenShift anyuid, as the v1alpha1 operator)', () => {
     expect(binding.subjects).toEqual([{ kind: 'ServiceAccount', name: 'mine', namespace: 'ai' }]);
   });
 });
+
+describe('names longer than 63 characters (hostile or just long LLSD names)', () => {
+  const longName = `a${'-b'.repeat(31)}`; // 63 characters, the longest an LLSD may have
+  const full = `distribution: {name: starter}\nworkload: {replicas: 2, storage: {size: 1Gi}, autoscaling: {maxReplicas: 4}}\nnetworking: {expose: {hostname: x.example.com}, allowedFrom: {namespaces: [a]}}`;
+
+  it('every generated name is a DNS label of at most 63 characters; the short ones stay the operator\'s', () => {
+    const objects = render(full, `name: ${longName}\n  namespace: ai`);
+    for (const o of objects) {
+      expect(o.metadata.name.length, `${o.kind}/${o.metadata.name}`).toBeLessThanOrEqual(63);
+      expect(o.metadata.name, o.kind).toMatch(/^[a-z]([-a-z0-9]*[a-z0-9])?$/);
+    }
+    expect(byKind(objects, 'Deployment').metadata.name).toBe(longName);
+    expect(render(full, 'name: demo\n  namespace: ai').map((o) => o.metadata.name)).toEqual(expect.arrayContaining(['demo-service', 'demo-pvc', 'demo-hpa', 'demo-network-policy', 'demo-ingress']));
+  });
+
+  it('shortening is deterministic, keeps the suffix, and keeps two long names that share a prefix apart', () => {
+    const other = `${longName.slice(0, 61)}-c`;
+    const service = (name: string) => byKind(render(full, `name: ${name}\n  namespace: ai`), 'Service').metadata.name;
+    expect(service(longName)).toBe(service(longName));
+    expect(service(longName)).toMatch(/^a(-b)+-[0-9a-f]{8}-service$/);
+    expect(service(longName).length).toBeLessThanOrEqual(63);
+    expect(service(other)).not.toBe(service(longName));
+    // The Deployment's serviceAccountName and the Service the Ingress targets follow the shortened names.
+    const objects = render(full, `name: ${longName}\n  namespace: ai`);
+    expect(byKind(objects, 'Deployment').spec.template.spec.serviceAccountName).toBe(byKind(objects, 'ServiceAccount').metadata.name);
+    expect(byKind(objects, 'Ingress').spec.rules[0].http.paths[0].backend.service.name).toBe(byKind(objects, 'Service').metadata.name);
+  });
+});
