@@ -5,6 +5,7 @@
 // Shape rules live here; rules across fields live in `rules.ts`, so each rule is written once and
 // reported with its field path.
 import { z } from 'zod';
+import { envVar, quantity, volume, volumeMount } from './core-v1.js';
 
 export const group = 'llamastack.io';
 export const kind = 'LlamaStackDistribution';
@@ -16,6 +17,35 @@ export const dnsLabel = z
   .regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/, {
     error: 'must be a DNS label: lower-case letters, digits and "-", starting and ending with a letter or digit',
   });
+
+/** A Kubernetes TopologySpreadConstraint, checked as the API server would, since it is copied into the Deployment. */
+const topologySpreadConstraint = z
+  .strictObject({
+    maxSkew: z.int32().min(1).describe('How unevenly the pods may be spread (at least 1).'),
+    topologyKey: z.string().min(1).describe('The node label whose values are the topology domains.'),
+    whenUnsatisfiable: z.enum(['DoNotSchedule', 'ScheduleAnyway']).describe('`DoNotSchedule` or `ScheduleAnyway`.'),
+    labelSelector: z
+      .strictObject({
+        matchLabels: z.record(z.string(), z.string()).optional().describe('Labels the pods must have.'),
+        matchExpressions: z
+          .array(
+            z.strictObject({
+              key: z.string().min(1).describe('The label key.'),
+              operator: z.enum(['In', 'NotIn', 'Exists', 'DoesNotExist']).describe('`In`, `NotIn`, `Exists` or `DoesNotExist`.'),
+              values: z.array(z.string()).optional().describe('Values for `In` and `NotIn`.'),
+            }),
+          )
+          .optional()
+          .describe('Label requirements the pods must meet.'),
+      })
+      .optional()
+      .describe('The pods counted for spreading; default: this LLSD\'s pods.'),
+    matchLabelKeys: z.array(z.string()).optional().describe('Pod label keys whose values further select the pods counted.'),
+    minDomains: z.int32().min(1).optional().describe('Minimum number of eligible domains (with `DoNotSchedule`).'),
+    nodeAffinityPolicy: z.enum(['Honor', 'Ignore']).optional().describe('`Honor` or `Ignore` node affinity when counting.'),
+    nodeTaintsPolicy: z.enum(['Honor', 'Ignore']).optional().describe('`Honor` or `Ignore` node taints when counting.'),
+  })
+  .describe('A pod topology spread constraint (Kubernetes TopologySpreadConstraint).');
 
 export const dnsSubdomain = z
   .string()
@@ -163,9 +193,6 @@ export const disableableApis = [
   'postTraining',
 ] as const;
 
-const quantity = z
-  .union([z.string().regex(/^[+]?[0-9.]+([eE][-+]?[0-9]+|[numkMGTPE]i?)?$/, { error: 'must be a Kubernetes quantity such as `500m`, `2` or `4Gi`' }), z.number()])
-  .describe('A Kubernetes quantity.');
 const intOrPercent = z
   .union([z.number().int().min(0), z.string().regex(/^[0-9]+%$/, { error: 'must be a number or a percentage such as `50%`' })])
   .describe('A number of pods or a percentage.');
@@ -176,10 +203,6 @@ const resourceRequirements = z
     limits: z.record(z.string(), quantity).optional(),
   })
   .describe('Container resources (requests and limits).');
-
-/** Kubernetes objects handed to the pod spec as they are; only their `name` is checked here. */
-const named = (what: string) =>
-  z.looseObject({ name: z.string().min(1).describe(`Name of the ${what}.`) }).describe(`A Kubernetes ${what}, passed to the pod as written.`);
 
 export const workloadSpec = z
   .strictObject({
@@ -206,16 +229,16 @@ export const workloadSpec = z
       .strictObject({ minAvailable: intOrPercent.optional(), maxUnavailable: intOrPercent.optional() })
       .optional()
       .describe('A PodDisruptionBudget: `minAvailable` or `maxUnavailable`.'),
-    topologySpreadConstraints: z.array(z.looseObject({})).min(1).optional().describe('Pod topology spread constraints, as written.'),
+    topologySpreadConstraints: z.array(topologySpreadConstraint).min(1).optional().describe('Pod topology spread constraints, as written.'),
     overrides: z
       .strictObject({
         serviceAccountName: dnsSubdomain.optional().describe('Run as this ServiceAccount instead of `<name>-sa` (none is generated).'),
         terminationGracePeriodSeconds: z.number().int().min(0).optional(),
-        env: z.array(named('env var')).min(1).optional().describe('Extra container env vars; an entry wins over a generated one of the same name.'),
+        env: z.array(envVar).min(1).optional().describe('Extra container env vars; an entry wins over a generated one of the same name.'),
         command: z.array(z.string().min(1)).min(1).optional(),
         args: z.array(z.string().min(1)).min(1).optional(),
-        volumes: z.array(named('volume')).min(1).optional(),
-        volumeMounts: z.array(named('volume mount')).min(1).optional(),
+        volumes: z.array(volume).min(1).optional(),
+        volumeMounts: z.array(volumeMount).min(1).optional(),
       })
       .optional()
       .describe('Pod and container fields set as written.'),

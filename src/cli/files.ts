@@ -43,12 +43,28 @@ export function findYamlFiles(paths: readonly string[]): string[] {
   return [...new Set(found)];
 }
 
+/**
+ * The largest stdin or file read (default 32 MiB, `LLSD_RENDER_MAX_INPUT_MB` to change): the YAML
+ * parser needs about 40 times the input in memory, and a GitOps package is far smaller.
+ */
+export function maxInputBytes(env: Readonly<Record<string, string | undefined>>): number {
+  const mb = Number(env.LLSD_RENDER_MAX_INPUT_MB);
+  return (Number.isFinite(mb) && mb > 0 ? mb : 32) * 1024 * 1024;
+}
+
+export const tooLarge = (limit: number): string =>
+  `is larger than ${limit / 1024 / 1024} MiB, the most llsd-render reads at once (parsing needs about 40 times that in memory): split the package, or set LLSD_RENDER_MAX_INPUT_MB`;
+
 /** Parses files into items; anything that is not a Kubernetes object is reported, never silently dropped. */
-export function readItems(files: readonly string[]): { items: InputItem[]; results: Result[] } {
+export function readItems(files: readonly string[], limit = maxInputBytes(process.env)): { items: InputItem[]; results: Result[] } {
   const items: InputItem[] = [];
   const results: Result[] = [];
   for (const file of files) {
     const display = relative(process.cwd(), file) || file;
+    if (statSync(file).size > limit) {
+      results.push({ severity: 'error', message: tooLarge(limit), file: { path: display } });
+      continue;
+    }
     const text = readFileSync(file, 'utf8');
     if (text.startsWith(outputMarker)) continue;
     const { documents, problems, lines } = parseYamlStream(text);

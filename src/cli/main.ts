@@ -17,7 +17,7 @@ import { isPlainObject, setOwn } from '../lib/objects.js';
 import type { Mode } from '../process.js';
 import type { Environment } from '../registry/credentials.js';
 import { renderWithImages } from './images.js';
-import { findYamlFiles, readItems, UsageError, writeOutputDir } from './files.js';
+import { findYamlFiles, maxInputBytes, readItems, tooLarge, UsageError, writeOutputDir } from './files.js';
 import { help, version } from './help.js';
 
 export interface Io {
@@ -69,7 +69,12 @@ export async function main(io: Io): Promise<ExitCode> {
 }
 
 async function krm(io: Io): Promise<ExitCode> {
-  const list = readResourceList(await io.readStdin());
+  const text = await io.readStdin();
+  const limit = maxInputBytes(io.env ?? process.env);
+  const list =
+    Buffer.byteLength(text) > limit
+      ? { items: [], results: [{ severity: 'error' as const, message: `stdin ${tooLarge(limit)}` }] }
+      : readResourceList(text);
   if (list.results.length > 0) {
     report(io, list.results);
     io.stdout(writeResourceList([], list.results));
@@ -125,7 +130,15 @@ async function build(io: Io, args: string[], command: 'build' | 'validate'): Pro
   }
   report(io, results);
   if (exitCodeOf(results) !== 0) return 1;
-  if (values.output !== undefined) writeOutputDir(values.output, filesPerLlsd(output.items));
+  if (values.output !== undefined) {
+    try {
+      writeOutputDir(values.output, filesPerLlsd(output.items));
+    } catch (error) {
+      const e = error as NodeJS.ErrnoException;
+      io.stderr(`${values.output}: cannot write the output there (${e.code ?? e.message}${e.path ? `: ${e.path}` : ''}); nothing was changed in it\n`);
+      return 1;
+    }
+  }
   else io.stdout(writeStream(output.items));
   return 0;
 }
@@ -284,8 +297,18 @@ function report(io: Io, results: readonly Result[]): void {
   }
 }
 
-export async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
+/**
+ * All of `stream` as text; past `limit` bytes the rest is read and dropped, so memory stays bounded
+ * and the caller sees that the input was larger than the limit.
+ */
+export async function readAll(stream: NodeJS.ReadableStream, limit = Infinity): Promise<string> {
   const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
+  let size = 0;
+  for await (const chunk of stream) {
+    if (size > limit) continue;
+    const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+    chunks.push(buffer);
+    size += buffer.length;
+  }
   return Buffer.concat(chunks).toString('utf8');
 }

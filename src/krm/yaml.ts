@@ -62,6 +62,8 @@ export interface ParsedStream {
 /** Parses a (multi-document) YAML or JSON text with the YAML 1.2 core schema, as kpt and kustomize do. */
 export function parseYamlStream(text: string): ParsedStream {
   const lines = new LineCounter();
+  const binary = notText(text);
+  if (binary) return { documents: [], problems: [binary], lines };
   const docs = parseAllDocuments(text, { lineCounter: lines, uniqueKeys: true, prettyErrors: false });
   const problems: YamlProblem[] = [];
   const documents: ParsedDocument[] = [];
@@ -76,6 +78,10 @@ export function parseYamlStream(text: string): ParsedStream {
     if (doc.errors.length > 0) continue;
     const node = (doc.contents as Node | null) ?? null;
     const line = lines.linePos(doc.range[0]).line;
+    if (depthOf(node) > maxDepth) {
+      problems.push({ message: `nests collections more than ${maxDepth} levels deep; no Kubernetes object is that deep`, line });
+      continue;
+    }
     try {
       documents.push({ node, value: doc.toJS({ maxAliasCount }), line });
     } catch {
@@ -83,7 +89,45 @@ export function parseYamlStream(text: string): ParsedStream {
       problems.push({ message: `aliases expand to more than ${maxAliasCount} nodes; write the values out instead of using anchors and aliases`, line });
     }
   }
-  return { documents, problems, lines };
+  // Garbage gives an error per line; the first few say enough.
+  const shown = problems.length > maxProblems ? [...problems.slice(0, maxProblems), { message: `and ${problems.length - maxProblems} more problems like these` }] : problems;
+  return { documents, problems: shown, lines };
+}
+
+/** Deeper than this is refused before any recursive walk (toJS, the render) can overflow the stack. */
+const maxDepth = 500;
+const maxProblems = 10;
+
+/** How deeply collections nest under `root`, counted without recursion. */
+function depthOf(root: Node | null): number {
+  let deepest = 0;
+  const stack: Array<[unknown, number]> = [[root, 1]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop() as [unknown, number];
+    if (isMap(node) || isSeq(node)) {
+      if (depth > deepest) deepest = depth;
+      if (deepest > maxDepth) return deepest;
+      for (const item of node.items as unknown[]) {
+        if (isPair(item)) {
+          stack.push([item.key, depth + 1], [item.value, depth + 1]);
+        } else stack.push([item, depth + 1]);
+      }
+    }
+  }
+  return deepest;
+}
+
+/**
+ * YAML is text: C0 control characters other than tab, LF and CR (and DEL) are not allowed in it,
+ * so a file that has them is binary data, reported once instead of as hundreds of syntax errors.
+ */
+function notText(text: string): YamlProblem | undefined {
+  const at = text.search(/[\x00-\x08\x0B\x0C\x0E-\x1F\x7F]/);
+  if (at < 0) return undefined;
+  const code = text.charCodeAt(at).toString(16).toUpperCase().padStart(4, '0');
+  let line = 1;
+  for (let i = text.indexOf('\n'); i >= 0 && i < at; i = text.indexOf('\n', i + 1)) line++;
+  return { message: `holds the control character U+${code}: this is binary data, not YAML text`, line };
 }
 
 /**
@@ -118,6 +162,8 @@ export function stringifyPlainYaml(value: unknown): string {
 
 /** Parses a llama-stack config file as the server does: YAML 1.1 (PyYAML), single document. */
 export function parseYaml11(text: string): { value: unknown; problem?: YamlProblem } {
+  const binary = notText(text);
+  if (binary) return { value: undefined, problem: binary };
   const lines = new LineCounter();
   const docs = parseAllDocuments(text, { version: '1.1', lineCounter: lines, uniqueKeys: true });
   const list = Array.isArray(docs) ? docs : [];
@@ -125,7 +171,12 @@ export function parseYaml11(text: string): { value: unknown; problem?: YamlProbl
   const error = first?.errors[0];
   if (error) return { value: undefined, problem: { message: describeYamlError(error.message, error.code, text, error.pos[0]), line: lines.linePos(error.pos[0]).line } };
   if (list.length > 1) return { value: undefined, problem: { message: 'must hold a single YAML document' } };
-  return { value: first ? first.toJS({ maxAliasCount }) : null };
+  if (first && depthOf(first.contents as Node | null) > maxDepth) return { value: undefined, problem: { message: `nests collections more than ${maxDepth} levels deep` } };
+  try {
+    return { value: first ? first.toJS({ maxAliasCount }) : null };
+  } catch {
+    return { value: undefined, problem: { message: `aliases expand to more than ${maxAliasCount} nodes; write the values out instead of using anchors and aliases` } };
+  }
 }
 
 /**
@@ -164,6 +215,7 @@ function describeYamlError(message: string, code: string, text: string, offset: 
     const key = /^\s*(?:-\s+)?("[^"]*"|'[^']*'|[^:#]+?)\s*:/.exec(text.slice(offset, end === -1 ? undefined : end))?.[1];
     return `the key ${key ? `"${key.replace(/^["']|["']$/g, '')}" ` : ''}appears twice in one mapping; keep only one`;
   }
+  if (/Maximum call stack size exceeded/.test(message)) return `nests collections more than ${maxDepth} levels deep; no Kubernetes object is that deep`;
   const first = message.split('\n')[0] ?? message;
   return first.replace(/ at line \d+, column \d+:?$/, '').trim();
 }

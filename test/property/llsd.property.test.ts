@@ -8,6 +8,7 @@ import { annotation, type KrmObject } from '../../src/krm/item.js';
 import { readResourceList, writeResourceList, writeStream, type OutputItem } from '../../src/krm/resource-list.js';
 import type { Result } from '../../src/krm/result.js';
 import { process as render } from '../../src/process.js';
+import { schemaProblem } from '../kubernetes-models.js';
 import { itemsFrom } from '../support.js';
 import { apis, providerKinds, unrelatedObjects, validLlsd, type Api, type GeneratedLlsd } from './arbitraries.js';
 
@@ -50,6 +51,8 @@ describe('valid LLSDs', () => {
         expect(results.filter((r) => r.severity === 'info' && r.message.startsWith('generated config.yaml'))).toHaveLength(1);
         const kinds = generated(items).map((o) => o.kind);
         expect(kinds).toEqual(expect.arrayContaining(['ConfigMap', 'Deployment', 'Service']));
+        // Every object is valid for its kind (the Kubernetes OpenAPI schemas).
+        for (const object of generated(items)) expect(schemaProblem(object), `${object.kind}/${object.metadata.name}\n${stringify(g.llsd)}`).toBeUndefined();
       }),
       { numRuns },
     );
@@ -220,5 +223,64 @@ describe('invalid LLSDs', () => {
       const errors = errorsOf(renderBuild([llsd, ...g.secrets]).results);
       expect(errors.some((e) => e.field !== undefined && mutation.path.test(e.field.path)), mutation.name).toBe(true);
     }
+  });
+});
+
+/** Any JSON value, a few levels deep, with the keys an LLSD has mixed in so that some land on real fields. */
+const anyValue = fc.letrec((tie) => ({
+  value: fc.oneof(
+    { depthSize: 'small' },
+    fc.constantFrom(null, true, false, 0, -1, 1.5, 65536, '', ' ', 'starter', '0.7.1', '${env.X}', '__proto__', 'constructor', 'a'.repeat(300)),
+    fc.string(),
+    fc.integer(),
+    fc.array(tie('value'), { maxLength: 3 }),
+    fc.dictionary(fc.constantFrom('name', 'image', 'provider', 'id', 'endpoint', 'settings', 'secretKeyRef', 'key', 'constructor', 'prototype', 'toString', 'x'), tie('value'), { maxKeys: 3 }),
+  ),
+})).value;
+
+/** Every object path of `value`, for putting garbage at a random place. */
+function pathsOf(value: unknown, path: Array<string | number> = []): Array<Array<string | number>> {
+  if (Array.isArray(value)) return [path, ...value.flatMap((v, i) => pathsOf(v, [...path, i]))];
+  if (value !== null && typeof value === 'object') return [path, ...Object.entries(value).flatMap(([k, v]) => pathsOf(v, [...path, k]))];
+  return [path];
+}
+
+describe('fuzzing: arbitrary values anywhere in an LLSD, arbitrary text on stdin', () => {
+  it('never throw: the render gives objects or error results with a field path', () => {
+    fc.assert(
+      fc.property(validLlsd(), fc.nat(), anyValue, (g, pick, garbage) => {
+        const llsd = structuredClone(g.llsd) as Record<string, unknown>;
+        const paths = pathsOf(llsd.spec, ['spec']).filter((p) => p.length > 1);
+        const path = paths[pick % paths.length] as Array<string | number>;
+        let parent: Record<string | number, unknown> = llsd;
+        for (const step of path.slice(0, -1)) parent = parent[step] as Record<string | number, unknown>;
+        parent[path[path.length - 1] as string | number] = garbage;
+        const { items, results } = renderBuild([llsd, ...g.secrets]);
+        const errors = errorsOf(results);
+        if (errors.length > 0) {
+          expect(items).toEqual([]);
+          for (const e of errors) expect(e.message.length).toBeGreaterThan(0);
+        } else for (const object of generated(items)) expect(schemaProblem(object), `${object.kind}\n${stringify(llsd)}`).toBeUndefined();
+        for (const value of g.secretValues) expect(JSON.stringify(results)).not.toContain(value);
+      }),
+      { numRuns: numRuns * 4 },
+    );
+  });
+
+  it('never throw on any text in KRM mode: a ResourceList out, errors as results', () => {
+    const text = fc.oneof(
+      fc.string({ maxLength: 400 }),
+      fc.string({ unit: 'binary', maxLength: 400 }),
+      anyValue.map((v) => stringify({ apiVersion: 'config.kubernetes.io/v1', kind: 'ResourceList', items: [v] })),
+      anyValue.map((v) => stringify({ apiVersion: 'config.kubernetes.io/v1', kind: 'ResourceList', items: [{ apiVersion: 'llamastack.io/v1alpha2', kind: 'LlamaStackDistribution', metadata: { name: 'x' }, spec: v }] })),
+    );
+    fc.assert(
+      fc.property(text, (input) => {
+        const list = readResourceList(input);
+        const output = list.results.length > 0 ? { items: [], results: list.results } : render({ mode: 'krm', items: list.items });
+        expect(() => writeResourceList(output.items, output.results)).not.toThrow();
+      }),
+      { numRuns: numRuns * 4 },
+    );
   });
 });

@@ -9,49 +9,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import * as apps from 'kubernetes-models/apps/v1';
-import * as autoscaling from 'kubernetes-models/autoscaling/v2';
-import * as core from 'kubernetes-models/v1';
-import * as networking from 'kubernetes-models/networking.k8s.io/v1';
-import * as policy from 'kubernetes-models/policy/v1';
-import * as rbac from 'kubernetes-models/rbac.authorization.k8s.io/v1';
-import * as gateway from '@kubernetes-models/gateway-api/gateway.networking.k8s.io/v1';
 import { parse } from 'yaml';
-
-interface Model {
-  apiVersion: string;
-  kind: string;
-  new (data: object): { validate(): void };
-}
-
-/** The kubernetes-models modules of the API groups llsd-render writes or passes through. */
-const modules: Record<string, Record<string, unknown>> = {
-  v1: core,
-  'apps/v1': apps,
-  'autoscaling/v2': autoscaling,
-  'policy/v1': policy,
-  'networking.k8s.io/v1': networking,
-  'rbac.authorization.k8s.io/v1': rbac,
-  // Gateway API 0.5.1: the last release of these models that runs on Node 20; it has v1 HTTPRoute.
-  'gateway.networking.k8s.io/v1': gateway,
-};
-
-/** Kinds without a schema in kubernetes-models, each with the reason; nothing else is skipped. */
-const withoutSchema: Record<string, string> = {
-  'llamastack.io/v1alpha2/LlamaStackDistribution': 'our own CRD: checked by its zod schema (test/unit/llsd.test.ts, test/invalid) and the CRD tests',
-  'llamastack.io/v1alpha1/LlamaStackDistribution': "the operator's CRD: checked by its zod schema (src/api/llsd-v1alpha1.ts)",
-  'kpt.dev/v1/Kptfile': 'a kpt package file passed through unchanged, never applied to a cluster',
-  'fn.llamastack.io/v1alpha1/RenderConfig': 'our own function config, local to kpt, never applied',
-  'route.openshift.io/v1/Route': 'OpenShift: kubernetes-models has no OpenShift models',
-};
-
-const keyOf = (object: { apiVersion: string; kind: string }): string => `${object.apiVersion}/${object.kind}`;
-
-function modelOf(apiVersion: string, kind: string): Model | undefined {
-  const candidate = Object.hasOwn(modules, apiVersion) ? (modules[apiVersion] as Record<string, unknown>)[kind] : undefined;
-  const model = candidate as Model | undefined;
-  return typeof model === 'function' && model.apiVersion === apiVersion && model.kind === kind ? model : undefined;
-}
+import { keyOf, modelOf, withoutSchema, type Model } from '../kubernetes-models.js';
 
 interface Item {
   apiVersion: string;

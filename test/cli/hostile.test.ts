@@ -1,0 +1,157 @@
+// Hostile input through the built bundle (issue 8): deep nesting, binary garbage, inputs over the
+// size limit, prototype-named keys, output that cannot be written, paths that leave the package.
+// Every case ends with exit 1 and one clear line, or renders as it should; never a crash, never
+// partial output. Alias bombs are in bad-input.test.ts; long names in test/unit/manifests.test.ts.
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { expectNoCrash, parseResourceList, parseStream, quickstartText, resourceList, run, stderrLines, tempDir, writeTree } from './run.js';
+
+const nested = (depth: number): string => `${'['.repeat(depth)}${']'.repeat(depth)}`;
+const configMap = (name: string, data: string) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\ndata:\n  x: ${data}\n`;
+
+/** One error, exit 1, nothing rendered: the KRM form (a ResourceList with the result) or build (empty stdout). */
+function expectOneError(r: ReturnType<typeof run>, mode: 'krm' | 'build', message: RegExp): void {
+  expectNoCrash(r);
+  expect(r.status, r.stderr).toBe(1);
+  expect(stderrLines(r)).toHaveLength(1);
+  expect(stderrLines(r)[0]).toMatch(message);
+  if (mode === 'build') expect(r.stdout).toBe('');
+  else {
+    const list = parseResourceList(r.stdout);
+    expect(list.items).toEqual([]);
+    expect(list.results.map((x) => x.severity)).toEqual(['error']);
+  }
+}
+
+describe('deep nesting', () => {
+  it('100,000 levels on stdin: one error naming the limit, not a stack overflow', () => {
+    expectOneError(run([], { input: resourceList([configMap('deep', nested(100_000))]) }), 'krm', /nests collections more than 500 levels deep; no Kubernetes object is that deep$/);
+  });
+
+  it('1,000 levels in a file: the file and the line', () => {
+    const dir = writeTree(tempDir(), { 'deep.yaml': configMap('deep', nested(1000)) });
+    expectOneError(run(['build', dir]), 'build', /deep\.yaml:\d+: not valid YAML: nests collections more than 500 levels deep; no Kubernetes object is that deep$/);
+  });
+
+  it('1,000 levels inside an overrideConfig config.yaml (a string in a ConfigMap): an error at the LLSD field', () => {
+    const override = `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: mine, namespace: ai}\ndata:\n  config.yaml: '${`a: ${nested(1000)}`}'\n`;
+    const llsd = 'apiVersion: llamastack.io/v1alpha2\nkind: LlamaStackDistribution\nmetadata: {name: demo, namespace: ai}\nspec:\n  distribution: {image: "quay.io/me/x:0.7.1"}\n  overrideConfig: {configMapName: mine}\n';
+    const dir = writeTree(tempDir(), { 'override.yaml': override, 'llsd.yaml': llsd });
+    const r = run(['build', dir]);
+    expectNoCrash(r);
+    expect(r.status).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/spec\.overrideConfig\.configMapName: .*nests collections more than 500 levels deep/);
+  });
+
+  it('100 levels in an ordinary object pass through untouched', () => {
+    const r = run([], { input: resourceList([configMap('fine', nested(100))]) });
+    expect(r.status, r.stderr).toBe(0);
+    expect(parseResourceList(r.stdout).items).toHaveLength(1);
+  });
+});
+
+describe('binary garbage', () => {
+  const garbage = Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 7919 + 13) % 256)).toString('latin1');
+
+  it('on stdin: one error saying it is binary data, not hundreds of syntax errors', () => {
+    expectOneError(run([], { input: garbage }), 'krm', /holds the control character U\+[0-9A-F]{4}: this is binary data, not YAML text$/);
+  });
+
+  it('as a .yaml file among good ones: that file is named; nothing is printed', () => {
+    const dir = writeTree(tempDir(), { 'llsd.yaml': quickstartText(), 'blob.yaml': garbage });
+    const r = run(['build', dir]);
+    expectNoCrash(r);
+    expect(r.status).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(stderrLines(r).filter((l) => l.includes(': error: ') || l.includes('binary'))).toEqual([expect.stringMatching(/blob\.yaml:\d+: .*this is binary data, not YAML text$/)]);
+  });
+});
+
+describe('input over the size limit (32 MiB by default)', () => {
+  it('50 MB on stdin: refused at once with the limit and what to do, memory bounded', () => {
+    const filler = configMap('filler', `"${'x'.repeat(1000)}"`);
+    const input = resourceList(Array.from({ length: 50 * 1024 }, () => filler));
+    expect(input.length).toBeGreaterThan(50 * 1024 * 1024);
+    expectOneError(run([], { input }), 'krm', /^stdin is larger than 32 MiB, the most llsd-render reads at once .*: split the package, or set LLSD_RENDER_MAX_INPUT_MB$/);
+  });
+
+  it('a file over LLSD_RENDER_MAX_INPUT_MB in build: that file is named', () => {
+    const dir = writeTree(tempDir(), { 'big.yaml': configMap('big', `"${'y'.repeat(2 * 1024 * 1024)}"`), 'llsd.yaml': quickstartText() });
+    const r = run(['build', dir], { env: { LLSD_RENDER_MAX_INPUT_MB: '1' } });
+    expectNoCrash(r);
+    expect(r.status).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/big\.yaml: is larger than 1 MiB, the most llsd-render reads at once .*: split the package, or set LLSD_RENDER_MAX_INPUT_MB\n/);
+  });
+});
+
+describe('prototype-named keys', () => {
+  const withSettings = (settings: string): string => quickstartText().replace(/(\n\s+provider: vllm\n)/, `$1      settings:\n${settings}`);
+
+  it('constructor and prototype in settings are plain config keys of that provider; nothing else changes', () => {
+    const dir = writeTree(tempDir(), { 'llsd.yaml': withSettings('        constructor: {prototype: {polluted: yes}}\n        prototype: plain\n') });
+    const out = run(['build', dir]);
+    expect(out.status, out.stderr).toBe(0);
+    const configMapObject = parseStream(out.stdout).find((o) => o.kind === 'ConfigMap');
+    const config = parse(String((configMapObject?.data as Record<string, string>)['config.yaml']), { version: '1.1' }) as { providers: Record<string, Array<{ provider_id: string; config?: Record<string, unknown> }>> };
+    const vllm = config.providers.inference?.find((p) => p.provider_id === 'vllm');
+    expect(vllm?.config?.constructor).toEqual({ prototype: { polluted: 'yes' } });
+    expect(vllm?.config?.prototype).toBe('plain');
+    const everyOther = Object.values(config.providers).flat().filter((p) => p !== vllm);
+    expect(everyOther.some((p) => JSON.stringify(p).includes('polluted'))).toBe(false);
+  });
+
+  it('__proto__ anywhere in an LLSD: an error at its path, not a key silently lost', () => {
+    const dir = writeTree(tempDir(), { 'llsd.yaml': withSettings('        __proto__: {polluted: yes}\n') });
+    const r = run(['build', dir]);
+    expectNoCrash(r);
+    expect(r.status).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/llsd\.yaml:\d+: llama\/quickstart: spec\.providers\.inference\.settings\.__proto__: is not a key llsd-render can carry \(JavaScript reserves it\) and no llama-stack setting has this name; remove it/);
+  });
+});
+
+describe('output that cannot be written (build -o DIR)', () => {
+  it('a file where a directory must go: exit 1, one line, the files already there unchanged, no temporary files', () => {
+    const out = tempDir();
+    writeFileSync(join(out, 'llama'), 'a file where llsd-render needs the directory llama/\n');
+    writeFileSync(join(out, 'keep.yaml'), 'kind: Keep\n');
+    const r = run(['build', '-o', out, 'examples/quickstart']);
+    expectNoCrash(r);
+    expect(r.status).toBe(1);
+    expect(stderrLines(r).filter((l) => !l.includes(': warning: '))).toEqual([expect.stringMatching(/cannot write the output there \(E[A-Z]+.*\); nothing was changed in it$/)]);
+    expect(readdirSync(out).sort()).toEqual(['keep.yaml', 'llama']);
+    expect(readFileSync(join(out, 'llama'), 'utf8')).toMatch(/^a file/);
+  });
+});
+
+describe('RenderConfig paths that try to leave the package', () => {
+  const llsd = (file: string) => `apiVersion: llamastack.io/v1alpha2\nkind: LlamaStackDistribution\nmetadata:\n  name: demo\n  namespace: ai\n  annotations:\n    config.kubernetes.io/path: ${file}\n    internal.config.kubernetes.io/path: ${file}\nspec:\n  distribution: {name: starter}\n`;
+  it.each(['../{name}.yaml', '{dir}/../../{name}.yaml', '/etc/{name}.yaml'])('outputPath %s: an error, the package untouched', (outputPath) => {
+    const fc = `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: fn\ndata:\n  outputPath: "${outputPath}"\n`;
+    const r = run([], { input: resourceList([llsd('apps/llsd.yaml')], fc) });
+    expectNoCrash(r);
+    expect(r.status).toBe(1);
+    expect(stderrLines(r).join('\n')).toMatch(/leaves the package; use a path under the package such as "\{dir\}\/\{name\}\.generated\.yaml"/);
+    expect(parseResourceList(r.stdout).items).toHaveLength(1);
+  });
+
+  it('a configPath outside the RenderConfig\'s directory: an error, the file not read', () => {
+    const root = tempDir();
+    mkdirSync(join(root, 'pkg'));
+    writeFileSync(join(root, 'secret-base.yaml'), 'version: 2\n');
+    writeTree(join(root, 'pkg'), {
+      'options.yaml': 'apiVersion: fn.llamastack.io/v1alpha1\nkind: RenderConfig\nmetadata:\n  name: options\nspec:\n  distributions:\n    mine:\n      image: quay.io/me/mine:0.7.1\n      configPath: ../secret-base.yaml\n',
+      'llsd.yaml': quickstartText(),
+    });
+    const r = run(['build', join(root, 'pkg')]);
+    expectNoCrash(r);
+    expect(r.status).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/spec\.distributions\.mine\.configPath: "\.\.\/secret-base\.yaml" leaves the directory of the file that holds the RenderConfig/);
+    expect(existsSync(join(root, 'pkg', 'secret-base.yaml'))).toBe(false);
+  });
+});
