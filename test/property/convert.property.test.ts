@@ -35,7 +35,8 @@ const annotationKey = fc.constantFrom('example.com/note', 'config.kubernetes.io/
 
 const metadata = some(
   {
-    name: dnsLabel,
+    // A Service name is a DNS-1035 label: it starts with a letter.
+    name: fc.stringMatching(/^[a-z]([-a-z0-9]{0,8}[a-z0-9])?$/),
     namespace: dnsLabel,
     uid: fc.uuid(),
     labels: fc.dictionary(fc.constantFrom('team', 'app', 'tier'), text, { maxKeys: 2 }),
@@ -187,18 +188,24 @@ const storageBackendV2 = some({
   password: secretRef,
   connectionString: secretRef,
 });
-const quantityV2 = fc.oneof(fc.integer({ min: 0, max: 64 }), fc.constantFrom(0.5, 1.5, '500m', '4Gi', '2', '1e3'));
+const quantityV2 = fc.oneof(fc.integer({ min: 0, max: 64 }), fc.constantFrom('0.5', '1.5', '500m', '4Gi', '2', '1e3'));
 const intOrPercentV2 = fc.oneof(fc.nat(10), fc.constantFrom('50%', '0%', '100%'));
-/** A Kubernetes object passed as written: only `name` is checked. */
-const namedV2 = fc.oneof(
+/** Kubernetes core/v1 objects handed to the pod: checked by their own schemas (src/api/core-v1.ts). */
+const envV2 = fc.oneof(
   fc.record({ name: nonEmpty, value: text }),
-  fc.record({ name: nonEmpty, mountPath: fc.constant('/m'), readOnly: fc.boolean() }),
-  fc.record({ name: nonEmpty, emptyDir: fc.constant({}) }),
-  fc.record({ name: nonEmpty, unusual: json(1) }),
+  fc.record({ name: nonEmpty, valueFrom: fc.record({ secretKeyRef: fc.record({ name: dnsLabel, key: dnsLabel }) }) }),
 );
-const looseV2 = fc.oneof(
-  fc.record({ maxSkew: fc.integer({ min: 1, max: 3 }), topologyKey: fc.constant('kubernetes.io/hostname'), whenUnsatisfiable: fc.constant('ScheduleAnyway') }),
-  fc.dictionary(fc.string({ maxLength: 5 }), json(1), { maxKeys: 2 }),
+const volumeV2 = fc.oneof(fc.record({ name: nonEmpty, emptyDir: fc.constant({}) }), fc.record({ name: nonEmpty, configMap: fc.record({ name: dnsLabel }) }));
+const volumeMountV2 = fc.record({ name: nonEmpty, mountPath: fc.constant('/m'), readOnly: fc.boolean() });
+const topologySpreadV2 = some(
+  {
+    maxSkew: fc.integer({ min: 1, max: 3 }),
+    topologyKey: fc.constantFrom('kubernetes.io/hostname', 'topology.kubernetes.io/zone'),
+    whenUnsatisfiable: fc.constantFrom('ScheduleAnyway', 'DoNotSchedule'),
+    labelSelector: fc.record({ matchLabels: fc.dictionary(fc.constantFrom('app', 'tier'), dnsLabel, { maxKeys: 2 }) }),
+    nodeTaintsPolicy: fc.constantFrom('Honor', 'Ignore'),
+  },
+  ['maxSkew', 'topologyKey', 'whenUnsatisfiable'],
 );
 const configMapKey = fc.stringMatching(/^[a-zA-Z0-9]([a-zA-Z0-9\-_.]{0,6}[a-zA-Z0-9])?$/);
 
@@ -241,15 +248,15 @@ export const specV1alpha2 = some(
       ),
       storage: some({ size: quantityV2, mountPath: fc.constantFrom('/data', '/.llama', '/') }),
       podDisruptionBudget: some({ minAvailable: intOrPercentV2, maxUnavailable: intOrPercentV2 }),
-      topologySpreadConstraints: fc.array(looseV2, { minLength: 1, maxLength: 2 }),
+      topologySpreadConstraints: fc.array(topologySpreadV2, { minLength: 1, maxLength: 2 }),
       overrides: some({
         serviceAccountName: dnsSubdomain,
         terminationGracePeriodSeconds: fc.oneof(fc.nat(600), fc.maxSafeNat()),
-        env: fc.array(namedV2, { minLength: 1, maxLength: 2 }),
+        env: fc.array(envV2, { minLength: 1, maxLength: 2 }),
         command: fc.array(nonEmpty, { minLength: 1, maxLength: 2 }),
         args: fc.array(nonEmpty, { minLength: 1, maxLength: 2 }),
-        volumes: fc.array(namedV2, { minLength: 1, maxLength: 2 }),
-        volumeMounts: fc.array(namedV2, { minLength: 1, maxLength: 2 }),
+        volumes: fc.array(volumeV2, { minLength: 1, maxLength: 2 }),
+        volumeMounts: fc.array(volumeMountV2, { minLength: 1, maxLength: 2 }),
       }),
     }),
     externalProviders: some({ inference: fc.array(fc.record({ providerId: dnsLabel, image: nonEmpty }), { minLength: 1, maxLength: 2 }) }),
