@@ -5,7 +5,7 @@ import { dirname, join, relative } from 'node:path';
 import { isMap } from 'yaml';
 import { isClientSideOnly, isKrmObject, type InputItem } from '../krm/item.js';
 import type { Result } from '../krm/result.js';
-import { prepareForOutput, parseYamlStream } from '../krm/yaml.js';
+import { parseYamlStream } from '../krm/yaml.js';
 
 export class UsageError extends Error {}
 
@@ -87,7 +87,6 @@ export function readItems(files: readonly string[], limit = maxInputBytes(proces
         });
         return;
       }
-      prepareForOutput(doc.node);
       items.push({ node: doc.node, object, origin: { file: display, index, lines } });
     });
   }

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { isError, type FieldProblem } from '../api/issues.js';
 import { formatFieldPath } from '../krm/item.js';
 import { stringifyPlainYaml } from '../krm/yaml.js';
-import { isPlainObject, setOwn } from '../lib/objects.js';
+import { clonePlain, isPlainObject, setOwn } from '../lib/objects.js';
 import type { Plan } from '../plan/plan.js';
 import { applyDisabled } from './disabled.js';
 import { mergeExternalProviders } from './external-providers.js';
@@ -45,7 +45,7 @@ export function generateConfig(plan: Plan): GenerateOutcome {
     };
   }
   const problems: FieldProblem[] = [];
-  const config = structuredClone(plan.baseConfig);
+  const config = clonePlain(plan.baseConfig);
   const providers = isPlainObject(config.providers) ? config.providers : {};
   setOwn(config, 'providers', providers);
   const env: SecretEnv[] = [];

@@ -82,6 +82,8 @@ const OLD_PLACEHOLDER = /\$\{env\.([A-Z0-9_]+)(?:([:+])([^}]*))?\}/g;
 
 function placeholdersIn(text: string, bash: boolean): Placeholder[] {
   const out: Placeholder[] = [];
+  // Most strings have none; a regex scan of each costs a render of many LLSDs noticeably.
+  if (!text.includes('${')) return out;
   for (const m of text.matchAll(bash ? BASH_PLACEHOLDER : OLD_PLACEHOLDER)) {
     const marker = m[2];
     const op = marker === undefined ? '' : marker === '+' ? ':+' : ':=';
@@ -1421,6 +1423,7 @@ function checkPlaceholders(ctx: Checker): void {
 }
 
 function checkString(ctx: Checker, text: string, path: Path, provider: Provider | undefined): void {
+  if (!text.includes('${')) return;
   const placeholders = placeholdersIn(text, ctx.bash);
   for (const p of placeholders) {
     if (p.op === '' && !ctx.env.has(p.name)) {

@@ -1,6 +1,6 @@
 // Reading and writing a `config.kubernetes.io/v1` ResourceList (DESIGN §3). Our own small
 // reader/writer: items keep their order, annotations and values; nothing is deduplicated.
-import { isMap, type Node } from 'yaml';
+import { isMap, isNode, type Node } from 'yaml';
 import { isKrmObject, kptOrigin, type InputItem, type KrmObject } from './item.js';
 import { toWire, type Result } from './result.js';
 import { prepareForOutput, parseYamlStream, stringifyYaml } from './yaml.js';
@@ -101,7 +101,13 @@ export function writeResourceList(items: readonly OutputItem[], results: readonl
 
 /** A plain multi-document stream, for `build` and for what Argo CD or Flux apply. */
 export function writeStream(items: readonly OutputItem[]): string {
-  return items.map((item) => stringifyYaml(item)).join('---\n');
+  return items
+    .map((item) => {
+      // Read nodes are prepared here, not when read: most of what `build` reads is never written.
+      if (isNode(item)) prepareForOutput(item);
+      return stringifyYaml(item);
+    })
+    .join('---\n');
 }
 
 function describeKind(value: Record<string, unknown>): string {

@@ -6,8 +6,10 @@
 //   so every consumer reads it exactly as it did before us.
 // - Strings we write are quoted whenever a YAML 1.1 reader (PyYAML in llama-stack, go-yaml v2 in
 //   parts of Kubernetes) or a YAML 1.2 reader would take the plain form for another type.
+import { emitPlainYaml } from './emit.js';
 import {
   Document,
+  isNode,
   LineCounter,
   Scalar,
   isMap,
@@ -150,12 +152,16 @@ export function prepareForOutput(node: Node): void {
 
 /** Serialises one document: plain values become nodes, nodes are written as they are. */
 export function stringifyYaml(value: unknown): string {
+  const fast = isNode(value) ? undefined : emitPlainYaml(value);
+  if (fast !== undefined) return fast;
   const doc = new Document(value, { customTags: [verbatimTag], compat: 'yaml-1.1', version: '1.2', aliasDuplicateObjects: false });
   return doc.toString(toStringOptions);
 }
 
 /** Serialises a plain value as YAML for a YAML 1.1 reader (llama-stack reads its config with PyYAML). */
 export function stringifyPlainYaml(value: unknown): string {
+  const fast = emitPlainYaml(value);
+  if (fast !== undefined) return fast;
   const doc = new Document(value, { compat: 'yaml-1.1', version: '1.2', aliasDuplicateObjects: false });
   return doc.toString(toStringOptions);
 }

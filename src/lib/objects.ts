@@ -18,3 +18,19 @@ export function deepMerge(base: Record<string, unknown>, over: Record<string, un
   }
   return out;
 }
+
+/**
+ * A deep copy of parsed YAML or JSON data (objects, arrays, scalars), several times faster than
+ * structuredClone for it; a `__proto__` key stays an own key, as setOwn keeps it.
+ */
+export function clonePlain<T>(value: T): T {
+  if (Array.isArray(value)) return value.map(clonePlain) as T;
+  if (value === null || typeof value !== 'object') return value;
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) {
+    const copy = clonePlain((value as Record<string, unknown>)[key]);
+    if (key === '__proto__') setOwn(out, key, copy);
+    else out[key] = copy;
+  }
+  return out as T;
+}

@@ -37,7 +37,10 @@ export interface Plan {
   profile: ReleaseProfile;
   /** Set when the release was not given but assumed (from the overrideConfig layout): says so, for the summary. */
   releaseNote?: string;
-  /** The distribution's config.yaml as the server would parse it (with overrideConfig and no base: that config). */
+  /**
+   * The distribution's config.yaml as the server would parse it (with overrideConfig and no base:
+   * that config). Shared with the catalog and other plans: never changed (generateConfig copies it).
+   */
   baseConfig: Record<string, unknown>;
   /** `spec.overrideConfig`: the user's ConfigMap and its config.yaml, used instead of a generated one. */
   overrideConfig?: { configMapName: string; text: string; /** `text` as the server parses it. */ value: Record<string, unknown> };
@@ -175,7 +178,7 @@ function planConfig(
     if (!profile) return fail(releaseFrom, `llama-stack ${release} is not supported${releaseSource ? ` (the release from ${releaseSource})` : ''}; supported releases: ${supportedReleases()}`);
     return {
       ok: true,
-      plan: { llsd, distributionName, image, release, profile, baseConfig: structuredClone(config), ...(releaseSource && { releaseNote: `the release is ${releaseSource}` }) },
+      plan: { llsd, distributionName, image, release, profile, baseConfig: config, ...(releaseSource && { releaseNote: `the release is ${releaseSource}` }) },
     };
   }
   const assumed = assumeRelease(config);
@@ -194,7 +197,7 @@ function planConfig(
       release: assumed.profile.since,
       profile: assumed.profile,
       releaseNote: `the release is assumed from ${assumed.why} of ${what}, as the image tag is not a release: tag the image with its release or set the \`${annotation.release}\` annotation`,
-      baseConfig: structuredClone(config),
+      baseConfig: config,
     },
   };
 }
@@ -205,7 +208,7 @@ function withBase(llsd: Llsd, name: string, image: string, release: string, pinn
   if (!profile) return fail(path, `llama-stack ${release} is not supported; supported releases: ${supportedReleases()}`);
   let baseConfig: Record<string, unknown>;
   if ('value' in pinned.config) {
-    baseConfig = structuredClone(pinned.config.value);
+    baseConfig = pinned.config.value;
   } else {
     const parsed = parseYaml11(pinned.config.text);
     if (parsed.problem || !isPlainObject(parsed.value)) throw new Error(`${pinned.source} does not parse`);

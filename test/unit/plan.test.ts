@@ -11,6 +11,7 @@ import { main } from '../../src/cli/main.js';
 import type { Catalog } from '../../src/config/distributions.js';
 import { inventoryOf } from '../../src/krm/inventory.js';
 import type { KrmObject } from '../../src/krm/item.js';
+import { generateConfig } from '../../src/config/generate.js';
 import { planLlsd, type PlanOutcome } from '../../src/plan/plan.js';
 import type { ImageConfig, ImageLookup } from '../../src/registry/labels.js';
 import { supportedReleases } from '../../src/config/versions.js';
@@ -254,7 +255,10 @@ describe('the catalog from RenderConfig `distributions`', () => {
     const p = planned(plan('distribution: {name: mine}', { catalog }));
     expect([p.distributionName, p.release, p.image, p.profile.since]).toEqual(['mine', '0.7.1', 'quay.io/me/mine:0.7.1', '0.7.0']);
     expect(p.baseConfig).toEqual(config);
-    expect(p.baseConfig).not.toBe(config);
+    // The plan shares the catalog's config (no copy per LLSD); generating from it leaves it as it was.
+    const before = JSON.stringify(config);
+    expect(generateConfig(p).ok).toBe(true);
+    expect(JSON.stringify(config)).toBe(before);
   });
 
   it('`release` changes the default release', () => {

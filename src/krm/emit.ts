@@ -1,0 +1,190 @@
+// A fast YAML writer for plain data (maps, sequences, strings, numbers, booleans, null), writing
+// exactly what the `yaml` package writes with our options (block style, `indentSeq`, no folding,
+// YAML 1.1-safe quoting), so the choice of writer never changes a byte of output.
+//
+// Why: building a `yaml` Document and writing it costs about 2 ms for one config.yaml, and a
+// render writes every generated object twice (the config, then the ConfigMap holding it); with
+// 1,000 LLSDs that was most of the run. The structure is written here; each distinct scalar is
+// still rendered by `yaml` itself, once, and remembered, so quoting rules are never duplicated.
+// Anything this writer does not handle (another kind of value, a key spanning lines, a block
+// scalar that needs an indentation indicator) makes it hand the whole value to `yaml`.
+import { Document } from 'yaml';
+
+const documentOptions = { compat: 'yaml-1.1', version: '1.2', aliasDuplicateObjects: false } as const;
+const toStringOptions = { lineWidth: 0, indentSeq: true } as const;
+
+/** `value` as `yaml` would write it, or undefined when only `yaml` can (then call it). */
+export function emitPlainYaml(value: unknown): string | undefined {
+  const out: string[] = [];
+  try {
+    if (isMap(value)) {
+      if (Object.keys(value).length === 0) return '{}\n';
+      writeMap(value, '', out);
+    } else if (Array.isArray(value)) {
+      if (value.length === 0) return '[]\n';
+      writeSeq(value, '', out);
+    } else {
+      // At the top level `yaml` indents block scalars that could look like document markers.
+      const scalar = scalarText(value);
+      if (scalar.block) return undefined;
+      return `${scalar.head}\n`;
+    }
+  } catch (error) {
+    if (error instanceof NotPlain) return undefined;
+    throw error;
+  }
+  return out.join('');
+}
+
+class NotPlain extends Error {}
+
+const isMap = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value) && (Object.getPrototypeOf(value) === Object.prototype || Object.getPrototypeOf(value) === null);
+
+function definedEntries(map: Record<string, unknown>): Array<[string, unknown]> {
+  const entries: Array<[string, unknown]> = [];
+  for (const key of Object.keys(map)) {
+    const value = map[key];
+    if (value !== undefined) entries.push([key, value]);
+  }
+  return entries;
+}
+
+function writeMap(map: Record<string, unknown>, indent: string, out: string[], firstPrefix?: string): void {
+  let first = true;
+  for (const [key, value] of definedEntries(map)) {
+    const lead = first && firstPrefix !== undefined ? firstPrefix : indent;
+    first = false;
+    out.push(`${lead}${keyText(key)}:`);
+    writeValue(value, indent, out);
+  }
+}
+
+/** The value after `key:` (or after `- ` for a sequence item's scalar), at the map's indent. */
+function writeValue(value: unknown, indent: string, out: string[]): void {
+  const inner = `${indent}  `;
+  if (isMap(value)) {
+    if (definedEntries(value).length === 0) return void out.push(' {}\n');
+    out.push('\n');
+    writeMap(value, inner, out);
+  } else if (Array.isArray(value)) {
+    if (value.length === 0) return void out.push(' []\n');
+    out.push('\n');
+    writeSeq(value, inner, out);
+  } else {
+    const scalar = scalarText(value);
+    out.push(` ${scalar.head}\n`);
+    if (scalar.block) for (const line of scalar.lines) out.push(line === '' ? '\n' : `${inner}${line}\n`);
+  }
+}
+
+function writeSeq(seq: readonly unknown[], indent: string, out: string[], firstPrefix?: string): void {
+  seq.forEach((item, index) => {
+    const lead = index === 0 && firstPrefix !== undefined ? firstPrefix : indent;
+    const inner = `${indent}  `;
+    if (item === undefined || typeof item === 'function' || typeof item === 'symbol') throw new NotPlain();
+    if (isMap(item)) {
+      if (definedEntries(item).length === 0) return void out.push(`${lead}- {}\n`);
+      writeMap(item, inner, out, `${lead}- `);
+    } else if (Array.isArray(item)) {
+      if (item.length === 0) return void out.push(`${lead}- []\n`);
+      writeSeq(item, inner, out, `${lead}- `);
+    } else {
+      const scalar = scalarText(item);
+      out.push(`${lead}- ${scalar.head}\n`);
+      if (scalar.block) for (const line of scalar.lines) out.push(line === '' ? '\n' : `${inner}${line}\n`);
+    }
+  });
+}
+
+interface ScalarText {
+  /** The scalar, or the block scalar's header (`|`, `|-`, `|+`). */
+  head: string;
+  block: boolean;
+  /** A block scalar's content lines, without indentation. */
+  lines: string[];
+}
+
+/**
+ * Starts with a letter, then letters, digits, `_`, `.`, `/`, `-`: no YAML syntax, never a number or
+ * a date, except `e1`-like strings, which YAML 1.1's float pattern (every part optional) matches.
+ */
+const simplePlain = /^(?![eE][0-9])[A-Za-z][A-Za-z0-9_./-]*$/;
+/** The words YAML 1.1 (y, yes, on, …) or 1.2 reads as booleans or null. */
+const reservedWords = new Set(
+  ['y', 'yes', 'n', 'no', 'true', 'false', 'on', 'off', 'null'].flatMap((w) => [w, w[0]?.toUpperCase() + w.slice(1), w.toUpperCase()]),
+);
+
+const scalars = new Map<string, ScalarText>();
+const keys = new Map<string, string>();
+
+function scalarText(value: unknown): ScalarText {
+  if (value === null) return { head: 'null', block: false, lines: [] };
+  if (value === true || value === false) return { head: String(value), block: false, lines: [] };
+  if (typeof value === 'number') {
+    if (Number.isSafeInteger(value) && !Object.is(value, -0)) return { head: String(value), block: false, lines: [] };
+    return rendered(value);
+  }
+  if (typeof value !== 'string') throw new NotPlain();
+  // Names, ids, paths and images: plain unless they are one of YAML's words for true, false or null.
+  if (simplePlain.test(value) && !reservedWords.has(value)) return { head: value, block: false, lines: [] };
+  const literal = plainLiteral(value);
+  if (literal) return literal;
+  const known = scalars.get(value);
+  if (known) return known;
+  const text = rendered(value);
+  if (scalars.size < 100_000) scalars.set(value, text);
+  return text;
+}
+
+/**
+ * A multi-line string `yaml` certainly writes as a plain literal block (`|` or `|-`): no character
+ * that forces quoting, no line of blanks or blank-ended, no leading blank or empty first line, at
+ * most one final newline. Config texts, templates and PEM bundles are like that, and they are
+ * mostly distinct, so asking `yaml` for each would cost what this writer saves. Anything else goes
+ * to `yaml` (test/unit/emit.test.ts checks the two agree).
+ */
+function plainLiteral(value: string): ScalarText | undefined {
+  if (!value.includes('\n') || value.length < 2) return undefined;
+  if (/[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\uD800-\uDFFF]/.test(value)) return undefined;
+  if (/^[\s]/.test(value) || /[ \t]\n|[ \t]$|\n\n$/.test(value)) return undefined;
+  const lines = value.split('\n');
+  const head = value.endsWith('\n') ? '|' : '|-';
+  if (head === '|') lines.pop();
+  if (lines.some((line) => line !== '' && line.trim() === '')) return undefined;
+  return { head, block: true, lines };
+}
+
+/**
+ * One scalar as `yaml` writes it as a map value (`k: …`); a block scalar's content comes back
+ * without its two spaces of indentation, to be indented where it is written.
+ */
+function rendered(value: string | number): ScalarText {
+  const text = new Document({ k: value }, documentOptions).toString(toStringOptions);
+  if (!text.startsWith('k: ')) throw new NotPlain();
+  const body = text.slice(3, text.endsWith('\n') ? -1 : undefined);
+  if (!body.startsWith('|') && !body.startsWith('>')) {
+    if (body.includes('\n')) throw new NotPlain();
+    return { head: body, block: false, lines: [] };
+  }
+  const [head = '', ...indented] = body.split('\n');
+  // An indentation indicator (`|2`) or a line of spaces depends on where the scalar sits: leave those to `yaml`.
+  if (!/^[|>][-+]?$/.test(head)) throw new NotPlain();
+  const lines = indented.map((line) => {
+    if (line === '') return '';
+    if (!line.startsWith('  ') || line.trim() === '') throw new NotPlain();
+    return line.slice(2);
+  });
+  return { head, block: true, lines };
+}
+
+function keyText(key: string): string {
+  const known = keys.get(key);
+  if (known !== undefined) return known;
+  if (key.includes('\n') || key.length > 1000) throw new NotPlain();
+  const text = new Document({ [key]: null }, documentOptions).toString(toStringOptions);
+  if (!text.endsWith(': null\n') || text.indexOf('\n') !== text.length - 1) throw new NotPlain();
+  const rendered = text.slice(0, -': null\n'.length);
+  if (keys.size < 100_000) keys.set(key, rendered);
+  return rendered;
+}
