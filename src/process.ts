@@ -11,7 +11,7 @@ import { generateConfig, type GeneratedConfig } from './config/generate.js';
 import { checkStartupRules } from './config/startup-rules.js';
 import { annotation, annotationsOf, identityOf, isClientSideOnly, resultFor, type InputItem, type KrmObject } from './krm/item.js';
 import { inventoryOf, type Inventory } from './krm/inventory.js';
-import type { OutputItem } from './krm/resource-list.js';
+import { Written, type OutputItem } from './krm/resource-list.js';
 import { hasErrors, sortResults, type Result } from './krm/result.js';
 import { exposureProblems } from './manifests/exposure.js';
 import { renderObjects } from './manifests/index.js';
@@ -33,6 +33,8 @@ export interface ProcessInput {
   options?: RenderOptionsInput[];
   /** Configs read from image labels by the registry adapter, by image as written in the LLSDs. */
   images?: ReadonlyMap<string, ImageLookup>;
+  /** `build` only: return generated objects already written as YAML (`Written`), to bound memory on large inputs. */
+  written?: boolean;
 }
 
 export interface ProcessOutput {
@@ -48,7 +50,7 @@ export interface ProcessOutput {
 
 interface Rendered {
   item: InputItem;
-  objects: KrmObject[];
+  objects: Array<KrmObject | Written>;
 }
 
 export function process(input: ProcessInput): ProcessOutput {
@@ -93,7 +95,8 @@ export function process(input: ProcessInput): ProcessOutput {
     results.push(...outcome.results);
     if (outcome.pendingImage !== undefined) pendingImages.push(outcome.pendingImage);
     if (outcome.rendered) {
-      rendered.push({ item, objects: outcome.rendered.objects });
+      const { objects } = outcome.rendered;
+      rendered.push({ item, objects: input.written && input.mode === 'build' ? objects.map((o) => new Written(o)) : objects });
       summaries.push(outcome.rendered.summary);
     }
   }
@@ -208,7 +211,9 @@ function placeObjects(rendered: readonly Rendered[], options: RenderOptions): Re
       );
       continue;
     }
-    objects.forEach((object, index) => {
+    objects.forEach((entry, index) => {
+      // KRM mode keeps objects (Written is for `build`).
+      const object = entry as KrmObject;
       object.metadata.annotations = {
         ...object.metadata.annotations,
         [annotation.path]: path,
@@ -289,7 +294,8 @@ function clashes(inputs: readonly InputItem[], rendered: readonly Rendered[]): R
   for (const item of inputs) taken.set(identityOf(item.object), `the input${item.origin.file ? ` (${item.origin.file})` : ''}`);
   const results: Result[] = [];
   for (const { item, objects } of rendered) {
-    for (const object of objects) {
+    for (const entry of objects) {
+      const object = entry instanceof Written ? entry.object : entry;
       const id = identityOf(object);
       const owner = taken.get(id);
       if (owner) {

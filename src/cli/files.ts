@@ -2,10 +2,10 @@
 // write `-o DIR` output without leaving half-written files.
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
-import { isMap } from 'yaml';
-import { isClientSideOnly, isKrmObject, type InputItem } from '../krm/item.js';
+import { isMap, type LineCounter, type Node } from 'yaml';
+import { isClientSideOnly, isKrmObject, type InputItem, type KrmObject } from '../krm/item.js';
 import type { Result } from '../krm/result.js';
-import { parseYamlStream } from '../krm/yaml.js';
+import { lineOf, parseYamlStream, type ParsedDocument } from '../krm/yaml.js';
 
 export class UsageError extends Error {}
 
@@ -68,6 +68,7 @@ export function readItems(files: readonly string[], limit = maxInputBytes(proces
     const text = readFileSync(file, 'utf8');
     if (text.startsWith(outputMarker)) continue;
     const { documents, problems, lines } = parseYamlStream(text);
+    const directives = /^%/m.test(text);
     for (const problem of problems) {
       const result: Result = { severity: 'error', message: `not valid YAML: ${problem.message}`, file: { path: display } };
       if (problem.line) result.line = problem.line;
@@ -87,11 +88,46 @@ export function readItems(files: readonly string[], limit = maxInputBytes(proces
         });
         return;
       }
-      items.push({ node: doc.node, object, origin: { file: display, index, lines } });
+      // A document that stands alone (no %directives before it) is kept as its source text and
+      // parsed again when its node is needed; the parsed form takes ten times the memory.
+      items.push(directives ? { node: doc.node, object, origin: { file: display, index, lines } } : lazyItem(object, display, index, text, doc, lineOf(doc.node, [], lines)));
     });
   }
   return { items, results };
 }
+
+/**
+ * An item whose node (and line counter) is parsed again from its source on each use: for an
+ * LLSD only if a result needs a line, for other objects when they are written. The source is
+ * padded with the newlines before it, so the lines are those of the file.
+ */
+function lazyItem(object: KrmObject, file: string, index: number, text: string, doc: ParsedDocument, line: number | undefined): InputItem {
+  const source = '\n'.repeat(doc.line - 1) + text.slice(doc.range[0], doc.range[1]);
+  const parse = (): { node: Node; lines: LineCounter } => {
+    if (lastParsed?.source !== source) {
+      const parsed = parseYamlStream(source);
+      lastParsed = { source, node: parsed.documents[0]?.node as Node, lines: parsed.lines };
+    }
+    return lastParsed;
+  };
+  return {
+    object,
+    get node() {
+      return parse().node;
+    },
+    origin: {
+      file,
+      index,
+      ...(line !== undefined && { line }),
+      get lines() {
+        return parse().lines;
+      },
+    },
+  };
+}
+
+/** The last lazily parsed document: a result asks for its node and its lines one after the other. */
+let lastParsed: { source: string; node: Node; lines: LineCounter } | undefined;
 
 /**
  * Writes `files` (path relative to `dir` → text) so that each file is either its old self or

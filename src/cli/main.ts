@@ -10,7 +10,7 @@ import { isRenderConfig, readFunctionConfig } from '../api/function-config.js';
 import { group as llsdGroup, kind as llsdKind } from '../api/llsd-v1alpha2.js';
 import type { RenderOptionsInput } from '../api/render-config.js';
 import { annotation, resultFor, type InputItem, type KrmObject } from '../krm/item.js';
-import { readResourceList, writeResourceList, writeStream, type OutputItem } from '../krm/resource-list.js';
+import { readResourceList, streamDocuments, writeResourceList, writeStream, Written, type OutputItem } from '../krm/resource-list.js';
 import { exitCodeOf, formatLine, sortResults, type ExitCode, type Result } from '../krm/result.js';
 import { parseYaml11 } from '../krm/yaml.js';
 import { isPlainObject, setOwn } from '../lib/objects.js';
@@ -114,7 +114,7 @@ async function build(io: Io, args: string[], command: 'build' | 'validate'): Pro
   // A base config read through `configPath` is not a Kubernetes object: no "skipped" warning for it.
   const readResults = read.results.filter((r) => !(r.severity === 'warning' && r.file && baseFiles.has(resolve(r.file.path))));
   const mode: Mode = 'build';
-  const output = await renderWithImages({ mode, items: resolved.map((r) => r.item), options }, io.env ?? process.env, values.offline === true);
+  const output = await renderWithImages({ mode, items: resolved.map((r) => r.item), options, written: true }, io.env ?? process.env, values.offline === true);
   const results = sortResults([...readResults, ...configResults, ...resolved.flatMap((r) => r.results), ...output.results]);
 
   if (command === 'validate') {
@@ -139,7 +139,7 @@ async function build(io: Io, args: string[], command: 'build' | 'validate'): Pro
       return 1;
     }
   }
-  else io.stdout(writeStream(output.items));
+  else for (const document of streamDocuments(output.items)) io.stdout(document);
   return 0;
 }
 
@@ -226,10 +226,13 @@ function readBaseConfig(dir: string, configPath: string): { config: Record<strin
 function filesPerLlsd(items: readonly OutputItem[]): Map<string, string> {
   const groups = new Map<string, OutputItem[]>();
   for (const item of items) {
-    const owner = isNode(item) ? undefined : (item as KrmObject).metadata.annotations?.[annotation.generatedFrom];
+    const object = isNode(item) ? undefined : item instanceof Written ? item.object : item;
+    const owner = object?.metadata.annotations?.[annotation.generatedFrom];
     // LLSD names are DNS labels, so no LLSD file can be called `_passthrough.yaml`.
     const file = owner === undefined ? '_passthrough.yaml' : `${owner}.yaml`;
-    groups.set(file, [...(groups.get(file) ?? []), item]);
+    const group = groups.get(file);
+    if (group) group.push(item);
+    else groups.set(file, [item]);
   }
   return new Map([...groups].map(([file, group]) => [file, writeStream(group)]));
 }

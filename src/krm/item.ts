@@ -17,6 +17,8 @@ export interface Origin {
   index?: number;
   /** Line counter of the text the node was parsed from, when that text is the file itself. */
   lines?: LineCounter;
+  /** The line of the object itself, when known without the node (results about the whole object use it). */
+  line?: number;
 }
 
 /** An input object: its parsed node (written back verbatim when passed through) and its plain value. */
@@ -85,7 +87,8 @@ export function resultFor(
   if (path && path.length > 0) result.field = { path: formatFieldPath(path) };
   if (item.origin.file) {
     result.file = item.origin.index === undefined ? { path: item.origin.file } : { path: item.origin.file, index: item.origin.index };
-    if (item.origin.lines) {
+    if ((path === undefined || path.length === 0) && item.origin.line !== undefined) result.line = item.origin.line;
+    else if (item.origin.lines) {
       const line = lineOf(item.node, path ?? [], item.origin.lines);
       if (line !== undefined) result.line = line;
     }

@@ -1,7 +1,7 @@
 // Reading and writing a `config.kubernetes.io/v1` ResourceList (DESIGN §3). Our own small
 // reader/writer: items keep their order, annotations and values; nothing is deduplicated.
 import { isMap, isNode, type Node } from 'yaml';
-import { isKrmObject, kptOrigin, type InputItem, type KrmObject } from './item.js';
+import { annotation, isKrmObject, kptOrigin, type InputItem, type KrmObject } from './item.js';
 import { toWire, type Result } from './result.js';
 import { prepareForOutput, parseYamlStream, stringifyYaml } from './yaml.js';
 
@@ -15,7 +15,27 @@ export interface ResourceListInput {
 }
 
 /** Output items: a parsed node we pass through as written, or an object we generated. */
-export type OutputItem = Node | KrmObject;
+export type OutputItem = Node | KrmObject | Written;
+
+/**
+ * A generated object already written as YAML, with just what is needed to place it (kind, name,
+ * namespace, owner annotation). `build` keeps its output in this form until it knows there is no
+ * error anywhere: the text takes a fraction of the memory of the object it came from.
+ */
+export class Written {
+  readonly object: KrmObject;
+  readonly yaml: string;
+  constructor(object: KrmObject) {
+    this.yaml = stringifyYaml(object);
+    const { name, namespace, annotations } = object.metadata;
+    const owner = annotations?.[annotation.generatedFrom];
+    this.object = {
+      apiVersion: object.apiVersion,
+      kind: object.kind,
+      metadata: { name, ...(namespace !== undefined && { namespace }), ...(owner !== undefined && { annotations: { [annotation.generatedFrom]: owner } }) },
+    };
+  }
+}
 
 const notAList = (message: string): ResourceListInput => ({
   items: [],
@@ -101,13 +121,19 @@ export function writeResourceList(items: readonly OutputItem[], results: readonl
 
 /** A plain multi-document stream, for `build` and for what Argo CD or Flux apply. */
 export function writeStream(items: readonly OutputItem[]): string {
-  return items
-    .map((item) => {
-      // Read nodes are prepared here, not when read: most of what `build` reads is never written.
-      if (isNode(item)) prepareForOutput(item);
-      return stringifyYaml(item);
-    })
-    .join('---\n');
+  return [...streamDocuments(items)].join('');
+}
+
+/** The documents of a multi-document stream one at a time (`---` between them), so a large output need not be held whole. */
+export function* streamDocuments(items: readonly OutputItem[]): Generator<string> {
+  let first = true;
+  for (const item of items) {
+    // Read nodes are prepared here, not when read: most of what `build` reads is never written.
+    if (isNode(item)) prepareForOutput(item);
+    const text = item instanceof Written ? item.yaml : stringifyYaml(item);
+    yield first ? text : `---\n${text}`;
+    first = false;
+  }
 }
 
 function describeKind(value: Record<string, unknown>): string {

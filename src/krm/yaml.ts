@@ -48,6 +48,8 @@ export interface ParsedDocument {
   value: unknown;
   /** 1-based line where the document starts. */
   line: number;
+  /** Offsets of the document in the text: its source is `text.slice(...range)`. */
+  range: [number, number];
 }
 
 export interface YamlProblem {
@@ -85,7 +87,7 @@ export function parseYamlStream(text: string): ParsedStream {
       continue;
     }
     try {
-      documents.push({ node, value: doc.toJS({ maxAliasCount }), line });
+      documents.push({ node, value: doc.toJS({ maxAliasCount }), line, range: [doc.range[0], doc.range[2]] });
     } catch {
       // An alias bomb: refuse it instead of expanding it.
       problems.push({ message: `aliases expand to more than ${maxAliasCount} nodes; write the values out instead of using anchors and aliases`, line });
