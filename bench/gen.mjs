@@ -1,0 +1,91 @@
+// Deterministic benchmark inputs: LlamaStackDistribution i (0-based) is always the same, so the
+// set of N LLSDs is the first N of one sequence. Each file holds one LLSD and the Secret it
+// refers to (as a repository would, so the render has no "Secret not in the input" warnings).
+// Ten LLSDs share a namespace; every namespace/name pair is unique.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { stringify } from 'yaml';
+
+const MODELS = [
+  'meta-llama/Llama-3.2-3B-Instruct',
+  'meta-llama/Llama-3.1-8B-Instruct',
+  'meta-llama/Llama-3.3-70B-Instruct',
+  'ibm-granite/granite-3.3-8b-instruct',
+  'mistralai/Mistral-7B-Instruct-v0.3',
+];
+const APPS = ['chat', 'rag', 'agents', 'search', 'support', 'docs', 'code'];
+
+/** The kinds of LLSD, in the order they repeat; every one must render without error. */
+export const KINDS = ['starter-vllm', 'starter-postgres', 'starter-expose', 'postgres-demo', 'starter-0.8.0', 'starter-multi'];
+
+const secret = (name, namespace, stringData) => ({ apiVersion: 'v1', kind: 'Secret', metadata: { name, namespace }, type: 'Opaque', stringData });
+const ref = (name, key) => ({ secretKeyRef: { name, key } });
+
+/** The documents of input file i: the LLSD, then its Secret. */
+export function documents(i) {
+  const kind = KINDS[i % KINDS.length];
+  const name = `${APPS[i % APPS.length]}-${String(i).padStart(5, '0')}`;
+  const namespace = `team-${String(Math.floor(i / 10)).padStart(4, '0')}`;
+  const creds = `${name}-credentials`;
+  const models = [0, 1, 2].slice(0, 1 + (i % 3)).map((k) => MODELS[(i + k) % MODELS.length]);
+  const vllm = {
+    provider: 'vllm',
+    endpoint: `http://vllm-${i % 4}.${namespace}.svc.cluster.local:8000/v1`,
+    apiKey: ref(creds, 'token'),
+  };
+  const llsd = {
+    apiVersion: 'llamastack.io/v1alpha2',
+    kind: 'LlamaStackDistribution',
+    metadata: { name, namespace, labels: { team: namespace, app: APPS[i % APPS.length] } },
+    spec: { distribution: { name: 'starter' }, providers: { inference: vllm }, resources: { models } },
+  };
+  const data = { token: `token-${i}` };
+  const spec = llsd.spec;
+  switch (kind) {
+    case 'starter-postgres': {
+      const pg = { type: 'postgres', host: `postgres.${namespace}.svc`, port: 5432, database: 'llamastack', user: ref(creds, 'user'), password: ref(creds, 'password') };
+      spec.storage = { kv: { type: 'redis', endpoint: `redis://redis.${namespace}.svc:6379` }, sql: pg };
+      Object.assign(data, { user: 'llama', password: `pw-${i}` });
+      break;
+    }
+    case 'starter-expose':
+      spec.networking = { expose: { hostname: `${name}.${namespace}.example.com` } };
+      spec.workload = { workers: 2, resources: { requests: { cpu: '500m', memory: '1Gi' }, limits: { memory: '4Gi' } } };
+      break;
+    case 'postgres-demo':
+      spec.distribution = { name: 'postgres-demo' };
+      delete spec.providers;
+      delete spec.resources;
+      spec.workload = { overrides: { env: [{ name: 'INFERENCE_MODEL', value: models[0] }, { name: 'VLLM_URL', value: vllm.endpoint }] } };
+      break;
+    case 'starter-0.8.0':
+      llsd.metadata.annotations = { 'llamastack.io/release': '0.8.0' };
+      break;
+    case 'starter-multi':
+      spec.providers = {
+        inference: [
+          { id: 'primary', ...vllm },
+          { id: 'fallback', provider: 'ollama', endpoint: `http://ollama.${namespace}.svc:11434/v1` },
+        ],
+        safety: { provider: 'llama-guard' },
+      };
+      spec.resources = { models: [...models, { name: 'llama3.2:3b', provider: 'fallback', contextLength: 8192 }], shields: ['llama3.2:3b'] };
+      break;
+  }
+  return { kind, name, namespace, docs: [llsd, secret(creds, namespace, data)] };
+}
+
+/** Writes LLSDs 0..n-1 under dir as <namespace>/<name>.yaml; returns dir. */
+export function writeInputs(dir, n) {
+  for (let i = 0; i < n; i++) {
+    const { name, namespace, docs } = documents(i);
+    mkdirSync(join(dir, namespace), { recursive: true });
+    writeFileSync(join(dir, namespace, `${name}.yaml`), docs.map((d) => stringify(d)).join('---\n'));
+  }
+  return dir;
+}
+
+/** A ResourceList with LLSD i and its Secret, for KRM mode. */
+export function resourceList(i) {
+  return stringify({ apiVersion: 'config.kubernetes.io/v1', kind: 'ResourceList', items: documents(i).docs });
+}
