@@ -32,7 +32,7 @@ function renderKrm(text: string): { text: string; results: Result[] } {
 const resourceList = (objects: readonly object[]): string =>
   stringify({ apiVersion: 'config.kubernetes.io/v1', kind: 'ResourceList', items: objects });
 
-const plain = (item: OutputItem): KrmObject => (isNode(item) ? (item.toJSON() as KrmObject) : item);
+const plain = (item: OutputItem): KrmObject => (isNode(item) ? (item.toJSON() as KrmObject) : (item as KrmObject));
 
 /** The objects llsd-render generated (they carry the generated-from annotation). */
 const generated = (items: readonly OutputItem[]): KrmObject[] =>
