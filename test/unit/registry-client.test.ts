@@ -62,10 +62,12 @@ interface Behaviour {
   /** Send blobs in pieces of this size, one every drip ms. */
   drip?: { bytes: number; everyMs: number };
   auth?: 'identity-token' | 'expiring';
+  /** Answer blob GETs with a 307 to this base URL (blob storage on another host), as registries on S3 or GCS do. */
+  redirectBlobsTo?: string;
 }
 
 /** A registry serving one image `demo/app:1.0` (and its digest), behaving as told. */
-async function fakeRegistry(image: FakeImage, behaviour: Behaviour = {}): Promise<{ host: string; requests: string[] }> {
+async function fakeRegistry(image: FakeImage, behaviour: Behaviour = {}): Promise<{ host: string; requests: string[]; blobs: Map<string, Buffer> }> {
   const algorithm = image.algorithm ?? 'sha256';
   const layer = image.layer ?? tarLayer({ 'app/config.yaml': config });
   const configBlob = Buffer.from(JSON.stringify({ architecture: 'amd64', os: 'linux', config: { Labels: image.labels }, rootfs: { type: 'layers', diff_ids: [] } }));
@@ -125,6 +127,7 @@ async function fakeRegistry(image: FakeImage, behaviour: Behaviour = {}): Promis
     const blobMatch = /^\/v2\/demo\/app\/blobs\/(.+)$/.exec(url.pathname);
     const blob = blobMatch ? blobs.get(blobMatch[1] as string) : undefined;
     if (!blob) return void res.writeHead(404).end();
+    if (behaviour.redirectBlobsTo) return void res.writeHead(307, { Location: `${behaviour.redirectBlobsTo}/${blobMatch?.[1]}` }).end();
     res.writeHead(200, { 'Content-Type': 'application/octet-stream', 'Content-Length': blob.length });
     if (behaviour.drip) {
       let at = 0;
@@ -146,7 +149,22 @@ async function fakeRegistry(image: FakeImage, behaviour: Behaviour = {}): Promis
   });
   servers.push(server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { host: `127.0.0.1:${(server.address() as AddressInfo).port}`, requests };
+  return { host: `127.0.0.1:${(server.address() as AddressInfo).port}`, requests, blobs };
+}
+
+/** Blob storage on another host: serves `blobs` by digest and records the Authorization header of each request. */
+async function blobStorage(blobs: ReadonlyMap<string, Buffer>): Promise<{ url: string; authorizations: Array<string | undefined> }> {
+  const authorizations: Array<string | undefined> = [];
+  const server = createServer((req, res) => {
+    authorizations.push(req.headers.authorization);
+    const blob = blobs.get((req.url ?? '').slice(1));
+    if (!blob) return void res.writeHead(404).end();
+    res.writeHead(200, { 'Content-Length': blob.length }).end(blob);
+  });
+  servers.push(server);
+  // `localhost`, not 127.0.0.1: another origin than the registry's, as real blob storage is.
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://localhost:${(server.address() as AddressInfo).port}`, authorizations };
 }
 
 const base64Labels = { 'io.llamastack.config.base64': Buffer.from(config).toString('base64') };
@@ -248,6 +266,23 @@ describe('mirrors', () => {
   it('the registry\'s own 503 is the answer, kind unavailable, with its message', async () => {
     const reg = await fakeRegistry({ labels: base64Labels }, { status: 503 });
     expect(messageOf(await lookUp(reg.host))).toBe(`${reg.host} answered HTTP 503 for the manifest of demo/app:1.0, UNAVAILABLE: try later`);
+  });
+});
+
+describe('redirects', () => {
+  it('a blob redirected to storage on another host is fetched there, without the registry\'s credentials', async () => {
+    const layer = tarLayer({ 'app/config.yaml': config });
+    const labels = layerLabels(layer);
+    // Serve the blobs of a registry identical to the one under test (same content, same digests).
+    const template = await fakeRegistry({ labels, layer });
+    const storage = await blobStorage(template.blobs);
+    const reg = await fakeRegistry({ labels, layer }, { auth: 'identity-token', redirectBlobsTo: storage.url });
+    const dir = tempDir();
+    writeFileSync(join(dir, 'config.json'), JSON.stringify({ auths: { [reg.host]: { identitytoken: 'good-refresh' } } }));
+    expect(textOf(await lookUp(reg.host, {}, { DOCKER_CONFIG: dir }))).toBe(config);
+    expect(storage.authorizations).toHaveLength(2); // the config blob and the layer
+    expect(storage.authorizations).toEqual([undefined, undefined]);
+    expect(reg.requests.filter((r) => r.includes('/blobs/'))).toHaveLength(2);
   });
 });
 
