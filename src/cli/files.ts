@@ -88,18 +88,20 @@ export function readItems(files: readonly string[], limit = maxInputBytes(proces
         });
         return;
       }
-      // A document that stands alone (no %directives before it) is kept as its source text and
-      // parsed again when its node is needed; the parsed form takes ten times the memory.
-      items.push(directives ? { node: doc.node, object, origin: { file: display, index, lines } } : lazyItem(object, display, index, text, doc, lineOf(doc.node, [], lines)));
+      // An LLSD is never written back by `build`: it is kept as its source text and parsed again
+      // only if a result needs a line (the parsed form takes ten times the memory). Other objects
+      // are written, so they keep their nodes. Documents after %directives are not cut out.
+      const lazy = !directives && object.kind === 'LlamaStackDistribution' && object.apiVersion.startsWith('llamastack.io/');
+      items.push(lazy ? lazyItem(object, display, index, text, doc, lineOf(doc.node, [], lines)) : { node: doc.node, object, origin: { file: display, index, lines } });
     });
   }
   return { items, results };
 }
 
 /**
- * An item whose node (and line counter) is parsed again from its source on each use: for an
- * LLSD only if a result needs a line, for other objects when they are written. The source is
- * padded with the newlines before it, so the lines are those of the file.
+ * An item whose node (and line counter) is parsed again from its source on each use (a result
+ * about one of its fields). The source is padded with the newlines before it, so the lines are
+ * those of the file.
  */
 function lazyItem(object: KrmObject, file: string, index: number, text: string, doc: ParsedDocument, line: number | undefined): InputItem {
   const source = '\n'.repeat(doc.line - 1) + text.slice(doc.range[0], doc.range[1]);
