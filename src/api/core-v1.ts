@@ -108,14 +108,15 @@ const volumeSources = [
   'vsphereVolume',
 ] as const;
 
+const volumeSource = z
+  .record(z.string(), z.unknown())
+  .optional()
+  .describe('A volume source (one per volume), passed to the pod as written (the API server checks its fields).');
+
 export const volume = z
   .strictObject({
     name: z.string().describe('Name of the volume, as volume mounts refer to it.'),
-    ...Object.fromEntries(
-      volumeSources.map((source) => [
-        source,
-        z.record(z.string(), z.unknown()).optional().describe(`A ${source} volume source, passed to the pod as written (the API server checks its fields).`),
-      ]),
-    ),
+    // One schema for every source: building (and describing) thirty was a tenth of start-up.
+    ...Object.fromEntries(volumeSources.map((source) => [source, volumeSource])),
   })
   .describe('A pod volume (Kubernetes Volume).');

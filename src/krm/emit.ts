@@ -115,6 +115,12 @@ const reservedWords = new Set(
   ['y', 'yes', 'n', 'no', 'true', 'false', 'on', 'off', 'null'].flatMap((w) => [w, w[0]?.toUpperCase() + w.slice(1), w.toUpperCase()]),
 );
 
+/** llama-stack's placeholders, `${env.X}`, `${env.X:=default}`, `${env.X:+value}`, with URL-like text around them. */
+const placeholderPlain = /^(?:[A-Za-z][A-Za-z0-9_./-]*)?\$\{env\.[A-Za-z0-9_]+(?::[=+][A-Za-z0-9_./:~-]*)?\}[A-Za-z0-9_./-]*$/;
+
+/** A string `yaml` writes as it is, as a value or as a key. */
+const isSimplePlain = (value: string): boolean => (simplePlain.test(value) && !reservedWords.has(value)) || placeholderPlain.test(value);
+
 const scalars = new Map<string, ScalarText>();
 const keys = new Map<string, string>();
 
@@ -127,7 +133,7 @@ function scalarText(value: unknown): ScalarText {
   }
   if (typeof value !== 'string') throw new NotPlain();
   // Names, ids, paths and images: plain unless they are one of YAML's words for true, false or null.
-  if (simplePlain.test(value) && !reservedWords.has(value)) return { head: value, block: false, lines: [] };
+  if (isSimplePlain(value)) return { head: value, block: false, lines: [] };
   const literal = plainLiteral(value);
   if (literal) return literal;
   const known = scalars.get(value);
@@ -179,6 +185,7 @@ function rendered(value: string | number): ScalarText {
 }
 
 function keyText(key: string): string {
+  if (isSimplePlain(key)) return key;
   const known = keys.get(key);
   if (known !== undefined) return known;
   if (key.includes('\n') || key.length > 1000) throw new NotPlain();

@@ -17,6 +17,8 @@ const tricky = fc.oneof(
   fc.array(fc.constantFrom('a', 'b c', '', ' d', 'e ', '#', '- x', 'k: v', '\t'), { minLength: 2, maxLength: 5 }).map((lines) => lines.join('\n')),
   fc.string({ maxLength: 12 }),
   fc.stringMatching(/^[A-Za-z][A-Za-z0-9_./-]{0,6}$/),
+  fc.stringMatching(/^([a-z]{0,3}:?\/{0,2})?\$\{env\.[A-Z_]{1,4}(:[=+:#~ -]?[a-z0-9_./:~ #-]{0,8})?\}[a-z0-9_./: -]{0,4}$/),
+  fc.constantFrom('${env.X:=~/.llama/x}/kv.db', '${env.URL:=http://localhost:11434/v1}', '${env.X:+vllm}', '${env.X}', 'http://${env.HOST:=a}:8000/v1', '${env.X:=}', '${env.X:= }', '${env.X:=#}', '${env.X:=a #b}', '${env.X:=-1}'),
   fc.constantFrom('Y', 'YES', 'yEs', 'Yes', 'N', 'NO', 'True', 'TRUE', 'tRUE', 'Null', 'NULL', 'On', 'ON', 'Off', 'Nan', 'NaN', 'Inf', 'inf', 'infinity', 'a.', 'x/-', 'v1.2.3', 'e10', 'E1'),
   fc.string({ unit: 'grapheme', maxLength: 8 }),
 );
