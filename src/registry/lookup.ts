@@ -1,7 +1,7 @@
 // The registry adapter of the render (DESIGN §10: I/O at the edges): for each
 // `spec.distribution.image` the render could not plan from its own data, find the image's
 // config.yaml in its labels, through mirrors, the cache or offline, and say what happened. Every
-// failure is a message for the user; nothing here throws.
+// failure is a message for the user; only a bug throws.
 import { Parser, type ReadEntry } from 'tar';
 import { z } from 'zod';
 import type { RegistryOptions } from '../api/render-config.js';
@@ -9,7 +9,7 @@ import { readCachedConfig, readCachedTag, writeCachedConfig, writeCachedTag } fr
 import { manifestMediaTypes, RegistryClient, RegistryError } from './client.js';
 import type { Environment } from './credentials.js';
 import { digestPattern } from './digest.js';
-import { configLocation, imageVersionLabel, missingLabelsMessage, samePath, configLabel, type ImageConfig, type ImageLookup } from './labels.js';
+import { configLabel, configLocation, imageVersionLabel, missingLabelsMessage, samePath, type ImageConfig, type ImageLookup } from './labels.js';
 import { formatReference, parseReference, type ImageReference } from './reference.js';
 
 /** What the edge resolves before the render: the options and where the cache lives. */
