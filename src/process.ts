@@ -11,7 +11,7 @@ import { generateConfig, type GeneratedConfig } from './config/generate.js';
 import { checkStartupRules } from './config/startup-rules.js';
 import { annotation, annotationsOf, identityOf, isClientSideOnly, resultFor, type InputItem, type KrmObject } from './krm/item.js';
 import { inventoryOf, type Inventory } from './krm/inventory.js';
-import { Written, type OutputItem } from './krm/resource-list.js';
+import { OutputPacker, Written, type OutputItem } from './krm/resource-list.js';
 import { hasErrors, sortResults, type Result } from './krm/result.js';
 import { exposureProblems } from './manifests/exposure.js';
 import { renderObjects } from './manifests/index.js';
@@ -33,7 +33,7 @@ export interface ProcessInput {
   options?: RenderOptionsInput[];
   /** Configs read from image labels by the registry adapter, by image as written in the LLSDs. */
   images?: ReadonlyMap<string, ImageLookup>;
-  /** `build` only: return generated objects already written as YAML (`Written`), to bound memory on large inputs. */
+  /** `build` only: return generated objects already written as compressed YAML (`Written`), to bound memory on large inputs. */
   written?: boolean;
 }
 
@@ -89,6 +89,7 @@ export function process(input: ProcessInput): ProcessOutput {
   const rendered: Rendered[] = [];
   const summaries: Result[] = [];
   const pendingImages: string[] = [];
+  const packer = input.written && input.mode === 'build' ? new OutputPacker() : undefined;
   const inventory = inventoryOf(kept);
   for (const item of llsdItems.filter((i) => !duplicates.items.has(i))) {
     const outcome = renderLlsd(item, options, inventory, input.images);
@@ -96,7 +97,7 @@ export function process(input: ProcessInput): ProcessOutput {
     if (outcome.pendingImage !== undefined) pendingImages.push(outcome.pendingImage);
     if (outcome.rendered) {
       const { objects } = outcome.rendered;
-      rendered.push({ item, objects: input.written && input.mode === 'build' ? objects.map((o) => new Written(o)) : objects });
+      rendered.push({ item, objects: packer ? packer.pack(objects) : objects });
       summaries.push(outcome.rendered.summary);
     }
   }
