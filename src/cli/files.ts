@@ -66,6 +66,11 @@ export function readItems(files: readonly string[], limit = maxInputBytes(proces
       continue;
     }
     const text = readFileSync(file, 'utf8');
+    // A pipe (`/dev/stdin`) has no size to stat: the text read is checked too.
+    if (text.length > limit) {
+      results.push({ severity: 'error', message: tooLarge(limit), file: { path: display } });
+      continue;
+    }
     if (text.startsWith(outputMarker)) continue;
     const { documents, problems, lines } = parseYamlStream(text);
     const directives = /^%/m.test(text);
@@ -100,15 +105,23 @@ export function readItems(files: readonly string[], limit = maxInputBytes(proces
 
 /**
  * An item whose node (and line counter) is parsed again from its source on each use (a result
- * about one of its fields). The source is padded with the newlines before it, so the lines are
- * those of the file.
+ * about one of its fields). The line counter of that parse is shifted to the document's first
+ * line, so the lines are those of the file (padding the source instead would make each parse
+ * cost as much as the file before it).
  */
 function lazyItem(object: KrmObject, file: string, index: number, text: string, doc: ParsedDocument, line: number | undefined): InputItem {
-  const source = '\n'.repeat(doc.line - 1) + text.slice(doc.range[0], doc.range[1]);
+  const source = text.slice(doc.range[0], doc.range[1]);
+  const shift = doc.line - 1;
   const parse = (): { node: Node; lines: LineCounter } => {
-    if (lastParsed?.source !== source) {
+    if (lastParsed?.source !== source || lastParsed.shift !== shift) {
       const parsed = parseYamlStream(source);
-      lastParsed = { source, node: parsed.documents[0]?.node as Node, lines: parsed.lines };
+      const { lines } = parsed;
+      const local = lines.linePos;
+      lines.linePos = (offset) => {
+        const position = local(offset);
+        return { line: position.line + shift, col: position.col };
+      };
+      lastParsed = { source, shift, node: parsed.documents[0]?.node as Node, lines };
     }
     return lastParsed;
   };
@@ -129,7 +142,7 @@ function lazyItem(object: KrmObject, file: string, index: number, text: string, 
 }
 
 /** The last lazily parsed document: a result asks for its node and its lines one after the other. */
-let lastParsed: { source: string; node: Node; lines: LineCounter } | undefined;
+let lastParsed: { source: string; shift: number; node: Node; lines: LineCounter } | undefined;
 
 /**
  * Writes `files` (path relative to `dir` → text) so that each file is either its old self or

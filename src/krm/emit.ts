@@ -24,10 +24,8 @@ export function emitPlainYaml(value: unknown): string | undefined {
       if (value.length === 0) return '[]\n';
       writeSeq(value, '', out);
     } else {
-      // At the top level `yaml` indents block scalars that could look like document markers.
-      const scalar = scalarText(value);
-      if (scalar.block) return undefined;
-      return `${scalar.head}\n`;
+      // A scalar alone is written differently at the top level (document markers): left to `yaml`.
+      return undefined;
     }
   } catch (error) {
     if (error instanceof NotPlain) return undefined;
@@ -107,9 +105,9 @@ interface ScalarText {
 
 /**
  * Starts with a letter, then letters, digits, `_`, `.`, `/`, `-`: no YAML syntax, never a number or
- * a date, except `e1`-like strings, which YAML 1.1's float pattern (every part optional) matches.
+ * a date, except `e1`- and `e-1`-like strings, which YAML 1.1's float pattern (every part optional) matches.
  */
-const simplePlain = /^(?![eE][0-9])[A-Za-z][A-Za-z0-9_./-]*$/;
+const simplePlain = /^(?![eE][-+]?[0-9])[A-Za-z][A-Za-z0-9_./-]*$/;
 /** The words YAML 1.1 (y, yes, on, …) or 1.2 reads as booleans or null. */
 const reservedWords = new Set(
   ['y', 'yes', 'n', 'no', 'true', 'false', 'on', 'off', 'null'].flatMap((w) => [w, w[0]?.toUpperCase() + w.slice(1), w.toUpperCase()]),
@@ -188,7 +186,9 @@ function keyText(key: string): string {
   if (isSimplePlain(key)) return key;
   const known = keys.get(key);
   if (known !== undefined) return known;
-  if (key.includes('\n') || key.length > 1000) throw new NotPlain();
+  // `yaml` quotes a key that could read as a document marker only at the top level; this writer
+  // renders keys once for every depth, so such keys go to `yaml` with the whole value.
+  if (key.includes('\n') || key.length > 1000 || /^(%|---|\.\.\.)|[\r\u2028\u2029]/.test(key)) throw new NotPlain();
   const text = new Document({ [key]: null }, documentOptions).toString(toStringOptions);
   if (!text.endsWith(': null\n') || text.indexOf('\n') !== text.length - 1) throw new NotPlain();
   const rendered = text.slice(0, -': null\n'.length);

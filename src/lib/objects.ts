@@ -26,6 +26,9 @@ export function deepMerge(base: Record<string, unknown>, over: Record<string, un
 export function clonePlain<T>(value: T): T {
   if (Array.isArray(value)) return value.map(clonePlain) as T;
   if (value === null || typeof value !== 'object') return value;
+  // A YAML 1.1 timestamp, binary or set: not plain data, copied the general way.
+  const prototype = Object.getPrototypeOf(value);
+  if (prototype !== Object.prototype && prototype !== null) return structuredClone(value);
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(value)) {
     const copy = clonePlain((value as Record<string, unknown>)[key]);

@@ -19,7 +19,7 @@ const tricky = fc.oneof(
   fc.stringMatching(/^[A-Za-z][A-Za-z0-9_./-]{0,6}$/),
   fc.stringMatching(/^([a-z]{0,3}:?\/{0,2})?\$\{env\.[A-Z_]{1,4}(:[=+:#~ -]?[a-z0-9_./:~ #-]{0,8})?\}[a-z0-9_./: -]{0,4}$/),
   fc.constantFrom('${env.X:=~/.llama/x}/kv.db', '${env.URL:=http://localhost:11434/v1}', '${env.X:+vllm}', '${env.X}', 'http://${env.HOST:=a}:8000/v1', '${env.X:=}', '${env.X:= }', '${env.X:=#}', '${env.X:=a #b}', '${env.X:=-1}'),
-  fc.constantFrom('Y', 'YES', 'yEs', 'Yes', 'N', 'NO', 'True', 'TRUE', 'tRUE', 'Null', 'NULL', 'On', 'ON', 'Off', 'Nan', 'NaN', 'Inf', 'inf', 'infinity', 'a.', 'x/-', 'v1.2.3', 'e10', 'E1'),
+  fc.constantFrom('Y', 'YES', 'yEs', 'Yes', 'N', 'NO', 'True', 'TRUE', 'tRUE', 'Null', 'NULL', 'On', 'ON', 'Off', 'Nan', 'NaN', 'Inf', 'inf', 'infinity', 'a.', 'x/-', 'v1.2.3', 'e10', 'E1', 'e-1', 'E+5', 'e-12', '---x', '...y', '%z', 'a\u2028b'),
   fc.string({ unit: 'grapheme', maxLength: 8 }),
 );
 const scalar = fc.oneof(tricky, fc.integer(), fc.double({ noNaN: false }), fc.boolean(), fc.constant(null));
@@ -54,6 +54,10 @@ describe('emitPlainYaml writes what yaml writes', () => {
       }
     }
     expect(checked).toBeGreaterThan(100);
+  });
+
+  it('keys that read as document markers only at the top level are left to yaml (found by review)', () => {
+    for (const value of [{ spec: { '---x': 'v' } }, { '...y': { '---': 1 } }, { a: [{ '%d': 'e-1' }] }]) expect(emitPlainYaml(value) ?? byYaml(value)).toBe(byYaml(value));
   });
 
   it('declines what it cannot write itself: a key with a line break, a Date', () => {
