@@ -88,14 +88,20 @@ export function parseYamlStream(text: string): ParsedStream {
     }
     try {
       documents.push({ node, value: doc.toJS({ maxAliasCount }), line, range: [doc.range[0], doc.range[2]] });
-    } catch {
-      // An alias bomb: refuse it instead of expanding it.
-      problems.push({ message: `aliases expand to more than ${maxAliasCount} nodes; write the values out instead of using anchors and aliases`, line });
+    } catch (error) {
+      problems.push({ message: aliasProblem(error), line });
     }
   }
   // Garbage gives an error per line; the first few say enough.
   const shown = problems.length > maxProblems ? [...problems.slice(0, maxProblems), { message: `and ${problems.length - maxProblems} more problems like these` }] : problems;
   return { documents, problems: shown, lines };
+}
+
+/** What went wrong turning a document into values: an alias to no anchor, or an alias bomb (refused instead of expanded). */
+function aliasProblem(error: unknown): string {
+  const unresolved = /^Unresolved alias[^:]*: (.*)$/.exec((error as Error)?.message ?? '');
+  if (unresolved) return `the alias *${unresolved[1]} names no anchor set before it in this document; define &${unresolved[1]} first or write the value out`;
+  return `aliases expand to more than ${maxAliasCount} nodes; write the values out instead of using anchors and aliases`;
 }
 
 /** Deeper than this is refused before any recursive walk (toJS, the render) can overflow the stack. */
@@ -182,8 +188,8 @@ export function parseYaml11(text: string): { value: unknown; problem?: YamlProbl
   if (first && depthOf(first.contents as Node | null) > maxDepth) return { value: undefined, problem: { message: `nests collections more than ${maxDepth} levels deep` } };
   try {
     return { value: first ? first.toJS({ maxAliasCount }) : null };
-  } catch {
-    return { value: undefined, problem: { message: `aliases expand to more than ${maxAliasCount} nodes; write the values out instead of using anchors and aliases` } };
+  } catch (error) {
+    return { value: undefined, problem: { message: aliasProblem(error) } };
   }
 }
 

@@ -155,3 +155,10 @@ describe('RenderConfig paths that try to leave the package', () => {
     expect(existsSync(join(root, 'pkg', 'secret-base.yaml'))).toBe(false);
   });
 });
+
+describe('aliases', () => {
+  it('an alias to no anchor is said to be one, not an alias bomb', () => {
+    const dir = writeTree(tempDir(), { 'alias.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\ndata: {a: *nosuch}\n' });
+    expectOneError(run(['build', dir]), 'build', /alias\.yaml:\d+: not valid YAML: the alias \*nosuch names no anchor set before it in this document; define &nosuch first or write the value out$/);
+  });
+});
