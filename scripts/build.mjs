@@ -1,21 +1,25 @@
-// Bundles src/ into one file, dist/llsd-render.js, that runs with no node_modules (DESIGN §2).
-// configs/*.yaml are embedded as parsed data (scripts/embed-yaml.mjs): start-up parses no YAML.
+// Bundles src/ into one file, dist/llsd-render.js, that runs with no node_modules (DESIGN §2):
+// src/loader.cjs, then the bundled program as a string that the loader compiles with V8's code
+// cache. configs/*.yaml are embedded as parsed data (scripts/embed-yaml.mjs): start-up parses no YAML.
 import { build } from 'esbuild';
-import { chmodSync, readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { embedYaml } from './embed-yaml.mjs';
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 
-await build({
+const bundled = await build({
   entryPoints: ['src/index.ts'],
+  write: false,
   outfile: 'dist/llsd-render.js',
   bundle: true,
   platform: 'node',
   target: 'node20',
-  format: 'esm',
-  // The `yaml` package is CommonJS and requires node built-ins; give the ESM bundle a `require`.
-  banner: { js: "#!/usr/bin/env node\nimport { createRequire as __createRequire } from 'node:module';\nconst require = __createRequire(import.meta.url);" },
+  // CommonJS: a built-in module the program needs only for some commands (zlib, stream, crypto
+  // for the registry) is required when that code first runs, not loaded at every start as the
+  // import statements of an ES module bundle are.
+  format: 'cjs',
   plugins: [
     {
       // zod re-exports all of its ~50 message locales; llsd-render writes its own messages and
@@ -41,4 +45,23 @@ await build({
   logLevel: 'warning',
 });
 
+const program = bundled.outputFiles[0].text;
+// vm.Script has no module loader: a real import() would fail at run time, so none may be left.
+if (/\bimport\(/.test(program.replace(/(["'`]).*?\1/g, ''))) throw new Error('the bundle holds a dynamic import(); bundle the module instead');
+
+// The program as a template literal whose cooked value is the program exactly (a raw CR would be
+// read as LF, so there must be none). `\` + newline right after the opening backquote is a line
+// continuation: the program's first line starts the next line of the file, and every program
+// line keeps a line of the file to itself.
+if (program.includes('\r')) throw new Error('the bundle holds a carriage return, which a template literal would turn into a newline');
+const escaped = program.replace(/\\|`|\$\{/g, (match) => `\\${match}`);
+const hash = createHash('sha256').update(program).digest('hex').slice(0, 16);
+const head = `#!/usr/bin/env node\n// llsd-render ${version}\n${readFileSync('src/loader.cjs', 'utf8')}\nload(\`\\\n`;
+const programLine = head.split('\n').length;
+const text = `${head.replace("'%PROGRAM_HASH%'", `'${hash}'`).replace("'%PROGRAM_LINE%'", `'${programLine}'`)}${escaped}\`);\n`;
+
+mkdirSync('dist', { recursive: true });
+writeFileSync('dist/llsd-render.js', text);
 chmodSync('dist/llsd-render.js', 0o755);
+// The repository's package.json says "type": "module"; the bundle is CommonJS.
+writeFileSync('dist/package.json', '{ "type": "commonjs" }\n');

@@ -1,7 +1,7 @@
 // Entry point of the bundle: wire the process to `main` and exit with its code. Only bugs throw
 // this far; they are reported without a stack trace unless LLSD_RENDER_DEBUG is set.
 import { maxInputBytes } from './cli/files.js';
-import { main, readAll } from './cli/main.js';
+import { main, readAll, readAllSync } from './cli/main.js';
 
 const write = (stream: NodeJS.WriteStream) => (text: string) => void stream.write(text);
 
@@ -25,7 +25,10 @@ process.on('beforeExit', () => {
 
 main({
   argv: process.argv.slice(2),
-  readStdin: () => readAll(process.stdin, maxInputBytes(process.env)),
+  readStdin: async () => {
+    const limit = maxInputBytes(process.env);
+    return readAllSync(0, limit) ?? readAll(process.stdin, limit);
+  },
   stdout: write(process.stdout),
   stderr: write(process.stderr),
 }).then(

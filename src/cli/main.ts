@@ -1,6 +1,6 @@
 // The command line: read, call `process`, write, and set the exit code from the results
 // (STYLE §2). The ResourceList with its results is written before a non-zero exit.
-import { readFileSync, realpathSync } from 'node:fs';
+import { readFileSync, readSync, realpathSync } from 'node:fs';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import type { ParseArgsConfig } from 'node:util';
 import { commonOptions, parseCommand } from './args.js';
@@ -312,6 +312,40 @@ export async function readAll(stream: NodeJS.ReadableStream, limit = Infinity): 
     const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
     chunks.push(buffer);
     size += buffer.length;
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/**
+ * `readAll` for a file descriptor, with blocking reads: stdin read this way needs none of the
+ * stream machinery `process.stdin` loads (a few ms of a KRM function's start). Undefined when the
+ * descriptor is non-blocking (EAGAIN) before anything was read: then read it as a stream.
+ */
+export function readAllSync(fd: number, limit = Infinity): string | undefined {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let buffer = Buffer.allocUnsafe(64 * 1024);
+  for (;;) {
+    let n: number;
+    try {
+      n = readSync(fd, buffer, 0, buffer.length, null);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'EAGAIN' && chunks.length === 0) return undefined;
+      if (code === 'EAGAIN') {
+        // A non-blocking descriptor that ran dry mid-input: wait for more without spinning hard.
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5);
+        continue;
+      }
+      if (code === 'EOF') break;
+      throw error;
+    }
+    if (n === 0) break;
+    if (size <= limit) {
+      chunks.push(buffer.subarray(0, n));
+      size += n;
+      buffer = Buffer.allocUnsafe(Math.min(Math.max(buffer.length * 2, 64 * 1024), 8 * 1024 * 1024));
+    }
   }
   return Buffer.concat(chunks).toString('utf8');
 }

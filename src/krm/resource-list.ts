@@ -135,14 +135,25 @@ export function readResourceList(text: string): ResourceListInput {
   return functionConfig ? { items, functionConfig, results } : { items, results };
 }
 
+/**
+ * The ResourceList as `yaml` writes it whole, but written item by item: an item we pass through is
+ * a `yaml` node, and a list holding one would send every generated object through `yaml`'s slow
+ * writer too. Nested in `items`, an item's text is its own text shifted four columns, the first
+ * line behind `  - ` (empty lines stay empty, as `yaml` writes them in block scalars). Read items
+ * were prepared for output when they were read.
+ */
 export function writeResourceList(items: readonly OutputItem[], results: readonly Result[]): string {
-  const list: Record<string, unknown> = {
-    apiVersion: 'config.kubernetes.io/v1',
-    kind: 'ResourceList',
-    items: [...items],
-  };
-  if (results.length > 0) list.results = results.map(toWire);
-  return stringifyYaml(list);
+  const out = ['apiVersion: config.kubernetes.io/v1\nkind: ResourceList\n'];
+  if (items.length === 0) out.push('items: []\n');
+  else {
+    out.push('items:\n');
+    for (const item of items) {
+      const text = item instanceof Written ? item.yaml : stringifyYaml(item);
+      out.push(`  - ${text.slice(0, -1).replace(/\n(?=[^\n])/g, '\n    ')}\n`);
+    }
+  }
+  if (results.length > 0) out.push(stringifyYaml({ results: results.map(toWire) }));
+  return out.join('');
 }
 
 /** A plain multi-document stream, for `build` and for what Argo CD or Flux apply. */

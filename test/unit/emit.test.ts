@@ -1,12 +1,15 @@
 // The fast YAML writer must write exactly what the `yaml` package writes with the same options,
 // byte for byte: checked on every object of every golden and on generated values full of the
-// strings YAML treats specially.
+// strings YAML treats specially. So must the ResourceList writer that writes item by item.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { Document, parse } from 'yaml';
+import { Document, parse, type Node } from 'yaml';
 import { emitPlainYaml } from '../../src/krm/emit.js';
+import { readResourceList, writeResourceList, type OutputItem } from '../../src/krm/resource-list.js';
+import { toWire, type Result } from '../../src/krm/result.js';
+import { parseYamlStream, prepareForOutput, stringifyYaml } from '../../src/krm/yaml.js';
 
 const byYaml = (value: unknown): string =>
   new Document(value, { compat: 'yaml-1.1', version: '1.2', aliasDuplicateObjects: false }).toString({ lineWidth: 0, indentSeq: true });
@@ -63,5 +66,51 @@ describe('emitPlainYaml writes what yaml writes', () => {
   it('declines what it cannot write itself: a key with a line break, a Date', () => {
     expect(emitPlainYaml({ 'a\nb': 1 })).toBeUndefined();
     expect(emitPlainYaml({ when: new Date(0) })).toBeUndefined();
+  });
+});
+
+describe('writeResourceList writes what yaml writes for the whole list', () => {
+  /** The old way: the whole ResourceList as one `yaml` document, read nodes and all. */
+  const wholeList = (items: unknown[], results: Result[]): string => {
+    const list: Record<string, unknown> = { apiVersion: 'config.kubernetes.io/v1', kind: 'ResourceList', items };
+    if (results.length > 0) list.results = results.map(toWire);
+    return stringifyYaml(list);
+  };
+  const objectOf = (v: unknown): Record<string, unknown> => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' }, data: v });
+
+  it('for generated objects and for read nodes (block scalars, empty lines, kept trailing newlines, flow maps)', () => {
+    fc.assert(
+      fc.property(fc.array(value, { maxLength: 3 }), fc.boolean(), (values, asNodes) => {
+        const objects = values.map(objectOf);
+        const items = asNodes
+          ? objects.map((o) => {
+              const { documents } = parseYamlStream(byYaml(o));
+              const node = documents[0]?.node as Node;
+              prepareForOutput(node);
+              return node;
+            })
+          : objects;
+        expect(writeResourceList(items as OutputItem[], [])).toBe(wholeList(items, []));
+      }),
+      { numRuns: Number(process.env.EMIT_RUNS ?? 1000) },
+    );
+  });
+
+  it('for every golden input read as nodes, with results, and for an empty list', () => {
+    const root = join(import.meta.dirname, '..', 'golden');
+    const results: Result[] = [{ severity: 'warning', message: 'a\nb', field: { path: 'spec.x' } }];
+    let checked = 0;
+    for (const name of readdirSync(root)) {
+      const read = readResourceList(readFileSync(join(root, name, 'input.yaml'), 'utf8'));
+      if (read.items.length === 0) continue;
+      const nodes = read.items.map((i) => i.node);
+      expect(writeResourceList(nodes, results), name).toBe(wholeList(nodes, results));
+      checked++;
+    }
+    expect(checked).toBeGreaterThan(10);
+    expect(writeResourceList([], [])).toBe(wholeList([], []));
+    expect(writeResourceList([{ apiVersion: 'v1', kind: 'A', metadata: { name: 'a' } }, parseYamlStream('apiVersion: v1\nkind: B\nmetadata: {name: b}\ndata:\n  k: |+\n    x\n\n\n').documents[0]?.node as Node], [])).toBe(
+      'apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n  - apiVersion: v1\n    kind: A\n    metadata:\n      name: a\n  - apiVersion: v1\n    kind: B\n    metadata: { name: b }\n    data:\n      k: |+\n        x\n\n\n',
+    );
   });
 });

@@ -1,0 +1,81 @@
+'use strict';
+// The start of dist/llsd-render.js (scripts/build.mjs puts it there): it runs the bundled program,
+// which follows it in the same file as one template string, through V8's code cache.
+//
+// Why: compiling the 1 MB program and the functions a render calls takes about 40 ms of a
+// 180 ms run; a code cache turns that into a read. Node 22 does this itself
+// (module.enableCompileCache); Node 20, which we support, does not. The program is a string, not
+// code, in this file, so that loading the file does not parse it; its lines are this file's lines,
+// so stack traces point into this file.
+//
+// The cache is one file per program and Node build: `$LLSD_RENDER_CODE_CACHE` (a directory, or
+// `off`), else `$XDG_CACHE_HOME/llsd-render`, else `~/.cache/llsd-render` (the registry cache's
+// directory). V8 refuses data from another program, V8 version or flag set, and a refused or
+// missing cache is written anew after the run. Writing is best effort: a read-only home costs the
+// compile, nothing more.
+const { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } = require('node:fs');
+const { join } = require('node:path');
+const { Script } = require('node:vm');
+
+/** Filled in by the build: the program's hash, and the line of this file its first line is on. */
+const programHash = '%PROGRAM_HASH%';
+const programLine = Number('%PROGRAM_LINE%');
+
+/** A run that renders compiles what later runs need; `--version` or `--help` would cache too little. */
+function renders(args) {
+  return [undefined, 'build', 'validate', 'convert'].includes(args[0]) && !args.some((arg) => ['-h', '--help', '-v', '--version'].includes(arg));
+}
+
+function cacheFile(env) {
+  const setting = env.LLSD_RENDER_CODE_CACHE;
+  if (setting === 'off') return undefined;
+  const dir = setting || join(env.XDG_CACHE_HOME || join(env.HOME || require('node:os').homedir(), '.cache'), 'llsd-render');
+  return join(dir, `code-${programHash}-node${process.version}-${process.arch}.v8cache`);
+}
+
+function readCache(file) {
+  try {
+    return file === undefined ? undefined : readFileSync(file);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Written beside its name and renamed, so a reader never sees half a file. */
+function writeCache(file, data) {
+  const temp = `${file}.${process.pid}.tmp`;
+  try {
+    mkdirSync(join(file, '..'), { recursive: true });
+    writeFileSync(temp, data);
+    renameSync(temp, file);
+    return true;
+  } catch {
+    try {
+      rmSync(temp, { force: true });
+    } catch {
+      // The directory itself could not be made: there is no temporary file.
+    }
+    return false;
+  }
+}
+
+function load(program) {
+  const file = cacheFile(process.env);
+  const cachedData = readCache(file);
+  // Line 2 of the script (after the wrapper's line) is line `programLine` of this file.
+  const script = new Script(`(function (exports, require, module, __filename, __dirname) {\n${program}\n})`, {
+    filename: __filename,
+    lineOffset: programLine - 2,
+    cachedData,
+  });
+  const used = cachedData !== undefined && !script.cachedDataRejected;
+  const debug = process.env.LLSD_RENDER_DEBUG ? (line) => process.stderr.write(`llsd-render: code cache: ${line}\n`) : () => {};
+  if (file === undefined) debug('off (LLSD_RENDER_CODE_CACHE=off)');
+  else if (used) debug(`read ${file}`);
+  else if (cachedData !== undefined) debug(`refused by V8, to be written again: ${file}`);
+  if (file !== undefined && !used && renders(process.argv.slice(2))) {
+    // At exit the data holds every function the run compiled, not just the top level.
+    process.on('exit', () => debug(writeCache(file, script.createCachedData()) ? `wrote ${file}` : `cannot write ${file}`));
+  }
+  script.runInThisContext()(module.exports, require, module, __filename, __dirname);
+}
