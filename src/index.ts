@@ -1,9 +1,12 @@
 // Entry point of the bundle: wire the process to `main` and exit with its code. Only bugs throw
 // this far; they are reported without a stack trace unless LLSD_RENDER_DEBUG is set.
+import { once } from 'node:events';
 import { maxInputBytes } from './cli/files.js';
 import { main, readAll, readAllSync } from './cli/main.js';
 
 const write = (stream: NodeJS.WriteStream) => (text: string) => void stream.write(text);
+// A pipe is written asynchronously: past its buffer, text waits in memory until the reader takes it.
+const writeStdout = (text: string): Promise<void> | undefined => (process.stdout.write(text) ? undefined : once(process.stdout, 'drain').then(() => {}));
 
 // A reader that stops early (`llsd-render schema --crd | head`) is not an error of ours.
 for (const stream of [process.stdout, process.stderr]) {
@@ -29,7 +32,7 @@ main({
     const limit = maxInputBytes(process.env);
     return readAllSync(0, limit) ?? readAll(process.stdin, limit);
   },
-  stdout: write(process.stdout),
+  stdout: writeStdout,
   stderr: write(process.stderr),
 }).then(
   (code) => {

@@ -11,7 +11,7 @@ import { generateConfig, type GeneratedConfig } from './config/generate.js';
 import { checkStartupRules } from './config/startup-rules.js';
 import { annotation, annotationsOf, identityOf, isClientSideOnly, resultFor, type InputItem, type KrmObject } from './krm/item.js';
 import { inventoryOf, type Inventory } from './krm/inventory.js';
-import { OutputPacker, Written, type OutputItem } from './krm/resource-list.js';
+import { Written, type OutputItem, type OutputStore } from './krm/resource-list.js';
 import { hasErrors, sortResults, type Result } from './krm/result.js';
 import { exposureProblems } from './manifests/exposure.js';
 import { renderObjects } from './manifests/index.js';
@@ -33,8 +33,8 @@ export interface ProcessInput {
   options?: RenderOptionsInput[];
   /** Configs read from image labels by the registry adapter, by image as written in the LLSDs. */
   images?: ReadonlyMap<string, ImageLookup>;
-  /** `build` only: return generated objects already written as compressed YAML (`Written`), to bound memory on large inputs. */
-  written?: boolean;
+  /** `build` only: write generated objects to this store as they are rendered (`Written`), to bound memory on large inputs. */
+  store?: OutputStore;
 }
 
 export interface ProcessOutput {
@@ -89,7 +89,7 @@ export function process(input: ProcessInput): ProcessOutput {
   const rendered: Rendered[] = [];
   const summaries: Result[] = [];
   const pendingImages: string[] = [];
-  const packer = input.written && input.mode === 'build' ? new OutputPacker() : undefined;
+  const store = input.mode === 'build' ? input.store : undefined;
   const inventory = inventoryOf(kept);
   for (const item of llsdItems.filter((i) => !duplicates.items.has(i))) {
     const outcome = renderLlsd(item, options, inventory, input.images);
@@ -97,7 +97,7 @@ export function process(input: ProcessInput): ProcessOutput {
     if (outcome.pendingImage !== undefined) pendingImages.push(outcome.pendingImage);
     if (outcome.rendered) {
       const { objects } = outcome.rendered;
-      rendered.push({ item, objects: packer ? packer.pack(objects) : objects });
+      rendered.push({ item, objects: store ? objects.map((object) => new Written(object, store)) : objects });
       summaries.push(outcome.rendered.summary);
     }
   }

@@ -145,15 +145,17 @@ function lazyItem(object: KrmObject, file: string, index: number, text: string, 
 let lastParsed: { source: string; shift: number; node: Node; lines: LineCounter } | undefined;
 
 /**
- * Writes `files` (path relative to `dir` → text) so that each file is either its old self or
- * complete: every file is written beside its target first, then renamed over it. Files an earlier
- * run wrote (they start with `outputMarker`) that this run does not write are removed, so deleting
- * an LLSD removes its output.
+ * Writes `files` (path relative to `dir`, text; each text is asked for only when its file is
+ * written) so that each file is either its old self or complete: every file is written beside its
+ * target first, then renamed over it. Files an earlier run wrote (they start with `outputMarker`)
+ * that this run does not write are removed, so deleting an LLSD removes its output.
  */
-export function writeOutputDir(dir: string, files: ReadonlyMap<string, string>): void {
+export function writeOutputDir(dir: string, files: Iterable<[string, string]>): void {
   const staged: Array<[string, string]> = [];
+  const names: string[] = [];
   try {
     for (const [name, text] of files) {
+      names.push(name);
       const target = join(dir, name);
       mkdirSync(dirname(target), { recursive: true });
       const temp = `${target}.llsd-render-${process.pid}.tmp`;
@@ -165,7 +167,7 @@ export function writeOutputDir(dir: string, files: ReadonlyMap<string, string>):
     throw error;
   }
   for (const [temp, target] of staged) renameSync(temp, target);
-  const written = new Set([...files.keys()].map((name) => join(dir, name)));
+  const written = new Set(names.map((name) => join(dir, name)));
   for (const stale of findYamlFiles([dir]).filter((file) => !written.has(file))) {
     if (readFileSync(stale, 'utf8').startsWith(outputMarker)) rmSync(stale);
   }

@@ -1,6 +1,5 @@
 // Reading and writing a `config.kubernetes.io/v1` ResourceList (DESIGN §3). Our own small
 // reader/writer: items keep their order, annotations and values; nothing is deduplicated.
-import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { isMap, isNode, type Node } from 'yaml';
 import { annotation, isKrmObject, kptOrigin, type InputItem, type KrmObject } from './item.js';
 import { toWire, type Result } from './result.js';
@@ -19,47 +18,59 @@ export interface ResourceListInput {
 export type OutputItem = Node | KrmObject | Written;
 
 /**
- * A generated object already written as YAML, with just what is needed to place it (kind, name,
- * namespace, owner annotation). `build` keeps its output in this form until it knows there is no
- * error anywhere (see OutputPacker).
+ * Where `build` keeps generated objects written as YAML until it knows there is no error anywhere:
+ * `put` returns a handle, `get` the text again. The command line keeps them in a temporary file
+ * (src/cli/output-store.ts), so the output of 10,000 LLSDs does not stay in memory; the pure core
+ * only sees this interface.
  */
-export class Written {
-  readonly object: KrmObject;
-  constructor(
-    object: KrmObject,
-    private readonly data: Buffer,
-    private readonly dictionary: Buffer,
-  ) {
-    const { name, namespace, annotations } = object.metadata;
-    const owner = annotations?.[annotation.generatedFrom];
-    this.object = {
-      apiVersion: object.apiVersion,
-      kind: object.kind,
-      metadata: { name, ...(namespace !== undefined && { namespace }), ...(owner !== undefined && { annotations: { [annotation.generatedFrom]: owner } }) },
-    };
-  }
+export interface OutputStore {
+  put(text: string): number;
+  get(handle: number): string;
+}
 
-  get yaml(): string {
-    return inflateRawSync(this.data, { dictionary: this.dictionary }).toString('utf8');
+/** The texts in memory: for tests, and where no temporary file can be made. */
+export class MemoryStore implements OutputStore {
+  private readonly texts: string[] = [];
+  put(text: string): number {
+    return this.texts.push(text) - 1;
+  }
+  get(handle: number): string {
+    return this.texts[handle] as string;
   }
 }
 
 /**
- * Writes the objects of one render as compressed YAML. The outputs of LLSDs share most of their
- * lines (the distribution's config.yaml, the Deployment), so each is compressed against the first
- * LLSD's output as a preset dictionary: a few hundred bytes each instead of the 16 kB of text that,
- * for 10,000 LLSDs, would be most of the memory of the whole run.
+ * A generated object already written as YAML (in an OutputStore). It keeps only what is needed to
+ * place it (kind, name, namespace, owner annotation), as strings: 10,000 LLSDs make 40,000 of them.
  */
-export class OutputPacker {
-  private dictionary: Buffer | undefined;
+export class Written {
+  private readonly handle: number;
+  private readonly apiVersion: string;
+  private readonly kind: string;
+  private readonly name: string;
+  private readonly namespace: string | undefined;
+  private readonly owner: string | undefined;
 
-  pack(objects: readonly KrmObject[]): Written[] {
-    const texts = objects.map((object) => stringifyYaml(object));
-    // Deflate looks back at most 32 kB: the end of the first output is the useful part.
-    this.dictionary ??= Buffer.from(texts.join('')).subarray(-32 * 1024);
-    const dictionary = this.dictionary;
-    // Copied: zlib hands back a slice of its 16 kB output chunk, which would keep the chunk alive.
-    return objects.map((object, i) => new Written(object, Buffer.from(deflateRawSync(texts[i] as string, { level: 1, dictionary })), dictionary));
+  constructor(
+    object: KrmObject,
+    private readonly store: OutputStore,
+  ) {
+    this.handle = store.put(stringifyYaml(object));
+    this.apiVersion = object.apiVersion;
+    this.kind = object.kind;
+    this.name = object.metadata.name;
+    this.namespace = object.metadata.namespace;
+    this.owner = object.metadata.annotations?.[annotation.generatedFrom];
+  }
+
+  /** The object's identity: apiVersion, kind, name, namespace and the owner annotation. */
+  get object(): KrmObject {
+    const { apiVersion, kind, name, namespace, owner } = this;
+    return { apiVersion, kind, metadata: { name, ...(namespace !== undefined && { namespace }), ...(owner !== undefined && { annotations: { [annotation.generatedFrom]: owner } }) } };
+  }
+
+  get yaml(): string {
+    return this.store.get(this.handle);
   }
 }
 

@@ -352,7 +352,7 @@ describe('`configPath` in `llsd-render build` and `validate`', () => {
   async function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
     let stdout = '';
     let stderr = '';
-    const code = await main({ argv: args, readStdin: async () => '', stdout: (t) => (stdout += t), stderr: (t) => (stderr += t) });
+    const code = await main({ argv: args, readStdin: async () => '', stdout: (t) => void (stdout += t), stderr: (t) => (stderr += t) });
     return { code, stdout, stderr };
   }
 

@@ -1,0 +1,64 @@
+// Where `build` keeps its output until it is known to be free of errors (src/cli/output-store.ts),
+// and how it hands that output to a slow reader.
+import { readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { main } from '../../src/cli/main.js';
+import { openOutputStore } from '../../src/cli/output-store.js';
+import { MemoryStore } from '../../src/krm/resource-list.js';
+
+const repoRoot = join(import.meta.dirname, '..', '..');
+
+describe('the output store', () => {
+  it('gives back every text exactly, in any order, across its 1 MiB blocks (multi-byte characters included)', () => {
+    fc.assert(
+      fc.property(fc.array(fc.oneof(fc.string({ unit: 'grapheme', maxLength: 300 }), fc.constant('x'.repeat(700_000)), fc.constant('é'.repeat(400_000))), { minLength: 1, maxLength: 12 }), fc.boolean(), (texts, reversed) => {
+        const { store, close } = openOutputStore();
+        try {
+          const handles = texts.map((text) => store.put(text));
+          const order = reversed ? [...handles.keys()].reverse() : [...handles.keys()];
+          for (const i of order) expect(store.get(handles[i] as number)).toBe(texts[i]);
+          // Reading some back before more are put, as when output is written while rendering.
+          const late = store.put('late');
+          expect(store.get(late)).toBe('late');
+          expect(store.get(handles[0] as number)).toBe(texts[0]);
+        } finally {
+          close();
+        }
+      }),
+      { numRuns: 40 },
+    );
+  });
+
+  it('leaves no file behind in the temporary directory, even while open', () => {
+    const before = readdirSync(tmpdir()).filter((f) => f.startsWith('llsd-render-'));
+    const { store, close } = openOutputStore();
+    store.put('text');
+    expect(readdirSync(tmpdir()).filter((f) => f.startsWith('llsd-render-'))).toEqual(before);
+    expect(store).not.toBeInstanceOf(MemoryStore);
+    close();
+  });
+});
+
+describe('build output to a slow reader', () => {
+  it('waits for each write the reader is behind on before writing the next document', async () => {
+    let pending = 0;
+    let mostPending = 0;
+    let documents = 0;
+    const stdout = (text: string): Promise<void> => {
+      if (text.startsWith('---') || documents === 0) documents++;
+      pending++;
+      mostPending = Math.max(mostPending, pending);
+      return new Promise((resolve) => setTimeout(() => {
+        pending--;
+        resolve();
+      }, 1));
+    };
+    const code = await main({ argv: ['build', join(repoRoot, 'examples', 'quickstart')], readStdin: async () => '', stdout, stderr: () => {} });
+    expect(code).toBe(0);
+    expect(documents).toBeGreaterThan(3);
+    expect(mostPending).toBe(1);
+  });
+});
