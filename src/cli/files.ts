@@ -5,7 +5,8 @@ import { dirname, join, relative } from 'node:path';
 import { isMap, type LineCounter, type Node } from 'yaml';
 import { isClientSideOnly, isKrmObject, type InputItem, type KrmObject } from '../krm/item.js';
 import type { Result } from '../krm/result.js';
-import { lineOf, parseYamlStream, type ParsedDocument } from '../krm/yaml.js';
+import { fieldLine, fieldLinesOf } from '../krm/field-lines.js';
+import { parseYamlStream, type ParsedDocument } from '../krm/yaml.js';
 
 export class UsageError extends Error {}
 
@@ -93,23 +94,23 @@ export function readItems(files: readonly string[], limit = maxInputBytes(proces
         });
         return;
       }
-      // An LLSD is never written back by `build`: it is kept as its source text and parsed again
-      // only if a result needs a line (the parsed form takes ten times the memory). Other objects
-      // are written, so they keep their nodes. Documents after %directives are not cut out.
+      // An LLSD is never written back by `build`: it keeps the lines of its fields (for results)
+      // and its source text, parsed again only if its node is asked for (the parsed form takes ten
+      // times the memory). Other objects are written, so they keep their nodes. Documents after
+      // %directives are not cut out.
       const lazy = !directives && object.kind === 'LlamaStackDistribution' && object.apiVersion.startsWith('llamastack.io/');
-      items.push(lazy ? lazyItem(object, display, index, text, doc, lineOf(doc.node, [], lines)) : { node: doc.node, object, origin: { file: display, index, lines } });
+      items.push(lazy ? lazyItem(object, display, index, text, doc, fieldLinesOf(doc.node, lines)) : { node: doc.node, object, origin: { file: display, index, lines } });
     });
   }
   return { items, results };
 }
 
 /**
- * An item whose node (and line counter) is parsed again from its source on each use (a result
- * about one of its fields). The line counter of that parse is shifted to the document's first
- * line, so the lines are those of the file (padding the source instead would make each parse
- * cost as much as the file before it).
+ * An item whose node is parsed again from its source on each use (`convert` passing it through).
+ * The line counter of that parse is shifted to the document's first line, so the lines are those
+ * of the file (padding the source instead would make each parse cost as much as the file before it).
  */
-function lazyItem(object: KrmObject, file: string, index: number, text: string, doc: ParsedDocument, line: number | undefined): InputItem {
+function lazyItem(object: KrmObject, file: string, index: number, text: string, doc: ParsedDocument, fieldLines: string): InputItem {
   const source = text.slice(doc.range[0], doc.range[1]);
   const shift = doc.line - 1;
   const parse = (): { node: Node; lines: LineCounter } => {
@@ -125,6 +126,7 @@ function lazyItem(object: KrmObject, file: string, index: number, text: string, 
     }
     return lastParsed;
   };
+  const line = fieldLine(fieldLines, []);
   return {
     object,
     get node() {
@@ -134,6 +136,7 @@ function lazyItem(object: KrmObject, file: string, index: number, text: string, 
       file,
       index,
       ...(line !== undefined && { line }),
+      fieldLine: (path) => fieldLine(fieldLines, path),
       get lines() {
         return parse().lines;
       },

@@ -80,23 +80,36 @@ interface Placeholder {
 const BASH_PLACEHOLDER = /\$\{env\.([A-Z0-9_]+)(?::([=+])([^}]*))?\}/g;
 const OLD_PLACEHOLDER = /\$\{env\.([A-Z0-9_]+)(?:([:+])([^}]*))?\}/g;
 
-function placeholdersIn(text: string, bash: boolean): Placeholder[] {
-  const out: Placeholder[] = [];
+const none: readonly Placeholder[] = Object.freeze([]);
+
+/**
+ * The placeholders of `text`, shared and read-only: the strings of a base config come back in the
+ * config of every LLSD, so each is scanned once (the cache is emptied when it grows large).
+ */
+function placeholdersIn(text: string, bash: boolean): readonly Placeholder[] {
   // Most strings have none; a regex scan of each costs a render of many LLSDs noticeably.
-  if (!text.includes('${')) return out;
+  if (!text.includes('${')) return none;
+  const cache = bash ? bashCache : oldCache;
+  const known = cache.get(text);
+  if (known) return known;
+  const out: Placeholder[] = [];
   for (const m of text.matchAll(bash ? BASH_PLACEHOLDER : OLD_PLACEHOLDER)) {
     const marker = m[2];
     const op = marker === undefined ? '' : marker === '+' ? ':+' : ':=';
-    out.push({ name: m[1] as string, op, text: m[3] ?? '', raw: m[0], index: m.index });
+    out.push(Object.freeze({ name: m[1] as string, op, text: m[3] ?? '', raw: m[0], index: m.index }));
   }
+  if (cache.size >= 10_000) cache.clear();
+  cache.set(text, Object.freeze(out));
   return out;
 }
+const bashCache = new Map<string, readonly Placeholder[]>();
+const oldCache = new Map<string, readonly Placeholder[]>();
 
 /** The form of a scalar: literal text, exactly one placeholder, or a mix. */
 type Form =
   | { kind: 'literal'; value: string }
   | { kind: 'placeholder'; placeholder: Placeholder }
-  | { kind: 'mixed'; placeholders: Placeholder[] };
+  | { kind: 'mixed'; placeholders: readonly Placeholder[] };
 
 // ---------------------------------------------------------------------------------------------
 // The checker's state
@@ -1399,27 +1412,32 @@ function checkPlaceholders(ctx: Checker): void {
     // A type that resolves to empty switches auth off, and the rest is not expanded (notes §1.3).
     if (typeof type === 'string' && ctx.whenUnset(type) === '') authConfig = server.auth.provider_config;
   }
-  const visit = (value: unknown, path: Array<string | number>, provider: Provider | undefined): void => {
+  // One path, pushed and popped on the way down (problems format it when they are added).
+  const path: Array<string | number> = [];
+  const visit = (value: unknown, provider: Provider | undefined): void => {
     if (skipped.has(value)) return;
     if (typeof value === 'string') {
       checkString(ctx, value, path, provider);
       return;
     }
     if (Array.isArray(value)) {
+      const providerList = provider === undefined && path.length === 2 && path[0] === 'providers';
       value.forEach((item: unknown, index) => {
-        const at = [...path, index];
-        visit(item, at, provider ?? (path.length === 2 && path[0] === 'providers' ? byPath.get(formatFieldPath(at)) : undefined));
+        path.push(index);
+        visit(item, providerList ? byPath.get(formatFieldPath(path)) : provider);
+        path.pop();
       });
       return;
     }
     if (!isPlainObject(value)) return;
-    for (const [key, child] of Object.entries(value)) {
-      if (key.includes('${')) ctx.add('warning', [...path, key], 14, 'is a key with a placeholder; the server substitutes values only, so the key stays literally as written');
-      if (value === authConfig && key !== 'type') continue;
-      visit(child, [...path, key], provider);
+    for (const key of Object.keys(value)) {
+      path.push(key);
+      if (key.includes('${')) ctx.add('warning', path, 14, 'is a key with a placeholder; the server substitutes values only, so the key stays literally as written');
+      if (value !== authConfig || key === 'type') visit(value[key], provider);
+      path.pop();
     }
   };
-  visit(ctx.config, [], undefined);
+  visit(ctx.config, undefined);
 }
 
 function checkString(ctx: Checker, text: string, path: Path, provider: Provider | undefined): void {
@@ -1477,16 +1495,26 @@ function checkPaths(ctx: Checker): void {
   const home = ctx.profile.image.home.replace(/\/+$/, '');
   const skipped = new Set<unknown>(ctx.providers.filter((p) => !possiblyOn(p)).map((p) => p.entry));
   const qdrant = new Set<unknown>(ctx.providers.filter((p) => p.type === 'inline::qdrant').map((p) => p.config));
-  const visit = (value: unknown, path: Array<string | number>): void => {
+  const path: Array<string | number> = [];
+  const visit = (value: unknown): void => {
     if (skipped.has(value)) return;
-    if (Array.isArray(value)) value.forEach((item: unknown, index) => visit(item, [...path, index]));
+    if (Array.isArray(value)) {
+      value.forEach((item: unknown, index) => {
+        path.push(index);
+        visit(item);
+        path.pop();
+      });
+    }
     if (!isPlainObject(value)) return;
-    for (const [key, child] of Object.entries(value)) {
-      if (typeof child === 'string' && (PATH_KEYS.has(key) || (key === 'path' && qdrant.has(value)))) checkPath(ctx, child, [...path, key], home);
-      else visit(child, [...path, key]);
+    for (const key of Object.keys(value)) {
+      const child = value[key];
+      path.push(key);
+      if (typeof child === 'string' && (PATH_KEYS.has(key) || (key === 'path' && qdrant.has(value)))) checkPath(ctx, child, path, home);
+      else visit(child);
+      path.pop();
     }
   };
-  visit(ctx.config, []);
+  visit(ctx.config);
 }
 
 function checkPath(ctx: Checker, text: string, path: Path, home: string): void {

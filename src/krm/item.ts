@@ -19,6 +19,8 @@ export interface Origin {
   lines?: LineCounter;
   /** The line of the object itself, when known without the node (results about the whole object use it). */
   line?: number;
+  /** The line of a field, when known without the node (an LLSD `build` keeps as text); else `lines` and the node tell. */
+  fieldLine?: (path: ReadonlyArray<string | number>) => number | undefined;
 }
 
 /** An input object: its parsed node (written back verbatim when passed through) and its plain value. */
@@ -87,11 +89,16 @@ export function resultFor(
   if (path && path.length > 0) result.field = { path: formatFieldPath(path) };
   if (item.origin.file) {
     result.file = item.origin.index === undefined ? { path: item.origin.file } : { path: item.origin.file, index: item.origin.index };
-    if ((path === undefined || path.length === 0) && item.origin.line !== undefined) result.line = item.origin.line;
-    else if (item.origin.lines) {
-      const line = lineOf(item.node, path ?? [], item.origin.lines);
-      if (line !== undefined) result.line = line;
-    }
+    const { origin } = item;
+    const line =
+      (path === undefined || path.length === 0) && origin.line !== undefined
+        ? origin.line
+        : origin.fieldLine
+          ? origin.fieldLine(path ?? [])
+          : origin.lines
+            ? lineOf(item.node, path ?? [], origin.lines)
+            : undefined;
+    if (line !== undefined) result.line = line;
   }
   return result;
 }
