@@ -5,11 +5,16 @@ import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { embedYaml } from './embed-yaml.mjs';
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+// Paths from the repository root, wherever the build is started from.
+const root = fileURLToPath(new URL('..', import.meta.url));
+process.chdir(root);
 
 const bundled = await build({
+  absWorkingDir: root,
   entryPoints: ['src/index.ts'],
   write: false,
   outfile: 'dist/llsd-render.js',
