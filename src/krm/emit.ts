@@ -120,6 +120,8 @@ const placeholderPlain = /^(?:[A-Za-z][A-Za-z0-9_./-]*)?\$\{env\.[A-Za-z0-9_]+(?
 const isSimplePlain = (value: string): boolean => (simplePlain.test(value) && !reservedWords.has(value)) || placeholderPlain.test(value);
 
 const scalars = new Map<string, ScalarText>();
+/** Fractions and large numbers as `yaml` writes them (a Map keys -0 as 0, but -0 is the only zero that gets here). */
+const numbers = new Map<number, ScalarText>();
 const keys = new Map<string, string>();
 
 function scalarText(value: unknown): ScalarText {
@@ -127,7 +129,11 @@ function scalarText(value: unknown): ScalarText {
   if (value === true || value === false) return { head: String(value), block: false, lines: [] };
   if (typeof value === 'number') {
     if (Number.isSafeInteger(value) && !Object.is(value, -0)) return { head: String(value), block: false, lines: [] };
-    return rendered(value);
+    const known = numbers.get(value);
+    if (known) return known;
+    const text = rendered(value);
+    if (numbers.size < 10_000) numbers.set(value, text);
+    return text;
   }
   if (typeof value !== 'string') throw new NotPlain();
   // Names, ids, paths and images: plain unless they are one of YAML's words for true, false or null.
