@@ -17,9 +17,9 @@
 // The functions never validate the object against its schema (the webhook must convert whatever
 // the API server stored; the CLI and the renderer validate before converting); their problems are
 // about the conversion itself.
-import type { z } from 'zod';
 import { formatFieldPath } from '../krm/item.js';
 import { isPlainObject, setOwn } from '../lib/objects.js';
+import type { z } from '../lib/zod.js';
 import { problemsFromIssues, type FieldProblem } from './issues.js';
 import { v1alpha1Schemas } from './llsd-v1alpha1.js';
 import { group, kind, llsdSchema, specSchema } from './llsd-v1alpha2.js';
@@ -271,7 +271,7 @@ function fillMissing(target: unknown, data: unknown): unknown {
 /** Does the schema accept `value` at `path`? */
 function accepts(schema: Schema, path: readonly string[], value: unknown): boolean {
   const at = schemaAt(schema, path);
-  return at !== undefined && (at as z.ZodType).safeParse(value).success;
+  return at !== undefined && (at as z.ZodMiniType).safeParse(value).success;
 }
 
 function unwrap(schema: Schema): Schema {
@@ -390,7 +390,7 @@ function rejectedValue(path: string[], value: unknown): FieldProblem[] {
   setPath(single, path, value);
   const row = directionsOf().up.rows.find((r) => samePath(r.from, path)) as Row;
   const forced = mapSpec(single, directionsOf().up, true) ?? {};
-  const parsed = (specSchema as unknown as z.ZodType).safeParse(forced);
+  const parsed = specSchema.safeParse(forced);
   const issues = parsed.success ? [] : parsed.error.issues.filter((issue) => row.to.every((key, i) => issue.path[i] === key));
   const problems = problemsFromIssues(issues, specSchema).map((p) => v1alpha1Problem({ ...p, path: ['spec', ...p.path] }));
   return problems.length > 0 ? problems : [{ path: ['spec', ...path], message: 'cannot be converted to v1alpha2, so it cannot be rendered' }];
@@ -506,7 +506,7 @@ export function convertChecked(object: Plain, apiVersion: string): Conversion {
   const schemas = llsdSchemas();
   const source = typeof object.apiVersion === 'string' && Object.hasOwn(schemas, object.apiVersion) ? schemas[object.apiVersion] : undefined;
   if (object.apiVersion !== apiVersion && source) {
-    const checked = (source as unknown as z.ZodType).safeParse(object, { reportInput: true });
+    const checked = (source as unknown as z.ZodMiniType).safeParse(object, { reportInput: true });
     if (!checked.success) return { object, problems: problemsFromIssues(checked.error.issues, source) };
   }
   const converted = convertTo(object, apiVersion);

@@ -6,7 +6,7 @@
 // zod's JSON Schema is turned into a structural OpenAPI v3 schema (the form Kubernetes requires
 // for CRDs) by `structural()`, a pure transformation; the rules across fields of `rules.ts` that
 // CEL can express on structural nodes are added as `x-kubernetes-validations`.
-import type { z } from 'zod';
+import type { z } from '../lib/zod.js';
 import { jsonSchemaOf, type JsonSchema } from './json-schema.js';
 import { v1alpha1Schemas } from './llsd-v1alpha1.js';
 import { dnsLabel, group, kind, specSchema } from './llsd-v1alpha2.js';
@@ -96,7 +96,7 @@ export interface CustomResourceDefinition {
 /** One served version, described by its zod `spec` schema. */
 export interface VersionSource {
   name: string;
-  spec: z.ZodType;
+  spec: z.core.$ZodType;
   rules: Readonly<Record<string, readonly ValidationRule[]>>;
   columns: PrinterColumn[];
 }

@@ -1,6 +1,6 @@
 // zod issues → user-facing problems with a field path (STYLE §4, §8): one message per problem,
 // written for the user, field names in back-quotes, "did you mean" where a near name exists.
-import type { z } from 'zod';
+import type { z } from '../lib/zod.js';
 
 /** Something to tell the user about one field of an LLSD; an error unless `severity` says otherwise. */
 export interface FieldProblem {

@@ -1,12 +1,12 @@
 // JSON Schemas (draft 2020-12) generated from the zod schema of `llamastack.io/v1alpha2`, for
-// editors and CI validators (STYLE §9: the field docs are the `.describe()` texts, nothing is
+// editors and CI validators (STYLE §9: the field docs are the `described()` texts, nothing is
 // written twice). `schema --json-schema` prints the one of `spec` (DESIGN §2); `schema
 // --json-schema --document` prints the one of a whole LlamaStackDistribution, which is what
 // `# yaml-language-server: $schema=…` needs, since that comment applies to the whole document.
 //
 // These schemas check the shape of each field; the rules across fields (`rules.ts`) are not in
 // them. The CRD (`crd.ts`) is derived from `jsonSchemaOfSpec()`.
-import { z } from 'zod';
+import { z } from '../lib/zod.js';
 import { group, kind, llsdSchema, specSchema, version } from './llsd-v1alpha2.js';
 
 export type JsonSchema = z.core.JSONSchema.BaseSchema;
@@ -24,7 +24,7 @@ export function jsonSchemaOfLlsd(): JsonSchema {
 }
 
 /** The JSON Schema of any zod schema, with the options used here (the CRD's versions use it). */
-export const jsonSchemaOf = (schema: z.ZodType): JsonSchema => z.toJSONSchema(schema, options);
+export const jsonSchemaOf = (schema: z.core.$ZodType): JsonSchema => z.toJSONSchema(schema, options);
 
 /** `$schema` and `title` first, for a reader of the printed schema. */
 const titled = (schema: JsonSchema, title: string, extra: JsonSchema = {}): JsonSchema => ({ $schema: schema.$schema, title, ...schema, ...extra });

@@ -1,39 +1,37 @@
 // Options of a render (DESIGN §7): the same keys as `data` of a ConfigMap functionConfig (kpt
 // `configMap:` or `-- key=value`) and as `spec` of a `fn.llamastack.io/v1alpha1` RenderConfig.
-import { z } from 'zod';
 import { checkOverrides, mergeCatalog, type DistributionOverride } from '../config/distributions.js';
 import { parseYaml11, parseYamlStream } from '../krm/yaml.js';
 import { isPlainObject } from '../lib/objects.js';
+import { described, z } from '../lib/zod.js';
 
 export const renderConfigApiVersion = 'fn.llamastack.io/v1alpha1';
 export const renderConfigKind = 'RenderConfig';
 
 /** A boolean that a ConfigMap can also give as the string "true" or "false". */
-const flag = z.union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')]);
+const flag = z.union([z.boolean(), z.pipe(z.enum(['true', 'false']), z.transform((v) => v === 'true'))]);
 
-const distributionOverride = z
-  .strictObject({
-    image: z
-      .string()
-      .regex(/^\S+$/, { error: 'must be an image reference such as `registry.internal/llamastack/distribution-starter:0.7.1`' })
-      .optional()
-      .describe('The image to run: a mirror of the shipped one, or the image of a distribution you add.'),
-    release: z
-      .string()
-      .regex(/^\d+\.\d+\.\d+$/, { error: 'must be a llama-stack release such as `0.7.1` (quoted, so YAML keeps it a string)' })
-      .optional()
-      .describe('The llama-stack release this entry is for, and the default release of the distribution from now on. Default: the image tag when it is a release, else the current default release.'),
-    config: z
-      .custom<Record<string, unknown>>(isPlainObject, { error: 'must be a mapping: the base config.yaml of this distribution and release' })
-      .optional()
-      .describe('The base config.yaml, inline (`version: 2`).'),
-    configPath: z
-      .string()
-      .min(1)
-      .optional()
-      .describe('The base config.yaml as a file, relative to the file holding the RenderConfig (`llsd-render build` and `validate` only).'),
-  })
-  .describe('A named distribution added or overridden.');
+const distributionOverride = described(
+  z.strictObject({
+    image: described(
+      z.optional(z.string().check(z.regex(/^\S+$/, { error: 'must be an image reference such as `registry.internal/llamastack/distribution-starter:0.7.1`' }))),
+      'The image to run: a mirror of the shipped one, or the image of a distribution you add.',
+    ),
+    release: described(
+      z.optional(z.string().check(z.regex(/^\d+\.\d+\.\d+$/, { error: 'must be a llama-stack release such as `0.7.1` (quoted, so YAML keeps it a string)' }))),
+      'The llama-stack release this entry is for, and the default release of the distribution from now on. Default: the image tag when it is a release, else the current default release.',
+    ),
+    config: described(
+      z.optional(z.custom<Record<string, unknown>>(isPlainObject, { error: 'must be a mapping: the base config.yaml of this distribution and release' })),
+      'The base config.yaml, inline (`version: 2`).',
+    ),
+    configPath: described(
+      z.optional(z.string().check(z.minLength(1))),
+      'The base config.yaml as a file, relative to the file holding the RenderConfig (`llsd-render build` and `validate` only).',
+    ),
+  }),
+  'A named distribution added or overridden.',
+);
 
 /**
  * RenderConfig `distributions`: named distributions added or overridden (DESIGN §7). As ConfigMap
@@ -41,108 +39,96 @@ const distributionOverride = z
  * distributions with these entries laid over them.
  */
 const distributionMap = z.record(
-  z.string().regex(/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/, { error: 'must be a distribution name such as `starter` (lower case letters, digits, `-` and `.`)' }),
+  z.string().check(z.regex(/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/, { error: 'must be a distribution name such as `starter` (lower case letters, digits, `-` and `.`)' })),
   distributionOverride,
 );
-const distributionsOption = z
-  .union([
-    z
-      .string()
-      .transform((text, ctx) => {
-        const parsed = parseYaml11(text);
-        if (parsed.problem) {
-          ctx.addIssue({ code: 'custom', message: `is not valid YAML${parsed.problem.line ? ` (line ${parsed.problem.line})` : ''}: ${parsed.problem.message}`, input: text });
-          return z.NEVER;
-        }
-        if (parsed.value === null || isPlainObject(parsed.value)) return parsed.value ?? {};
-        ctx.addIssue({ code: 'custom', message: 'must be a YAML mapping from distribution names to `{image, release, config | configPath}`', input: text });
-        return z.NEVER;
-      })
-      .pipe(distributionMap),
-    distributionMap,
-  ])
-  .superRefine((overrides, ctx) => {
-    for (const problem of checkOverrides(overrides as Record<string, DistributionOverride>)) {
-      ctx.addIssue({ code: 'custom', path: problem.path, message: problem.message, input: overrides });
-    }
-  })
-  .optional()
-  .transform((overrides) => mergeCatalog(overrides as Record<string, DistributionOverride> | undefined))
-  .describe(
-    'Named distributions to add or override, by name: `{image, release, config | configPath}`; e.g. an image mirror `{starter: {image: registry.internal/llamastack/distribution-starter:0.7.1}}`. As ConfigMap data, a YAML string.',
-  );
+const distributionsFromText = z.pipe(
+  z.string(),
+  z.transform((text, ctx) => {
+    const parsed = parseYaml11(text);
+    if (parsed.problem) return rejectText(ctx, `is not valid YAML${parsed.problem.line ? ` (line ${parsed.problem.line})` : ''}: ${parsed.problem.message}`);
+    if (parsed.value === null || isPlainObject(parsed.value)) return parsed.value ?? {};
+    return rejectText(ctx, 'must be a YAML mapping from distribution names to `{image, release, config | configPath}`');
+  }),
+);
+const distributionsOption = described(
+  z.pipe(
+    z.optional(
+      z.union([z.pipe(distributionsFromText, distributionMap), distributionMap]).check(
+        z.superRefine((overrides, ctx) => {
+          for (const problem of checkOverrides(overrides as Record<string, DistributionOverride>)) {
+            ctx.addIssue({ code: 'custom', path: problem.path, message: problem.message, input: overrides });
+          }
+        }),
+      ),
+    ),
+    z.transform((overrides) => mergeCatalog(overrides as Record<string, DistributionOverride> | undefined)),
+  ),
+  'Named distributions to add or override, by name: `{image, release, config | configPath}`; e.g. an image mirror `{starter: {image: registry.internal/llamastack/distribution-starter:0.7.1}}`. As ConfigMap data, a YAML string.',
+);
 
 /**
  * A mapping option; as ConfigMap data (where every value is a string) a YAML string holding the
  * mapping, read with the YAML 1.2 core schema as kpt reads the package.
  */
-function yamlMapping<T extends z.ZodType>(schema: T, what: string) {
-  const fromText = z
-    .string()
-    .transform((text, ctx) => {
+function yamlMapping<T extends z.ZodMiniType>(schema: T, what: string) {
+  const fromText = z.pipe(
+    z.string(),
+    z.transform((text, ctx) => {
       const parsed = parseYamlStream(text);
       const problem = parsed.problems[0];
-      if (problem) {
-        ctx.addIssue({ code: 'custom', message: `is not valid YAML${problem.line ? ` (line ${problem.line})` : ''}: ${problem.message}`, input: text });
-        return z.NEVER;
-      }
-      if (parsed.documents.length > 1) {
-        ctx.addIssue({ code: 'custom', message: 'must hold a single YAML document', input: text });
-        return z.NEVER;
-      }
+      if (problem) return rejectText(ctx, `is not valid YAML${problem.line ? ` (line ${problem.line})` : ''}: ${problem.message}`);
+      if (parsed.documents.length > 1) return rejectText(ctx, 'must hold a single YAML document');
       const value = parsed.documents[0]?.value ?? {};
       if (isPlainObject(value)) return value as unknown;
-      ctx.addIssue({ code: 'custom', message: `must be a YAML mapping: ${what}`, input: text });
-      return z.NEVER;
-    })
-    .pipe(schema);
-  return z.union([fromText, schema]);
+      return rejectText(ctx, `must be a YAML mapping: ${what}`);
+    }),
+  );
+  return z.union([z.pipe(fromText, schema), schema]);
 }
 
 const dnsLabelPattern = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 const dnsSubdomainPattern = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 const dnsLabel = (example: string) =>
-  z
-    .string()
-    .max(63)
-    .regex(dnsLabelPattern, { error: `must be a Kubernetes name such as \`${example}\` (lower case letters, digits and \`-\`)` });
+  z.string().check(z.maxLength(63), z.regex(dnsLabelPattern, { error: `must be a Kubernetes name such as \`${example}\` (lower case letters, digits and \`-\`)` }));
 const dnsSubdomain = (example: string) =>
-  z
-    .string()
-    .max(253)
-    .regex(dnsSubdomainPattern, { error: `must be a DNS name such as \`${example}\` (lower case letters, digits, \`-\` and \`.\`)` });
+  z.string().check(z.maxLength(253), z.regex(dnsSubdomainPattern, { error: `must be a DNS name such as \`${example}\` (lower case letters, digits, \`-\` and \`.\`)` }));
 
 /** An annotation key: an optional DNS-subdomain prefix and `/`, then a name of at most 63 characters. */
-const annotationKey = z.string().refine(
-  (key) => {
-    const slash = key.lastIndexOf('/');
-    const prefix = slash >= 0 ? key.slice(0, slash) : undefined;
-    const name = key.slice(slash + 1);
-    return (prefix === undefined || (prefix.length <= 253 && dnsSubdomainPattern.test(prefix))) && name.length <= 63 && /^[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/.test(name);
-  },
-  {
-    error:
-      'is not an annotation key: write one such as `nginx.ingress.kubernetes.io/proxy-body-size` (an optional DNS prefix and `/`, then at most 63 letters, digits, `-`, `_` and `.`)',
-  },
+const annotationKey = z.string().check(
+  z.refine(
+    (key) => {
+      const slash = key.lastIndexOf('/');
+      const prefix = slash >= 0 ? key.slice(0, slash) : undefined;
+      const name = key.slice(slash + 1);
+      return (prefix === undefined || (prefix.length <= 253 && dnsSubdomainPattern.test(prefix))) && name.length <= 63 && /^[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/.test(name);
+    },
+    {
+      error:
+        'is not an annotation key: write one such as `nginx.ingress.kubernetes.io/proxy-body-size` (an optional DNS prefix and `/`, then at most 63 letters, digits, `-`, `_` and `.`)',
+    },
+  ),
 );
-const ownAnnotationKey = z.string().refine((key) => !key.startsWith('llamastack.io/'), {
-  error: "uses the `llamastack.io/` prefix, which is llsd-render's own; use another key",
-});
-const annotationMap = z.record(annotationKey.pipe(ownAnnotationKey), z.string());
+const ownAnnotationKey = z.string().check(
+  z.refine((key) => !key.startsWith('llamastack.io/'), {
+    error: "uses the `llamastack.io/` prefix, which is llsd-render's own; use another key",
+  }),
+);
+const annotationMap = z.record(z.pipe(annotationKey, ownAnnotationKey), z.string());
 
-const gatewayRef = z
-  .strictObject({
-    name: z.string().min(1).max(253).describe('Name of the Gateway.'),
-    namespace: dnsLabel('gateway-system').optional().describe("Namespace of the Gateway; default: the LLSD's namespace."),
-    sectionName: dnsSubdomain('https').optional().describe('A listener of the Gateway to attach to; default: every listener that allows the route.'),
-  })
-  .describe('The Gateway an HTTPRoute attaches to (its `parentRefs` entry).');
+const gatewayRef = described(
+  z.strictObject({
+    name: described(z.string().check(z.minLength(1), z.maxLength(253)), 'Name of the Gateway.'),
+    namespace: described(z.optional(dnsLabel('gateway-system')), "Namespace of the Gateway; default: the LLSD's namespace."),
+    sectionName: described(z.optional(dnsSubdomain('https')), 'A listener of the Gateway to attach to; default: every listener that allows the route.'),
+  }),
+  'The Gateway an HTTPRoute attaches to (its `parentRefs` entry).',
+);
 
 /** A Secret name, or a pattern with `{name}` and `{namespace}`; any other placeholder is an error. */
-const secretNamePattern = z
-  .string()
-  .min(1)
-  .superRefine((pattern, ctx) => {
+const secretNamePattern = z.string().check(
+  z.minLength(1),
+  z.superRefine((pattern, ctx) => {
     const unknown = [...pattern.matchAll(/\{([^}]*)\}/g)].map((m) => m[0]).filter((p) => p !== '{name}' && p !== '{namespace}');
     if (unknown.length > 0) {
       ctx.addIssue({ code: 'custom', message: `may use only the placeholders \`{name}\` and \`{namespace}\`, not ${unknown.map((p) => `\`${p}\``).join(', ')}`, input: pattern });
@@ -153,132 +139,110 @@ const secretNamePattern = z
         input: pattern,
       });
     }
-  });
+  }),
+);
 
-const ingressTlsSpec = z
-  .strictObject({
-    secretName: secretNamePattern
-      .optional()
-      .describe(
-        "The kubernetes.io/tls Secret with the certificate for the host, in the LLSD's namespace: a name, or a pattern with `{name}` and `{namespace}` of the LLSD (`default` without one), e.g. `{name}-tls`, which cert-manager can fill. Default: none, the controller's default certificate. Ingress only.",
-      ),
-  })
-  .describe('TLS at the Ingress controller or router.');
+const ingressTlsSpec = described(
+  z.strictObject({
+    secretName: described(
+      z.optional(secretNamePattern),
+      "The kubernetes.io/tls Secret with the certificate for the host, in the LLSD's namespace: a name, or a pattern with `{name}` and `{namespace}` of the LLSD (`default` without one), e.g. `{name}-tls`, which cert-manager can fill. Default: none, the controller's default certificate. Ingress only.",
+    ),
+  }),
+  'TLS at the Ingress controller or router.',
+);
 
 /** A registry host as references name it: `quay.io`, `registry.internal:5000`, `127.0.0.1:5000`. */
-const registryHost = z
-  .string()
-  .regex(/^([A-Za-z0-9]([-A-Za-z0-9.]*[A-Za-z0-9])?|\[[0-9A-Fa-f:.]+\])(:\d{1,5})?$/, {
+const registryHost = z.string().check(
+  z.regex(/^([A-Za-z0-9]([-A-Za-z0-9.]*[A-Za-z0-9])?|\[[0-9A-Fa-f:.]+\])(:\d{1,5})?$/, {
     error: 'must be a registry host such as `registry.internal:5000` (a name or address and an optional port, no scheme)',
-  });
-const mirrorLocation = z
-  .string()
-  .regex(/^([A-Za-z0-9]([-A-Za-z0-9.]*[A-Za-z0-9])?|\[[0-9A-Fa-f:.]+\])(:\d{1,5})?(\/[a-z0-9]+([._-][a-z0-9]+)*)*$/, {
+  }),
+);
+const mirrorLocation = z.string().check(
+  z.regex(/^([A-Za-z0-9]([-A-Za-z0-9.]*[A-Za-z0-9])?|\[[0-9A-Fa-f:.]+\])(:\d{1,5})?(\/[a-z0-9]+([._-][a-z0-9]+)*)*$/, {
     error: 'must be a registry host with an optional repository prefix, such as `mirror.internal:5000` or `mirror.internal/dockerhub`',
-  });
+  }),
+);
 
-const registrySpec = z
-  .strictObject({
-    offline: flag.default(false).describe('Read image configs only from the cache; never contact a registry. Default false. `llsd-render build --offline` sets it too.'),
-    cacheDir: z
-      .string()
-      .min(1)
-      .optional()
-      .describe(
-        'Directory of the cache of configs read from images, keyed by manifest digest; a relative path is relative to the working directory. Default `$XDG_CACHE_HOME/llsd-render`, else `~/.cache/llsd-render`.',
-      ),
-    mirrors: z
-      .record(registryHost, z.array(mirrorLocation).min(1))
-      .default({})
-      .describe('Mirrors tried in order before a registry, by registry host: `{docker.io: [mirror.internal:5000]}` (air-gapped clusters). Default none.'),
-    insecure: z.array(registryHost).default([]).describe('Registry hosts spoken to over plain HTTP; every other host over HTTPS. Default none.'),
-    platform: z
-      .string()
-      .regex(/^[a-z0-9]+\/[a-z0-9_]+(\/[a-z0-9]+)?$/, { error: 'must be `os/architecture[/variant]`, such as `linux/amd64` or `linux/arm64`' })
-      .default('linux/amd64')
-      .describe('The entry of a multi-platform image whose labels are read. Default `linux/amd64`.'),
-    timeoutSeconds: z
-      .number()
-      .positive()
-      .max(3600)
-      .default(30)
-      .describe('How long a registry may take to answer a request, and to pause while sending a body (a large layer may take longer as long as it keeps arriving). Default 30.'),
-    pinDigest: flag
-      .default(false)
-      .describe('Run a `spec.distribution.image` whose config came from its labels by the digest it resolved to (`repo:tag@sha256:…`), so the pods run exactly the image the config was read from. Default false.'),
-  })
-  .describe('Reading base configs from the labels of `spec.distribution.image` (FR-027): cache, offline mode, mirrors, plain-HTTP hosts.');
+const registrySpec = described(
+  z.strictObject({
+    offline: described(z._default(flag, false), 'Read image configs only from the cache; never contact a registry. Default false. `llsd-render build --offline` sets it too.'),
+    cacheDir: described(
+      z.optional(z.string().check(z.minLength(1))),
+      'Directory of the cache of configs read from images, keyed by manifest digest; a relative path is relative to the working directory. Default `$XDG_CACHE_HOME/llsd-render`, else `~/.cache/llsd-render`.',
+    ),
+    mirrors: described(
+      z._default(z.record(registryHost, z.array(mirrorLocation).check(z.minLength(1))), {}),
+      'Mirrors tried in order before a registry, by registry host: `{docker.io: [mirror.internal:5000]}` (air-gapped clusters). Default none.',
+    ),
+    insecure: described(z._default(z.array(registryHost), []), 'Registry hosts spoken to over plain HTTP; every other host over HTTPS. Default none.'),
+    platform: described(
+      z._default(z.string().check(z.regex(/^[a-z0-9]+\/[a-z0-9_]+(\/[a-z0-9]+)?$/, { error: 'must be `os/architecture[/variant]`, such as `linux/amd64` or `linux/arm64`' })), 'linux/amd64'),
+      'The entry of a multi-platform image whose labels are read. Default `linux/amd64`.',
+    ),
+    timeoutSeconds: described(
+      z._default(z.number().check(z.positive(), z.maximum(3600)), 30),
+      'How long a registry may take to answer a request, and to pause while sending a body (a large layer may take longer as long as it keeps arriving). Default 30.',
+    ),
+    pinDigest: described(
+      z._default(flag, false),
+      'Run a `spec.distribution.image` whose config came from its labels by the digest it resolved to (`repo:tag@sha256:…`), so the pods run exactly the image the config was read from. Default false.',
+    ),
+  }),
+  'Reading base configs from the labels of `spec.distribution.image` (FR-027): cache, offline mode, mirrors, plain-HTTP hosts.',
+);
 
 export const renderOptionsSchema = z.strictObject({
   distributions: distributionsOption,
-  exposeKind: z
-    .enum(['ingress', 'route', 'httproute'])
-    .default('ingress')
-    .describe(
-      'What `spec.networking.expose` renders: `ingress` (default; networking.k8s.io/v1 Ingress `<name>-ingress`), `route` (OpenShift route.openshift.io/v1 Route `<name>`) or `httproute` (Gateway API gateway.networking.k8s.io/v1 HTTPRoute `<name>-httproute`, attached to the `gateway` option).',
-    ),
-  gateway: yamlMapping(gatewayRef, '`{name, namespace, sectionName}` of the Gateway')
-    .optional()
-    .describe(
-      'The Gateway that HTTPRoutes attach to: `{name, namespace, sectionName}`; required when `exposeKind` is `httproute` and an LLSD is exposed. As ConfigMap data, a YAML string.',
-    ),
-  gitopsAnnotations: flag
-    .default(true)
-    .describe(
-      'Add `kustomize.toolkit.fluxcd.io/substitute: disabled` to ConfigMaps holding `${` and Argo CD `PruneLast=true` to generated ConfigMaps. Default true.',
-    ),
-  ingressAnnotations: yamlMapping(annotationMap, 'annotation keys to string values')
-    .default({})
-    .describe(
-      'Annotations added to the Ingress, Route or HTTPRoute, e.g. `{cert-manager.io/cluster-issuer: letsencrypt}`; values are strings. Default none. As ConfigMap data, a YAML string.',
-    ),
-  ingressClass: dnsSubdomain('nginx')
-    .optional()
-    .describe("`spec.ingressClassName` of the Ingress. Default: none, the cluster's default IngressClass. Ingress only."),
-  ingressControllerNamespace: dnsLabel('ingress-nginx')
-    .optional()
-    .describe(
-      'Namespace of the ingress controller (or Gateway proxies) that forwards to exposed servers; the NetworkPolicy of an exposed LLSD admits it. Default: none (a warning when an exposed LLSD has a NetworkPolicy), and with `exposeKind: route` the OpenShift router namespaces (label `network.openshift.io/policy-group: ingress`).',
-    ),
-  ingressDomain: dnsSubdomain('apps.example.com')
-    .optional()
-    .describe(
-      'Domain for host names of exposed LLSDs without `expose.hostname`: `<name>-<namespace>.<domain>` (`<name>.<domain>` without a namespace). Default: none; such an Ingress or HTTPRoute has no host, a Route gets the router\'s.',
-    ),
-  ingressTls: yamlMapping(ingressTlsSpec, '`{}` or `{secretName: …}`')
-    .optional()
-    .describe(
-      'Serve exposed LLSDs over HTTPS at the Ingress controller or router: `{}` (its default certificate) or `{secretName: <name or pattern>}` (an Ingress `tls` entry for the host). A Route redirects HTTP and terminates TLS at the edge with the router certificate (`reencrypt` when the server serves HTTPS itself; without this option such a Route is `passthrough`). Default: none (plain HTTP). With `httproute`, TLS is set on the Gateway listener instead. As ConfigMap data, a YAML string.',
-    ),
-  openshiftAnyuid: flag
-    .default(false)
-    .describe(
-      'On OpenShift, bind the server\'s ServiceAccount to the `system:openshift:scc:anyuid` ClusterRole with a RoleBinding `<name>-rb`, as the v1alpha1 operator does (the llama-stack images run as root). Default false: the ClusterRole exists only on OpenShift.',
-    ),
-  networkPolicy: z
-    .union([z.enum(['auto', 'on', 'off']), z.boolean().transform((on) => (on ? 'on' : 'off'))])
-    .default('auto')
-    .describe(
-      'NetworkPolicy `<name>-network-policy`: `auto` (default: when `spec.networking.allowedFrom` is set), `on` (for every LLSD; without `allowedFrom` only the own namespace may connect) or `off` (never).',
-    ),
-  outputPath: z
-    .string()
-    .min(1)
-    .default('{dir}/{name}.generated.yaml')
-    .describe(
-      'kpt file for the objects generated from an LLSD, relative to the package: `{dir}` is the directory of the LLSD file, `{name}` and `{namespace}` its name and namespace. Default `{dir}/{name}.generated.yaml`.',
-    ),
-  registry: yamlMapping(registrySpec, '`{offline, cacheDir, mirrors, insecure, platform, timeoutSeconds, pinDigest}`')
-    .default(registrySpec.parse({}))
-    .describe(
-      'Reading the base config of a `spec.distribution.image` from its OCI labels: `{offline, cacheDir, mirrors, insecure, platform, timeoutSeconds, pinDigest}`. As ConfigMap data, a YAML string.',
-    ),
-  secretPolicy: z
-    .enum(['warn', 'strict', 'off'])
-    .default('warn')
-    .describe(
-      'What a referenced Secret missing from the input gives: `warn` (default; Secrets are often created outside git), `strict` (an error) or `off`. A SealedSecret or ExternalSecret that creates it counts as present.',
-    ),
+  exposeKind: described(
+    z._default(z.enum(['ingress', 'route', 'httproute']), 'ingress'),
+    'What `spec.networking.expose` renders: `ingress` (default; networking.k8s.io/v1 Ingress `<name>-ingress`), `route` (OpenShift route.openshift.io/v1 Route `<name>`) or `httproute` (Gateway API gateway.networking.k8s.io/v1 HTTPRoute `<name>-httproute`, attached to the `gateway` option).',
+  ),
+  gateway: described(
+    z.optional(yamlMapping(gatewayRef, '`{name, namespace, sectionName}` of the Gateway')),
+    'The Gateway that HTTPRoutes attach to: `{name, namespace, sectionName}`; required when `exposeKind` is `httproute` and an LLSD is exposed. As ConfigMap data, a YAML string.',
+  ),
+  gitopsAnnotations: described(
+    z._default(flag, true),
+    'Add `kustomize.toolkit.fluxcd.io/substitute: disabled` to ConfigMaps holding `${` and Argo CD `PruneLast=true` to generated ConfigMaps. Default true.',
+  ),
+  ingressAnnotations: described(
+    z._default(yamlMapping(annotationMap, 'annotation keys to string values'), {}),
+    'Annotations added to the Ingress, Route or HTTPRoute, e.g. `{cert-manager.io/cluster-issuer: letsencrypt}`; values are strings. Default none. As ConfigMap data, a YAML string.',
+  ),
+  ingressClass: described(z.optional(dnsSubdomain('nginx')), "`spec.ingressClassName` of the Ingress. Default: none, the cluster's default IngressClass. Ingress only."),
+  ingressControllerNamespace: described(
+    z.optional(dnsLabel('ingress-nginx')),
+    'Namespace of the ingress controller (or Gateway proxies) that forwards to exposed servers; the NetworkPolicy of an exposed LLSD admits it. Default: none (a warning when an exposed LLSD has a NetworkPolicy), and with `exposeKind: route` the OpenShift router namespaces (label `network.openshift.io/policy-group: ingress`).',
+  ),
+  ingressDomain: described(
+    z.optional(dnsSubdomain('apps.example.com')),
+    'Domain for host names of exposed LLSDs without `expose.hostname`: `<name>-<namespace>.<domain>` (`<name>.<domain>` without a namespace). Default: none; such an Ingress or HTTPRoute has no host, a Route gets the router\'s.',
+  ),
+  ingressTls: described(
+    z.optional(yamlMapping(ingressTlsSpec, '`{}` or `{secretName: …}`')),
+    'Serve exposed LLSDs over HTTPS at the Ingress controller or router: `{}` (its default certificate) or `{secretName: <name or pattern>}` (an Ingress `tls` entry for the host). A Route redirects HTTP and terminates TLS at the edge with the router certificate (`reencrypt` when the server serves HTTPS itself; without this option such a Route is `passthrough`). Default: none (plain HTTP). With `httproute`, TLS is set on the Gateway listener instead. As ConfigMap data, a YAML string.',
+  ),
+  openshiftAnyuid: described(
+    z._default(flag, false),
+    'On OpenShift, bind the server\'s ServiceAccount to the `system:openshift:scc:anyuid` ClusterRole with a RoleBinding `<name>-rb`, as the v1alpha1 operator does (the llama-stack images run as root). Default false: the ClusterRole exists only on OpenShift.',
+  ),
+  networkPolicy: described(
+    z._default(z.union([z.enum(['auto', 'on', 'off']), z.pipe(z.boolean(), z.transform((on) => (on ? 'on' : 'off')))]), 'auto'),
+    'NetworkPolicy `<name>-network-policy`: `auto` (default: when `spec.networking.allowedFrom` is set), `on` (for every LLSD; without `allowedFrom` only the own namespace may connect) or `off` (never).',
+  ),
+  outputPath: described(
+    z._default(z.string().check(z.minLength(1)), '{dir}/{name}.generated.yaml'),
+    'kpt file for the objects generated from an LLSD, relative to the package: `{dir}` is the directory of the LLSD file, `{name}` and `{namespace}` its name and namespace. Default `{dir}/{name}.generated.yaml`.',
+  ),
+  registry: described(
+    z._default(yamlMapping(registrySpec, '`{offline, cacheDir, mirrors, insecure, platform, timeoutSeconds, pinDigest}`'), registrySpec.parse({})),
+    'Reading the base config of a `spec.distribution.image` from its OCI labels: `{offline, cacheDir, mirrors, insecure, platform, timeoutSeconds, pinDigest}`. As ConfigMap data, a YAML string.',
+  ),
+  secretPolicy: described(
+    z._default(z.enum(['warn', 'strict', 'off']), 'warn'),
+    'What a referenced Secret missing from the input gives: `warn` (default; Secrets are often created outside git), `strict` (an error) or `off`. A SealedSecret or ExternalSecret that creates it counts as present.',
+  ),
 });
 export type RenderOptions = z.output<typeof renderOptionsSchema>;
 export type RenderOptionsInput = z.input<typeof renderOptionsSchema>;
@@ -290,5 +254,11 @@ export const renderConfigSchema = z.looseObject({
   apiVersion: z.literal(renderConfigApiVersion),
   kind: z.literal(renderConfigKind),
   metadata: z.looseObject({ name: z.string() }),
-  spec: renderOptionsSchema.optional(),
+  spec: z.optional(renderOptionsSchema),
 });
+
+/** Ends a transform of option text with a problem (a zod/mini transform has no `ctx.addIssue`). */
+function rejectText(ctx: z.core.ParsePayload, message: string): never {
+  ctx.issues.push({ code: 'custom', message, input: ctx.value });
+  return z.NEVER;
+}

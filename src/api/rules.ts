@@ -1,9 +1,9 @@
 // Rules across fields of one LLSD (DESIGN §8): the CEL rules of the v1alpha2 proposal, fixed where
 // they were wrong there, and the spec's edge cases. Each returns problems with a field path.
 import type { FieldProblem } from './issues.js';
-import { z } from 'zod';
 import { formatFieldPath } from '../krm/item.js';
 import { isPlainObject } from '../lib/objects.js';
+import { z } from '../lib/zod.js';
 import { problemsFromIssues } from './issues.js';
 import type { Llsd, ModelEntry, ProviderEntry } from './llsd.js';
 import { providerApis, secretKeySelector, type ProviderApi, type SpecInput, type StorageBackendInput } from './llsd-v1alpha2.js';

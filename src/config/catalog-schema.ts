@@ -1,9 +1,9 @@
 // The shapes of the data in configs/ (one source for their types). The data is checked against
 // them when it changes (test/unit/embedded-data.test.ts), not at every start: a render should not
 // pay for checking the files it was built with. Only types leave this module for the bundle.
-import { z } from 'zod';
+import { z } from '../lib/zod.js';
 
-const version = z.string().regex(/^\d+\.\d+\.\d+$/);
+const version = z.string().check(z.regex(/^\d+\.\d+\.\d+$/));
 
 export const distributionsSchema = z.record(
   z.string(),
@@ -17,16 +17,16 @@ export type DistributionCatalog = z.infer<typeof distributionsSchema>;
 export const providerRowSchema = z.strictObject({
   type: z.string(),
   api: z.string(),
-  urlKey: z.string().nullable(),
-  credentialKey: z.string().nullable(),
+  urlKey: z.nullable(z.string()),
+  credentialKey: z.nullable(z.string()),
   /** Keys that locate the service when it is more than one URL (pgvector host/port/db, …). */
-  connectionKeys: z.array(z.string()).optional(),
+  connectionKeys: z.optional(z.array(z.string())),
   /** Config keys with no default: the server rejects the provider without them. */
-  requiredKeys: z.array(z.string()).optional(),
+  requiredKeys: z.optional(z.array(z.string())),
   presentIn: z.array(version),
-  removedIn: version.optional(),
-  requiresApis: z.array(z.string()).optional(),
-  fieldsInOlderReleases: z.record(version, z.array(z.string())).optional(),
+  removedIn: z.optional(version),
+  requiresApis: z.optional(z.array(z.string())),
+  fieldsInOlderReleases: z.optional(z.record(version, z.array(z.string()))),
 });
 export type ProviderRow = z.infer<typeof providerRowSchema>;
 
@@ -60,12 +60,12 @@ export const releaseProfileSchema = z.strictObject({
   defaultShieldId: z.boolean(),
   image: z.strictObject({
     /** Env var the stock entrypoint reads the config path from (RUN_CONFIG_PATH), or null when the command must name it. */
-    configPathEnv: z.string().nullable(),
+    configPathEnv: z.nullable(z.string()),
     /** Command and args that start the server on `{config}` when configPathEnv is null (≤ 0.2 images). */
-    command: z.array(z.string()).optional(),
+    command: z.optional(z.array(z.string())),
     portEnv: z.string(),
     /** Env var naming the state directory (OGX_CONFIG_DIR in 0.8.0), if the image has one. */
-    configDirEnv: z.string().optional(),
+    configDirEnv: z.optional(z.string()),
     /** HOME-relative state directory of the image (`/.llama`, `/.ogx`), where the state volume is mounted. */
     home: z.string(),
   }),
@@ -73,9 +73,9 @@ export const releaseProfileSchema = z.strictObject({
 export type ReleaseProfile = z.infer<typeof releaseProfileSchema>;
 
 const probeSchema = z.strictObject({
-  periodSeconds: z.number().int(),
-  timeoutSeconds: z.number().int(),
-  failureThreshold: z.number().int(),
+  periodSeconds: z.number().check(z.int()),
+  timeoutSeconds: z.number().check(z.int()),
+  failureThreshold: z.number().check(z.int()),
 });
 
 const quantity = z.union([z.string(), z.number()]);
@@ -84,31 +84,31 @@ const quantity = z.union([z.string(), z.number()]);
 export const workloadDefaultsSchema = z.strictObject({
   container: z.strictObject({
     name: z.string(),
-    port: z.number().int(),
+    port: z.number().check(z.int()),
     portName: z.string(),
     configMountPath: z.string(),
     configFileName: z.string(),
     storageVolumeName: z.string(),
     configVolumeName: z.string(),
   }),
-  replicas: z.number().int(),
-  resources: z.strictObject({ cpuPerWorker: z.number().positive(), memoryRequest: quantity }),
+  replicas: z.number().check(z.int()),
+  resources: z.strictObject({ cpuPerWorker: z.number().check(z.positive()), memoryRequest: quantity }),
   healthPath: z.string(),
   probes: z.strictObject({ startup: probeSchema, readiness: probeSchema, liveness: probeSchema }),
   podSecurityContext: z.record(z.string(), z.unknown()),
   containerSecurityContext: z.record(z.string(), z.unknown()),
   storage: z.strictObject({ size: quantity, accessMode: z.string() }),
   topologySpread: z.strictObject({
-    topologyKeys: z.array(z.string()).min(1),
-    maxSkew: z.number().int().positive(),
+    topologyKeys: z.array(z.string()).check(z.minLength(1)),
+    maxSkew: z.number().check(z.int(), z.positive()),
     whenUnsatisfiable: z.enum(['ScheduleAnyway', 'DoNotSchedule']),
   }),
-  podAntiAffinity: z.strictObject({ weight: z.number().int().min(1).max(100), topologyKey: z.string() }),
-  autoscaling: z.strictObject({ targetCPUUtilization: z.number().int().min(1).max(100) }),
-  podDisruptionBudget: z.strictObject({ maxUnavailable: z.union([z.number().int().min(0), z.string()]) }),
+  podAntiAffinity: z.strictObject({ weight: z.number().check(z.int(), z.minimum(1), z.maximum(100)), topologyKey: z.string() }),
+  autoscaling: z.strictObject({ targetCPUUtilization: z.number().check(z.int(), z.minimum(1), z.maximum(100)) }),
+  podDisruptionBudget: z.strictObject({ maxUnavailable: z.union([z.number().check(z.int(), z.minimum(0)), z.string()]) }),
   tls: z.strictObject({ volumeName: z.string(), mountPath: z.string(), certFile: z.string(), keyFile: z.string() }),
   caBundle: z.strictObject({
-    defaultKeys: z.array(z.string()).min(1),
+    defaultKeys: z.array(z.string()).check(z.minLength(1)),
     volumeName: z.string(),
     mountPath: z.string(),
     fileName: z.string(),
@@ -119,17 +119,17 @@ export type WorkloadDefaults = z.infer<typeof workloadDefaultsSchema>;
 
 export const toolGroupsSchema = z.array(
   z.strictObject({
-    names: z.array(z.string()).min(1),
+    names: z.array(z.string()).check(z.minLength(1)),
     variants: z
       .array(
         z.strictObject({
           toolGroup: z.string(),
-          providers: z.array(z.string()).min(1),
-          since: z.string().optional(),
-          until: z.string().optional(),
+          providers: z.array(z.string()).check(z.minLength(1)),
+          since: z.optional(z.string()),
+          until: z.optional(z.string()),
         }),
       )
-      .min(1),
+      .check(z.minLength(1)),
   }),
 );
 export type ToolGroupTable = z.infer<typeof toolGroupsSchema>;

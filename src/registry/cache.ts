@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { z } from 'zod';
+import { z } from '../lib/zod.js';
 import type { Environment } from './credentials.js';
 import { digestPattern } from './digest.js';
 import { imageConfigSchema, type ImageConfig } from './labels.js';
@@ -20,7 +20,7 @@ export function cacheDirectory(option: string | undefined, env: Environment): st
 }
 
 const entrySchema = z.object({ schema: z.literal(1), textSha256: z.string(), config: imageConfigSchema });
-const tagSchema = z.object({ schema: z.literal(1), reference: z.string(), platform: z.string(), digest: z.string().regex(digestPattern) });
+const tagSchema = z.object({ schema: z.literal(1), reference: z.string(), platform: z.string(), digest: z.string().check(z.regex(digestPattern)) });
 
 const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
 const platformFile = (platform: string): string => `${platform.replaceAll('/', '-')}.json`;
@@ -47,7 +47,7 @@ export function writeCachedTag(dir: string, reference: string, platform: string,
   writeJson(tagPath(dir, reference, platform), { schema: 1, reference, platform, digest });
 }
 
-function readJson<T extends z.ZodType>(path: string, schema: T): z.infer<T> | undefined {
+function readJson<T extends z.ZodMiniType>(path: string, schema: T): z.infer<T> | undefined {
   try {
     const parsed = schema.safeParse(JSON.parse(readFileSync(path, 'utf8')));
     return parsed.success ? parsed.data : undefined;

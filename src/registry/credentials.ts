@@ -9,7 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { z } from 'zod';
+import { z } from '../lib/zod.js';
 
 export interface Credentials {
   username: string;
@@ -20,15 +20,15 @@ export interface Credentials {
 
 /** An entry under `auths`: `auth` is base64 of `user:password`; docker also writes the parts, or an identity token. */
 const authEntry = z.looseObject({
-  auth: z.string().optional(),
-  username: z.string().optional(),
-  password: z.string().optional(),
-  identitytoken: z.string().optional(),
+  auth: z.optional(z.string()),
+  username: z.optional(z.string()),
+  password: z.optional(z.string()),
+  identitytoken: z.optional(z.string()),
 });
 const authFile = z.looseObject({
-  auths: z.record(z.string(), authEntry).optional(),
-  credHelpers: z.record(z.string(), z.string()).optional(),
-  credsStore: z.string().optional(),
+  auths: z.optional(z.record(z.string(), authEntry)),
+  credHelpers: z.optional(z.record(z.string(), z.string())),
+  credsStore: z.optional(z.string()),
 });
 type AuthFile = z.infer<typeof authFile>;
 

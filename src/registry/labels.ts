@@ -1,8 +1,8 @@
 // The OCI labels that carry a distribution's config.yaml (FR-027a/b): `io.llamastack.config.base64`
 // first, else `io.llamastack.config.layer` + `io.llamastack.config.path`; `io.llamastack.config.version`
 // is the config schema version. Pure: what the labels say, and the labels for a given config.
-import { z } from 'zod';
 import { supportedConfigVersions } from '../config/distributions.js';
+import { z } from '../lib/zod.js';
 import { digestPattern, isDigest } from './digest.js';
 
 export const configLabel = {
@@ -20,17 +20,17 @@ export const maxInlineConfigBytes = 50 * 1024;
 /** The config found for an image: what the render uses, and what the cache keeps (by manifest digest). */
 export const imageConfigSchema = z.object({
   /** The digest the reference resolved to (an index or a manifest): the image's identity, and what a pin uses. */
-  digest: z.string().regex(digestPattern),
+  digest: z.string().check(z.regex(digestPattern)),
   /** `os/architecture[/variant]` the config was read for. */
   platform: z.string(),
   /** Which label held the config. */
   from: z.enum(['base64', 'layer']),
-  layer: z.string().optional(),
-  path: z.string().optional(),
+  layer: z.optional(z.string()),
+  path: z.optional(z.string()),
   /** `io.llamastack.config.version`, when set. */
-  configVersion: z.string().optional(),
+  configVersion: z.optional(z.string()),
   /** `org.opencontainers.image.version`, when set. */
-  imageVersion: z.string().optional(),
+  imageVersion: z.optional(z.string()),
   /** The config.yaml text. */
   text: z.string(),
 });

@@ -3,8 +3,8 @@
 // config.yaml in its labels, through mirrors, the cache or offline, and say what happened. Every
 // failure is a message for the user; only a bug throws.
 import { Parser, type ReadEntry } from 'tar';
-import { z } from 'zod';
 import type { RegistryOptions } from '../api/render-config.js';
+import { z } from '../lib/zod.js';
 import { readCachedConfig, readCachedTag, writeCachedConfig, writeCachedTag } from './cache.js';
 import { manifestMediaTypes, RegistryClient, RegistryError } from './client.js';
 import type { Environment } from './credentials.js';
@@ -78,12 +78,16 @@ function sourcesOf(ref: ImageReference, mirrors: Readonly<Record<string, readonl
   return [...viaMirrors, { host: ref.registry, repository: ref.repository, mirror: false }];
 }
 
-const descriptor = z.looseObject({ mediaType: z.string().optional(), digest: z.string().regex(digestPattern), size: z.number().int().nonnegative().optional() });
+const descriptor = z.looseObject({
+  mediaType: z.optional(z.string()),
+  digest: z.string().check(z.regex(digestPattern)),
+  size: z.optional(z.number().check(z.int(), z.nonnegative())),
+});
 const imageManifest = z.looseObject({ config: descriptor, layers: z.array(descriptor) });
 const imageIndex = z.looseObject({
-  manifests: z.array(descriptor.extend({ platform: z.looseObject({ os: z.string(), architecture: z.string(), variant: z.string().optional() }).optional() })),
+  manifests: z.array(z.extend(descriptor, { platform: z.optional(z.looseObject({ os: z.string(), architecture: z.string(), variant: z.optional(z.string()) })) })),
 });
-const imageConfigBlob = z.looseObject({ config: z.looseObject({ Labels: z.record(z.string(), z.string()).nullish() }).nullish() });
+const imageConfigBlob = z.looseObject({ config: z.nullish(z.looseObject({ Labels: z.nullish(z.record(z.string(), z.string())) })) });
 
 async function readFromRegistry(client: RegistryClient, ref: ImageReference, image: string, settings: LookupSettings): Promise<{ config: ImageConfig; cached: boolean; tag?: string }> {
   const tag = ref.digest === undefined ? (ref.tag ?? 'latest') : undefined;
@@ -166,7 +170,7 @@ function choosePlatform<T extends { platform?: Platform | undefined }>(entries: 
     .sort((a, b) => level(normalise(b.platform).variant) - level(normalise(a.platform).variant))[0];
 }
 
-function parseJson<T extends z.ZodType>(bytes: Buffer, schema: T, what: string): z.infer<T> {
+function parseJson<T extends z.ZodMiniType>(bytes: Buffer, schema: T, what: string): z.infer<T> {
   let value: unknown;
   try {
     value = JSON.parse(bytes.toString('utf8'));

@@ -2,7 +2,6 @@
 // the conversion record that makes both round trips lossless, and the problems told in v1alpha1
 // field paths when a v1alpha1 LLSD is rendered.
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import {
   conversionAnnotation,
   convertChecked,
@@ -17,6 +16,7 @@ import { llsdReaders, supportedLlsdVersions } from '../../src/api/llsd.js';
 import { v1alpha1Schemas } from '../../src/api/llsd-v1alpha1.js';
 import { llsdSchema } from '../../src/api/llsd-v1alpha2.js';
 import type { KrmObject } from '../../src/krm/item.js';
+import { z } from '../../src/lib/zod.js';
 
 const { llsdV1alpha1Schema, specV1alpha1Schema } = v1alpha1Schemas();
 

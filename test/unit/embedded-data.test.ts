@@ -15,7 +15,7 @@ import {
   workloadDefaultsSchema,
 } from '../../src/config/catalog-schema.js';
 import { parseYaml11 } from '../../src/krm/yaml.js';
-import { z } from 'zod';
+import { z } from '../../src/lib/zod.js';
 
 const configs = join(import.meta.dirname, '..', '..', 'configs');
 const read = (name: string): string => readFileSync(join(configs, name), 'utf8');
@@ -29,7 +29,7 @@ describe('configs/ data against its schemas', () => {
     ['tool-groups.yaml', toolGroupsSchema],
     ['external-providers.yaml', externalProviderSettingsSchema],
   ] as const)('%s', (file, schema) => {
-    const result = (schema as z.ZodType).safeParse(parse(read(file)));
+    const result = (schema as z.ZodMiniType).safeParse(parse(read(file)));
     expect(result.success ? [] : result.error.issues).toEqual([]);
   });
 

@@ -2,7 +2,6 @@
 // compiled by a CEL implementation against the type of the node it sits on and run on examples;
 // the CRD is structural; the JSON Schema agrees with the zod schema on every LLSD we ship.
 import { Environment } from '@marcbachmann/cel-js';
-import { z } from 'zod';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -13,9 +12,12 @@ import { jsonSchemaOf, jsonSchemaOfLlsd, jsonSchemaOfSpec } from '../../src/api/
 import { parseLlsd } from '../../src/api/llsd.js';
 import { distributionSpec, llsdSchema, specSchema } from '../../src/api/llsd-v1alpha2.js';
 import type { KrmObject } from '../../src/krm/item.js';
+import { described, z } from '../../src/lib/zod.js';
 
 const repoRoot = join(import.meta.dirname, '..', '..');
 const definition = crd();
+/** The field doc a schema carries, as the JSON Schema and the CRD read it. */
+const descriptionOf = (schema: z.core.$ZodType): string | undefined => z.globalRegistry.get(schema)?.description;
 
 // ---- (a) CEL rules ----
 
@@ -435,8 +437,8 @@ describe('the CRD', () => {
   });
 
   it('the v1alpha2 field docs are the zod descriptions', () => {
-    expect(v1alpha2Spec().properties?.distribution?.description).toBe(distributionSpec.description);
-    expect(v1alpha2Spec().properties?.distribution?.properties?.name?.description).toBe(distributionSpec.shape.name.description);
+    expect(v1alpha2Spec().properties?.distribution?.description).toBe(descriptionOf(distributionSpec));
+    expect(v1alpha2Spec().properties?.distribution?.properties?.name?.description).toBe(descriptionOf(distributionSpec.shape.name));
   });
 
   it('encodes the unions the API server cannot check as nodes that keep any value, saying so', () => {
@@ -454,37 +456,37 @@ describe('the CRD', () => {
 });
 
 describe('structural()', () => {
-  const of = (schema: z.ZodType) => structural(jsonSchemaOf(schema), 'x');
+  const of = (schema: z.core.$ZodType) => structural(jsonSchemaOf(schema), 'x');
 
   it('drops `additionalProperties: false` (the API server prunes) and keeps loose objects open', () => {
     expect(of(z.strictObject({ a: z.string() }))).toEqual({ type: 'object', properties: { a: { type: 'string' } }, required: ['a'] });
-    expect(of(z.looseObject({ a: z.string().optional() }))).toEqual({ type: 'object', properties: { a: { type: 'string' } }, 'x-kubernetes-preserve-unknown-fields': true });
+    expect(of(z.looseObject({ a: z.optional(z.string()) }))).toEqual({ type: 'object', properties: { a: { type: 'string' } }, 'x-kubernetes-preserve-unknown-fields': true });
     expect(of(z.record(z.string(), z.unknown()))).toEqual({ type: 'object', 'x-kubernetes-preserve-unknown-fields': true });
-    expect(of(z.record(z.string().regex(/^a/), z.int().min(0)))).toEqual({ type: 'object', additionalProperties: { type: 'integer', minimum: 0 } });
+    expect(of(z.record(z.string().check(z.regex(/^a/)), z.int().check(z.minimum(0))))).toEqual({ type: 'object', additionalProperties: { type: 'integer', minimum: 0 } });
   });
 
   it('translates draft 2020-12 keywords to OpenAPI v3.0', () => {
     expect(of(z.literal('x'))).toEqual({ type: 'string', enum: ['x'] });
-    expect(of(z.int().positive())).toEqual({ type: 'integer', minimum: 1 });
-    expect(of(z.number().positive())).toEqual({ type: 'number', minimum: 0, exclusiveMinimum: true });
-    expect(of(z.string().default('a').describe('d'))).toEqual({ type: 'string', default: 'a', description: 'd' });
+    expect(of(z.int().check(z.positive()))).toEqual({ type: 'integer', minimum: 1 });
+    expect(of(z.number().check(z.positive()))).toEqual({ type: 'number', minimum: 0, exclusiveMinimum: true });
+    expect(of(described(z._default(z.string(), 'a'), 'd'))).toEqual({ type: 'string', default: 'a', description: 'd' });
   });
 
   it('encodes int-or-string, objects of different fields, and other unions', () => {
-    expect(of(z.union([z.int().min(0), z.string().regex(/^[0-9]+%$/)]))).toEqual({
+    expect(of(z.union([z.int().check(z.minimum(0)), z.string().check(z.regex(/^[0-9]+%$/))]))).toEqual({
       'x-kubernetes-int-or-string': true,
       anyOf: [{ type: 'integer' }, { type: 'string' }],
       minimum: 0,
       pattern: '^[0-9]+%$',
     });
-    expect(of(z.union([z.strictObject({ a: z.string() }), z.strictObject({ b: z.int(), c: z.int().optional() })]))).toEqual({
+    expect(of(z.union([z.strictObject({ a: z.string() }), z.strictObject({ b: z.int(), c: z.optional(z.int()) })]))).toEqual({
       type: 'object',
       properties: { a: { type: 'string' }, b: { type: 'integer' }, c: { type: 'integer' } },
       'x-kubernetes-validations': [
         { rule: '(has(self.a) && !has(self.b) && !has(self.c)) || (has(self.b) && !has(self.a))', message: 'must be written in one of these forms: `{a}`, `{b, c}`' },
       ],
     });
-    expect(of(z.union([z.string(), z.array(z.string())]).describe('One or many.'))).toEqual({
+    expect(of(described(z.union([z.string(), z.array(z.string())]), 'One or many.'))).toEqual({
       description: 'One or many. Written as a string or a list; the API server keeps it as written, and llsd-render checks its shape.',
       'x-kubernetes-preserve-unknown-fields': true,
     });
@@ -492,7 +494,7 @@ describe('structural()', () => {
 
   it('refuses what it cannot translate instead of dropping it', () => {
     expect(() => of(z.email())).toThrow('x: no structural form for JSON Schema keyword format');
-    expect(() => of(z.union([z.string(), z.int()]).default(1))).toThrow('x: no structural form for default on a union');
+    expect(() => of(z._default(z.union([z.string(), z.int()]), 1))).toThrow('x: no structural form for default on a union');
   });
 });
 
@@ -506,7 +508,7 @@ describe('the JSON Schema', () => {
   it('is draft 2020-12, documented, and strict where zod is', () => {
     const schema = jsonSchemaOfSpec();
     expect(schema.$schema).toBe('https://json-schema.org/draft/2020-12/schema');
-    expect(schema.description).toBe(specSchema.description);
+    expect(schema.description).toBe(descriptionOf(specSchema));
     expect(schema.additionalProperties).toBe(false);
     expect(JSON.stringify(schema)).not.toContain('"$ref"');
   });
