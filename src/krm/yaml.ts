@@ -8,16 +8,19 @@
 //   parts of Kubernetes) or a YAML 1.2 reader would take the plain form for another type.
 import { emitPlainYaml } from './emit.js';
 import {
+  Composer,
   Document,
+  isAlias,
   isNode,
   LineCounter,
+  Parser,
   Scalar,
   isMap,
   isPair,
   isScalar,
   isSeq,
-  parseAllDocuments,
   visit,
+  type CST,
   type Node,
   type ScalarTag,
   type ToStringOptions,
@@ -68,33 +71,34 @@ export function parseYamlStream(text: string): ParsedStream {
   const lines = new LineCounter();
   const binary = notText(text);
   if (binary) return { documents: [], problems: [binary], lines };
-  const docs = parseAllDocuments(text, { lineCounter: lines, uniqueKeys: true, prettyErrors: false });
+  const { docs, dropped, stopped } = composeDocuments(text, lines, '1.2');
+  // Garbage gives an error per line; the first few say enough, the rest are counted.
   const problems: YamlProblem[] = [];
+  let hidden = dropped;
+  const add = (problem: () => YamlProblem): void => {
+    if (problems.length < maxProblems) problems.push(problem());
+    else hidden++;
+  };
   const documents: ParsedDocument[] = [];
-  const list = Array.isArray(docs) ? docs : [];
-  if (!Array.isArray(docs)) {
-    problems.push({ message: 'the input is not a YAML stream' });
-  }
-  for (const doc of list) {
-    for (const error of doc.errors) {
-      problems.push({ message: describeYamlError(error.message, error.code, text, error.pos[0]), line: lines.linePos(error.pos[0]).line });
-    }
-    if (doc.errors.length > 0) continue;
+  for (const doc of docs) {
+    for (const error of doc.errors) add(() => ({ message: describeYamlError(error.message), line: lines.linePos(error.pos[0]).line }));
     const node = (doc.contents as Node | null) ?? null;
+    const { tooDeep, keyProblems } = checkNodes(node, (key) => add(() => keyProblem(key, text, lines)));
+    if (doc.errors.length > 0 || keyProblems > 0) continue;
     const line = lines.linePos(doc.range[0]).line;
-    if (depthOf(node) > maxDepth) {
-      problems.push({ message: `nests collections more than ${maxDepth} levels deep; no Kubernetes object is that deep`, line });
+    if (tooDeep) {
+      add(() => ({ message: `nests collections more than ${maxDepth} levels deep; no Kubernetes object is that deep`, line }));
       continue;
     }
     try {
       documents.push({ node, value: doc.toJS({ maxAliasCount }), line, range: [doc.range[0], doc.range[2]] });
     } catch (error) {
-      problems.push({ message: aliasProblem(error), line });
+      add(() => ({ message: aliasProblem(error), line }));
     }
   }
-  // Garbage gives an error per line; the first few say enough.
-  const shown = problems.length > maxProblems ? [...problems.slice(0, maxProblems), { message: `and ${problems.length - maxProblems} more problems like these` }] : problems;
-  return { documents, problems: shown, lines };
+  if (stopped) problems.push({ message: `and more problems like these; llsd-render stops reading after ${maxErrors} errors` });
+  else if (hidden > 0) problems.push({ message: `and ${hidden} more problems like these` });
+  return { documents, problems, lines };
 }
 
 /** What went wrong turning a document into values: an alias to no anchor, or an alias bomb (refused instead of expanded). */
@@ -107,24 +111,110 @@ function aliasProblem(error: unknown): string {
 /** Deeper than this is refused before any recursive walk (toJS, the render) can overflow the stack. */
 const maxDepth = 500;
 const maxProblems = 10;
+/** Errors `yaml` may build for one text; past this the rest of the text is not read, or not kept. */
+const maxErrors = 100;
 
-/** How deeply collections nest under `root`, counted without recursion. */
-function depthOf(root: Node | null): number {
-  let deepest = 0;
-  const stack: Array<[unknown, number]> = [[root, 1]];
-  while (stack.length > 0) {
-    const [node, depth] = stack.pop() as [unknown, number];
-    if (isMap(node) || isSeq(node)) {
-      if (depth > deepest) deepest = depth;
-      if (deepest > maxDepth) return deepest;
-      for (const item of node.items as unknown[]) {
-        if (isPair(item)) {
-          stack.push([item.key, depth + 1], [item.value, depth + 1]);
-        } else stack.push([item, depth + 1]);
+/**
+ * `parseAllDocuments`, bounded for garbage: `yaml` builds an error object for each bad line (a
+ * few MB of `]` lines took gigabytes) before we could show the first ten. Past `maxErrors`, an
+ * error token from the parser ends the token stream, and errors found while composing a
+ * document are dropped and counted (`dropped`).
+ *
+ * Keys are checked for uniqueness in `checkNodes`, not here: `uniqueKeys` compares each key with
+ * every earlier key of its mapping (100,000 keys took 90 s). `logLevel: 'error'` keeps `yaml`
+ * from printing warnings of its own (toJS warns on stderr when it turns a key into a string).
+ */
+function composeDocuments(text: string, lines: LineCounter, version: '1.1' | '1.2'): { docs: Array<Document.Parsed>; dropped: number; stopped: boolean } {
+  let errors = 0;
+  let stopped = false;
+  const composer = new Composer({ version, uniqueKeys: false, logLevel: 'error' });
+  // The composer reports through `onError`, which `yaml` does not expose; `yaml` is pinned to an
+  // exact version, and test/unit/yaml-limits.test.ts fails if this stops working.
+  const hook = composer as unknown as { onError: (source: unknown, code: string, message: string, warning?: boolean) => void };
+  const report = hook.onError;
+  hook.onError = (source, code, message, warning) => {
+    if (!warning) errors++;
+    if (errors <= maxErrors) report(source, code, message, warning);
+  };
+  function* bounded(tokens: Iterable<CST.Token>): Generator<CST.Token> {
+    for (const token of tokens) {
+      if (token.type === 'error' && ++errors > maxErrors) {
+        stopped = true;
+        return;
       }
+      yield token;
     }
   }
-  return deepest;
+  const docs: Array<Document.Parsed> = [];
+  for (const token of bounded(new Parser(lines.addNewLine).parse(text))) docs.push(...composer.next(token));
+  // When reading stopped, the errors so far may wait for a document that never came: force one to carry them.
+  docs.push(...composer.end(stopped, text.length));
+  return { docs, dropped: Math.max(0, errors - maxErrors), stopped };
+}
+
+/** A key that `checkNodes` refuses: one seen before in its mapping, or a collection (JSON keys are strings). */
+interface KeyProblem {
+  kind: 'duplicate' | 'sequence' | 'mapping';
+  /** Where the key starts in the text. */
+  offset: number;
+  /** Where it ends (for a collection key, shown in the message). */
+  end: number;
+}
+
+/**
+ * What `yaml` is not asked to check, in one walk without recursion (toJS and the render recurse,
+ * so nesting is measured first): whether collections nest deeper than `maxDepth` (the walk stops
+ * there), keys that appear twice in one mapping, and keys that are sequences or mappings. Keys
+ * are passed to `onKey` in document order. Duplicates are found as `yaml`'s `uniqueKeys` finds
+ * them: scalar keys with equal values (`===`; each YAML 1.1 merge key `<<` is a distinct symbol),
+ * never aliases or collections.
+ */
+function checkNodes(root: Node | null, onKey: (key: KeyProblem) => void): { tooDeep: boolean; keyProblems: number } {
+  let keyProblems = 0;
+  const found = (kind: KeyProblem['kind'], key: unknown): void => {
+    const range = (key as { range?: [number, number, number] } | null)?.range ?? [0, 0];
+    keyProblems++;
+    onKey({ kind, offset: range[0], end: range[1] });
+  };
+  // Anchors seen so far: the walk is in document order, so an alias names the last one before it.
+  const anchors = new Map<string, unknown>();
+  // One frame per open collection, with the next item to visit.
+  const stack: Array<{ items: unknown[]; next: number; depth: number; keys?: Set<unknown> }> = [];
+  const enter = (node: unknown, depth: number): boolean => {
+    if (isNode(node) && node.anchor) anchors.set(node.anchor, node);
+    if (!isMap(node) && !isSeq(node)) return true;
+    if (depth > maxDepth) return false;
+    stack.push({ items: node.items as unknown[], next: 0, depth, keys: isMap(node) ? new Set() : undefined });
+    return true;
+  };
+  if (!enter(root, 1)) return { tooDeep: true, keyProblems };
+  while (stack.length > 0) {
+    const frame = stack[stack.length - 1] as (typeof stack)[number];
+    if (frame.next === frame.items.length) {
+      stack.pop();
+      continue;
+    }
+    const item = frame.items[frame.next++];
+    if (!isPair(item)) {
+      if (!enter(item, frame.depth + 1)) return { tooDeep: true, keyProblems };
+      continue;
+    }
+    // Keys are not walked: a scalar or an alias has nothing under it, and a collection key is
+    // reported as a whole (one problem per key).
+    const key = item.key;
+    const target = isAlias(key) ? anchors.get(key.source) : key;
+    if (isMap(target) || isSeq(target)) found(isMap(target) ? 'mapping' : 'sequence', key);
+    else if (isScalar(key)) {
+      if (key.anchor) anchors.set(key.anchor, key);
+      // NaN is not `===` to itself, so yaml never took `.nan` keys for duplicates; a Set would.
+      if (frame.keys && !Number.isNaN(key.value)) {
+        if (frame.keys.has(key.value)) found('duplicate', key);
+        else frame.keys.add(key.value);
+      }
+    }
+    if (!enter(item.value, frame.depth + 1)) return { tooDeep: true, keyProblems };
+  }
+  return { tooDeep: false, keyProblems };
 }
 
 /**
@@ -179,13 +269,15 @@ export function parseYaml11(text: string): { value: unknown; problem?: YamlProbl
   const binary = notText(text);
   if (binary) return { value: undefined, problem: binary };
   const lines = new LineCounter();
-  const docs = parseAllDocuments(text, { version: '1.1', lineCounter: lines, uniqueKeys: true });
-  const list = Array.isArray(docs) ? docs : [];
-  const first = list[0];
+  const { docs } = composeDocuments(text, lines, '1.1');
+  const first = docs[0];
   const error = first?.errors[0];
-  if (error) return { value: undefined, problem: { message: describeYamlError(error.message, error.code, text, error.pos[0]), line: lines.linePos(error.pos[0]).line } };
-  if (list.length > 1) return { value: undefined, problem: { message: 'must hold a single YAML document' } };
-  if (first && depthOf(first.contents as Node | null) > maxDepth) return { value: undefined, problem: { message: `nests collections more than ${maxDepth} levels deep` } };
+  if (error) return { value: undefined, problem: { message: describeYamlError(error.message), line: lines.linePos(error.pos[0]).line } };
+  let key: KeyProblem | undefined;
+  const { tooDeep } = checkNodes((first?.contents as Node | null) ?? null, (found) => (key ??= found));
+  if (key) return { value: undefined, problem: keyProblem(key, text, lines) };
+  if (docs.length > 1) return { value: undefined, problem: { message: 'must hold a single YAML document' } };
+  if (tooDeep) return { value: undefined, problem: { message: `nests collections more than ${maxDepth} levels deep` } };
   try {
     return { value: first ? first.toJS({ maxAliasCount }) : null };
   } catch (error) {
@@ -222,14 +314,22 @@ function rangeLine(node: unknown, lines: LineCounter): number | undefined {
 }
 
 /** The `yaml` package's messages carry source excerpts and internal codes; keep the first sentence. */
-function describeYamlError(message: string, code: string, text: string, offset: number): string {
-  if (code === 'DUPLICATE_KEY') {
-    // The error points at the repeated key; name it so the user finds it.
-    const end = text.indexOf('\n', offset);
-    const key = /^\s*(?:-\s+)?("[^"]*"|'[^']*'|[^:#]+?)\s*:/.exec(text.slice(offset, end === -1 ? undefined : end))?.[1];
-    return `the key ${key ? `"${key.replace(/^["']|["']$/g, '')}" ` : ''}appears twice in one mapping; keep only one`;
-  }
+function describeYamlError(message: string): string {
   if (/Maximum call stack size exceeded/.test(message)) return `nests collections more than ${maxDepth} levels deep; no Kubernetes object is that deep`;
   const first = message.split('\n')[0] ?? message;
   return first.replace(/ at line \d+, column \d+:?$/, '').trim();
+}
+
+function keyProblem(key: KeyProblem, text: string, lines: LineCounter): YamlProblem {
+  if (key.kind === 'duplicate') {
+    // An empty key is placed before the blanks and comments ahead of its `:`; the `:` is what the user sees.
+    const offset = key.end > key.offset ? key.offset : key.offset + (/^(?:\s|#.*)*/.exec(text.slice(key.offset, key.offset + 1000))?.[0].length ?? 0);
+    // Named as written, so the user finds it (an empty key has no name).
+    const end = text.indexOf('\n', offset);
+    const name = key.end > key.offset ? /^\s*(?:-\s+)?("[^"]*"|'[^']*'|[^:#]+?)\s*:/.exec(text.slice(offset, end === -1 ? undefined : end))?.[1] : undefined;
+    return { message: `the key ${name ? `"${name.replace(/^["']|["']$/g, '')}" ` : ''}appears twice in one mapping; keep only one`, line: lines.linePos(offset).line };
+  }
+  const source = text.slice(key.offset, key.end).replace(/\s+/g, ' ').trim();
+  const shown = source.length > 40 ? `${source.slice(0, 37)}...` : source;
+  return { message: `the key "${shown}" is a ${key.kind}; a mapping key must be a string or a number (quote the key to keep it as text)`, line: lines.linePos(key.offset).line };
 }

@@ -1,12 +1,14 @@
 // Hostile input through the built bundle (issue 8): deep nesting, binary garbage, inputs over the
-// size limit, prototype-named keys, output that cannot be written, paths that leave the package.
+// size limit, error-dense input under it, a mapping with 100,000 keys, keys that are collections,
+// prototype-named keys, output that cannot be written, paths that leave the package.
 // Every case ends with exit 1 and one clear line, or renders as it should; never a crash, never
 // partial output. Alias bombs are in bad-input.test.ts; long names in test/unit/manifests.test.ts.
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { expectNoCrash, parseResourceList, parseStream, quickstartText, resourceList, run, stderrLines, tempDir, writeTree } from './run.js';
+import { expectNoCrash, occurrences, parseResourceList, parseStream, quickstartText, repoRoot, requireBundle, resourceList, run, stderrLines, tempDir, writeTree, type RunResult } from './run.js';
 
 const nested = (depth: number): string => `${'['.repeat(depth)}${']'.repeat(depth)}`;
 const configMap = (name: string, data: string) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\ndata:\n  x: ${data}\n`;
@@ -85,6 +87,73 @@ describe('input over the size limit (32 MiB by default)', () => {
     expect(r.status).toBe(1);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/big\.yaml: is larger than 1 MiB, the most llsd-render reads at once .*: split the package, or set LLSD_RENDER_MAX_INPUT_MB\n/);
+  });
+});
+
+describe('error-dense input under the size limit', () => {
+  /** `run` with the peak resident set size of the process (getrusage ru_maxrss), written on exit by a preload. */
+  function runMeasured(args: readonly string[]): RunResult & { maxRss: number } {
+    const dir = tempDir();
+    const rssFile = join(dir, 'max-rss');
+    const preload = join(dir, 'max-rss.cjs');
+    writeFileSync(preload, `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(rssFile)}, String(process.resourceUsage().maxRSS * 1024)));\n`);
+    const env: NodeJS.ProcessEnv = { ...process.env };
+    delete env.NODE_OPTIONS;
+    delete env.LLSD_RENDER_DEBUG;
+    const r = spawnSync(process.execPath, ['--require', preload, requireBundle(), ...args], { cwd: repoRoot, env, encoding: 'utf8', timeout: 60_000 });
+    if (r.error) throw r.error;
+    return { status: r.status, signal: r.signal, stdout: r.stdout, stderr: r.stderr, maxRss: Number(readFileSync(rssFile, 'utf8')) };
+  }
+
+  it('20 MB of `]` lines: the first ten errors and a line saying reading stopped, in bounded memory (not an error object per line)', () => {
+    const dir = writeTree(tempDir(), { 'garbage.yaml': ']\n'.repeat(10_000_000) });
+    const r = runMeasured(['build', dir]);
+    expectNoCrash(r);
+    expect(r.status).toBe(1);
+    expect(r.stdout).toBe('');
+    const lines = stderrLines(r);
+    expect(lines).toHaveLength(11);
+    expect(lines[0]).toMatch(/garbage\.yaml:1: not valid YAML: Unexpected flow-seq-end token in YAML document: "\]"$/);
+    expect(lines).toContainEqual(expect.stringMatching(/garbage\.yaml: not valid YAML: and more problems like these; llsd-render stops reading after 100 errors$/));
+    expect(r.maxRss).toBeLessThan(600 * 1024 * 1024);
+  });
+});
+
+describe('one mapping with 100,000 keys (keys are checked in one pass, not each against all before it)', () => {
+  const wide = (extra = ''): string => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: wide\ndata:\n${Array.from({ length: 100_000 }, (_, i) => `  key-${i}: value-${i}\n`).join('')}${extra}`;
+
+  it('a ConfigMap with 100,000 data keys renders through build', () => {
+    const r = run(['build', writeTree(tempDir(), { 'wide.yaml': wide() })]);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).toBe('');
+    expect(occurrences(r.stdout, '\n  key-')).toBe(100_000);
+    expect(r.stdout).toContain('\n  key-99999: value-99999\n');
+  });
+
+  it('the same ConfigMap with its first key repeated last: that key and its line', () => {
+    const r = run(['build', writeTree(tempDir(), { 'wide.yaml': wide('  key-0: again\n') })]);
+    expectOneError(r, 'build', /wide\.yaml:100006: not valid YAML: the key "key-0" appears twice in one mapping; keep only one$/);
+  });
+});
+
+describe('keys that are sequences or mappings (JSON and Kubernetes have string keys only)', () => {
+  const withKey = (key: string): string => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: keys\ndata:\n  ${key}\n`;
+  const noNodeWarning = (r: RunResult): void => expect(r.stderr.split('\n').filter((line) => line.startsWith('(node:'))).toEqual([]);
+
+  it.each([
+    ['[a, b]: 1', 'the key "\\[a, b\\]" is a sequence'],
+    ['? [a, b]\n  : 1', 'the key "\\[a, b\\]" is a sequence'],
+    ['? [a, b]: 1', 'the key "\\[a, b\\]: 1" is a mapping'],
+  ])('%j in a file: one error at its line, no warning from Node on stderr', (key, message) => {
+    const r = run(['build', writeTree(tempDir(), { 'keys.yaml': withKey(key) })]);
+    noNodeWarning(r);
+    expectOneError(r, 'build', new RegExp(`/keys\\.yaml:6: not valid YAML: ${message}; a mapping key must be a string or a number \\(quote the key to keep it as text\\)$`));
+  });
+
+  it('on stdin: the error result in the ResourceList, no warning from Node on stderr', () => {
+    const r = run([], { input: resourceList([withKey('? [a, b]: 1')]) });
+    noNodeWarning(r);
+    expectOneError(r, 'krm', /^stdin is not valid YAML \(line \d+\): the key "\[a, b\]: 1" is a mapping; a mapping key must be a string or a number \(quote the key to keep it as text\)$/);
   });
 });
 
