@@ -19,6 +19,11 @@ LABEL org.opencontainers.image.title="llsd-render" \
       org.opencontainers.image.licenses="Apache-2.0"
 
 COPY dist/llsd-render.js /usr/local/lib/llsd-render/llsd-render.js
+# V8's code cache of the program (src/loader.cjs), made by one render at build time: a function
+# container is new on every run and could keep none of its own (and cannot write as nobody).
+# Exec form and node alone: the base image need not have a shell.
+ENV LLSD_RENDER_CODE_CACHE=/usr/local/lib/llsd-render/code-cache
+RUN ["node", "-e", "const input = 'apiVersion: config.kubernetes.io/v1\\nkind: ResourceList\\nitems:\\n  - apiVersion: llamastack.io/v1alpha2\\n    kind: LlamaStackDistribution\\n    metadata: {name: warm-up, namespace: warm-up}\\n    spec: {distribution: {name: starter}}\\n'; require('node:child_process').execFileSync(process.execPath, ['/usr/local/lib/llsd-render/llsd-render.js'], { input, stdio: ['pipe', 'ignore', 'inherit'] }); if (!require('node:fs').readdirSync(process.env.LLSD_RENDER_CODE_CACHE).some((f) => f.endsWith('.v8cache'))) throw new Error('no code cache was written');"]
 # nobody:nogroup. The function reads stdin and writes stdout only; it needs no writable path.
 USER 65534:65534
 WORKDIR /tmp

@@ -18,7 +18,7 @@ const KUSTOMIZE_TIMEOUT_MS = 30_000; // kustomize is quadratic in the number of 
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const DIST = join(ROOT, 'dist/llsd-render.js');
-const PRELOAD = join(ROOT, 'bench/max-rss.mjs');
+const PRELOAD = join(ROOT, 'bench/max-rss.cjs');
 const NODE = process.execPath;
 const tmp = mkdtempSync(join(tmpdir(), 'llsd-bench-'));
 const load = loadavg()[0].toFixed(2); // other work on the machine makes the numbers noisier
@@ -81,7 +81,7 @@ function measure(label, runs, fn) {
 const fmtMs = (ms) => (ms >= 10_000 ? `${(ms / 1000).toFixed(1)} s` : ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms.toFixed(ms < 10 ? 1 : 0)} ms`);
 const fmtMB = (b) => `${(b / 1e6).toFixed(0)} MB`;
 const fmtX = (x) => (Number.isFinite(x) ? `${x.toFixed(2)}×` : '–');
-const render = (argv, opts) => run(NODE, ['--import', PRELOAD, BUNDLE, ...argv], { rss: true, ...opts });
+const render = (argv, opts) => run(NODE, ['--require', PRELOAD, BUNDLE, ...argv], { rss: true, ...opts });
 const hasKubectl = spawnSync('kubectl', ['version', '--client'], { encoding: 'utf8' });
 const kubectlVersion = hasKubectl.status === 0 ? hasKubectl.stdout.trim().split('\n').join(', ') : undefined;
 
@@ -121,7 +121,7 @@ const kustomize = (n, runs) => {
 log('measuring');
 run(NODE, ['-e', '0']);
 const floor = measure('node -e 0', RUNS[1], () => run(NODE, ['-e', '0']));
-const floorPreload = measure('node --import max-rss.mjs -e 0', RUNS[1], () => run(NODE, ['--import', PRELOAD, '-e', '0'], { rss: true }));
+const floorPreload = measure('node --require max-rss.cjs -e 0', RUNS[1], () => run(NODE, ['--require', PRELOAD, '-e', '0'], { rss: true }));
 const krmInput = resourceList(0);
 const krm = measure('1 LLSD, KRM', RUNS[1], () => render([], { input: krmInput }));
 const krmCold = measure('1 LLSD, KRM, no code cache', RUNS[1], () => render([], { input: krmInput, codeCache: 'off' }));
@@ -172,7 +172,7 @@ const report = [
   head,
   head.replace(/[^|]+/g, '---'),
   line('`node -e 0` (floor)', floor),
-  line('`node --import bench/max-rss.mjs -e 0`', floorPreload),
+  line('`node --require bench/max-rss.cjs -e 0`', floorPreload),
   line('1 LLSD, KRM (ResourceList on stdin)', krm, { k: one.k }),
   line('1 LLSD, KRM, `LLSD_RENDER_CODE_CACHE=off`', krmCold, { k: one.k }),
   ...rows.map((r) => line(r.label, r, r)),

@@ -98,6 +98,15 @@ describe('container image (Dockerfile) as a KRM function, with podman', () => {
     expect(ofKind(output.items, 'Deployment').map((o) => o.metadata.name)).toEqual([llsd.metadata.name]);
   });
 
+  it('ships the code cache made at build time, and the function reads it (as nobody, with no network)', () => {
+    const llsd = parseYaml(readText(join(repoRoot, 'examples', 'kpt', 'apps', 'llsd.yaml'))) as K8sObject;
+    const input = stringify({ apiVersion: 'config.kubernetes.io/v1', kind: 'ResourceList', items: [llsd] });
+    const result = run(podman, ['run', '--rm', '-i', '--network', 'none', '--user', 'nobody', '-e', 'LLSD_RENDER_DEBUG=1', image], { input });
+    expect(result.status, describeRun(result)).toBe(0);
+    expect(result.stderr).toMatch(/^llsd-render: code cache: read \/usr\/local\/lib\/llsd-render\/code-cache\/code-[0-9a-f]{16}-nodev[\d.]+-\w+\.v8cache$/m);
+    expect(result.stderr).not.toMatch(/code cache: (refused|wrote|cannot)/);
+  });
+
   it('runs under KPT_FN_RUNTIME=podman kpt fn render; a second render changes nothing', () => {
     const kpt = requireTool('kpt');
     const pkg = copyDir(join(repoRoot, 'examples', 'kpt'), join(tmp('llsd-kpt-podman-'), 'pkg'));
