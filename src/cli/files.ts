@@ -2,11 +2,11 @@
 // write `-o DIR` output without leaving half-written files.
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
-import { isMap, type LineCounter, type Node } from 'yaml';
+import { isMap } from 'yaml';
 import { isClientSideOnly, isKrmObject, type InputItem, type KrmObject } from '../krm/item.js';
 import type { Result } from '../krm/result.js';
 import { fieldLine, fieldLinesOf } from '../krm/field-lines.js';
-import { parseYamlStream, type ParsedDocument } from '../krm/yaml.js';
+import { parseYamlStream } from '../krm/yaml.js';
 
 export class UsageError extends Error {}
 
@@ -56,8 +56,16 @@ export function maxInputBytes(env: Readonly<Record<string, string | undefined>>)
 export const tooLarge = (limit: number): string =>
   `is larger than ${limit / 1024 / 1024} MiB, the most llsd-render reads at once (parsing needs about 40 times that in memory): split the package, or set LLSD_RENDER_MAX_INPUT_MB`;
 
-/** Parses files into items; anything that is not a Kubernetes object is reported, never silently dropped. */
-export function readItems(files: readonly string[], limit = maxInputBytes(process.env)): { items: InputItem[]; results: Result[] } {
+/**
+ * Parses files into items; anything that is not a Kubernetes object is reported, never silently
+ * dropped. With `llsdNodes: 'drop'` (`build`, `validate`: an LLSD is rendered, never written
+ * back), an LLSD keeps only its value and the lines of its fields, not its parsed node, which
+ * takes ten times the memory.
+ */
+export function readItems(
+  files: readonly string[],
+  { llsdNodes = 'keep', limit = maxInputBytes(process.env) }: { llsdNodes?: 'keep' | 'drop'; limit?: number } = {},
+): { items: InputItem[]; results: Result[] } {
   const items: InputItem[] = [];
   const results: Result[] = [];
   for (const file of files) {
@@ -74,7 +82,6 @@ export function readItems(files: readonly string[], limit = maxInputBytes(proces
     }
     if (text.startsWith(outputMarker)) continue;
     const { documents, problems, lines } = parseYamlStream(text);
-    const directives = /^%/m.test(text);
     for (const problem of problems) {
       const result: Result = { severity: 'error', message: `not valid YAML: ${problem.message}`, file: { path: display } };
       if (problem.line) result.line = problem.line;
@@ -94,58 +101,24 @@ export function readItems(files: readonly string[], limit = maxInputBytes(proces
         });
         return;
       }
-      // An LLSD is never written back by `build`: it keeps the lines of its fields (for results)
-      // and its source text, parsed again only if its node is asked for (the parsed form takes ten
-      // times the memory). Other objects are written, so they keep their nodes. Documents after
-      // %directives are not cut out.
-      const lazy = !directives && object.kind === 'LlamaStackDistribution' && object.apiVersion.startsWith('llamastack.io/');
-      items.push(lazy ? lazyItem(object, display, index, text, doc, fieldLinesOf(doc.node, lines)) : { node: doc.node, object, origin: { file: display, index, lines } });
+      const dropNode = llsdNodes === 'drop' && object.kind === 'LlamaStackDistribution' && object.apiVersion.startsWith('llamastack.io/');
+      items.push(dropNode ? withoutNode(object, display, index, fieldLinesOf(doc.node, lines)) : { node: doc.node, object, origin: { file: display, index, lines } });
     });
   }
   return { items, results };
 }
 
-/**
- * An item whose node is parsed again from its source on each use (`convert` passing it through).
- * The line counter of that parse is shifted to the document's first line, so the lines are those
- * of the file (padding the source instead would make each parse cost as much as the file before it).
- */
-function lazyItem(object: KrmObject, file: string, index: number, text: string, doc: ParsedDocument, fieldLines: string): InputItem {
-  const source = text.slice(doc.range[0], doc.range[1]);
-  const shift = doc.line - 1;
-  const parse = (): { node: Node; lines: LineCounter } => {
-    if (lastParsed?.source !== source || lastParsed.shift !== shift) {
-      const parsed = parseYamlStream(source);
-      const { lines } = parsed;
-      const local = lines.linePos;
-      lines.linePos = (offset) => {
-        const position = local(offset);
-        return { line: position.line + shift, col: position.col };
-      };
-      lastParsed = { source, shift, node: parsed.documents[0]?.node as Node, lines };
-    }
-    return lastParsed;
-  };
+/** An item that is rendered, never written: its results take their lines from `fieldLines`. */
+function withoutNode(object: KrmObject, file: string, index: number, fieldLines: string): InputItem {
   const line = fieldLine(fieldLines, []);
   return {
     object,
-    get node() {
-      return parse().node;
+    get node(): never {
+      throw new Error(`internal: the node of ${file} #${index} was dropped when it was read (readItems with llsdNodes: 'drop')`);
     },
-    origin: {
-      file,
-      index,
-      ...(line !== undefined && { line }),
-      fieldLine: (path) => fieldLine(fieldLines, path),
-      get lines() {
-        return parse().lines;
-      },
-    },
+    origin: { file, index, ...(line !== undefined && { line }), fieldLine: (path) => fieldLine(fieldLines, path) },
   };
 }
-
-/** The last lazily parsed document: a result asks for its node and its lines one after the other. */
-let lastParsed: { source: string; shift: number; node: Node; lines: LineCounter } | undefined;
 
 /**
  * Writes `files` (path relative to `dir`, text; each text is asked for only when its file is

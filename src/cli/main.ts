@@ -3,7 +3,6 @@
 import { readFileSync, readSync, realpathSync } from 'node:fs';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import type { ParseArgsConfig } from 'node:util';
-import { setFlagsFromString } from 'node:v8';
 import { commonOptions, parseCommand } from './args.js';
 import { isNode } from 'yaml';
 import { convertChecked, llsdApiVersions } from '../api/convert.js';
@@ -14,6 +13,7 @@ import { annotation, resultFor, type InputItem, type KrmObject } from '../krm/it
 import { readResourceList, streamDocuments, writeResourceList, writeStream, Written, type OutputItem } from '../krm/resource-list.js';
 import { exitCodeOf, formatLine, sortResults, type ExitCode, type Result } from '../krm/result.js';
 import { parseYaml11 } from '../krm/yaml.js';
+import { v8 } from '../lib/builtins.js';
 import { isPlainObject, setOwn } from '../lib/objects.js';
 import type { Mode } from '../process.js';
 import type { Environment } from '../registry/credentials.js';
@@ -115,6 +115,7 @@ async function build(io: Io, args: string[], command: 'build' | 'validate'): Pro
   // times what is live before it collects (a 480 MB peak for 10,000 LLSDs with 130 MB live);
   // growing by a fifth at a time keeps the peak near what is live, for a few more full collections.
   // The flag is reset at the end: V8 refuses a code cache made under other flags (src/loader.cjs).
+  const { setFlagsFromString } = v8();
   setFlagsFromString('--heap-growing-percent=20');
   try {
     return await renderFiles(io, command, values, positionals);
@@ -124,7 +125,7 @@ async function build(io: Io, args: string[], command: 'build' | 'validate'): Pro
 }
 
 async function renderFiles(io: Io, command: 'build' | 'validate', values: BuildValues, positionals: string[]): Promise<ExitCode> {
-  const read = readItems(findYamlFiles(positionals));
+  const read = readItems(findYamlFiles(positionals), { llsdNodes: 'drop' });
   const options: RenderOptionsInput[] = [];
   const baseFiles = new Set<string>();
   const configResults = values.config === undefined ? [] : readConfigFile(values.config, options, baseFiles);

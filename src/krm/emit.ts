@@ -119,6 +119,14 @@ const placeholderPlain = /^(?:[A-Za-z][A-Za-z0-9_./-]*)?\$\{env\.[A-Za-z0-9_]+(?
 /** A string `yaml` writes as it is, as a value or as a key. */
 const isSimplePlain = (value: string): boolean => (simplePlain.test(value) && !reservedWords.has(value)) || placeholderPlain.test(value);
 
+/**
+ * Also plain as a value: colons inside, as in provider types (`remote::vllm`), URLs and ports. A
+ * colon is YAML syntax only before a blank or at the end, and a string that starts with a letter
+ * is never a number, date or sexagesimal, so `yaml` writes these as they are (checked by
+ * test/unit/emit.test.ts); a base config has dozens, each of which would otherwise go to `yaml`.
+ */
+const colonPlain = /^(?![eE][-+]?[0-9])[A-Za-z][A-Za-z0-9_./-]*(?::+[A-Za-z0-9_./-]+)+$/;
+
 const scalars = new Map<string, ScalarText>();
 /** Fractions and large numbers as `yaml` writes them (a Map keys -0 as 0, but -0 is the only zero that gets here). */
 const numbers = new Map<number, ScalarText>();
@@ -137,7 +145,7 @@ function scalarText(value: unknown): ScalarText {
   }
   if (typeof value !== 'string') throw new NotPlain();
   // Names, ids, paths and images: plain unless they are one of YAML's words for true, false or null.
-  if (isSimplePlain(value)) return { head: value, block: false, lines: [] };
+  if (isSimplePlain(value) || colonPlain.test(value)) return { head: value, block: false, lines: [] };
   const literal = plainLiteral(value);
   if (literal) return literal;
   const known = scalars.get(value);

@@ -3,62 +3,70 @@
 // `lineOf` in yaml.ts does on the nodes: the line of the deepest field of the path that exists.
 import { isMap, isPair, isScalar, isSeq, type LineCounter, type Node } from 'yaml';
 
-/** One step down: `k` + a map key (as a string), or `i` + a sequence index. JSON keeps it one line. */
+/** One step down: `k` + a map key (as a string), or `i` + a sequence index; JSON keeps it on one line, between quotes. */
 const mapStep = (key: string): string => JSON.stringify(`k${key}`);
 const seqStep = (index: number): string => `"i${index}"`;
 
-/** `\n<steps>\t<line>` for the root and every key and sequence item below it, steps joined by commas. */
+/**
+ * One entry per field, `\n<id>\t<parent id>\t<step>\t<line>`, the root being entry 0 with no parent
+ * (about 20 characters a field: 10,000 LLSDs keep 8 MB of them). A step is quoted and a line is
+ * not followed by a tab, so `\t<parent>\t<step>\t` is found only where it is meant.
+ */
 export function fieldLinesOf(root: Node, lines: LineCounter): string {
   const out: string[] = [];
+  let next = 0;
   const lineAt = (node: unknown): number | undefined => {
     const range = (node as { range?: [number, number, number] } | null)?.range;
     return range ? lines.linePos(range[0]).line : undefined;
   };
-  const walk = (node: unknown, steps: string): void => {
+  const add = (parent: number, step: string, line: number | undefined): number | undefined => {
+    if (line === undefined) return undefined;
+    const id = next++;
+    out.push(`\n${id}\t${parent}\t${step}\t${line}`);
+    return id;
+  };
+  const walk = (node: unknown, id: number): void => {
     if (isMap(node)) {
       for (const pair of node.items) {
         if (!isPair(pair) || !isScalar(pair.key)) continue;
-        const at = `${steps},${mapStep(String(pair.key.value))}`;
-        const line = lineAt(pair.key);
-        if (line !== undefined) out.push(`\n${at}\t${line}`);
-        walk(pair.value, at);
+        const child = add(id, mapStep(String(pair.key.value)), lineAt(pair.key));
+        if (child !== undefined) walk(pair.value, child);
       }
     } else if (isSeq(node)) {
       node.items.forEach((item, index) => {
-        const at = `${steps},${seqStep(index)}`;
-        const line = lineAt(item);
-        if (line !== undefined) out.push(`\n${at}\t${line}`);
-        walk(item, at);
+        const child = add(id, seqStep(index), lineAt(item));
+        if (child !== undefined) walk(item, child);
       });
     }
   };
-  const rootLine = lineAt(root);
-  if (rootLine !== undefined) out.push(`\n\t${rootLine}`);
-  walk(root, '');
+  const rootId = add(-1, '""', lineAt(root));
+  if (rootId !== undefined) walk(root, rootId);
   return `${out.join('')}\n`;
 }
 
 /** The line of the deepest field of `path` in an index from fieldLinesOf (as `lineOf` answers). */
 export function fieldLine(index: string, path: ReadonlyArray<string | number>): number | undefined {
-  const find = (steps: string): number | undefined => {
-    const at = index.indexOf(`\n${steps}\t`);
-    return at < 0 ? undefined : Number(index.slice(at + steps.length + 2, index.indexOf('\n', at + 1)));
+  /** The entry under `parent` for `step`: its id and line. */
+  const find = (parent: number, step: string): { id: number; line: number } | undefined => {
+    const at = index.indexOf(`\t${parent}\t${step}\t`);
+    if (at < 0) return undefined;
+    const start = index.lastIndexOf('\n', at) + 1;
+    const end = index.indexOf('\n', at);
+    return { id: Number(index.slice(start, at)), line: Number(index.slice(at + parent.toString().length + step.length + 3, end)) };
   };
-  let steps = '';
-  let best = find(steps);
+  let entry = find(-1, '""');
+  let best = entry?.line;
   for (const segment of path) {
+    if (!entry) break;
     // A number may index a sequence or name a map key (`lineOf` compares keys as strings).
-    const candidates = typeof segment === 'number' ? [seqStep(segment), mapStep(String(segment))] : [mapStep(segment)];
-    let found = false;
-    for (const step of candidates) {
-      const line = find(`${steps},${step}`);
-      if (line === undefined) continue;
-      steps = `${steps},${step}`;
-      best = line;
-      found = true;
-      break;
+    const parent = entry.id;
+    const steps = typeof segment === 'number' ? [seqStep(segment), mapStep(String(segment))] : [mapStep(segment)];
+    entry = undefined;
+    for (const step of steps) {
+      entry = find(parent, step);
+      if (entry) break;
     }
-    if (!found) break;
+    if (entry) best = entry.line;
   }
   return best;
 }

@@ -22,6 +22,8 @@ const tricky = fc.oneof(
   fc.stringMatching(/^[A-Za-z][A-Za-z0-9_./-]{0,6}$/),
   fc.stringMatching(/^([a-z]{0,3}:?\/{0,2})?\$\{env\.[A-Z_]{1,4}(:[=+:#~ -]?[a-z0-9_./:~ #-]{0,8})?\}[a-z0-9_./: -]{0,4}$/),
   fc.constantFrom('${env.X:=~/.llama/x}/kv.db', '${env.URL:=http://localhost:11434/v1}', '${env.X:+vllm}', '${env.X}', 'http://${env.HOST:=a}:8000/v1', '${env.X:=}', '${env.X:= }', '${env.X:=#}', '${env.X:=a #b}', '${env.X:=-1}'),
+  fc.constantFrom('remote::vllm', 'inline::x', 'https://api.x.ai/v1', 'http://h:8000/v1', 'a:b', 'a::', 'a:', 'a: b', 'a:#b', 'a #b:c', 'e1:x', 'E-1:2', 'x:1:20', 'y:', 'on:off', 'no::', 'sqlite:///x.db', 'redis://:p@h:6379/0', 'a:\tb', 'a:-b'),
+  fc.stringMatching(/^[A-Za-z][A-Za-z0-9_./:#-]{0,10}$/),
   fc.constantFrom('Y', 'YES', 'yEs', 'Yes', 'N', 'NO', 'True', 'TRUE', 'tRUE', 'Null', 'NULL', 'On', 'ON', 'Off', 'Nan', 'NaN', 'Inf', 'inf', 'infinity', 'a.', 'x/-', 'v1.2.3', 'e10', 'E1', 'e-1', 'E+5', 'e-12', '---x', '...y', '%z', 'a\u2028b'),
   fc.string({ unit: 'grapheme', maxLength: 8 }),
 );
