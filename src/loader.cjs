@@ -1,12 +1,12 @@
 'use strict';
 // The start of dist/llsd-render.js (scripts/build.mjs puts it there): it runs the bundled program,
-// which follows it in the same file as one template string, through V8's code cache.
+// which is the text of the block comment after it in the same file, through V8's code cache.
 //
 // Why: compiling the 1 MB program and the functions a render calls takes about 40 ms of a
 // 180 ms run; a code cache turns that into a read. Node 22 does this itself
-// (module.enableCompileCache); Node 20, which we support, does not. The program is a string, not
+// (module.enableCompileCache); Node 20, which we support, does not. The program is a comment, not
 // code, in this file, so that loading the file does not parse it; its lines are this file's lines,
-// so stack traces point into this file.
+// so stack traces point into this file. In the comment, each `*/` of the program is `*` DEL `/`.
 //
 // The cache is one file per program and Node build: `$LLSD_RENDER_CODE_CACHE` (a directory, or
 // `off`), else `$XDG_CACHE_HOME/llsd-render`, else `~/.cache/llsd-render` (the registry cache's
@@ -17,9 +17,10 @@ const { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } = require('
 const { join } = require('node:path');
 const { Script } = require('node:vm');
 
-/** Filled in by the build: the program's hash, and the line of this file its first line is on. */
+/** Filled in by the build: the program's hash, the line of this file its first line is on, and its offset. */
 const programHash = '%PROGRAM_HASH%';
 const programLine = Number('%PROGRAM_LINE%');
+const programOffset = Number('%PROGRAM_OFFSET%');
 
 /** A run that renders compiles what later runs need; `--version` or `--help` would cache too little. */
 function renders(args) {
@@ -59,7 +60,15 @@ function writeCache(file, data) {
   }
 }
 
-function load(program) {
+// The program: the comment that ends this file, with its comment ends restored (the file is ASCII:
+// latin1 reads it exactly, and fast).
+function programText() {
+  const text = readFileSync(__filename, 'latin1');
+  return text.slice(programOffset, text.length - '\n*/\n'.length).replaceAll('*\x7f/', '*/');
+}
+
+function load() {
+  const program = programText();
   const file = cacheFile(process.env);
   const cachedData = readCache(file);
   // Line 2 of the script (after the wrapper's line) is line `programLine` of this file.
