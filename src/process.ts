@@ -11,7 +11,7 @@ import { generateConfig, type GeneratedConfig } from './config/generate.js';
 import { checkStartupRules } from './config/startup-rules.js';
 import { annotation, annotationsOf, identityOf, isClientSideOnly, resultFor, type InputItem, type KrmObject } from './krm/item.js';
 import { inventoryOf, type Inventory } from './krm/inventory.js';
-import { Written, type OutputItem, type OutputStore } from './krm/resource-list.js';
+import { Prepared, Written, type OutputItem, type OutputStore } from './krm/resource-list.js';
 import { hasErrors, sortResults, type Result } from './krm/result.js';
 import { exposureProblems } from './manifests/exposure.js';
 import { renderObjects } from './manifests/index.js';
@@ -248,7 +248,7 @@ function krmOutput(items: readonly InputItem[]): OutputItem[] {
 
 /** Build output: only what a cluster should get. */
 function buildOutput(items: readonly InputItem[]): OutputItem[] {
-  return items.filter((item) => !isLlsd(item) && !isClientSideOnly(item.object)).map((item) => item.node);
+  return items.filter((item) => !isLlsd(item) && !isClientSideOnly(item.object)).map((item) => (item.output === undefined ? item.node : new Prepared(item.object, item.output)));
 }
 
 const isLlsd = (item: InputItem): boolean =>

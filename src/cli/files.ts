@@ -6,7 +6,7 @@ import { isMap } from 'yaml';
 import { isClientSideOnly, isKrmObject, type InputItem, type KrmObject } from '../krm/item.js';
 import type { Result } from '../krm/result.js';
 import { fieldLine, fieldLinesOf } from '../krm/field-lines.js';
-import { parseYamlStream } from '../krm/yaml.js';
+import { parseYamlStream, prepareForOutput, stringifyYaml } from '../krm/yaml.js';
 
 export class UsageError extends Error {}
 
@@ -58,13 +58,13 @@ export const tooLarge = (limit: number): string =>
 
 /**
  * Parses files into items; anything that is not a Kubernetes object is reported, never silently
- * dropped. With `llsdNodes: 'drop'` (`build`, `validate`: an LLSD is rendered, never written
- * back), an LLSD keeps only its value and the lines of its fields, not its parsed node, which
- * takes ten times the memory.
+ * dropped. With `nodes: 'drop'` (`build`, `validate`: nothing is written back as it was read), an
+ * item keeps no parsed node, which takes ten times the memory of its value: only its value, the
+ * lines of its fields, and, unless it is an LLSD (rendered, never written), its text for output.
  */
 export function readItems(
   files: readonly string[],
-  { llsdNodes = 'keep', limit = maxInputBytes(process.env) }: { llsdNodes?: 'keep' | 'drop'; limit?: number } = {},
+  { nodes = 'keep', limit = maxInputBytes(process.env) }: { nodes?: 'keep' | 'drop'; limit?: number } = {},
 ): { items: InputItem[]; results: Result[] } {
   const items: InputItem[] = [];
   const results: Result[] = [];
@@ -101,21 +101,29 @@ export function readItems(
         });
         return;
       }
-      const dropNode = llsdNodes === 'drop' && object.kind === 'LlamaStackDistribution' && object.apiVersion.startsWith('llamastack.io/');
-      items.push(dropNode ? withoutNode(object, display, index, fieldLinesOf(doc.node, lines)) : { node: doc.node, object, origin: { file: display, index, lines } });
+      if (nodes === 'keep') return void items.push({ node: doc.node, object, origin: { file: display, index, lines } });
+      const llsd = object.kind === 'LlamaStackDistribution' && object.apiVersion.startsWith('llamastack.io/');
+      const fieldLines = fieldLinesOf(doc.node, lines);
+      let output: string | undefined;
+      if (!llsd) {
+        prepareForOutput(doc.node);
+        output = stringifyYaml(doc.node);
+      }
+      items.push(withoutNode(object, display, index, fieldLines, output));
     });
   }
   return { items, results };
 }
 
-/** An item that is rendered, never written: its results take their lines from `fieldLines`. */
-function withoutNode(object: KrmObject, file: string, index: number, fieldLines: string): InputItem {
+/** An item without its node: its results take their lines from `fieldLines`, and it is written as `output`. */
+function withoutNode(object: KrmObject, file: string, index: number, fieldLines: string, output: string | undefined): InputItem {
   const line = fieldLine(fieldLines, []);
   return {
     object,
     get node(): never {
-      throw new Error(`internal: the node of ${file} #${index} was dropped when it was read (readItems with llsdNodes: 'drop')`);
+      throw new Error(`internal: the node of ${file} #${index} was dropped when it was read (readItems with nodes: 'drop')`);
     },
+    ...(output !== undefined && { output }),
     origin: { file, index, ...(line !== undefined && { line }), fieldLine: (path) => fieldLine(fieldLines, path) },
   };
 }

@@ -9,8 +9,8 @@ import { convertChecked, llsdApiVersions } from '../api/convert.js';
 import { isRenderConfig, readFunctionConfig } from '../api/function-config.js';
 import { group as llsdGroup, kind as llsdKind } from '../api/llsd-v1alpha2.js';
 import type { RenderOptionsInput } from '../api/render-config.js';
-import { annotation, resultFor, type InputItem, type KrmObject } from '../krm/item.js';
-import { readResourceList, streamDocuments, writeResourceList, writeStream, Written, type OutputItem } from '../krm/resource-list.js';
+import { annotation, resultFor, withObject, type InputItem, type KrmObject } from '../krm/item.js';
+import { Prepared, readResourceList, streamDocuments, writeResourceList, writeStream, Written, type OutputItem } from '../krm/resource-list.js';
 import { exitCodeOf, formatLine, sortResults, type ExitCode, type Result } from '../krm/result.js';
 import { parseYaml11 } from '../krm/yaml.js';
 import { v8 } from '../lib/builtins.js';
@@ -125,7 +125,7 @@ async function build(io: Io, args: string[], command: 'build' | 'validate'): Pro
 }
 
 async function renderFiles(io: Io, command: 'build' | 'validate', values: BuildValues, positionals: string[]): Promise<ExitCode> {
-  const read = readItems(findYamlFiles(positionals), { llsdNodes: 'drop' });
+  const read = readItems(findYamlFiles(positionals), { nodes: 'drop' });
   const options: RenderOptionsInput[] = [];
   const baseFiles = new Set<string>();
   const configResults = values.config === undefined ? [] : readConfigFile(values.config, options, baseFiles);
@@ -234,7 +234,7 @@ function resolveConfigPaths(item: InputItem, baseFiles: Set<string>): { item: In
     setOwn(distributions, name, { ...rest, config: read.config });
   }
   const object = { ...item.object, [container]: { ...holder, distributions } } as KrmObject;
-  return { item: { ...item, object }, results };
+  return { item: withObject(item, object), results };
 }
 
 function readBaseConfig(dir: string, configPath: string): { config: Record<string, unknown> } | { problem: string } {
@@ -263,7 +263,7 @@ function readBaseConfig(dir: string, configPath: string): { config: Record<strin
 function* filesPerLlsd(items: readonly OutputItem[]): Generator<[string, string]> {
   const groups = new Map<string, OutputItem[]>();
   for (const item of items) {
-    const object = isNode(item) ? undefined : item instanceof Written ? item.object : item;
+    const object = isNode(item) ? undefined : item instanceof Written || item instanceof Prepared ? item.object : item;
     const owner = object?.metadata.annotations?.[annotation.generatedFrom];
     // LLSD names are DNS labels, so no LLSD file can be called `_passthrough.yaml`.
     const file = owner === undefined ? '_passthrough.yaml' : `${owner}.yaml`;

@@ -28,6 +28,8 @@ export interface InputItem {
   node: Node;
   object: KrmObject;
   origin: Origin;
+  /** The node already written for output (`build` reads items so, and keeps no node). */
+  output?: string;
 }
 
 export const annotation = {
@@ -44,6 +46,13 @@ export const annotation = {
   fluxSubstitute: 'kustomize.toolkit.fluxcd.io/substitute',
   argoSyncOptions: 'argocd.argoproj.io/sync-options',
 } as const;
+
+/** `item` with another value; its node (or the getter that says it has none) and origin stay as they are. */
+export function withObject(item: InputItem, object: KrmObject): InputItem {
+  const copy = Object.create(Object.getPrototypeOf(item), Object.getOwnPropertyDescriptors(item)) as InputItem;
+  copy.object = object;
+  return copy;
+}
 
 export const annotationsOf = (object: KrmObject): Record<string, string> => object.metadata.annotations ?? {};
 

@@ -14,8 +14,16 @@ export interface ResourceListInput {
   results: Result[];
 }
 
-/** Output items: a parsed node we pass through as written, or an object we generated. */
-export type OutputItem = Node | KrmObject | Written;
+/** Output items: a parsed node we pass through as written (or its text), or an object we generated. */
+export type OutputItem = Node | KrmObject | Written | Prepared;
+
+/** A document read for output and already written (`build` keeps read objects so, not as nodes). */
+export class Prepared {
+  constructor(
+    readonly object: KrmObject,
+    readonly yaml: string,
+  ) {}
+}
 
 /**
  * Where `build` keeps generated objects written as YAML until it knows there is no error anywhere:
@@ -159,7 +167,7 @@ export function writeResourceList(items: readonly OutputItem[], results: readonl
   else {
     out.push('items:\n');
     for (const item of items) {
-      const text = item instanceof Written ? item.yaml : stringifyYaml(item);
+      const text = item instanceof Written || item instanceof Prepared ? item.yaml : stringifyYaml(item);
       out.push(`  - ${text.slice(0, -1).replace(/\n(?=[^\n])/g, '\n    ')}\n`);
     }
   }
@@ -178,7 +186,7 @@ export function* streamDocuments(items: readonly OutputItem[]): Generator<string
   for (const item of items) {
     // Read nodes are prepared here, not when read: most of what `build` reads is never written.
     if (isNode(item)) prepareForOutput(item);
-    const text = item instanceof Written ? item.yaml : stringifyYaml(item);
+    const text = item instanceof Written || item instanceof Prepared ? item.yaml : stringifyYaml(item);
     yield first ? text : `---\n${text}`;
     first = false;
   }

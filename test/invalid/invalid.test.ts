@@ -35,8 +35,8 @@ function caseNames(dir: string): string[] {
 }
 
 function renderCase(file: string) {
-  // As `build` reads: LLSDs without their nodes, lines from the field-line index.
-  const read = readItems([file], { llsdNodes: 'drop' });
+  // As `build` reads: no nodes, lines from the field-line index.
+  const read = readItems([file], { nodes: 'drop' });
   const output = render({ mode: 'build', items: read.items });
   return { items: output.items, results: sortResults([...read.results, ...output.results]) };
 }
