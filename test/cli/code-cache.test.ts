@@ -10,7 +10,7 @@ import { quickstartPath, repoRoot, requireBundle, tempDir } from './run.js';
 function render(cache: string, args: string[] = ['build', quickstartPath]): { status: number | null; stdout: string; cacheLines: string[]; stderr: string } {
   const env: NodeJS.ProcessEnv = { ...process.env, LLSD_RENDER_CODE_CACHE: cache, LLSD_RENDER_DEBUG: '1' };
   delete env.NODE_OPTIONS;
-  const r = spawnSync(process.execPath, [requireBundle(), ...args], { cwd: repoRoot, env, encoding: 'utf8', timeout: 60_000 });
+  const r = spawnSync(process.execPath, [requireBundle(), ...args], { cwd: repoRoot, env, encoding: 'utf8', timeout: 60_000, maxBuffer: 64 * 1024 * 1024 });
   const lines = r.stderr.split('\n').filter(Boolean);
   return { status: r.status, stdout: r.stdout, cacheLines: lines.filter((l) => l.startsWith('llsd-render: code cache: ')), stderr: lines.filter((l) => !l.startsWith('llsd-render: code cache: ')).join('\n') };
 }
@@ -80,6 +80,21 @@ describe('the code cache', () => {
     });
     expect(quiet.status).toBe(0);
     expect(quiet.stderr.split('\n').filter((l) => l.includes('code cache'))).toEqual([]);
+  });
+
+  it('after a large input (over 4 MiB, rendered with a V8 flag that limits heap growth), is still read by the next run', () => {
+    const dir = tempDir('llsd-render-code-cache-');
+    const app = tempDir('llsd-render-large-input-');
+    writeFileSync(join(app, 'llsd.yaml'), readFileSync(quickstartPath, 'utf8'));
+    // One ConfigMap with 4.5 MB of data: large, and quick to read.
+    writeFileSync(join(app, 'big.yaml'), `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: big\ndata:\n  blob: "${'x'.repeat(4_500_000)}"\n`);
+    const first = render(dir, ['build', app]);
+    expect(first.status, first.stderr).toBe(0);
+    expect(first.cacheLines[0]).toMatch(/^llsd-render: code cache: wrote /);
+    const second = render(dir, ['build', app]);
+    expect(second.cacheLines).toHaveLength(1);
+    expect(second.cacheLines[0]).toMatch(/^llsd-render: code cache: read /);
+    expect(second.stdout).toBe(first.stdout);
   });
 
   it('is not written by --version or --help, which compile too little of the program to be worth keeping', () => {
