@@ -20,7 +20,6 @@ import {
   isScalar,
   isSeq,
   visit,
-  type CST,
   type Node,
   type ScalarTag,
   type ToStringOptions,
@@ -136,17 +135,15 @@ function composeDocuments(text: string, lines: LineCounter, version: '1.1' | '1.
     if (!warning) errors++;
     if (errors <= maxErrors) report(source, code, message, warning);
   };
-  function* bounded(tokens: Iterable<CST.Token>): Generator<CST.Token> {
-    for (const token of tokens) {
-      if (token.type === 'error' && ++errors > maxErrors) {
-        stopped = true;
-        return;
-      }
-      yield token;
-    }
-  }
   const docs: Array<Document.Parsed> = [];
-  for (const token of bounded(new Parser(lines.addNewLine).parse(text))) docs.push(...composer.next(token));
+  // A plain loop: the parser is a generator already, and another around it costs per token.
+  for (const token of new Parser(lines.addNewLine).parse(text)) {
+    if (token.type === 'error' && ++errors > maxErrors) {
+      stopped = true;
+      break;
+    }
+    for (const doc of composer.next(token)) docs.push(doc);
+  }
   // When reading stopped, the errors so far may wait for a document that never came: force one to carry them.
   docs.push(...composer.end(stopped, text.length));
   return { docs, dropped: Math.max(0, errors - maxErrors), stopped };
