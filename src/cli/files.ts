@@ -4,7 +4,6 @@ import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, wri
 import { dirname, join, relative } from 'node:path';
 import { isMap } from 'yaml';
 import { isClientSideOnly, isKrmObject, type InputItem, type KrmObject } from '../krm/item.js';
-import { fsPromises } from '../lib/builtins.js';
 import type { Result } from '../krm/result.js';
 import { fieldLine, fieldLinesOf } from '../krm/field-lines.js';
 import { parseYamlStream, prepareForOutput, stringifyYaml } from '../krm/yaml.js';
@@ -57,107 +56,63 @@ export function maxInputBytes(env: Readonly<Record<string, string | undefined>>)
 export const tooLarge = (limit: number): string =>
   `is larger than ${limit / 1024 / 1024} MiB, the most llsd-render reads at once (parsing needs about 40 times that in memory): split the package, or set LLSD_RENDER_MAX_INPUT_MB`;
 
-interface ReadOptions {
-  /** `drop` (`build`, `validate`: nothing is written back as it was read): see readItems. */
-  nodes?: 'keep' | 'drop';
-  limit?: number;
-}
-
 /**
  * Parses files into items; anything that is not a Kubernetes object is reported, never silently
  * dropped. With `nodes: 'drop'` (`build`, `validate`: nothing is written back as it was read), an
  * item keeps no parsed node, which takes ten times the memory of its value: only its value, the
  * lines of its fields, and, unless it is an LLSD (rendered, never written), its text for output.
  */
-export function readItems(files: readonly string[], { nodes = 'keep', limit = maxInputBytes(process.env) }: ReadOptions = {}): { items: InputItem[]; results: Result[] } {
-  const out = { items: [] as InputItem[], results: [] as Result[] };
+export function readItems(
+  files: readonly string[],
+  { nodes = 'keep', limit = maxInputBytes(process.env) }: { nodes?: 'keep' | 'drop'; limit?: number } = {},
+): { items: InputItem[]; results: Result[] } {
+  const items: InputItem[] = [];
+  const results: Result[] = [];
   for (const file of files) {
-    const text = statSync(file).size > limit ? tooLargeText : readFileSync(file, 'utf8');
-    addFile(file, text, nodes, limit, out);
-  }
-  return out;
-}
-
-/**
- * readItems, with the next files read by the thread pool while this one parses: when they are not
- * in the page cache (a fresh checkout, or a machine that reclaims it), reading 1,000 small files
- * one after the other waits on the disk for about 0.15 ms each.
- */
-export async function readItemsAhead(files: readonly string[], { nodes = 'keep', limit = maxInputBytes(process.env) }: ReadOptions = {}): Promise<{ items: InputItem[]; results: Result[] }> {
-  const out = { items: [] as InputItem[], results: [] as Result[] };
-  const ahead = new Map<number, Promise<string | typeof tooLargeText | Error>>();
-  let next = 0;
-  for (let i = 0; i < files.length; i++) {
-    for (; next < files.length && next <= i + readAhead; next++) ahead.set(next, readText(files[next] as string, limit));
-    const text = await (ahead.get(i) as Promise<string | typeof tooLargeText | Error>);
-    ahead.delete(i);
-    // A file that cannot be read fails the run when its turn comes, as with readItems.
-    if (text instanceof Error) throw text;
-    addFile(files[i] as string, text, nodes, limit, out);
-  }
-  return out;
-}
-
-/** Files read ahead of the one being parsed. */
-const readAhead = 16;
-
-/** Stands for the text of a file larger than the limit, which is not read. */
-const tooLargeText = Symbol('larger than the limit');
-
-/** Never rejects (a rejection waiting for its turn would be an unhandled one): a failure comes back as the Error. */
-async function readText(file: string, limit: number): Promise<string | typeof tooLargeText | Error> {
-  try {
-    const handle = await fsPromises().open(file, 'r');
-    try {
-      return (await handle.stat()).size > limit ? tooLargeText : await handle.readFile('utf8');
-    } finally {
-      await handle.close();
+    const display = relative(process.cwd(), file) || file;
+    if (statSync(file).size > limit) {
+      results.push({ severity: 'error', message: tooLarge(limit), file: { path: display } });
+      continue;
     }
-  } catch (error) {
-    return error as Error;
-  }
-}
-
-/** Parses one file's text into `out`. */
-function addFile(file: string, text: string | typeof tooLargeText, nodes: 'keep' | 'drop', limit: number, out: { items: InputItem[]; results: Result[] }): void {
-  const { items, results } = out;
-  const display = relative(process.cwd(), file) || file;
-  // A pipe (`/dev/stdin`) has no size to stat: the text read is checked too.
-  if (text === tooLargeText || text.length > limit) {
-    results.push({ severity: 'error', message: tooLarge(limit), file: { path: display } });
-    return;
-  }
-  if (text.startsWith(outputMarker)) return;
-  const { documents, problems, lines } = parseYamlStream(text);
-  for (const problem of problems) {
-    const result: Result = { severity: 'error', message: `not valid YAML: ${problem.message}`, file: { path: display } };
-    if (problem.line) result.line = problem.line;
-    results.push(result);
-  }
-  documents.forEach((doc, index) => {
-    if (doc.node === null) return;
-    const object = doc.value;
-    // A kustomization.yaml needs no metadata; tool files are skipped like local-config objects.
-    if (!isKrmObject(object) && isClientSideOnly(object)) return;
-    if (!isKrmObject(object) || !isMap(doc.node)) {
-      results.push({
-        severity: 'warning',
-        message: 'skipped: not a Kubernetes object (it needs string `apiVersion`, `kind` and `metadata.name`)',
-        file: { path: display, index },
-        line: doc.line,
-      });
-      return;
+    const text = readFileSync(file, 'utf8');
+    // A pipe (`/dev/stdin`) has no size to stat: the text read is checked too.
+    if (text.length > limit) {
+      results.push({ severity: 'error', message: tooLarge(limit), file: { path: display } });
+      continue;
     }
-    if (nodes === 'keep') return void items.push({ node: doc.node, object, origin: { file: display, index, lines } });
-    const llsd = object.kind === 'LlamaStackDistribution' && object.apiVersion.startsWith('llamastack.io/');
-    const fieldLines = fieldLinesOf(doc.node, lines);
-    let output: string | undefined;
-    if (!llsd) {
-      prepareForOutput(doc.node);
-      output = stringifyYaml(doc.node);
+    if (text.startsWith(outputMarker)) continue;
+    const { documents, problems, lines } = parseYamlStream(text);
+    for (const problem of problems) {
+      const result: Result = { severity: 'error', message: `not valid YAML: ${problem.message}`, file: { path: display } };
+      if (problem.line) result.line = problem.line;
+      results.push(result);
     }
-    items.push(withoutNode(object, display, index, fieldLines, output));
-  });
+    documents.forEach((doc, index) => {
+      if (doc.node === null) return;
+      const object = doc.value;
+      // A kustomization.yaml needs no metadata; tool files are skipped like local-config objects.
+      if (!isKrmObject(object) && isClientSideOnly(object)) return;
+      if (!isKrmObject(object) || !isMap(doc.node)) {
+        results.push({
+          severity: 'warning',
+          message: 'skipped: not a Kubernetes object (it needs string `apiVersion`, `kind` and `metadata.name`)',
+          file: { path: display, index },
+          line: doc.line,
+        });
+        return;
+      }
+      if (nodes === 'keep') return void items.push({ node: doc.node, object, origin: { file: display, index, lines } });
+      const llsd = object.kind === 'LlamaStackDistribution' && object.apiVersion.startsWith('llamastack.io/');
+      const fieldLines = fieldLinesOf(doc.node, lines);
+      let output: string | undefined;
+      if (!llsd) {
+        prepareForOutput(doc.node);
+        output = stringifyYaml(doc.node);
+      }
+      items.push(withoutNode(object, display, index, fieldLines, output));
+    });
+  }
+  return { items, results };
 }
 
 /** An item without its node: its results take their lines from `fieldLines`, and it is written as `output`. */

@@ -18,7 +18,7 @@ import { isPlainObject, setOwn } from '../lib/objects.js';
 import type { Mode } from '../process.js';
 import type { Environment } from '../registry/credentials.js';
 import { renderWithImages } from './images.js';
-import { findYamlFiles, maxInputBytes, readItems, readItemsAhead, tooLarge, UsageError, writeOutputDir } from './files.js';
+import { findYamlFiles, maxInputBytes, readItems, tooLarge, UsageError, writeOutputDir } from './files.js';
 import { openOutputStore } from './output-store.js';
 import { help, version } from './help.js';
 
@@ -131,7 +131,7 @@ async function build(io: Io, args: string[], command: 'build' | 'validate'): Pro
 const largeInputBytes = 4 * 1024 * 1024;
 
 async function renderFiles(io: Io, command: 'build' | 'validate', values: BuildValues, positionals: string[], files: string[]): Promise<ExitCode> {
-  const read = await readItemsAhead(files, { nodes: 'drop' });
+  const read = readItems(files, { nodes: 'drop' });
   const options: RenderOptionsInput[] = [];
   const baseFiles = new Set<string>();
   const configResults = values.config === undefined ? [] : readConfigFile(values.config, options, baseFiles);

@@ -7,6 +7,3 @@ const load = createRequire(process.execPath);
 
 /** node:v8 (it loads node:stream too: about 4 ms). */
 export const v8 = (): typeof import('node:v8') => load('node:v8') as typeof import('node:v8');
-
-/** node:fs/promises (`build` reads its files ahead with it). */
-export const fsPromises = (): typeof import('node:fs/promises') => load('node:fs/promises') as typeof import('node:fs/promises');
