@@ -1,4 +1,5 @@
 // KRM function mode (no arguments, a ResourceList on stdin), through the built bundle.
+import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import {
   ARGO_SYNC_OPTIONS,
@@ -16,6 +17,7 @@ import {
   quickstartText,
   readFixture,
   ref,
+  requireBundle,
   resourceList,
   run,
   expectOnlyMissingSecretWarning,
@@ -251,5 +253,44 @@ describe('KRM mode: functionConfig', () => {
     expect(errors.map((e) => e.field?.path)).toEqual(['data.gitopsAnnotations']);
     expect(errors[0]?.message).toMatch(/true/);
     expect(errors[0]?.message).toMatch(/false/);
+  });
+});
+
+describe('stdin as kpt, kustomize and shells hand it over', () => {
+  /**
+   * The bundle reads stdin with blocking reads, and as a stream when the descriptor is
+   * non-blocking (a parent may have set O_NONBLOCK on a shared pipe). python3 makes such a pipe,
+   * starts the bundle on it and writes the ResourceList only after a pause, in two parts.
+   */
+  const viaPipe = (nonBlocking: boolean): { status: number; stdout: string } => {
+    const script = [
+      'import fcntl, os, subprocess, sys, time',
+      'r, w = os.pipe()',
+      nonBlocking ? 'fcntl.fcntl(r, fcntl.F_SETFL, fcntl.fcntl(r, fcntl.F_GETFL) | os.O_NONBLOCK)' : 'pass',
+      'p = subprocess.Popen([sys.argv[1], sys.argv[2]], stdin=r, stdout=subprocess.PIPE)',
+      'os.close(r)',
+      'data = sys.stdin.buffer.read()',
+      'time.sleep(0.3)',
+      'os.write(w, data[:100]); time.sleep(0.2); os.write(w, data[100:]); os.close(w)',
+      'out = p.stdout.read(); p.wait()',
+      'sys.stdout.buffer.write(out); sys.exit(p.returncode)',
+    ].join('\n');
+    const r = spawnSync('python3', ['-c', script, process.execPath, requireBundle()], { input, encoding: 'utf8', timeout: 60_000 });
+    if (r.error) throw new Error(`python3 is needed for this test (Debian: python3): ${r.error.message}`);
+    return { status: r.status ?? -1, stdout: r.stdout };
+  };
+
+  it('a blocking pipe written late and in parts: the same ResourceList as from a file', () => {
+    const expected = run([], { input });
+    const piped = viaPipe(false);
+    expect(piped.status).toBe(0);
+    expect(piped.stdout).toBe(expected.stdout);
+  });
+
+  it('a non-blocking pipe (read as a stream instead): the same ResourceList', () => {
+    const expected = run([], { input });
+    const piped = viaPipe(true);
+    expect(piped.status).toBe(0);
+    expect(piped.stdout).toBe(expected.stdout);
   });
 });
