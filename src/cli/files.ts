@@ -57,6 +57,25 @@ export const tooLarge = (limit: number): string =>
   `is larger than ${limit / 1024 / 1024} MiB, the most llsd-render reads at once (parsing needs about 40 times that in memory): split the package, or set LLSD_RENDER_MAX_INPUT_MB`;
 
 /**
+ * Why a text read as input is refused, if it is: more bytes than `limit`, or more lines than 1 for
+ * each 32 bytes of it. The parser's memory grows with the number of nodes, about 1 kB a line: a
+ * file of short lines (`- a`) under the byte limit would need gigabytes, and V8 would abort
+ * instead of reporting it; normal YAML has about 30 bytes a line, so only such files reach it.
+ */
+export function inputProblem(text: string, limit: number): string | undefined {
+  if (text.length > limit || Buffer.byteLength(text) > limit) return tooLarge(limit);
+  const maxLines = Math.floor(limit / 32);
+  if (text.length <= maxLines) return undefined;
+  let lines = 0;
+  for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1)) {
+    if (++lines > maxLines) {
+      return `has more than ${maxLines.toLocaleString('en-US')} lines, the most llsd-render parses at once with the ${limit / 1024 / 1024} MiB limit (parsing needs about 1 kB of memory a line): split it, or set LLSD_RENDER_MAX_INPUT_MB`;
+    }
+  }
+  return undefined;
+}
+
+/**
  * Parses files into items; anything that is not a Kubernetes object is reported, never silently
  * dropped. With `nodes: 'drop'` (`build`, `validate`: nothing is written back as it was read), an
  * item keeps no parsed node, which takes ten times the memory of its value: only its value, the
@@ -75,9 +94,10 @@ export function readItems(
       continue;
     }
     const text = readFileSync(file, 'utf8');
-    // A pipe (`/dev/stdin`) has no size to stat: the text read is checked too.
-    if (text.length > limit) {
-      results.push({ severity: 'error', message: tooLarge(limit), file: { path: display } });
+    // A pipe (`/dev/stdin`) has no size to stat: the text read is checked too, and for its lines.
+    const problem = inputProblem(text, limit);
+    if (problem) {
+      results.push({ severity: 'error', message: problem, file: { path: display } });
       continue;
     }
     if (text.startsWith(outputMarker)) continue;

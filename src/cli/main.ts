@@ -18,7 +18,7 @@ import { isPlainObject, setOwn } from '../lib/objects.js';
 import type { Mode } from '../process.js';
 import type { Environment } from '../registry/credentials.js';
 import { renderWithImages } from './images.js';
-import { findYamlFiles, maxInputBytes, readItems, tooLarge, UsageError, writeOutputDir } from './files.js';
+import { findYamlFiles, inputProblem, maxInputBytes, readItems, UsageError, writeOutputDir } from './files.js';
 import { openOutputStore } from './output-store.js';
 import { help, version } from './help.js';
 
@@ -74,10 +74,8 @@ export async function main(io: Io): Promise<ExitCode> {
 async function krm(io: Io): Promise<ExitCode> {
   const text = await io.readStdin();
   const limit = maxInputBytes(io.env ?? process.env);
-  const list =
-    Buffer.byteLength(text) > limit
-      ? { items: [], results: [{ severity: 'error' as const, message: `stdin ${tooLarge(limit)}` }] }
-      : readResourceList(text);
+  const problem = inputProblem(text, limit);
+  const list = problem ? { items: [], results: [{ severity: 'error' as const, message: `stdin ${problem}` }] } : readResourceList(text);
   if (list.results.length > 0) {
     report(io, list.results);
     io.stdout(writeResourceList([], list.results));

@@ -27,6 +27,20 @@ function expectOneError(r: ReturnType<typeof run>, mode: 'krm' | 'build', messag
   }
 }
 
+/** `run` with the peak resident set size of the process (getrusage ru_maxrss), written on exit by a preload. */
+function runMeasured(args: readonly string[], extraEnv: NodeJS.ProcessEnv = {}): RunResult & { maxRss: number } {
+  const dir = tempDir();
+  const rssFile = join(dir, 'max-rss');
+  const preload = join(dir, 'max-rss.cjs');
+  writeFileSync(preload, `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(rssFile)}, String(process.resourceUsage().maxRSS * 1024)));\n`);
+  const env: NodeJS.ProcessEnv = { ...process.env, ...extraEnv };
+  delete env.NODE_OPTIONS;
+  delete env.LLSD_RENDER_DEBUG;
+  const r = spawnSync(process.execPath, ['--require', preload, requireBundle(), ...args], { cwd: repoRoot, env, encoding: 'utf8', timeout: 60_000 });
+  if (r.error) throw r.error;
+  return { status: r.status, signal: r.signal, stdout: r.stdout, stderr: r.stderr, maxRss: Number(readFileSync(rssFile, 'utf8')) };
+}
+
 describe('deep nesting', () => {
   it('100,000 levels on stdin: one error naming the limit, not a stack overflow', () => {
     expectOneError(run([], { input: resourceList([configMap('deep', nested(100_000))]) }), 'krm', /nests collections more than 500 levels deep; no Kubernetes object is that deep$/);
@@ -91,23 +105,10 @@ describe('input over the size limit (32 MiB by default)', () => {
 });
 
 describe('error-dense input under the size limit', () => {
-  /** `run` with the peak resident set size of the process (getrusage ru_maxrss), written on exit by a preload. */
-  function runMeasured(args: readonly string[]): RunResult & { maxRss: number } {
-    const dir = tempDir();
-    const rssFile = join(dir, 'max-rss');
-    const preload = join(dir, 'max-rss.cjs');
-    writeFileSync(preload, `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(rssFile)}, String(process.resourceUsage().maxRSS * 1024)));\n`);
-    const env: NodeJS.ProcessEnv = { ...process.env };
-    delete env.NODE_OPTIONS;
-    delete env.LLSD_RENDER_DEBUG;
-    const r = spawnSync(process.execPath, ['--require', preload, requireBundle(), ...args], { cwd: repoRoot, env, encoding: 'utf8', timeout: 60_000 });
-    if (r.error) throw r.error;
-    return { status: r.status, signal: r.signal, stdout: r.stdout, stderr: r.stderr, maxRss: Number(readFileSync(rssFile, 'utf8')) };
-  }
-
   it('20 MB of `]` lines: the first ten errors and a line saying reading stopped, in bounded memory (not an error object per line)', () => {
     const dir = writeTree(tempDir(), { 'garbage.yaml': ']\n'.repeat(10_000_000) });
-    const r = runMeasured(['build', dir]);
+    // A limit that lets its 10,000,000 lines through to the parser (at 32 MiB they are refused first: below).
+    const r = runMeasured(['build', dir], { LLSD_RENDER_MAX_INPUT_MB: '320' });
     expectNoCrash(r);
     expect(r.status).toBe(1);
     expect(r.stdout).toBe('');
@@ -116,6 +117,26 @@ describe('error-dense input under the size limit', () => {
     expect(lines[0]).toMatch(/garbage\.yaml:1: not valid YAML: Unexpected flow-seq-end token in YAML document: "\]"$/);
     expect(lines).toContainEqual(expect.stringMatching(/garbage\.yaml: not valid YAML: and more problems like these; llsd-render stops reading after 100 errors$/));
     expect(r.maxRss).toBeLessThan(600 * 1024 * 1024);
+  });
+});
+
+describe('many short lines under the size limit (the parser needs about 1 kB a line)', () => {
+  it('a file of 1,100,000 lines `- a` (4.4 MB): refused for its lines before parsing, in bounded memory', () => {
+    const dir = writeTree(tempDir(), { 'dense.yaml': `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: dense\ndata:\n  l:\n${'  - a\n'.repeat(1_100_000)}`, 'llsd.yaml': quickstartText() });
+    const r = runMeasured(['build', dir]);
+    expectNoCrash(r);
+    expect(r.status).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(stderrLines(r).filter((line) => !line.includes(': warning: '))).toEqual([expect.stringMatching(/dense\.yaml: has more than 1,048,576 lines, the most llsd-render parses at once with the 32 MiB limit \(.*\): split it, or set LLSD_RENDER_MAX_INPUT_MB$/)]);
+    expect(r.maxRss).toBeLessThan(300 * 1024 * 1024);
+  });
+
+  it('on stdin, with LLSD_RENDER_MAX_INPUT_MB=1 (32,768 lines): the error in the ResourceList; 32,000 lines still render', () => {
+    const dense = (lines: number) => resourceList([`apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: dense\ndata:\n  l: |\n${'    a\n'.repeat(lines)}`]);
+    const env = { LLSD_RENDER_MAX_INPUT_MB: '1' };
+    expectOneError(run([], { input: dense(40_000), env }), 'krm', /^stdin has more than 32,768 lines, the most llsd-render parses at once with the 1 MiB limit/);
+    const fits = run([], { input: dense(32_000), env });
+    expect(fits.status, fits.stderr).toBe(0);
   });
 });
 
