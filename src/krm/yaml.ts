@@ -247,11 +247,24 @@ export function prepareForOutput(node: Node): void {
 
 /** Serialises one document: plain values become nodes, nodes are written as they are. */
 export function stringifyYaml(value: unknown): string {
-  const fast = isNode(value) ? undefined : emitPlainYaml(value);
+  if (isNode(value)) {
+    // One document writes every node: making a Document (and its schema) for each read object
+    // cost nearly as much as writing it.
+    nodeWriter ??= new Document(null, writeOptions);
+    nodeWriter.contents = value;
+    try {
+      return nodeWriter.toString(toStringOptions);
+    } finally {
+      nodeWriter.contents = null;
+    }
+  }
+  const fast = emitPlainYaml(value);
   if (fast !== undefined) return fast;
-  const doc = new Document(value, { customTags: [verbatimTag], compat: 'yaml-1.1', version: '1.2', aliasDuplicateObjects: false });
-  return doc.toString(toStringOptions);
+  return new Document(value, writeOptions).toString(toStringOptions);
 }
+
+const writeOptions = { customTags: [verbatimTag], compat: 'yaml-1.1' as const, version: '1.2' as const, aliasDuplicateObjects: false };
+let nodeWriter: Document | undefined;
 
 /** Serialises a plain value as YAML for a YAML 1.1 reader (llama-stack reads its config with PyYAML). */
 export function stringifyPlainYaml(value: unknown): string {
