@@ -83,8 +83,11 @@ function load() {
   else if (used) debug(`read ${file}`);
   else if (cachedData !== undefined) debug(`refused by V8, to be written again: ${file}`);
   if (file !== undefined && !used && renders(process.argv.slice(2))) {
-    // At exit the data holds every function the run compiled, not just the top level.
-    process.on('exit', () => debug(writeCache(file, script.createCachedData()) ? `wrote ${file}` : `cannot write ${file}`));
+    // At exit the data holds every function the run compiled, not just the top level; a run that
+    // failed early compiled too little to keep (the next successful one writes it instead).
+    process.on('exit', (code) => {
+      if (code === 0) debug(writeCache(file, script.createCachedData()) ? `wrote ${file}` : `cannot write ${file}`);
+    });
   }
   script.runInThisContext()(module.exports, require, module, __filename, __dirname);
 }

@@ -2,8 +2,7 @@
 // read → parse & validate → plan → generate config.yaml → render objects → assemble (DESIGN §10).
 import { posix } from 'node:path';
 import { readFunctionConfig, isRenderConfig } from './api/function-config.js';
-import { llsdKind, llsdReaders, supportedLlsdVersions, type LlsdVersion } from './api/llsd.js';
-import { group as llsdGroup } from './api/llsd-v1alpha2.js';
+import { isLlsdObject, llsdKind, llsdReaders, supportedLlsdVersions, type LlsdVersion } from './api/llsd.js';
 import { renderOptionsSchema, type RegistryOptions, type RenderOptions, type RenderOptionsInput } from './api/render-config.js';
 import { isError, type FieldProblem } from './api/issues.js';
 import { checkReferences } from './api/references.js';
@@ -251,8 +250,7 @@ function buildOutput(items: readonly InputItem[]): OutputItem[] {
   return items.filter((item) => !isLlsd(item) && !isClientSideOnly(item.object)).map((item) => (item.output === undefined ? item.node : new Prepared(item.object, item.output)));
 }
 
-const isLlsd = (item: InputItem): boolean =>
-  item.object.kind === llsdKind && item.object.apiVersion.startsWith(`${llsdGroup}/`);
+const isLlsd = (item: InputItem): boolean => isLlsdObject(item.object);
 
 const sameObject = (a: KrmObject, b: KrmObject): boolean =>
   a.kind === b.kind && a.metadata.name === b.metadata.name && (a.metadata.namespace ?? '') === (b.metadata.namespace ?? '');

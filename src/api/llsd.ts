@@ -18,6 +18,8 @@ import {
 } from './llsd-v1alpha2.js';
 
 export const llsdKind = kind;
+/** Is this object an LLSD, of any version (group llamastack.io, kind LlamaStackDistribution)? */
+export const isLlsdObject = (object: Pick<KrmObject, 'apiVersion' | 'kind'>): boolean => object.kind === kind && object.apiVersion.startsWith(`${group}/`);
 export const supportedLlsdVersions = [`${group}/v1alpha2`, `${group}/v1alpha1`] as const;
 export type LlsdVersion = (typeof supportedLlsdVersions)[number];
 

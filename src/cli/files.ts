@@ -5,6 +5,7 @@ import { dirname, join, relative } from 'node:path';
 import { isMap } from 'yaml';
 import { isClientSideOnly, isKrmObject, type InputItem, type KrmObject } from '../krm/item.js';
 import type { Result } from '../krm/result.js';
+import { isLlsdObject } from '../api/llsd.js';
 import { fieldLine, fieldLinesOf } from '../krm/field-lines.js';
 import { parseYamlStream, prepareForOutput, stringifyYaml } from '../krm/yaml.js';
 
@@ -57,19 +58,21 @@ export const tooLarge = (limit: number): string =>
   `is larger than ${limit / 1024 / 1024} MiB, the most llsd-render reads at once (parsing needs about 40 times that in memory): split the package, or set LLSD_RENDER_MAX_INPUT_MB`;
 
 /**
- * Why a text read as input is refused, if it is: more bytes than `limit`, or more lines than 1 for
- * each 32 bytes of it. The parser's memory grows with the number of nodes, about 1 kB a line: a
- * file of short lines (`- a`) under the byte limit would need gigabytes, and V8 would abort
- * instead of reporting it; normal YAML has about 30 bytes a line, so only such files reach it.
+ * Why a text read as input is refused, if it is: more bytes than `limit`, or more lines and commas
+ * together than 1 for each 32 bytes of it. The parser's memory grows with the number of nodes,
+ * about 1 kB each: a file of short lines (`- a`) or of a long flow list (`[a,a,…]`) under the byte
+ * limit would need gigabytes, and V8 would abort instead of reporting it; normal YAML has about 30
+ * bytes a line, so only such files reach it.
  */
 export function inputProblem(text: string, limit: number): string | undefined {
   if (text.length > limit || Buffer.byteLength(text) > limit) return tooLarge(limit);
-  const maxLines = Math.floor(limit / 32);
-  if (text.length <= maxLines) return undefined;
-  let lines = 0;
-  for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1)) {
-    if (++lines > maxLines) {
-      return `has more than ${maxLines.toLocaleString('en-US')} lines, the most llsd-render parses at once with the ${limit / 1024 / 1024} MiB limit (parsing needs about 1 kB of memory a line): split it, or set LLSD_RENDER_MAX_INPUT_MB`;
+  const maxNodes = Math.floor(limit / 32);
+  if (text.length <= maxNodes) return undefined;
+  let nodes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if ((c === 10 || c === 44) && ++nodes > maxNodes) {
+      return `has more than ${maxNodes.toLocaleString('en-US')} lines and commas, the most llsd-render parses at once with the ${limit / 1024 / 1024} MiB limit (parsing needs about 1 kB of memory for each): split it, or set LLSD_RENDER_MAX_INPUT_MB`;
     }
   }
   return undefined;
@@ -122,7 +125,7 @@ export function readItems(
         return;
       }
       if (nodes === 'keep') return void items.push({ node: doc.node, object, origin: { file: display, index, lines } });
-      const llsd = object.kind === 'LlamaStackDistribution' && object.apiVersion.startsWith('llamastack.io/');
+      const llsd = isLlsdObject(object);
       const fieldLines = fieldLinesOf(doc.node, lines);
       let output: string | undefined;
       if (!llsd) {

@@ -365,7 +365,8 @@ export async function readAll(stream: NodeJS.ReadableStream, limit = Infinity): 
 export function readAllSync(fd: number, limit = Infinity): string | undefined {
   const chunks: Buffer[] = [];
   let size = 0;
-  let buffer = Buffer.allocUnsafe(64 * 1024);
+  // One buffer for every read; each chunk is copied out at its own size (a pipe gives 64 kB at most).
+  const buffer = Buffer.allocUnsafe(1024 * 1024);
   for (;;) {
     let n: number;
     try {
@@ -383,9 +384,8 @@ export function readAllSync(fd: number, limit = Infinity): string | undefined {
     }
     if (n === 0) break;
     if (size <= limit) {
-      chunks.push(buffer.subarray(0, n));
+      chunks.push(Buffer.from(buffer.subarray(0, n)));
       size += n;
-      buffer = Buffer.allocUnsafe(Math.min(Math.max(buffer.length * 2, 64 * 1024), 8 * 1024 * 1024));
     }
   }
   return Buffer.concat(chunks).toString('utf8');

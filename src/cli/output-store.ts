@@ -10,29 +10,41 @@ import { MemoryStore, type OutputStore } from '../krm/resource-list.js';
 /** Texts are appended to the file in blocks of this size, and read back in blocks at least this large. */
 const blockBytes = 1 << 20;
 
-class FileStore implements OutputStore {
+/** The store in an open file (exported for its tests: a write to /dev/full fails as a full disk does). */
+export class FileStore implements OutputStore {
   /** Offset and byte length of each text, by handle. */
   private readonly spans: number[] = [];
   private pending: string[] = [];
   private pendingBytes = 0;
   private written = 0;
   private block: { start: number; bytes: Buffer } | undefined;
+  /** Once the file cannot be written (a full disk), the texts from there on, in memory, by handle. */
+  private memory: Map<number, string> | undefined;
 
   constructor(private readonly fd: number) {}
 
   put(text: string): number {
+    const handle = this.spans.length / 2;
+    if (this.memory) {
+      this.spans.push(-1, 0);
+      this.memory.set(handle, text);
+      return handle;
+    }
     const bytes = Buffer.byteLength(text);
     this.spans.push(this.written + this.pendingBytes, bytes);
     this.pending.push(text);
     this.pendingBytes += bytes;
     if (this.pendingBytes >= blockBytes) this.flush();
-    return this.spans.length / 2 - 1;
+    return handle;
   }
 
   get(handle: number): string {
+    const kept = this.memory?.get(handle);
+    if (kept !== undefined) return kept;
     const start = this.spans[2 * handle] as number;
     const length = this.spans[2 * handle + 1] as number;
     if (start + length > this.written) this.flush();
+    if (this.memory?.has(handle)) return this.memory.get(handle) as string;
     // Texts are read back in the order they were put: one read serves many of them.
     if (!this.block || start < this.block.start || start + length > this.block.start + this.block.bytes.length) {
       const bytes = Buffer.allocUnsafe(Math.max(length, blockBytes));
@@ -45,9 +57,16 @@ class FileStore implements OutputStore {
 
   private flush(): void {
     const data = Buffer.from(this.pending.join(''));
-    let done = 0;
-    while (done < data.length) done += writeSync(this.fd, data, done, data.length - done, this.written + done);
-    this.written += data.length;
+    try {
+      let done = 0;
+      while (done < data.length) done += writeSync(this.fd, data, done, data.length - done, this.written + done);
+      this.written += data.length;
+    } catch {
+      // The disk is full or failing: what was not written stays in memory, and so does what comes.
+      this.memory = new Map();
+      const first = this.spans.length / 2 - this.pending.length;
+      this.pending.forEach((text, i) => (this.memory as Map<number, string>).set(first + i, text));
+    }
     this.pending = [];
     this.pendingBytes = 0;
   }
@@ -59,13 +78,20 @@ class FileStore implements OutputStore {
  */
 export function openOutputStore(): { store: OutputStore; close: () => void } {
   let dir: string | undefined;
+  let fd: number | undefined;
   try {
     dir = mkdtempSync(join(tmpdir(), 'llsd-render-'));
-    const fd = openSync(join(dir, 'output.yaml'), 'w+', 0o600);
+    fd = openSync(join(dir, 'output.yaml'), 'w+', 0o600);
     rmSync(dir, { recursive: true, force: true });
-    return { store: new FileStore(fd), close: () => closeSync(fd) };
+    const open = fd;
+    return { store: new FileStore(open), close: () => closeSync(open) };
   } catch {
-    if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
+    try {
+      if (fd !== undefined) closeSync(fd);
+      if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
+    } catch {
+      // Nothing more to do: the store is in memory.
+    }
     return { store: new MemoryStore(), close: () => {} };
   }
 }

@@ -97,6 +97,18 @@ describe('the code cache', () => {
     expect(second.stdout).toBe(first.stdout);
   });
 
+  it('is not written by a run that fails (it compiled too little); the next successful render writes it', () => {
+    const dir = tempDir('llsd-render-code-cache-');
+    const bad = tempDir('llsd-render-bad-input-');
+    writeFileSync(join(bad, 'bad.yaml'), 'a: [\n');
+    expect(render(dir, ['build']).status).toBe(2);
+    expect(render(dir, ['build', bad]).status).toBe(1);
+    expect(cacheFiles(dir)).toEqual([]);
+    const good = render(dir);
+    expect(good.status, good.stderr).toBe(0);
+    expect(good.cacheLines[0]).toMatch(/^llsd-render: code cache: wrote /);
+  });
+
   it('is not written by --version or --help, which compile too little of the program to be worth keeping', () => {
     const dir = tempDir('llsd-render-code-cache-');
     for (const args of [['--version'], ['--help'], ['build', '--help']]) {

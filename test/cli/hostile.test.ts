@@ -120,23 +120,28 @@ describe('error-dense input under the size limit', () => {
   });
 });
 
-describe('many short lines under the size limit (the parser needs about 1 kB a line)', () => {
+describe('many short lines or list items under the size limit (the parser needs about 1 kB a node)', () => {
   it('a file of 1,100,000 lines `- a` (4.4 MB): refused for its lines before parsing, in bounded memory', () => {
     const dir = writeTree(tempDir(), { 'dense.yaml': `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: dense\ndata:\n  l:\n${'  - a\n'.repeat(1_100_000)}`, 'llsd.yaml': quickstartText() });
     const r = runMeasured(['build', dir]);
     expectNoCrash(r);
     expect(r.status).toBe(1);
     expect(r.stdout).toBe('');
-    expect(stderrLines(r).filter((line) => !line.includes(': warning: '))).toEqual([expect.stringMatching(/dense\.yaml: has more than 1,048,576 lines, the most llsd-render parses at once with the 32 MiB limit \(.*\): split it, or set LLSD_RENDER_MAX_INPUT_MB$/)]);
+    expect(stderrLines(r).filter((line) => !line.includes(': warning: '))).toEqual([expect.stringMatching(/dense\.yaml: has more than 1,048,576 lines and commas, the most llsd-render parses at once with the 32 MiB limit \(.*\): split it, or set LLSD_RENDER_MAX_INPUT_MB$/)]);
     expect(r.maxRss).toBeLessThan(300 * 1024 * 1024);
   });
 
   it('on stdin, with LLSD_RENDER_MAX_INPUT_MB=1 (32,768 lines): the error in the ResourceList; 32,000 lines still render', () => {
     const dense = (lines: number) => resourceList([`apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: dense\ndata:\n  l: |\n${'    a\n'.repeat(lines)}`]);
     const env = { LLSD_RENDER_MAX_INPUT_MB: '1' };
-    expectOneError(run([], { input: dense(40_000), env }), 'krm', /^stdin has more than 32,768 lines, the most llsd-render parses at once with the 1 MiB limit/);
+    expectOneError(run([], { input: dense(40_000), env }), 'krm', /^stdin has more than 32,768 lines and commas, the most llsd-render parses at once with the 1 MiB limit/);
     const fits = run([], { input: dense(32_000), env });
     expect(fits.status, fits.stderr).toBe(0);
+  });
+
+  it('one line of a flow list with 40,000 items (LLSD_RENDER_MAX_INPUT_MB=1): counted by its commas, refused', () => {
+    const list = resourceList([`apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: flow\ndata:\n  l: [${Array(40_000).fill('a').join(',')}]\n`]);
+    expectOneError(run([], { input: list, env: { LLSD_RENDER_MAX_INPUT_MB: '1' } }), 'krm', /^stdin has more than 32,768 lines and commas/);
   });
 });
 

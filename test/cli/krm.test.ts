@@ -262,16 +262,18 @@ describe('stdin as kpt, kustomize and shells hand it over', () => {
    * non-blocking (a parent may have set O_NONBLOCK on a shared pipe). python3 makes such a pipe,
    * starts the bundle on it and writes the ResourceList only after a pause, in two parts.
    */
-  const viaPipe = (nonBlocking: boolean): { status: number; stdout: string } => {
+  const viaPipe = (nonBlocking: boolean, firstPartBeforeStart = false): { status: number; stdout: string } => {
     const script = [
       'import fcntl, os, subprocess, sys, time',
       'r, w = os.pipe()',
       nonBlocking ? 'fcntl.fcntl(r, fcntl.F_SETFL, fcntl.fcntl(r, fcntl.F_GETFL) | os.O_NONBLOCK)' : 'pass',
+      'data = sys.stdin.buffer.read()',
+      firstPartBeforeStart ? 'os.write(w, data[:100])' : 'pass',
       'p = subprocess.Popen([sys.argv[1], sys.argv[2]], stdin=r, stdout=subprocess.PIPE)',
       'os.close(r)',
-      'data = sys.stdin.buffer.read()',
       'time.sleep(0.3)',
-      'os.write(w, data[:100]); time.sleep(0.2); os.write(w, data[100:]); os.close(w)',
+      firstPartBeforeStart ? 'pass' : 'os.write(w, data[:100])',
+      'time.sleep(0.2); os.write(w, data[100:]); os.close(w)',
       'out = p.stdout.read(); p.wait()',
       'sys.stdout.buffer.write(out); sys.exit(p.returncode)',
     ].join('\n');
@@ -290,6 +292,13 @@ describe('stdin as kpt, kustomize and shells hand it over', () => {
   it('a non-blocking pipe (read as a stream instead): the same ResourceList', () => {
     const expected = run([], { input });
     const piped = viaPipe(true);
+    expect(piped.status).toBe(0);
+    expect(piped.stdout).toBe(expected.stdout);
+  });
+
+  it('a non-blocking pipe that runs dry after the first part (read on after a wait): the same ResourceList', () => {
+    const expected = run([], { input });
+    const piped = viaPipe(true, true);
     expect(piped.status).toBe(0);
     expect(piped.stdout).toBe(expected.stdout);
   });

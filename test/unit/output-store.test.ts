@@ -1,12 +1,12 @@
 // Where `build` keeps its output until it is known to be free of errors (src/cli/output-store.ts),
 // and how it hands that output to a slow reader.
-import { readdirSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
-import { openOutputStore } from '../../src/cli/output-store.js';
+import { FileStore, openOutputStore } from '../../src/cli/output-store.js';
 import { MemoryStore } from '../../src/krm/resource-list.js';
 
 const repoRoot = join(import.meta.dirname, '..', '..');
@@ -33,12 +33,33 @@ describe('the output store', () => {
   });
 
   it('leaves no file behind in the temporary directory, even while open', () => {
-    const before = readdirSync(tmpdir()).filter((f) => f.startsWith('llsd-render-'));
-    const { store, close } = openOutputStore();
-    store.put('text');
-    expect(readdirSync(tmpdir()).filter((f) => f.startsWith('llsd-render-'))).toEqual(before);
-    expect(store).not.toBeInstanceOf(MemoryStore);
-    close();
+    // A directory of this test's own: other tests make llsd-render-* directories in the shared one.
+    const dir = mkdtempSync(join(tmpdir(), 'output-store-test-'));
+    const saved = process.env.TMPDIR;
+    process.env.TMPDIR = dir;
+    try {
+      const { store, close } = openOutputStore();
+      store.put('text');
+      expect(readdirSync(dir)).toEqual([]);
+      expect(store).not.toBeInstanceOf(MemoryStore);
+      expect(store.get(0)).toBe('text');
+      close();
+    } finally {
+      if (saved === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = saved;
+    }
+  });
+
+  it('a file that cannot be written (a full disk: /dev/full) keeps the texts in memory instead, every one intact', () => {
+    const fd = openSync('/dev/full', 'r+');
+    try {
+      const store = new FileStore(fd);
+      const texts = ['a'.repeat(700_000), 'é'.repeat(400_000), 'after the failure', 'x'.repeat(2_000_000), 'last'];
+      const handles = texts.map((text) => store.put(text));
+      texts.forEach((text, i) => expect(store.get(handles[i] as number)).toBe(text));
+    } finally {
+      closeSync(fd);
+    }
   });
 });
 

@@ -17,7 +17,12 @@ import { described, z } from '../../src/lib/zod.js';
 const repoRoot = join(import.meta.dirname, '..', '..');
 const definition = crd();
 /** The field doc a schema carries, as the JSON Schema and the CRD read it. */
-const descriptionOf = (schema: z.core.$ZodType): string | undefined => z.globalRegistry.get(schema)?.description;
+/** The field doc registered for `schema`; a schema without one fails the test (comparing undefined with undefined proves nothing). */
+const descriptionOf = (schema: z.core.$ZodType): string => {
+  const description = z.globalRegistry.get(schema)?.description;
+  expect(description, 'the schema has a description').toMatch(/\S/);
+  return description as string;
+};
 
 // ---- (a) CEL rules ----
 
