@@ -154,6 +154,9 @@ export function readResourceList(text: string): ResourceListInput {
   return functionConfig ? { items, functionConfig, results } : { items, results };
 }
 
+/** An output item as YAML: text kept since it was written as it is, a node or an object written now. */
+const yamlOf = (item: OutputItem): string => (item instanceof Written || item instanceof Prepared ? item.yaml : stringifyYaml(item));
+
 /**
  * The ResourceList as `yaml` writes it whole, but written item by item: an item we pass through is
  * a `yaml` node, and a list holding one would send every generated object through `yaml`'s slow
@@ -167,7 +170,7 @@ export function writeResourceList(items: readonly OutputItem[], results: readonl
   else {
     out.push('items:\n');
     for (const item of items) {
-      const text = item instanceof Written || item instanceof Prepared ? item.yaml : stringifyYaml(item);
+      const text = yamlOf(item);
       out.push(`  - ${text.slice(0, -1).replace(/\n(?=[^\n])/g, '\n    ')}\n`);
     }
   }
@@ -186,7 +189,7 @@ export function* streamDocuments(items: readonly OutputItem[]): Generator<string
   for (const item of items) {
     // Read nodes are prepared here, not when read: most of what `build` reads is never written.
     if (isNode(item)) prepareForOutput(item);
-    const text = item instanceof Written || item instanceof Prepared ? item.yaml : stringifyYaml(item);
+    const text = yamlOf(item);
     yield first ? text : `---\n${text}`;
     first = false;
   }
