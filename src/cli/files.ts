@@ -2,12 +2,13 @@
 // write `-o DIR` output without leaving half-written files.
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
-import { isMap } from 'yaml';
+import type { LineCounter, Node } from 'yaml';
 import { isClientSideOnly, isKrmObject, type InputItem, type KrmObject } from '../krm/item.js';
 import type { Result } from '../krm/result.js';
 import { isLlsdObject } from '../api/llsd.js';
 import { fieldLine, fieldLinesOf } from '../krm/field-lines.js';
-import { parseYamlStream, prepareForOutput, stringifyYaml } from '../krm/yaml.js';
+import { readBlockYaml } from '../krm/block-yaml.js';
+import { parseYamlStream, prepareForOutput, stringifyYaml, type YamlProblem } from '../krm/yaml.js';
 
 export class UsageError extends Error {}
 
@@ -104,38 +105,84 @@ export function readItems(
       continue;
     }
     if (text.startsWith(outputMarker)) continue;
-    const { documents, problems, lines } = parseYamlStream(text);
+    const { documents, problems } = (nodes === 'drop' && readWithoutNodes(text)) || readWithYaml(text);
     for (const problem of problems) {
       const result: Result = { severity: 'error', message: `not valid YAML: ${problem.message}`, file: { path: display } };
       if (problem.line) result.line = problem.line;
       results.push(result);
     }
-    documents.forEach((doc, index) => {
-      if (doc.node === null) return;
-      const object = doc.value;
+    for (const doc of documents) {
+      const { value: object, index } = doc;
       // A kustomization.yaml needs no metadata; tool files are skipped like local-config objects.
-      if (!isKrmObject(object) && isClientSideOnly(object)) return;
-      if (!isKrmObject(object) || !isMap(doc.node)) {
+      if (!isKrmObject(object) && isClientSideOnly(object)) continue;
+      if (!isKrmObject(object)) {
         results.push({
           severity: 'warning',
           message: 'skipped: not a Kubernetes object (it needs string `apiVersion`, `kind` and `metadata.name`)',
           file: { path: display, index },
           line: doc.line,
         });
-        return;
+        continue;
       }
-      if (nodes === 'keep') return void items.push({ node: doc.node, object, origin: { file: display, index, lines } });
-      const llsd = isLlsdObject(object);
-      const fieldLines = fieldLinesOf(doc.node, lines);
-      let output: string | undefined;
-      if (!llsd) {
-        prepareForOutput(doc.node);
-        output = stringifyYaml(doc.node);
-      }
-      items.push(withoutNode(object, display, index, fieldLines, output));
-    });
+      if (nodes === 'keep' && doc.node) items.push({ node: doc.node, object, origin: { file: display, index, lines: doc.lines } });
+      else items.push(withoutNode(object, display, index, doc.fieldLines(), isLlsdObject(object) ? undefined : doc.output()));
+    }
   }
   return { items, results };
+}
+
+/** A document of a file, read with `yaml` (it has its node) or without. */
+interface ReadDocument {
+  /** Position in the file. */
+  index: number;
+  /** Where it starts in the file. */
+  line: number;
+  value: unknown;
+  node?: Node;
+  lines?: LineCounter;
+  /** The line of each field (field-lines.ts). */
+  fieldLines(): string;
+  /** The text `build` writes for it when it is passed through. */
+  output(): string;
+}
+
+/** The documents of a text, parsed by `yaml`; empty documents and maps are left out. */
+function readWithYaml(text: string): { documents: ReadDocument[]; problems: YamlProblem[] } {
+  const { documents, problems, lines } = parseYamlStream(text);
+  const read: ReadDocument[] = [];
+  documents.forEach(({ node, value, line }, index) => {
+    if (node === null) return;
+    read.push({
+      index,
+      line,
+      value,
+      node,
+      lines,
+      fieldLines: () => fieldLinesOf(node, lines),
+      output: () => {
+        prepareForOutput(node);
+        return stringifyYaml(node);
+      },
+    });
+  });
+  return { documents: read, problems };
+}
+
+/**
+ * The documents of a text read by readBlockYaml, without `yaml`'s nodes, or undefined when `yaml`
+ * must read it: the text is outside that reader's subset, or an object passed through is one it
+ * cannot write.
+ */
+function readWithoutNodes(text: string): { documents: ReadDocument[]; problems: YamlProblem[] } | undefined {
+  const blocks = readBlockYaml(text);
+  if (!blocks) return undefined;
+  const documents: ReadDocument[] = [];
+  for (const { index, line, value, fieldLines, output } of blocks) {
+    const written = isKrmObject(value) && !isLlsdObject(value) ? output() : '';
+    if (written === undefined) return undefined;
+    documents.push({ index, line, value, fieldLines: () => fieldLines, output: () => written });
+  }
+  return { documents, problems: [] };
 }
 
 /** An item without its node: its results take their lines from `fieldLines`, and it is written as `output`. */

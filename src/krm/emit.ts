@@ -36,6 +36,11 @@ export function emitPlainYaml(value: unknown): string | undefined {
 
 class NotPlain extends Error {}
 
+/** A scalar whose text is already known (one read and written back as it was): written as it is. */
+export class Preformatted {
+  constructor(readonly text: string) {}
+}
+
 const isMap = (value: unknown): value is Record<string, unknown> =>
   value !== null && typeof value === 'object' && !Array.isArray(value) && (Object.getPrototypeOf(value) === Object.prototype || Object.getPrototypeOf(value) === null);
 
@@ -143,6 +148,7 @@ function scalarText(value: unknown): ScalarText {
     if (numbers.size < 10_000) numbers.set(value, text);
     return text;
   }
+  if (value instanceof Preformatted) return { head: value.text, block: false, lines: [] };
   if (typeof value !== 'string') throw new NotPlain();
   // Names, ids, paths and images: plain unless they are one of YAML's words for true, false or null.
   if (isSimplePlain(value) || colonPlain.test(value)) return { head: value, block: false, lines: [] };

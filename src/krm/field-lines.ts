@@ -4,8 +4,8 @@
 import { isMap, isPair, isScalar, isSeq, type LineCounter, type Node } from 'yaml';
 
 /** One step down: `k` + a map key (as a string), or `i` + a sequence index; JSON keeps it on one line, between quotes. */
-const mapStep = (key: string): string => JSON.stringify(`k${key}`);
-const seqStep = (index: number): string => `"i${index}"`;
+export const mapStep = (key: string): string => JSON.stringify(`k${key}`);
+export const seqStep = (index: number): string => `"i${index}"`;
 
 /**
  * One entry per field, `\n<id>\t<parent id>\t<step>\t<line>`, the root being entry 0 with no parent

@@ -1,0 +1,345 @@
+// A reader for the block-style YAML that manifests are written in, without `yaml`'s node tree:
+// plain keys; plain, single-line quoted and empty-flow (`[]`, `{}`) values; comments. No anchors,
+// aliases, tags, flow collections, block scalars, multi-line scalars, escapes or tabs.
+//
+// Why by hand: `build` reads every object of a package, and `yaml` (a generator-based lexer and
+// parser that builds a node for every scalar) took a third of a 1,000-LLSD run. No YAML library
+// gives values with the line of each field and a writable form at once, so this reader does, for
+// the subset above, and declines everything else: the whole file then goes to `yaml`
+// (parseYamlStream), so every error message, and every unusual construct, stays `yaml`'s. Values
+// are resolved by `yaml`'s own core-schema tags. test/unit/block-yaml.test.ts checks that what it
+// gives equals what the `yaml` path gives, on every YAML file of the repository and on generated
+// documents.
+import { Document, isScalar, type ScalarTag } from 'yaml';
+import { Preformatted, emitPlainYaml } from './emit.js';
+import { mapStep, seqStep } from './field-lines.js';
+import { parseYamlStream, prepareForOutput, stringifyYaml } from './yaml.js';
+
+export interface BlockDocument {
+  /** Position in the file's stream of documents (empty documents count, as `yaml` counts them). */
+  index: number;
+  /** 1-based line where the document starts (its `---`, else its first content line). */
+  line: number;
+  value: Record<string, unknown> | unknown[];
+  /** The line of every field, as fieldLinesOf gives it. */
+  fieldLines: string;
+  /** The text `build` writes for the document passed through, or undefined when only `yaml` can write it. */
+  output(): string | undefined;
+}
+
+/** Read without `yaml`, or undefined: the text is not all in the subset (nothing is said about why). */
+export function readBlockYaml(text: string): BlockDocument[] | undefined {
+  // Tabs, CR, control and Unicode line-break characters, and a byte order mark: `yaml` decides.
+  if (/[\x00-\x09\x0B-\x1F\x7F-\x9F\u2028\u2029\uFEFF]/.test(text)) return undefined;
+  const documents: BlockDocument[] = [];
+  const lines = new Lines(text);
+  try {
+    // Documents are counted as `yaml` counts them: each `---` starts one (an empty one counts
+    // too), and text before the first `---` is one only when it has content.
+    let index = 0;
+    let marker: number | undefined;
+    for (let next = lines.peek(); next !== undefined; next = lines.peek()) {
+      if (typeof next === 'number') {
+        if (marker !== undefined) index++;
+        marker = next;
+        lines.advance();
+        continue;
+      }
+      documents.push(new Reader(lines, index++, marker ?? next.line).document());
+      marker = undefined;
+    }
+  } catch (error) {
+    if (error === declined) return undefined;
+    throw error;
+  }
+  return documents;
+}
+
+interface Line {
+  /** Column of the content: the number of spaces before it. */
+  indent: number;
+  /** The line without its indentation (never empty, never a comment line). */
+  content: string;
+  /** 1-based. */
+  line: number;
+  /** Blank or comment lines come between it and the content line before it. */
+  gapBefore: boolean;
+}
+
+const declined = Symbol('declined');
+/** Ends the read: the text is outside the subset. */
+function decline(): never {
+  throw declined;
+}
+
+/**
+ * The content lines of a text, one at a time (a text of millions of lines is declined at its
+ * first line outside the subset, not split first): blank and comment lines are skipped, and a
+ * `---` line comes as its line number.
+ */
+class Lines {
+  private offset = 0;
+  private lineNumber = 0;
+  private next: Line | number | undefined;
+  private read = false;
+
+  constructor(private readonly text: string) {}
+
+  /** The current line: content, a `---` marker's line number, or undefined at the end. */
+  peek(): Line | number | undefined {
+    if (!this.read) {
+      this.next = this.scan();
+      this.read = true;
+    }
+    return this.next;
+  }
+
+  advance(): void {
+    this.peek();
+    this.read = false;
+  }
+
+  /** Puts another line in place of the current one (the rest of a `- key: value` line). */
+  replace(line: Line): void {
+    this.next = line;
+  }
+
+  private scan(): Line | number | undefined {
+    const { text } = this;
+    let gapBefore = false;
+    while (this.offset < text.length) {
+      let end = text.indexOf('\n', this.offset);
+      if (end < 0) end = text.length;
+      const raw = text.slice(this.offset, end);
+      this.offset = end + 1;
+      this.lineNumber++;
+      let indent = 0;
+      while (raw.charCodeAt(indent) === 32) indent++;
+      if (indent === raw.length || raw.charCodeAt(indent) === 35 /* # */) {
+        gapBefore = true;
+        continue;
+      }
+      if (indent === 0 && (raw.startsWith('---') || raw.startsWith('...') || raw.startsWith('%'))) {
+        if (!/^---(?: +(?:#.*)?)?$/.test(raw)) decline();
+        return this.lineNumber;
+      }
+      return { indent, content: raw.slice(indent).trimEnd(), line: this.lineNumber, gapBefore };
+    }
+    return undefined;
+  }
+}
+
+/** A key as manifests write them (`name`, `app.kubernetes.io/name`, `LLSD_URL`, `.dockerconfigjson`), then `:` and the rest. */
+const keyLine = /^([A-Za-z0-9_.$][A-Za-z0-9_.$/-]*):(?: +(.*))?$/;
+/** The first character of a plain value that is no YAML indicator (a `-` only before a letter, digit or dot). */
+const plainStart = /^(?:[A-Za-z0-9_.$/~(=<^+]|-[A-Za-z0-9.])/;
+const isSeqLine = (content: string): boolean => content === '-' || content.startsWith('- ');
+const maxDepth = 64;
+
+/** A scalar written differently from how the writer would write its value: its text as read (or as `yaml` writes it). */
+interface Kept {
+  container: Record<string, unknown> | unknown[];
+  key: string | number;
+  /** The text to write, or undefined when only `yaml` knows it. */
+  text: string | undefined;
+}
+
+class Reader {
+  private nextId = 0;
+  private readonly entries: string[] = [];
+  private readonly kept: Kept[] = [];
+  private writable = true;
+  private started = false;
+
+  constructor(
+    private readonly lines: Lines,
+    private readonly index: number,
+    private readonly start: number,
+  ) {}
+
+  document(): BlockDocument {
+    const first = this.line() as Line;
+    const rootId = this.field(-1, '""', first.line);
+    if (!isSeqLine(first.content) && !keyLine.test(first.content)) decline();
+    const value = this.collection(first.indent, rootId, 1);
+    // What follows must be the next document, or nothing.
+    if (this.line()) decline();
+    const fieldLines = `${this.entries.join('')}\n`;
+    const { kept, writable, index, start } = this;
+    return { index, line: start, value, fieldLines, output: () => (writable ? outputOf(value, kept) : undefined) };
+  }
+
+  private field(parent: number, step: string, line: number): number {
+    const id = this.nextId++;
+    this.entries.push(`\n${id}\t${parent}\t${step}\t${line}`);
+    return id;
+  }
+
+  /** The current content line of the document; undefined at its end. */
+  private line(): Line | undefined {
+    const next = this.lines.peek();
+    if (typeof next !== 'object') return undefined;
+    // `yaml` writes a blank line where one was read inside an object; this writer does not.
+    if (next.gapBefore && this.started) this.writable = false;
+    return next;
+  }
+
+  private advance(): void {
+    this.started = true;
+    this.lines.advance();
+  }
+
+  /** The collection whose first line is the current one, at column `column`. */
+  private collection(column: number, id: number, depth: number): Record<string, unknown> | unknown[] {
+    if (depth > maxDepth) decline();
+    return isSeqLine((this.line() as Line).content) ? this.sequence(column, id, depth) : this.mapping(column, id, depth);
+  }
+
+  private mapping(column: number, id: number, depth: number): Record<string, unknown> {
+    const map: Record<string, unknown> = {};
+    for (let line = this.line(); line && line.indent >= column; line = this.line()) {
+      if (line.indent > column) decline();
+      const match = keyLine.exec(line.content);
+      if (!match) decline();
+      const key = match[1] as string;
+      // A key `yaml` reads as a number, a boolean or null; one written twice; one JavaScript treats specially.
+      if (typeof resolvePlain(key) !== 'string' || Object.hasOwn(map, key) || key === '__proto__') decline();
+      const keyId = this.field(id, mapStep(key), line.line);
+      this.advance();
+      const rest = match[2] ?? '';
+      if (rest !== '' && !rest.startsWith('#')) {
+        map[key] = this.scalar(rest, map, key);
+        continue;
+      }
+      const next = this.line();
+      if (next && next.indent > column) map[key] = this.collection(next.indent, keyId, depth + 1);
+      // A sequence may sit at its key's column (`key:` then `- item`).
+      else if (next && next.indent === column && isSeqLine(next.content)) map[key] = this.sequence(column, keyId, depth + 1);
+      else {
+        map[key] = null;
+        // `yaml` writes an empty value as `key:`, this writer as `key: null`.
+        this.writable = false;
+      }
+    }
+    return map;
+  }
+
+  private sequence(column: number, id: number, depth: number): unknown[] {
+    const seq: unknown[] = [];
+    for (let line = this.line(); line && line.indent >= column && isSeqLine(line.content); line = this.line()) {
+      if (line.indent > column) decline();
+      const index = seq.length;
+      const rest = line.content.slice(1).trimStart();
+      if (rest === '' || rest.startsWith('#')) {
+        // The item is on the lines below, further in.
+        this.advance();
+        const next = this.line();
+        if (!next || next.indent <= column) decline();
+        seq.push(this.collection(next.indent, this.field(id, seqStep(index), next.line), depth + 1));
+      } else if (isSeqLine(rest)) {
+        decline();
+      } else if (keyLine.test(rest)) {
+        // `- key: value`: a mapping that starts on the item's line, at the column of its key.
+        const restColumn = line.indent + line.content.length - rest.length;
+        this.lines.replace({ indent: restColumn, content: rest, line: line.line, gapBefore: false });
+        seq.push(this.mapping(restColumn, this.field(id, seqStep(index), line.line), depth + 1));
+      } else {
+        this.field(id, seqStep(index), line.line);
+        this.advance();
+        seq.push(this.scalar(rest, seq, index));
+      }
+    }
+    const after = this.line();
+    if (after && after.indent > column) decline();
+    return seq;
+  }
+
+  /** The value `rest` (the line's text after `key: ` or `- `) holds; kept as written when the writer would write it otherwise. */
+  private scalar(rest: string, container: Record<string, unknown> | unknown[], key: string | number): unknown {
+    const quote = rest[0];
+    if (quote === '"' || quote === "'") {
+      let end = rest.indexOf(quote, 1);
+      // In single quotes, '' is a quote.
+      while (quote === "'" && end >= 0 && rest[end + 1] === "'") end = rest.indexOf(quote, end + 2);
+      if (end < 0) decline();
+      const inner = rest.slice(1, end);
+      if (quote === '"' && inner.includes('\\')) decline();
+      if (!/^(?: +#.*)?$/.test(rest.slice(end + 1))) decline();
+      this.keep(container, key, quotedText(rest.slice(0, end + 1)));
+      return quote === "'" ? inner.replaceAll("''", "'") : inner;
+    }
+    const hash = rest.indexOf(' #');
+    const text = hash < 0 ? rest : rest.slice(0, hash).trimEnd();
+    if (text === '[]' || text === '{}') return text === '[]' ? [] : {};
+    if (!plainStart.test(text) || text.includes(': ') || text.endsWith(':')) decline();
+    const value = resolvePlain(text);
+    // Numbers, booleans and null are written back as written (`0755`, `True`, `~`), as prepareForOutput keeps them.
+    if (typeof value !== 'string') this.keep(container, key, text);
+    return value;
+  }
+
+  private keep(container: Kept['container'], key: Kept['key'], text: string | undefined): void {
+    if (text === undefined) this.writable = false;
+    else this.kept.push({ container, key, text });
+  }
+}
+
+/** `yaml`'s core-schema tags for plain scalars (null, booleans, integers, floats), in the order it tries them. */
+let coreTags: ScalarTag[] | undefined;
+
+/** A plain scalar's value, as `yaml` resolves it with the YAML 1.2 core schema. */
+function resolvePlain(text: string): unknown {
+  // Every core tag matches only text that starts with a digit, a sign, a dot, `~`, or n/N, t/T, f/F; most values start otherwise.
+  const c = text.charCodeAt(0);
+  if (((c >= 65 && c <= 90) || (c >= 97 && c <= 122)) && !/^[nNtTfF]/.test(text)) return text;
+  coreTags ??= (new Document(null, { version: '1.2' }).schema.tags as ScalarTag[]).filter((tag) => tag.default === true && tag.test);
+  for (const tag of coreTags) {
+    if (!tag.test?.test(text)) continue;
+    const resolved = tag.resolve(text, decline, { intAsBigInt: false } as Parameters<ScalarTag['resolve']>[2]);
+    return isScalar(resolved) ? resolved.value : resolved;
+  }
+  return text;
+}
+
+const quotedTexts = new Map<string, string | undefined>();
+
+/** A quoted scalar as `yaml` writes it when passed through (its quotes kept where they can be), asked of `yaml` once per text. */
+function quotedText(source: string): string | undefined {
+  if (quotedTexts.has(source)) return quotedTexts.get(source);
+  const node = parseYamlStream(`k: ${source}\n`).documents[0]?.node;
+  let text: string | undefined;
+  if (node) {
+    prepareForOutput(node);
+    const written = stringifyYaml(node);
+    if (written.startsWith('k: ') && written.indexOf('\n') === written.length - 1) text = written.slice(3, -1);
+  }
+  if (quotedTexts.size >= 10_000) quotedTexts.clear();
+  quotedTexts.set(source, text);
+  return text;
+}
+
+/** The document as `stringifyYaml` writes its prepared node: the value, with kept scalars as read. */
+function outputOf(value: Record<string, unknown> | unknown[], kept: readonly Kept[]): string | undefined {
+  if (kept.length === 0) return emitPlainYaml(value);
+  const byContainer = new Map<object, Map<string | number, string>>();
+  for (const { container, key, text } of kept) {
+    let texts = byContainer.get(container);
+    if (!texts) byContainer.set(container, (texts = new Map()));
+    texts.set(key, text as string);
+  }
+  const styled = (node: unknown): unknown => {
+    const texts = byContainer.get(node as object);
+    const at = (key: string | number, item: unknown): unknown => {
+      const text = texts?.get(key);
+      return text === undefined ? styled(item) : new Preformatted(text);
+    };
+    if (Array.isArray(node)) return node.map((item, index) => at(index, item));
+    if (node !== null && typeof node === 'object') {
+      const copy: Record<string, unknown> = {};
+      for (const key of Object.keys(node)) copy[key] = at(key, (node as Record<string, unknown>)[key]);
+      return copy;
+    }
+    return node;
+  };
+  return emitPlainYaml(styled(value));
+}
