@@ -18,7 +18,7 @@ export function emitPlainYaml(value: unknown): string | undefined {
   const out: string[] = [];
   try {
     if (isMap(value)) {
-      if (Object.keys(value).length === 0) return '{}\n';
+      if (!hasEntries(value)) return '{}\n';
       writeMap(value, '', out);
     } else if (Array.isArray(value)) {
       if (value.length === 0) return '[]\n';
@@ -44,60 +44,62 @@ export class Preformatted {
 const isMap = (value: unknown): value is Record<string, unknown> =>
   value !== null && typeof value === 'object' && !Array.isArray(value) && (Object.getPrototypeOf(value) === Object.prototype || Object.getPrototypeOf(value) === null);
 
-function definedEntries(map: Record<string, unknown>): Array<[string, unknown]> {
-  const entries: Array<[string, unknown]> = [];
-  for (const key of Object.keys(map)) {
-    const value = map[key];
-    if (value !== undefined) entries.push([key, value]);
-  }
-  return entries;
+/** Has the map a key whose value is defined (one `yaml` writes)? */
+function hasEntries(map: Record<string, unknown>): boolean {
+  for (const key in map) if (Object.hasOwn(map, key) && map[key] !== undefined) return true;
+  return false;
 }
 
 function writeMap(map: Record<string, unknown>, indent: string, out: string[], firstPrefix?: string): void {
-  let first = true;
-  for (const [key, value] of definedEntries(map)) {
-    const lead = first && firstPrefix !== undefined ? firstPrefix : indent;
-    first = false;
+  let lead = firstPrefix ?? indent;
+  for (const key of Object.keys(map)) {
+    const value = map[key];
+    if (value === undefined) continue;
     out.push(`${lead}${keyText(key)}:`);
+    lead = indent;
     writeValue(value, indent, out);
   }
 }
 
 /** The value after `key:` (or after `- ` for a sequence item's scalar), at the map's indent. */
 function writeValue(value: unknown, indent: string, out: string[]): void {
-  const inner = `${indent}  `;
   if (isMap(value)) {
-    if (definedEntries(value).length === 0) return void out.push(' {}\n');
+    if (!hasEntries(value)) return void out.push(' {}\n');
     out.push('\n');
-    writeMap(value, inner, out);
+    writeMap(value, `${indent}  `, out);
   } else if (Array.isArray(value)) {
     if (value.length === 0) return void out.push(' []\n');
     out.push('\n');
-    writeSeq(value, inner, out);
+    writeSeq(value, `${indent}  `, out);
   } else {
     const scalar = scalarText(value);
     out.push(` ${scalar.head}\n`);
-    if (scalar.block) for (const line of scalar.lines) out.push(line === '' ? '\n' : `${inner}${line}\n`);
+    if (scalar.block) writeBlockLines(scalar.lines, `${indent}  `, out);
   }
 }
 
+function writeBlockLines(lines: readonly string[], indent: string, out: string[]): void {
+  for (const line of lines) out.push(line === '' ? '\n' : `${indent}${line}\n`);
+}
+
 function writeSeq(seq: readonly unknown[], indent: string, out: string[], firstPrefix?: string): void {
-  seq.forEach((item, index) => {
-    const lead = index === 0 && firstPrefix !== undefined ? firstPrefix : indent;
-    const inner = `${indent}  `;
+  const inner = `${indent}  `;
+  let lead = firstPrefix ?? indent;
+  for (const item of seq) {
     if (item === undefined || typeof item === 'function' || typeof item === 'symbol') throw new NotPlain();
     if (isMap(item)) {
-      if (definedEntries(item).length === 0) return void out.push(`${lead}- {}\n`);
-      writeMap(item, inner, out, `${lead}- `);
+      if (!hasEntries(item)) out.push(`${lead}- {}\n`);
+      else writeMap(item, inner, out, `${lead}- `);
     } else if (Array.isArray(item)) {
-      if (item.length === 0) return void out.push(`${lead}- []\n`);
-      writeSeq(item, inner, out, `${lead}- `);
+      if (item.length === 0) out.push(`${lead}- []\n`);
+      else writeSeq(item, inner, out, `${lead}- `);
     } else {
       const scalar = scalarText(item);
       out.push(`${lead}- ${scalar.head}\n`);
-      if (scalar.block) for (const line of scalar.lines) out.push(line === '' ? '\n' : `${inner}${line}\n`);
+      if (scalar.block) writeBlockLines(scalar.lines, inner, out);
     }
-  });
+    lead = indent;
+  }
 }
 
 interface ScalarText {
@@ -171,7 +173,8 @@ function scalarText(value: unknown): ScalarText {
 function plainLiteral(value: string): ScalarText | undefined {
   if (!value.includes('\n') || value.length < 2) return undefined;
   if (/[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\uD800-\uDFFF]/.test(value)) return undefined;
-  if (/^[\s]/.test(value) || /[ \t]\n|[ \t]$|\n\n$/.test(value)) return undefined;
+  // Plain string tests: the same as /[ \t]\n|[ \t]$|\n\n$/, which scanned each config a few times slower.
+  if (/^\s/.test(value) || value.includes(' \n') || value.includes('\t\n') || value.endsWith(' ') || value.endsWith('\t') || value.endsWith('\n\n')) return undefined;
   const lines = value.split('\n');
   const head = value.endsWith('\n') ? '|' : '|-';
   if (head === '|') lines.pop();
@@ -203,9 +206,13 @@ function rendered(value: string | number): ScalarText {
 }
 
 function keyText(key: string): string {
-  if (isSimplePlain(key)) return key;
+  // Keys repeat (the same few hundred in every object), so the answer for each is remembered.
   const known = keys.get(key);
   if (known !== undefined) return known;
+  if (isSimplePlain(key)) {
+    if (keys.size < 100_000) keys.set(key, key);
+    return key;
+  }
   // `yaml` quotes a key that could read as a document marker only at the top level; this writer
   // renders keys once for every depth, so such keys go to `yaml` with the whole value.
   if (key.includes('\n') || key.length > 1000 || /^(%|---|\.\.\.)|[\r\u2028\u2029]/.test(key)) throw new NotPlain();
