@@ -151,7 +151,8 @@ function readWithYaml(text: string): { documents: ReadDocument[]; problems: Yaml
   const { documents, problems, lines } = parseYamlStream(text);
   const read: ReadDocument[] = [];
   documents.forEach(({ node, value, line }, index) => {
-    if (node === null) return;
+    // An empty document (a `---` at the end of a file, or two in a row) is no object, and no mistake.
+    if (node === null || value === null) return;
     read.push({
       index,
       line,

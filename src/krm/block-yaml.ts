@@ -1,6 +1,7 @@
 // A reader for the block-style YAML that manifests are written in, without `yaml`'s node tree:
-// plain keys; plain, single-line quoted and empty-flow (`[]`, `{}`) values; comments. No anchors,
-// aliases, tags, flow collections, block scalars, multi-line scalars, escapes or tabs.
+// plain keys; plain and single-line quoted values; literal block scalars (`|`, `|-`, `|+`); flow
+// collections on one line (`{name: x, key: y}`, `[a, b]`); comments. No anchors, aliases, tags,
+// folded or multi-line plain scalars, escapes or tabs.
 //
 // Why by hand: `build` reads every object of a package, and `yaml` (a generator-based lexer and
 // parser that builds a node for every scalar) took a third of a 1,000-LLSD run. No YAML library
@@ -102,6 +103,49 @@ class Lines {
   /** Puts another line in place of the current one (the rest of a `- key: value` line). */
   replace(line: Line): void {
     this.next = line;
+  }
+
+  /**
+   * The content of a literal block scalar whose header ended the line just read, inside a
+   * collection at `column`, as `yaml` reads it with `chomp`: the lines indented as its first
+   * non-blank one, that indentation removed.
+   */
+  blockScalar(column: number, chomp: string): { value: string; trailingBlanks: boolean } {
+    const { text } = this;
+    const lines: string[] = [];
+    let indent = -1;
+    let leadingSpaces = 0;
+    let last = -1;
+    while (this.offset < text.length) {
+      let end = text.indexOf('\n', this.offset);
+      // Without a final line break the last line is read otherwise (no newline to clip): `yaml` decides.
+      if (end < 0) decline();
+      const raw = text.slice(this.offset, end);
+      let spaces = 0;
+      while (raw.charCodeAt(spaces) === 32) spaces++;
+      if (spaces < raw.length) {
+        if (indent < 0) {
+          if (spaces <= column) break;
+          // A leading blank line longer than the indentation is an error for `yaml`.
+          if (leadingSpaces > spaces) decline();
+          indent = spaces;
+        } else if (spaces < indent) break;
+        last = lines.length;
+        lines.push(raw.slice(indent));
+      } else {
+        // A line of more spaces than the indentation is content: `yaml` decides.
+        if (indent >= 0 && spaces > indent) decline();
+        leadingSpaces = Math.max(leadingSpaces, spaces);
+        lines.push('');
+      }
+      this.offset = end + 1;
+      this.lineNumber++;
+    }
+    if (last < 0) decline();
+    const body = lines.slice(0, last + 1).join('\n');
+    const trailing = lines.length - 1 - last;
+    const value = chomp === '-' ? body : chomp === '+' ? body + '\n'.repeat(trailing + 1) : `${body}\n`;
+    return { value, trailingBlanks: trailing > 0 };
   }
 
   private scan(): Line | number | undefined {
@@ -208,7 +252,7 @@ class Reader {
       this.advance();
       const rest = match[2] ?? '';
       if (rest !== '' && !rest.startsWith('#')) {
-        map[key] = this.scalar(rest, map, key);
+        map[key] = this.scalar(rest, column, map, key, keyId, line.line, depth + 1);
         continue;
       }
       const next = this.line();
@@ -244,9 +288,9 @@ class Reader {
         this.lines.replace({ indent: restColumn, content: rest, line: line.line, gapBefore: false });
         seq.push(this.mapping(restColumn, this.field(id, seqStep(index), line.line), depth + 1));
       } else {
-        this.field(id, seqStep(index), line.line);
+        const itemId = this.field(id, seqStep(index), line.line);
         this.advance();
-        seq.push(this.scalar(rest, seq, index));
+        seq.push(this.scalar(rest, column, seq, index, itemId, line.line, depth + 1));
       }
     }
     const after = this.line();
@@ -254,9 +298,29 @@ class Reader {
     return seq;
   }
 
-  /** The value `rest` (the line's text after `key: ` or `- `) holds; kept as written when the writer would write it otherwise. */
-  private scalar(rest: string, container: Record<string, unknown> | unknown[], key: string | number): unknown {
-    const quote = rest[0];
+  /**
+   * The value `rest` (the line's text after `key: ` or `- `, in a collection at `column`) holds; a
+   * scalar is kept as written when the writer would write its value otherwise.
+   */
+  private scalar(rest: string, column: number, container: Record<string, unknown> | unknown[], key: string | number, id: number, line: number, depth: number): unknown {
+    const first = rest[0];
+    if (first === '|') {
+      const header = /^\|([-+]?)(?: +#.*)?$/.exec(rest);
+      if (!header) decline();
+      const { value, trailingBlanks } = this.lines.blockScalar(column, header[1] as string);
+      // `yaml` writes a one-line block scalar as a block still, and may mark the line after blank lines.
+      if (!value.includes('\n') || trailingBlanks) this.writable = false;
+      return value;
+    }
+    if ((first === '[' || first === '{') && rest !== '[]' && rest !== '{}') {
+      const flow = new FlowReader(rest, (parent, step) => this.field(parent, step, line));
+      const value = flow.node(id, depth);
+      if (!/^(?: +#.*)?$/.test(rest.slice(flow.at))) decline();
+      // `yaml` writes a flow collection read from the input in flow style.
+      this.writable = false;
+      return value;
+    }
+    const quote = first;
     if (quote === '"' || quote === "'") {
       let end = rest.indexOf(quote, 1);
       // In single quotes, '' is a quote.
@@ -281,6 +345,64 @@ class Reader {
   private keep(container: Kept['container'], key: Kept['key'], text: string | undefined): void {
     if (text === undefined) this.writable = false;
     else this.kept.push({ container, key, text });
+  }
+}
+
+/** A flow collection on one line: `{key: value, …}` and `[item, …]`, of plain and quoted scalars and flow collections. */
+class FlowReader {
+  /** Where reading is in `text`. */
+  at = 0;
+
+  constructor(
+    private readonly text: string,
+    private readonly field: (parent: number, step: string) => number,
+  ) {}
+
+  node(id: number, depth: number): unknown {
+    if (depth > maxDepth) decline();
+    const open = this.text[this.at];
+    if (open === '[' || open === '{') {
+      this.at++;
+      const close = open === '[' ? ']' : '}';
+      const seq: unknown[] = [];
+      const map: Record<string, unknown> = {};
+      this.blanks();
+      if (this.text[this.at] === close) {
+        this.at++;
+        return open === '[' ? seq : map;
+      }
+      for (;;) {
+        if (open === '[') {
+          seq.push(this.node(this.field(id, seqStep(seq.length)), depth + 1));
+        } else {
+          const key = /^[A-Za-z0-9_.$][A-Za-z0-9_.$/-]*(?=: )/.exec(this.text.slice(this.at))?.[0];
+          if (key === undefined || typeof resolvePlain(key) !== 'string' || Object.hasOwn(map, key) || key === '__proto__') decline();
+          this.at += key.length + 2;
+          this.blanks();
+          map[key] = this.node(this.field(id, mapStep(key)), depth + 1);
+        }
+        this.blanks();
+        const next = this.text[this.at++];
+        if (next === close) return open === '[' ? seq : map;
+        if (next !== ',') decline();
+        this.blanks();
+      }
+    }
+    if (open === '"' || open === "'") {
+      const match = (open === '"' ? /^"([^"\\]*)"/ : /^'((?:[^']|'')*)'/).exec(this.text.slice(this.at));
+      if (!match) decline();
+      this.at += match[0].length;
+      return open === "'" ? (match[1] as string).replaceAll("''", "'") : match[1];
+    }
+    // A plain scalar ends at `,`, `]`, `}`, or `: `; it has no ` #` (a comment) and no `[` or `{`.
+    const plain = /^[^,[\]{}#]*/.exec(this.text.slice(this.at))?.[0].trimEnd() ?? '';
+    if (!plainStart.test(plain) || /: |:$| #|[,[\]{}]/.test(plain)) decline();
+    this.at += plain.length;
+    return resolvePlain(plain);
+  }
+
+  private blanks(): void {
+    while (this.text[this.at] === ' ') this.at++;
   }
 }
 

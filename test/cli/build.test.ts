@@ -291,6 +291,39 @@ describe('build: objects that would collide', () => {
   });
 });
 
+describe('build: how a file is read does not change what comes out', () => {
+  // `trailing.yaml` is read without `yaml`'s nodes (src/krm/block-yaml.ts); `anchored.yaml` has an
+  // anchor, so `yaml` reads it: both must treat empty documents, and their objects, alike.
+  const files = {
+    'llsd.yaml': quickstartText(),
+    'secret.yaml': readFixture('secret.yaml'),
+    'trailing.yaml': `---\n${configMap('first')}---\n---\n${configMap('second')}---\n`,
+    'anchored.yaml': `---\n${configMap('third').replace('  key: value\n', '  key: &v value\n  again: *v\n')}---\n---\n`,
+  };
+
+  it('empty documents (a `---` at the end, two in a row) are skipped without a warning, by either reader', () => {
+    const r = run(['build', '.'], { cwd: writeTree(tempDir(), files) });
+    expectNoCrash(r);
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    const names = parseStream(r.stdout).filter((o) => o.kind === 'ConfigMap' && !isGenerated(o)).map((o) => o.metadata.name);
+    expect(names).toEqual(['third', 'first', 'second']);
+  });
+
+  it('a result about an object names the same document and line from either reader', () => {
+    const bad = (name: string, value: string) =>
+      `---\n${configMap(name)}---\n---\n${quickstartText().replace('name: quickstart', `name: ${name}`).replace('spec:\n', `spec:\n  unknownField: ${value}\n`)}`;
+    const r = run(['build', '.'], { cwd: writeTree(tempDir(), { 'plain.yaml': bad('one', '1'), 'anchored.yaml': bad('two', '&a 1'), 'secret.yaml': readFixture('secret.yaml') }) });
+    expectNoCrash(r);
+    expect(r.status).toBe(1);
+    const lines = stderrLines(r).filter((line) => line.includes('unknownField'));
+    expect(lines).toHaveLength(2);
+    const where = (file: string, name: string) => lines.find((line) => line.startsWith(file))?.slice(file.length).replace(`/${name}:`, '/NAME:');
+    expect(where('plain.yaml', 'one')).toMatch(/^:\d+: llama\/NAME: spec\.unknownField: /);
+    expect(where('plain.yaml', 'one')).toBe(where('anchored.yaml', 'two'));
+  });
+});
+
 describe('build: empty renders', () => {
   it('a directory with no YAML: exit 1, nothing on stdout, a message that mentions --allow-empty', () => {
     const dir = writeTree(tempDir(), { 'README.md': '# nothing here\n', 'notes.txt': configMap('not-yaml-file') });

@@ -14,6 +14,8 @@ import { fieldLinesOf } from '../../src/krm/field-lines.js';
 import { parseYamlStream, prepareForOutput, stringifyYaml } from '../../src/krm/yaml.js';
 
 const root = join(import.meta.dirname, '..', '..');
+/** Generated documents: about 2 s. LLSD_PROPERTY_RUNS=100000 for a longer hunt. */
+const numRuns = Math.max(Number(process.env.LLSD_PROPERTY_RUNS ?? 0), 10_000);
 
 /** Why the block reader and `yaml` disagree on `text`, or undefined: they agree, or the block reader declined. */
 function disagreement(text: string): string | undefined {
@@ -21,7 +23,8 @@ function disagreement(text: string): string | undefined {
   if (!fast) return undefined;
   const slow = parseYamlStream(text);
   if (slow.problems.length > 0) return `accepted text yaml refuses: ${JSON.stringify(slow.problems)}`;
-  const documents = slow.documents.map((doc, index) => ({ doc, index })).filter(({ doc }) => doc.node !== null);
+  // Empty documents (`yaml` gives a `---` with nothing after it a null scalar) are skipped on both paths.
+  const documents = slow.documents.map((doc, index) => ({ doc, index })).filter(({ doc }) => doc.node !== null && doc.value !== null);
   if (documents.length !== fast.length) return `${fast.length} documents, yaml has ${documents.length}`;
   for (const [i, block] of fast.entries()) {
     const { doc, index } = documents[i] as (typeof documents)[number];
@@ -116,8 +119,9 @@ describe('readBlockYaml', () => {
     ['a tab', 'a:\t1\n'],
     ['an anchor and an alias', 'a: &x 1\nb: *x\n'],
     ['a tag', 'a: !!str 1\n'],
-    ['a flow mapping', 'a: {b: 1}\n'],
-    ['a block scalar', 'a: |\n  text\n'],
+    ['a flow mapping on two lines', 'a: {b: 1,\n  c: 2}\n'],
+    ['a folded block scalar', 'a: >\n  text\n'],
+    ['a block scalar with an indentation indicator', 'a: |2\n   text\n'],
     ['a multi-line plain scalar', 'a: one\n  two\n'],
     ['a nested mapping on one line', 'a: b: c\n'],
     ['an escape', 'a: "x\\ny"\n'],
@@ -136,7 +140,7 @@ describe('readBlockYaml', () => {
     expect(readBlockYaml(text)).toBeUndefined();
   });
 
-  it('agrees with yaml on generated documents, and reads most of those in its subset', () => {
+  it('agrees with yaml on generated documents, and reads those in its subset', () => {
     let read = 0;
     fc.assert(
       fc.property(documentText(), (text) => {
@@ -144,9 +148,10 @@ describe('readBlockYaml', () => {
         if (why) throw new Error(`${why}\n--- text:\n${text}`);
         if (readBlockYaml(text)) read++;
       }),
-      { numRuns: 3000 },
+      { numRuns },
     );
-    expect(read).toBeGreaterThan(600);
+    // About a fifth of the generated texts are in the subset (the rest have a tab, an anchor, a bad indentation…).
+    expect(read).toBeGreaterThan(numRuns / 8);
   });
 });
 
@@ -181,9 +186,34 @@ type Written = { inline: string; lines: string[] };
 
 const scalar = fc.tuple(scalarText, comment).map(([text, c]): Written => ({ inline: ` ${text}${c}`, lines: [] }));
 
+/** A literal block scalar (or a folded one, or one with an indentation indicator: outside the subset), under a collection at `indent`. */
+function blockScalar(indent: number): fc.Arbitrary<Written> {
+  const header = pick(['|', '|-', '|+', '| # c'], ['|2', '>', '>-', '|x']);
+  const line = pick(['text', 'more text', '# not a comment', '', '', '  indented', 'key: value', '- item', '"q"', '---', 'a: |'], ['   ', '\ttab', '    ']);
+  return fc
+    .tuple(header, fc.array(line, { minLength: 1, maxLength: 5 }), pick(['  ', '  ', ' ', '    '], ['', '   ']))
+    .map(([h, lines, by]): Written => ({ inline: ` ${h}`, lines: lines.map((l) => (l === '' ? '' : `${' '.repeat(Math.max(0, indent))}${by}${l}`)) }));
+}
+
+/** A flow collection on one line. */
+const flowText: fc.Arbitrary<string> = fc.letrec<{ value: string }>((tie) => ({
+  value: fc.oneof(
+    { weight: 3, arbitrary: pick(['a', 'two words', '1', 'true', '~', '"q"', "'s'", 'http://h:80/p', '${env.X:=y}', '[]', '{}'], ['a: b', '#c', '-', '"x\\n"', '&a x', 'a #b', '']) },
+    { weight: 1, arbitrary: fc.tuple(fc.array(tie('value'), { maxLength: 3 }), fc.constantFrom(', ', ',', ' , ')).map(([items, sep]) => `[${items.join(sep)}]`) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .tuple(fc.array(fc.tuple(keyText, tie('value')), { maxLength: 3 }), fc.constantFrom(['{', '}'], ['{ ', ' }']), fc.constantFrom(': ', ':'))
+        .map(([entries, [open, close], colon]) => `${open}${entries.map(([k, v]) => `${k}${colon}${v}`).join(', ')}${close}`),
+    },
+  ),
+})).value;
+
 function node(depth: number, indent: number): fc.Arbitrary<Written> {
-  if (depth === 0) return scalar;
-  return fc.oneof({ weight: 3, arbitrary: scalar }, { weight: 2, arbitrary: mapping(depth, indent) }, { weight: 2, arbitrary: sequence(depth, indent) });
+  const flow = fc.tuple(flowText, comment).map(([text, c]): Written => ({ inline: ` ${text}${c}`, lines: [] }));
+  const leaves = fc.oneof({ weight: 6, arbitrary: scalar }, { weight: 1, arbitrary: blockScalar(indent) }, { weight: 1, arbitrary: flow });
+  if (depth === 0) return leaves;
+  return fc.oneof({ weight: 3, arbitrary: leaves }, { weight: 2, arbitrary: mapping(depth, indent) }, { weight: 2, arbitrary: sequence(depth, indent) });
 }
 
 const step = fc.constantFrom(2, 2, 2, 4, 1, 3);
