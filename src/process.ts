@@ -34,6 +34,17 @@ export interface ProcessInput {
   images?: ReadonlyMap<string, ImageLookup>;
   /** `build` only: write generated objects to this store as they are rendered (`Written`), to bound memory on large inputs. */
   store?: OutputStore;
+  /** From the render that stopped for `pending` images: what it made of each LLSD that needed none, taken as it is. */
+  earlier?: EarlierOutcomes;
+}
+
+/** The outcome of each LLSD that needed no image lookup, by item (the same items are passed again). */
+export type EarlierOutcomes = ReadonlyMap<InputItem, LlsdOutcome>;
+
+interface LlsdOutcome<Generated = KrmObject | Written> {
+  results: Result[];
+  rendered?: { objects: Generated[]; summary: Result };
+  pendingImage?: string;
 }
 
 export interface ProcessOutput {
@@ -44,7 +55,7 @@ export interface ProcessOutput {
    * read them with: the edge looks them up and calls `process` again with `images` (DESIGN §10:
    * the registry is I/O, so it stays out of here). Until then the output is an error.
    */
-  pending?: { images: string[]; registry: RegistryOptions };
+  pending?: { images: string[]; registry: RegistryOptions; earlier: EarlierOutcomes };
 }
 
 interface Rendered {
@@ -90,13 +101,16 @@ export function process(input: ProcessInput): ProcessOutput {
   const pendingImages: string[] = [];
   const store = input.mode === 'build' ? input.store : undefined;
   const inventory = inventoryOf(kept);
+  // Each LLSD's outcome, unless it waits for an image: an LLSD that needed no image renders the
+  // same with the images, so the render after the lookups takes it from here.
+  const outcomes = new Map<InputItem, LlsdOutcome>();
   for (const item of llsdItems.filter((i) => !duplicates.items.has(i))) {
-    const outcome = renderLlsd(item, options, inventory, input.images);
+    const outcome = input.earlier?.get(item) ?? written(renderLlsd(item, options, inventory, input.images), store);
     results.push(...outcome.results);
     if (outcome.pendingImage !== undefined) pendingImages.push(outcome.pendingImage);
+    else outcomes.set(item, outcome);
     if (outcome.rendered) {
-      const { objects } = outcome.rendered;
-      rendered.push({ item, objects: store ? objects.map((object) => new Written(object, store)) : objects });
+      rendered.push({ item, objects: outcome.rendered.objects });
       summaries.push(outcome.rendered.summary);
     }
   }
@@ -105,7 +119,7 @@ export function process(input: ProcessInput): ProcessOutput {
 
   if (hasErrors(results)) {
     // Nothing half-done: kpt keeps the package as it was, `build` prints nothing.
-    const pending = pendingImages.length > 0 ? { pending: { images: [...new Set(pendingImages)].sort(), registry: options.registry } } : {};
+    const pending = pendingImages.length > 0 ? { pending: { images: [...new Set(pendingImages)].sort(), registry: options.registry, earlier: outcomes } } : {};
     return { items: input.mode === 'krm' ? input.items.map((i) => i.node) : [], results: sortResults(results), ...pending };
   }
   const output = input.mode === 'krm' ? krmOutput(kept) : buildOutput(kept);
@@ -114,12 +128,18 @@ export function process(input: ProcessInput): ProcessOutput {
   return { items: output, results: sortResults([...results, ...summaries]) };
 }
 
+/** In `build`, the generated objects go to the store as they are made. */
+function written(outcome: LlsdOutcome<KrmObject>, store: OutputStore | undefined): LlsdOutcome {
+  if (!store || !outcome.rendered) return outcome;
+  return { ...outcome, rendered: { ...outcome.rendered, objects: outcome.rendered.objects.map((object) => new Written(object, store)) } };
+}
+
 function renderLlsd(
   item: InputItem,
   options: RenderOptions,
   inventory: Inventory,
   images: ReadonlyMap<string, ImageLookup> | undefined,
-): { results: Result[]; rendered?: { objects: KrmObject[]; summary: Result }; pendingImage?: string } {
+): LlsdOutcome<KrmObject> {
   const apiVersion = item.object.apiVersion;
   const reader = Object.hasOwn(llsdReaders, apiVersion) ? llsdReaders[apiVersion as LlsdVersion] : undefined;
   if (!reader) {

@@ -10,5 +10,5 @@ export async function renderWithImages(input: ProcessInput, env: Environment, of
   const [{ cacheDirectory }, { lookUpImages }] = await Promise.all([import('../registry/cache.js'), import('../registry/lookup.js')]);
   const registry = offline ? { ...first.pending.registry, offline: true } : first.pending.registry;
   const images = await lookUpImages(first.pending.images, { ...registry, cacheDir: cacheDirectory(registry.cacheDir, env) }, env);
-  return render({ ...input, images });
+  return render({ ...input, images, earlier: first.pending.earlier });
 }

@@ -1,6 +1,6 @@
 // The plan stage (DESIGN §5): which release, image and base config an LLSD renders against, and
 // the RenderConfig `distributions` option that adds or overrides named distributions (DESIGN §7).
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -10,7 +10,7 @@ import { renderOptionsSchema } from '../../src/api/render-config.js';
 import { main } from '../../src/cli/main.js';
 import type { Catalog } from '../../src/config/distributions.js';
 import { inventoryOf } from '../../src/krm/inventory.js';
-import type { KrmObject } from '../../src/krm/item.js';
+import type { InputItem, KrmObject } from '../../src/krm/item.js';
 import { generateConfig } from '../../src/config/generate.js';
 import { planLlsd, type PlanOutcome } from '../../src/plan/plan.js';
 import type { ImageConfig, ImageLookup } from '../../src/registry/labels.js';
@@ -193,6 +193,32 @@ describe('release of `distribution.image`', () => {
       expect(problems(withLabels('quay.io/me/stack:latest', labelled(newConfig, { imageVersion: '0.1.0' })))[0]?.message).toBe(
         'llama-stack 0.1.0 is not supported (the release from the image\'s label org.opencontainers.image.version); supported releases: ' + supportedReleases(),
       );
+    });
+
+    it('the render after the lookups takes the LLSDs that needed none as the first render made them, and ends as a render from scratch', () => {
+      const items = itemsFrom(
+        [
+          llsdYaml('distribution: {image: "quay.io/me/stack:0.7.1"}', 'name: labelled\n  namespace: ai'),
+          llsdYaml('distribution: {name: starter}', 'name: catalogued\n  namespace: ai'),
+        ].join('---\n'),
+      );
+      // A config the startup checks pass: the catalog's own for starter 0.7.1, served as the image's label.
+      const shipped = readFileSync(join(import.meta.dirname, '..', '..', 'configs', 'distributions', 'starter', '0.7.1.yaml'), 'utf8');
+      const images = new Map([['quay.io/me/stack:0.7.1', labelled(shipped)]]);
+      const first = render({ mode: 'build', items });
+      expect(first.pending?.images).toEqual(['quay.io/me/stack:0.7.1']);
+      const [labelledItem, cataloguedItem] = items as [InputItem, InputItem];
+      expect([...(first.pending?.earlier.keys() ?? [])]).toEqual([cataloguedItem]);
+      const again = render({ mode: 'build', items, images, earlier: first.pending?.earlier });
+      const fresh = render({ mode: 'build', items, images });
+      expect(again.results.filter((r) => r.severity === 'error')).toEqual([]);
+      expect(again).toEqual(fresh);
+      // The catalogued LLSD's objects are the very ones the first render made: it was not rendered again.
+      const earlierObjects = first.pending?.earlier.get(cataloguedItem)?.rendered?.objects ?? [];
+      expect(earlierObjects.length).toBeGreaterThan(3);
+      for (const object of earlierObjects) expect(again.items).toContain(object);
+      expect(fresh.items.some((object) => earlierObjects.includes(object as never))).toBe(false);
+      expect(again.items.some((object) => (object as KrmObject).metadata?.name === labelledItem.object.metadata.name)).toBe(true);
     });
   });
 
