@@ -1415,11 +1415,12 @@ function checkPlaceholders(ctx: Checker): void {
   // One path, pushed and popped on the way down (problems format it when they are added).
   const path: Array<string | number> = [];
   const visit = (value: unknown, provider: Provider | undefined): void => {
-    if (skipped.has(value)) return;
     if (typeof value === 'string') {
       checkString(ctx, value, path, provider);
       return;
     }
+    // Only entries and configs are skipped: no string is looked up.
+    if (value === null || typeof value !== 'object' || skipped.has(value)) return;
     if (Array.isArray(value)) {
       const providerList = provider === undefined && path.length === 2 && path[0] === 'providers';
       value.forEach((item: unknown, index) => {
@@ -1497,7 +1498,7 @@ function checkPaths(ctx: Checker): void {
   const qdrant = new Set<unknown>(ctx.providers.filter((p) => p.type === 'inline::qdrant').map((p) => p.config));
   const path: Array<string | number> = [];
   const visit = (value: unknown): void => {
-    if (skipped.has(value)) return;
+    if (value === null || typeof value !== 'object' || skipped.has(value)) return;
     if (Array.isArray(value)) {
       value.forEach((item: unknown, index) => {
         path.push(index);
