@@ -24,7 +24,7 @@ export interface BlockDocument {
   value: Record<string, unknown> | unknown[];
   /** The line of every field, as fieldLinesOf gives it. */
   fieldLines: string;
-  /** The text `build` writes for the document passed through, or undefined when only `yaml` can write it. */
+  /** The text `build` writes for the document passed through, or undefined when only `yaml` can write it (from `value`: call it before changing that). */
   output(): string | undefined;
 }
 
@@ -112,40 +112,41 @@ class Lines {
    */
   blockScalar(column: number, chomp: string): { value: string; trailingBlanks: boolean } {
     const { text } = this;
-    const lines: string[] = [];
+    // Content lines, each with the blank lines before it; blank lines are counted, not kept.
+    const parts: string[] = [];
+    let blanks = 0;
     let indent = -1;
     let leadingSpaces = 0;
-    let last = -1;
     while (this.offset < text.length) {
       let end = text.indexOf('\n', this.offset);
       // Without a final line break the last line is read otherwise (no newline to clip): `yaml` decides.
       if (end < 0) decline();
-      const raw = text.slice(this.offset, end);
-      let spaces = 0;
-      while (raw.charCodeAt(spaces) === 32) spaces++;
-      if (spaces < raw.length) {
+      let spaces = this.offset;
+      while (text.charCodeAt(spaces) === 32) spaces++;
+      spaces -= this.offset;
+      if (spaces < end - this.offset) {
         if (indent < 0) {
           if (spaces <= column) break;
           // A leading blank line longer than the indentation is an error for `yaml`.
           if (leadingSpaces > spaces) decline();
           indent = spaces;
         } else if (spaces < indent) break;
-        last = lines.length;
-        lines.push(raw.slice(indent));
+        if (parts.length > 0) blanks++;
+        parts.push('\n'.repeat(blanks), text.slice(this.offset + indent, end));
+        blanks = 0;
       } else {
         // A line of more spaces than the indentation is content: `yaml` decides.
         if (indent >= 0 && spaces > indent) decline();
         leadingSpaces = Math.max(leadingSpaces, spaces);
-        lines.push('');
+        blanks++;
       }
       this.offset = end + 1;
       this.lineNumber++;
     }
-    if (last < 0) decline();
-    const body = lines.slice(0, last + 1).join('\n');
-    const trailing = lines.length - 1 - last;
-    const value = chomp === '-' ? body : chomp === '+' ? body + '\n'.repeat(trailing + 1) : `${body}\n`;
-    return { value, trailingBlanks: trailing > 0 };
+    if (parts.length === 0) decline();
+    const body = parts.join('');
+    const value = chomp === '-' ? body : chomp === '+' ? body + '\n'.repeat(blanks + 1) : `${body}\n`;
+    return { value, trailingBlanks: blanks > 0 };
   }
 
   private scan(): Line | number | undefined {
@@ -167,7 +168,7 @@ class Lines {
         if (!/^---(?: +(?:#.*)?)?$/.test(raw)) decline();
         return this.lineNumber;
       }
-      return { indent, content: raw.slice(indent).trimEnd(), line: this.lineNumber, gapBefore };
+      return { indent, content: trimSpaces(raw.slice(indent)), line: this.lineNumber, gapBefore };
     }
     return undefined;
   }
@@ -178,16 +179,41 @@ const keyLine = /^([A-Za-z0-9_.$][A-Za-z0-9_.$/-]*):(?: +(.*))?$/;
 /** The first character of a plain value that is no YAML indicator (a `-` only before a letter, digit or dot). */
 const plainStart = /^(?:[A-Za-z0-9_.$/~(=<^+]|-[A-Za-z0-9.])/;
 const isSeqLine = (content: string): boolean => content === '-' || content.startsWith('- ');
+/**
+ * Without the spaces at the end. YAML's white space is the space and the tab only: `trimEnd`
+ * would also take U+00A0, U+3000 and the like, which are part of a scalar for `yaml`.
+ */
+const trimSpaces = (text: string): string => {
+  let end = text.length;
+  while (end > 0 && text.charCodeAt(end - 1) === 32) end--;
+  return end === text.length ? text : text.slice(0, end);
+};
 const maxDepth = 64;
 
-/** A scalar written differently from how the writer would write its value: its text as read (or as `yaml` writes it). */
+/** A scalar written differently from how the writer would write its value: as read, or (quoted) as `yaml` writes it. */
 interface Kept {
   container: Record<string, unknown> | unknown[];
   key: string | number;
-  /** The text to write, or undefined when only `yaml` knows it. */
-  text: string | undefined;
+  /** The scalar as read. */
+  source: string;
+  quoted: boolean;
 }
 
+/** Where a value read from one line goes: its collection (at `column`), its key or index there, its field's id and line. */
+interface Slot {
+  container: Record<string, unknown> | unknown[];
+  key: string | number;
+  column: number;
+  id: number;
+  line: number;
+  depth: number;
+}
+
+/**
+ * One document, read line by line by recursive descent. A document that `build` cannot write as
+ * `yaml` would (`writable` false) is still read: an LLSD is never written, and any other object
+ * makes readItems read the file with `yaml` instead.
+ */
 class Reader {
   private nextId = 0;
   private readonly entries: string[] = [];
@@ -252,7 +278,7 @@ class Reader {
       this.advance();
       const rest = match[2] ?? '';
       if (rest !== '' && !rest.startsWith('#')) {
-        map[key] = this.scalar(rest, column, map, key, keyId, line.line, depth + 1);
+        map[key] = this.scalar(rest, { container: map, key, column, id: keyId, line: line.line, depth: depth + 1 });
         continue;
       }
       const next = this.line();
@@ -273,7 +299,7 @@ class Reader {
     for (let line = this.line(); line && line.indent >= column && isSeqLine(line.content); line = this.line()) {
       if (line.indent > column) decline();
       const index = seq.length;
-      const rest = line.content.slice(1).trimStart();
+      const rest = line.content.slice(1).replace(/^ +/, '');
       if (rest === '' || rest.startsWith('#')) {
         // The item is on the lines below, further in.
         this.advance();
@@ -290,7 +316,7 @@ class Reader {
       } else {
         const itemId = this.field(id, seqStep(index), line.line);
         this.advance();
-        seq.push(this.scalar(rest, column, seq, index, itemId, line.line, depth + 1));
+        seq.push(this.scalar(rest, { container: seq, key: index, column, id: itemId, line: line.line, depth: depth + 1 }));
       }
     }
     const after = this.line();
@@ -299,10 +325,11 @@ class Reader {
   }
 
   /**
-   * The value `rest` (the line's text after `key: ` or `- `, in a collection at `column`) holds; a
-   * scalar is kept as written when the writer would write its value otherwise.
+   * The value `rest` (the line's text after `key: ` or `- `) holds; a scalar is kept as written
+   * when the writer would write its value otherwise. The line has been consumed (`advance`) and
+   * none after it read yet, so a block scalar's content is what `lines` reads next.
    */
-  private scalar(rest: string, column: number, container: Record<string, unknown> | unknown[], key: string | number, id: number, line: number, depth: number): unknown {
+  private scalar(rest: string, { container, key, column, id, line, depth }: Slot): unknown {
     const first = rest[0];
     if (first === '|') {
       const header = /^\|([-+]?)(?: +#.*)?$/.exec(rest);
@@ -329,22 +356,17 @@ class Reader {
       const inner = rest.slice(1, end);
       if (quote === '"' && inner.includes('\\')) decline();
       if (!/^(?: +#.*)?$/.test(rest.slice(end + 1))) decline();
-      this.keep(container, key, quotedText(rest.slice(0, end + 1)));
+      this.kept.push({ container, key, source: rest.slice(0, end + 1), quoted: true });
       return quote === "'" ? inner.replaceAll("''", "'") : inner;
     }
     const hash = rest.indexOf(' #');
-    const text = hash < 0 ? rest : rest.slice(0, hash).trimEnd();
+    const text = hash < 0 ? rest : trimSpaces(rest.slice(0, hash));
     if (text === '[]' || text === '{}') return text === '[]' ? [] : {};
     if (!plainStart.test(text) || text.includes(': ') || text.endsWith(':')) decline();
     const value = resolvePlain(text);
     // Numbers, booleans and null are written back as written (`0755`, `True`, `~`), as prepareForOutput keeps them.
-    if (typeof value !== 'string') this.keep(container, key, text);
+    if (typeof value !== 'string') this.kept.push({ container, key, source: text, quoted: false });
     return value;
-  }
-
-  private keep(container: Kept['container'], key: Kept['key'], text: string | undefined): void {
-    if (text === undefined) this.writable = false;
-    else this.kept.push({ container, key, text });
   }
 }
 
@@ -395,7 +417,7 @@ class FlowReader {
       return open === "'" ? (match[1] as string).replaceAll("''", "'") : match[1];
     }
     // A plain scalar ends at `,`, `]`, `}`, or `: `; it has no ` #` (a comment) and no `[` or `{`.
-    const plain = /^[^,[\]{}#]*/.exec(this.text.slice(this.at))?.[0].trimEnd() ?? '';
+    const plain = trimSpaces(/^[^,[\]{}#]*/.exec(this.text.slice(this.at))?.[0] ?? '');
     if (!plainStart.test(plain) || /: |:$| #|[,[\]{}]/.test(plain)) decline();
     this.at += plain.length;
     return resolvePlain(plain);
@@ -425,8 +447,13 @@ function resolvePlain(text: string): unknown {
 
 const quotedTexts = new Map<string, string | undefined>();
 
-/** A quoted scalar as `yaml` writes it when passed through (its quotes kept where they can be), asked of `yaml` once per text. */
+/**
+ * A quoted scalar as `yaml` writes it when passed through: its quotes are kept where they can be,
+ * so printable ASCII text comes out as it was read (the reader takes no escapes); anything else is
+ * asked of `yaml`, once per text.
+ */
 function quotedText(source: string): string | undefined {
+  if (/^(?:"[\x20\x21\x23-\x5b\x5d-\x7e]*"|'[\x20-\x7e]*')$/.test(source)) return source;
   if (quotedTexts.has(source)) return quotedTexts.get(source);
   const node = parseYamlStream(`k: ${source}\n`).documents[0]?.node;
   let text: string | undefined;
@@ -444,10 +471,12 @@ function quotedText(source: string): string | undefined {
 function outputOf(value: Record<string, unknown> | unknown[], kept: readonly Kept[]): string | undefined {
   if (kept.length === 0) return emitPlainYaml(value);
   const byContainer = new Map<object, Map<string | number, string>>();
-  for (const { container, key, text } of kept) {
+  for (const { container, key, source, quoted } of kept) {
+    const text = quoted ? quotedText(source) : source;
+    if (text === undefined) return undefined;
     let texts = byContainer.get(container);
     if (!texts) byContainer.set(container, (texts = new Map()));
-    texts.set(key, text as string);
+    texts.set(key, text);
   }
   const styled = (node: unknown): unknown => {
     const texts = byContainer.get(node as object);

@@ -115,6 +115,25 @@ describe('readBlockYaml', () => {
   });
 
   it.each([
+    'a: b\u00a0\n',
+    'a: 1\u3000\n',
+    'a: x \u00a0 # c\n',
+    '- \u00a0a\n',
+    'a: \u00a0\n',
+    "a: 'x'\u00a0\n",
+    'a: [x]\u00a0\n',
+    'a: | \u00a0\n  x\n',
+    '- \u00a0\n  a: 1\n',
+  ])('keeps spaces that are not YAML white space (U+00A0, U+3000) as yaml does: %j', (text) => {
+    expect(disagreement(text)).toBeUndefined();
+  });
+
+  it('a block scalar of many blank lines is declined without a string per line', () => {
+    expect(readBlockYaml(`a: |\n${'\n'.repeat(1_000_000)}`)).toBeUndefined();
+    expect(readBlockYaml(`a: |\n  x\n${'\n'.repeat(1_000_000)}b: 1\n`)?.[0]?.value).toEqual({ a: 'x\n', b: 1 });
+  });
+
+  it.each([
     ['a duplicate key', 'a: 1\na: 2\n'],
     ['a tab', 'a:\t1\n'],
     ['an anchor and an alias', 'a: &x 1\nb: *x\n'],
@@ -164,7 +183,9 @@ const scalarTexts = [
   'word', 'two words', 'starter', 'remote::vllm', 'http://h:8000/v1', 'a#b', 'x,y', 'a]b', 'a{b}', '${env.X:=y}', "it's", 'say "hi"', '$x', '/p', '~/x',
   '1', '-2', '+3', '0755', '1e3', '.5', '1.', '0x1F', '0o7', '.inf', '-.Inf', '.NaN', '12345678901234567890', '1_000', '1:20', '2001-12-14', '-a', '.', '..',
   'true', 'True', 'FALSE', 'yes', 'on', 'Off', 'y', 'n', 'null', 'Null', '~', '=', '<<', '(a)', '^a', 'é ü', 'a   ',
-  '"q"', '"a b # c"', '""', '"it\'s"', "'s'", "'it''s'", "''", "'a\"b'", '"on"', "'0755'", '[]', '{}',
+  // Spaces that are not YAML's white space: part of the scalar.
+  'b\u00a0', '\u00a0a', 'x \u3000', '1\u00a0', '"x"\u00a0', "'x'\u2003", '[x]\u00a0', '{a: b}\u3000', '|\u00a0',
+  '"q"', '"a b # c"', '""', '"it\'s"', "'s'", "'it''s'", "''", "'a\"b'", '"on"', "'0755'", '"é"', "'~ü'", '"a\u00a0"', '[]', '{}',
 ];
 /** Scalars outside it, or not YAML. */
 const otherScalarTexts = [
@@ -179,7 +200,7 @@ const scalarText = pick(scalarTexts, otherScalarTexts);
 const keyText = pick(keyTexts, otherKeyTexts);
 
 const comment = pick(['', '', '', '', ' # c', '  #x'], ['#c']);
-const blankOrComment = pick(['', '#', '# comment', '   ', '  # indented'], ['\t', ' \t# tab']);
+const blankOrComment = pick(['', '#', '# comment', '   ', '  # indented'], ['\t', ' \t# tab', '\u00a0', '- \u00a0']);
 
 /** Lines of a node at `indent`, as the value of a key (`inline`: the text after `key:`) or alone. */
 type Written = { inline: string; lines: string[] };
@@ -189,7 +210,7 @@ const scalar = fc.tuple(scalarText, comment).map(([text, c]): Written => ({ inli
 /** A literal block scalar (or a folded one, or one with an indentation indicator: outside the subset), under a collection at `indent`. */
 function blockScalar(indent: number): fc.Arbitrary<Written> {
   const header = pick(['|', '|-', '|+', '| # c'], ['|2', '>', '>-', '|x']);
-  const line = pick(['text', 'more text', '# not a comment', '', '', '  indented', 'key: value', '- item', '"q"', '---', 'a: |'], ['   ', '\ttab', '    ']);
+  const line = pick(['text', 'more text', '# not a comment', '', '', '  indented', 'key: value', '- item', '"q"', '---', 'a: |', 'x\u00a0'], ['   ', '\ttab', '    ', '\u00a0']);
   return fc
     .tuple(header, fc.array(line, { minLength: 1, maxLength: 5 }), pick(['  ', '  ', ' ', '    '], ['', '   ']))
     .map(([h, lines, by]): Written => ({ inline: ` ${h}`, lines: lines.map((l) => (l === '' ? '' : `${' '.repeat(Math.max(0, indent))}${by}${l}`)) }));
