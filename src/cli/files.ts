@@ -146,7 +146,7 @@ interface ReadDocument {
   output(): string;
 }
 
-/** The documents of a text, parsed by `yaml`; empty documents and maps are left out. */
+/** The documents of a text, parsed by `yaml`; empty documents are left out. */
 function readWithYaml(text: string): { documents: ReadDocument[]; problems: YamlProblem[] } {
   const { documents, problems, lines } = parseYamlStream(text);
   const read: ReadDocument[] = [];
@@ -179,7 +179,9 @@ function readWithoutNodes(text: string): { documents: ReadDocument[]; problems: 
   if (!blocks) return undefined;
   const documents: ReadDocument[] = [];
   for (const { index, line, value, fieldLines, output } of blocks) {
-    const written = isKrmObject(value) && !isLlsdObject(value) ? output() : '';
+    // Only an object passed through is written (an LLSD is rendered, anything else skipped).
+    const passedThrough = isKrmObject(value) && !isLlsdObject(value);
+    const written = passedThrough ? output() : '';
     if (written === undefined) return undefined;
     documents.push({ index, line, value, fieldLines: () => fieldLines, output: () => written });
   }

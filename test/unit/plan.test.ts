@@ -4,6 +4,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { stringify } from 'yaml';
 import { readFunctionConfig } from '../../src/api/function-config.js';
 import { parseLlsd } from '../../src/api/llsd.js';
 import { renderOptionsSchema } from '../../src/api/render-config.js';
@@ -219,6 +220,11 @@ describe('release of `distribution.image`', () => {
       for (const object of earlierObjects) expect(again.items).toContain(object);
       expect(fresh.items.some((object) => earlierObjects.includes(object as never))).toBe(false);
       expect(again.items.some((object) => (object as KrmObject).metadata?.name === labelledItem.object.metadata.name)).toBe(true);
+      // KRM mode too (objects are annotated with their paths in both renders).
+      const krmItems = itemsFrom(items.map((item) => stringify(item.object)).join('---\n'), (index) => ({ file: 'llsd.yaml', index }));
+      const firstKrm = render({ mode: 'krm', items: krmItems });
+      expect(firstKrm.pending?.earlier.size).toBe(1);
+      expect(render({ mode: 'krm', items: krmItems, images, earlier: firstKrm.pending?.earlier })).toEqual(render({ mode: 'krm', items: krmItems, images }));
     });
   });
 
