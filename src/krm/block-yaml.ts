@@ -13,7 +13,7 @@
 // documents.
 import { Document, isScalar, type ScalarTag } from 'yaml';
 import { Preformatted, emitPlainYaml } from './emit.js';
-import { mapStep, seqStep } from './field-lines.js';
+import { FieldLineIndex, mapStep, seqStep } from './field-lines.js';
 import { parseYamlStream, prepareForOutput, stringifyYaml } from './yaml.js';
 
 export interface BlockDocument {
@@ -215,8 +215,7 @@ interface Slot {
  * makes readItems read the file with `yaml` instead.
  */
 class Reader {
-  private nextId = 0;
-  private readonly entries: string[] = [];
+  private readonly fields = new FieldLineIndex();
   private readonly kept: Kept[] = [];
   private writable = true;
   private started = false;
@@ -229,20 +228,14 @@ class Reader {
 
   document(): BlockDocument {
     const first = this.line() as Line;
-    const rootId = this.field(-1, '""', first.line);
+    const rootId = this.fields.add(-1, '""', first.line);
     if (!isSeqLine(first.content) && !keyLine.test(first.content)) decline();
     const value = this.collection(first.indent, rootId, 1);
     // What follows must be the next document, or nothing.
     if (this.line()) decline();
-    const fieldLines = `${this.entries.join('')}\n`;
+    const fieldLines = this.fields.toString();
     const { kept, writable, index, start } = this;
     return { index, line: start, value, fieldLines, output: () => (writable ? outputOf(value, kept) : undefined) };
-  }
-
-  private field(parent: number, step: string, line: number): number {
-    const id = this.nextId++;
-    this.entries.push(`\n${id}\t${parent}\t${step}\t${line}`);
-    return id;
   }
 
   /** The current content line of the document; undefined at its end. */
@@ -274,7 +267,7 @@ class Reader {
       const key = match[1] as string;
       // A key `yaml` reads as a number, a boolean or null; one written twice; one JavaScript treats specially.
       if (typeof resolvePlain(key) !== 'string' || Object.hasOwn(map, key) || key === '__proto__') decline();
-      const keyId = this.field(id, mapStep(key), line.line);
+      const keyId = this.fields.add(id, mapStep(key), line.line);
       this.advance();
       const rest = match[2] ?? '';
       if (rest !== '' && !rest.startsWith('#')) {
@@ -305,16 +298,16 @@ class Reader {
         this.advance();
         const next = this.line();
         if (!next || next.indent <= column) decline();
-        seq.push(this.collection(next.indent, this.field(id, seqStep(index), next.line), depth + 1));
+        seq.push(this.collection(next.indent, this.fields.add(id, seqStep(index), next.line), depth + 1));
       } else if (isSeqLine(rest)) {
         decline();
       } else if (keyLine.test(rest)) {
         // `- key: value`: a mapping that starts on the item's line, at the column of its key.
         const restColumn = line.indent + line.content.length - rest.length;
         this.lines.replace({ indent: restColumn, content: rest, line: line.line, gapBefore: false });
-        seq.push(this.mapping(restColumn, this.field(id, seqStep(index), line.line), depth + 1));
+        seq.push(this.mapping(restColumn, this.fields.add(id, seqStep(index), line.line), depth + 1));
       } else {
-        const itemId = this.field(id, seqStep(index), line.line);
+        const itemId = this.fields.add(id, seqStep(index), line.line);
         this.advance();
         seq.push(this.scalar(rest, { container: seq, key: index, column, id: itemId, line: line.line, depth: depth + 1 }));
       }
@@ -340,7 +333,7 @@ class Reader {
       return value;
     }
     if ((first === '[' || first === '{') && rest !== '[]' && rest !== '{}') {
-      const flow = new FlowReader(rest, (parent, step) => this.field(parent, step, line));
+      const flow = new FlowReader(rest, (parent, step) => this.fields.add(parent, step, line));
       const value = flow.node(id, depth);
       if (!/^(?: +#.*)?$/.test(rest.slice(flow.at))) decline();
       // `yaml` writes a flow collection read from the input in flow style.

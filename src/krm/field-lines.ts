@@ -8,23 +8,34 @@ export const mapStep = (key: string): string => JSON.stringify(`k${key}`);
 export const seqStep = (index: number): string => `"i${index}"`;
 
 /**
- * One entry per field, `\n<id>\t<parent id>\t<step>\t<line>`, the root being entry 0 with no parent
- * (about 20 characters a field: 10,000 LLSDs keep 8 MB of them). A step is quoted and a line is
- * not followed by a tab, so `\t<parent>\t<step>\t` is found only where it is meant.
+ * An index being built, one field at a time in document order: one entry per field,
+ * `\n<id>\t<parent id>\t<step>\t<line>`, the root being entry 0 with no parent (about 20
+ * characters a field: 10,000 LLSDs keep 8 MB of them). A step is quoted and a line is not followed
+ * by a tab, so `\t<parent>\t<step>\t` is found only where it is meant.
  */
+export class FieldLineIndex {
+  private readonly entries: string[] = [];
+
+  /** Adds the field reached from `parent` (-1 for the root) by `step`, at `line`; its id. */
+  add(parent: number, step: string, line: number): number {
+    const id = this.entries.length;
+    this.entries.push(`\n${id}\t${parent}\t${step}\t${line}`);
+    return id;
+  }
+
+  toString(): string {
+    return `${this.entries.join('')}\n`;
+  }
+}
+
+/** The index of a parsed document's fields (readBlockYaml builds the same one as it reads). */
 export function fieldLinesOf(root: Node, lines: LineCounter): string {
-  const out: string[] = [];
-  let next = 0;
+  const index = new FieldLineIndex();
   const lineAt = (node: unknown): number | undefined => {
     const range = (node as { range?: [number, number, number] } | null)?.range;
     return range ? lines.linePos(range[0]).line : undefined;
   };
-  const add = (parent: number, step: string, line: number | undefined): number | undefined => {
-    if (line === undefined) return undefined;
-    const id = next++;
-    out.push(`\n${id}\t${parent}\t${step}\t${line}`);
-    return id;
-  };
+  const add = (parent: number, step: string, line: number | undefined): number | undefined => (line === undefined ? undefined : index.add(parent, step, line));
   const walk = (node: unknown, id: number): void => {
     if (isMap(node)) {
       for (const pair of node.items) {
@@ -41,7 +52,7 @@ export function fieldLinesOf(root: Node, lines: LineCounter): string {
   };
   const rootId = add(-1, '""', lineAt(root));
   if (rootId !== undefined) walk(root, rootId);
-  return `${out.join('')}\n`;
+  return index.toString();
 }
 
 /** The line of the deepest field of `path` in an index from fieldLinesOf (as `lineOf` answers). */
