@@ -63,7 +63,7 @@ interface Line {
   content: string;
   /** 1-based. */
   line: number;
-  /** Blank or comment lines come between it and the content line before it. */
+  /** A blank line comes between it and the content line before it (comment lines do not count). */
   gapBefore: boolean;
 }
 
@@ -160,10 +160,12 @@ class Lines {
       this.lineNumber++;
       let indent = 0;
       while (raw.charCodeAt(indent) === 32) indent++;
-      if (indent === raw.length || raw.charCodeAt(indent) === 35 /* # */) {
+      if (indent === raw.length) {
         gapBefore = true;
         continue;
       }
+      // A comment line: `yaml` keeps it on a node, and prepareForOutput drops it.
+      if (raw.charCodeAt(indent) === 35 /* # */) continue;
       if (indent === 0 && (raw.startsWith('---') || raw.startsWith('...') || raw.startsWith('%'))) {
         if (!/^---(?: +(?:#.*)?)?$/.test(raw)) decline();
         return this.lineNumber;
@@ -242,7 +244,7 @@ class Reader {
   private line(): Line | undefined {
     const next = this.lines.peek();
     if (typeof next !== 'object') return undefined;
-    // `yaml` writes a blank line where one was read inside an object; this writer does not.
+    // `yaml` writes a blank line where one was read inside an object (not always); this writer never does.
     if (next.gapBefore && this.started) this.writable = false;
     return next;
   }

@@ -128,6 +128,13 @@ describe('readBlockYaml', () => {
     expect(disagreement(text)).toBeUndefined();
   });
 
+  it('writes an object with comment lines inside (yaml drops them), not one with blank lines (yaml may keep those)', () => {
+    const commented = 'apiVersion: v1\nkind: Secret\n# who owns it\nmetadata:\n  name: s\n  # rotated monthly\nstringData:\n  token: t\n';
+    expect(readBlockYaml(commented)?.[0]?.output()).toBe('apiVersion: v1\nkind: Secret\nmetadata:\n  name: s\nstringData:\n  token: t\n');
+    expect(disagreement(commented)).toBeUndefined();
+    expect(readBlockYaml(commented.replace('# who owns it\n', '\n'))?.[0]?.output()).toBeUndefined();
+  });
+
   it('a block scalar of many blank lines is declined without a string per line', () => {
     expect(readBlockYaml(`a: |\n${'\n'.repeat(1_000_000)}`)).toBeUndefined();
     expect(readBlockYaml(`a: |\n  x\n${'\n'.repeat(1_000_000)}b: 1\n`)?.[0]?.value).toEqual({ a: 'x\n', b: 1 });
