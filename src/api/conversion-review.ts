@@ -13,6 +13,48 @@ const conversionReviewKind = 'ConversionReview';
 /** What to send back: a ConversionReview with a response, or (for a request that is not one) HTTP 400 and why. */
 export type ReviewAnswer = { ok: true; review: Record<string, unknown> } | { ok: false; message: string };
 
+/**
+ * How deep a request body may nest objects and lists. A ConversionReview of LLSDs needs about 20
+ * levels; the conversion recurses over the objects, and a few thousand levels exhaust the stack.
+ */
+export const maxBodyDepth = 200;
+
+/** The request body as JSON, or (HTTP 400) why not; refused before parsing when it nests too deep. */
+export function parseReviewBody(text: string): { ok: true; body: unknown } | { ok: false; message: string } {
+  if (nestsDeeperThan(text, maxBodyDepth)) {
+    return {
+      ok: false,
+      message: `the request body nests objects and lists more than ${maxBodyDepth} levels deep, the most the webhook reads: send ConversionReviews of LlamaStackDistributions, which need far fewer`,
+    };
+  }
+  try {
+    return { ok: true, body: JSON.parse(text) };
+  } catch (error) {
+    return { ok: false, message: `the request body is not valid JSON: ${(error as Error).message}` };
+  }
+}
+
+/**
+ * Whether JSON text opens more than `limit` objects and lists inside each other: one linear pass
+ * over the brackets outside strings, with no recursion, so it is safe on any input. Text that is
+ * not JSON gets an answer too; JSON.parse then refuses it.
+ */
+export function nestsDeeperThan(text: string, limit: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === backslash) i++; // the escaped character cannot end the string
+      else if (c === quote) inString = false;
+    } else if (c === quote) inString = true;
+    else if (c === openBrace || c === openBracket) {
+      if (++depth > limit) return true;
+    } else if (c === closeBrace || c === closeBracket) depth--;
+  }
+  return false;
+}
+
 export function reviewConversion(body: unknown): ReviewAnswer {
   if (!isPlainObject(body) || body.kind !== conversionReviewKind || body.apiVersion !== conversionReviewApiVersion) {
     return { ok: false, message: `the request body must be an ${conversionReviewApiVersion} ${conversionReviewKind}` };
@@ -51,3 +93,10 @@ function describe(object: unknown, index: number): string {
   if (typeof metadata.name !== 'string') return `request.objects[${index}]`;
   return `${kind} ${typeof metadata.namespace === 'string' ? `${metadata.namespace}/` : ''}${metadata.name}`;
 }
+
+const quote = 0x22;
+const backslash = 0x5c;
+const openBracket = 0x5b;
+const closeBracket = 0x5d;
+const openBrace = 0x7b;
+const closeBrace = 0x7d;

@@ -1,6 +1,6 @@
 // The conversion webhook's pure part: ConversionReview in, ConversionReview (or HTTP 400) out.
 import { describe, expect, it } from 'vitest';
-import { reviewConversion } from '../../src/api/conversion-review.js';
+import { maxBodyDepth, nestsDeeperThan, parseReviewBody, reviewConversion } from '../../src/api/conversion-review.js';
 import { conversionAnnotation } from '../../src/api/convert.js';
 
 type Plain = Record<string, unknown>;
@@ -128,5 +128,41 @@ describe('reviewConversion', () => {
       ok: false,
       message: 'the ConversionReview `request.objects` must be a list',
     });
+  });
+});
+
+describe('parseReviewBody', () => {
+  const nested = (depth: number): string => `${'{"a":['.repeat(depth / 2)}1${']}'.repeat(depth / 2)}`;
+
+  it('reads a body nested exactly maxBodyDepth levels and refuses one level more, before parsing', () => {
+    expect(maxBodyDepth).toBe(200);
+    const deepest = parseReviewBody(nested(200));
+    expect(deepest.ok).toBe(true);
+    expect(parseReviewBody(nested(202))).toEqual({
+      ok: false,
+      message:
+        'the request body nests objects and lists more than 200 levels deep, the most the webhook reads: send ConversionReviews of LlamaStackDistributions, which need far fewer',
+    });
+  });
+
+  it('counts levels in one pass without recursion: a million open brackets are refused at once', () => {
+    const started = Date.now();
+    expect(nestsDeeperThan('['.repeat(1_000_000), maxBodyDepth)).toBe(true);
+    expect(nestsDeeperThan(`${'['.repeat(1_000_000)}${']'.repeat(1_000_000)}`, 1_000_000)).toBe(false);
+    expect(Date.now() - started).toBeLessThan(1000);
+  });
+
+  it('brackets inside strings, escaped quotes included, are not levels', () => {
+    expect(nestsDeeperThan(JSON.stringify({ a: '['.repeat(500) }), 2)).toBe(false);
+    expect(nestsDeeperThan(JSON.stringify({ a: `\\"${'{'.repeat(500)}"\\` }), 2)).toBe(false);
+    expect(nestsDeeperThan(JSON.stringify({ a: '\\', b: [[[1]]] }), 3)).toBe(true);
+    expect(nestsDeeperThan(JSON.stringify({ a: '\\', b: [[[1]]] }), 4)).toBe(false);
+  });
+
+  it('gives the parsed body, or why the text is not JSON', () => {
+    expect(parseReviewBody('{"kind":"ConversionReview"}')).toEqual({ ok: true, body: { kind: 'ConversionReview' } });
+    const bad = parseReviewBody('{"apiVersion": ');
+    expect(bad.ok).toBe(false);
+    expect(!bad.ok && bad.message).toMatch(/^the request body is not valid JSON: .+/);
   });
 });
