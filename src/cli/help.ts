@@ -79,6 +79,16 @@ Options:
   --port PORT         port to listen on (default 9443; 0 picks a free one)
   --address ADDRESS   address to listen on (default 127.0.0.1; use 0.0.0.0 in a pod)
   -h, --help          show this help
+
+Bounds on every client (environment; a value that cannot be used stops it with exit 1):
+  LLSD_RENDER_WEBHOOK_REQUEST_TIMEOUT   seconds from a request's first byte until its headers,
+                      body and answer are done (default 30); then 408 and the connection closed
+  LLSD_RENDER_WEBHOOK_HANDSHAKE_TIMEOUT seconds from a connection until its TLS handshake is
+                      done (default 10); then the connection is closed
+  LLSD_RENDER_WEBHOOK_MAX_BODY_MB       the largest request body (default 16); larger is 413
+  LLSD_RENDER_WEBHOOK_MAX_INFLIGHT_MB   the request bodies held at once, all clients together
+                      (default 32); past it 503 with Retry-After
+A body nested more than 200 levels deep is refused with 400 before it is parsed.
 `,
   schema: `Usage: llsd-render schema --json-schema [--document] | --crd
 

@@ -1,10 +1,16 @@
 // `llsd-render webhook`: the CRD conversion webhook, an HTTPS server on node:https. It answers
 // ConversionReview POSTs at `/convert` (and `/`) with `reviewConversion` (src/api/conversion-review.ts)
 // and `GET /healthz` with 200; it stops gracefully on SIGTERM or SIGINT.
+//
+// Every client is bounded (webhookLimits): the TLS handshake, the whole request (headers, body and
+// answer), the body of one request, the bodies of all requests together, and (parseReviewBody) how
+// deep a body nests. A client past a bound gets an HTTP answer where one can still be given, and
+// its connection is closed; no client can hold the server's memory or a connection for longer.
 import { readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer, type Server } from 'node:https';
-import { reviewConversion } from '../api/conversion-review.js';
+import type { Socket } from 'node:net';
+import { parseReviewBody, reviewConversion } from '../api/conversion-review.js';
 import type { ExitCode } from '../krm/result.js';
 
 export interface WebhookOptions {
@@ -14,13 +20,75 @@ export interface WebhookOptions {
   address: string;
 }
 
-/** The API server sends at most a few objects of at most ~1.5 MiB each. */
-const maxBodyBytes = 16 * 1024 * 1024;
+type Env = Readonly<Record<string, string | undefined>>;
+
+/** The bounds on every client, from the environment (README "Environment", `webhook --help`). */
+export interface WebhookLimits {
+  /** A request ends this long after its first byte: headers, body and the answer taken. */
+  requestTimeoutMs: number;
+  /** A connection that has not finished its TLS handshake this long after it opened is closed. */
+  handshakeTimeoutMs: number;
+  /** The largest body of one request (413 past it). */
+  maxBodyBytes: number;
+  /** The most body bytes held for all requests at once (503 past it, so the client retries). */
+  maxInFlightBytes: number;
+}
+
+const MiB = 1024 * 1024;
+
+/** The variables, their defaults and units. The API server sends at most a few objects of ~1.5 MiB each. */
+const limitVariables = [
+  { name: 'LLSD_RENDER_WEBHOOK_REQUEST_TIMEOUT', field: 'requestTimeoutMs', fallback: 30, scale: 1000, unit: 'seconds' },
+  { name: 'LLSD_RENDER_WEBHOOK_HANDSHAKE_TIMEOUT', field: 'handshakeTimeoutMs', fallback: 10, scale: 1000, unit: 'seconds' },
+  { name: 'LLSD_RENDER_WEBHOOK_MAX_BODY_MB', field: 'maxBodyBytes', fallback: 16, scale: MiB, unit: 'MiB' },
+  { name: 'LLSD_RENDER_WEBHOOK_MAX_INFLIGHT_MB', field: 'maxInFlightBytes', fallback: 32, scale: MiB, unit: 'MiB' },
+] as const;
+
+const maxScaled = 2 ** 31 - 1;
+/** Slow headers alone are cut sooner than the whole request: a real client sends them at once. */
+const maxHeadersTimeoutMs = 10_000;
 /** How long in-flight requests may take to finish after a stop signal. */
 const stopGraceMs = 10_000;
+/** How long a connection past its deadline may take to receive the 408 before it is cut. */
+const lastWordMs = 250;
+
+/** The limits set in `env`, or why one of its values cannot be used. */
+export function webhookLimits(env: Env): { ok: true; limits: WebhookLimits } | { ok: false; message: string } {
+  const limits = {} as WebhookLimits;
+  for (const v of limitVariables) {
+    const text = env[v.name];
+    const value = text === undefined || text === '' ? v.fallback : Number(text);
+    // Node's timers and sizes are whole milliseconds and bytes, and its timers 32-bit.
+    const scaled = Math.round(value * v.scale);
+    if (!Number.isFinite(value) || scaled < 1 || scaled > maxScaled) {
+      const most = Math.floor(maxScaled / v.scale);
+      return { ok: false, message: `${v.name} must be a number of ${v.unit} above 0 and at most ${most} (default ${v.fallback}), not ${JSON.stringify((text ?? '').slice(0, 40))}` };
+    }
+    limits[v.field] = scaled;
+  }
+  if (limits.maxBodyBytes > limits.maxInFlightBytes) {
+    return { ok: false, message: 'LLSD_RENDER_WEBHOOK_MAX_BODY_MB must not be larger than LLSD_RENDER_WEBHOOK_MAX_INFLIGHT_MB, or no body of the largest size is ever read' };
+  }
+  return { ok: true, limits };
+}
+
+/** What every request handler shares. */
+interface Context {
+  limits: WebhookLimits;
+  budget: Budget;
+  /** When the request now arriving on a connection sent its first byte. */
+  requestStarts: WeakMap<Socket, number>;
+  log: (line: string) => void;
+}
 
 /** Serves until SIGTERM or SIGINT; resolves with the exit code. `log` gets one line per event. */
-export async function serveWebhook(options: WebhookOptions, log: (line: string) => void): Promise<ExitCode> {
+export async function serveWebhook(options: WebhookOptions, log: (line: string) => void, env: Env = process.env): Promise<ExitCode> {
+  const configured = webhookLimits(env);
+  if (!configured.ok) {
+    log(`llsd-render webhook: ${configured.message}`);
+    return 1;
+  }
+  const { limits } = configured;
   let cert: Buffer;
   let key: Buffer;
   try {
@@ -30,15 +98,28 @@ export async function serveWebhook(options: WebhookOptions, log: (line: string) 
     log(`llsd-render webhook: cannot read the certificate or key: ${(error as Error).message}`);
     return 1;
   }
+  const context: Context = { limits, budget: createBudget(limits.maxInFlightBytes), requestStarts: new WeakMap(), log };
   let server: Server;
   try {
-    server = createServer({ cert, key }, (request, response) => handle(request, response, log));
+    server = createServer(
+      {
+        cert,
+        key,
+        // A hard bound from the TCP connection, not an idle timer: a trickled ClientHello is cut too.
+        handshakeTimeout: limits.handshakeTimeoutMs,
+        headersTimeout: Math.min(maxHeadersTimeoutMs, limits.requestTimeoutMs),
+        requestTimeout: limits.requestTimeoutMs,
+        // Node checks these two timeouts only this often (default every 30 s, which made a 30 s
+        // timeout fire at up to 60 s).
+        connectionsCheckingInterval: Math.max(1, Math.min(1000, Math.floor(limits.requestTimeoutMs / 4))),
+      },
+      (request, response) => handle(request, response, context),
+    );
   } catch (error) {
     log(`llsd-render webhook: ${options.cert} and ${options.key} must be a PEM certificate and its private key: ${(error as Error).message}`);
     return 1;
   }
-  server.requestTimeout = 30_000;
-  server.headersTimeout = 10_000;
+  server.on('secureConnection', (socket: Socket) => recordRequestStarts(socket, context.requestStarts));
 
   return new Promise<ExitCode>((resolve) => {
     const stop = (signal: string): void => {
@@ -72,7 +153,20 @@ export async function serveWebhook(options: WebhookOptions, log: (line: string) 
   });
 }
 
-function handle(request: IncomingMessage, response: ServerResponse, log: (line: string) => void): void {
+/**
+ * Notes when each request on `socket` sends its first byte, which Node does not expose: the request
+ * deadline counts from there, as Node's own requestTimeout does. The first byte after an answer
+ * starts the next request. (The HTTP server reads a TLS socket through 'data' events; were it ever
+ * not to, no start is noted and the deadline counts from the request's headers.)
+ */
+function recordRequestStarts(socket: Socket, starts: WeakMap<Socket, number>): void {
+  socket.prependListener('data', () => {
+    if (!starts.has(socket)) starts.set(socket, Date.now());
+  });
+}
+
+function handle(request: IncomingMessage, response: ServerResponse, context: Context): void {
+  enforceDeadline(request, response, context);
   const path = (request.url ?? '/').split('?')[0];
   if (path === '/healthz') {
     if (request.method !== 'GET' && request.method !== 'HEAD') return reply(response, 405, 'use GET\n', { allow: 'GET, HEAD' });
@@ -80,55 +174,146 @@ function handle(request: IncomingMessage, response: ServerResponse, log: (line: 
   }
   if (path !== '/convert' && path !== '/') return reply(response, 404, `no such path "${path}": POST ConversionReviews to /convert\n`);
   if (request.method !== 'POST') return reply(response, 405, 'POST a ConversionReview\n', { allow: 'POST' });
+  readBody(request, response, context, (text) => answerReview(text, response, context.log));
+}
 
-  const chunks: Buffer[] = [];
+/**
+ * Ends the request `requestTimeoutMs` after its first byte: a 408 if nothing was answered yet
+ * (a body sent too slowly), and the connection closed (also when the client does not take the
+ * answer). Node's requestTimeout would cut a slow body too, but not a client that does not read.
+ */
+function enforceDeadline(request: IncomingMessage, response: ServerResponse, context: Context): void {
+  const socket = request.socket;
+  const started = context.requestStarts.get(socket) ?? Date.now();
+  const seconds = context.limits.requestTimeoutMs / 1000;
+  const timer = setTimeout(() => {
+    if (response.writableFinished) return;
+    context.log(`llsd-render webhook: 408: the request did not end within ${seconds} s`);
+    if (!response.headersSent) reply(response, 408, `the request did not end within ${seconds} s: send the whole request at once and read the answer\n`, { connection: 'close' });
+    setTimeout(() => socket.destroy(), lastWordMs).unref();
+  }, started + context.limits.requestTimeoutMs - Date.now());
+  timer.unref();
+  response.once('close', () => {
+    clearTimeout(timer);
+    context.requestStarts.delete(socket);
+  });
+}
+
+/**
+ * Reads the body within the bounds and passes it on as text, or answers 413 (too large for one
+ * request) or 503 (too many bytes in flight across requests). The budget counts the buffer the body
+ * is read into, which is taken whole for a declared Content-Length before anything is read: so
+ * concurrent large bodies are refused at once instead of all being read halfway. The share goes
+ * back when the answer is done.
+ */
+function readBody(request: IncomingMessage, response: ServerResponse, context: Context, onBody: (text: string) => void): void {
+  const { limits, budget, log } = context;
+  let held = 0;
+  response.once('close', () => budget.give(held));
+  const hold = (bytes: number): boolean => {
+    if (!budget.take(bytes)) return false;
+    held += bytes;
+    return true;
+  };
+  const tooLarge = (): void => {
+    log(`llsd-render webhook: 413: the request body is larger than ${limits.maxBodyBytes} bytes`);
+    reply(response, 413, `the request body is larger than ${limits.maxBodyBytes} bytes, the most the webhook reads (LLSD_RENDER_WEBHOOK_MAX_BODY_MB)\n`, { connection: 'close' });
+  };
+  const busy = (): void => {
+    log('llsd-render webhook: 503: too many request bytes in flight');
+    // The connection stays: Node reads the rest of the body (at most maxBodyBytes) and drops it, so
+    // the client gets this answer rather than a reset while it still writes.
+    reply(response, 503, `the webhook holds ${limits.maxInFlightBytes} bytes of request bodies at once (LLSD_RENDER_WEBHOOK_MAX_INFLIGHT_MB), and other requests hold them now: retry\n`, {
+      'retry-after': '1',
+    });
+  };
+
+  // Node's parser has refused a Content-Length that is not a number; none (chunked) declares 0.
+  const declared = Number(request.headers['content-length'] ?? 0) || 0;
+  if (declared > limits.maxBodyBytes) return tooLarge();
+  if (!hold(declared)) return busy();
+
+  // One buffer of the declared size, filled as bytes arrive: no chunks and no copy of them kept.
+  // A chunked body (no Content-Length) grows its buffer by doubling, within the same bounds.
+  let body = Buffer.allocUnsafe(declared);
   let size = 0;
   let refused = false;
+  const refuse = (answer: () => void): void => {
+    refused = true;
+    body = Buffer.alloc(0);
+    answer();
+  };
   // A client that goes away mid-request must not take the server down.
   request.on('error', (error) => {
     refused = true;
     log(`llsd-render webhook: request aborted: ${error.message}`);
   });
   request.on('data', (chunk: Buffer) => {
-    if (refused) return;
-    size += chunk.length;
-    if (size > maxBodyBytes) {
-      refused = true;
-      reply(response, 413, `the request body is larger than ${maxBodyBytes} bytes\n`, { connection: 'close' });
-      request.resume();
-      return;
+    // Answered already: refused here, or a 408 at the deadline.
+    if (refused || response.headersSent) return;
+    if (size + chunk.length > limits.maxBodyBytes) return refuse(tooLarge);
+    if (size + chunk.length > body.length) {
+      const grown = Math.min(limits.maxBodyBytes, Math.max(2 * body.length, size + chunk.length, 64 * 1024));
+      if (!hold(grown - body.length)) return refuse(busy);
+      body = Buffer.concat([body.subarray(0, size)], grown);
     }
-    chunks.push(chunk);
+    size += chunk.copy(body, size);
   });
   request.on('end', () => {
-    if (refused) return;
-    let body: unknown;
-    try {
-      body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-    } catch (error) {
-      log(`llsd-render webhook: 400: the request body is not valid JSON`);
-      return reply(response, 400, `the request body is not valid JSON: ${(error as Error).message}\n`);
-    }
-    let answer: ReturnType<typeof reviewConversion>;
-    try {
-      answer = reviewConversion(body);
-    } catch (error) {
-      // Only a bug gets here; say so without a stack trace.
-      log(`llsd-render webhook: 500: internal error: ${(error as Error).message}`);
-      return reply(response, 500, `internal error: ${(error as Error).message}\n`);
-    }
-    if (!answer.ok) {
-      log(`llsd-render webhook: 400: ${answer.message}`);
-      return reply(response, 400, `${answer.message}\n`);
-    }
-    const result = (answer.review.response as { result: { status: string; message?: string } }).result;
-    if (result.status !== 'Success') log(`llsd-render webhook: conversion failed: ${result.message ?? ''}`);
-    reply(response, 200, JSON.stringify(answer.review), { 'content-type': 'application/json' });
+    if (refused || response.headersSent) return;
+    const text = body.toString('utf8', 0, size);
+    body = Buffer.alloc(0);
+    onBody(text);
   });
+}
+
+function answerReview(text: string, response: ServerResponse, log: (line: string) => void): void {
+  const parsed = parseReviewBody(text);
+  if (!parsed.ok) {
+    // Only what is before the colon: the rest may quote the body.
+    log(`llsd-render webhook: 400: ${parsed.message.split(':')[0]}`);
+    return reply(response, 400, `${parsed.message}\n`);
+  }
+  let answer: ReturnType<typeof reviewConversion>;
+  try {
+    answer = reviewConversion(parsed.body);
+  } catch (error) {
+    // Only a bug gets here; say so without a stack trace.
+    log(`llsd-render webhook: 500: internal error: ${(error as Error).message}`);
+    return reply(response, 500, `internal error: ${(error as Error).message}\n`);
+  }
+  if (!answer.ok) {
+    log(`llsd-render webhook: 400: ${answer.message}`);
+    return reply(response, 400, `${answer.message}\n`);
+  }
+  const result = (answer.review.response as { result: { status: string; message?: string } }).result;
+  if (result.status !== 'Success') log(`llsd-render webhook: conversion failed: ${result.message ?? ''}`);
+  reply(response, 200, JSON.stringify(answer.review), { 'content-type': 'application/json' });
 }
 
 function reply(response: ServerResponse, status: number, body: string, headers: Record<string, string> = {}): void {
   if (response.headersSent) return;
   response.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', ...headers, 'content-length': Buffer.byteLength(body) });
   response.end(body);
+}
+
+interface Budget {
+  /** Takes `bytes` if that many are left, and says whether it did. */
+  take(bytes: number): boolean;
+  give(bytes: number): void;
+}
+
+/** The body bytes all requests may hold together. */
+function createBudget(limit: number): Budget {
+  let used = 0;
+  return {
+    take(bytes) {
+      if (used + bytes > limit) return false;
+      used += bytes;
+      return true;
+    },
+    give(bytes) {
+      used -= bytes;
+    },
+  };
 }

@@ -3,7 +3,8 @@
 import { spawn, execFileSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { request } from 'node:https';
-import { createServer } from 'node:net';
+import { connect as connectTcp, createServer } from 'node:net';
+import { connect as connectTls, type TLSSocket } from 'node:tls';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { help } from '../../src/cli/help.js';
@@ -33,8 +34,11 @@ function makeCertificate(): { cert: string; key: string; ca: Buffer } {
 }
 
 /** Starts the bundle's webhook on port 0 and waits (at most 15 s) for the line that names its port. */
-function startServer(cert: string, key: string): Promise<Server> {
-  const child = spawn(process.execPath, [requireBundle(), 'webhook', '--cert', cert, '--key', key, '--port', '0', '--address', '127.0.0.1'], { stdio: 'pipe' });
+function startServer(cert: string, key: string, env: NodeJS.ProcessEnv = {}): Promise<Server> {
+  const child = spawn(process.execPath, [requireBundle(), 'webhook', '--cert', cert, '--key', key, '--port', '0', '--address', '127.0.0.1'], {
+    stdio: 'pipe',
+    env: { ...process.env, ...env },
+  });
   let stderr = '';
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
   return new Promise((resolve, reject) => {
@@ -231,6 +235,235 @@ describe('webhook: the real HTTPS server', () => {
   });
 });
 
+/** A TLS connection to the server, once its handshake is done. */
+function openTls(port: number, ca: Buffer): Promise<TLSSocket> {
+  return new Promise((resolve, reject) => {
+    const socket = connectTls({ host: '127.0.0.1', port, ca }, () => resolve(socket));
+    socket.once('error', reject);
+  });
+}
+
+interface Ending {
+  /** Everything the server sent. */
+  answer: string;
+  /** From the first byte the client sent (or the connection, for `bytes` empty) to the close. */
+  ms: number;
+}
+
+/**
+ * A slow-loris client: sends `head` at once, then `drip` one byte every 100 ms, and waits (at most
+ * 10 s) for the server to close the connection.
+ */
+function dripUntilClosed(socket: TLSSocket | ReturnType<typeof connectTcp>, head: string, drip: string): Promise<Ending> {
+  return new Promise((resolve, reject) => {
+    const start = Date.now();
+    let answer = '';
+    let sent = 0;
+    if (head !== '') socket.write(head);
+    const dripper = setInterval(() => {
+      if (drip !== '' && !socket.destroyed) socket.write(drip[sent++ % drip.length]!);
+    }, 100);
+    const giveUp = setTimeout(() => {
+      clearInterval(dripper);
+      socket.destroy();
+      reject(new Error(`the server kept a slow client's connection open for 10 s; it answered: ${JSON.stringify(answer.slice(0, 200))}`));
+    }, 10_000);
+    socket.on('data', (chunk: Buffer) => (answer += chunk.toString('latin1')));
+    socket.on('error', () => {}); // a reset is a close too
+    socket.on('close', () => {
+      clearInterval(dripper);
+      clearTimeout(giveUp);
+      resolve({ answer, ms: Date.now() - start });
+    });
+  });
+}
+
+/** A ConversionReview of `current` padded (in an annotation) to exactly `bytes` bytes of JSON. */
+function reviewOfSize(uid: string, bytes: number): string {
+  const of = (note: string): string => review(uid, 'llamastack.io/v1alpha2', [{ ...current, metadata: { ...current.metadata, annotations: { note } } }]);
+  const text = of('x'.repeat(bytes - Buffer.byteLength(of(''))));
+  expect(Buffer.byteLength(text)).toBe(bytes);
+  return text;
+}
+
+const requestHead = (length: number, extra = ''): string =>
+  `POST /convert HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\ncontent-length: ${length}\r\n${extra}\r\n`;
+
+/** Waits for `promise` at most `ms`, failing with `what`. */
+function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  return Promise.race([promise, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`${what} did not happen within ${ms} ms`)), ms))]);
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Peak resident memory of a process (Linux /proc), in MiB. */
+function peakRssMiB(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const match = /^VmHWM:\s+(\d+) kB$/m.exec(status);
+  if (!match) throw new Error(`/proc/${pid}/status has no VmHWM line: the memory test needs Linux`);
+  return Number(match[1]) / 1024;
+}
+
+async function stopServer(server: Server | undefined): Promise<void> {
+  if (server && server.child.exitCode === null && server.child.signalCode === null) {
+    server.child.kill('SIGKILL');
+    await server.exited;
+  }
+}
+
+describe('webhook: bounds on every client', () => {
+  let certificate: ReturnType<typeof makeCertificate>;
+  /** Short timeouts (2 s for a request, 1 s for a handshake), default sizes. */
+  let quick: Server;
+  /** Small sizes (1 MiB a body, 1.5 MiB in flight), default timeouts. */
+  let small: Server;
+
+  beforeAll(async () => {
+    certificate = makeCertificate();
+    [quick, small] = await Promise.all([
+      startServer(certificate.cert, certificate.key, { LLSD_RENDER_WEBHOOK_REQUEST_TIMEOUT: '2', LLSD_RENDER_WEBHOOK_HANDSHAKE_TIMEOUT: '1' }),
+      startServer(certificate.cert, certificate.key, { LLSD_RENDER_WEBHOOK_MAX_BODY_MB: '1', LLSD_RENDER_WEBHOOK_MAX_INFLIGHT_MB: '1.5' }),
+    ]);
+  });
+  afterAll(async () => {
+    await Promise.all([stopServer(quick), stopServer(small)]);
+  });
+
+  it('a body nested thousands of levels deep gets 400 and the limit, not a stack overflow, and the server goes on', async () => {
+    // 10,000 levels of objects: the conversion's recursion overflowed the stack (HTTP 500) before.
+    const deep = review('uid-deep', 'llamastack.io/v1alpha1', [{ ...current, spec: { ...current.spec, extra: 'DEEP' } }]).replace(
+      '"DEEP"',
+      `${'{"a":'.repeat(10_000)}1${'}'.repeat(10_000)}`,
+    );
+    const r = await call(small.port, certificate.ca, 'POST', '/convert', deep);
+    expect(r.status).toBe(400);
+    expect(r.body).toBe(
+      'the request body nests objects and lists more than 200 levels deep, the most the webhook reads: send ConversionReviews of LlamaStackDistributions, which need far fewer\n',
+    );
+    expect(small.stderr()).toContain('llsd-render webhook: 400: the request body nests objects and lists more than 200 levels deep, the most the webhook reads\n');
+    const after = await call(small.port, certificate.ca, 'POST', '/convert', review('uid-after', 'llamastack.io/v1alpha2', [current]));
+    expect(after.status).toBe(200);
+  });
+
+  it('a body larger than LLSD_RENDER_WEBHOOK_MAX_BODY_MB gets 413, declared or sent in chunks', async () => {
+    const declared = await call(small.port, certificate.ca, 'POST', '/convert', reviewOfSize('uid-big', 1024 * 1024 + 1));
+    expect(declared.status).toBe(413);
+    expect(declared.body).toBe('the request body is larger than 1048576 bytes, the most the webhook reads (LLSD_RENDER_WEBHOOK_MAX_BODY_MB)\n');
+    const chunked = await new Promise<Response>((resolve, reject) => {
+      const req = request({ host: '127.0.0.1', port: small.port, method: 'POST', path: '/convert', ca: certificate.ca }, (res) => {
+        let body = '';
+        res.on('data', (c: Buffer) => (body += c.toString('utf8')));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body, headers: res.headers }));
+      });
+      req.on('error', reject);
+      const text = reviewOfSize('uid-chunked', 1024 * 1024 + 100);
+      req.write(text.slice(0, 600_000));
+      req.end(text.slice(600_000));
+    });
+    expect(chunked.headers['transfer-encoding']).toBeUndefined();
+    expect(chunked.status).toBe(413);
+  });
+
+  it('bodies in flight together past LLSD_RENDER_WEBHOOK_MAX_INFLIGHT_MB get 503 and Retry-After; the budget comes back after the answer', async () => {
+    const size = 1024 * 1024;
+    const held = await openTls(small.port, certificate.ca);
+    const heldBody = reviewOfSize('uid-held', size);
+    const heldEnding = dripUntilClosed(held, `${requestHead(size, 'connection: close\r\n')}${heldBody.slice(0, size / 2)}`, '');
+    await sleep(200);
+
+    const refused = await call(small.port, certificate.ca, 'POST', '/convert', reviewOfSize('uid-refused', size));
+    expect(refused.status).toBe(503);
+    expect(refused.headers['retry-after']).toBe('1');
+    expect(refused.body).toBe('the webhook holds 1572864 bytes of request bodies at once (LLSD_RENDER_WEBHOOK_MAX_INFLIGHT_MB), and other requests hold them now: retry\n');
+    // What is left of the budget still serves a small request.
+    expect((await call(small.port, certificate.ca, 'POST', '/convert', review('uid-small', 'llamastack.io/v1alpha2', [current]))).status).toBe(200);
+
+    held.write(heldBody.slice(size / 2));
+    const { answer } = await within(heldEnding, 10_000, 'the held request being answered');
+    expect(answer).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+    expect(answer).toContain('"uid":"uid-held"');
+    const retried = await call(small.port, certificate.ca, 'POST', '/convert', reviewOfSize('uid-retried', size));
+    expect(retried.status).toBe(200);
+  });
+
+  it('eight concurrent 15 MB bodies at the default limits: some get 503, and the server stays under 450 MiB', async () => {
+    const server = await startServer(certificate.cert, certificate.key);
+    try {
+      const body = reviewOfSize('uid-15mb', 15_000_000);
+      const answers = await Promise.all(Array.from({ length: 8 }, () => call(server.port, certificate.ca, 'POST', '/convert', body).catch((error: Error) => error)));
+      const statuses = answers.map((a) => (a instanceof Error ? a.message : a.status));
+      expect(statuses.filter((s) => s === 200).length, String(statuses)).toBeGreaterThanOrEqual(1);
+      expect(statuses.filter((s) => s !== 200), String(statuses)).toEqual(statuses.filter((s) => s === 503));
+      expect(statuses).toContain(503);
+      // Before the in-flight budget all eight were read at once: 664 MiB. Now at most two bodies
+      // are held (about 330 MiB at the peak, most of it the parse and answer of one of them).
+      expect(peakRssMiB(server.child.pid!)).toBeLessThan(450);
+    } finally {
+      await stopServer(server);
+    }
+  }, 60_000);
+
+  it('a connection that never starts TLS is closed after LLSD_RENDER_WEBHOOK_HANDSHAKE_TIMEOUT', async () => {
+    const silent = connectTcp(quick.port, '127.0.0.1');
+    const ending = await dripUntilClosed(silent, '', '');
+    expect(ending.ms).toBeGreaterThanOrEqual(900);
+    expect(ending.ms).toBeLessThan(2000);
+  });
+
+  it('a TLS handshake trickled a byte at a time is closed after LLSD_RENDER_WEBHOOK_HANDSHAKE_TIMEOUT too', async () => {
+    // The start of a ClientHello record, then a body that never completes it.
+    const hello = String.fromCharCode(0x16, 0x03, 0x01, 0x02, 0x00, 0x01, 0x00, 0x01, 0xfc, 0x03, 0x03) + 'x'.repeat(500);
+    const trickle = connectTcp(quick.port, '127.0.0.1');
+    trickle.setEncoding('latin1');
+    const ending = await dripUntilClosed(trickle, '', hello);
+    expect(ending.ms).toBeGreaterThanOrEqual(900);
+    expect(ending.ms).toBeLessThan(2000);
+  });
+
+  it('headers sent a byte at a time are cut at LLSD_RENDER_WEBHOOK_REQUEST_TIMEOUT (±1 s) with 408', async () => {
+    const socket = await openTls(quick.port, certificate.ca);
+    const ending = await dripUntilClosed(socket, 'POST /convert HTTP/1.1\r\n', 'x-slow: 1\r\n');
+    expect(ending.answer).toMatch(/^HTTP\/1\.1 408 /);
+    expect(ending.ms).toBeGreaterThanOrEqual(1500);
+    expect(ending.ms).toBeLessThan(3000);
+  });
+
+  it('a body sent a byte at a time is cut at LLSD_RENDER_WEBHOOK_REQUEST_TIMEOUT (±1 s) with 408 and the reason', async () => {
+    const socket = await openTls(quick.port, certificate.ca);
+    const body = review('uid-slow', 'llamastack.io/v1alpha2', [current]);
+    const ending = await dripUntilClosed(socket, requestHead(Buffer.byteLength(body)), body);
+    expect(ending.answer).toMatch(/^HTTP\/1\.1 408 Request Timeout\r\n/);
+    expect(ending.answer).toMatch(/\r\n\r\nthe request did not end within 2 s: send the whole request at once and read the answer\n$/);
+    expect(ending.ms).toBeGreaterThanOrEqual(1500);
+    expect(ending.ms).toBeLessThan(3000);
+    expect(quick.stderr()).toContain('llsd-render webhook: 408: the request did not end within 2 s\n');
+  });
+
+  it('a client that does not read its answer is cut at LLSD_RENDER_WEBHOOK_REQUEST_TIMEOUT, with the answer unsent', async () => {
+    const socket = await openTls(quick.port, certificate.ca);
+    const body = reviewOfSize('uid-unread', 15_000_000);
+    socket.pause();
+    let received = 0;
+    const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+    socket.on('error', () => {});
+    socket.write(requestHead(Buffer.byteLength(body)));
+    socket.write(body);
+    const before = quick.stderr().split('408: the request did not end within 2 s').length;
+    await sleep(3500);
+    expect(quick.stderr().split('408: the request did not end within 2 s').length).toBe(before + 1);
+    socket.on('data', (chunk: Buffer) => (received += chunk.length));
+    socket.resume();
+    await within(closed, 5000, 'the close of the unread connection');
+    expect(received).toBeGreaterThan(0);
+    expect(received).toBeLessThan(15_000_000);
+  });
+
+  it('after all of that the server still answers', async () => {
+    expect((await call(quick.port, certificate.ca, 'GET', '/healthz')).status).toBe(200);
+    expect((await call(small.port, certificate.ca, 'GET', '/healthz')).status).toBe(200);
+  });
+});
+
 describe('webhook: start-up errors', () => {
   it('usage errors exit 2 with a one-line reason', () => {
     const cases: Array<[string[], string]> = [
@@ -256,6 +489,25 @@ describe('webhook: start-up errors', () => {
     expect(notPem.status).toBe(1);
     expect(notPem.stderr).toMatch(/^llsd-render webhook: .*convert\.test\.ts and .*convert\.test\.ts must be a PEM certificate and its private key: /);
     expect(notPem.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('a bound set in the environment that cannot be used exits 1 with what to write', () => {
+    const { cert, key } = makeCertificate();
+    const cases: Array<[NodeJS.ProcessEnv, string]> = [
+      [{ LLSD_RENDER_WEBHOOK_REQUEST_TIMEOUT: 'soon' }, 'LLSD_RENDER_WEBHOOK_REQUEST_TIMEOUT must be a number of seconds above 0 and at most 2147483 (default 30), not "soon"'],
+      [{ LLSD_RENDER_WEBHOOK_HANDSHAKE_TIMEOUT: '0' }, 'LLSD_RENDER_WEBHOOK_HANDSHAKE_TIMEOUT must be a number of seconds above 0 and at most 2147483 (default 10), not "0"'],
+      [{ LLSD_RENDER_WEBHOOK_MAX_BODY_MB: '-1' }, 'LLSD_RENDER_WEBHOOK_MAX_BODY_MB must be a number of MiB above 0 and at most 2047 (default 16), not "-1"'],
+      [{ LLSD_RENDER_WEBHOOK_MAX_INFLIGHT_MB: '1e9' }, 'LLSD_RENDER_WEBHOOK_MAX_INFLIGHT_MB must be a number of MiB above 0 and at most 2047 (default 32), not "1e9"'],
+      [
+        { LLSD_RENDER_WEBHOOK_MAX_BODY_MB: '8', LLSD_RENDER_WEBHOOK_MAX_INFLIGHT_MB: '4' },
+        'LLSD_RENDER_WEBHOOK_MAX_BODY_MB must not be larger than LLSD_RENDER_WEBHOOK_MAX_INFLIGHT_MB, or no body of the largest size is ever read',
+      ],
+    ];
+    for (const [env, message] of cases) {
+      const r = run(['webhook', '--cert', cert, '--key', key, '--port', '0'], { env });
+      expect(r.status, JSON.stringify(env)).toBe(1);
+      expect(r.stderr).toBe(`llsd-render webhook: ${message}\n`);
+    }
   });
 
   it('a port in use exits 1 and says so', async () => {
