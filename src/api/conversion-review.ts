@@ -30,7 +30,9 @@ export function parseReviewBody(text: string): { ok: true; body: unknown } | { o
   try {
     return { ok: true, body: JSON.parse(text) };
   } catch (error) {
-    return { ok: false, message: `the request body is not valid JSON: ${(error as Error).message}` };
+    // V8's message quotes the body around the mistake; the body is the client's and may hold anything.
+    const reason = (error as Error).message.replace(/,? (?:\.\.\.)?".*$/s, '');
+    return { ok: false, message: `the request body is not valid JSON (${reason}): send a ConversionReview as JSON` };
   }
 }
 

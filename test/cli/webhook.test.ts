@@ -196,7 +196,7 @@ describe('webhook: the real HTTPS server', () => {
   it('bad JSON and bodies that are not a ConversionReview get 400 with the reason', async () => {
     const badJson = await call(server.port, certificate.ca, 'POST', '/convert', '{"apiVersion": ');
     expect(badJson.status).toBe(400);
-    expect(badJson.body).toMatch(/^the request body is not valid JSON: .+\n$/);
+    expect(badJson.body).toMatch(/^the request body is not valid JSON \(.+\): send a ConversionReview as JSON\n$/);
     expect(badJson.body).not.toMatch(/\n\s+at /);
     const notReview = await call(server.port, certificate.ca, 'POST', '/convert', JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap' }));
     expect(notReview.status).toBe(400);
@@ -222,7 +222,7 @@ describe('webhook: the real HTTPS server', () => {
     const lines = server.stderr().trim().split('\n');
     expect(lines[0]).toBe(`llsd-render webhook: listening on https://127.0.0.1:${server.port} (POST /convert, GET /healthz)`);
     expect(lines.at(-1)).toBe('llsd-render webhook: SIGTERM: stopping');
-    expect(lines).toContain('llsd-render webhook: 400: the request body is not valid JSON');
+    expect(lines.some((line) => line.startsWith('llsd-render webhook: 400: the request body is not valid JSON ('))).toBe(true);
     await expect(call(server.port, certificate.ca, 'GET', '/healthz')).rejects.toMatchObject({ code: 'ECONNREFUSED' });
   });
 

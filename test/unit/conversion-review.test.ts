@@ -163,6 +163,12 @@ describe('parseReviewBody', () => {
     expect(parseReviewBody('{"kind":"ConversionReview"}')).toEqual({ ok: true, body: { kind: 'ConversionReview' } });
     const bad = parseReviewBody('{"apiVersion": ');
     expect(bad.ok).toBe(false);
-    expect(!bad.ok && bad.message).toMatch(/^the request body is not valid JSON: .+/);
+    expect(!bad.ok && bad.message).toMatch(/^the request body is not valid JSON \(.+\): send a ConversionReview as JSON$/);
+  });
+
+  it('does not quote the body when it is not JSON (it may hold anything)', () => {
+    const bad = parseReviewBody('{"password": hunter2-secret}');
+    expect(!bad.ok && bad.message).toMatch(/^the request body is not valid JSON/);
+    expect(!bad.ok && bad.message).not.toContain('hunter2');
   });
 });
