@@ -26,7 +26,7 @@ esac
 shell_tools='sh grep head env'
 for tool in buildah podman node ldd sha256sum $shell_tools; do
   command -v "$tool" >/dev/null 2>&1 || {
-    echo "$0: $tool not found: install the Debian packages podman buildah runc (see .ci/run)" >&2; exit 1; }
+    echo "$0: $tool not found: run \`npm run test:prereqs\` (as root it installs the Debian packages podman buildah runc), or install the Debian package that has $tool" >&2; exit 1; }
 done
 
 node_bin=$(readlink -f "$(command -v node)")

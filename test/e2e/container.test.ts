@@ -30,7 +30,7 @@ import {
 
 const image = 'localhost/llsd-render:test';
 const version = (JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { version: string }).version;
-const installHint = 'install the Debian packages podman buildah runc, see .ci/run (it also writes the /etc/containers/containers.conf settings podman needs here)';
+const installHint = 'run `npm run test:prereqs` (as root it installs the Debian packages podman buildah runc and writes the /etc/containers/containers.conf settings podman needs here)';
 const buildTimeoutMs = 180_000;
 
 /** podman or buildah on PATH, or an error with the install hint. */
