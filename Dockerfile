@@ -5,8 +5,10 @@
 #   podman build --build-arg VERSION=$(node -p 'require("./package.json").version') -t llsd-render .
 #
 # BASE_IMAGE is any image with `node` (>= 20) on PATH and a `nobody` user (kpt and kustomize run
-# functions with `--user nobody`). Air-gapped builds point it at a mirror; the tests use a base
-# built locally from the host's node (scripts/local-base-image.sh), as no registry is reachable.
+# functions with `--user nobody`); as the Argo CD plugin sidecar (examples/argocd) it also needs
+# `sh`, `grep`, `head` and `/usr/bin/env`. Air-gapped builds point it at a mirror; the tests use a
+# base built locally from the host's node and those tools (scripts/local-base-image.sh), as no
+# registry is reachable.
 ARG BASE_IMAGE=docker.io/library/node:20-bookworm-slim
 FROM ${BASE_IMAGE}
 
@@ -19,6 +21,11 @@ LABEL org.opencontainers.image.title="llsd-render" \
       org.opencontainers.image.licenses="Apache-2.0"
 
 COPY dist/llsd-render.js /usr/local/lib/llsd-render/llsd-render.js
+# `llsd-render` on PATH, for the Argo CD plugin's `generate` command: a link to the bundle, which
+# starts with `#!/usr/bin/env node` (node resolves the link, so the code cache below still matches).
+# Made with node, as the base image need not have a shell; executable whatever mode the build
+# context gave the file.
+RUN ["node", "-e", "const fs = require('node:fs'); fs.chmodSync('/usr/local/lib/llsd-render/llsd-render.js', 0o755); fs.symlinkSync('../lib/llsd-render/llsd-render.js', '/usr/local/bin/llsd-render');"]
 # V8's code cache of the program (src/loader.cjs), made by one render at build time: a function
 # container is new on every run and could keep none of its own (and cannot write as nobody).
 # Exec form and node alone: the base image need not have a shell.

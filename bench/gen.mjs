@@ -89,3 +89,28 @@ export function writeInputs(dir, n) {
 export function resourceList(i) {
   return stringify({ apiVersion: 'config.kubernetes.io/v1', kind: 'ResourceList', items: documents(i).docs });
 }
+
+/**
+ * A ResourceList with LLSDs 0..n-1 and their Secrets, as `kpt fn render` sends a package holding
+ * the files writeInputs writes and nothing generated yet: each item carries kpt's path and index
+ * annotations (the internal ones and the legacy ones). Written item by item: one `stringify` of a
+ * 20,000-item list would take longer than the renders it feeds.
+ */
+export function resourceListOf(n) {
+  const parts = ['apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n'];
+  for (let i = 0; i < n; i++) {
+    const { name, namespace, docs } = documents(i);
+    const path = `${namespace}/${name}.yaml`;
+    docs.forEach((doc, index) => {
+      const annotations = {
+        ...doc.metadata.annotations,
+        'config.kubernetes.io/index': String(index),
+        'config.kubernetes.io/path': path,
+        'internal.config.kubernetes.io/index': String(index),
+        'internal.config.kubernetes.io/path': path,
+      };
+      parts.push(stringify([{ ...doc, metadata: { ...doc.metadata, annotations } }]));
+    });
+  }
+  return parts.join('');
+}

@@ -1,17 +1,22 @@
 // llsd-render benchmark (issue 8): whole processes, repeated, medians. See BENCHMARKS.md.
-//   node bench/run.mjs [--quick] [--no-fail]      (BENCH_QUICK=1 is the same as --quick)
+//   node bench/run.mjs [--quick] [--krm-only] [--no-fail]      (BENCH_QUICK=1 is the same as --quick)
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { closeSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, release, tmpdir, totalmem } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { KINDS, resourceList, writeInputs } from './gen.mjs';
+import { KINDS, resourceList, resourceListOf, writeInputs } from './gen.mjs';
 
 const args = process.argv.slice(2);
 const QUICK = args.includes('--quick') || process.env.BENCH_QUICK === '1';
 const NO_FAIL = args.includes('--no-fail');
-const SIZES = QUICK ? [10, 100] : [10, 100, 1000, 10000];
+// --krm-only: the start-up rows and KRM mode over many LLSDs, no `build` sizes (a shorter run).
+const KRM_ONLY = args.includes('--krm-only');
+const SIZES = KRM_ONLY ? [] : QUICK ? [10, 100] : [10, 100, 1000, 10000];
+// KRM mode over many LLSDs: one ResourceList on stdin, as kpt sends a package (issue 15).
+const KRM_SIZES = QUICK ? [100] : [1000, 10000];
+const KRM_TIMEOUT_MS = 600_000; // a KRM run that passes this is stopped and its target fails
 const RUNS = { 1: 25, 10: 5, 100: 5, 1000: 3, 10000: 2 };
 const BUDGET_MS = 30_000; // stop repeating a measurement once its runs took this long (at least 1 run)
 const KUSTOMIZE_TIMEOUT_MS = 30_000; // kustomize is quadratic in the number of resources: stop it here
@@ -103,9 +108,12 @@ const kubectlVersion = hasKubectl.status === 0 ? hasKubectl.stdout.trim().split(
 log(`inputs in ${tmp}`);
 const input = (n) => join(tmp, `in-${n}`);
 for (const n of [1, KINDS.length, ...SIZES]) writeInputs(input(n), n);
+const krmInputFile = (n) => join(tmp, `krm-${n}.yaml`);
+for (const n of [KINDS.length, ...KRM_SIZES]) writeFileSync(krmInputFile(n), resourceListOf(n));
 try {
   render(['build', input(KINDS.length)]);
   render([], { input: resourceList(0) });
+  render([], { input: readFileSync(krmInputFile(KINDS.length), 'utf8') });
 } catch (e) {
   log(`the benchmark inputs do not render (${KINDS.join(', ')}):\n${e.message}`);
   process.exit(2);
@@ -152,9 +160,17 @@ rows.forEach((r) => {
   r.perLlsd = r.n > 1 ? (r.median - one.median) / (r.n - 1) : undefined;
   r.rssPerLlsd = r.n > 1 ? (r.rss - one.rss) / (r.n - 1) : undefined;
 });
+// Per LLSD of a KRM row: against the 1-LLSD KRM row (a stopped run has no peak RSS).
+const krmRows = KRM_SIZES.map((n) => {
+  const list = readFileSync(krmInputFile(n), 'utf8');
+  const m = measure(`KRM, ${n} LLSDs`, RUNS[n], () => render([], { input: list, timeout: KRM_TIMEOUT_MS }));
+  const label = `${n.toLocaleString('en-US')} LLSDs, KRM (ResourceList on stdin, ${(list.length / 1e6).toFixed(1)} MB)${m.timedOut ? `, stopped at ${fmtMs(KRM_TIMEOUT_MS)}` : ''}`;
+  return { n, label, ...m, perLlsd: (m.median - krm.median) / (n - 1), rssPerLlsd: m.rss === undefined ? undefined : (m.rss - krm.rss) / (n - 1) };
+});
 
 // 3. Targets.
 const at = (n) => rows.find((r) => r.n === n);
+const krmAt = krmRows.find((r) => r.n === 10000);
 const targets = [
   ['1 LLSD in KRM mode within 2× the floor', `${fmtMs(krm.median)} = ${fmtX(krm.median / floor.median)} ${fmtMs(floor.median)}`, krm.median <= 2 * floor.median],
   ['1,000 LLSDs under 2 s', at(1000) && fmtMs(at(1000).median), at(1000) && at(1000).median < 2000],
@@ -164,12 +180,17 @@ const targets = [
     at(10000) && at(10000).perLlsd <= 1.5 * at(1000).perLlsd,
   ],
   ['peak RSS at 10,000 under 300 MB', at(10000) && fmtMB(at(10000).rss), at(10000) && at(10000).rss < 300e6],
-].map(([name, value, ok]) => ({ name, value: value ?? 'not measured (quick mode)', status: ok === undefined ? 'SKIP' : ok ? 'PASS' : 'FAIL' }));
+  [
+    'KRM mode: peak RSS at 10,000 under 600 MB',
+    krmAt && (krmAt.timedOut ? `not finished in ${fmtMs(KRM_TIMEOUT_MS)}` : fmtMB(krmAt.rss)),
+    krmAt && !krmAt.timedOut && krmAt.rss < 600e6,
+  ],
+].map(([name, value, ok]) => ({ name, value: value ?? `not measured (${QUICK ? 'quick mode' : '--krm-only'})`, status: ok === undefined ? 'SKIP' : ok ? 'PASS' : 'FAIL' }));
 
 // 4. Report.
 const cpu = cpus();
 const machine = [
-  `- date: ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC${QUICK ? ' (quick mode)' : ''}`,
+  `- date: ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC${QUICK ? ' (quick mode)' : ''}${KRM_ONLY ? ' (--krm-only: no `build` sizes)' : ''}`,
   `- CPU: ${cpu[0]?.model ?? 'unknown'}, ${cpu.length} cores; memory ${(totalmem() / 2 ** 30).toFixed(1)} GiB; Linux ${release()}; load average ${load} at the start`,
   `- node ${process.version}; kubectl ${kubectlVersion ?? 'not found (no kustomize comparison)'}`,
   `- bundle: dist/llsd-render.js, ${(statSync(BUNDLE).size / 1e6).toFixed(2)} MB, built ${built} UTC, sha256 ${sha}… (a copy taken at the start is what runs)`,
@@ -193,9 +214,10 @@ const report = [
   line('1 LLSD, KRM (ResourceList on stdin)', krm, { k: one.k }),
   line('1 LLSD, KRM, `LLSD_RENDER_CODE_CACHE=off`', krmCold, { k: one.k }),
   ...rows.map((r) => line(r.label, r, r)),
+  ...krmRows.map((r) => line(r.label, r, r)),
   '',
-  '¹ (median(N) − median(1 LLSD, `build`)) / (N − 1): the cost of one more LLSD, start-up excluded.  ',
-  '² (peak RSS(N) − peak RSS(1 LLSD, `build`)) / (N − 1).  ',
+  '¹ (median(N) − median(1 LLSD, `build`)) / (N − 1): the cost of one more LLSD, start-up excluded (KRM rows: against 1 LLSD, KRM).  ',
+  '² (peak RSS(N) − peak RSS(1 LLSD, `build`)) / (N − 1) (KRM rows: against 1 LLSD, KRM).  ',
   'The × kustomize column of the KRM row compares with `kubectl kustomize` over the 1-LLSD output.',
   '',
   '### Targets',

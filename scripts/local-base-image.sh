@@ -1,13 +1,17 @@
 #!/usr/bin/env bash
 # Builds a node base image locally, with no registry pull: FROM scratch + the host's node binary
-# + the shared libraries `ldd` lists + /etc/passwd and /etc/group with nobody + /tmp (recipe D in
-# shared/reference/notes/real-tools.md §3). Needs buildah and podman (Debian packages podman
-# buildah runc; .ci/run installs them and writes the containers.conf settings they need here).
+# + the shell tools the Argo CD plugin's commands run (sh, grep, head; env for the bundle's
+# `#!/usr/bin/env node` line) + the shared libraries `ldd` lists + /etc/passwd and /etc/group with
+# nobody + /tmp (recipe D in shared/reference/notes/real-tools.md §3). It stands in for
+# node:20-bookworm-slim, which has all of these. Needs buildah and podman (Debian packages podman
+# buildah runc; `npm run test:prereqs` installs them and writes the containers.conf settings they
+# need here).
 #
 #   scripts/local-base-image.sh [--force]          # prints the image name on stdout
 #   podman build --build-arg BASE_IMAGE=$(scripts/local-base-image.sh) -t localhost/llsd-render:test .
 #
-# The tag is the host node's version, e.g. localhost/llsd-render-node-base:20.20.2. An existing
+# The tag is the host node's version and a hash of this script, e.g.
+# localhost/llsd-render-node-base:20.20.2-1a2b3c4d, so a changed recipe is a new image. An existing
 # image with that tag is reused unless --force is given.
 set -euo pipefail
 
@@ -18,14 +22,17 @@ case "${1:-}" in
   *) echo "usage: $0 [--force]" >&2; exit 2 ;;
 esac
 
-for tool in buildah podman node ldd; do
+# Copied into the image from the host: the shell and the tools plugin.yaml's commands use.
+shell_tools='sh grep head env'
+for tool in buildah podman node ldd sha256sum $shell_tools; do
   command -v "$tool" >/dev/null 2>&1 || {
-    echo "$0: $tool not found: install the Debian packages podman buildah runc (see .ci/run)" >&2; exit 1; }
+    echo "$0: $tool not found: run \`npm run test:prereqs\` (as root it installs the Debian packages podman buildah runc), or install the Debian package that has $tool" >&2; exit 1; }
 done
 
 node_bin=$(readlink -f "$(command -v node)")
 node_version=$("$node_bin" -p 'process.versions.node')
-image="localhost/llsd-render-node-base:${node_version}"
+recipe=$(sha256sum "$0" | cut -c1-8)
+image="localhost/llsd-render-node-base:${node_version}-${recipe}"
 
 if [ "$force" = 0 ] && podman image exists "$image"; then
   echo "$image"
@@ -41,13 +48,21 @@ cleanup() {
 trap cleanup EXIT
 
 root="$work/root"
-mkdir -p "$root/usr/local/bin" "$root/etc" "$root/tmp"
+mkdir -p "$root/usr/local/bin" "$root/usr/bin" "$root/etc" "$root/tmp"
 chmod 1777 "$root/tmp"
+# Merged /usr, as in Debian: /bin/sh and /usr/bin/env are the same files.
+ln -s usr/bin "$root/bin"
 cp "$node_bin" "$root/usr/local/bin/node"
-# Every library node links against, at the path the dynamic loader looks for it (the loader itself
+binaries="$node_bin"
+for tool in $shell_tools; do
+  path=$(readlink -f "$(command -v "$tool")")
+  cp "$path" "$root/usr/bin/$tool"
+  binaries="$binaries $path"
+done
+# Every library these link against, at the path the dynamic loader looks for it (the loader itself
 # included), following symlinks so the image holds real files.
-libs=$(ldd "$node_bin" | grep -o '/[^ ]*' | sort -u)
-[ -n "$libs" ] || { echo "$0: ldd lists no libraries for $node_bin (a static node needs no base: use FROM scratch)" >&2; exit 1; }
+libs=$(for bin in $binaries; do ldd "$bin" | grep -o '/[^ ]*'; done | sort -u)
+[ -n "$libs" ] || { echo "$0: ldd lists no libraries for $binaries (static binaries need no base: use FROM scratch)" >&2; exit 1; }
 for lib in $libs; do
   mkdir -p "$root$(dirname "$lib")"
   cp -L "$lib" "$root$lib"
@@ -61,16 +76,22 @@ buildah config \
   --env PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
   --entrypoint '["node"]' --cmd '' \
   --label org.opencontainers.image.title=llsd-render-node-base \
-  --label "org.opencontainers.image.description=Local test base: the host's node ${node_version} and its libraries, no package manager" \
+  --label "org.opencontainers.image.description=Local test base: the host's node ${node_version}, sh, grep, head, env and their libraries, no package manager" \
   --label "org.opencontainers.image.version=${node_version}" \
   "$container"
 buildah commit -q --rm "$container" "$image" >/dev/null
 container=''
 
-# The libraries must be complete: node has to start in the image.
-if ! out=$(podman run --rm --network none --user nobody "$image" --version 2>&1) || [ "$out" != "v${node_version}" ]; then
-  echo "$0: node does not start in $image: $out" >&2
+# The libraries must be complete: node has to start in the image, and the plugin's kind of shell
+# pipeline and `#!/usr/bin/env node` have to work.
+fail() {
+  echo "$0: $1 in $image: $2" >&2
   podman rmi -f "$image" >/dev/null 2>&1 || true
   exit 1
-fi
+}
+out=$(podman run --rm --network none --user nobody "$image" --version 2>&1) && [ "$out" = "v${node_version}" ] ||
+  fail 'node does not start' "$out"
+out=$(podman run --rm --network none --user nobody --entrypoint sh "$image" \
+  -c "set -eu; printf 'kind: x\n' > /tmp/a.yaml; grep -rlE --include='*.yaml' '^kind:' /tmp | head -n 1; /usr/bin/env node -p 1" 2>&1) &&
+  [ "$out" = "$(printf '/tmp/a.yaml\n1')" ] || fail 'sh, grep, head or env does not work' "$out"
 echo "$image"

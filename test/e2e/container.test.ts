@@ -3,7 +3,9 @@
 // base is built locally from the host's node (scripts/local-base-image.sh) and passed as
 // BASE_IMAGE. The image then runs as a KRM function: plain `podman run`, `KPT_FN_RUNTIME=podman
 // kpt fn render`, and `kubectl kustomize --enable-alpha-plugins` through a `docker` → podman shim.
-import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+// The same image then serves as the Argo CD plugin sidecar of examples/argocd: the plugin's
+// discover and generate commands run in it as argocd-cmp-server runs them.
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseDocument, parse as parseYaml, stringify } from 'yaml';
@@ -28,7 +30,7 @@ import {
 
 const image = 'localhost/llsd-render:test';
 const version = (JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { version: string }).version;
-const installHint = 'install the Debian packages podman buildah runc, see .ci/run (it also writes the /etc/containers/containers.conf settings podman needs here)';
+const installHint = 'run `npm run test:prereqs` (as root it installs the Debian packages podman buildah runc and writes the /etc/containers/containers.conf settings podman needs here)';
 const buildTimeoutMs = 180_000;
 
 /** podman or buildah on PATH, or an error with the install hint. */
@@ -38,11 +40,13 @@ function requireContainerTool(name: 'podman' | 'buildah'): string {
   return found;
 }
 
-describe('container image (Dockerfile) as a KRM function, with podman', () => {
-  const tmp = useTempDirs();
-  let podman = '';
-  let baseImage = '';
+const tmp = useTempDirs();
+let podman = '';
+let baseImage = '';
 
+// One image for every describe block of this file (vitest runs test files in parallel, so a
+// second file building the same tag would race with this one).
+describe('container image (Dockerfile)', () => {
   // (a) The local base (reused when it exists for the host's node version), then the app image,
   // always rebuilt so it holds the current bundle. The build context is a temporary directory with
   // just the Dockerfile and the bundle, so node_modules is never sent to the builder.
@@ -54,7 +58,7 @@ describe('container image (Dockerfile) as a KRM function, with podman', () => {
     const base = run(join(repoRoot, 'scripts', 'local-base-image.sh'), [], { timeoutMs: buildTimeoutMs });
     expect(base.status, `scripts/local-base-image.sh failed (${installHint})\n${describeRun(base)}`).toBe(0);
     baseImage = base.stdout.trim().split('\n').pop() ?? '';
-    expect(baseImage).toMatch(/^localhost\/llsd-render-node-base:\d+\.\d+\.\d+$/);
+    expect(baseImage).toMatch(/^localhost\/llsd-render-node-base:\d+\.\d+\.\d+-[0-9a-f]{8}$/);
 
     const context = tmp('llsd-image-');
     mkdirSync(join(context, 'dist'));
@@ -68,87 +72,163 @@ describe('container image (Dockerfile) as a KRM function, with podman', () => {
     expect(build.status, `podman build failed (${installHint})\n${describeRun(build)}`).toBe(0);
   }, buildTimeoutMs * 2);
 
-  it('has the OCI labels and runs as nobody (65534:65534)', () => {
-    const inspect = run(podman, ['image', 'inspect', image]);
-    expect(inspect.status, describeRun(inspect)).toBe(0);
-    const [info] = JSON.parse(inspect.stdout) as Array<{ Config: { User: string; Labels: Record<string, string>; Entrypoint: string[] } }>;
-    expect(info?.Config.User).toBe('65534:65534');
-    expect(info?.Config.Labels).toMatchObject({
-      'org.opencontainers.image.title': 'llsd-render',
-      'org.opencontainers.image.version': version,
-      'org.opencontainers.image.licenses': 'Apache-2.0',
+  describe('as a KRM function, with podman', () => {
+
+    it('has the OCI labels and runs as nobody (65534:65534)', () => {
+      const inspect = run(podman, ['image', 'inspect', image]);
+      expect(inspect.status, describeRun(inspect)).toBe(0);
+      const [info] = JSON.parse(inspect.stdout) as Array<{ Config: { User: string; Labels: Record<string, string>; Entrypoint: string[] } }>;
+      expect(info?.Config.User).toBe('65534:65534');
+      expect(info?.Config.Labels).toMatchObject({
+        'org.opencontainers.image.title': 'llsd-render',
+        'org.opencontainers.image.version': version,
+        'org.opencontainers.image.licenses': 'Apache-2.0',
+      });
+      expect(info?.Config.Labels['org.opencontainers.image.source']).toMatch(/^https:\/\//);
+      expect(info?.Config.Labels['org.opencontainers.image.description']).toMatch(/LlamaStackDistribution/);
+      expect(info?.Config.Entrypoint[0]).toBe('node');
+
+      const id = run(podman, ['run', '--rm', '--network', 'none', '--entrypoint', 'node', image, '-p', 'process.getuid() + ":" + process.getgid()']);
+      expect(id.status, describeRun(id)).toBe(0);
+      expect(id.stdout.trim()).toBe('65534:65534');
     });
-    expect(info?.Config.Labels['org.opencontainers.image.source']).toMatch(/^https:\/\//);
-    expect(info?.Config.Labels['org.opencontainers.image.description']).toMatch(/LlamaStackDistribution/);
-    expect(info?.Config.Entrypoint[0]).toBe('node');
 
-    const id = run(podman, ['run', '--rm', '--network', 'none', '--entrypoint', 'node', image, '-p', 'process.getuid() + ":" + process.getgid()']);
-    expect(id.status, describeRun(id)).toBe(0);
-    expect(id.stdout.trim()).toBe('65534:65534');
+    it('renders a ResourceList on stdin with no network, as nobody', () => {
+      const llsd = parseYaml(readText(join(repoRoot, 'examples', 'kpt', 'apps', 'llsd.yaml'))) as K8sObject;
+      const input = stringify({ apiVersion: 'config.kubernetes.io/v1', kind: 'ResourceList', items: [llsd] });
+      const result = run(podman, ['run', '--rm', '-i', '--network', 'none', '--user', 'nobody', '--security-opt=no-new-privileges', image], { input });
+      expect(result.status, describeRun(result)).toBe(0);
+      const output = parseYaml(result.stdout) as { kind: string; items: K8sObject[] };
+      expect(output.kind).toBe('ResourceList');
+      expect(generatedConfigMaps(output.items, llsd.metadata.name)).toHaveLength(1);
+      expect(ofKind(output.items, 'Deployment').map((o) => o.metadata.name)).toEqual([llsd.metadata.name]);
+    });
+
+    it('ships the code cache made at build time, and the function reads it (as nobody, with no network)', () => {
+      const llsd = parseYaml(readText(join(repoRoot, 'examples', 'kpt', 'apps', 'llsd.yaml'))) as K8sObject;
+      const input = stringify({ apiVersion: 'config.kubernetes.io/v1', kind: 'ResourceList', items: [llsd] });
+      const result = run(podman, ['run', '--rm', '-i', '--network', 'none', '--user', 'nobody', '-e', 'LLSD_RENDER_DEBUG=1', image], { input });
+      expect(result.status, describeRun(result)).toBe(0);
+      expect(result.stderr).toMatch(/^llsd-render: code cache: read \/usr\/local\/lib\/llsd-render\/code-cache\/code-[0-9a-f]{16}-nodev[\d.]+-\w+\.v8cache$/m);
+      expect(result.stderr).not.toMatch(/code cache: (refused|wrote|cannot)/);
+    });
+
+    it('runs under KPT_FN_RUNTIME=podman kpt fn render; a second render changes nothing', () => {
+      const kpt = requireTool('kpt');
+      const pkg = copyDir(join(repoRoot, 'examples', 'kpt'), join(tmp('llsd-kpt-podman-'), 'pkg'));
+      const kptfile = parseDocument(readText(join(pkg, 'Kptfile')));
+      expect(kptfile.getIn(['pipeline', 'mutators', 0, 'exec'])).toBeDefined();
+      kptfile.setIn(['pipeline', 'mutators', 0], kptfile.createNode({ image }));
+      writeFile(join(pkg, 'Kptfile'), kptfile.toString());
+      const generated = join(pkg, 'apps', 'chat.generated.yaml');
+      expect(existsSync(generated)).toBe(false);
+
+      const render = () => run(kpt, ['fn', 'render', pkg, '--image-pull-policy', 'never'], { env: { KPT_FN_RUNTIME: 'podman' }, timeoutMs: 60_000 });
+      const first = render();
+      expect(first.status, describeRun(first)).toBe(0);
+      const objects = parseStream(readText(generated));
+      expect(generatedConfigMaps(objects, 'chat')).toHaveLength(1);
+      expect(ofKind(objects, 'Deployment').map((o) => o.metadata.name)).toEqual(['chat']);
+
+      const before = snapshotDir(pkg);
+      const second = render();
+      expect(second.status, describeRun(second)).toBe(0);
+      expect(changedFiles(before, snapshotDir(pkg))).toEqual([]);
+    }, 120_000);
+
+    it('runs under kubectl kustomize --enable-alpha-plugins with a docker → podman shim', () => {
+      const kubectl = requireTool('kubectl');
+      const root = tmp('llsd-kubectl-podman-');
+      const dir = copyDir(join(repoRoot, 'examples', 'kustomize', 'transformer'), join(root, 'transformer'));
+      const fnFile = join(dir, 'render-config.yaml');
+      const doc = parseDocument(readText(fnFile));
+      expect(doc.getIn(['metadata', 'annotations', 'config.kubernetes.io/function'])).toMatch(/^exec:\n/);
+      doc.setIn(['metadata', 'annotations', 'config.kubernetes.io/function'], `container:\n  image: ${image}\n`);
+      writeFile(fnFile, doc.toString());
+      const bin = join(root, 'bin');
+      mkdirSync(bin);
+      writeExecutable(bin, 'docker', '#!/bin/sh\nexec podman "$@"\n');
+
+      const result = run(kubectl, ['kustomize', '--enable-alpha-plugins', dir], { env: { PATH: `${bin}${delimiter}${process.env.PATH ?? ''}` }, timeoutMs: 60_000 });
+      expect(result.status, describeRun(result)).toBe(0);
+      const objects = parseStream(result.stdout);
+      expect(ofKind(objects, 'LlamaStackDistribution')).toEqual([]);
+      expect(generatedConfigMaps(objects, 'chat')).toHaveLength(1);
+      expect(ofKind(objects, 'Deployment').map((o) => o.metadata.name)).toEqual(['chat']);
+      expect(ofKind(objects, 'Service').map((o) => o.metadata.name)).toEqual(['chat-service']);
+    }, 120_000);
   });
 
-  it('renders a ResourceList on stdin with no network, as nobody', () => {
-    const llsd = parseYaml(readText(join(repoRoot, 'examples', 'kpt', 'apps', 'llsd.yaml'))) as K8sObject;
-    const input = stringify({ apiVersion: 'config.kubernetes.io/v1', kind: 'ResourceList', items: [llsd] });
-    const result = run(podman, ['run', '--rm', '-i', '--network', 'none', '--user', 'nobody', '--security-opt=no-new-privileges', image], { input });
-    expect(result.status, describeRun(result)).toBe(0);
-    const output = parseYaml(result.stdout) as { kind: string; items: K8sObject[] };
-    expect(output.kind).toBe('ResourceList');
-    expect(generatedConfigMaps(output.items, llsd.metadata.name)).toHaveLength(1);
-    expect(ofKind(output.items, 'Deployment').map((o) => o.metadata.name)).toEqual([llsd.metadata.name]);
+  // examples/argocd/repo-server-patch.yaml runs this image as the plugin sidecar: argocd-cmp-server
+  // (as user 999, whom the image does not know) runs plugin.yaml's commands in the application's
+  // source directory. Emulated with podman: user 999, a read-only root file system and a read-only
+  // HOME, the app directory mounted read-only as the working directory, no capabilities, no network.
+  describe('as the Argo CD plugin sidecar (examples/argocd/plugin.yaml)', () => {
+    const argocd = join(repoRoot, 'examples', 'argocd');
+    const plugin = parseYaml(readText(join(argocd, 'plugin.yaml'))) as {
+      spec: { generate: { command: string[]; args?: string[] }; discover: { find: { command: string[] } } };
+    };
+    const application = parseYaml(readText(join(argocd, 'application.yaml'))) as {
+      metadata: { name: string };
+      spec: { source: { plugin: { env: Array<{ name: string; value: string }> } }; destination: { namespace: string } };
+    };
+    const pluginEnv = Object.fromEntries(application.spec.source.plugin.env.map((e) => [`ARGOCD_ENV_${e.name}`, e.value]));
+    const appEnv = { ARGOCD_APP_NAME: application.metadata.name, ARGOCD_APP_NAMESPACE: application.spec.destination.namespace, ...pluginEnv };
+
+    /** A copy of examples/argocd/app that user 999 can read (temporary directories are 0700). */
+    function appCopy(): string {
+      const root = tmp('llsd-argocd-image-');
+      chmodSync(root, 0o755);
+      return copyDir(join(argocd, 'app'), join(root, 'app'));
+    }
+
+    /** argocd-cmp-server runs `command[0]` with `command[1:] + args`; here as podman's entrypoint and arguments. */
+    function inSidecar(argv: string[], app: string, env: Record<string, string>) {
+      const [entrypoint, ...args] = argv;
+      expect(entrypoint, 'the plugin command must name a program').toBeDefined();
+      const envArgs = Object.entries(env).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
+      return run(
+        podman,
+        [
+          'run', '--rm', '--network', 'none', '--user', '999:999', '--cap-drop', 'ALL', '--security-opt=no-new-privileges',
+          '--read-only', '--tmpfs', '/home/argocd:ro', '-e', 'HOME=/home/argocd',
+          '-v', `${app}:/tmp/_cmp_server/repo/examples/argocd/app:ro`, '-w', '/tmp/_cmp_server/repo/examples/argocd/app',
+          ...envArgs, '--entrypoint', entrypoint as string, image, ...args,
+        ],
+        { timeoutMs: 60_000 },
+      );
+    }
+
+    it('has sh, grep, head and env for the plugin commands, in the local base too, and llsd-render on PATH', () => {
+      const tools = 'for t in sh grep head env; do command -v "$t"; done';
+      const base = run(podman, ['run', '--rm', '--network', 'none', '--user', 'nobody', '--entrypoint', 'sh', baseImage, '-c', tools]);
+      expect(base.status, describeRun(base)).toBe(0);
+      expect(base.stdout.trim().split('\n')).toEqual(['/usr/bin/sh', '/usr/bin/grep', '/usr/bin/head', '/usr/bin/env']);
+
+      const app = run(podman, ['run', '--rm', '--network', 'none', '--user', '999', '--entrypoint', 'sh', image, '-c', `${tools}; command -v llsd-render; llsd-render --version`]);
+      expect(app.status, describeRun(app)).toBe(0);
+      expect(app.stdout.trim().split('\n')).toEqual(['/usr/bin/sh', '/usr/bin/grep', '/usr/bin/head', '/usr/bin/env', '/usr/local/bin/llsd-render', expect.stringContaining(version)]);
+    });
+
+    it('discover.find.command prints a match for the example app directory', () => {
+      const found = inSidecar(plugin.spec.discover.find.command, appCopy(), appEnv);
+      expect(found.status, describeRun(found)).toBe(0);
+      expect(found.stdout).toBe('./llsd.yaml\n');
+    });
+
+    it('generate prints what the host bundle renders for examples/argocd/app, as user 999 with a read-only HOME', () => {
+      const app = appCopy();
+      const { command, args = [] } = plugin.spec.generate;
+      const inImage = inSidecar([...command, ...args], app, { ...appEnv, LLSD_RENDER_DEBUG: '1' });
+      expect(inImage.status, describeRun(inImage)).toBe(0);
+      // The image's code cache is read; as user 999 nothing may be written (or tried) anywhere.
+      expect(inImage.stderr).toMatch(/^llsd-render: code cache: read \/usr\/local\/lib\/llsd-render\/code-cache\/code-[0-9a-f]{16}-nodev[\d.]+-\w+\.v8cache$/m);
+      expect(inImage.stderr).not.toMatch(/code cache: (refused|wrote|cannot)|EROFS|EACCES/);
+
+      const onHost = run(process.execPath, [requireBundle(), 'build', '--config', pluginEnv.ARGOCD_ENV_LLSD_CONFIG as string, '.'], { cwd: app });
+      expect(onHost.status, describeRun(onHost)).toBe(0);
+      expect(inImage.stdout).toBe(onHost.stdout);
+      expect(generatedConfigMaps(parseStream(inImage.stdout), 'chat')).toHaveLength(1);
+    });
   });
-
-  it('ships the code cache made at build time, and the function reads it (as nobody, with no network)', () => {
-    const llsd = parseYaml(readText(join(repoRoot, 'examples', 'kpt', 'apps', 'llsd.yaml'))) as K8sObject;
-    const input = stringify({ apiVersion: 'config.kubernetes.io/v1', kind: 'ResourceList', items: [llsd] });
-    const result = run(podman, ['run', '--rm', '-i', '--network', 'none', '--user', 'nobody', '-e', 'LLSD_RENDER_DEBUG=1', image], { input });
-    expect(result.status, describeRun(result)).toBe(0);
-    expect(result.stderr).toMatch(/^llsd-render: code cache: read \/usr\/local\/lib\/llsd-render\/code-cache\/code-[0-9a-f]{16}-nodev[\d.]+-\w+\.v8cache$/m);
-    expect(result.stderr).not.toMatch(/code cache: (refused|wrote|cannot)/);
-  });
-
-  it('runs under KPT_FN_RUNTIME=podman kpt fn render; a second render changes nothing', () => {
-    const kpt = requireTool('kpt');
-    const pkg = copyDir(join(repoRoot, 'examples', 'kpt'), join(tmp('llsd-kpt-podman-'), 'pkg'));
-    const kptfile = parseDocument(readText(join(pkg, 'Kptfile')));
-    expect(kptfile.getIn(['pipeline', 'mutators', 0, 'exec'])).toBeDefined();
-    kptfile.setIn(['pipeline', 'mutators', 0], kptfile.createNode({ image }));
-    writeFile(join(pkg, 'Kptfile'), kptfile.toString());
-    const generated = join(pkg, 'apps', 'chat.generated.yaml');
-    expect(existsSync(generated)).toBe(false);
-
-    const render = () => run(kpt, ['fn', 'render', pkg, '--image-pull-policy', 'never'], { env: { KPT_FN_RUNTIME: 'podman' }, timeoutMs: 60_000 });
-    const first = render();
-    expect(first.status, describeRun(first)).toBe(0);
-    const objects = parseStream(readText(generated));
-    expect(generatedConfigMaps(objects, 'chat')).toHaveLength(1);
-    expect(ofKind(objects, 'Deployment').map((o) => o.metadata.name)).toEqual(['chat']);
-
-    const before = snapshotDir(pkg);
-    const second = render();
-    expect(second.status, describeRun(second)).toBe(0);
-    expect(changedFiles(before, snapshotDir(pkg))).toEqual([]);
-  }, 120_000);
-
-  it('runs under kubectl kustomize --enable-alpha-plugins with a docker → podman shim', () => {
-    const kubectl = requireTool('kubectl');
-    const root = tmp('llsd-kubectl-podman-');
-    const dir = copyDir(join(repoRoot, 'examples', 'kustomize', 'transformer'), join(root, 'transformer'));
-    const fnFile = join(dir, 'render-config.yaml');
-    const doc = parseDocument(readText(fnFile));
-    expect(doc.getIn(['metadata', 'annotations', 'config.kubernetes.io/function'])).toMatch(/^exec:\n/);
-    doc.setIn(['metadata', 'annotations', 'config.kubernetes.io/function'], `container:\n  image: ${image}\n`);
-    writeFile(fnFile, doc.toString());
-    const bin = join(root, 'bin');
-    mkdirSync(bin);
-    writeExecutable(bin, 'docker', '#!/bin/sh\nexec podman "$@"\n');
-
-    const result = run(kubectl, ['kustomize', '--enable-alpha-plugins', dir], { env: { PATH: `${bin}${delimiter}${process.env.PATH ?? ''}` }, timeoutMs: 60_000 });
-    expect(result.status, describeRun(result)).toBe(0);
-    const objects = parseStream(result.stdout);
-    expect(ofKind(objects, 'LlamaStackDistribution')).toEqual([]);
-    expect(generatedConfigMaps(objects, 'chat')).toHaveLength(1);
-    expect(ofKind(objects, 'Deployment').map((o) => o.metadata.name)).toEqual(['chat']);
-    expect(ofKind(objects, 'Service').map((o) => o.metadata.name)).toEqual(['chat-service']);
-  }, 120_000);
 });
