@@ -191,8 +191,8 @@ export const manifestAccept = [mediaTypes.ociManifest, mediaTypes.dockerManifest
 // Tools and processes
 
 const toolHints: Record<string, string> = {
-  'docker-registry': 'install the Debian packages: apt-get install docker-registry buildah (.ci/run installs them)',
-  buildah: 'install the Debian packages: apt-get install docker-registry buildah (.ci/run installs them)',
+  'docker-registry': 'install the Debian packages: apt-get install docker-registry buildah (`npm run test:prereqs` installs them)',
+  buildah: 'install the Debian packages: apt-get install docker-registry buildah (`npm run test:prereqs` installs them)',
   python3: 'install the Debian package python3 (apt-get install python3); it makes the htpasswd bcrypt hash',
   openssl: 'install the Debian package openssl (apt-get install openssl); it makes the token signing key and certificate',
 };
