@@ -2,6 +2,7 @@
 // zod schema → normalise polymorphic forms once → cross-field rules. A v1alpha1 LLSD is checked
 // with its own schema first and converted (DESIGN §9).
 import type { KrmObject } from '../krm/item.js';
+import { isPlainObject, setOwn } from '../lib/objects.js';
 import { toV1alpha2, v1alpha1FieldsNotRendered, v1alpha1Problem } from './convert.js';
 import { v1alpha1Schemas } from './llsd-v1alpha1.js';
 import { apiOfDisabled, checkRules } from './rules.js';
@@ -76,13 +77,17 @@ export function parseLlsd(object: KrmObject): ParsedLlsd {
   if (!parsed.success) {
     return { ok: false, problems: problemsFromIssues(parsed.error.issues, llsdSchema, requiredHints) };
   }
-  const { metadata, spec } = parsed.data;
+  const { metadata } = parsed.data;
+  // The order of a mapping's keys carries no meaning (a reformat may change it), so it must not
+  // reach the output: every mapping of the spec, the labels and the annotations are read in key
+  // order. Lists keep theirs (env, models, args are ordered).
+  const spec = sortedKeys(parsed.data.spec);
   const problems: FieldProblem[] = [];
   const providers = normaliseProviders(spec, problems);
   const llsd: Llsd = {
     name: metadata.name,
-    labels: metadata.labels ?? {},
-    annotations: metadata.annotations ?? {},
+    labels: sortedKeys(metadata.labels ?? {}),
+    annotations: sortedKeys(metadata.annotations ?? {}),
     spec,
     providers: withoutDisabled(providers, spec, problems),
     models: normaliseModels(spec),
@@ -92,6 +97,20 @@ export function parseLlsd(object: KrmObject): ParsedLlsd {
   if (problems.some(isError)) return { ok: false, problems };
   return { ok: true, llsd, problems };
 }
+
+/**
+ * A copy with every mapping's keys in code-unit order (the same on every machine), `name` first as
+ * Kubernetes writes it (a volume, a container port); lists as they are.
+ */
+function sortedKeys<T>(value: T): T {
+  if (Array.isArray(value)) return value.map(sortedKeys) as T;
+  if (!isPlainObject(value)) return value;
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value).sort(byCodeUnit)) setOwn(out, key, sortedKeys(value[key]));
+  return out as T;
+}
+
+const byCodeUnit = (a: string, b: string): number => (a === b ? 0 : a === 'name' ? -1 : b === 'name' ? 1 : a < b ? -1 : 1);
 
 const requiredHintsV1alpha1 = {
   spec: 'add a `spec` with at least `server: {distribution: {name: starter}}`',
