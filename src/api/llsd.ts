@@ -6,7 +6,7 @@ import { isPlainObject, setOwn } from '../lib/objects.js';
 import { toV1alpha2, v1alpha1FieldsNotRendered, v1alpha1Problem } from './convert.js';
 import { v1alpha1Schemas } from './llsd-v1alpha1.js';
 import { apiOfDisabled, checkRules } from './rules.js';
-import { isError, problemsFromIssues, type FieldProblem } from './issues.js';
+import { closest, isError, problemsFromIssues, type FieldProblem } from './issues.js';
 import {
   group,
   kind,
@@ -22,6 +22,34 @@ export const llsdKind = kind;
 /** Is this object an LLSD, of any version (group llamastack.io, kind LlamaStackDistribution)? */
 export const isLlsdObject = (object: Pick<KrmObject, 'apiVersion' | 'kind'>): boolean => object.kind === kind && object.apiVersion.startsWith(`${group}/`);
 export const supportedLlsdVersions = [`${group}/v1alpha2`, `${group}/v1alpha1`] as const;
+
+/**
+ * An object that is not an LLSD but was likely meant as one: a kind a typo away from
+ * LlamaStackDistribution (any case), or that kind with a group a typo away from llamastack.io (or
+ * none). Passed through unrendered it would make the render silently empty, and Argo CD would
+ * prune what the LLSD generated before; so it is an error naming the right spelling. An LLSD with
+ * an unknown version of the right group is an LLSD, and its reader reports the version.
+ */
+export function llsdNearMiss(object: Pick<KrmObject, 'apiVersion' | 'kind'>): FieldProblem | undefined {
+  if (isLlsdObject(object)) return undefined;
+  const slash = object.apiVersion.indexOf('/');
+  const objectGroup = slash < 0 ? '' : object.apiVersion.slice(0, slash);
+  const right = `\`${supportedLlsdVersions[0]}\``;
+  if (object.kind !== kind && isNear(object.kind, kind)) {
+    return { path: ['kind'], message: `must be \`${kind}\` (apiVersion ${right}) for llsd-render to render it, not "${object.kind}"; as a misspelt LLSD it would render nothing` };
+  }
+  if (object.kind === kind && (slash < 0 || isNear(objectGroup, group))) {
+    const wrote = slash < 0 ? `"${object.apiVersion.slice(0, 40)}" is not <group>/<version>` : `the group "${objectGroup}" is not ${group}`;
+    return { path: ['apiVersion'], message: `must be ${right} (or \`${supportedLlsdVersions[1]}\`) for llsd-render to render this ${kind}: ${wrote}, and the LLSD would render nothing` };
+  }
+  return undefined;
+}
+
+/** A likely typo of `name`: the same letters in another case, or a few edits away (the length is compared first, so a long input costs nothing). */
+function isNear(word: string, name: string): boolean {
+  if (word.toLowerCase() === name.toLowerCase()) return true;
+  return Math.abs(word.length - name.length) <= Math.floor(name.length / 3) && closest(word, [name]) === name;
+}
 export type LlsdVersion = (typeof supportedLlsdVersions)[number];
 
 export interface LlsdReader {
