@@ -22,6 +22,7 @@ export const llsdKind = kind;
 /** Is this object an LLSD, of any version (group llamastack.io, kind LlamaStackDistribution)? */
 export const isLlsdObject = (object: Pick<KrmObject, 'apiVersion' | 'kind'>): boolean => object.kind === kind && object.apiVersion.startsWith(`${group}/`);
 export const supportedLlsdVersions = [`${group}/v1alpha2`, `${group}/v1alpha1`] as const;
+export type LlsdVersion = (typeof supportedLlsdVersions)[number];
 
 /**
  * An object that is not an LLSD but was likely meant as one: a kind a typo away from
@@ -50,7 +51,6 @@ function isNear(word: string, name: string): boolean {
   if (word.toLowerCase() === name.toLowerCase()) return true;
   return Math.abs(word.length - name.length) <= Math.floor(name.length / 3) && closest(word, [name]) === name;
 }
-export type LlsdVersion = (typeof supportedLlsdVersions)[number];
 
 export interface LlsdReader {
   /** Parses an LLSD of this version; its problems are at this version's field paths. */
