@@ -185,6 +185,12 @@ const mutations: Mutation[] = [
   { name: 'unknown provider type', apply: (l) => (firstProvider(l).provider = 'no-such-provider'), path: new RegExp(`^${providerPath}\\.provider$`) },
   { name: 'apiKey as a literal', apply: (l) => (firstProvider(l).apiKey = 'sk-literal-0123456789'), path: new RegExp(`^${providerPath}\\.apiKey$`) },
   {
+    name: 'a credential as a value in settings',
+    apply: (l) => (firstProvider(l).settings = { ...firstProvider(l).settings, api_key: 'sk-literal-0123456789' }),
+    path: new RegExp(`^${providerPath}\\.settings\\.api_key$`),
+  },
+  { name: 'a password in the endpoint URL', apply: (l) => (firstProvider(l).endpoint = 'http://user:pw-0123456789@x.svc:1/v1'), path: new RegExp(`^${providerPath}\\.endpoint$`) },
+  {
     name: 'secretKeyRef without key',
     apply: (l) => (firstProvider(l).apiKey = { secretKeyRef: { name: 'creds' } }),
     path: new RegExp(`^${providerPath}\\.apiKey\\.secretKeyRef\\.key$`),
