@@ -2,7 +2,7 @@
 // read → parse & validate → plan → generate config.yaml → render objects → assemble (DESIGN §10).
 import { posix } from 'node:path';
 import { readFunctionConfig, isRenderConfig } from './api/function-config.js';
-import { isLlsdObject, llsdKind, llsdReaders, supportedLlsdVersions, type LlsdVersion } from './api/llsd.js';
+import { isLlsdObject, llsdKind, llsdNearMiss, llsdReaders, supportedLlsdVersions, type LlsdVersion } from './api/llsd.js';
 import { renderOptionsSchema, type RegistryOptions, type RenderOptions, type RenderOptionsInput } from './api/render-config.js';
 import { isError, type FieldProblem } from './api/issues.js';
 import { checkReferences } from './api/references.js';
@@ -94,7 +94,7 @@ export function process(input: ProcessInput): ProcessOutput {
     llsdItems.push(generatorLlsd);
   }
   const duplicates = duplicateNames(llsdItems);
-  results.push(...duplicates.results, ...duplicateObjects(kept.filter((item) => !isLlsd(item))));
+  results.push(...duplicates.results, ...duplicateObjects(kept.filter((item) => !isLlsd(item))), ...nearMisses(kept));
 
   const rendered: Rendered[] = [];
   const summaries: Result[] = [];
@@ -292,6 +292,14 @@ function duplicateNames(llsds: readonly InputItem[]): { results: Result[]; items
     }
   }
   return { results, items };
+}
+
+/** Objects that look like a misspelt LLSD (llsdNearMiss): an error each, not a silently empty render. */
+function nearMisses(items: readonly InputItem[]): Result[] {
+  return items.flatMap((item) => {
+    const problem = llsdNearMiss(item.object);
+    return problem ? [fromProblem(item, problem)] : [];
+  });
 }
 
 /** The same object twice in the input: one would silently replace the other when applied. */

@@ -2,10 +2,11 @@
 // zod schema → normalise polymorphic forms once → cross-field rules. A v1alpha1 LLSD is checked
 // with its own schema first and converted (DESIGN §9).
 import type { KrmObject } from '../krm/item.js';
+import { isPlainObject, setOwn } from '../lib/objects.js';
 import { toV1alpha2, v1alpha1FieldsNotRendered, v1alpha1Problem } from './convert.js';
 import { v1alpha1Schemas } from './llsd-v1alpha1.js';
 import { apiOfDisabled, checkRules } from './rules.js';
-import { isError, problemsFromIssues, type FieldProblem } from './issues.js';
+import { closest, isError, problemsFromIssues, type FieldProblem } from './issues.js';
 import {
   group,
   kind,
@@ -22,6 +23,34 @@ export const llsdKind = kind;
 export const isLlsdObject = (object: Pick<KrmObject, 'apiVersion' | 'kind'>): boolean => object.kind === kind && object.apiVersion.startsWith(`${group}/`);
 export const supportedLlsdVersions = [`${group}/v1alpha2`, `${group}/v1alpha1`] as const;
 export type LlsdVersion = (typeof supportedLlsdVersions)[number];
+
+/**
+ * An object that is not an LLSD but was likely meant as one: a kind a typo away from
+ * LlamaStackDistribution (any case), or that kind with a group a typo away from llamastack.io (or
+ * none). Passed through unrendered it would make the render silently empty, and Argo CD would
+ * prune what the LLSD generated before; so it is an error naming the right spelling. An LLSD with
+ * an unknown version of the right group is an LLSD, and its reader reports the version.
+ */
+export function llsdNearMiss(object: Pick<KrmObject, 'apiVersion' | 'kind'>): FieldProblem | undefined {
+  if (isLlsdObject(object)) return undefined;
+  const slash = object.apiVersion.indexOf('/');
+  const objectGroup = slash < 0 ? '' : object.apiVersion.slice(0, slash);
+  const right = `\`${supportedLlsdVersions[0]}\``;
+  if (object.kind !== kind && isNear(object.kind, kind)) {
+    return { path: ['kind'], message: `must be \`${kind}\` (apiVersion ${right}) for llsd-render to render it, not "${object.kind}"; as a misspelt LLSD it would render nothing` };
+  }
+  if (object.kind === kind && (slash < 0 || isNear(objectGroup, group))) {
+    const wrote = slash < 0 ? `"${object.apiVersion.slice(0, 40)}" is not <group>/<version>` : `the group "${objectGroup}" is not ${group}`;
+    return { path: ['apiVersion'], message: `must be ${right} (or \`${supportedLlsdVersions[1]}\`) for llsd-render to render this ${kind}: ${wrote}, and the LLSD would render nothing` };
+  }
+  return undefined;
+}
+
+/** A likely typo of `name`: the same letters in another case, or a few edits away (the length is compared first, so a long input costs nothing). */
+function isNear(word: string, name: string): boolean {
+  if (word.toLowerCase() === name.toLowerCase()) return true;
+  return Math.abs(word.length - name.length) <= Math.floor(name.length / 3) && closest(word, [name]) === name;
+}
 
 export interface LlsdReader {
   /** Parses an LLSD of this version; its problems are at this version's field paths. */
@@ -76,13 +105,17 @@ export function parseLlsd(object: KrmObject): ParsedLlsd {
   if (!parsed.success) {
     return { ok: false, problems: problemsFromIssues(parsed.error.issues, llsdSchema, requiredHints) };
   }
-  const { metadata, spec } = parsed.data;
+  const { metadata } = parsed.data;
+  // The order of a mapping's keys carries no meaning (a reformat may change it), so it must not
+  // reach the output: every mapping of the spec, the labels and the annotations are read in key
+  // order. Lists keep theirs (env, models, args are ordered).
+  const spec = sortedKeys(parsed.data.spec);
   const problems: FieldProblem[] = [];
   const providers = normaliseProviders(spec, problems);
   const llsd: Llsd = {
     name: metadata.name,
-    labels: metadata.labels ?? {},
-    annotations: metadata.annotations ?? {},
+    labels: sortedKeys(metadata.labels ?? {}),
+    annotations: sortedKeys(metadata.annotations ?? {}),
     spec,
     providers: withoutDisabled(providers, spec, problems),
     models: normaliseModels(spec),
@@ -92,6 +125,20 @@ export function parseLlsd(object: KrmObject): ParsedLlsd {
   if (problems.some(isError)) return { ok: false, problems };
   return { ok: true, llsd, problems };
 }
+
+/**
+ * A copy with every mapping's keys in code-unit order (the same on every machine), `name` first as
+ * Kubernetes writes it (a volume, a container port); lists as they are.
+ */
+function sortedKeys<T>(value: T): T {
+  if (Array.isArray(value)) return value.map(sortedKeys) as T;
+  if (!isPlainObject(value)) return value;
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value).sort(byCodeUnit)) setOwn(out, key, sortedKeys(value[key]));
+  return out as T;
+}
+
+const byCodeUnit = (a: string, b: string): number => (a === b ? 0 : a === 'name' ? -1 : b === 'name' ? 1 : a < b ? -1 : 1);
 
 const requiredHintsV1alpha1 = {
   spec: 'add a `spec` with at least `server: {distribution: {name: starter}}`',

@@ -7,6 +7,7 @@ import { commonOptions, parseCommand } from './args.js';
 import { isNode } from 'yaml';
 import { convertChecked, llsdApiVersions } from '../api/convert.js';
 import { isRenderConfig, readFunctionConfig } from '../api/function-config.js';
+import { isLlsdObject } from '../api/llsd.js';
 import { group as llsdGroup, kind as llsdKind } from '../api/llsd-v1alpha2.js';
 import type { RenderOptionsInput } from '../api/render-config.js';
 import { annotation, resultFor, withObject, type InputItem, type KrmObject } from '../krm/item.js';
@@ -140,10 +141,16 @@ async function renderFiles(io: Io, command: 'build' | 'validate', values: BuildV
   const { store, close } = openOutputStore();
   try {
     const output = await renderWithImages({ mode, items: resolved.map((r) => r.item), options, store }, io.env ?? process.env, values.offline === true);
-    return await writeBuild(io, command, values, positionals, output, [...readResults, ...configResults, ...resolved.flatMap((r) => r.results)]);
+    return await writeBuild(io, command, values, positionals, output, [...readResults, ...configResults, ...resolved.flatMap((r) => r.results), ...nothingToValidate(command, positionals, read.items)]);
   } finally {
     close();
   }
+}
+
+/** `validate` that found no LLSD checked nothing: an error, as an empty `build` is. */
+function nothingToValidate(command: 'build' | 'validate', positionals: readonly string[], items: readonly InputItem[]): Result[] {
+  if (command !== 'validate' || items.some((item) => isLlsdObject(item.object))) return [];
+  return [{ severity: 'error', message: `found no ${llsdKind} (apiVersion ${llsdGroup}/v1alpha2) under ${positionals.join(', ')}, so nothing was validated; check the paths and the apiVersion and kind of the LLSDs` }];
 }
 
 /** The end of `build` and `validate`: results on stderr (and infos on stdout for validate), then the output. */

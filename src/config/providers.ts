@@ -153,12 +153,14 @@ export function buildProvider(
     return placeholder(name);
   };
   if (provider.settings) {
+    problems.push(...literalCredentials(provider.settings, [...provider.path, 'settings'], credentialKeysOf(row, keys), keys.credentialKey));
     for (const [key, value] of Object.entries(settingsWithSecrets(provider.settings, [...provider.path, 'settings'], [], secret))) {
       write(key, value, [...provider.path, 'settings', key]);
     }
   }
   if (provider.endpoint !== undefined) {
     const path = [...provider.path, 'endpoint'];
+    if (hasUrlPassword(provider.endpoint)) problems.push({ path, message: urlPasswordMessage(keys.credentialKey !== null) });
     if (!keys.urlKey) {
       const when = row.urlKey ? ` in llama-stack ${release}` : '';
       problems.push({ path, message: `cannot be set for ${row.type}: it has no URL setting${when}; remove \`endpoint\` or pass the provider's own keys in \`settings\`` });
@@ -193,6 +195,59 @@ export function buildProvider(
   if (Object.keys(config).length > 0) entry.config = config;
   return { api: row.api, entry, env };
 }
+
+/**
+ * Config keys of a provider that hold one secret value: its credential key (the table's, and the
+ * release's when it differs) and the names llama-stack gives single secrets (the `SecretStr` fields
+ * of its provider schemas, server-catalog/<release>/providers.json).
+ */
+function credentialKeysOf(row: ProviderRow, keys: ProviderKeys): Set<string> {
+  const own = [row.credentialKey, keys.credentialKey].filter((key): key is string => key !== null);
+  return new Set([...own, ...credentialKeys, ...secretKeyNames]);
+}
+
+/** Further `SecretStr` keys of the server's provider schemas: the AWS pair's secret half and session token, Weaviate's `auth_credential`. */
+const secretKeyNames = ['aws_access_key_id', 'aws_secret_access_key', 'aws_session_token', 'auth_credential'];
+
+/**
+ * A credential written as a value in `settings`, or a URL with a password anywhere in it, would be
+ * in the ConfigMap for anyone who can read it, as a literal `apiKey` would (which the schema
+ * refuses): the same error, with the way to take it from a Secret. Values are never quoted.
+ */
+function literalCredentials(settings: Record<string, unknown>, path: Array<string | number>, secretKeys: Set<string>, credentialKey: string | null): FieldProblem[] {
+  const problems: FieldProblem[] = [];
+  const walk = (value: unknown, at: Array<string | number>): void => {
+    if (Array.isArray(value)) return value.forEach((child, i) => walk(child, [...at, i]));
+    if (hasUrlPassword(value)) problems.push({ path: at, message: urlPasswordMessage(credentialKey !== null) });
+    if (!isPlainObject(value) || isSecretLeaf(value)) return;
+    const topLevel = at.length === path.length;
+    for (const [key, child] of Object.entries(value)) {
+      if (secretKeys.has(key) && isLiteral(child)) problems.push({ path: [...at, key], message: literalCredentialMessage(key, topLevel, key === credentialKey) });
+      else walk(child, [...at, key]);
+    }
+  };
+  walk(settings, path);
+  return problems;
+}
+
+/** A value that would reach the ConfigMap as the secret itself: text (not an `${env.X}` placeholder) or a number. */
+const isLiteral = (value: unknown): boolean => (typeof value === 'string' && value !== '' && !value.includes('${env.')) || typeof value === 'number';
+
+function literalCredentialMessage(key: string, topLevel: boolean, isApiKey: boolean): string {
+  const ref = '{name: <secret>, key: <key>}';
+  const instead = !topLevel
+    ? `write \`{secretKeyRef: ${ref}}\` in its place`
+    : isApiKey
+      ? `remove it from \`settings\` and write \`apiKey: ${ref}\` (or \`secretRefs: {${key}: ${ref}}\`)`
+      : `remove it from \`settings\` and write \`secretRefs: {${key}: ${ref}}\``;
+  return `must reference a Secret, not hold the value: ${key} is a credential, and a value written here would end up in the ConfigMap; ${instead}`;
+}
+
+/** `http://user:PASS@host`: a URL that carries a password. */
+const hasUrlPassword = (value: unknown): boolean => typeof value === 'string' && value.includes('@') && URL.canParse(value) && new URL(value).password !== '';
+
+const urlPasswordMessage = (takesApiKey: boolean): string =>
+  `must not hold a password: the \`user:password@\` part of a URL would end up in the ConfigMap; remove it from the URL and give the credential from a Secret in ${takesApiKey ? '`apiKey` or ' : ''}\`secretRefs\``;
 
 /**
  * Inference `base_url` holds the full URL including `/v1` since llama-stack 0.4.0, and nothing is

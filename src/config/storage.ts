@@ -9,7 +9,8 @@
 // `responses_store`, files' `metadata_store`). Each of the family is replaced by the CR's.
 //
 // sqlite files go on the workload volume: the image's state directory, or `workload.storage.mountPath`.
-// `spec.storage` absent, or a family absent: the base config is left as it is (FR-053).
+// `spec.storage` absent, or a family absent: the base config is left as it is (FR-053), except that a
+// base without storage backends gets the server's default backend for the family the CR leaves out.
 import { posix } from 'node:path';
 import type { FieldProblem } from '../api/issues.js';
 import type { SecretRefInput, StorageBackendInput } from '../api/llsd-v1alpha2.js';
@@ -51,6 +52,8 @@ export function applyStorage(config: Record<string, unknown>, plan: Plan, env: S
   const storage = plan.llsd.spec.storage;
   if (!storage) return;
   const files = new Set<string>();
+  // Read before the CR's backends are placed: a base without backends leaves both families to the server's defaults.
+  const serverDefaults = plan.profile.layout === 'storage-backends' && !hasBackends(config);
   for (const family of ['kv', 'sql'] as const) {
     const input = storage[family];
     if (!input) continue;
@@ -66,6 +69,26 @@ export function applyStorage(config: Record<string, unknown>, plan: Plan, env: S
         message: `has no effect: the llama-stack ${plan.release} config of distribution ${plan.distributionName} keeps no SQL store (inference_store, responses_store or files metadata_store); remove it`,
       });
     }
+  }
+  if (serverDefaults && hasBackends(config)) writeServerDefaults(config, stateDirectory(plan), files);
+}
+
+const hasBackends = (config: Record<string, unknown>): boolean => isPlainObject(config.storage) && isPlainObject(config.storage.backends);
+
+/**
+ * A base with no `storage.backends` (a RenderConfig or image-label base) runs on the server's
+ * defaults: sqlite `kv_default` and `sql_default`, which every omitted store names. Once the CR
+ * writes one family's backend, the server takes no defaults any more, so the other family's
+ * default backend is written as the shipped configs write it (`kvstore.db`, `sql_store.db`), on
+ * the workload volume like the CR's own sqlite files.
+ */
+function writeServerDefaults(config: Record<string, unknown>, home: string, used: Set<string>): void {
+  const backends = objectAt(objectAt(config, 'storage'), 'backends');
+  for (const family of ['kv', 'sql'] as const) {
+    const name = `${family}_default`;
+    if (Object.hasOwn(backends, name)) continue;
+    const file = uniqueFile(family === 'kv' ? 'kvstore' : 'sql_store', used);
+    setOwn(backends, name, storeObject(`${family}_sqlite`, { kind: 'sqlite', fields: [] }, posix.join(home, file)));
   }
 }
 

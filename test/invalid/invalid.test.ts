@@ -50,7 +50,7 @@ const summary = (r: Result): ExpectedResult => ({
 
 /**
  * Values a case must never echo: Secret data, and literal values written where a Secret reference
- * belongs (`apiKey: sk-…`, a `secretRefs` entry, a storage `password`).
+ * belongs (`apiKey: sk-…`, a `secretRefs` entry, a storage `password`, a settings `api_token`).
  */
 function secretValuesIn(text: string): string[] {
   const values: string[] = [];
@@ -60,7 +60,7 @@ function secretValuesIn(text: string): string[] {
   const walk = (value: unknown): void => {
     if (!value || typeof value !== 'object') return;
     for (const [key, child] of Object.entries(value)) {
-      if (typeof child === 'string' && ['apiKey', 'password', 'connectionString'].includes(key)) values.push(child);
+      if (typeof child === 'string' && ['apiKey', 'password', 'connectionString', 'api_token', 'api_key'].includes(key)) values.push(child);
       else if (key === 'secretRefs') strings(child);
       else walk(child);
     }

@@ -77,6 +77,20 @@ describe('valid LLSDs', () => {
     );
   });
 
+  it("render the same bytes whatever the key order of the LLSD's mappings (a reformat must not roll the pods)", () => {
+    const input = validLlsd().chain((g) => shuffledKeys(g.llsd).map((shuffled) => ({ g, shuffled: shuffled as Record<string, any> })));
+    fc.assert(
+      fc.property(input, ({ g, shuffled }) => {
+        const first = renderBuild(inputOf(g));
+        const reordered = renderBuild([shuffled, ...g.secrets]);
+        expect(errorsOf(reordered.results)).toEqual([]);
+        expect(writeStream(reordered.items)).toBe(writeStream(first.items));
+        expect(reordered.results).toEqual(first.results);
+      }),
+      { numRuns },
+    );
+  });
+
   it('are idempotent in KRM mode: rendering the output again changes nothing', () => {
     fc.assert(
       fc.property(validLlsd({ kptPath: true }), unrelatedObjects, (g, unrelated) => {
@@ -106,6 +120,18 @@ describe('valid LLSDs', () => {
     );
   });
 });
+
+/** `value` with the keys of every mapping in it in a random order; lists keep theirs. */
+function shuffledKeys(value: unknown): fc.Arbitrary<unknown> {
+  if (Array.isArray(value)) return fc.tuple(...value.map(shuffledKeys));
+  if (value === null || typeof value !== 'object') return fc.constant(value);
+  const keys = Object.keys(value);
+  const children = fc.tuple(...keys.map((key) => shuffledKeys((value as Record<string, unknown>)[key])));
+  return fc.tuple(fc.shuffledSubarray(keys, { minLength: keys.length, maxLength: keys.length }), children).map(([order, values]) => {
+    const byKey = new Map(keys.map((key, i) => [key, values[i]]));
+    return Object.fromEntries(order.map((key) => [key, byKey.get(key)]));
+  });
+}
 
 /** One way to make a valid LLSD invalid, and the field path the error must name. */
 interface Mutation {
@@ -158,6 +184,12 @@ const mutations: Mutation[] = [
   },
   { name: 'unknown provider type', apply: (l) => (firstProvider(l).provider = 'no-such-provider'), path: new RegExp(`^${providerPath}\\.provider$`) },
   { name: 'apiKey as a literal', apply: (l) => (firstProvider(l).apiKey = 'sk-literal-0123456789'), path: new RegExp(`^${providerPath}\\.apiKey$`) },
+  {
+    name: 'a credential as a value in settings',
+    apply: (l) => (firstProvider(l).settings = { ...firstProvider(l).settings, api_key: 'sk-literal-0123456789' }),
+    path: new RegExp(`^${providerPath}\\.settings\\.api_key$`),
+  },
+  { name: 'a password in the endpoint URL', apply: (l) => (firstProvider(l).endpoint = 'http://user:pw-0123456789@x.svc:1/v1'), path: new RegExp(`^${providerPath}\\.endpoint$`) },
   {
     name: 'secretKeyRef without key',
     apply: (l) => (firstProvider(l).apiKey = { secretKeyRef: { name: 'creds' } }),

@@ -1,6 +1,9 @@
 // spec.storage → storage backends (0.3.0+) or the old top-level and per-provider stores (≤ 0.2)
 // (DESIGN §5, FR-050–FR-053; notes §1.4, §1.7).
 import { describe, expect, it } from 'vitest';
+import type { ReleaseProfile } from '../../src/config/catalog.js';
+import { checkStartupRules } from '../../src/config/startup-rules.js';
+import { profileFor } from '../../src/config/versions.js';
 import { base02, base03, configOf, generate, inlinePlan, problemLines, profile02, profile03, starterPlan, type Config } from './plan-fixtures.js';
 
 const starter = (storage: string) => generate(starterPlan(`distribution: {name: starter}\n${storage}`));
@@ -187,5 +190,32 @@ describe('≤ 0.2 layout (top-level stores)', () => {
     expect(config.storage.backends.sql_default).toEqual({ type: 'sql_postgres', host: 'pg', user: 'u' });
     expect(config.inference_store).toBeUndefined();
     expect(config.metadata_store).toBeUndefined();
+  });
+});
+
+describe('a base config without a storage block (a RenderConfig or image-label base, 0.4.0+)', () => {
+  // The server's defaults for an absent `storage`: sqlite kv_default and sql_default (notes §1.4).
+  const render = (storage: string) => {
+    const plan = starterPlan(`distribution: {name: starter}\n${storage}`);
+    const { storage: _dropped, ...bare } = plan.baseConfig;
+    return generate({ ...plan, baseConfig: bare });
+  };
+  const startupErrors = (outcome: ReturnType<typeof generate>) =>
+    outcome.ok ? checkStartupRules(outcome.config.value, { release: '0.7.1', profile: profileFor('0.7.1') as ReleaseProfile, containerEnv: new Set() }).filter((p) => p.severity === 'error') : ['not generated'];
+
+  it('the base without its storage block renders as it is, with no storage written', () => {
+    const outcome = render('');
+    expect(configOf(outcome).storage).toBeUndefined();
+    expect(startupErrors(outcome)).toEqual([]);
+  });
+
+  it.each([
+    ['kv', 'kv: {type: redis, host: r}', { kv_default: { type: 'kv_redis', host: 'r' }, sql_default: { type: 'sql_sqlite', db_path: '/.llama/sql_store.db' } }],
+    ['sql', 'sql: {type: postgres, host: pg, user: u}', { sql_default: { type: 'sql_postgres', host: 'pg', user: 'u' }, kv_default: { type: 'kv_sqlite', db_path: '/.llama/kvstore.db' } }],
+  ])('storage.%s alone: the other family gets its default sqlite backend, as the server would write it', (_family, storage, backends) => {
+    const outcome = render(`storage:\n  ${storage}`);
+    expect(outcome.problems).toEqual([]);
+    expect(configOf(outcome).storage).toEqual({ backends });
+    expect(startupErrors(outcome)).toEqual([]);
   });
 });

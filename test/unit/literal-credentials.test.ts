@@ -1,0 +1,78 @@
+// Issue 15, "Secrets and honesty of output": a credential written as a value in `settings`, or a
+// password in a URL, would land in the ConfigMap; like a literal `apiKey`, it is an error that
+// names the field and the way to take the value from a Secret, and never quotes the value.
+import { describe, expect, it } from 'vitest';
+import { configOf, generate, starterPlan } from './plan-fixtures.js';
+
+const SECRET = 'sk-Zq81literalvalue';
+const render = (provider: string) => generate(starterPlan(`distribution: {name: starter}\nproviders:\n  ${provider}`));
+
+function expectOneError(provider: string, path: string, message: RegExp): void {
+  const outcome = render(provider);
+  expect(outcome.ok).toBe(false);
+  const errors = outcome.problems.filter((p) => (p.severity ?? 'error') === 'error');
+  expect(errors.map((p) => [p.path.join('.'), p.message])).toEqual([[path, expect.stringMatching(message)]]);
+  expect(JSON.stringify(outcome.problems)).not.toContain(SECRET);
+  expect(JSON.stringify(outcome.problems)).not.toContain('PASS');
+}
+
+describe('literal credentials in provider settings', () => {
+  it("vLLM's api_token (its credential key) names `apiKey` and `secretRefs`", () => {
+    expectOneError(
+      `inference: {provider: vllm, endpoint: "http://vllm:8000/v1", settings: {api_token: ${SECRET}}}`,
+      'spec.providers.inference.settings.api_token',
+      /^must reference a Secret, not hold the value: api_token is a credential, and a value written here would end up in the ConfigMap; remove it from `settings` and write `apiKey: \{name: <secret>, key: <key>\}` \(or `secretRefs: \{api_token: \{name: <secret>, key: <key>\}\}`\)$/,
+    );
+  });
+
+  it("openai's api_key", () => {
+    expectOneError(`inference: {provider: openai, settings: {api_key: ${SECRET}}}`, 'spec.providers.inference.settings.api_key', /api_key is a credential.*`apiKey: /);
+  });
+
+  it('a password that is not the credential key names `secretRefs` only; a number is a value too', () => {
+    expectOneError(
+      'inference: {provider: openai, settings: {password: 123456}}',
+      'spec.providers.inference.settings.password',
+      /password is a credential.*; remove it from `settings` and write `secretRefs: \{password: \{name: <secret>, key: <key>\}\}`$/,
+    );
+  });
+
+  it('a nested credential names `secretKeyRef` in its place', () => {
+    expectOneError(
+      `vectorIo: {provider: faiss, settings: {persistence: {backend: kv_default, namespace: v, password: ${SECRET}}}}`,
+      'spec.providers.vectorIo.settings.persistence.password',
+      /password is a credential.*; write `\{secretKeyRef: \{name: <secret>, key: <key>\}\}` in its place$/,
+    );
+  });
+
+  it('placeholders, empty values and Secret references are not literals', () => {
+    const outcome = render(
+      'inference: {provider: openai, settings: {api_key: "${env.MY_OPENAI_KEY}", password: "", token: {secretKeyRef: {name: creds, key: token}}}}',
+    );
+    expect(outcome.problems).toEqual([]);
+    const openai = (configOf(outcome).providers.inference as Array<{ provider_id: string; config: Record<string, unknown> }>).find((p) => p.provider_id === 'openai');
+    expect(openai?.config).toMatchObject({ api_key: '${env.MY_OPENAI_KEY}', token: '${env.LLSD_OPENAI_TOKEN}' });
+  });
+});
+
+describe('a password in a URL', () => {
+  it('in `endpoint`: move the credential to `apiKey` or `secretRefs`', () => {
+    expectOneError(
+      'inference: {provider: vllm, endpoint: "http://user:PASS@vllm:8000/v1"}',
+      'spec.providers.inference.endpoint',
+      /^must not hold a password: the `user:password@` part of a URL would end up in the ConfigMap; remove it from the URL and give the credential from a Secret in `apiKey` or `secretRefs`$/,
+    );
+  });
+
+  it('in a settings value, for a provider without an API key: `secretRefs` only', () => {
+    expectOneError(
+      'inference: {provider: ollama, endpoint: "http://ollama:11434", settings: {proxy: {url: "http://u:PASS@proxy:3128"}}}',
+      'spec.providers.inference.settings.proxy.url',
+      /^must not hold a password: .* in `secretRefs`$/,
+    );
+  });
+
+  it('a user without a password is not refused', () => {
+    expect(render('inference: {provider: vllm, endpoint: "http://user@vllm:8000/v1"}').problems.filter((p) => (p.severity ?? 'error') === 'error')).toEqual([]);
+  });
+});
