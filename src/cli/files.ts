@@ -1,7 +1,7 @@
 // The file-system edge of `build` and `validate`: find the YAML files, read them within the input
 // limits, and parse them into items (`-o DIR` output is written by output-dir.ts).
 import { closeSync, fstatSync, openSync, readdirSync, readlinkSync, readSync, realpathSync, statSync, type Stats } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import type { LineCounter, Node } from 'yaml';
 import { isClientSideOnly, isKrmObject, type InputItem, type KrmObject } from '../krm/item.js';
 import type { Result } from '../krm/result.js';
@@ -64,21 +64,22 @@ export function findYamlFiles(paths: readonly string[]): { files: string[]; resu
     for (const entry of entries) {
       if (skipped(entry.name)) continue;
       const path = join(dir, entry.name);
-      if (entry.isSymbolicLink()) followLink(path, entry.name);
+      if (entry.isSymbolicLink()) followLink(path, entry.name, real);
       else if (entry.isDirectory()) walk(path, join(real, entry.name));
       else if (entry.isFile() && isYamlFile(entry.name)) addFile(path, join(real, entry.name));
     }
     walking.delete(real);
   };
-  const followLink = (path: string, name: string): void => {
+  const followLink = (path: string, name: string, inDir: string): void => {
     const link = linkProblem(path);
     if ('problem' in link) {
       results.push(fileProblem(path, link.problem));
       return;
     }
     if (link.stat.isDirectory()) {
-      if (walking.has(link.real)) {
-        results.push(fileProblem(path, `is a symbolic link to "${displayPath(link.real)}", a directory that holds the link (a loop): remove the link, or point it elsewhere`));
+      // A link to a directory being walked, or to one that holds the link's own directory, leads back to itself.
+      if (walking.has(link.real) || inDir === link.real || inDir.startsWith(`${link.real}${sep}`) || link.real === sep) {
+        results.push(fileProblem(path, `is a symbolic link to "${readlinkSync(path)}", a directory that holds the link (a loop): remove the link, or point it elsewhere`));
       } else walk(path, link.real);
     } else if (link.stat.isFile() && isYamlFile(name)) addFile(path, link.real);
   };
