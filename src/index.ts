@@ -1,8 +1,14 @@
 // Entry point of the bundle: wire the process to `main` and exit with its code. Only bugs throw
-// this far; they are reported without a stack trace unless LLSD_RENDER_DEBUG is set.
+// this far; they are reported without a stack trace unless LLSD_RENDER_DEBUG is set, and in KRM
+// mode as a ResourceList with one error result, since kpt and kustomize expect one on stdout.
 import { once } from 'node:events';
 import { maxInputBytes } from './cli/files.js';
 import { main, readAll, readAllSync } from './cli/main.js';
+import { writeResourceList } from './krm/resource-list.js';
+
+const argv = process.argv.slice(2);
+/** KRM function mode: no command. */
+const krmMode = argv.length === 0;
 
 const write = (stream: NodeJS.WriteStream) => (text: string) => void stream.write(text);
 // A pipe is written asynchronously: past its buffer, text waits in memory until the reader takes it.
@@ -22,12 +28,14 @@ let settled = false;
 process.on('beforeExit', () => {
   if (settled) return;
   settled = true;
-  process.stderr.write('llsd-render: internal error: the render stopped before it finished; nothing was written. Please report this with the input that caused it.\n');
+  const message = 'internal error: the render stopped before it finished; nothing was written. Please report this with the input that caused it.';
+  process.stderr.write(`llsd-render: ${message}\n`);
+  if (krmMode) process.stdout.write(errorList(message));
   process.exitCode = 1;
 });
 
 main({
-  argv: process.argv.slice(2),
+  argv,
   readStdin: async () => {
     const limit = maxInputBytes(process.env);
     return readAllSync(0, limit) ?? readAll(process.stdin, limit);
@@ -43,6 +51,18 @@ main({
     settled = true;
     const detail = process.env.LLSD_RENDER_DEBUG ? String((error as Error)?.stack ?? error) : String((error as Error)?.message ?? error);
     process.stderr.write(`llsd-render: internal error: ${detail}\nPlease report this with the input that caused it; set LLSD_RENDER_DEBUG=1 for details.\n`);
+    // The detail stays on stderr: a bug's message may quote input, and the list is written to the package.
+    if (krmMode) process.stdout.write(errorList('internal error: llsd-render failed (the detail is on stderr). Please report this with the input that caused it; set LLSD_RENDER_DEBUG=1 for details.'));
     process.exitCode = 1;
   },
 );
+
+/** A ResourceList with no items and one error result: what kpt shows when the function failed. */
+function errorList(message: string): string {
+  try {
+    return writeResourceList([], [{ severity: 'error', message }]);
+  } catch {
+    // The writer itself failed: a fixed list that says so.
+    return 'apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\nresults:\n  - severity: error\n    message: "internal error: llsd-render failed; run it with LLSD_RENDER_DEBUG=1 for details"\n';
+  }
+}

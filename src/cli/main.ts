@@ -1,6 +1,6 @@
 // The command line: read, call `process`, write, and set the exit code from the results
 // (STYLE §2). The ResourceList with its results is written before a non-zero exit.
-import { readFileSync, readSync, realpathSync, statSync } from 'node:fs';
+import { readFileSync, realpathSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import type { ParseArgsConfig } from 'node:util';
 import { commonOptions, parseCommand } from './args.js';
@@ -19,13 +19,15 @@ import { isPlainObject, setOwn } from '../lib/objects.js';
 import type { Mode } from '../process.js';
 import type { Environment } from '../registry/credentials.js';
 import { renderWithImages } from './images.js';
-import { findYamlFiles, inputProblem, maxInputBytes, readItems, UsageError, writeOutputDir } from './files.js';
+import { decodeInput, findYamlFiles, inputProblem, maxInputBytes, readItems, readUpTo, tooLarge, UsageError } from './files.js';
+import { writeOutputDir, type OutputFile } from './output-dir.js';
 import { openOutputStore } from './output-store.js';
 import { help, version } from './help.js';
 
 export interface Io {
   argv: string[];
-  readStdin: () => Promise<string>;
+  /** All of stdin, or (bytes) at most one byte more than the input limit: more means too large. */
+  readStdin: () => Promise<string | Uint8Array>;
   /** Writes to stdout; a promise means the reader is behind, and a large output should wait for it. */
   stdout: (text: string) => void | Promise<void>;
   stderr: (text: string) => void;
@@ -73,10 +75,8 @@ export async function main(io: Io): Promise<ExitCode> {
 }
 
 async function krm(io: Io): Promise<ExitCode> {
-  const text = await io.readStdin();
-  const limit = maxInputBytes(io.env ?? process.env);
-  const problem = inputProblem(text, limit);
-  const list = problem ? { items: [], results: [{ severity: 'error' as const, message: `stdin ${problem}` }] } : readResourceList(text);
+  const read = stdinText(await io.readStdin(), maxInputBytes(io.env ?? process.env));
+  const list = 'problem' in read ? { items: [], results: [{ severity: 'error' as const, message: `stdin ${read.problem}` }] } : readResourceList(read.text);
   if (list.results.length > 0) {
     report(io, list.results);
     io.stdout(writeResourceList([], list.results));
@@ -101,6 +101,15 @@ const buildOptions = {
 
 type BuildValues = { output?: string; config?: string; 'allow-empty'?: boolean; offline?: boolean };
 
+/** The text of stdin, or why it is refused: too large, not UTF-8, or too many lines and commas. */
+function stdinText(input: string | Uint8Array, limit: number): { text: string } | { problem: string } {
+  if (typeof input !== 'string' && input.length > limit) return { problem: tooLarge(limit) };
+  const decoded = typeof input === 'string' ? { text: input } : decodeInput(input);
+  if ('problem' in decoded) return decoded;
+  const problem = inputProblem(decoded.text, limit);
+  return problem ? { problem } : decoded;
+}
+
 async function build(io: Io, args: string[], command: 'build' | 'validate'): Promise<ExitCode> {
   const parsed = parseCommand(args, buildOptions, help[command], io.stdout);
   if (!parsed) return 0;
@@ -110,17 +119,17 @@ async function build(io: Io, args: string[], command: 'build' | 'validate'): Pro
   }
   if (positionals.length === 0) throw new UsageError(`${command} needs at least one PATH`);
 
-  const files = findYamlFiles(positionals);
+  const { files, results: found } = findYamlFiles(positionals);
   // `build` holds the whole input and every result until the end. V8 lets its heap grow to several
   // times what is live before it collects (a 480 MB peak for 10,000 LLSDs with 130 MB live);
   // growing by a fifth at a time keeps the peak near what is live, for a few more full
   // collections: worth it for a large input only (1,000 LLSDs, 1.2 MB, would take 6 % longer).
   // The flag is reset at the end: V8 refuses a code cache made under other flags (src/loader.cjs).
-  if (files.reduce((bytes, file) => bytes + statSync(file).size, 0) < largeInputBytes) return await renderFiles(io, command, values, positionals, files);
+  if (files.reduce((bytes, file) => bytes + statSync(file).size, 0) < largeInputBytes) return await renderFiles(io, command, values, positionals, files, found);
   const { setFlagsFromString } = v8();
   setFlagsFromString('--heap-growing-percent=20');
   try {
-    return await renderFiles(io, command, values, positionals, files);
+    return await renderFiles(io, command, values, positionals, files, found);
   } finally {
     setFlagsFromString('--heap-growing-percent=0');
   }
@@ -129,19 +138,19 @@ async function build(io: Io, args: string[], command: 'build' | 'validate'): Pro
 /** About 3,000 LLSDs with their Secrets. */
 const largeInputBytes = 4 * 1024 * 1024;
 
-async function renderFiles(io: Io, command: 'build' | 'validate', values: BuildValues, positionals: string[], files: string[]): Promise<ExitCode> {
+async function renderFiles(io: Io, command: 'build' | 'validate', values: BuildValues, positionals: string[], files: string[], found: Result[]): Promise<ExitCode> {
   const read = readItems(files, { nodes: 'drop' });
   const options: RenderOptionsInput[] = [];
   const baseFiles = new Set<string>();
   const configResults = values.config === undefined ? [] : readConfigFile(values.config, options, baseFiles);
   const resolved = read.items.map((item) => (isRenderConfig(item) ? resolveConfigPaths(item, baseFiles) : { item, results: [] }));
   // A base config read through `configPath` is not a Kubernetes object: no "skipped" warning for it.
-  const readResults = read.results.filter((r) => !(r.severity === 'warning' && r.file && baseFiles.has(resolve(r.file.path))));
+  const readResults = [...found, ...read.results].filter((r) => !(r.severity === 'warning' && r.file && baseFiles.has(resolve(r.file.path))));
   const mode: Mode = 'build';
   const { store, close } = openOutputStore();
   try {
     const output = await renderWithImages({ mode, items: resolved.map((r) => r.item), options, store }, io.env ?? process.env, values.offline === true);
-    return await writeBuild(io, command, values, positionals, output, [...readResults, ...configResults, ...resolved.flatMap((r) => r.results), ...nothingToValidate(command, positionals, read.items)]);
+    return await writeBuild(io, command, values, positionals, files, output, [...readResults, ...configResults, ...resolved.flatMap((r) => r.results), ...nothingToValidate(command, positionals, read.items)]);
   } finally {
     close();
   }
@@ -159,6 +168,7 @@ async function writeBuild(
   command: 'build' | 'validate',
   values: BuildValues,
   positionals: readonly string[],
+  inputs: readonly string[],
   output: { items: OutputItem[]; results: Result[] },
   readResults: Result[],
 ): Promise<ExitCode> {
@@ -178,13 +188,9 @@ async function writeBuild(
   report(io, results);
   if (exitCodeOf(results) !== 0) return 1;
   if (values.output !== undefined) {
-    try {
-      writeOutputDir(values.output, filesPerLlsd(output.items));
-    } catch (error) {
-      const e = error as NodeJS.ErrnoException;
-      io.stderr(`${values.output}: cannot write the output there (${e.code ?? e.message}${e.path ? `: ${e.path}` : ''}); nothing was changed in it\n`);
-      return 1;
-    }
+    const problems = await writeOutputDir(values.output, filesPerLlsd(output.items), inputs);
+    report(io, problems);
+    if (exitCodeOf(problems) !== 0) return 1;
   }
   // Waiting for a slow reader (a pipe) keeps the output from piling up in memory.
   else for (const document of streamDocuments(output.items)) await io.stdout(document);
@@ -193,10 +199,12 @@ async function writeBuild(
 
 /** `--config FILE`: a RenderConfig or ConfigMap; its raw options are appended to `options`. */
 function readConfigFile(path: string, options: RenderOptionsInput[], baseFiles: Set<string>): Result[] {
-  const read = readItems(findYamlFiles([path]));
+  const found = findYamlFiles([path]);
+  const read = readItems(found.files);
   const item = read.items[0];
   if (read.items.length !== 1 || !item) {
     return [
+      ...found.results,
       ...read.results,
       { severity: 'error', message: 'must hold exactly one RenderConfig (fn.llamastack.io/v1alpha1) or ConfigMap', file: { path } },
     ];
@@ -271,7 +279,7 @@ function readBaseConfig(dir: string, configPath: string): { config: Record<strin
 }
 
 /** `-o DIR`: the objects of each LLSD in `<namespace>/<name>.yaml`; everything else in `_passthrough.yaml`. Each text is made when its file is written. */
-function* filesPerLlsd(items: readonly OutputItem[]): Generator<[string, string]> {
+function filesPerLlsd(items: readonly OutputItem[]): OutputFile[] {
   const groups = new Map<string, OutputItem[]>();
   for (const item of items) {
     const object = isNode(item) ? undefined : item instanceof Written || item instanceof Prepared ? item.object : item;
@@ -282,7 +290,7 @@ function* filesPerLlsd(items: readonly OutputItem[]): Generator<[string, string]
     if (group) group.push(item);
     else groups.set(file, [item]);
   }
-  for (const [file, group] of groups) yield [file, writeStream(group)];
+  return [...groups].map(([name, group]) => ({ name, text: () => writeStream(group) }));
 }
 
 const convertOptions = {
@@ -299,8 +307,9 @@ function convert(io: Io, args: string[]): ExitCode {
   if (!(llsdApiVersions as readonly string[]).includes(to)) throw new UsageError(`--to must be v1alpha1 or v1alpha2, not "${values.to}"`);
   if (positionals.length === 0) throw new UsageError('convert needs at least one PATH');
 
-  const read = readItems(findYamlFiles(positionals));
-  const results: Result[] = [...read.results];
+  const found = findYamlFiles(positionals);
+  const read = readItems(found.files);
+  const results: Result[] = [...found.results, ...read.results];
   const output = read.items.map((item): OutputItem => {
     const { apiVersion, kind } = item.object;
     if (kind !== llsdKind || !apiVersion.startsWith(`${llsdGroup}/`) || apiVersion === to) return item.node;
@@ -349,19 +358,20 @@ function report(io: Io, results: readonly Result[]): void {
 }
 
 /**
- * All of `stream` as text; past `limit` bytes the rest is read and dropped, so memory stays bounded
- * and the caller sees that the input was larger than the limit.
+ * All of `stream`, or its first `limit` + 1 bytes: more than `limit` means the input is too large,
+ * and the rest is not read (the stream is closed), so memory stays bounded and `/dev/zero` ends.
  */
-export async function readAll(stream: NodeJS.ReadableStream, limit = Infinity): Promise<string> {
+export async function readAll(stream: NodeJS.ReadableStream, limit = Infinity): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of stream) {
-    if (size > limit) continue;
     const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
     chunks.push(buffer);
     size += buffer.length;
+    if (size > limit) break;
   }
-  return Buffer.concat(chunks).toString('utf8');
+  const all = Buffer.concat(chunks, size);
+  return size > limit ? all.subarray(0, limit + 1) : all;
 }
 
 /**
@@ -369,31 +379,6 @@ export async function readAll(stream: NodeJS.ReadableStream, limit = Infinity): 
  * stream machinery `process.stdin` loads (a few ms of a KRM function's start). Undefined when the
  * descriptor is non-blocking (EAGAIN) before anything was read: then read it as a stream.
  */
-export function readAllSync(fd: number, limit = Infinity): string | undefined {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  // One buffer for every read; each chunk is copied out at its own size (a pipe gives 64 kB at most).
-  const buffer = Buffer.allocUnsafe(1024 * 1024);
-  for (;;) {
-    let n: number;
-    try {
-      n = readSync(fd, buffer, 0, buffer.length, null);
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'EAGAIN' && chunks.length === 0) return undefined;
-      if (code === 'EAGAIN') {
-        // A non-blocking descriptor that ran dry mid-input: wait for more without spinning hard.
-        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5);
-        continue;
-      }
-      if (code === 'EOF') break;
-      throw error;
-    }
-    if (n === 0) break;
-    if (size <= limit) {
-      chunks.push(Buffer.from(buffer.subarray(0, n)));
-      size += n;
-    }
-  }
-  return Buffer.concat(chunks).toString('utf8');
+export function readAllSync(fd: number, limit = Infinity): Buffer | undefined {
+  return readUpTo(fd, Math.min(limit, 2 ** 31), 0, 'give-up');
 }

@@ -204,7 +204,7 @@ describe('build -o DIR', () => {
     expect(r.status, r.stderr).toBe(0);
     expect(r.stderr).toBe('');
     expect(r.stdout).toBe('');
-    expect(listFiles(out)).toEqual(['_passthrough.yaml', 'llama/quickstart.yaml', 'team-b/second.yaml']);
+    expect(listFiles(out)).toEqual(['.llsd-render-output', '_passthrough.yaml', 'llama/quickstart.yaml', 'team-b/second.yaml']);
 
     const quickstart = parseStream(readFileSync(join(out, 'llama/quickstart.yaml'), 'utf8'));
     const second = parseStream(readFileSync(join(out, 'team-b/second.yaml'), 'utf8'));
@@ -243,11 +243,11 @@ describe('build -o DIR over time', () => {
     const out = join(tempDir(), 'rendered');
     writeTree(out, { 'README.md': 'mine\n', 'kustomization.yaml': 'resources: []\n' });
     expect(run(['build', '-o', out, '.'], { cwd: dir }).status).toBe(0);
-    expect(listFiles(out)).toEqual(['README.md', 'kustomization.yaml', 'llama/quickstart.yaml', 'team-b/second.yaml']);
+    expect(listFiles(out)).toEqual(['.llsd-render-output', 'README.md', 'kustomization.yaml', 'llama/quickstart.yaml', 'team-b/second.yaml']);
     rmSync(join(dir, 'second.yaml'));
     const r = run(['build', '-o', out, '--allow-empty', '.'], { cwd: dir });
     expect(r.status, r.stderr).toBe(0);
-    expect(listFiles(out)).toEqual(['README.md', 'kustomization.yaml', 'llama/quickstart.yaml']);
+    expect(listFiles(out)).toEqual(['.llsd-render-output', 'README.md', 'kustomization.yaml', 'llama/quickstart.yaml']);
   });
 
   it('an output directory inside the input is not read back: a second run prints the same objects once', () => {

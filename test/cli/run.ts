@@ -64,7 +64,9 @@ export function run(args: readonly string[], options: RunOptions = {}): RunResul
     maxBuffer: 64 * 1024 * 1024,
     timeout: 60_000,
   });
-  if (result.error) throw result.error;
+  // An input over the size limit is read only up to the limit: the rest meets a closed pipe.
+  const stoppedReading = (result.error as NodeJS.ErrnoException | undefined)?.code === 'EPIPE' && result.status !== null;
+  if (result.error && !stoppedReading) throw result.error;
   return { status: result.status, signal: result.signal, stdout: result.stdout, stderr: result.stderr };
 }
 

@@ -1,0 +1,152 @@
+// Reading input through the built bundle (issue 15): symbolic links are followed or reported,
+// never skipped; unreadable paths are results; the size limit holds while reading files, pipes
+// and devices; bytes that are not UTF-8 are an error at their line; and KRM mode prints a
+// ResourceList even when llsd-render itself fails.
+import { spawnSync } from 'node:child_process';
+import { chmodSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { expectNoCrash, parseResourceList, parseStream, quickstartText, requireBundle, resourceList, run, stderrLines, tempDir, writeTree, type RunResult } from './run.js';
+
+const errorLines = (r: RunResult): string[] => stderrLines(r).filter((l) => !l.includes(': warning: '));
+const llsd = (name: string): string => quickstartText().replace('name: quickstart', `name: ${name}`);
+const tooLarge = 'is larger than 1 MiB, the most llsd-render reads at once (parsing needs about 40 times that in memory): split the package, or set LLSD_RENDER_MAX_INPUT_MB';
+
+describe('symbolic links under a PATH', () => {
+  it('a linked file and a linked directory are read like the others, each file once', () => {
+    const root = tempDir();
+    writeTree(root, { 'shared/b.yaml': llsd('linked-dir'), 'elsewhere/c.yaml': llsd('linked-file'), 'app/a.yaml': llsd('plain') });
+    symlinkSync('../shared', join(root, 'app/dir'));
+    symlinkSync('../elsewhere/c.yaml', join(root, 'app/file.yaml'));
+    // The same file again through a second link: read once, not reported as defined twice.
+    symlinkSync('../elsewhere/c.yaml', join(root, 'app/file-again.yaml'));
+    const r = run(['build', 'app'], { cwd: root });
+    expect(r.status, r.stderr).toBe(0);
+    const deployments = parseStream(r.stdout).filter((o) => o.kind === 'Deployment').map((o) => o.metadata.name);
+    expect(deployments).toEqual(['plain', 'linked-dir', 'linked-file']);
+  });
+
+  it('a link to a directory that holds it (a loop) and a dangling link: one error each, exit 1, nothing printed', () => {
+    const root = tempDir();
+    writeTree(root, { 'app/a.yaml': llsd('plain') });
+    symlinkSync('..', join(root, 'app/up'));
+    symlinkSync('missing.yaml', join(root, 'app/gone.yaml'));
+    symlinkSync('self.yaml', join(root, 'app/self.yaml'));
+    const r = run(['build', 'app'], { cwd: root });
+    expectNoCrash(r);
+    expect(r.status).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(errorLines(r)).toEqual([
+      'app/gone.yaml: is a symbolic link to "missing.yaml", which does not exist: fix the link, or remove it',
+      'app/self.yaml: is a symbolic link that leads back to itself (a loop): remove the link, or point it at a file or directory',
+      'app/up: is a symbolic link to "..", a directory that holds the link (a loop): remove the link, or point it elsewhere',
+    ]);
+  });
+});
+
+describe('paths that cannot be read (run as a user who may not read them)', () => {
+  it('an unreadable file and an unreadable directory: `path: cannot read it (permission denied)`, exit 1, nothing on stdout', () => {
+    const root = tempDir();
+    writeTree(root, { 'app/a.yaml': llsd('plain'), 'app/secret.yaml': llsd('hidden'), 'app/locked/b.yaml': llsd('locked') });
+    const r = runAsNonRoot(['build', 'app'], root, () => {
+      chmodSync(join(root, 'app/secret.yaml'), 0o000);
+      chmodSync(join(root, 'app/locked'), 0o000);
+    });
+    expectNoCrash(r);
+    expect(r.status).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(errorLines(r)).toEqual(['app/locked: cannot read it (permission denied)', 'app/secret.yaml: cannot read it (permission denied)']);
+  });
+});
+
+describe('the size limit holds while reading', () => {
+  const env = { LLSD_RENDER_MAX_INPUT_MB: '1' };
+  it('build /dev/zero: refused at the limit, not read until memory runs out', () => {
+    const r = run(['build', '/dev/zero'], { env, cwd: '/' });
+    expectNoCrash(r);
+    expect(r.status).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(`dev/zero: ${tooLarge}\n`);
+  });
+
+  it('build /dev/stdin on an endless pipe: refused at the limit', () => {
+    const r = shell(`yes 'a: b' | "${process.execPath}" "${requireBundle()}" build /dev/stdin`, env);
+    expect(r.status).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(`dev/stdin: ${tooLarge}\n`);
+  });
+
+  it('KRM mode with /dev/zero on stdin: ends with a ResourceList that says stdin is too large', () => {
+    const r = shell(`"${process.execPath}" "${requireBundle()}" < /dev/zero`, env);
+    expect(r.status).toBe(1);
+    expect(parseResourceList(r.stdout).results).toEqual([{ severity: 'error', message: `stdin ${tooLarge}` }]);
+  });
+});
+
+describe('bytes that are not UTF-8', () => {
+  const configMap = (value: Buffer): Buffer => Buffer.concat([Buffer.from('apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  namespace: llama\ndata:\n  model: "llama-'), value, Buffer.from('"\n')]);
+
+  it('in a file: an error at its line and column, exit 1, nothing printed', () => {
+    const root = tempDir();
+    writeTree(root, { 'llsd.yaml': quickstartText() });
+    writeFileSync(join(root, 'cm.yaml'), configMap(Buffer.from([0xc3, 0x28])));
+    const r = run(['build', '.'], { cwd: root });
+    expect(r.status).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(errorLines(r)).toEqual(['cm.yaml:7: is not valid UTF-8 at line 7, column 17: save the file as UTF-8']);
+  });
+
+  it('on KRM stdin: a ResourceList whose error says where', () => {
+    const input = Buffer.concat([Buffer.from(resourceList([quickstartText()])), Buffer.from('# caf'), Buffer.from([0xe9]), Buffer.from('\n')]);
+    const line = input.subarray(0, input.indexOf(0xe9)).toString().split('\n').length;
+    const r = spawnSync(process.execPath, [requireBundle()], { input, encoding: 'utf8' });
+    expect(r.status).toBe(1);
+    expect(parseResourceList(r.stdout).results).toEqual([{ severity: 'error', message: `stdin is not valid UTF-8 at line ${line}, column 6: save the file as UTF-8` }]);
+  });
+
+  it('valid multi-byte text and a byte-order mark still read as before', () => {
+    const root = tempDir();
+    writeFileSync(join(root, 'cm.yaml'), Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), configMap(Buffer.from('ünï-😀'))]));
+    const r = run(['build', '--allow-empty', '.'], { cwd: root });
+    expect(r.status, r.stderr).toBe(0);
+    expect(parseStream(r.stdout)[0]?.data).toEqual({ model: 'llama-ünï-😀' });
+  });
+});
+
+describe('KRM mode when llsd-render itself fails', () => {
+  it('prints a ResourceList with one error result and no stack, and exits 1', () => {
+    const root = tempDir();
+    // A bug stand-in: reading stdin throws an error llsd-render does not expect.
+    const preload = join(root, 'fail.cjs');
+    writeFileSync(preload, "const fs = require('fs'); const read = fs.readSync; fs.readSync = function (fd, ...rest) { if (fd === 0) throw new TypeError('injected failure'); return read.call(this, fd, ...rest); };\n");
+    const r = spawnSync(process.execPath, ['--require', preload, requireBundle()], { input: resourceList([quickstartText()]), encoding: 'utf8' });
+    expect(r.status).toBe(1);
+    const list = parseResourceList(r.stdout);
+    expect(list.items).toEqual([]);
+    expect(list.results).toEqual([
+      { severity: 'error', message: 'internal error: llsd-render failed (the detail is on stderr). Please report this with the input that caused it; set LLSD_RENDER_DEBUG=1 for details.' },
+    ]);
+    expect(r.stdout).not.toMatch(/ at .+:\d+:\d+/);
+    expect(r.stderr).toContain('injected failure');
+  });
+});
+
+/** Runs the bundle as the user `nobody` when this is root (root reads anything), after `lock` takes permissions away. */
+function runAsNonRoot(args: string[], cwd: string, lock: () => void): RunResult {
+  const root = process.getuid?.() === 0;
+  if (root) {
+    chmodSync(cwd, 0o755);
+    const chown = spawnSync('chown', ['-R', '65534:65534', cwd]);
+    if (chown.status !== 0) throw new Error(`chown -R 65534:65534 ${cwd} failed: ${chown.stderr}`);
+  }
+  lock();
+  const r = spawnSync(process.execPath, [requireBundle(), ...args], { cwd, encoding: 'utf8', env: { PATH: process.env.PATH }, timeout: 60_000, ...(root && { uid: 65534, gid: 65534 }) });
+  if (r.error) throw r.error;
+  return { status: r.status, signal: r.signal, stdout: r.stdout, stderr: r.stderr };
+}
+
+function shell(command: string, env: Record<string, string>): RunResult {
+  const r = spawnSync('/bin/sh', ['-c', command], { cwd: '/', encoding: 'utf8', env: { PATH: process.env.PATH, ...env }, timeout: 60_000 });
+  if (r.error) throw r.error;
+  return { status: r.status, signal: r.signal, stdout: r.stdout, stderr: r.stderr };
+}
