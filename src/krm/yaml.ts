@@ -359,10 +359,17 @@ export function prepareForOutput(node: Node): void {
     Node(_key, n) {
       delete n.comment;
       delete n.commentBefore;
-      if (n.tag === binaryAsText.tag) delete n.tag;
+      if (n.tag === binaryAsText.tag) {
+        // Base64 on one line, however it was split: Kubernetes reads it so.
+        delete n.tag;
+        if (isScalar(n)) delete n.type;
+      }
       if (isScalar(n) && n.type === Scalar.PLAIN && typeof n.source === 'string' && typeof n.value !== 'string') {
         n.value = new Verbatim(n.source);
         delete n.format;
+        // A tag here means what the plain text means (checkNodes refuses one that does not), and
+        // the verbatim writer must write it: `!!int 7` is written `7`.
+        delete n.tag;
       }
     },
   });
