@@ -166,18 +166,33 @@ const yamlOf = (item: OutputItem): string => (item instanceof Written || item in
  * were prepared for output when they were read.
  */
 export function writeResourceList(items: readonly OutputItem[], results: readonly Result[]): string {
-  const out = ['apiVersion: config.kubernetes.io/v1\nkind: ResourceList\n'];
-  if (items.length === 0) out.push('items: []\n');
+  return [...resourceListChunks(items, results)].join('');
+}
+
+/**
+ * The ResourceList a part at a time (about 64 kB each), so that the edge can write a large list
+ * without holding it whole: the list of 10,000 LLSDs is 200 MB of text, and the text, the parts
+ * it was joined from and the buffer made to write it were most of KRM mode's memory.
+ */
+export function* resourceListChunks(items: readonly OutputItem[], results: readonly Result[]): Generator<string> {
+  let chunk = 'apiVersion: config.kubernetes.io/v1\nkind: ResourceList\n';
+  if (items.length === 0) chunk += 'items: []\n';
   else {
-    out.push('items:\n');
+    chunk += 'items:\n';
     for (const item of items) {
       const text = yamlOf(item);
-      out.push(`  - ${text.slice(0, -1).replace(/\n(?=[^\n])/g, '\n    ')}\n`);
+      chunk += `  - ${text.slice(0, -1).replace(/\n(?=[^\n])/g, '\n    ')}\n`;
+      if (chunk.length >= chunkSize) {
+        yield chunk;
+        chunk = '';
+      }
     }
   }
-  if (results.length > 0) out.push(stringifyYaml({ results: results.map(toWire) }));
-  return out.join('');
+  if (results.length > 0) chunk += stringifyYaml({ results: results.map(toWire) });
+  yield chunk;
 }
+
+const chunkSize = 64 * 1024;
 
 /** A plain multi-document stream, for `build` and for what Argo CD or Flux apply. */
 export function writeStream(items: readonly OutputItem[]): string {
