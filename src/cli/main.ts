@@ -11,7 +11,7 @@ import { isLlsdObject } from '../api/llsd.js';
 import { group as llsdGroup, kind as llsdKind } from '../api/llsd-v1alpha2.js';
 import type { RenderOptionsInput } from '../api/render-config.js';
 import { annotation, resultFor, withObject, type InputItem, type KrmObject } from '../krm/item.js';
-import { Prepared, readResourceList, streamDocuments, writeResourceList, writeStream, Written, type OutputItem } from '../krm/resource-list.js';
+import { Prepared, readResourceList, resourceListChunks, streamDocuments, writeResourceList, writeStream, Written, type OutputItem } from '../krm/resource-list.js';
 import { exitCodeOf, formatLine, sortResults, type ExitCode, type Result } from '../krm/result.js';
 import { parseYaml11 } from '../krm/yaml.js';
 import { v8 } from '../lib/builtins.js';
@@ -87,7 +87,7 @@ async function krm(io: Io): Promise<ExitCode> {
     : { mode: 'krm' as const, items: list.items };
   const output = await renderWithImages(input, io.env ?? process.env);
   report(io, output.results);
-  io.stdout(writeResourceList(output.items, output.results));
+  for (const chunk of resourceListChunks(output.items, output.results)) await io.stdout(chunk);
   return exitCodeOf(output.results);
 }
 

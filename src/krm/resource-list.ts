@@ -1,6 +1,6 @@
 // Reading and writing a `config.kubernetes.io/v1` ResourceList (DESIGN §3). Our own small
 // reader/writer: items keep their order, annotations and values; nothing is deduplicated.
-import { isMap, isNode, type Node } from 'yaml';
+import { isAlias, isMap, isNode, isPair, isScalar, isSeq, visit, type Node } from 'yaml';
 import { annotation, isKrmObject, kptOrigin, type InputItem, type KrmObject } from './item.js';
 import { toWire, type Result } from './result.js';
 import { prepareForOutput, parseYamlStream, stringifyYaml } from './yaml.js';
@@ -116,6 +116,7 @@ export function readResourceList(text: string): ResourceListInput {
     );
   }
   const results: Result[] = [];
+  expandForeignAliases(root);
   const itemsNode = root.get('items', true) as Node | undefined;
   const items: InputItem[] = [];
   if (itemsNode !== undefined && itemsNode !== null && !(Array.isArray(plain.items) || plain.items === null)) {
@@ -165,18 +166,33 @@ const yamlOf = (item: OutputItem): string => (item instanceof Written || item in
  * were prepared for output when they were read.
  */
 export function writeResourceList(items: readonly OutputItem[], results: readonly Result[]): string {
-  const out = ['apiVersion: config.kubernetes.io/v1\nkind: ResourceList\n'];
-  if (items.length === 0) out.push('items: []\n');
+  return [...resourceListChunks(items, results)].join('');
+}
+
+/**
+ * The ResourceList a part at a time (about 64 kB each), so that the edge can write a large list
+ * without holding it whole: the list of 10,000 LLSDs is 200 MB of text, and the text, the parts
+ * it was joined from and the buffer made to write it were most of KRM mode's memory.
+ */
+export function* resourceListChunks(items: readonly OutputItem[], results: readonly Result[]): Generator<string> {
+  let chunk = 'apiVersion: config.kubernetes.io/v1\nkind: ResourceList\n';
+  if (items.length === 0) chunk += 'items: []\n';
   else {
-    out.push('items:\n');
+    chunk += 'items:\n';
     for (const item of items) {
       const text = yamlOf(item);
-      out.push(`  - ${text.slice(0, -1).replace(/\n(?=[^\n])/g, '\n    ')}\n`);
+      chunk += `  - ${text.slice(0, -1).replace(/\n(?=[^\n])/g, '\n    ')}\n`;
+      if (chunk.length >= chunkSize) {
+        yield chunk;
+        chunk = '';
+      }
     }
   }
-  if (results.length > 0) out.push(stringifyYaml({ results: results.map(toWire) }));
-  return out.join('');
+  if (results.length > 0) chunk += stringifyYaml({ results: results.map(toWire) });
+  yield chunk;
 }
+
+const chunkSize = 64 * 1024;
 
 /** A plain multi-document stream, for `build` and for what Argo CD or Flux apply. */
 export function writeStream(items: readonly OutputItem[]): string {
@@ -199,5 +215,51 @@ function describeKind(value: Record<string, unknown>): string {
   const kind = typeof value.kind === 'string' ? value.kind : undefined;
   const apiVersion = typeof value.apiVersion === 'string' ? value.apiVersion : undefined;
   if (!kind && !apiVersion) return 'a document without apiVersion and kind';
-  return `${apiVersion ?? '(no apiVersion)'} ${kind ?? '(no kind)'}`;
+  return `${apiVersion === undefined ? '(no apiVersion)' : shown(apiVersion)} ${kind === undefined ? '(no kind)' : shown(kind)}`;
+}
+
+/**
+ * An input value in a message: at most 100 characters of it, control characters escaped (a 5 MB
+ * apiVersion made a 5 MB line, and a line break in one could forge a result line). A local
+ * helper: the messages of other stages bound their quotes on their own.
+ */
+function shown(value: string): string {
+  const escaped = (text: string): string => JSON.stringify(text).slice(1, -1);
+  return value.length > 100 ? `${escaped(value.slice(0, 100))}... (${value.length} characters)` : escaped(value);
+}
+
+/**
+ * Replaces each alias that names an anchor in another item (or elsewhere in the list) with a copy
+ * of the anchored value. Every item is written on its own, and kpt writes each to its own file, so
+ * an alias must find its anchor inside its item; aliases within one item stay as written. Aliases
+ * are bounded (parseYamlStream refuses an alias bomb or a cycle), so the copies are too.
+ */
+function expandForeignAliases(root: Node): void {
+  if (!isMap(root)) return;
+  // The last anchor of each name so far, in document order, wherever it is.
+  const anchors = new Map<string, Node>();
+  const expand = (unit: unknown): void => {
+    if (!isNode(unit)) return;
+    const local = new Set<string>();
+    visit(unit, {
+      Alias(_key, alias) {
+        const target = anchors.get(alias.source);
+        if (local.has(alias.source) || !target) return undefined;
+        const copy = target.clone() as Node;
+        delete copy.anchor;
+        return copy;
+      },
+      Node(_key, node) {
+        if (isAlias(node) || !node.anchor) return;
+        anchors.set(node.anchor, node);
+        local.add(node.anchor);
+      },
+    });
+  };
+  for (const pair of root.items) {
+    if (!isPair(pair)) continue;
+    expand(pair.key);
+    if (isScalar(pair.key) && pair.key.value === 'items' && isSeq(pair.value)) pair.value.items.forEach(expand);
+    else expand(pair.value);
+  }
 }

@@ -22,6 +22,7 @@ import {
   visit,
   type Node,
   type ScalarTag,
+  type Tags,
   type ToStringOptions,
 } from 'yaml';
 
@@ -37,6 +38,25 @@ const verbatimTag: ScalarTag = {
   resolve: (text) => new Verbatim(text),
   stringify: (item) => ((item as Scalar).value as Verbatim).text,
 };
+
+/**
+ * `!!binary` read as its base64 text, not as bytes: what it holds is what Kubernetes wants in
+ * `binaryData` (and in a Secret's `data`), and bytes would reach a config as a map of numbers.
+ * Written back without the tag (prepareForOutput), since a reader that decodes it would hand
+ * Kubernetes the decoded bytes.
+ */
+const binaryAsText: ScalarTag = {
+  tag: 'tag:yaml.org,2002:binary',
+  identify: () => false,
+  resolve: (text, onError) => {
+    // Line breaks and spaces may split base64 in YAML; they are not part of it.
+    const base64 = text.replace(/[\s]+/g, '');
+    if (!/^[A-Za-z0-9+/]*={0,2}$/.test(base64)) onError(binaryNotBase64);
+    return base64;
+  },
+};
+const binaryNotBase64 = 'a value tagged !!binary must be base64 text; remove the tag to keep the value as text';
+const withBinaryAsText = (tags: Tags): Tags => [binaryAsText, ...tags.filter((tag) => typeof tag === 'string' || tag.tag !== binaryAsText.tag)];
 
 const toStringOptions: ToStringOptions = { lineWidth: 0, indentSeq: true };
 
@@ -80,19 +100,19 @@ export function parseYamlStream(text: string): ParsedStream {
   };
   const documents: ParsedDocument[] = [];
   for (const doc of docs) {
-    for (const error of doc.errors) add(() => ({ message: describeYamlError(error.message), line: lines.linePos(error.pos[0]).line }));
+    for (const error of doc.errors) add(() => syntaxProblem(error, lines));
     const node = (doc.contents as Node | null) ?? null;
-    const { tooDeep, keyProblems } = checkNodes(node, (key) => add(() => keyProblem(key, text, lines)));
-    if (doc.errors.length > 0 || keyProblems > 0) continue;
+    const { tooDeep, nodeProblems } = checkNodes(node, '1.2', (found) => add(() => nodeProblem(found, text, lines)));
+    if (doc.errors.length > 0 || nodeProblems > 0) continue;
     const line = lines.linePos(doc.range[0]).line;
     if (tooDeep) {
-      add(() => ({ message: `nests collections more than ${maxDepth} levels deep; no Kubernetes object is that deep`, line }));
+      add(() => ({ message: tooDeepMessage, line }));
       continue;
     }
     try {
       documents.push({ node, value: doc.toJS({ maxAliasCount }), line, range: [doc.range[0], doc.range[2]] });
     } catch (error) {
-      add(() => ({ message: aliasProblem(error), line }));
+      add(() => ({ message: toJsProblem(error), line }));
     }
   }
   if (stopped) problems.push({ message: `and more problems like these; llsd-render stops reading after ${maxErrors} errors` });
@@ -100,15 +120,19 @@ export function parseYamlStream(text: string): ParsedStream {
   return { documents, problems, lines };
 }
 
-/** What went wrong turning a document into values: an alias to no anchor, or an alias bomb (refused instead of expanded). */
-function aliasProblem(error: unknown): string {
-  const unresolved = /^Unresolved alias[^:]*: (.*)$/.exec((error as Error)?.message ?? '');
-  if (unresolved) return `the alias *${unresolved[1]} names no anchor set before it in this document; define &${unresolved[1]} first or write the value out`;
-  return `aliases expand to more than ${maxAliasCount} nodes; write the values out instead of using anchors and aliases`;
+/**
+ * What went wrong turning a checked document into values: an alias bomb (refused instead of
+ * expanded). checkNodes has found every other cause toJS knows; should one remain, it is said
+ * without `yaml`'s words, which may quote the input.
+ */
+function toJsProblem(error: unknown): string {
+  if (/alias count/i.test((error as Error)?.message ?? '')) return `aliases expand to more than ${maxAliasCount} nodes; write the values out instead of using anchors and aliases`;
+  return 'cannot be read as data (anchors, aliases, merge keys or tags here do not fit together); write the values out';
 }
 
 /** Deeper than this is refused before any recursive walk (toJS, the render) can overflow the stack. */
 const maxDepth = 500;
+const tooDeepMessage = `nests collections more than ${maxDepth} levels deep; no Kubernetes object is that deep`;
 const maxProblems = 10;
 /** Errors `yaml` may build for one text; past this the rest of the text is not read, or not kept. */
 const maxErrors = 100;
@@ -126,7 +150,7 @@ const maxErrors = 100;
 function composeDocuments(text: string, lines: LineCounter, version: '1.1' | '1.2'): { docs: Array<Document.Parsed>; dropped: number; stopped: boolean } {
   let errors = 0;
   let stopped = false;
-  const composer = new Composer({ version, uniqueKeys: false, logLevel: 'error' });
+  const composer = new Composer({ version, uniqueKeys: false, logLevel: 'error', customTags: withBinaryAsText });
   // The composer reports through `onError`, which `yaml` does not expose; `yaml` is pinned to an
   // exact version, and test/unit/yaml-limits.test.ts fails if this stops working.
   const hook = composer as unknown as { onError: (source: unknown, code: string, message: string, warning?: boolean) => void };
@@ -149,69 +173,167 @@ function composeDocuments(text: string, lines: LineCounter, version: '1.1' | '1.
   return { docs, dropped: Math.max(0, errors - maxErrors), stopped };
 }
 
-/** A key that `checkNodes` refuses: one seen before in its mapping, or a collection (JSON keys are strings). */
-interface KeyProblem {
-  kind: 'duplicate' | 'sequence' | 'mapping';
-  /** Where the key starts in the text. */
+/** A node that `checkNodes` refuses, and why. */
+interface NodeProblem {
+  /**
+   * A key seen before in its mapping, or one that is a collection (JSON keys are strings); an
+   * alias inside the node of its own anchor (a cycle), or naming no anchor; an explicit tag that
+   * changes a value's type (`tag` names it); a merge key `<<` without mappings to merge, or a
+   * `!!merge` tag that is not on a key.
+   */
+  kind: 'duplicate' | 'sequence' | 'mapping' | 'cycle' | 'unresolved' | 'tag' | 'merge' | 'merge-tag';
+  /** Where the node starts in the text. */
   offset: number;
-  /** Where it ends (for a collection key, shown in the message). */
+  /** Where it ends. */
   end: number;
+  /** For `tag`: the tag as written (`!!bool`), what it makes of the value, and whether the value is a collection. */
+  tag?: { name: string; type: string; collection: boolean };
 }
+
+type YamlVersion = '1.1' | '1.2';
 
 /**
  * What `yaml` is not asked to check, in one walk without recursion (toJS and the render recurse,
  * so nesting is measured first): whether collections nest deeper than `maxDepth` (the walk stops
- * there), keys that appear twice in one mapping, and keys that are sequences or mappings. Keys
- * are passed to `onKey` in document order. Duplicates are found as `yaml`'s `uniqueKeys` finds
- * them: scalar keys with equal values (`===`; each YAML 1.1 merge key `<<` is a distinct symbol),
- * never aliases or collections.
+ * there), keys that appear twice in one mapping, keys that are sequences or mappings, aliases
+ * that would make a cycle or name no anchor (toJS would build a circular value that every later
+ * walk loops on, or throw), and explicit tags that change what a value is (`!!bool v1` is
+ * `true`) or make a value no JSON holds (`!!timestamp`, `!!set`). Problems are passed to
+ * `onProblem` in document order. Duplicates are found as `yaml`'s `uniqueKeys` finds them: scalar
+ * keys with equal values (`===`; each merge key `<<` is a distinct symbol), never aliases or
+ * collections.
  */
-function checkNodes(root: Node | null, onKey: (key: KeyProblem) => void): { tooDeep: boolean; keyProblems: number } {
-  let keyProblems = 0;
-  const found = (kind: KeyProblem['kind'], key: unknown): void => {
-    const range = (key as { range?: [number, number, number] } | null)?.range ?? [0, 0];
-    keyProblems++;
-    onKey({ kind, offset: range[0], end: range[1] });
+function checkNodes(root: Node | null, version: YamlVersion, onProblem: (problem: NodeProblem) => void): { tooDeep: boolean; nodeProblems: number } {
+  let nodeProblems = 0;
+  const found = (kind: NodeProblem['kind'], node: unknown, tag?: NodeProblem['tag']): void => {
+    const range = (node as { range?: [number, number, number] } | null)?.range ?? [0, 0];
+    nodeProblems++;
+    onProblem({ kind, offset: range[0], end: range[1], ...(tag && { tag }) });
   };
   // Anchors seen so far: the walk is in document order, so an alias names the last one before it.
   const anchors = new Map<string, unknown>();
+  // The collections being walked: an alias to one of them is inside the node of its own anchor.
+  const open = new Set<unknown>();
   // One frame per open collection, with the next item to visit.
-  const stack: Array<{ items: unknown[]; next: number; depth: number; keys?: Set<unknown> }> = [];
+  const stack: Array<{ node: unknown; items: unknown[]; next: number; depth: number; keys?: Set<unknown> }> = [];
+  /** An alias as a value: it must name an anchor set before it, and not one of the collections around it. */
+  const checkAlias = (alias: Node & { source: string }): void => {
+    const target = anchors.get(alias.source);
+    if (target === undefined) found('unresolved', alias);
+    else if (open.has(target)) found('cycle', alias);
+  };
   const enter = (node: unknown, depth: number): boolean => {
+    if (isAlias(node)) {
+      checkAlias(node);
+      return true;
+    }
     if (isNode(node) && node.anchor) anchors.set(node.anchor, node);
+    const tag = tagProblem(node, version);
+    if (tag) found('tag', node, tag);
+    if (isScalar(node) && typeof node.value === 'symbol') found('merge-tag', node);
     if (!isMap(node) && !isSeq(node)) return true;
     if (depth > maxDepth) return false;
-    stack.push({ items: node.items as unknown[], next: 0, depth, keys: isMap(node) ? new Set() : undefined });
+    stack.push({ node, items: node.items as unknown[], next: 0, depth, keys: isMap(node) ? new Set() : undefined });
+    open.add(node);
     return true;
   };
-  if (!enter(root, 1)) return { tooDeep: true, keyProblems };
+  if (!enter(root, 1)) return { tooDeep: true, nodeProblems };
   while (stack.length > 0) {
     const frame = stack[stack.length - 1] as (typeof stack)[number];
     if (frame.next === frame.items.length) {
       stack.pop();
+      open.delete(frame.node);
       continue;
     }
     const item = frame.items[frame.next++];
     if (!isPair(item)) {
-      if (!enter(item, frame.depth + 1)) return { tooDeep: true, keyProblems };
+      if (!enter(item, frame.depth + 1)) return { tooDeep: true, nodeProblems };
       continue;
     }
     // Keys are not walked: a scalar or an alias has nothing under it, and a collection key is
     // reported as a whole (one problem per key).
     const key = item.key;
     const target = isAlias(key) ? anchors.get(key.source) : key;
-    if (isMap(target) || isSeq(target)) found(isMap(target) ? 'mapping' : 'sequence', key);
+    if (isAlias(key) && target === undefined) found('unresolved', key);
+    else if (isMap(target) || isSeq(target)) found(isMap(target) ? 'mapping' : 'sequence', key);
     else if (isScalar(key)) {
       if (key.anchor) anchors.set(key.anchor, key);
+      const tag = tagProblem(key, version);
+      if (tag) found('tag', key, tag);
+      // A merge key (`<<` in YAML 1.1, `!!merge <<`) takes mappings only; toJS throws on anything else.
+      if (typeof key.value === 'symbol' && !mergeable(item.value, anchors)) found('merge', key);
       // NaN is not `===` to itself, so yaml never took `.nan` keys for duplicates; a Set would.
       if (frame.keys && !Number.isNaN(key.value)) {
         if (frame.keys.has(key.value)) found('duplicate', key);
         else frame.keys.add(key.value);
       }
     }
-    if (!enter(item.value, frame.depth + 1)) return { tooDeep: true, keyProblems };
+    if (!enter(item.value, frame.depth + 1)) return { tooDeep: true, nodeProblems };
   }
-  return { tooDeep: false, keyProblems };
+  return { tooDeep: false, nodeProblems };
+}
+
+/** What a merge key may merge: a mapping, an alias of one, or a sequence of those. */
+function mergeable(value: unknown, anchors: ReadonlyMap<string, unknown>): boolean {
+  const isMapping = (node: unknown): boolean => isMap(isAlias(node) ? anchors.get(node.source) : node);
+  return isMapping(value) || (isSeq(value) && value.items.every(isMapping));
+}
+
+const yamlTag = 'tag:yaml.org,2002:';
+/** Tags that keep a value what it is: text stays text, `!!binary` is read as its base64 text, and collections keep their kind. */
+const harmlessTags = new Set(['str', 'binary', 'map', 'seq', 'merge'].map((name) => yamlTag + name));
+
+/**
+ * An explicit tag that makes a value other than what its text says (`!!bool v1` is `true`,
+ * `!!int "7"` is 7, `!foo 5` is "5"), or a value no JSON holds (`!!timestamp`, `!!set`, `!!omap`,
+ * `!!pairs`): what the tag is and what it makes of the value.
+ */
+function tagProblem(node: unknown, version: YamlVersion): NodeProblem['tag'] | undefined {
+  if (!isNode(node) || !node.tag || harmlessTags.has(node.tag)) return undefined;
+  const name = node.tag.startsWith(yamlTag) ? node.tag.slice(yamlTag.length) : undefined;
+  let type: string | undefined;
+  if (isScalar(node)) {
+    const untagged = node.type === Scalar.PLAIN && typeof node.source === 'string' ? typeName(resolveUntagged(node.source, version)) : 'text';
+    // A core tag on text it does not match is left unresolved by `yaml` (`!!bool v1` reads as
+    // "v1"), but written back resolved (`true`): the value read and the value written differ.
+    const expected = name === undefined ? undefined : scalarTagTypes[name];
+    const tagged = typeName(node.value);
+    if (tagged !== untagged || (expected !== undefined && expected !== tagged)) type = expected ?? tagged;
+  } else if (name !== undefined) {
+    type = collectionTagTypes[name] ?? `a ${name} collection`;
+  }
+  if (type === undefined) return undefined;
+  const written = name === undefined ? node.tag : `!!${name}`;
+  return { name: written.length > 40 ? `${written.slice(0, 37)}...` : written, type, collection: !isScalar(node) };
+}
+
+/** What the core tags make of a scalar. */
+const scalarTagTypes: Readonly<Record<string, string>> = { bool: 'a boolean', int: 'a number', float: 'a number', null: 'null', timestamp: 'a date' };
+/** What the other YAML collection tags make of a collection. */
+const collectionTagTypes: Readonly<Record<string, string>> = { set: 'a set', omap: 'an ordered map', pairs: 'a list of pairs' };
+
+const typeName = (value: unknown): string => {
+  if (value === null || value === undefined) return 'null';
+  if (typeof value === 'string') return 'text';
+  if (typeof value === 'number' || typeof value === 'bigint') return 'a number';
+  if (typeof value === 'boolean') return 'a boolean';
+  if (value instanceof Date) return 'a date';
+  return 'a value JSON cannot hold';
+};
+
+/** The scalar tags a plain scalar is resolved by in each YAML version, in the order `yaml` tries them. */
+const plainTags = new Map<YamlVersion, ScalarTag[]>();
+
+/** A plain scalar's value without a tag, as `yaml` resolves it. */
+function resolveUntagged(text: string, version: YamlVersion): unknown {
+  let tags = plainTags.get(version);
+  if (!tags) plainTags.set(version, (tags = (new Document(null, { version }).schema.tags as ScalarTag[]).filter((tag) => tag.default === true && tag.test)));
+  for (const tag of tags) {
+    if (!tag.test?.test(text)) continue;
+    const resolved = tag.resolve(text, () => undefined, { intAsBigInt: false } as Parameters<ScalarTag['resolve']>[2]);
+    return isScalar(resolved) ? resolved.value : resolved;
+  }
+  return text;
 }
 
 /**
@@ -237,9 +359,17 @@ export function prepareForOutput(node: Node): void {
     Node(_key, n) {
       delete n.comment;
       delete n.commentBefore;
+      if (n.tag === binaryAsText.tag) {
+        // Base64 on one line, however it was split: Kubernetes reads it so.
+        delete n.tag;
+        if (isScalar(n)) delete n.type;
+      }
       if (isScalar(n) && n.type === Scalar.PLAIN && typeof n.source === 'string' && typeof n.value !== 'string') {
         n.value = new Verbatim(n.source);
         delete n.format;
+        // A tag here means what the plain text means (checkNodes refuses one that does not), and
+        // the verbatim writer must write it: `!!int 7` is written `7`.
+        delete n.tag;
       }
     },
   });
@@ -282,16 +412,16 @@ export function parseYaml11(text: string): { value: unknown; problem?: YamlProbl
   const { docs } = composeDocuments(text, lines, '1.1');
   const first = docs[0];
   const error = first?.errors[0];
-  if (error) return { value: undefined, problem: { message: describeYamlError(error.message), line: lines.linePos(error.pos[0]).line } };
-  let key: KeyProblem | undefined;
-  const { tooDeep } = checkNodes((first?.contents as Node | null) ?? null, (found) => (key ??= found));
-  if (key) return { value: undefined, problem: keyProblem(key, text, lines) };
+  if (error) return { value: undefined, problem: syntaxProblem(error, lines) };
+  let problem: NodeProblem | undefined;
+  const { tooDeep } = checkNodes((first?.contents as Node | null) ?? null, '1.1', (found) => (problem ??= found));
+  if (problem) return { value: undefined, problem: nodeProblem(problem, text, lines) };
   if (docs.length > 1) return { value: undefined, problem: { message: 'must hold a single YAML document' } };
   if (tooDeep) return { value: undefined, problem: { message: `nests collections more than ${maxDepth} levels deep` } };
   try {
     return { value: first ? first.toJS({ maxAliasCount }) : null };
   } catch (error) {
-    return { value: undefined, problem: { message: aliasProblem(error) } };
+    return { value: undefined, problem: { message: toJsProblem(error) } };
   }
 }
 
@@ -323,23 +453,83 @@ function rangeLine(node: unknown, lines: LineCounter): number | undefined {
   return range ? lines.linePos(range[0]).line : undefined;
 }
 
-/** The `yaml` package's messages carry source excerpts and internal codes; keep the first sentence. */
-function describeYamlError(message: string): string {
-  if (/Maximum call stack size exceeded/.test(message)) return `nests collections more than ${maxDepth} levels deep; no Kubernetes object is that deep`;
-  const first = message.split('\n')[0] ?? message;
-  return first.replace(/ at line \d+, column \d+:?$/, '').trim();
+/**
+ * A syntax error as `file:line: … (column N)` (at the end, so that results sort by what they say), in words that quote nothing of the input: `yaml`'s
+ * messages may end in the offending text (`Unexpected scalar token in YAML stream: "<value>"`),
+ * which may be a secret. Its first sentence is kept without that tail, and messages built around
+ * input text are replaced by a fixed one of their kind.
+ */
+function syntaxProblem(error: { code: string; message: string; pos: [number, number] }, lines: LineCounter): YamlProblem {
+  const { line, col } = lines.linePos(error.pos[0]);
+  const message = describeYamlError(error.code, error.message);
+  // Nesting is too deep where a collection opens, not at one column.
+  return { message: message === tooDeepMessage ? message : `${message} (column ${col})`, line };
 }
 
-function keyProblem(key: KeyProblem, text: string, lines: LineCounter): YamlProblem {
-  if (key.kind === 'duplicate') {
-    // An empty key is placed before the blanks and comments ahead of its `:`; the `:` is what the user sees.
-    const offset = key.end > key.offset ? key.offset : key.offset + (/^(?:\s|#.*)*/.exec(text.slice(key.offset, key.offset + 1000))?.[0].length ?? 0);
-    // Named as written, so the user finds it (an empty key has no name).
-    const end = text.indexOf('\n', offset);
-    const name = key.end > key.offset ? /^\s*(?:-\s+)?("[^"]*"|'[^']*'|[^:#]+?)\s*:/.exec(text.slice(offset, end === -1 ? undefined : end))?.[1] : undefined;
-    return { message: `the key ${name ? `"${name.replace(/^["']|["']$/g, '')}" ` : ''}appears twice in one mapping; keep only one`, line: lines.linePos(offset).line };
+/** `yaml`'s messages that are built around the input, by error code, in words of our own. */
+const messageByCode: Readonly<Record<string, string>> = {
+  BAD_DQ_ESCAPE: 'a double-quoted string holds an escape sequence YAML does not know; write \\\\ for a backslash, or use single quotes',
+  BAD_SCALAR_START: 'a plain value cannot start with this character; quote the value',
+  BAD_PROP_ORDER: 'anchors (`&`) and tags (`!`) must come after the `-`, `?` or `:` indicator',
+  BAD_DIRECTIVE: 'this `%` directive is not valid here; remove it (only `%YAML 1.1`, `%YAML 1.2` and `%TAG` are)',
+  TAG_RESOLVE_FAILED: 'the tag here cannot be resolved, or the value does not fit it; remove the tag, or quote the value',
+};
+
+function describeYamlError(code: string, message: string): string {
+  if (/Maximum call stack size exceeded/.test(message) || code === 'RESOURCE_EXHAUSTION') return tooDeepMessage;
+  const fixed = messageByCode[code];
+  if (fixed && message !== binaryNotBase64) return fixed;
+  // Everything after a colon is the input (`…: "<value>"`, `…: |-x`).
+  const first = (message.split('\n')[0] ?? message).replace(/ at line \d+, column \d+:?$/, '').replace(/:\s.*$/, '').trim();
+  if (/^Unexpected scalar (token in YAML|at node end)/.test(first)) return 'unexpected text: check the indentation of this line, and that no `...` line (the end of a document) comes before it';
+  // `Unexpected , in flow map`: the character is the input.
+  return first.replace(/^Unexpected \S+ in /, 'Unexpected character in ');
+}
+
+/** A key as text in a message: at most ~100 characters of it, control characters escaped (the key may be long, or forge lines). */
+function quotedKey(name: string): string {
+  return JSON.stringify(name.length > 100 ? `${name.slice(0, 97)}...` : name);
+}
+
+function nodeProblem(problem: NodeProblem, text: string, lines: LineCounter): YamlProblem {
+  const { line, col } = lines.linePos(problem.kind === 'tag' ? tagOffset(text, problem.offset) : problem.offset);
+  const at = (message: string): YamlProblem => ({ message: `${message} (column ${col})`, line });
+  switch (problem.kind) {
+    case 'duplicate':
+      return duplicateKey(problem, text, lines);
+    case 'sequence':
+    case 'mapping':
+      // Not quoted: a collection key holds values, and those may be secrets.
+      return at(`this key is a ${problem.kind}; a mapping key must be a string or a number (quote the key to keep it as text)`);
+    case 'cycle':
+      return at('this alias (`*`) is inside the node its anchor (`&`) names, so the value would contain itself without end; write the value out instead');
+    case 'unresolved':
+      return at('this alias (`*`) names no anchor (`&`) set before it in this document; quote the value if the `*` is part of the text, or set the anchor first');
+    case 'merge':
+      return at('a merge key `<<` must be followed by a mapping, an alias of one, or a list of them');
+    case 'merge-tag':
+      return at('the tag !!merge belongs on a `<<` key only; remove it, or quote the value');
+    case 'tag': {
+      const tag = problem.tag ?? { name: 'here', type: 'another type', collection: false };
+      if (tag.collection) return at(`the tag ${tag.name} makes this value ${tag.type}, which JSON and Kubernetes objects cannot hold; remove the tag`);
+      return at(`the tag ${tag.name} makes this value ${tag.type}, not what its text says; remove the tag, and quote the value if it is meant as text`);
+    }
   }
-  const source = text.slice(key.offset, key.end).replace(/\s+/g, ' ').trim();
-  const shown = source.length > 40 ? `${source.slice(0, 37)}...` : source;
-  return { message: `the key "${shown}" is a ${key.kind}; a mapping key must be a string or a number (quote the key to keep it as text)`, line: lines.linePos(key.offset).line };
+}
+
+/** Where the tag of a value at `offset` starts, when it is on the value's line (a node's range starts at its value). */
+function tagOffset(text: string, offset: number): number {
+  const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
+  const before = text.slice(lineStart, offset);
+  const tag = /!\S*\s+$/.exec(before);
+  return tag ? lineStart + tag.index : offset;
+}
+
+function duplicateKey(key: NodeProblem, text: string, lines: LineCounter): YamlProblem {
+  // An empty key is placed before the blanks and comments ahead of its `:`; the `:` is what the user sees.
+  const offset = key.end > key.offset ? key.offset : key.offset + (/^(?:\s|#.*)*/.exec(text.slice(key.offset, key.offset + 1000))?.[0].length ?? 0);
+  // Named as written, so the user finds it (an empty key has no name).
+  const end = text.indexOf('\n', offset);
+  const name = key.end > key.offset ? /^\s*(?:-\s+)?("[^"]*"|'[^']*'|[^:#]+?)\s*:/.exec(text.slice(offset, end === -1 ? undefined : end))?.[1] : undefined;
+  return { message: `the key ${name ? `${quotedKey(name.replace(/^["']|["']$/g, ''))} ` : ''}appears twice in one mapping; keep only one`, line: lines.linePos(offset).line };
 }

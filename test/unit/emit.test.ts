@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Document, parse, type Node } from 'yaml';
 import { emitPlainYaml } from '../../src/krm/emit.js';
-import { readResourceList, writeResourceList, type OutputItem } from '../../src/krm/resource-list.js';
+import { readResourceList, resourceListChunks, writeResourceList, type OutputItem } from '../../src/krm/resource-list.js';
 import { toWire, type Result } from '../../src/krm/result.js';
 import { parseYamlStream, prepareForOutput, stringifyYaml } from '../../src/krm/yaml.js';
 
@@ -68,6 +68,18 @@ describe('emitPlainYaml writes what yaml writes', () => {
   it('declines what it cannot write itself: a key with a line break, a Date', () => {
     expect(emitPlainYaml({ 'a\nb': 1 })).toBeUndefined();
     expect(emitPlainYaml({ when: new Date(0) })).toBeUndefined();
+  });
+});
+
+describe('resourceListChunks: the ResourceList in parts, so KRM mode never holds the whole text', () => {
+  it('2,000 objects: parts of about 64 kB (under 64 kB plus one item), which together are writeResourceList', () => {
+    const items = Array.from({ length: 2000 }, (_, i) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `c${i}` }, data: { text: 'x'.repeat(200) } }));
+    const results: Result[] = [{ severity: 'info', message: 'done' }];
+    const chunks = [...resourceListChunks(items, results)];
+    expect(chunks.length).toBeGreaterThan(5);
+    for (const chunk of chunks) expect(chunk.length).toBeLessThan(64 * 1024 + 400);
+    expect(chunks.join('')).toBe(writeResourceList(items, results));
+    expect(chunks.join('').endsWith('results:\n  - message: done\n    severity: info\n')).toBe(true);
   });
 });
 

@@ -75,7 +75,7 @@ describe('error-dense input: a bounded number of errors is built', () => {
     const { problems } = parseYamlStream(']\n'.repeat(20_000));
     expect(errorsBuilt()).toBeLessThanOrEqual(100);
     expect(problems).toHaveLength(11);
-    expect(problems[0]).toEqual({ message: 'Unexpected flow-seq-end token in YAML document: "]"', line: 1 });
+    expect(problems[0]).toEqual({ message: 'Unexpected flow-seq-end token in YAML document (column 1)', line: 1 });
     expect(problems[9]?.line).toBe(10);
     expect(problems[10]).toEqual({ message: 'and more problems like these; llsd-render stops reading after 100 errors' });
   });
@@ -94,7 +94,7 @@ describe('error-dense input: a bounded number of errors is built', () => {
   });
 
   it('YAML 1.1: the first error is reported', () => {
-    expect(parseYaml11('a: 1\n' + ']\n'.repeat(20_000)).problem).toEqual({ message: 'Unexpected flow-seq-end token in YAML stream: "]"', line: 2 });
+    expect(parseYaml11('a: 1\n' + ']\n'.repeat(20_000)).problem).toEqual({ message: 'Unexpected flow-seq-end token in YAML stream (column 1)', line: 2 });
     expect(errorsBuilt()).toBeLessThanOrEqual(100);
   });
 });
@@ -106,26 +106,26 @@ describe('keys that are collections', () => {
   });
 
   it.each([
-    ['data:\n  [a, b]: 1\n', 'the key "[a, b]" is a sequence', 2],
-    ['data:\n  ? [a, b]\n  : 1\n', 'the key "[a, b]" is a sequence', 2],
-    ['data:\n  {a: 1}: x\n', 'the key "{a: 1}" is a mapping', 2],
-    ['data:\n  - &s [a]\n  - {*s : 1}\n', 'the key "*s" is a sequence', 3],
-  ])('%j: an error at the key, nothing printed by yaml', (text, start, line) => {
+    ['data:\n  [a, b]: 1\n', 'this key is a sequence', 2, 3],
+    ['data:\n  ? [a, b]\n  : 1\n', 'this key is a sequence', 2, 5],
+    ['data:\n  {a: 1}: x\n', 'this key is a mapping', 2, 3],
+    ['data:\n  - &s [a]\n  - {*s : 1}\n', 'this key is a sequence', 3, 6],
+  ])('%j: an error at the key, nothing printed by yaml', (text, start, line, column) => {
     const emitWarning = warnings();
     const { documents, problems } = parseYamlStream(text);
     expect(documents).toEqual([]);
-    expect(problems).toEqual([{ message: `${start}; a mapping key must be a string or a number (quote the key to keep it as text)`, line }]);
+    expect(problems).toEqual([{ message: `${start}; a mapping key must be a string or a number (quote the key to keep it as text) (column ${column})`, line }]);
     expect(emitWarning).not.toHaveBeenCalled();
   });
 
-  it('a long key is shortened in the message', () => {
-    const { problems } = parseYamlStream(`[${'a, '.repeat(50)}b]: 1\n`);
-    expect(problems[0]?.message).toMatch(/^the key "\[a, a, a, [a, ]*\.\.\." is a sequence;/);
+  it('the key is not quoted: it holds values, and those may be secrets', () => {
+    const { problems } = parseYamlStream('stringData:\n  {password: Xy9secret}: 1\n');
+    expect(problems).toEqual([{ message: 'this key is a mapping; a mapping key must be a string or a number (quote the key to keep it as text) (column 3)', line: 2 }]);
   });
 
   it('YAML 1.1 (a llama-stack config): an error for a collection key; a date key (a Date to yaml) is made a string without a warning', () => {
     const emitWarning = warnings();
-    expect(parseYaml11('providers:\n  [a, b]: 1\n').problem).toEqual({ message: 'the key "[a, b]" is a sequence; a mapping key must be a string or a number (quote the key to keep it as text)', line: 2 });
+    expect(parseYaml11('providers:\n  [a, b]: 1\n').problem).toEqual({ message: 'this key is a sequence; a mapping key must be a string or a number (quote the key to keep it as text) (column 3)', line: 2 });
     expect(Object.values(parseYaml11('2001-01-01: a\n').value as object)).toEqual(['a']);
     expect(emitWarning).not.toHaveBeenCalled();
   });

@@ -68,3 +68,64 @@ describe('generated YAML', () => {
     expect(stringifyPlainYaml({ a: shared, b: shared })).toBe('a:\n  x: 1\nb:\n  x: 1\n');
   });
 });
+
+describe('aliases, merges and tags that would hang, crash or change a value (issue 15)', () => {
+  it('an alias inside the node of its own anchor: one problem at the alias, in YAML 1.2 and 1.1 (where `<<` merges)', () => {
+    const cyclic = 'metadata: &A\n  <<: *A\n  name: x\n';
+    const message = 'this alias (`*`) is inside the node its anchor (`&`) names, so the value would contain itself without end; write the value out instead (column 7)';
+    expect(parseYamlStream(cyclic)).toMatchObject({ documents: [], problems: [{ message, line: 2 }] });
+    expect(parseYaml11(cyclic)).toEqual({ value: undefined, problem: { message, line: 2 } });
+    expect(parseYamlStream('a: &L\n  - [1, *L]\n').problems).toEqual([{ message: message.replace('column 7', 'column 9'), line: 2 }]);
+  });
+
+  it('an alias after its anchor closed is no cycle; one naming no anchor is said so without its name', () => {
+    expect(parseYamlStream('a: &A {k: v}\nb: {c: *A}\n').documents[0]?.value).toEqual({ a: { k: 'v' }, b: { c: { k: 'v' } } });
+    const { problems } = parseYamlStream('password: *Xy9secret\n');
+    expect(problems).toEqual([{ message: 'this alias (`*`) names no anchor (`&`) set before it in this document; quote the value if the `*` is part of the text, or set the anchor first (column 11)', line: 1 }]);
+  });
+
+  it('YAML 1.1 merges still work, and a merge of something that is not a mapping is an error at the key', () => {
+    expect(parseYaml11('base: &b {a: 1}\nc:\n  <<: [*b, {d: 2}]\n').value).toEqual({ base: { a: 1 }, c: { a: 1, d: 2 } });
+    expect(parseYaml11('c:\n  <<: 5\n').problem).toEqual({ message: 'a merge key `<<` must be followed by a mapping, an alias of one, or a list of them (column 3)', line: 2 });
+  });
+
+  it('!!binary is its base64 text, and is written back without the tag', () => {
+    const { documents } = parseYamlStream('x: !!binary |\n  aGVs\n  bG8=\n');
+    expect(documents[0]?.value).toEqual({ x: 'aGVsbG8=' });
+    const node = documents[0]?.node;
+    if (!node) throw new Error('no node');
+    prepareForOutput(node);
+    expect(stringifyYaml(node)).toBe('x: aGVsbG8=\n');
+  });
+
+  it.each([
+    ['a: !!bool v1\n', '!!bool', 'a boolean', 4],
+    ['a: !!int "7"\n', '!!int', 'a number', 4],
+    ['a: !!float 1\n', '!!float', 'a number', 4],
+    ['- !local 5\n', '!local', 'text', 3],
+  ])('%j: the tag changes the value, an error naming it', (text, tag, type, column) => {
+    expect(parseYamlStream(text).problems).toEqual([{ message: `the tag ${tag} makes this value ${type}, not what its text says; remove the tag, and quote the value if it is meant as text (column ${column})`, line: 1 }]);
+  });
+
+  it('tags that keep the value pass, and plain tagged numbers are written as read', () => {
+    const { documents, problems } = parseYamlStream('a: !!str 5\nb: !!int 0x10\nc: !!float 1.5\nd: !!null ~\ne: !!map {k: v}\n');
+    expect(problems).toEqual([]);
+    expect(documents[0]?.value).toEqual({ a: '5', b: 16, c: 1.5, d: null, e: { k: 'v' } });
+    const node = documents[0]?.node;
+    if (!node) throw new Error('no node');
+    prepareForOutput(node);
+    expect(stringifyYaml(node)).toBe('a: !!str "5"\nb: 0x10\nc: 1.5\nd: ~\ne: !!map { k: v }\n');
+  });
+
+  it('syntax errors keep none of the input text', () => {
+    for (const text of ['a: b\n... Xy9secret\n', 'x: "Xy9\\q"\n', 'x: |Xy9secret\n  y\n', '- a\nXy9: secret\n', 'a: @Xy9secret\n']) {
+      const { problems } = parseYamlStream(text);
+      expect(problems.length, text).toBeGreaterThan(0);
+      for (const problem of problems) {
+        expect(problem.message).not.toMatch(/Xy9|secret/);
+        expect(problem.message).toMatch(/ \(column \d+\)$/);
+        expect(problem.line).toBeGreaterThan(0);
+      }
+    }
+  });
+});

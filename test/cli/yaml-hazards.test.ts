@@ -1,0 +1,223 @@
+// YAML that used to hang, crash or lie (issue 15), through the built bundle in every mode: KRM
+// (an item, the functionConfig), `build`, `validate`, `build --config`, and `kpt fn render` with
+// the bundle as exec function. Each case ends with exit 1 and one error at the line (and column)
+// of the problem, or renders as the user meant; never a hang, a crash or a quoted secret.
+import { spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { requireTool } from '../e2e/tools.js';
+import { expectNoCrash, parseResourceList, parseStream, quickstartText, requireBundle, resourceList, run, stderrLines, tempDir, writeTree, type RunResult } from './run.js';
+
+/** An LLSD whose metadata merges itself: `yaml` made a circular value, and every mode looped on it. */
+const cyclicLlsd = quickstartText().replace('metadata:\n', 'metadata: &A\n  <<: *A\n');
+/** Its line of `<<: *A` in the file, and the column of the alias. */
+const cyclicLine = cyclicLlsd.split('\n').indexOf('  <<: *A') + 1;
+const cyclicMessage = 'this alias (`*`) is inside the node its anchor (`&`) names, so the value would contain itself without end; write the value out instead (column 7)';
+
+const configMap = (body: string): string => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm\n${body}`;
+
+/** Exit 1, one error, nothing rendered: in KRM mode a ResourceList with that one result, in build mode an empty stdout. */
+function expectOneError(r: RunResult, mode: 'krm' | 'build' | 'validate', line: RegExp): void {
+  expectNoCrash(r);
+  expect(r.status, r.stderr).toBe(1);
+  expect(stderrLines(r)).toHaveLength(1);
+  expect(stderrLines(r)[0]).toMatch(line);
+  if (mode === 'build') expect(r.stdout).toBe('');
+  if (mode === 'krm') {
+    const list = parseResourceList(r.stdout);
+    expect(list.items).toEqual([]);
+    expect(list.results.map((x) => x.severity)).toEqual(['error']);
+  }
+}
+
+const escaped = (text: string): string => text.replace(/[.*+?^${}()|[\]\\`]/g, '\\$&');
+
+describe('an alias inside the node of its own anchor (a cyclic merge): one error at the line, in every mode, no hang', () => {
+  it('an LLSD in build and validate: the file, line and column', () => {
+    const dir = writeTree(tempDir(), { 'llsd.yaml': cyclicLlsd });
+    for (const command of ['build', 'validate'] as const) {
+      expectOneError(run([command, dir]), command, new RegExp(`llsd\\.yaml:${cyclicLine}: not valid YAML: ${escaped(cyclicMessage)}$`));
+    }
+  });
+
+  it('an LLSD as a KRM item, and as the functionConfig (kustomize generator mode): one error result', () => {
+    const asItem = run([], { input: resourceList([cyclicLlsd]) });
+    expectOneError(asItem, 'krm', /^stdin is not valid YAML \(line \d+\): this alias \(`\*`\) is inside the node its anchor/);
+    const asConfig = run([], { input: resourceList([], cyclicLlsd) });
+    expectOneError(asConfig, 'krm', /^stdin is not valid YAML \(line \d+\): this alias \(`\*`\) is inside the node its anchor/);
+    expect(parseResourceList(asConfig.stdout).results[0]?.message).not.toContain('circular');
+  });
+
+  it('a pass-through ConfigMap (it was printed with the cycle, exit 0) and a plain alias to its own ancestor', () => {
+    const merged = configMap('data: &D\n  <<: *D\n  k: v\n');
+    expectOneError(run([], { input: resourceList([merged]) }), 'krm', /\(line 9\): this alias \(`\*`\) is inside the node its anchor .* \(column 11\)$/);
+    const nested = configMap('data: &D\n  k: v\n  again:\n    inner: *D\n');
+    expectOneError(run(['build', writeTree(tempDir(), { 'cm.yaml': nested })]), 'build', /cm\.yaml:8: not valid YAML: this alias \(`\*`\) is inside the node its anchor .* \(column 12\)$/);
+  });
+
+  it('a RenderConfig given with --config: an error naming that file, not a hang', () => {
+    const config = 'apiVersion: fn.llamastack.io/v1alpha1\nkind: RenderConfig\nmetadata: &M\n  name: opts\n  self: *M\n';
+    const dir = writeTree(tempDir(), { 'llsd.yaml': quickstartText(), 'opts/config.yaml': config });
+    const r = run(['build', '--config', join(dir, 'opts/config.yaml'), join(dir, 'llsd.yaml')]);
+    expectNoCrash(r);
+    expect(r.status, r.stderr).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/config\.yaml.*this alias \(`\*`\) is inside the node its anchor/);
+  });
+
+  it('aliases that are not cycles still work: a sibling alias, and a merge of an earlier mapping', () => {
+    const fine = configMap('data: &D\n  k: v\nbinaryData:\n  <<: {}\nextra:\n  copy: *D\n');
+    const r = run([], { input: resourceList([fine]) });
+    expect(r.status, r.stderr).toBe(0);
+    expect(parseResourceList(r.stdout).items[0]?.extra).toEqual({ copy: { k: 'v' } });
+  });
+
+  it('kpt fn render with the bundle as exec function: fails with the error, the package unchanged, no hang', () => {
+    const kpt = requireTool('kpt');
+    const bundle = requireBundle();
+    const pkg = writeTree(tempDir(), {
+      Kptfile: `apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: pkg\npipeline:\n  mutators:\n    - exec: ${bundle}\n`,
+      'llsd.yaml': cyclicLlsd,
+    });
+    const r = spawnSync(kpt, ['fn', 'render', '--allow-exec', pkg], { encoding: 'utf8', timeout: 60_000 });
+    expect(r.error, 'kpt finished within 60 s').toBeUndefined();
+    expect(r.status, r.stderr).not.toBe(0);
+    expect(`${r.stdout}${r.stderr}`).toContain('is inside the node its anchor');
+    expect(readFileSync(join(pkg, 'llsd.yaml'), 'utf8')).toBe(cyclicLlsd);
+  }, 90_000);
+});
+
+describe('values that were internal errors: rendered as meant, or one clear error', () => {
+  it('!!binary in a ConfigMap (block and flow): passed through as its base64 text, without the tag, in KRM and build', () => {
+    for (const body of ['binaryData:\n  x: !!binary aGVsbG8=\n', 'binaryData: {x: !!binary aGVsbG8=}\n', 'binaryData:\n  x: !!binary |\n    aGVs\n    bG8=\n']) {
+      const krm = run([], { input: resourceList([configMap(body)]) });
+      expect(krm.status, krm.stderr).toBe(0);
+      expect(parseResourceList(krm.stdout).items[0]?.binaryData).toEqual({ x: 'aGVsbG8=' });
+      expect(krm.stdout).not.toContain('!!binary');
+      const build = run(['build', '--allow-empty', writeTree(tempDir(), { 'cm.yaml': configMap(body) })]);
+      expect(build.status, build.stderr).toBe(0);
+      expect(parseStream(build.stdout)[0]?.binaryData).toEqual({ x: 'aGVsbG8=' });
+    }
+  });
+
+  it('!!binary in LLSD settings: the config holds the base64 text (it held a map of byte numbers)', () => {
+    const llsd = quickstartText().replace('      provider: vllm\n', '      provider: vllm\n      settings:\n        blob: !!binary aGVsbG8=\n');
+    const r = run(['build', writeTree(tempDir(), { 'llsd.yaml': llsd })]);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/\n {12}blob: aGVsbG8=\n/);
+  });
+
+  it('!!binary on text that is not base64: an error at the line, the value not quoted', () => {
+    const r = run([], { input: resourceList([configMap('binaryData:\n  x: !!binary not base64 Xy9secret!\n')]) });
+    expectOneError(r, 'krm', /^stdin is not valid YAML \(line 9\): a value tagged !!binary must be base64 text; remove the tag to keep the value as text \(column 10\)$/);
+    expect(r.stdout + r.stderr).not.toContain('Xy9secret');
+  });
+
+  it('an alias in one KRM item naming an anchor in another: rendered, the value copied into the item that uses it', () => {
+    const input = resourceList([configMap('data: &shared\n  k: v\n'), 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: other\ndata: *shared\n']);
+    const r = run([], { input });
+    expectNoCrash(r);
+    expect(r.status, r.stderr).toBe(0);
+    const { items } = parseResourceList(r.stdout);
+    expect(items.map((item) => item.data)).toEqual([{ k: 'v' }, { k: 'v' }]);
+    // The second item is written on its own: an alias there would name no anchor.
+    expect(r.stdout).not.toContain('*shared');
+  });
+
+  it('!!merge in LLSD settings: as the tag of a `<<` key it merges; on a value, an error at its line and column', () => {
+    const withSettings = (settings: string): string => quickstartText().replace('      provider: vllm\n', `      provider: vllm\n      settings:\n${settings}`);
+    const merged = run(['build', writeTree(tempDir(), { 'llsd.yaml': withSettings('        !!merge <<: {max_tokens: 10}\n') })]);
+    expect(merged.status, merged.stderr).toBe(0);
+    expect(merged.stdout).toMatch(/\n {12}max_tokens: 10\n/);
+    const misplaced = withSettings('        x: !!merge y\n');
+    const line = misplaced.split('\n').indexOf('        x: !!merge y') + 1;
+    expectOneError(run(['build', writeTree(tempDir(), { 'llsd.yaml': misplaced })]), 'build', new RegExp(`llsd\\.yaml:${line}: not valid YAML: the tag !!merge belongs on a \`<<\` key only; remove it, or quote the value \\(column 20\\)$`));
+    expectOneError(run([], { input: resourceList([misplaced]) }), 'krm', /the tag !!merge belongs on a `<<` key only/);
+    const notAMap = withSettings('        !!merge <<: 5\n');
+    expectOneError(run(['validate', writeTree(tempDir(), { 'llsd.yaml': notAMap })]), 'validate', /a merge key `<<` must be followed by a mapping, an alias of one, or a list of them \(column 17\)$/);
+  });
+});
+
+describe('an explicit tag that changes what a value is: an error at the line naming the tag', () => {
+  const message = (tag: string, type: string): string => `the tag ${tag} makes this value ${type}, not what its text says; remove the tag, and quote the value if it is meant as text`;
+
+  it('`apiVersion: !!bool v1` (it became `true`, exit 0) in build, validate and KRM', () => {
+    const text = 'apiVersion: !!bool v1\nkind: ConfigMap\nmetadata:\n  name: cm\n';
+    const dir = writeTree(tempDir(), { 'cm.yaml': text });
+    for (const command of ['build', 'validate'] as const) {
+      expectOneError(run([command, dir]), command, new RegExp(`cm\\.yaml:1: not valid YAML: ${escaped(message('!!bool', 'a boolean'))} \\(column 13\\)$`));
+    }
+    expectOneError(run([], { input: resourceList([text]) }), 'krm', new RegExp(`^stdin is not valid YAML \\(line 4\\): ${escaped(message('!!bool', 'a boolean'))} \\(column 17\\)$`));
+  });
+
+  it.each([
+    ['!!int "7"', '!!int', 'a number'],
+    ['!!float 1', '!!float', 'a number'],
+    ['!!null ""', '!!null', 'null'],
+    ['!!timestamp 2001-12-14', '!!timestamp', 'a date'],
+    ['!local 5', '!local', 'text'],
+  ])('%s in a ConfigMap: an error', (value, tag, type) => {
+    const r = run(['build', writeTree(tempDir(), { 'cm.yaml': configMap(`data:\n  k: ${value}\n`) })]);
+    expectOneError(r, 'build', new RegExp(`cm\\.yaml:6: not valid YAML: ${escaped(message(tag, type))} \\(column 6\\)$`));
+  });
+
+  it('!!set in LLSD settings (it became `{}`): an error', () => {
+    const llsd = quickstartText().replace('      provider: vllm\n', '      provider: vllm\n      settings:\n        ids: !!set {a, b}\n');
+    expectOneError(run(['build', writeTree(tempDir(), { 'llsd.yaml': llsd })]), 'build', /not valid YAML: the tag !!set makes this value a set, which JSON and Kubernetes objects cannot hold; remove the tag \(column 14\)$/);
+  });
+
+  it('tags that keep the value what it is still pass: !!str, !!int on a number, !!map, a local tag on text', () => {
+    const r = run([], { input: resourceList([configMap('data: !!map\n  a: !!str 5\n  b: !!int 7\n  c: !local text\n')]) });
+    expect(r.status, r.stderr).toBe(0);
+    expect(parseResourceList(r.stdout).items[0]?.data).toEqual({ a: '5', b: 7, c: 'text' });
+  });
+});
+
+describe('YAML syntax errors quote no input: file, line and column instead', () => {
+  const secret = (stringData: string): string => `apiVersion: v1\nkind: Secret\nmetadata:\n  name: creds\nstringData:\n${stringData}`;
+
+  it.each([
+    ['an unquoted value starting with `*`', '  password: *Xy9secret\n', 6, /this alias \(`\*`\) names no anchor \(`&`\) set before it in this document; quote the value if the `\*` is part of the text, or set the anchor first \(column 13\)$/],
+    ['text after a `...` document end', '  password: hunter2\n... Xy9secret\n', 7, /unexpected text: check the indentation of this line, and that no `\.\.\.` line \(the end of a document\) comes before it \(column 5\)$/],
+    ['a value that is a stray sequence item', '  password: x\n- Xy9secret\n', 7, /\(column 1\)$/],
+    ['an escape YAML does not know', '  password: "Xy9\\secret"\n', 6, /a double-quoted string holds an escape sequence YAML does not know; write \\\\ for a backslash, or use single quotes \(column 17\)$/],
+    ['a block scalar header with text after it', '  password: |Xy9secret\n    x\n', 6, /Block scalar header includes extra characters \(column 14\)$/],
+  ])('%s: the line and column, not the value (build and KRM)', (_name, stringData, line, message) => {
+    const build = run(['build', writeTree(tempDir(), { 'secret.yaml': secret(stringData) })]);
+    expectNoCrash(build);
+    expect(build.status).toBe(1);
+    expect(build.stdout).toBe('');
+    expect(stderrLines(build)[0]).toMatch(new RegExp(`secret\\.yaml:${line}: not valid YAML: `));
+    expect(stderrLines(build)[0]).toMatch(message);
+    const krm = run([], { input: resourceList([secret(stringData)]) });
+    expectNoCrash(krm);
+    expect(krm.status).toBe(1);
+    expect(parseResourceList(krm.stdout).results.length).toBeGreaterThan(0);
+    for (const r of [build, krm]) {
+      expect(r.stderr).not.toContain('Xy9');
+      expect(r.stdout).not.toContain('Xy9');
+    }
+  });
+});
+
+describe('KRM mode: an invalid ResourceList apiVersion or kind is quoted in at most 100 characters', () => {
+  it('a 5 MB apiVersion: one short line, that says how long it was', () => {
+    const huge = 'x'.repeat(5_000_000);
+    const dir = tempDir();
+    const input = join(dir, 'list.yaml');
+    writeFileSync(input, `apiVersion: ${huge}\nkind: ResourceList\nitems: []\n`);
+    const r = run([], { input: readFileSync(input, 'utf8') });
+    expectNoCrash(r);
+    expect(r.status).toBe(1);
+    expect(stderrLines(r)).toEqual([`stdin must hold a ResourceList (apiVersion: config.kubernetes.io/v1, kind: ResourceList), not ${'x'.repeat(100)}... (5000000 characters) ResourceList; to render YAML files, run \`llsd-render build PATH\``]);
+    expect(r.stdout.length).toBeLessThan(1000);
+  });
+
+  it('a kind with a line break: escaped, so it cannot forge a second result line', () => {
+    const r = run([], { input: 'apiVersion: config.kubernetes.io/v1\nkind: "List\\nllama.yaml:1: forged"\nitems: []\n' });
+    expect(r.status).toBe(1);
+    expect(stderrLines(r)).toHaveLength(1);
+    expect(stderrLines(r)[0]).toContain('config.kubernetes.io/v1 List\\nllama.yaml:1: forged;');
+  });
+});
