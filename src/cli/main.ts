@@ -12,7 +12,7 @@ import { group as llsdGroup, kind as llsdKind } from '../api/llsd-v1alpha2.js';
 import type { RenderOptionsInput } from '../api/render-config.js';
 import { annotation, resultFor, withObject, type InputItem, type KrmObject } from '../krm/item.js';
 import { Prepared, readResourceList, resourceListChunks, streamDocuments, writeResourceList, writeStream, Written, type OutputItem } from '../krm/resource-list.js';
-import { exitCodeOf, formatLine, sortResults, type ExitCode, type Result } from '../krm/result.js';
+import { exitCodeOf, formatLine, hasErrors, sortResults, type ExitCode, type Result } from '../krm/result.js';
 import { parseYaml11 } from '../krm/yaml.js';
 import { v8 } from '../lib/builtins.js';
 import { isPlainObject, setOwn } from '../lib/objects.js';
@@ -150,15 +150,18 @@ async function renderFiles(io: Io, command: 'build' | 'validate', values: BuildV
   const { store, close } = openOutputStore();
   try {
     const output = await renderWithImages({ mode, items: resolved.map((r) => r.item), options, store }, io.env ?? process.env, values.offline === true);
-    return await writeBuild(io, command, values, positionals, files, output, [...readResults, ...configResults, ...resolved.flatMap((r) => r.results), ...nothingToValidate(command, positionals, read.items)]);
+    return await writeBuild(io, command, values, positionals, files, output, [...readResults, ...configResults, ...resolved.flatMap((r) => r.results), ...nothingToValidate(command, positionals, read.items, readResults)]);
   } finally {
     close();
   }
 }
 
-/** `validate` that found no LLSD checked nothing: an error, as an empty `build` is. */
-function nothingToValidate(command: 'build' | 'validate', positionals: readonly string[], items: readonly InputItem[]): Result[] {
-  if (command !== 'validate' || items.some((item) => isLlsdObject(item.object))) return [];
+/**
+ * `validate` that found no LLSD checked nothing: an error, as an empty `build` is. Not when reading
+ * already failed (a file that is not valid YAML may well hold the LLSD): that error says it.
+ */
+function nothingToValidate(command: 'build' | 'validate', positionals: readonly string[], items: readonly InputItem[], readResults: readonly Result[]): Result[] {
+  if (command !== 'validate' || hasErrors(readResults) || items.some((item) => isLlsdObject(item.object))) return [];
   return [{ severity: 'error', message: `found no ${llsdKind} (apiVersion ${llsdGroup}/v1alpha2) under ${positionals.join(', ')}, so nothing was validated; check the paths and the apiVersion and kind of the LLSDs` }];
 }
 
