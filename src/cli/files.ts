@@ -296,6 +296,16 @@ export function readItems(
       continue;
     }
     if (text.startsWith(outputMarker)) continue;
+    const strayEnd = contentAfterDocumentEnd(text);
+    if (strayEnd !== undefined) {
+      results.push({
+        severity: 'error',
+        message: 'a line `...` ends the YAML document here, and the lines after it would be read as another document (an object would lose them): remove the `...`, or start the next object with `---`',
+        file: { path: display },
+        line: strayEnd,
+      });
+      continue;
+    }
     const { documents, problems } = (nodes === 'drop' && readWithoutNodes(text)) || readWithYaml(text);
     for (const problem of problems) {
       const result: Result = { severity: 'error', message: `not valid YAML: ${problem.message}`, file: { path: display } };
@@ -320,6 +330,29 @@ export function readItems(
     }
   }
   return { items, results };
+}
+
+/**
+ * The line of a document end marker (`...`) followed by content with no `---` before it, if any.
+ * YAML reads that content as a new document, so a stray `...` inside an object (a pasted value, say)
+ * cuts the object short with no error: the rest would be skipped as "not a Kubernetes object".
+ */
+export function contentAfterDocumentEnd(text: string): number | undefined {
+  let endLine: number | undefined;
+  let line = 0;
+  for (let start = 0; start < text.length; ) {
+    const next = text.indexOf('\n', start);
+    const stop = next === -1 ? text.length : next;
+    line++;
+    const content = text.slice(start, stop).replace(/\r$/, '');
+    if (/^\.\.\.(?:[ \t]+(?:#.*)?)?$/.test(content)) endLine ??= line;
+    else if (endLine !== undefined && content.trim() !== '' && !content.trimStart().startsWith('#')) {
+      if (content.startsWith('---') || content.startsWith('%')) endLine = undefined;
+      else return endLine;
+    }
+    start = stop + 1;
+  }
+  return undefined;
 }
 
 /** A document of a file, read with `yaml` (it has its node) or without. */

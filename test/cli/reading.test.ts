@@ -150,3 +150,31 @@ function shell(command: string, env: Record<string, string>): RunResult {
   if (r.error) throw r.error;
   return { status: r.status, signal: r.signal, stdout: r.stdout, stderr: r.stderr };
 }
+
+describe('a document end marker (`...`) inside an object', () => {
+  const secret = (end: string, after: string): string =>
+    `apiVersion: v1\nkind: Secret\nmetadata:\n  name: creds\n  namespace: llama\nstringData:\n  user: admin\n${end}\n${after}\n`;
+
+  it('followed by more of the object: an error at the marker, nothing printed, the value not quoted', () => {
+    for (const after of ['  token: hunter2-secret', 'token: hunter2-secret']) {
+      const root = tempDir();
+      writeTree(root, { 'app/llsd.yaml': llsd('plain'), 'app/secret.yaml': secret('...', after) });
+      const r = run(['build', 'app'], { cwd: root });
+      expectNoCrash(r);
+      expect(r.status).toBe(1);
+      expect(r.stdout).toBe('');
+      expect(errorLines(r)).toEqual([
+        'app/secret.yaml:8: a line `...` ends the YAML document here, and the lines after it would be read as another document (an object would lose them): remove the `...`, or start the next object with `---`',
+      ]);
+      expect(r.stderr).not.toContain('hunter2');
+    }
+  });
+
+  it('at the end of a document, before `---` or the end of the file: read as before', () => {
+    const root = tempDir();
+    writeTree(root, { 'app/llsd.yaml': `${llsd('plain')}...\n# next\n---\n${llsd('second')}...\n`, 'app/secret.yaml': secret('...', '# end') });
+    const r = run(['build', 'app'], { cwd: root });
+    expect(r.status, r.stderr).toBe(0);
+    expect(parseStream(r.stdout).filter((o) => o.kind === 'Deployment').map((o) => o.metadata.name)).toEqual(['plain', 'second']);
+  });
+});
