@@ -919,7 +919,7 @@ function readBackends(ctx: Checker, storage: Record<string, unknown>, backends: 
     if (typeof type === 'string' && type.includes('${')) continue;
     const family: Family | undefined = KV_BACKENDS.includes(type as string) ? 'kv' : SQL_BACKENDS.includes(type as string) ? 'sql' : undefined;
     if (!family) {
-      const old = type === 'sqlite' || type === 'postgres' || type === 'redis' || type === 'mongodb' ? ` (the ≤ 0.2 store type; write kv_${clip(type)}${type === 'sqlite' || type === 'postgres' ? ` or sql_${clip(type)}` : ''})` : '';
+      const old = type === 'sqlite' || type === 'postgres' || type === 'redis' || type === 'mongodb' ? ` (the ≤ 0.2 store type; write kv_${type}${type === 'sqlite' || type === 'postgres' ? ` or sql_${type}` : ''})` : '';
       ctx.add('error', [...path, 'type'], 9, `${type === undefined ? 'is missing' : `${quote(String(type))} is not a backend type${old}`}: one of ${listOf([...KV_BACKENDS, ...SQL_BACKENDS])}`);
       continue;
     }
@@ -997,7 +997,7 @@ function checkBackendRef(ctx: Checker, path: Path, value: unknown, family: Famil
       `names the backend ${code(backend)}, which storage.backends does not define ("unknown backend" at startup)${names.length ? `; ${family}_* backends: ${listOf(names)}` : ''}`,
     );
   } else if (found !== family) {
-    ctx.add(severity, [...path, 'backend'], 9, `names ${code(backend)}, a ${clip(found)}_* backend, but ${what} needs a ${family}_* backend`);
+    ctx.add(severity, [...path, 'backend'], 9, `names ${code(backend)}, a ${found}_* backend, but ${what} needs a ${family}_* backend`);
   }
 }
 

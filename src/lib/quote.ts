@@ -50,10 +50,11 @@ export interface ListOptions {
   max?: number;
 }
 
-/** "a, b, c" when short; "a, b, …, j, … and 1,990 more" when longer than `max`. */
+/** "a, b, c" when short; "a, b, …, j, … and 1,990 more" when longer than `max` (by three or more). */
 export function listOf(items: readonly string[], options: ListOptions = {}): string {
   const { each = (item: string) => clip(item), last, max = MAX_LISTED } = options;
-  if (items.length > max) return `${items.slice(0, max).map(each).join(', ')}, … and ${count(items.length - max)} more`;
+  // "… and 1 more" would save nothing: a list is cut only when that hides at least three items.
+  if (items.length > max + 2) return `${items.slice(0, max).map(each).join(', ')}, … and ${count(items.length - max)} more`;
   const shown = items.map(each);
   if (!last || shown.length <= 1) return shown.join(', ');
   return `${shown.slice(0, -1).join(', ')} ${last} ${shown.at(-1) as string}`;

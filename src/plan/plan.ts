@@ -125,7 +125,7 @@ function planImage(llsd: Llsd, image: string, catalog: Catalog, override: Overri
   const tagRelease = releaseOfTag(ref.tag);
   const annotated = llsd.annotations[annotation.release];
   if (annotated !== undefined && tagRelease !== undefined && annotated !== tagRelease) {
-    return fail(releasePath, `says release ${quote(annotated)}, but the image tag says ${tagRelease}; remove the annotation or make it agree with the tag`);
+    return fail(releasePath, `says release ${clip(annotated)}, but the image tag says ${tagRelease}; remove the annotation or make it agree with the tag`);
   }
   const release = annotated ?? tagRelease;
   const fromPath = annotated !== undefined ? releasePath : imagePath;
@@ -176,7 +176,7 @@ function planConfig(
 ): PlanOutcome {
   if (release !== undefined) {
     const profile = profileFor(release);
-    if (!profile) return fail(releaseFrom, `llama-stack ${quote(release)} is not supported${releaseSource ? ` (the release from ${releaseSource})` : ''}; supported releases: ${supportedReleases()}`);
+    if (!profile) return fail(releaseFrom, `llama-stack ${clip(release)} is not supported${releaseSource ? ` (the release from ${releaseSource})` : ''}; supported releases: ${supportedReleases()}`);
     return {
       ok: true,
       plan: { llsd, distributionName, image, release, profile, baseConfig: config, ...(releaseSource && { releaseNote: `the release is ${releaseSource}` }) },
