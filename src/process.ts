@@ -11,7 +11,8 @@ import { checkStartupRules } from './config/startup-rules.js';
 import { annotation, annotationsOf, identityOf, isClientSideOnly, resultFor, type InputItem, type KrmObject } from './krm/item.js';
 import { inventoryOf, type Inventory } from './krm/inventory.js';
 import { Prepared, Written, type OutputItem, type OutputStore } from './krm/resource-list.js';
-import { hasErrors, sortResults, type Result } from './krm/result.js';
+import { capRepeats, hasErrors, sortResults, type Result } from './krm/result.js';
+import { clip, code, quote } from './lib/quote.js';
 import { exposureProblems } from './manifests/exposure.js';
 import { renderObjects } from './manifests/index.js';
 import { networkPolicyProblems } from './manifests/network-policy.js';
@@ -120,12 +121,12 @@ export function process(input: ProcessInput): ProcessOutput {
   if (hasErrors(results)) {
     // Nothing half-done: kpt keeps the package as it was, `build` prints nothing.
     const pending = pendingImages.length > 0 ? { pending: { images: [...new Set(pendingImages)].sort(), registry: options.registry, earlier: outcomes } } : {};
-    return { items: input.mode === 'krm' ? input.items.map((i) => i.node) : [], results: sortResults(results), ...pending };
+    return { items: input.mode === 'krm' ? input.items.map((i) => i.node) : [], results: capRepeats(sortResults(results)), ...pending };
   }
   const output = input.mode === 'krm' ? krmOutput(kept) : buildOutput(kept);
   for (const { objects } of rendered) output.push(...objects);
   // One summary per LLSD, only when its objects are really in the output.
-  return { items: output, results: sortResults([...results, ...summaries]) };
+  return { items: output, results: capRepeats(sortResults([...results, ...summaries])) };
 }
 
 /** In `build`, the generated objects go to the store as they are made. */
@@ -145,7 +146,7 @@ function renderLlsd(
   if (!reader) {
     return {
       results: [
-        resultFor(item, 'error', `apiVersion "${apiVersion}" is not supported for ${llsdKind}; use ${supportedLlsdVersions.join(' or ')}`, ['apiVersion']),
+        resultFor(item, 'error', `apiVersion ${quote(apiVersion)} is not supported for ${llsdKind}; use ${supportedLlsdVersions.join(' or ')}`, ['apiVersion']),
       ],
     };
   }
@@ -169,12 +170,12 @@ function renderLlsd(
   if (!generated.ok || networking.some(isError)) return { results };
   const { plan } = planned;
   const { config } = generated;
-  const target = `llama-stack ${plan.release} (distribution ${plan.distributionName}, image ${plan.image})${plan.releaseNote ? `; ${plan.releaseNote}` : ''}`;
+  const target = `llama-stack ${plan.release} (distribution ${clip(plan.distributionName)}, image ${clip(plan.image)})${plan.releaseNote ? `; ${plan.releaseNote}` : ''}`;
   const summary = resultFor(
     item,
     'info',
     config.fromConfigMap
-      ? `uses config.yaml from the ConfigMap "${config.fromConfigMap}" (overrideConfig) for ${target}`
+      ? `uses config.yaml from the ConfigMap ${quote(config.fromConfigMap)} (overrideConfig) for ${target}`
       : `generated config.yaml with ${count(config.providerCount.fromLlsd, 'provider')} from the LLSD (${config.providerCount.total} in all) and ${count(config.modelCount, 'model')} for ${target}`,
   );
   const objects = renderObjects(plan, config, options);
@@ -190,9 +191,9 @@ function imageSourceInfo(image: string, plan: Plan): FieldProblem {
   const source = plan.imageSource as NonNullable<Plan['imageSource']>;
   const { config } = source;
   const label = config.from === 'base64' ? 'io.llamastack.config.base64' : `io.llamastack.config.layer (${config.path} in ${config.layer})`;
-  const resolved = source.tagResolved ? `${image} resolved to ${config.digest}` : `${image}`;
+  const resolved = source.tagResolved ? `${clip(image)} resolved to ${config.digest}` : clip(image);
   const where = source.cached ? `from the cache (${config.platform})` : `from ${source.host} (${config.platform})`;
-  const pin = plan.image !== image ? `; the Deployment runs ${plan.image}` : '';
+  const pin = plan.image !== image ? `; the Deployment runs ${clip(plan.image)}` : '';
   return { severity: 'info', path: ['spec', 'distribution', 'image'], message: `base config from the label ${label}: ${resolved}, read ${where}${pin}` };
 }
 
@@ -205,12 +206,12 @@ function checkAsServer(plan: Plan, config: GeneratedConfig, objects: readonly Kr
   const parsed = config.value;
   const deployment = objects.find((o) => o.kind === 'Deployment') as { spec?: { template?: { spec?: { containers?: Array<{ env?: Array<{ name: string }> }> } } } } | undefined;
   const containerEnv = new Set((deployment?.spec?.template?.spec?.containers?.[0]?.env ?? []).map((e) => e.name));
-  const where = config.fromConfigMap ? `the config.yaml of the ConfigMap "${config.fromConfigMap}"` : 'the generated config.yaml';
+  const where = config.fromConfigMap ? `the config.yaml of the ConfigMap ${quote(config.fromConfigMap)}` : 'the generated config.yaml';
   const path = config.fromConfigMap ? ['spec', 'overrideConfig', 'configMapName'] : [];
   return checkStartupRules(parsed, { release: plan.release, profile: plan.profile, containerEnv }).map((p) => ({
     severity: p.severity,
     path,
-    message: `${where} would ${p.severity === 'error' ? 'stop' : 'trouble'} llama-stack ${plan.release} at startup: \`${p.path || '(top level)'}\` ${p.message}`,
+    message: `${where} would ${p.severity === 'error' ? 'stop' : 'trouble'} llama-stack ${plan.release} at startup: ${code(p.path || '(top level)')} ${p.message}`,
   }));
 }
 
@@ -227,7 +228,7 @@ function placeObjects(rendered: readonly Rendered[], options: RenderOptions): Re
     );
     if (path.startsWith('../') || path === '..' || posix.isAbsolute(path)) {
       results.push(
-        resultFor(item, 'error', `the output path "${path}" (from the \`outputPath\` option "${options.outputPath}") leaves the package; use a path under the package such as "{dir}/{name}.generated.yaml"`),
+        resultFor(item, 'error', `the output path ${quote(path)} (from the \`outputPath\` option ${quote(options.outputPath)}) leaves the package; use a path under the package such as "{dir}/{name}.generated.yaml"`),
       );
       continue;
     }
@@ -310,7 +311,7 @@ function duplicateObjects(items: readonly InputItem[]): Result[] {
     const id = identityOf(item.object);
     const earlier = seen.get(id);
     if (!earlier) seen.set(id, item);
-    else results.push(resultFor(item, 'error', `${item.object.kind} "${item.object.metadata.name}" is defined twice${earlier.origin.file ? ` (also in ${earlier.origin.file})` : ''}; keep one`));
+    else results.push(resultFor(item, 'error', `${clip(item.object.kind)} ${quote(item.object.metadata.name)} is defined twice${earlier.origin.file ? ` (also in ${earlier.origin.file})` : ''}; keep one`));
   }
   return results;
 }
@@ -326,9 +327,9 @@ function clashes(inputs: readonly InputItem[], rendered: readonly Rendered[]): R
       const id = identityOf(object);
       const owner = taken.get(id);
       if (owner) {
-        results.push(resultFor(item, 'error', `would generate ${object.kind} "${object.metadata.name}", which ${owner} already defines; rename the LLSD or the other object`, ['metadata', 'name']));
+        results.push(resultFor(item, 'error', `would generate ${object.kind} ${quote(object.metadata.name)}, which ${owner} already defines; rename the LLSD or the other object`, ['metadata', 'name']));
       } else {
-        taken.set(id, `the ${llsdKind} "${item.object.metadata.name}"`);
+        taken.set(id, `the ${llsdKind} ${quote(item.object.metadata.name)}`);
       }
     }
   }

@@ -19,6 +19,7 @@
 // about the conversion itself.
 import { formatFieldPath } from '../krm/item.js';
 import { isPlainObject, setOwn } from '../lib/objects.js';
+import { clip, code, quote } from '../lib/quote.js';
 import type { z } from '../lib/zod.js';
 import { problemsFromIssues, type FieldProblem } from './issues.js';
 import { v1alpha1Schemas } from './llsd-v1alpha1.js';
@@ -128,7 +129,7 @@ export const toV1alpha1 = (object: unknown): Conversion => convert(object, direc
 export function convertTo(object: unknown, apiVersion: string): Conversion {
   const source = isPlainObject(object) ? object : {};
   if (!(llsdApiVersions as readonly string[]).includes(apiVersion)) {
-    return { object: source, problems: [{ path: [], message: `cannot be converted to "${apiVersion}": the supported versions are ${llsdApiVersions.join(' and ')}` }] };
+    return { object: source, problems: [{ path: [], message: `cannot be converted to ${quote(apiVersion)}: the supported versions are ${llsdApiVersions.join(' and ')}` }] };
   }
   if (isPlainObject(object) && object.apiVersion === apiVersion && object.kind === kind) return { object, problems: [] };
   return convert(object, apiVersion === v1alpha2 ? directionsOf().up : directionsOf().down);
@@ -139,7 +140,7 @@ function convert(object: unknown, d: Direction): Conversion {
     return { object: isPlainObject(object) ? object : {}, problems: [{ path: [], message: `must be a ${kind} with \`metadata\`` }] };
   }
   if (object.kind !== kind || object.apiVersion !== d.from) {
-    const what = `${typeof object.apiVersion === 'string' ? object.apiVersion : '(no apiVersion)'} ${typeof object.kind === 'string' ? object.kind : '(no kind)'}`;
+    const what = `${typeof object.apiVersion === 'string' ? clip(object.apiVersion) : '(no apiVersion)'} ${typeof object.kind === 'string' ? clip(object.kind) : '(no kind)'}`;
     return { object, problems: [{ path: ['apiVersion'], message: `must be ${d.from} ${kind} to be converted to ${d.to}, not ${what}` }] };
   }
   const taken = takeConversionData(object.metadata, d);
@@ -351,7 +352,7 @@ export function v1alpha1Problem(problem: FieldProblem): FieldProblem {
   return {
     ...problem,
     path: ['metadata', 'annotations', conversionAnnotation],
-    message: `\`${formatFieldPath(problem.path)}\` (a v1alpha2 field kept in this annotation) ${problem.message}`,
+    message: `${code(formatFieldPath(problem.path))} (a v1alpha2 field kept in this annotation) ${problem.message}`,
   };
 }
 
@@ -400,14 +401,14 @@ function withoutCounterpart(path: string[], value: unknown, object: Plain): Fiel
   const at = ['spec', ...path];
   const name = path.join('.');
   if (name === 'server.containerSpec.name') {
-    return { severity: 'warning', path: at, message: `is ignored: the server container is always named \`llama-stack\`, not "${String(value)}"` };
+    return { severity: 'warning', path: at, message: `is ignored: the server container is always named \`llama-stack\`, not ${quote(String(value))}` };
   }
   if (name === 'server.userConfig.configMapNamespace') {
     const configMap = getPath(object, ['spec', 'server', 'userConfig', 'configMapName']);
     return {
       severity: 'warning',
       path: at,
-      message: `is ignored: the pod mounts the ConfigMap "${String(configMap)}" from its own namespace, as the v1alpha1 operator does; keep the ConfigMap next to the LLSD`,
+      message: `is ignored: the pod mounts the ConfigMap ${quote(String(configMap))} from its own namespace, as the v1alpha1 operator does; keep the ConfigMap next to the LLSD`,
     };
   }
   if (name === 'server.tlsConfig.caBundle.configMapNamespace') {
@@ -513,7 +514,7 @@ export function convertChecked(object: Plain, apiVersion: string): Conversion {
   if (converted.problems.length > 0 || converted.object === object) return converted;
   const record = (converted.object.metadata as { annotations?: Record<string, string> }).annotations?.[conversionAnnotation];
   if (record === undefined) return converted;
-  const fields = leafPaths((JSON.parse(record) as { spec?: unknown }).spec, ['spec']).map((p) => `\`${formatFieldPath(p)}\``);
+  const fields = leafPaths((JSON.parse(record) as { spec?: unknown }).spec, ['spec']).map((p) => code(formatFieldPath(p)));
   const shown = fields.length > 6 ? [...fields.slice(0, 5), `${fields.length - 5} more`] : fields;
   return {
     object: converted.object,

@@ -2,6 +2,7 @@
 // dispatch table). kustomize cannot pass arguments to exec functions, so every option must be
 // expressible in the functionConfig body.
 import type { InputItem } from '../krm/item.js';
+import { quote } from '../lib/quote.js';
 import { problemsFromIssues, type FieldProblem } from './issues.js';
 import { group as llsdGroup, kind as llsdKind } from './llsd-v1alpha2.js';
 import {
@@ -40,7 +41,7 @@ export function readFunctionConfig(item: InputItem): FunctionConfig {
   if (!versions) {
     return {
       role: 'unsupported',
-      problems: [{ path: ['kind'], message: `a functionConfig of kind "${kind}" is not supported; use one of: ${describeSupported()}` }],
+      problems: [{ path: ['kind'], message: `a functionConfig of kind ${quote(kind)} is not supported; use one of: ${describeSupported()}` }],
     };
   }
   const reader = versions[apiVersion];
@@ -50,7 +51,7 @@ export function readFunctionConfig(item: InputItem): FunctionConfig {
       problems: [
         {
           path: ['apiVersion'],
-          message: `apiVersion "${apiVersion}" is not supported for kind ${kind}; use ${Object.keys(versions).join(' or ')}`,
+          message: `apiVersion ${quote(apiVersion)} is not supported for kind ${kind}; use ${Object.keys(versions).join(' or ')}`,
         },
       ],
     };

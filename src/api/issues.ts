@@ -1,5 +1,6 @@
 // zod issues → user-facing problems with a field path (STYLE §4, §8): one message per problem,
 // written for the user, field names in back-quotes, "did you mean" where a near name exists.
+import { clip, listOf, quote } from '../lib/quote.js';
 import type { z } from '../lib/zod.js';
 
 /** Something to tell the user about one field of an LLSD; an error unless `severity` says otherwise. */
@@ -38,7 +39,7 @@ function fromIssue(issue: Issue, schema: Schema, hints: RequiredHints): FieldPro
       return issue.keys.map((key) => {
         const known = knownKeys(schema, path);
         const near = closest(key, known);
-        const suggestion = near ? `; did you mean \`${near}\`?` : known.length > 0 ? `; known fields: ${known.join(', ')}` : '';
+        const suggestion = near ? `; did you mean \`${near}\`?` : known.length > 0 ? `; known fields: ${listOf(known)}` : '';
         return { path: [...path, key], message: `is not a known field${suggestion}` };
       });
     case 'invalid_key':
@@ -57,9 +58,9 @@ function fromIssue(issue: Issue, schema: Schema, hints: RequiredHints): FieldPro
     case 'invalid_value': {
       const values = issue.values.map((v) => String(v));
       const near = typeof issue.input === 'string' ? closest(issue.input, values) : undefined;
-      const list = values.length === 1 ? `\`${values[0]}\`` : `one of ${values.map((v) => `\`${v}\``).join(', ')}`;
+      const list = values.length === 1 ? `\`${values[0]}\`` : `one of ${listOf(values, { each: (v) => `\`${v}\`` })}`;
       // Enum values are names, never secrets, so the user's value can be shown.
-      const given = typeof issue.input === 'string' ? `"${issue.input}"` : describeValue(issue.input);
+      const given = typeof issue.input === 'string' ? quote(issue.input) : describeValue(issue.input);
       return [{ path, message: `must be ${list}, not ${given}${near ? `; did you mean \`${near}\`?` : ''}` }];
     }
     default:
@@ -126,43 +127,64 @@ function knownKeys(schema: Schema, path: ReadonlyArray<string | number>): string
   return [...found];
 }
 
+/**
+ * The longest word that gets a "did you mean": longer input is no typo of a name, and comparing it
+ * would cost time with its length (a 5 MB name took 31 s).
+ */
+const MAX_SUGGESTED = 100;
+
 /** The known name closest to `word`, if it is close enough to be a likely typo. */
 export function closest(word: string, candidates: readonly string[]): string | undefined {
+  if (word.length === 0 || word.length > MAX_SUGGESTED) return undefined;
   const lower = word.toLowerCase();
+  const bare = lower.replace(/[_-]/g, '');
+  const limit = Math.max(1, Math.floor(word.length / 3));
   let best: string | undefined;
-  let bestDistance = Infinity;
+  let bestDistance = limit + 1;
   for (const candidate of candidates) {
+    // A name more than `limit` characters longer or shorter is at least that many edits away.
+    if (Math.abs(candidate.length - word.length) > limit) continue;
     const c = candidate.toLowerCase();
-    const d = c === lower.replace(/[_-]/g, '') || c.replace(/[_-]/g, '') === lower.replace(/[_-]/g, '') ? 0 : distance(lower, c);
+    const d = c === bare || c.replace(/[_-]/g, '') === bare ? 0 : distance(lower, c, bestDistance - 1);
     if (d < bestDistance) {
       bestDistance = d;
       best = candidate;
     }
   }
-  const limit = Math.max(1, Math.floor(word.length / 3));
-  return bestDistance <= limit ? best : undefined;
+  return best;
 }
 
-/** Edit distance where swapping two neighbouring letters (`prot` → `port`) counts as one edit. */
-function distance(a: string, b: string): number {
-  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
-  const at = (i: number, j: number): number => (d[i] as number[])[j] as number;
+/**
+ * Edit distance where swapping two neighbouring letters (`prot` → `port`) counts as one edit, or
+ * `bound + 1` as soon as it must exceed `bound`. Three rows, not a matrix: memory linear in `b`.
+ */
+function distance(a: string, b: string, bound: number): number {
+  let before = new Array<number>(b.length + 1).fill(0);
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  let current = new Array<number>(b.length + 1).fill(0);
   for (let i = 1; i <= a.length; i++) {
+    current[0] = i;
+    let rowMin = i;
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let best = Math.min(at(i - 1, j) + 1, at(i, j - 1) + 1, at(i - 1, j - 1) + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, at(i - 2, j - 2) + 1);
-      (d[i] as number[])[j] = best;
+      let d = Math.min((previous[j] as number) + 1, (current[j - 1] as number) + 1, (previous[j - 1] as number) + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, (before[j - 2] as number) + 1);
+      current[j] = d;
+      if (d < rowMin) rowMin = d;
     }
+    // No later cell is below this row's minimum: a transposition reaches back two rows, but costs
+    // no less than the diagonal step into this row from the same cell.
+    if (rowMin > bound) return bound + 1;
+    [before, previous, current] = [previous, current, before];
   }
-  return at(a.length, b.length);
+  return Math.min(previous[b.length] as number, bound + 1);
 }
 
 /** YAML typed the scalar the other way: `0.7` became a number, `"8080"` a string. Say how to write it. */
 function quotingHint(expected: string, input: unknown): string {
   if (expected === 'string' && (typeof input === 'number' || typeof input === 'boolean')) return `; quote it: "${String(input)}"`;
   if ((expected === 'number' || expected === 'int') && typeof input === 'string' && input.trim() !== '' && Number.isFinite(Number(input))) {
-    return `; write it without quotes: ${input.trim()}`;
+    return `; write it without quotes: ${clip(input.trim())}`;
   }
   if (expected === 'boolean' && (input === 'true' || input === 'false')) return `; write it without quotes: ${input}`;
   return '';

@@ -3,6 +3,7 @@
 // up per the secret policy. Secret values are never read.
 import type { Inventory } from '../krm/inventory.js';
 import { isPlainObject } from '../lib/objects.js';
+import { clip, quote } from '../lib/quote.js';
 import type { FieldProblem } from './issues.js';
 import type { Llsd } from './llsd.js';
 import type { RenderOptions } from './render-config.js';
@@ -21,16 +22,16 @@ export function checkReferences(llsd: Llsd, inventory: Inventory, options: Rende
     const path = ['spec', 'overrideConfig', 'configMapName'];
     const configMap = inventory.find('', 'ConfigMap', namespace, override.configMapName);
     if (!configMap) {
-      problems.push({ path, message: `names the ConfigMap "${override.configMapName}", which is not in the input; add it next to the LLSD (with the key \`config.yaml\`) so its content can be checked and hashed` });
+      problems.push({ path, message: `names the ConfigMap ${quote(override.configMapName)}, which is not in the input; add it next to the LLSD (with the key \`config.yaml\`) so its content can be checked and hashed` });
     } else if (typeof (configMap.object.data as Record<string, unknown> | undefined)?.['config.yaml'] !== 'string') {
-      problems.push({ path, message: `names the ConfigMap "${override.configMapName}", which has no \`data.config.yaml\`; put the whole llama-stack config under that key` });
+      problems.push({ path, message: `names the ConfigMap ${quote(override.configMapName)}, which has no \`data.config.yaml\`; put the whole llama-stack config under that key` });
     }
   }
   const caBundle = llsd.spec.networking?.tls?.caBundle;
   if (caBundle && !inventory.find('', 'ConfigMap', namespace, caBundle.configMapName)) {
     problems.push({
       path: ['spec', 'networking', 'tls', 'caBundle', 'configMapName'],
-      message: `names the ConfigMap "${caBundle.configMapName}", which is not in the input; add the ConfigMap with the CA certificates next to the LLSD`,
+      message: `names the ConfigMap ${quote(caBundle.configMapName)}, which is not in the input; add the ConfigMap with the CA certificates next to the LLSD`,
     });
   }
   if (options.secretPolicy === 'off') return problems;
@@ -42,7 +43,7 @@ export function checkReferences(llsd: Llsd, inventory: Inventory, options: Rende
     problems.push({
       severity,
       path: ref.path,
-      message: `refers to the Secret "${ref.name}", which is not in the input (as a Secret, SealedSecret or ExternalSecret); the pod will not start until it exists${namespace ? ` in namespace ${namespace}` : ''}${severity === 'warning' ? ' (set `secretPolicy: strict` to make this an error, or `off` to skip the check)' : ''}`,
+      message: `refers to the Secret ${quote(ref.name)}, which is not in the input (as a Secret, SealedSecret or ExternalSecret); the pod will not start until it exists${namespace ? ` in namespace ${clip(namespace)}` : ''}${severity === 'warning' ? ' (set `secretPolicy: strict` to make this an error, or `off` to skip the check)' : ''}`,
     });
   }
   return problems;

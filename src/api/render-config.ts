@@ -3,6 +3,7 @@
 import { checkOverrides, mergeCatalog, type DistributionOverride } from '../config/distributions.js';
 import { parseYaml11, parseYamlStream } from '../krm/yaml.js';
 import { isPlainObject } from '../lib/objects.js';
+import { code, listOf } from '../lib/quote.js';
 import { described, z } from '../lib/zod.js';
 
 export const renderConfigApiVersion = 'fn.llamastack.io/v1alpha1';
@@ -131,7 +132,7 @@ const secretNamePattern = z.string().check(
   z.superRefine((pattern, ctx) => {
     const unknown = [...pattern.matchAll(/\{([^}]*)\}/g)].map((m) => m[0]).filter((p) => p !== '{name}' && p !== '{namespace}');
     if (unknown.length > 0) {
-      ctx.addIssue({ code: 'custom', message: `may use only the placeholders \`{name}\` and \`{namespace}\`, not ${unknown.map((p) => `\`${p}\``).join(', ')}`, input: pattern });
+      ctx.addIssue({ code: 'custom', message: `may use only the placeholders \`{name}\` and \`{namespace}\`, not ${listOf(unknown, { each: (p) => code(p) })}`, input: pattern });
     } else if (!dnsSubdomainPattern.test(pattern.replaceAll('{name}', 'a').replaceAll('{namespace}', 'a'))) {
       ctx.addIssue({
         code: 'custom',

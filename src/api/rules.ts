@@ -1,5 +1,6 @@
 // Rules across fields of one LLSD (DESIGN §8): the CEL rules of the v1alpha2 proposal, fixed where
 // they were wrong there, and the spec's edge cases. Each returns problems with a field path.
+import { quote } from '../lib/quote.js';
 import type { FieldProblem } from './issues.js';
 import { formatFieldPath } from '../krm/item.js';
 import { isPlainObject } from '../lib/objects.js';
@@ -47,7 +48,7 @@ function checkUniqueProviderIds(providers: readonly ProviderEntry[], problems: F
     }
     problems.push({
       path: [...provider.path, 'id'],
-      message: `duplicates the provider id "${provider.id}" of \`${formatFieldPath(earlier.path)}\`; provider ids must be unique across all APIs`,
+      message: `duplicates the provider id ${quote(provider.id)} of \`${formatFieldPath(earlier.path)}\`; provider ids must be unique across all APIs`,
     });
   }
 }
@@ -146,7 +147,7 @@ function checkModels(llsd: Llsd, problems: FieldProblem[]): void {
     if (earlier) {
       problems.push({
         path: typeof llsd.spec.resources?.models?.[model.path[3] as number] === 'string' ? model.path : [...model.path, 'name'],
-        message: `duplicates the model "${model.name}" of \`${formatFieldPath(earlier.path)}\`; give each model a unique name`,
+        message: `duplicates the model ${quote(model.name)} of \`${formatFieldPath(earlier.path)}\`; give each model a unique name`,
       });
     } else {
       first.set(model.name, model);
@@ -188,7 +189,7 @@ function checkExternalProviders(spec: SpecInput, problems: FieldProblem[]): void
       const path = ['spec', 'externalProviders', api, i];
       const earlier = first.get(entry.providerId);
       if (earlier) {
-        problems.push({ path: [...path, 'providerId'], message: `duplicates the external provider id "${entry.providerId}" of \`${formatFieldPath(earlier)}\`; give each a unique id` });
+        problems.push({ path: [...path, 'providerId'], message: `duplicates the external provider id ${quote(entry.providerId)} of \`${formatFieldPath(earlier)}\`; give each a unique id` });
       } else {
         first.set(entry.providerId, path);
       }

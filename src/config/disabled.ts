@@ -7,6 +7,7 @@ import type { FieldProblem } from '../api/issues.js';
 import { closest } from '../api/issues.js';
 import { apiOfDisabled } from '../api/rules.js';
 import { isPlainObject, setOwn } from '../lib/objects.js';
+import { listOf, quote } from '../lib/quote.js';
 import type { Plan } from '../plan/plan.js';
 import { providerTable, type ReleaseProfile } from './catalog.js';
 import { conditionalId, existsIn } from './providers.js';
@@ -86,7 +87,7 @@ export function applyDisabled(config: Record<string, unknown>, plan: Plan, probl
       const near = closest(name, profile.apis);
       problems.push({
         path: ['spec', 'disabled', i],
-        message: `"${written}" is not an API of llama-stack ${release}.${near ? ` Did you mean "${near}"?` : ''} Its APIs: ${profile.apis.join(', ')}`,
+        message: `${quote(written)} is not an API of llama-stack ${release}.${near ? ` Did you mean "${near}"?` : ''} Its APIs: ${listOf(profile.apis)}`,
       });
     } else if (!disabled.has(api)) {
       disabled.set(api, i);
@@ -102,7 +103,7 @@ export function applyDisabled(config: Record<string, unknown>, plan: Plan, probl
     const apis = [...needing.keys()].sort();
     const who = apis.map((a) => {
       const { ids, all } = needing.get(a) as { ids: string[]; all: boolean };
-      return all ? a : `${a} (${ids.join(', ')})`;
+      return all ? a : `${a} (${listOf(ids)})`;
     });
     problems.push({
       path: ['spec', 'disabled', at],
@@ -157,4 +158,5 @@ function dependents(
   return out;
 }
 
-const andList = (items: readonly string[]): string => (items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`);
+// The items are API names, or ones with their provider ids already listed (and bounded) by listOf.
+const andList = (items: readonly string[]): string => listOf(items, { last: 'and', each: (item) => item });

@@ -2,6 +2,7 @@
 // distributions.yaml) with the RenderConfig `distributions` overrides laid over them, and the
 // image-reference helpers that map `spec.distribution.image` to one of them.
 import { isPlainObject } from '../lib/objects.js';
+import { clip, listOf, quote } from '../lib/quote.js';
 import { parseReference } from '../registry/reference.js';
 import { baseConfig, distributions, type ReleaseProfile } from './catalog.js';
 import { compareVersions, profileFor, supportedReleases } from './versions.js';
@@ -38,7 +39,7 @@ export function unsupportedVersionMessage(config: Record<string, unknown>): stri
   const version = String(config.version);
   return supportedConfigVersions.includes(version)
     ? undefined
-    : `Unsupported config.yaml version ${version}. Supported versions: ${supportedConfigVersions.join(', ')}`;
+    : `Unsupported config.yaml version ${clip(version)}. Supported versions: ${listOf(supportedConfigVersions)}`;
 }
 
 /** The layout a config.yaml is written in, when it shows: `storage.backends` (0.3+) or the old top-level stores (≤ 0.2). */
@@ -107,30 +108,30 @@ export function checkOverrides(overrides: Record<string, DistributionOverride>, 
     const existing = Object.hasOwn(base, name) ? base[name] : undefined;
     const tagRelease = override.image === undefined ? undefined : releaseOfTag(parseImage(override.image).tag);
     if (override.release !== undefined && tagRelease !== undefined && tagRelease !== override.release) {
-      problems.push({ path: at('image'), message: `has the tag of release ${tagRelease}, but \`release\` is ${override.release}; make them agree` });
+      problems.push({ path: at('image'), message: `has the tag of release ${clip(tagRelease)}, but \`release\` is ${clip(override.release)}; make them agree` });
       continue;
     }
     const release = override.release ?? tagRelease ?? existing?.defaultRelease;
     const releaseField = override.release !== undefined ? 'release' : 'image';
     if (release === undefined) {
-      problems.push({ path: at('release'), message: `is required: "${name}" is not a shipped distribution and the image tag is not a release such as \`0.7.1\`` });
+      problems.push({ path: at('release'), message: `is required: ${quote(name)} is not a shipped distribution and the image tag is not a release such as \`0.7.1\`` });
       continue;
     }
     const profile = profileFor(release);
     if (!profile) {
-      problems.push({ path: at(releaseField), message: `llama-stack ${release} is not supported; supported releases: ${supportedReleases()}` });
+      problems.push({ path: at(releaseField), message: `llama-stack ${clip(release)} is not supported; supported releases: ${supportedReleases()}` });
       continue;
     }
     const pinned = existing && Object.hasOwn(existing.releases, release) ? existing.releases[release] : undefined;
-    const ships = existing ? `; "${name}" ships ${Object.keys(existing.releases).sort(compareVersions).join(', ')}` : '';
+    const ships = existing ? `; ${quote(name)} ships ${listOf(Object.keys(existing.releases).sort(compareVersions))}` : '';
     if (override.image === undefined && !pinned) {
-      problems.push({ path: at('image'), message: `is required: ${existing ? `"${name}" has no image for release ${release}${ships}` : `"${name}" is not a shipped distribution`}` });
+      problems.push({ path: at('image'), message: `is required: ${existing ? `${quote(name)} has no image for release ${clip(release)}${ships}` : `${quote(name)} is not a shipped distribution`}` });
     }
     if (override.config === undefined) {
       if (!pinned) {
         problems.push({
           path: at('config'),
-          message: `is required: ${existing ? `"${name}" has no base config for release ${release}${ships}` : `"${name}" is not a shipped distribution`}; give its config.yaml as \`config\` (or as \`configPath\` with \`llsd-render build\`)`,
+          message: `is required: ${existing ? `${quote(name)} has no base config for release ${clip(release)}${ships}` : `${quote(name)} is not a shipped distribution`}; give its config.yaml as \`config\` (or as \`configPath\` with \`llsd-render build\`)`,
         });
       }
       continue;

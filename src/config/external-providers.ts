@@ -6,6 +6,7 @@ import type { Llsd } from '../api/llsd.js';
 import { providerApis, type ProviderApi } from '../api/llsd-v1alpha2.js';
 import { isPlainObject, setOwn } from '../lib/objects.js';
 import settingsData from '../../configs/external-providers.yaml';
+import { clip, quote } from '../lib/quote.js';
 import type { ExternalProviderSettings } from './catalog-schema.js';
 
 export const externalProviderSettings = (): ExternalProviderSettings => settingsData as ExternalProviderSettings;
@@ -58,7 +59,7 @@ export function mergeExternalProviders(config: Record<string, unknown>, llsd: Ll
         problems.push({
           severity: 'warning',
           path: [...path, 'providerId'],
-          message: `replaces the ${configApi} provider "${entry.providerId}" (${String(entries[at]?.provider_type)}) with the external provider ${entry.providerType}`,
+          message: `replaces the ${configApi} provider ${quote(entry.providerId)} (${clip(String(entries[at]?.provider_type))}) with the external provider ${clip(entry.providerType)}`,
         });
         entries[at] = provider;
       } else {

@@ -4,6 +4,7 @@ import { isError, type FieldProblem } from '../api/issues.js';
 import { formatFieldPath } from '../krm/item.js';
 import { stringifyPlainYaml } from '../krm/yaml.js';
 import { clonePlain, isPlainObject, setOwn } from '../lib/objects.js';
+import { clip, code } from '../lib/quote.js';
 import type { Plan } from '../plan/plan.js';
 import { applyDisabled } from './disabled.js';
 import { mergeExternalProviders } from './external-providers.js';
@@ -145,7 +146,7 @@ function checkEnvNames(env: readonly SecretEnv[], problems: FieldProblem[]): voi
     if (earlier) {
       problems.push({
         path: entry.path,
-        message: `would use the env var ${entry.name}, which already carries the secret of \`${formatFieldPath(earlier.path)}\`; rename a provider id or settings key so the names differ`,
+        message: `would use the env var ${clip(entry.name)}, which already carries the secret of ${code(formatFieldPath(earlier.path))}; rename a provider id or settings key so the names differ`,
       });
     } else {
       seen.set(entry.name, entry);

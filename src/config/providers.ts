@@ -8,6 +8,7 @@ import { envName, isSecretLeaf, placeholder, selectorOf, type SecretEnv } from '
 import { compareVersions } from './versions.js';
 import { formatFieldPath } from '../krm/item.js';
 import { deepMerge, isPlainObject, setOwn } from '../lib/objects.js';
+import { clip, code, listOf, quote } from '../lib/quote.js';
 
 /** One entry of `providers.<api>` in config.yaml. */
 export interface ConfigProvider {
@@ -115,12 +116,12 @@ export function resolveProviderType(
   }
   const shortNames = [...new Set(rows.map((r) => r.type.replace(/^(remote|inline)::/, '')))].sort();
   const near = closest(provider.provider.replace(/^(remote|inline)::/, ''), shortNames);
-  const valid = shortNames.length > 0 ? `Valid ${api} providers: ${shortNames.join(', ')}.` : `llama-stack ${release} has no ${api} providers.`;
+  const valid = shortNames.length > 0 ? `Valid ${api} providers: ${listOf(shortNames)}.` : `llama-stack ${release} has no ${api} providers.`;
   return {
     ok: false,
     problem: {
       path: [...provider.path, 'provider'],
-      message: `"${provider.provider}" is not ${/^[aeiou]/.test(api) ? 'an' : 'a'} ${api} provider in llama-stack ${release}.${near ? ` Did you mean "${near}"?` : ''} ${valid}`,
+      message: `${quote(provider.provider)} is not ${/^[aeiou]/.test(api) ? 'an' : 'a'} ${api} provider in llama-stack ${release}.${near ? ` Did you mean "${near}"?` : ''} ${valid}`,
     },
   };
 }
@@ -141,7 +142,7 @@ export function buildProvider(
   const write = (key: string, value: unknown, path: Array<string | number>): void => {
     const earlier = writtenBy.get(key);
     if (earlier !== undefined) {
-      problems.push({ path, message: `writes the config key ${key}, which \`${earlier}\` already writes; remove one of them` });
+      problems.push({ path, message: `writes the config key ${clip(key)}, which ${code(earlier)} already writes; remove one of them` });
       return;
     }
     writtenBy.set(key, formatFieldPath(path.slice(provider.path.length)));
@@ -172,7 +173,7 @@ export function buildProvider(
     const path = [...provider.path, 'apiKey'];
     if (!keys.credentialKey) {
       const when = row.credentialKey ? ` in llama-stack ${release}` : '';
-      const own = keys.otherCredentials.length > 0 ? ` (${keys.otherCredentials.join(', ')})` : '';
+      const own = keys.otherCredentials.length > 0 ? ` (${listOf(keys.otherCredentials)})` : '';
       problems.push({ path, message: `cannot be set for ${row.type}: it takes no API key${when}; remove \`apiKey\` or use \`secretRefs\` with the provider's own keys${own}` });
     } else {
       write(keys.credentialKey, secret(['API_KEY'], selectorOf(provider.apiKey), path), path);
@@ -261,7 +262,7 @@ function completeEndpoint(provider: ProviderEntry, row: ProviderRow, urlKey: str
   if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
     problems.push({
       path: [...provider.path, 'endpoint'],
-      message: `must be an absolute http(s) URL such as "http://vllm:8000/v1", not "${endpoint}"`,
+      message: `must be an absolute http(s) URL such as "http://vllm:8000/v1", not ${quote(endpoint)}`,
     });
     return endpoint;
   }
@@ -271,7 +272,7 @@ function completeEndpoint(provider: ProviderEntry, row: ProviderRow, urlKey: str
   problems.push({
     severity: 'info',
     path: [...provider.path, 'endpoint'],
-    message: `wrote base_url "${completed}": llama-stack reads the full OpenAI-compatible URL including /v1; write the path yourself to choose another`,
+    message: `wrote base_url ${quote(completed)}: llama-stack reads the full OpenAI-compatible URL including /v1; write the path yourself to choose another`,
   });
   return completed;
 }

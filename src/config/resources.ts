@@ -5,6 +5,7 @@ import type { FieldProblem } from '../api/issues.js';
 import { closest } from '../api/issues.js';
 import type { ModelEntry } from '../api/llsd.js';
 import { isPlainObject, setOwn } from '../lib/objects.js';
+import { clip, listOf, quote } from '../lib/quote.js';
 import type { ReleaseProfile } from './catalog.js';
 import { compareVersions } from './versions.js';
 import toolGroupsData from '../../configs/tool-groups.yaml';
@@ -83,18 +84,18 @@ export function registerModels(
   const registered: RegisteredModel[] = [];
   for (const model of models) {
     const provider = model.provider ?? defaultProvider;
-    const available = enabledProviders.length > 0 ? enabledProviders.join(', ') : 'none';
+    const available = enabledProviders.length > 0 ? listOf(enabledProviders) : 'none';
     if (provider === undefined) {
       problems.push({
         path: model.path,
-        message: `needs an inference provider: configure \`spec.providers.inference\`, or write the model as \`{name: ${model.name}, provider: <id>}\` with one of the distribution's inference providers: ${available}`,
+        message: `needs an inference provider: configure \`spec.providers.inference\`, or write the model as \`{name: ${clip(model.name)}, provider: <id>}\` with one of the distribution's inference providers: ${available}`,
       });
       continue;
     }
     if (!enabledProviders.includes(provider)) {
       problems.push({
         path: model.provider === undefined ? model.path : [...model.path, 'provider'],
-        message: `names the inference provider "${provider}", which the rendered config does not enable; use one of: ${available}`,
+        message: `names the inference provider ${quote(provider)}, which the rendered config does not enable; use one of: ${available}`,
       });
       continue;
     }
@@ -190,7 +191,7 @@ export function registerShields(input: ShieldInput, problems: FieldProblem[]): R
     problems.push({
       severity: 'info',
       path,
-      message: `registered with the distribution's safety provider "${chosen.id}", the first of ${enabled.map((p) => p.id).join(', ')}; configure \`spec.providers.safety\` to choose another`,
+      message: `registered with the distribution's safety provider ${quote(chosen.id)}, the first of ${listOf(enabled.map((p) => p.id))}; configure \`spec.providers.safety\` to choose another`,
     });
   }
   const models = certainModels(config, profile);
@@ -203,7 +204,7 @@ export function registerShields(input: ShieldInput, problems: FieldProblem[]): R
       if (!model) {
         problems.push({
           path: [...path, i],
-          message: `names no registered model: the safety provider "${chosen.id}" (inline::llama-guard) runs each shield's guard model through inference, so register the guard model under the shield's name in \`spec.resources.models\`, for example \`models: [{name: meta-llama/Llama-Guard-3-8B, provider: <inference provider id>}]\` and \`shields: [meta-llama/Llama-Guard-3-8B]\``,
+          message: `names no registered model: the safety provider ${quote(chosen.id)} (inline::llama-guard) runs each shield's guard model through inference, so register the guard model under the shield's name in \`spec.resources.models\`, for example \`models: [{name: meta-llama/Llama-Guard-3-8B, provider: <inference provider id>}]\` and \`shields: [meta-llama/Llama-Guard-3-8B]\``,
         });
         return;
       }
@@ -230,7 +231,7 @@ export function settleDefaultShield(config: Record<string, unknown>, profile: Re
   problems.push({
     severity: 'info',
     path: ['spec', 'resources', 'shields', 0],
-    message: `set safety.default_shield_id to "${first.shield_id}": the distribution's default "${safety.default_shield_id}" is not a shield the server will certainly register, and a default that names no registered shield stops the server`,
+    message: `set safety.default_shield_id to ${quote(first.shield_id)}: the distribution's default ${quote(safety.default_shield_id)} is not a shield the server will certainly register, and a default that names no registered shield stops the server`,
   });
   setOwn(safety, 'default_shield_id', first.shield_id);
 }
@@ -274,14 +275,14 @@ export function registerTools(input: ToolInput, problems: FieldProblem[]): Regis
     const entry = toolGroups().find((t) => t.names.includes(name));
     if (!entry) {
       const near = closest(name, known);
-      problems.push({ path: [...path, i], message: `"${tool}" is not a built-in tool group.${near ? ` Did you mean "${near}"?` : ''} Known tools: ${toolGroups().map((t) => t.names[0]).join(', ')}` });
+      problems.push({ path: [...path, i], message: `${quote(tool)} is not a built-in tool group.${near ? ` Did you mean "${near}"?` : ''} Known tools: ${listOf(toolGroups().map((t) => t.names[0] as string))}` });
       return;
     }
     const variant = entry.variants.find(
       (v) => (v.since === undefined || compareVersions(v.since, release) <= 0) && (v.until === undefined || compareVersions(release, v.until) < 0),
     );
     if (!variant) {
-      problems.push({ path: [...path, i], message: `"${tool}" has no built-in tool group in llama-stack ${release}; remove it` });
+      problems.push({ path: [...path, i], message: `${quote(tool)} has no built-in tool group in llama-stack ${release}; remove it` });
       return;
     }
     const provider = candidates.find((p) => variant.providers.includes(p.type));
@@ -306,4 +307,4 @@ export function registerTools(input: ToolInput, problems: FieldProblem[]): Regis
   return registered;
 }
 
-const orList = (items: readonly string[]): string => (items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} or ${items.at(-1)}`);
+const orList = (items: readonly string[]): string => listOf(items, { last: 'or' });

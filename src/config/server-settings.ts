@@ -5,6 +5,7 @@
 import { posix } from 'node:path';
 import type { FieldProblem } from '../api/issues.js';
 import { isPlainObject, setOwn } from '../lib/objects.js';
+import { clip, code, listOf, quote } from '../lib/quote.js';
 import type { Plan } from '../plan/plan.js';
 import { hasPersistentVolume, maxPods, minReplicas, servesTls } from '../plan/workload.js';
 import { workloadDefaults } from './catalog.js';
@@ -42,7 +43,7 @@ export function applyServerSettings(config: Record<string, unknown>, plan: Plan,
 export function checkOverrideServerSettings(config: Record<string, unknown>, plan: Plan, configMapName: string): FieldProblem[] {
   const problems: FieldProblem[] = [];
   const server = isPlainObject(config.server) ? config.server : {};
-  const where = `the config.yaml of the ConfigMap "${configMapName}" (overrideConfig)`;
+  const where = `the config.yaml of the ConfigMap ${quote(configMapName)} (overrideConfig)`;
   const workers = plan.llsd.spec.workload?.workers;
   if (workers !== undefined && !plan.profile.serverWorkers) {
     problems.push(noWorkersSetting(plan));
@@ -68,7 +69,7 @@ export function checkOverrideServerSettings(config: Record<string, unknown>, pla
         problems.push({
           severity: 'warning',
           path: ['spec', 'networking', 'tls', 'secretName'],
-          message: `is mounted at ${files[k]}, but ${where} sets \`server.tls_${k}: ${String(given[k])}\`; unless you mount that file yourself (\`workload.overrides\`), the server cannot start: write ${files[k]} there`,
+          message: `is mounted at ${files[k]}, but ${where} sets ${code(`server.tls_${k}: ${String(given[k])}`)}; unless you mount that file yourself (\`workload.overrides\`), the server cannot start: write ${files[k]} there`,
         });
       }
     }
@@ -111,8 +112,8 @@ export function checkScaling(config: Record<string, unknown>, plan: Plan): Field
     const local = podLocalState(config);
     if (local.sqlite.length > 0 || local.files.length > 0) {
       const where = [
-        ...(local.sqlite.length > 0 ? [`sqlite: ${local.sqlite.join(', ')}`] : []),
-        ...(local.files.length > 0 ? [`provider files: ${local.files.join(', ')}`] : []),
+        ...(local.sqlite.length > 0 ? [`sqlite: ${listOf(local.sqlite, { each: (store) => store })}`] : []),
+        ...(local.files.length > 0 ? [`provider files: ${listOf(local.files, { each: (file) => file })}`] : []),
       ];
       const instead = [
         ...(local.sqlite.length > 0 ? ['set `spec.storage` to postgres (sql) and redis or postgres (kv)'] : []),
@@ -156,7 +157,7 @@ function podLocalState(config: Record<string, unknown>): { sqlite: string[]; fil
   const backends = isPlainObject(config.storage) && isPlainObject(config.storage.backends) ? config.storage.backends : {};
   const sqlite = Object.entries(backends)
     .filter(([, backend]) => isPlainObject(backend) && (backend.type === 'kv_sqlite' || backend.type === 'sql_sqlite'))
-    .map(([name]) => `storage.backends.${name}`);
+    .map(([name]) => `storage.backends.${clip(name)}`);
   for (const key of ['metadata_store', 'inference_store']) {
     const store = config[key];
     const inner = isPlainObject(store) && isPlainObject(store.sql_store_config) ? store.sql_store_config : store;
@@ -169,7 +170,7 @@ function podLocalState(config: Record<string, unknown>): { sqlite: string[]; fil
     for (const entry of entries) {
       if (!isPlainObject(entry) || typeof entry.provider_id !== 'string' || entry.provider_id.includes('${') || !isPlainObject(entry.config)) continue;
       const keys = localFileKeys(entry.config);
-      if (keys.length > 0) files.push(`${api} ${entry.provider_id} (${keys.join(', ')})`);
+      if (keys.length > 0) files.push(`${clip(api)} ${clip(entry.provider_id)} (${listOf(keys)})`);
     }
   }
   return { sqlite, files };

@@ -14,6 +14,7 @@
 import { closest } from '../api/issues.js';
 import { formatFieldPath } from '../krm/item.js';
 import { isPlainObject } from '../lib/objects.js';
+import { clip, code, listOf, quote } from '../lib/quote.js';
 import { providerTable, type ProviderRow, type ReleaseProfile } from './catalog.js';
 import { existsIn, fieldsIn } from './providers.js';
 import { compareVersions } from './versions.js';
@@ -238,7 +239,7 @@ class Checker {
 }
 
 /** "set INFERENCE_MODEL in `spec.workload.overrides.env` (name: INFERENCE_MODEL, value: …)". */
-const howToSet = (name: string): string => `set ${name} in \`spec.workload.overrides.env\` (name: ${name}, value: …)`;
+const howToSet = (name: string): string => `set ${clip(name)} in \`spec.workload.overrides.env\` (name: ${clip(name)}, value: …)`;
 
 const isNonEmptyList = (value: unknown): value is unknown[] => Array.isArray(value) && value.length > 0;
 
@@ -291,15 +292,15 @@ function checkApiName(ctx: Checker, api: string, path: Path, where: 'providers' 
   if (profile.apis.includes(api)) return true;
   const renamed = profile.renamedApis[api];
   if (renamed !== undefined) {
-    ctx.add('error', path, 2, `the ${api} API is called \`${renamed}\` in llama-stack ${release}: write \`${renamed}\``);
+    ctx.add('error', path, 2, `the ${clip(api)} API is called \`${renamed}\` in llama-stack ${release}: write \`${renamed}\``);
     return false;
   }
   if (ROUTING_TABLES.has(api) || INTERNAL_APIS.has(api)) {
     const what = ROUTING_TABLES.has(api) ? 'a routing table the server builds itself' : 'an internal API';
     if (where === 'providers') {
-      ctx.add('error', path, 2, `\`${api}\` is ${what}; it cannot take providers ("automatically provided and cannot be overridden")`);
+      ctx.add('error', path, 2, `${code(api)} is ${what}; it cannot take providers ("automatically provided and cannot be overridden")`);
     } else {
-      ctx.add('warning', path, 2, `\`${api}\` is ${what}, not an API that takes providers; listing it in \`apis\` has no effect`);
+      ctx.add('warning', path, 2, `${code(api)} is ${what}, not an API that takes providers; listing it in \`apis\` has no effect`);
     }
     return false;
   }
@@ -311,7 +312,7 @@ function checkApiName(ctx: Checker, api: string, path: Path, where: 'providers' 
     severity,
     path,
     2,
-    `\`${api}\` is not an API in llama-stack ${release}${history}.${near ? ` Did you mean \`${near}\`?` : ''} APIs that take providers: ${profile.apis.join(', ')}`,
+    `${code(api)} is not an API in llama-stack ${release}${history}.${near ? ` Did you mean \`${near}\`?` : ''} APIs that take providers: ${listOf(profile.apis)}`,
   );
   return false;
 }
@@ -338,7 +339,7 @@ function collectProviders(ctx: Checker): void {
       if (!Object.hasOwn(entry, 'provider_id')) {
         ctx.add('error', [...path, 'provider_id'], 4, 'is missing: every provider entry needs the key (null disables the provider)');
       } else if (entry.provider_id !== null && typeof entry.provider_id !== 'string') {
-        ctx.add('error', [...path, 'provider_id'], 4, `must be a string or null, not ${JSON.stringify(entry.provider_id)}`);
+        ctx.add('error', [...path, 'provider_id'], 4, `must be a string or null, not ${clip(JSON.stringify(entry.provider_id))}`);
       }
       const type = typeof entry.provider_type === 'string' ? entry.provider_type : undefined;
       const id = ctx.idInfo(entry.provider_id);
@@ -459,7 +460,7 @@ function checkProviderTypes(ctx: Checker): void {
     if (!p.validApi || p.type === undefined || !possiblyOn(p) || p.external) continue;
     const path = [...p.path, 'provider_type'];
     const severity: Severity = p.id.state === 'enabled' ? 'error' : 'warning';
-    const when = p.id.state === 'conditional' ? ` when ${p.id.variable} is set` : '';
+    const when = p.id.state === 'conditional' ? ` when ${clip(p.id.variable)} is set` : '';
     if (p.type.includes('${')) {
       ctx.add('warning', path, 3, 'comes from an env var, so llsd-render cannot check that the type exists');
       continue;
@@ -472,7 +473,7 @@ function checkProviderTypes(ctx: Checker): void {
         'warning',
         path,
         3,
-        `llsd-render cannot confirm that ${p.type} exists in llama-stack ${ctx.release}: its provider table saw it in ${row.presentIn.join(', ')} only${hint ? ` (${hint})` : ''}`,
+        `llsd-render cannot confirm that ${clip(p.type)} exists in llama-stack ${ctx.release}: its provider table saw it in ${listOf(row.presentIn)} only${hint ? ` (${hint})` : ''}`,
       );
       continue;
     }
@@ -483,18 +484,18 @@ function checkProviderTypes(ctx: Checker): void {
         'warning',
         path,
         3,
-        `llsd-render cannot confirm that ${p.type} exists for the ${p.api} API in llama-stack ${ctx.release}: its provider table does not list it (it is complete from ${TABLE_COMPLETE_FROM} on)${hint ? `; ${hint}` : ''}`,
+        `llsd-render cannot confirm that ${clip(p.type)} exists for the ${clip(p.api)} API in llama-stack ${ctx.release}: its provider table does not list it (it is complete from ${TABLE_COMPLETE_FROM} on)${hint ? `; ${hint}` : ''}`,
       );
       continue;
     }
     const elsewhere = providerTable().find((r) => r.type === p.type && r.api !== p.api && presence(r, ctx.release) === 'yes');
-    let message = `${p.type} is not available for the ${p.api} API in llama-stack ${ctx.release}, so the server stops at startup${when} ("Provider \`${p.type}\` is not available for API \`${p.api}\`")`;
+    let message = `${clip(p.type)} is not available for the ${clip(p.api)} API in llama-stack ${ctx.release}, so the server stops at startup${when} ("Provider \`${clip(p.type)}\` is not available for API \`${clip(p.api)}\`")`;
     if (p.row?.removedIn) message += `; it was removed in ${p.row.removedIn}`;
     if (hint) message += `; ${hint}`;
     else if (elsewhere) message += `; it is a ${elsewhere.api} provider`;
     const near = hint ? undefined : closest(p.type, valid);
     if (near) message += `. Did you mean \`${near}\`?`;
-    message += valid.length > 0 ? `. ${p.api} providers: ${valid.join(', ')}` : '';
+    message += valid.length > 0 ? `. ${clip(p.api)} providers: ${listOf(valid)}` : '';
     ctx.add(severity, path, 3, message);
   }
 }
@@ -516,7 +517,7 @@ function checkProviderIds(ctx: Checker): void {
       'error',
       [...p.path, 'provider_id'],
       4,
-      `repeats the ${p.api} provider id "${p.id.id}" of \`${formatFieldPath(earlier.path)}\`: the server keys providers by id, so one would silently replace the other; give each a distinct provider_id`,
+      `repeats the ${clip(p.api)} provider id ${quote(p.id.id)} of ${code(formatFieldPath(earlier.path))}: the server keys providers by id, so one would silently replace the other; give each a distinct provider_id`,
     );
   }
 }
@@ -535,7 +536,7 @@ function checkSingleProviderApis(ctx: Checker): void {
           'error',
           p.path,
           5,
-          `is a second ${api} provider, but ${api} takes exactly one: the server keeps one implementation per API and the last one silently wins; remove all but one`,
+          `is a second ${clip(api)} provider, but ${clip(api)} takes exactly one: the server keeps one implementation per API and the last one silently wins; remove all but one`,
         );
       }
     } else if (on.length > 1) {
@@ -544,7 +545,7 @@ function checkSingleProviderApis(ctx: Checker): void {
         'warning',
         ['providers', api],
         5,
-        `${api} takes exactly one provider, but ${on.length} are enabled when ${vars.join(' and ')} ${vars.length > 1 ? 'are' : 'is'} set: the server would keep only the last one`,
+        `${clip(api)} takes exactly one provider, but ${on.length} are enabled when ${listOf(vars, { last: 'and' })} ${vars.length > 1 ? 'are' : 'is'} set: the server would keep only the last one`,
       );
     }
   }
@@ -563,7 +564,7 @@ function checkApisList(ctx: Checker): void {
   const names: string[] = [];
   apis.forEach((api: unknown, index) => {
     if (typeof api !== 'string') {
-      ctx.add('error', ['apis', index], 6, `must be an API name, not ${JSON.stringify(api)}`);
+      ctx.add('error', ['apis', index], 6, `must be an API name, not ${clip(JSON.stringify(api))}`);
       return;
     }
     names.push(api);
@@ -571,10 +572,10 @@ function checkApisList(ctx: Checker): void {
     if (ctx.routed.has(api)) return;
     const on = ctx.providersOf(api);
     if (on.length === 0) {
-      ctx.add('error', ['apis', index], 6, `lists ${api}, which has no enabled provider: the server stops while setting up its routes (KeyError); add a ${api} provider or remove it from \`apis\``);
+      ctx.add('error', ['apis', index], 6, `lists ${clip(api)}, which has no enabled provider: the server stops while setting up its routes (KeyError); add a ${clip(api)} provider or remove it from \`apis\``);
     } else if (on.every((p) => p.id.state === 'conditional')) {
       const vars = [...new Set(on.map((p) => p.id.variable as string))];
-      ctx.add('warning', ['apis', index], 6, `lists ${api}, whose providers are enabled only when ${vars.join(' or ')} is set; without one the server stops while setting up its routes`);
+      ctx.add('warning', ['apis', index], 6, `lists ${clip(api)}, whose providers are enabled only when ${listOf(vars, { last: 'or' })} is set; without one the server stops while setting up its routes`);
     }
   });
   if (names.length === 0) return;
@@ -586,7 +587,7 @@ function checkApisList(ctx: Checker): void {
       'warning',
       ['providers', api],
       6,
-      `has providers, but \`apis\` does not list ${api}: the server does not serve its routes${ctx.routed.has(api) ? ' or build its router, so providers that depend on it cannot start' : ''}; add it to \`apis\``,
+      `has providers, but \`apis\` does not list ${clip(api)}: the server does not serve its routes${ctx.routed.has(api) ? ' or build its router, so providers that depend on it cannot start' : ''}; add it to \`apis\``,
     );
   }
 }
@@ -643,7 +644,7 @@ function checkDependencies(ctx: Checker): void {
     if (!p.validApi || !possiblyOn(p) || p.type === undefined || p.external) continue;
     for (const dep of dependenciesOf(ctx, p)) {
       const severity: Severity = p.id.state === 'enabled' && !dep.unconfirmed ? 'error' : 'warning';
-      const who = `${p.type}${p.id.state === 'conditional' ? ` (enabled when ${p.id.variable} is set)` : ''}`;
+      const who = `${clip(p.type)}${p.id.state === 'conditional' ? ` (enabled when ${clip(p.id.variable)} is set)` : ''}`;
       const note = dep.unconfirmed ? ` (${dep.unconfirmed})` : '';
       const on = ctx.providersOf(dep.api);
       if (ctx.routed.has(dep.api)) {
@@ -655,7 +656,7 @@ function checkDependencies(ctx: Checker): void {
             `${who} needs the ${dep.api} API, but \`apis\` does not list ${dep.api}, so the server builds no ${dep.api} router and stops at startup ("required dependency '${dep.api}' is not available")${note}; add ${dep.api} to \`apis\``,
           );
         } else if (on.length === 0) {
-          ctx.add('warning', p.path, 7, `${who} needs the ${dep.api} API, which has no provider: the server starts, but whatever ${p.type} asks of ${dep.api} fails`);
+          ctx.add('warning', p.path, 7, `${who} needs the ${dep.api} API, which has no provider: the server starts, but whatever ${clip(p.type)} asks of ${dep.api} fails`);
         }
         continue;
       }
@@ -668,7 +669,7 @@ function checkDependencies(ctx: Checker): void {
         );
       } else if (on.every((d) => d.id.state === 'conditional')) {
         const vars = [...new Set(on.map((d) => d.id.variable as string))];
-        ctx.add('warning', p.path, 7, `${who} needs the ${dep.api} API, whose providers are enabled only when ${vars.join(' or ')} is set; without one the server stops at startup${note}`);
+        ctx.add('warning', p.path, 7, `${who} needs the ${dep.api} API, whose providers are enabled only when ${listOf(vars, { last: 'or' })} is set; without one the server stops at startup${note}`);
       }
     }
   }
@@ -740,7 +741,7 @@ function checkProviderConfigs(ctx: Checker): void {
     if (ctx.newLayout) {
       for (const key of REQUIRED_KEYS[`${p.api} ${p.type}`] ?? []) {
         if (Object.hasOwn(p.config, key)) continue;
-        ctx.add(severity, [...configPath, key], 8, `is missing: ${p.type} has no default for it, so the server rejects the provider config at startup`);
+        ctx.add(severity, [...configPath, key], 8, `is missing: ${clip(p.type)} has no default for it, so the server rejects the provider config at startup`);
       }
     }
     if (!p.row) continue;
@@ -763,7 +764,7 @@ function checkCredentialKey(ctx: Checker, p: Provider, configPath: Path, severit
       severity,
       [...configPath, key],
       8,
-      `is not a ${p.type} setting in llama-stack ${ctx.release}; the server silently ignores it and sends no credential: its credential key is \`${expected}\``,
+      `is not a ${clip(p.type)} setting in llama-stack ${ctx.release}; the server silently ignores it and sends no credential: its credential key is \`${expected}\``,
     );
   }
 }
@@ -777,8 +778,8 @@ function checkUrlKey(ctx: Checker, p: Provider, configPath: Path, severity: Seve
     if (key === expected || !Object.hasOwn(p.config, key) || fields?.includes(key)) continue;
     const instead = expected
       ? `its URL key is \`${expected}\`${expected === 'base_url' && ctx.profile.inferenceUrlHasApiPrefix ? ' (the full URL including /v1)' : ''}`
-      : `${p.type} takes no URL setting`;
-    ctx.add(severity, [...configPath, key], 8, `is not a ${p.type} setting in llama-stack ${ctx.release}; the server silently ignores it: ${instead}`);
+      : `${clip(p.type)} takes no URL setting`;
+    ctx.add(severity, [...configPath, key], 8, `is not a ${clip(p.type)} setting in llama-stack ${ctx.release}; the server silently ignores it: ${instead}`);
   }
   if (expected === undefined) return;
   const value = p.config[expected];
@@ -787,7 +788,7 @@ function checkUrlKey(ctx: Checker, p: Provider, configPath: Path, severity: Seve
   const needsUrl = p.type === 'remote::vllm';
   if (value === undefined || value === null || value === '') {
     if (needsUrl) {
-      ctx.add(severity, at, 8, `is missing: ${p.type} has no default URL and refuses to start without one; write the server's full URL${ctx.profile.inferenceUrlHasApiPrefix ? ', including /v1' : ''}`);
+      ctx.add(severity, at, 8, `is missing: ${clip(p.type)} has no default URL and refuses to start without one; write the server's full URL${ctx.profile.inferenceUrlHasApiPrefix ? ', including /v1' : ''}`);
     }
     return;
   }
@@ -810,19 +811,19 @@ function checkUrlDefault(ctx: Checker, p: Provider, at: Path, value: string, sev
     if (text === '') {
       // Empty unless the variable is set: vLLM then has no URL.
       if (p.type !== 'remote::vllm' || p.id.variable === name) return;
-      const on = p.id.state === 'conditional' ? ` (enabled when ${p.id.variable} is set)` : '';
-      ctx.add(severity, at, 8, `is empty unless ${name} is set, and ${p.type}${on} refuses to start without a URL: ${howToSet(name)}`);
+      const on = p.id.state === 'conditional' ? ` (enabled when ${clip(p.id.variable)} is set)` : '';
+      ctx.add(severity, at, 8, `is empty unless ${clip(name)} is set, and ${clip(p.type)}${on} refuses to start without a URL: ${howToSet(name)}`);
       return;
     }
     url = text;
-    which = ` (the default used while ${name} is unset)`;
+    which = ` (the default used while ${clip(name)} is unset)`;
   } else {
     return;
   }
   if (!httpUrl) return;
   const parsed = URL.canParse(url) ? new URL(url) : undefined;
   if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')) {
-    ctx.add(severity, at, 8, `"${url}"${which} is not an absolute http(s) URL, and base_url must be one: the server rejects the config at startup`);
+    ctx.add(severity, at, 8, `${quote(url)}${which} is not an absolute http(s) URL, and base_url must be one: the server rejects the config at startup`);
     return;
   }
   if ((parsed.pathname === '/' || parsed.pathname === '') && p.type && V1_PROVIDERS.has(p.type)) {
@@ -830,7 +831,7 @@ function checkUrlDefault(ctx: Checker, p: Provider, at: Path, value: string, sev
       'warning',
       at,
       8,
-      `"${url}"${which} has no path, but since 0.4.0 base_url is the full OpenAI-compatible URL and nothing is appended at run time: write "${url.replace(/\/$/, '')}/v1"`,
+      `${quote(url)}${which} has no path, but since 0.4.0 base_url is the full OpenAI-compatible URL and nothing is appended at run time: write ${quote(`${url.replace(/\/$/, '')}/v1`)}`,
     );
   }
 }
@@ -919,14 +920,14 @@ function readBackends(ctx: Checker, storage: Record<string, unknown>, backends: 
     const family: Family | undefined = KV_BACKENDS.includes(type as string) ? 'kv' : SQL_BACKENDS.includes(type as string) ? 'sql' : undefined;
     if (!family) {
       const old = type === 'sqlite' || type === 'postgres' || type === 'redis' || type === 'mongodb' ? ` (the ≤ 0.2 store type; write kv_${type}${type === 'sqlite' || type === 'postgres' ? ` or sql_${type}` : ''})` : '';
-      ctx.add('error', [...path, 'type'], 9, `${type === undefined ? 'is missing' : `"${String(type)}" is not a backend type${old}`}: one of ${[...KV_BACKENDS, ...SQL_BACKENDS].join(', ')}`);
+      ctx.add('error', [...path, 'type'], 9, `${type === undefined ? 'is missing' : `${quote(String(type))} is not a backend type${old}`}: one of ${listOf([...KV_BACKENDS, ...SQL_BACKENDS])}`);
       continue;
     }
     backends.set(name, family);
     if (type === 'kv_sqlite' || type === 'sql_sqlite') {
-      if (!Object.hasOwn(backend, 'db_path')) ctx.add('error', [...path, 'db_path'], 9, `is missing: a ${type} backend needs the path of its database file`);
+      if (!Object.hasOwn(backend, 'db_path')) ctx.add('error', [...path, 'db_path'], 9, `is missing: a ${clip(type)} backend needs the path of its database file`);
     } else if (type === 'kv_postgres' || type === 'sql_postgres') {
-      if (!Object.hasOwn(backend, 'user')) ctx.add('error', [...path, 'user'], 9, `is missing: a ${type} backend has no default user, so the server rejects the config at startup`);
+      if (!Object.hasOwn(backend, 'user')) ctx.add('error', [...path, 'user'], 9, `is missing: a ${clip(type)} backend has no default user, so the server rejects the config at startup`);
     }
   }
 }
@@ -970,7 +971,7 @@ function checkStores(ctx: Checker, storage: Record<string, unknown>, backends: M
   }
   for (const name of Object.keys(stores)) {
     if (STORES.some((s) => s.name === name && ctx.since(s.since))) continue;
-    ctx.add('warning', ['storage', 'stores', name], 9, `is not a store in llama-stack ${ctx.release}; the server ignores it. Stores: ${STORES.filter((s) => ctx.since(s.since)).map((s) => s.name).join(', ')}`);
+    ctx.add('warning', ['storage', 'stores', name], 9, `is not a store in llama-stack ${ctx.release}; the server ignores it. Stores: ${listOf(STORES.filter((s) => ctx.since(s.since)).map((s) => s.name))}`);
   }
 }
 
@@ -993,10 +994,10 @@ function checkBackendRef(ctx: Checker, path: Path, value: unknown, family: Famil
       severity,
       [...path, 'backend'],
       9,
-      `names the backend \`${backend}\`, which storage.backends does not define ("unknown backend" at startup)${names.length ? `; ${family}_* backends: ${names.join(', ')}` : ''}`,
+      `names the backend ${code(backend)}, which storage.backends does not define ("unknown backend" at startup)${names.length ? `; ${family}_* backends: ${listOf(names)}` : ''}`,
     );
   } else if (found !== family) {
-    ctx.add(severity, [...path, 'backend'], 9, `names \`${backend}\`, a ${found}_* backend, but ${what} needs a ${family}_* backend`);
+    ctx.add(severity, [...path, 'backend'], 9, `names ${code(backend)}, a ${found}_* backend, but ${what} needs a ${family}_* backend`);
   }
 }
 
@@ -1068,7 +1069,7 @@ function checkOldStore(ctx: Checker, path: Path, value: unknown, family: Family,
   const type = value.type;
   if (typeof type === 'string' && type.includes('${')) return;
   if (typeof type !== 'string' || !types.includes(type)) {
-    ctx.add(severity, [...path, 'type'], 9, `${type === undefined ? 'is missing' : `"${String(type)}" is not a ${family === 'kv' ? 'key-value' : 'SQL'} store type`}: one of ${types.join(', ')}`);
+    ctx.add(severity, [...path, 'type'], 9, `${type === undefined ? 'is missing' : `${quote(String(type))} is not a ${family === 'kv' ? 'key-value' : 'SQL'} store type`}: one of ${listOf(types)}`);
     return;
   }
   if (type === 'postgres' && !Object.hasOwn(value, 'user')) {
@@ -1123,13 +1124,13 @@ function checkReference(ctx: Checker, api: string, raw: unknown, path: Path, rul
       conditional ? 'warning' : 'error',
       path,
       rule,
-      `names the ${api} provider "${ref.id}", which is not ${ctx.providers.some((p) => p.api === api && p.entry.provider_id === ref.id) ? 'enabled' : 'configured'}: the server stops at startup ("Provider not found")${conditional ? ' once this entry is registered' : ''}.${near ? ` Did you mean "${near}"?` : ''} ${ids.length ? `${api} providers: ${ids.join(', ')}` : `There is no ${api} provider`}`,
+      `names the ${clip(api)} provider ${quote(ref.id)}, which is not ${ctx.providers.some((p) => p.api === api && p.entry.provider_id === ref.id) ? 'enabled' : 'configured'}: the server stops at startup ("Provider not found")${conditional ? ' once this entry is registered' : ''}.${near ? ` Did you mean ${quote(near)}?` : ''} ${ids.length ? `${clip(api)} providers: ${listOf(ids)}` : `There is no ${clip(api)} provider`}`,
     );
     return;
   }
   if (!conditional && matches.every((p) => p.id.state === 'conditional')) {
     const vars = [...new Set(matches.map((p) => p.id.variable as string))];
-    ctx.add('warning', path, rule, `names the ${api} provider "${ref.id}", which is enabled only when ${vars.join(' or ')} is set; without it the server stops at startup ("Provider not found")`);
+    ctx.add('warning', path, rule, `names the ${clip(api)} provider ${quote(ref.id)}, which is enabled only when ${listOf(vars, { last: 'or' })} is set; without it the server stops at startup ("Provider not found")`);
   }
 }
 
@@ -1174,7 +1175,7 @@ function checkModels(ctx: Checker): void {
     }
     const type = model.model_type ?? 'llm';
     if (typeof type === 'string' && !type.includes('${') && !MODEL_TYPES.includes(type)) {
-      ctx.add(severity, [...path, 'model_type'], 10, `"${type}" is not a model type: one of ${MODEL_TYPES.join(', ')}`);
+      ctx.add(severity, [...path, 'model_type'], 10, `${quote(type)} is not a model type: one of ${listOf(MODEL_TYPES)}`);
     }
     if (type === 'embedding') {
       const metadata = model.metadata;
@@ -1199,7 +1200,7 @@ function checkOtherResources(ctx: Checker): void {
       ['benchmarks', 'eval'],
     ] as const) {
       if (isNonEmptyList(home[key]) && !ctx.profile.apis.includes(api)) {
-        ctx.add('warning', [...base, key], 11, `is ignored by llama-stack ${release}: the ${api} API and its resources were removed in 0.8.0`);
+        ctx.add('warning', [...base, key], 11, `is ignored by llama-stack ${release}: the ${clip(api)} API and its resources were removed in 0.8.0`);
       }
     }
   }
@@ -1214,7 +1215,7 @@ function checkOtherResources(ctx: Checker): void {
   eachEntry(ctx, home, [...base, storesKey], (entry, path) => {
     const conditional = entryConditional(ctx, entry[idKey]);
     for (const key of required) {
-      if (entry[key] === undefined || entry[key] === null) ctx.add(conditional ? 'warning' : 'error', [...path, key], 11, `is missing: a registered vector store needs ${required.join(', ')}`);
+      if (entry[key] === undefined || entry[key] === null) ctx.add(conditional ? 'warning' : 'error', [...path, key], 11, `is missing: a registered vector store needs ${listOf(required)}`);
     }
     resourceProvider(ctx, entry, path, 'vector_io', 'vector store', conditional);
   });
@@ -1251,7 +1252,7 @@ function eachEntry(ctx: Checker, home: Record<string, unknown>, path: Array<stri
 
 function resourceProvider(ctx: Checker, entry: Record<string, unknown>, path: Path, api: string, what: string, conditional: boolean): void {
   if (entry.provider_id === undefined || entry.provider_id === null || entry.provider_id === '') {
-    ctx.add('warning', [...path, 'provider_id'], 11, `is missing: the server silently skips a ${what} without provider_id; name its ${api} provider`);
+    ctx.add('warning', [...path, 'provider_id'], 11, `is missing: the server silently skips a ${what} without provider_id; name its ${clip(api)} provider`);
     return;
   }
   checkReference(ctx, api, entry.provider_id, [...path, 'provider_id'], 11, conditional);
@@ -1274,7 +1275,7 @@ function checkDefaults(ctx: Checker): void {
         continue;
       }
       if (!isPlainObject(value) || typeof value.model_id !== 'string' || value.provider_id === undefined || value.provider_id === null) {
-        ctx.add('error', path, 12, `must name a registered ${type} model: {provider_id: …, model_id: …}`);
+        ctx.add('error', path, 12, `must name a registered ${clip(type)} model: {provider_id: …, model_id: …}`);
         continue;
       }
       checkReference(ctx, 'inference', value.provider_id, [...path, 'provider_id'], 12, false);
@@ -1283,7 +1284,7 @@ function checkDefaults(ctx: Checker): void {
       const registered = models.find((m) => m.provider_id === value.provider_id && (m.model_id === value.model_id || m.provider_model_id === value.model_id));
       const registeredType = registered ? (registered.model_type ?? 'llm') : undefined;
       if (registered && typeof registeredType === 'string' && !registeredType.includes('${') && registeredType !== type) {
-        ctx.add('error', [...path, 'model_id'], 12, `names the model "${value.model_id}", which is registered as model_type ${registeredType}; the ${key.replace(/_/g, ' ')} must be a ${type} model`);
+        ctx.add('error', [...path, 'model_id'], 12, `names the model ${quote(value.model_id)}, which is registered as model_type ${clip(registeredType)}; the ${key.replace(/_/g, ' ')} must be a ${clip(type)} model`);
       }
     }
     const defaultProvider = vectorStores.default_provider_id;
@@ -1294,7 +1295,7 @@ function checkDefaults(ctx: Checker): void {
           'warning',
           ['vector_stores', 'default_provider_id'],
           12,
-          `names "${defaultProvider}", which is not an enabled vector_io provider: creating a vector store without naming a provider fails. vector_io providers: ${vectorIo.map((p) => p.id.id).join(', ') || 'none'}`,
+          `names ${quote(defaultProvider)}, which is not an enabled vector_io provider: creating a vector store without naming a provider fails. vector_io providers: ${listOf(vectorIo.map((p) => String(p.id.id))) || 'none'}`,
         );
       }
     }
@@ -1320,7 +1321,7 @@ function checkDefaults(ctx: Checker): void {
     certain ? 'error' : 'warning',
     path,
     12,
-    `names the shield "${wanted}", which is not registered: with shields registered, the server stops at startup unless the default is one of them (${shields.map((s) => String(s.shield_id)).join(', ')})`,
+    `names the shield ${quote(wanted)}, which is not registered: with shields registered, the server stops at startup unless the default is one of them (${listOf(shields.map((s) => String(s.shield_id)))})`,
   );
 }
 
@@ -1340,7 +1341,7 @@ function checkServer(ctx: Checker): void {
   if (port !== undefined && port !== null && !(typeof port === 'string' && port.includes('${'))) {
     const n = typeof port === 'number' ? port : typeof port === 'string' && /^\d+$/.test(port.trim()) ? Number(port) : NaN;
     if (!Number.isInteger(n) || n < 1024 || n > 65535) {
-      ctx.add('error', ['server', 'port'], 13, `${JSON.stringify(port)} is not a port the server accepts: an integer from 1024 to 65535`);
+      ctx.add('error', ['server', 'port'], 13, `${clip(JSON.stringify(port))} is not a port the server accepts: an integer from 1024 to 65535`);
     }
   }
   const cert = server.tls_certfile;
@@ -1376,12 +1377,12 @@ function checkServer(ctx: Checker): void {
       if (!ctx.env.has(form.placeholder.name)) severity = 'warning';
     } else if (form.kind === 'placeholder' && form.placeholder.op === ':=' && !ctx.env.has(form.placeholder.name)) type = form.placeholder.text;
   } else if (raw === undefined || raw === null) {
-    ctx.add('error', [...path, 'type'], 13, `is missing: one of ${types.join(', ')}`);
+    ctx.add('error', [...path, 'type'], 13, `is missing: one of ${listOf(types)}`);
     return;
   }
   if (type === undefined || type === '') return;
   if (!types.includes(type)) {
-    ctx.add(severity, [...path, 'type'], 13, `"${type}" is not an auth provider type in llama-stack ${ctx.release}: one of ${types.join(', ')}`);
+    ctx.add(severity, [...path, 'type'], 13, `${quote(type)} is not an auth provider type in llama-stack ${ctx.release}: one of ${listOf(types)}`);
     return;
   }
   if (type === 'oauth2_token') {
@@ -1454,14 +1455,14 @@ function checkString(ctx: Checker, text: string, path: Path, provider: Provider 
         'error',
         path,
         14,
-        `\`${p.raw}\` has no default, so the server stops at startup when ${p.name} is unset: ${howToSet(p.name)}, or write \`\${env.${p.name}${ctx.bash ? ':=' : ':'}<default>}\`.${inDisabled}`,
+        `${code(p.raw)} has no default, so the server stops at startup when ${clip(p.name)} is unset: ${howToSet(p.name)}, or write \`\${env.${clip(p.name)}${ctx.bash ? ':=' : ':'}<default>}\`.${inDisabled}`,
       );
     }
     if (p.op !== '' && p.text.includes('{')) {
-      ctx.add('warning', path, 14, `\`${p.raw}\`: a default ends at the first \`}\`, so the rest of the text after it stays literal; a default cannot contain \`}\``);
+      ctx.add('warning', path, 14, `${code(p.raw)}: a default ends at the first \`}\`, so the rest of the text after it stays literal; a default cannot contain \`}\``);
     }
     if (!ctx.bash && p.op === ':=' && (p.text.startsWith('=') || p.text.startsWith('+'))) {
-      ctx.add('warning', path, 14, `\`${p.raw}\`: llama-stack ${ctx.release} reads \`\${env.X:default}\` and \`\${env.X+value}\` (\`:=\` and \`:+\` arrived in 0.2.13), so the default here starts with "${p.text[0]}"`);
+      ctx.add('warning', path, 14, `${code(p.raw)}: llama-stack ${ctx.release} reads \`\${env.X:default}\` and \`\${env.X+value}\` (\`:=\` and \`:+\` arrived in 0.2.13), so the default here starts with ${quote(p.text[0])}`);
     }
   }
   // `${…}` that is not a placeholder the server recognises stays in the value literally.
@@ -1470,7 +1471,7 @@ function checkString(ctx: Checker, text: string, path: Path, provider: Provider 
     if (covered.some(([from, to]) => m.index >= from && m.index < to)) continue;
     const end = text.indexOf('}', m.index);
     const snippet = end < 0 ? text.slice(m.index) : text.slice(m.index, end + 1);
-    ctx.add('warning', path, 14, `\`${snippet}\` is not a placeholder the server substitutes, so it stays in the value literally: ${whyNotPlaceholder(snippet, ctx.bash)}`);
+    ctx.add('warning', path, 14, `${code(snippet)} is not a placeholder the server substitutes, so it stays in the value literally: ${whyNotPlaceholder(snippet, ctx.bash)}`);
   }
 }
 
@@ -1478,12 +1479,12 @@ function whyNotPlaceholder(snippet: string, bash: boolean): string {
   const m = /^\$\{env\.([^:+}]*)(.*)\}$/.exec(snippet);
   if (!m) return 'only `${env.NAME}` placeholders are substituted';
   const [, name = '', rest = ''] = m;
-  if (!/^[A-Z0-9_]+$/.test(name)) return `the name must be upper case letters, digits and _ (\`\${env.${name.toUpperCase().replace(/[^A-Z0-9_]/g, '_')}}\`)`;
+  if (!/^[A-Z0-9_]+$/.test(name)) return `the name must be upper case letters, digits and _ (\`\${env.${clip(name.toUpperCase().replace(/[^A-Z0-9_]/g, '_'))}}\`)`;
   if (!bash) return 'this release reads `${env.NAME}`, `${env.NAME:default}` and `${env.NAME+value}`';
-  if (rest.startsWith(':-')) return `\`:-\` is not supported; write \`\${env.${name}:=${rest.slice(2)}}\``;
-  if (rest === ':') return `write \`\${env.${name}:=}\` for an empty default`;
-  if (rest.startsWith('+')) return `the pre-0.2.13 \`+\` form; write \`\${env.${name}:+${rest.slice(1)}}\``;
-  if (rest.startsWith(':')) return `write \`\${env.${name}:=${rest.slice(1)}}\` for a default`;
+  if (rest.startsWith(':-')) return `\`:-\` is not supported; write \`\${env.${clip(name)}${clip(':=' + rest.slice(2))}}\``;
+  if (rest === ':') return `write \`\${env.${clip(name)}:=}\` for an empty default`;
+  if (rest.startsWith('+')) return `the pre-0.2.13 \`+\` form; write \`\${env.${clip(name)}${clip(':+' + rest.slice(1))}}\``;
+  if (rest.startsWith(':')) return `write \`\${env.${clip(name)}${clip(':=' + rest.slice(1))}}\` for a default`;
   return 'the forms are `${env.NAME}`, `${env.NAME:=default}` and `${env.NAME:+value}`';
 }
 
@@ -1524,7 +1525,7 @@ function checkPath(ctx: Checker, text: string, path: Path, home: string): void {
   const unset = placeholdersIn(text, ctx.bash)
     .filter((p) => !ctx.env.has(p.name))
     .map((p) => p.name);
-  const when = unset.length > 0 ? ` (with ${unset.join(', ')} unset)` : '';
+  const when = unset.length > 0 ? ` (with ${listOf(unset)} unset)` : '';
   if (value === '~' || value.startsWith('~/')) {
     const resolved = `/${value.slice(2)}`;
     if (resolved === home || resolved.startsWith(`${home}/`)) return;
@@ -1532,7 +1533,7 @@ function checkPath(ctx: Checker, text: string, path: Path, home: string): void {
       'warning',
       path,
       15,
-      `"${value}"${when} resolves against the server's HOME (/ in the stock images) to ${resolved}, outside the state volume at ${home}: the data is lost when the pod restarts; write a path under ${home}`,
+      `${quote(value)}${when} resolves against the server's HOME (/ in the stock images) to ${clip(resolved)}, outside the state volume at ${home}: the data is lost when the pod restarts; write a path under ${home}`,
     );
     return;
   }
@@ -1540,6 +1541,6 @@ function checkPath(ctx: Checker, text: string, path: Path, home: string): void {
     'warning',
     path,
     15,
-    `"${value}"${when} is a relative path, which resolves against the server's working directory, not the state volume at ${home}: the data is lost when the pod restarts; write an absolute path under ${home}`,
+    `${quote(value)}${when} is a relative path, which resolves against the server's working directory, not the state volume at ${home}: the data is lost when the pod restarts; write an absolute path under ${home}`,
   );
 }

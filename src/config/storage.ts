@@ -15,6 +15,7 @@ import { posix } from 'node:path';
 import type { FieldProblem } from '../api/issues.js';
 import type { SecretRefInput, StorageBackendInput } from '../api/llsd-v1alpha2.js';
 import { isPlainObject, setOwn } from '../lib/objects.js';
+import { quote } from '../lib/quote.js';
 import type { Plan } from '../plan/plan.js';
 import { stateDirectory } from '../plan/workload.js';
 import { conditionalId } from './providers.js';
@@ -146,7 +147,7 @@ function serverValue(family: Family, field: keyof StorageBackendInput, value: un
     problems.push({
       severity: 'warning',
       path,
-      message: `is read from the Secret "${ref.name}" through \${env.${name}}; llama-stack turns a substituted value that reads as a number or as true/false into that type, so a ${field} such as 123456 would stop the server: keep the value of key "${ref.key}" non-numeric`,
+      message: `is read from the Secret ${quote(ref.name)} through \${env.${name}}; llama-stack turns a substituted value that reads as a number or as true/false into that type, so a ${field} such as 123456 would stop the server: keep the value of key ${quote(ref.key)} non-numeric`,
     });
   }
   return placeholder(name);

@@ -1,5 +1,6 @@
 // The KRM function Result model (kyaml fn/framework result.go), the only way llsd-render reports
 // problems. Stages return results; the edges print them and derive the exit code.
+import { count, elide, escapeControl } from '../lib/quote.js';
 
 export type Severity = 'error' | 'warning' | 'info';
 
@@ -53,28 +54,79 @@ export function sortResults(results: readonly Result[]): Result[] {
   });
 }
 
-/** The KRM wire form of a result: empty fields omitted, no line (not part of the spec). */
+/**
+ * The KRM wire form of a result: empty fields omitted, no line (not part of the spec). Control
+ * characters are escaped as on stderr, since kpt prints these fields to a terminal.
+ */
 export function toWire(result: Result): Record<string, unknown> {
-  const wire: Record<string, unknown> = { message: result.message, severity: result.severity };
-  if (result.resourceRef) wire.resourceRef = { ...result.resourceRef };
-  if (result.field) wire.field = { ...result.field };
-  if (result.file) wire.file = { ...result.file };
+  const wire: Record<string, unknown> = { message: printable(result.message, MAX_MESSAGE), severity: result.severity };
+  if (result.resourceRef) wire.resourceRef = printableFields(result.resourceRef, MAX_PART);
+  if (result.field) wire.field = { path: printable(result.field.path, MAX_PART) };
+  if (result.file) wire.file = printableFields(result.file, MAX_FILE);
   return wire;
 }
+
+// Backstops: each message bounds what it quotes (src/lib/quote.ts), so these cut only a message
+// that forgot to; a field path holds the user's keys, which no message site sees.
+const MAX_MESSAGE = 4000;
+const MAX_PART = 500;
+// A file path is cut only beyond Linux's PATH_MAX: kpt matches it against its files.
+const MAX_FILE = 4096;
+
+const printable = (text: string, max: number): string => escapeControl(elide(text, max));
+
+const printableFields = <T extends object>(fields: T, max: number): T =>
+  Object.fromEntries(Object.entries(fields).map(([key, value]) => [key, typeof value === 'string' ? printable(value, max) : value])) as T;
 
 /**
  * One stderr line per result (DESIGN §2), because kustomize never shows results:
  * `<file>:<line>: <ns>/<name>: <field.path>: <message>`, parts the input did not have left out.
+ * Control characters in any part are escaped, so input can neither break the line nor forge another.
  */
 export function formatLine(result: Result): string {
   const parts: string[] = [];
-  if (result.file) parts.push(result.line ? `${result.file.path}:${result.line}` : result.file.path);
+  if (result.file) parts.push(printable(result.file.path, MAX_FILE) + (result.line ? `:${result.line}` : ''));
   if (result.resourceRef) {
     const { namespace, name } = result.resourceRef;
-    parts.push(namespace ? `${namespace}/${name}` : name);
+    parts.push(printable(namespace ? `${namespace}/${name}` : name, MAX_PART));
   }
-  if (result.field) parts.push(result.field.path);
+  if (result.field) parts.push(printable(result.field.path, MAX_PART));
   const prefix = result.severity === 'error' ? '' : `${result.severity}: `;
-  parts.push(prefix + result.message);
+  parts.push(prefix + printable(result.message, MAX_MESSAGE));
   return parts.join(': ');
 }
+
+/** How many results of one kind (one field of one object, any list index) are shown. */
+export const MAX_RESULTS_OF_A_KIND = 100;
+
+/**
+ * `sorted` with at most `MAX_RESULTS_OF_A_KIND` results per object, severity and field path (list
+ * indexes ignored), and one result saying how many more there were: a list of 100,000 entries that
+ * all repeat one mistake gives 101 lines, not 100,000.
+ */
+export function capRepeats(sorted: readonly Result[]): Result[] {
+  const seen = new Map<string, { count: number; first: Result }>();
+  const out: Result[] = [];
+  for (const result of sorted) {
+    const kind = kindOf(result);
+    const entry = seen.get(kind) ?? { count: 0, first: result };
+    seen.set(kind, entry);
+    entry.count++;
+    if (entry.count <= MAX_RESULTS_OF_A_KIND) out.push(result);
+  }
+  for (const [, { count: n, first }] of seen) {
+    if (n <= MAX_RESULTS_OF_A_KIND) continue;
+    const { line: _line, message: _message, field, ...where } = first;
+    out.push({
+      ...where,
+      ...(field && { field: { path: anyIndex(field.path) } }),
+      message: `${count(n - MAX_RESULTS_OF_A_KIND)} more ${first.severity === 'info' ? 'notes' : `${first.severity}s`} like the ${MAX_RESULTS_OF_A_KIND} shown for this field are left out; fix the ones shown, then run again`,
+    });
+  }
+  return out.length === sorted.length ? out : sortResults(out);
+}
+
+const anyIndex = (path: string): string => path.replace(/\[\d+\]/g, '[*]');
+
+const kindOf = (r: Result): string =>
+  [r.severity, r.file?.path ?? '', r.file?.index ?? '', r.resourceRef ? `${r.resourceRef.kind}/${r.resourceRef.namespace ?? ''}/${r.resourceRef.name}` : '', anyIndex(r.field?.path ?? '')].join('\u0000');

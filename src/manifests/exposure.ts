@@ -5,6 +5,7 @@ import type { FieldProblem } from '../api/issues.js';
 import type { Llsd } from '../api/llsd.js';
 import type { RenderOptions } from '../api/render-config.js';
 import { isPlainObject } from '../lib/objects.js';
+import { quote } from '../lib/quote.js';
 import type { Plan } from '../plan/plan.js';
 import { names } from './metadata.js';
 
@@ -60,7 +61,7 @@ export function exposureProblems(plan: Plan, options: RenderOptions): FieldProbl
   if (!exposure) return [];
   const { llsd } = plan;
   const problems: FieldProblem[] = [];
-  const object = `the ${kindNames[exposure.kind]} "${exposeNames[exposure.kind](llsd)}"`;
+  const object = `the ${kindNames[exposure.kind]} ${quote(exposeNames[exposure.kind](llsd))}`;
   const hostname = isPlainObject(llsd.spec.networking?.expose) ? llsd.spec.networking.expose.hostname : undefined;
 
   if (hostname !== undefined && !isDnsName(hostname)) {
@@ -71,7 +72,7 @@ export function exposureProblems(plan: Plan, options: RenderOptions): FieldProbl
   } else if (hostname === undefined && exposure.host !== undefined && !isDnsName(exposure.host)) {
     problems.push({
       path: exposePath,
-      message: `gives the host name "${exposure.host}" (\`<name>-<namespace>.<ingressDomain>\`), which is not a valid DNS name: its first label must be at most 63 characters. Set \`spec.networking.expose.hostname\``,
+      message: `gives the host name ${quote(exposure.host)} (\`<name>-<namespace>.<ingressDomain>\`), which is not a valid DNS name: its first label must be at most 63 characters. Set \`spec.networking.expose.hostname\``,
     });
   }
   if (exposure.kind === 'httproute' && !options.gateway) {
@@ -94,7 +95,7 @@ export function exposureProblems(plan: Plan, options: RenderOptions): FieldProbl
     problems.push({
       severity: 'warning',
       path: exposePath,
-      message: `${object} terminates TLS with the router's default certificate, not the Secret "${exposure.tls.secretName}" of the \`ingressTls\` option (a Route cannot refer to a Secret on every OpenShift release); use \`ingressTls: {}\`, or \`exposeKind: ingress\` for your own certificate`,
+      message: `${object} terminates TLS with the router's default certificate, not the Secret ${quote(exposure.tls.secretName)} of the \`ingressTls\` option (a Route cannot refer to a Secret on every OpenShift release); use \`ingressTls: {}\`, or \`exposeKind: ingress\` for your own certificate`,
     });
   }
   if (exposure.backendTls && exposure.kind === 'ingress' && !Object.keys(exposure.annotations).some(saysBackendProtocol)) {
@@ -108,7 +109,7 @@ export function exposureProblems(plan: Plan, options: RenderOptions): FieldProbl
     problems.push({
       severity: 'warning',
       path: ['spec', 'networking', 'tls', 'enabled'],
-      message: `makes the server serve HTTPS, but the Gateway sends plain HTTP to it through ${object} unless a BackendTLSPolicy for the Service "${names.service(llsd)}" says otherwise: add one next to the LLSD`,
+      message: `makes the server serve HTTPS, but the Gateway sends plain HTTP to it through ${object} unless a BackendTLSPolicy for the Service ${quote(names.service(llsd))} says otherwise: add one next to the LLSD`,
     });
   }
   return problems;
@@ -137,6 +138,6 @@ const setHost = 'set `spec.networking.expose.hostname`, or the `ingressDomain` o
 
 const withoutHost: Record<ExposeKind, (llsd: Llsd) => string> = {
   ingress: () => `has no host, so it answers on every host name its controller serves; ${setHost}`,
-  route: (llsd) => `has no host, so OpenShift gives it "${llsd.name}-${llsd.namespace ?? '<namespace>'}.<router domain>"; for another one, ${setHost}`,
+  route: (llsd) => `has no host, so OpenShift gives it ${quote(`${llsd.name}-${llsd.namespace ?? '<namespace>'}.<router domain>`)}; for another one, ${setHost}`,
   httproute: () => `has no host names, so it takes every host name of the Gateway listener; ${setHost}`,
 };

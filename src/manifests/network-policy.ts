@@ -9,6 +9,7 @@ import type { FieldProblem } from '../api/issues.js';
 import type { Llsd } from '../api/llsd.js';
 import type { RenderOptions } from '../api/render-config.js';
 import type { KrmObject } from '../krm/item.js';
+import { quote } from '../lib/quote.js';
 import type { Plan } from '../plan/plan.js';
 import { serverPort } from './deployment.js';
 import { exposureOf } from './exposure.js';
@@ -62,7 +63,7 @@ export function networkPolicyProblems(plan: Plan, options: RenderOptions): Field
     problems.push({
       severity: 'warning',
       path: ['spec', 'networking', 'expose'],
-      message: `is on, but the NetworkPolicy "${networkPolicyName(llsd)}" may shut out ${forwarder}: set the \`ingressControllerNamespace\` option to its namespace (e.g. \`ingress-nginx\`) so the policy admits it`,
+      message: `is on, but the NetworkPolicy ${quote(networkPolicyName(llsd))} may shut out ${forwarder}: set the \`ingressControllerNamespace\` option to its namespace (e.g. \`ingress-nginx\`) so the policy admits it`,
     });
   }
   return problems;

@@ -7,6 +7,7 @@ import { isError, type FieldProblem } from '../api/issues.js';
 import type { Llsd } from '../api/llsd.js';
 import { workloadDefaults } from '../config/catalog.js';
 import type { Inventory } from '../krm/inventory.js';
+import { listOf, quote } from '../lib/quote.js';
 
 export interface CaBundle {
   /** The source ConfigMap. */
@@ -35,7 +36,7 @@ export function readCaBundle(llsd: Llsd, inventory: Inventory): CaBundleOutcome 
       const present = Object.keys(data).sort();
       problems.push({
         path,
-        message: `names the key "${key}", which the ConfigMap "${configMapName}" does not have${present.length > 0 ? `; its keys: ${present.join(', ')}` : ' (it has no data)'}${caBundle.configMapKeys ? '' : '; set `configMapKeys` to the keys holding the certificates'}`,
+        message: `names the key ${quote(key)}, which the ConfigMap ${quote(configMapName)} does not have${present.length > 0 ? `; its keys: ${listOf(present)}` : ' (it has no data)'}${caBundle.configMapKeys ? '' : '; set `configMapKeys` to the keys holding the certificates'}`,
       });
       return;
     }
@@ -45,7 +46,7 @@ export function readCaBundle(llsd: Llsd, inventory: Inventory): CaBundleOutcome 
       problems.push({
         severity: 'warning',
         path,
-        message: `${caBundle.configMapKeys ? `names the key "${key}" of the ConfigMap "${configMapName}", which` : `names the ConfigMap "${configMapName}", whose key "${key}"`} holds ${count(parsed.invalid, 'CERTIFICATE block')} that ${parsed.invalid === 1 ? 'is' : 'are'} not a valid X.509 certificate; ${parsed.invalid === 1 ? 'it is' : 'they are'} left out of the bundle`,
+        message: `${caBundle.configMapKeys ? `names the key ${quote(key)} of the ConfigMap ${quote(configMapName)}, which` : `names the ConfigMap ${quote(configMapName)}, whose key ${quote(key)}`} holds ${count(parsed.invalid, 'CERTIFICATE block')} that ${parsed.invalid === 1 ? 'is' : 'are'} not a valid X.509 certificate; ${parsed.invalid === 1 ? 'it is' : 'they are'} left out of the bundle`,
       });
     }
   });
@@ -56,7 +57,7 @@ export function readCaBundle(llsd: Llsd, inventory: Inventory): CaBundleOutcome 
         ...problems,
         {
           path: [...base, 'configMapName'],
-          message: `names the ConfigMap "${configMapName}", which holds no valid PEM certificate under ${keys.map((k) => `"${k}"`).join(', ')}: add the CA certificates ("-----BEGIN CERTIFICATE-----" blocks), or remove \`caBundle\``,
+          message: `names the ConfigMap ${quote(configMapName)}, which holds no valid PEM certificate under ${listOf(keys, { each: (k) => quote(k) })}: add the CA certificates ("-----BEGIN CERTIFICATE-----" blocks), or remove \`caBundle\``,
         },
       ],
     };
@@ -66,7 +67,7 @@ export function readCaBundle(llsd: Llsd, inventory: Inventory): CaBundleOutcome 
     return {
       problems: [
         ...problems,
-        { path: [...base, 'configMapName'], message: `names the ConfigMap "${configMapName}", whose ${count(pems.length, 'certificate')} make ${Buffer.byteLength(pem)} bytes: more than a ConfigMap holds (1 MiB); select fewer keys with \`configMapKeys\`` },
+        { path: [...base, 'configMapName'], message: `names the ConfigMap ${quote(configMapName)}, whose ${count(pems.length, 'certificate')} make ${Buffer.byteLength(pem)} bytes: more than a ConfigMap holds (1 MiB); select fewer keys with \`configMapKeys\`` },
       ],
     };
   }

@@ -6,6 +6,7 @@
 // `org.opencontainers.image.version` label; else the layout of the config.yaml (overrideConfig or labels).
 import type { FieldProblem } from '../api/issues.js';
 import { closest, isError } from '../api/issues.js';
+import { clip, listOf, quote } from '../lib/quote.js';
 import type { Llsd } from '../api/llsd.js';
 import { releaseProfiles, type ReleaseProfile } from '../config/catalog.js';
 import {
@@ -104,13 +105,13 @@ function planNamed(llsd: Llsd, name: string, catalog: Catalog): PlanOutcome {
     const near = closest(name, known);
     return fail(
       ['spec', 'distribution', 'name'],
-      `unknown distribution "${name}".${near ? ` Did you mean "${near}"?` : ''} Known distributions: ${known.join(', ')}; or set \`spec.distribution.image\` instead.`,
+      `unknown distribution ${quote(name)}.${near ? ` Did you mean "${near}"?` : ''} Known distributions: ${listOf(known)}; or set \`spec.distribution.image\` instead.`,
     );
   }
   const requested = llsd.annotations[annotation.release];
   const release = requested ?? entry.defaultRelease;
   const pinned = Object.hasOwn(entry.releases, release) ? entry.releases[release] : undefined;
-  if (!pinned) return fail(releasePath, `distribution "${name}" has no release "${release}"; available: ${releasesOf(entry)}`);
+  if (!pinned) return fail(releasePath, `distribution "${name}" has no release ${quote(release)}; available: ${releasesOf(entry)}`);
   return withBase(llsd, name, pinned.image, release, pinned, ['spec', 'distribution', 'name']);
 }
 
@@ -124,7 +125,7 @@ function planImage(llsd: Llsd, image: string, catalog: Catalog, override: Overri
   const tagRelease = releaseOfTag(ref.tag);
   const annotated = llsd.annotations[annotation.release];
   if (annotated !== undefined && tagRelease !== undefined && annotated !== tagRelease) {
-    return fail(releasePath, `says release ${annotated}, but the image tag says ${tagRelease}; remove the annotation or make it agree with the tag`);
+    return fail(releasePath, `says release ${clip(annotated)}, but the image tag says ${tagRelease}; remove the annotation or make it agree with the tag`);
   }
   const release = annotated ?? tagRelease;
   const fromPath = annotated !== undefined ? releasePath : imagePath;
@@ -135,20 +136,20 @@ function planImage(llsd: Llsd, image: string, catalog: Catalog, override: Overri
   if (override) return planConfig(llsd, image, name ?? nameInConfig(override.value) ?? 'custom', release, fromPath, override.value, 'the overrideConfig config.yaml');
 
   const lookup = labels.lookups?.get(image);
-  if (!lookup) return { ok: false, problems: [{ path: imagePath, message: `the config in the labels of ${image} has not been looked up (a render without registry access)` }], pendingImage: image };
+  if (!lookup) return { ok: false, problems: [{ path: imagePath, message: `the config in the labels of ${clip(image)} has not been looked up (a render without registry access)` }], pendingImage: image };
   if (!lookup.ok) {
     const shipped = entry ? `; "${name}" ships base configs for ${releasesOf(entry)}: use one of them` : '';
     return fail(imagePath, `${lookup.message}${shipped}`);
   }
   const parsed = parseYaml11(lookup.config.text);
   if (parsed.problem || !isPlainObject(parsed.value)) {
-    return fail(imagePath, `the config.yaml in the labels of ${image} is not a YAML mapping${parsed.problem ? ` (line ${parsed.problem.line ?? '?'}: ${parsed.problem.message})` : ''}; fix the image's labels or use \`spec.overrideConfig\``);
+    return fail(imagePath, `the config.yaml in the labels of ${clip(image)} is not a YAML mapping${parsed.problem ? ` (line ${parsed.problem.line ?? '?'}: ${parsed.problem.message})` : ''}; fix the image's labels or use \`spec.overrideConfig\``);
   }
   const version = unsupportedVersionMessage(parsed.value);
   if (version) return fail(imagePath, `the config.yaml in the labels of ${image}: ${version}`);
   const labelRelease = release === undefined ? releaseOfTag(lookup.config.imageVersion) : undefined;
   const runImage = labels.pinDigest ? pinnedImage(image, lookup.config.digest) : image;
-  const planned = planConfig(llsd, runImage, name ?? nameInConfig(parsed.value) ?? 'custom', release ?? labelRelease, labelRelease !== undefined ? imagePath : fromPath, parsed.value, `the config.yaml in the labels of ${image}`, labelRelease !== undefined ? `the image's label ${imageVersionLabel}` : undefined);
+  const planned = planConfig(llsd, runImage, name ?? nameInConfig(parsed.value) ?? 'custom', release ?? labelRelease, labelRelease !== undefined ? imagePath : fromPath, parsed.value, `the config.yaml in the labels of ${clip(image)}`, labelRelease !== undefined ? `the image's label ${imageVersionLabel}` : undefined);
   if (planned.ok) planned.plan.imageSource = lookup;
   return planned;
 }
@@ -175,7 +176,7 @@ function planConfig(
 ): PlanOutcome {
   if (release !== undefined) {
     const profile = profileFor(release);
-    if (!profile) return fail(releaseFrom, `llama-stack ${release} is not supported${releaseSource ? ` (the release from ${releaseSource})` : ''}; supported releases: ${supportedReleases()}`);
+    if (!profile) return fail(releaseFrom, `llama-stack ${clip(release)} is not supported${releaseSource ? ` (the release from ${releaseSource})` : ''}; supported releases: ${supportedReleases()}`);
     return {
       ok: true,
       plan: { llsd, distributionName, image, release, profile, baseConfig: config, ...(releaseSource && { releaseNote: `the release is ${releaseSource}` }) },
@@ -185,7 +186,7 @@ function planConfig(
   if (!assumed) {
     return fail(
       imagePath,
-      `cannot tell which llama-stack release ${image} runs: no profile serves the APIs of ${what}. Tag the image with its release (e.g. \`:0.7.1\`) or set the \`${annotation.release}\` annotation`,
+      `cannot tell which llama-stack release ${clip(image)} runs: no profile serves the APIs of ${what}. Tag the image with its release (e.g. \`:0.7.1\`) or set the \`${annotation.release}\` annotation`,
     );
   }
   return {
@@ -234,7 +235,7 @@ function assumeRelease(config: Record<string, unknown>): { profile: ReleaseProfi
   const signs = [
     layout === 'storage-backends' ? '`storage.backends`' : layout === 'top-level-stores' ? '`metadata_store`' : undefined,
     hasDistroName ? '`distro_name`' : undefined,
-    apis.length > 0 ? `the APIs ${[...apis].sort().join(', ')}` : undefined,
+    apis.length > 0 ? `the APIs ${listOf([...apis].sort())}` : undefined,
   ].filter((s): s is string => s !== undefined);
   return { profile, why: signs.length > 0 ? signs.join(', ') : 'nothing (the newest release)' };
 }
@@ -242,7 +243,7 @@ function assumeRelease(config: Record<string, unknown>): { profile: ReleaseProfi
 const nameInConfig = (config: Record<string, unknown>): string | undefined =>
   [config.distro_name, config.image_name].find((v): v is string => typeof v === 'string' && v !== '');
 
-const releasesOf = (entry: CatalogEntry): string => Object.keys(entry.releases).sort(compareVersions).join(', ');
+const releasesOf = (entry: CatalogEntry): string => listOf(Object.keys(entry.releases).sort(compareVersions));
 
 /** The overrideConfig ConfigMap's config.yaml, checked the way the server reads it (FR-029, FR-074). */
 function readOverrideConfig(llsd: Llsd, inventory: Inventory): OverrideConfig | { problem: FieldProblem } {
@@ -250,10 +251,10 @@ function readOverrideConfig(llsd: Llsd, inventory: Inventory): OverrideConfig | 
   const path = ['spec', 'overrideConfig', 'configMapName'];
   const text = (inventory.find('', 'ConfigMap', llsd.namespace, configMapName)?.object.data as Record<string, unknown> | undefined)?.['config.yaml'];
   // checkReferences has already reported a missing ConfigMap or key.
-  if (typeof text !== 'string') return { problem: { path, message: `the ConfigMap "${configMapName}" must be in the input with a \`config.yaml\` key` } };
+  if (typeof text !== 'string') return { problem: { path, message: `the ConfigMap ${quote(configMapName)} must be in the input with a \`config.yaml\` key` } };
   const parsed = parseYaml11(text);
   if (parsed.problem || !isPlainObject(parsed.value)) {
-    return { problem: { path, message: `the config.yaml of the ConfigMap "${configMapName}" is not a YAML mapping${parsed.problem ? ` (line ${parsed.problem.line ?? '?'}: ${parsed.problem.message})` : ''}` } };
+    return { problem: { path, message: `the config.yaml of the ConfigMap ${quote(configMapName)} is not a YAML mapping${parsed.problem ? ` (line ${parsed.problem.line ?? '?'}: ${parsed.problem.message})` : ''}` } };
   }
   const version = unsupportedVersionMessage(parsed.value);
   if (version) return { problem: { path, message: version } };

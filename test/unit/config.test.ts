@@ -76,11 +76,11 @@ describe('providers on the starter 0.7.1 base', () => {
     expect(provider(config, 'inference', 'b')).toEqual({ provider_id: 'b', provider_type: 'remote::ollama', config: { base_url: 'http://b:11434/v1' } });
   });
 
-  it('an unknown provider is an error naming the valid ones and the likely one', () => {
+  it('an unknown provider is an error naming the likely one and the first 10 valid ones (issue 15: bounded lists)', () => {
     const outcome = generate('distribution: {name: starter}\nproviders:\n  inference: {provider: vlm}');
     expect(outcome.ok).toBe(false);
     expect(outcome.problems[0]?.path).toEqual(['spec', 'providers', 'inference', 'provider']);
-    expect(outcome.problems[0]?.message).toMatch(/^"vlm" is not an inference provider in llama-stack 0\.7\.1\. Did you mean "vllm"\? Valid inference providers: .*ollama.*vllm.*\.$/);
+    expect(outcome.problems[0]?.message).toMatch(/^"vlm" is not an inference provider in llama-stack 0\.7\.1\. Did you mean "vllm"\? Valid inference providers: (?:[\w-]+, ){10}… and 13 more\.$/);
   });
 
   it('an endpoint on a provider without a URL key is an error, not a silently ignored key', () => {

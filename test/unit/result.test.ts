@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { exitCodeOf, formatLine, sortResults, toWire, type Result } from '../../src/krm/result.js';
+import { capRepeats, exitCodeOf, formatLine, sortResults, toWire, type Result } from '../../src/krm/result.js';
 
 const ref = { apiVersion: 'llamastack.io/v1alpha2', kind: 'LlamaStackDistribution', name: 'demo', namespace: 'ai' };
 
@@ -30,5 +30,57 @@ describe('results', () => {
 
   it('wire form omits empty fields and the line', () => {
     expect(toWire({ severity: 'info', message: 'm', line: 3 })).toEqual({ message: 'm', severity: 'info' });
+  });
+});
+
+describe('one result, one line (issue 15)', () => {
+  const forged = 'star\nfake.yaml:1: forged\u001b[31mred\u2028';
+
+  it('formatLine escapes control characters in every part', () => {
+    const r: Result = { severity: 'error', message: `unknown distribution "${forged}"`, resourceRef: { ...ref, name: 'de\nmo' }, field: { path: 'spec["a\rb"]' }, file: { path: 'x\n.yaml' }, line: 3 };
+    const line = formatLine(r);
+    expect(line.split('\n')).toHaveLength(1);
+    expect(line).toBe('x\\n.yaml:3: ai/de\\nmo: spec["a\\rb"]: unknown distribution "star\\nfake.yaml:1: forged\\x1b[31mred\\u2028"');
+  });
+
+  it('toWire escapes them too, since kpt prints results to a terminal', () => {
+    const wire = toWire({ severity: 'error', message: forged, field: { path: 'a\nb' }, resourceRef: { ...ref, name: 'x\u001by' } });
+    expect(wire).toEqual({
+      message: 'star\\nfake.yaml:1: forged\\x1b[31mred\\u2028',
+      severity: 'error',
+      field: { path: 'a\\nb' },
+      resourceRef: { ...ref, name: 'x\\x1by' },
+    });
+  });
+
+  it('a message or field path that a site forgot to bound is cut in the middle, keeping its advice', () => {
+    const r: Result = { severity: 'error', message: `names "${'x'.repeat(1_000_000)}"; write a name such as \`starter\``, field: { path: `spec.settings["${'k'.repeat(1_000_000)}"]` } };
+    const line = formatLine(r);
+    expect(line.length).toBeLessThan(5000);
+    expect(line).toMatch(/characters left out/);
+    expect(line.endsWith('; write a name such as `starter`')).toBe(true);
+    expect(String(toWire(r).message).length).toBeLessThan(5000);
+    expect(String((toWire(r).field as { path: string }).path).length).toBeLessThan(1000);
+  });
+});
+
+describe('capRepeats', () => {
+  const modelError = (i: number): Result => ({ severity: 'error', message: `names the inference provider "nope-${i}"`, resourceRef: ref, field: { path: `spec.resources.models[${i}].provider` }, file: { path: 'llsd.yaml', index: 0 } });
+
+  it('keeps 100 results of one field of one object and counts the rest in one result', () => {
+    const results = capRepeats(sortResults(Array.from({ length: 2000 }, (_, i) => modelError(i))));
+    expect(results).toHaveLength(101);
+    const summary = results.filter((r) => r.field?.path === 'spec.resources.models[*].provider');
+    expect(summary).toEqual([
+      { severity: 'error', resourceRef: ref, file: { path: 'llsd.yaml', index: 0 }, field: { path: 'spec.resources.models[*].provider' }, message: '1,900 more errors like the 100 shown for this field are left out; fix the ones shown, then run again' },
+    ]);
+    expect(exitCodeOf(results)).toBe(1);
+  });
+
+  it('leaves 100 or fewer, and results of other fields or objects, untouched', () => {
+    const few = sortResults(Array.from({ length: 100 }, (_, i) => modelError(i)));
+    expect(capRepeats(few)).toEqual(few);
+    const other = { ...modelError(0), resourceRef: { ...ref, name: 'other' } };
+    expect(capRepeats(sortResults([...few, other]))).toHaveLength(101);
   });
 });
