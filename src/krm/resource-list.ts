@@ -1,5 +1,6 @@
 // Reading and writing a `config.kubernetes.io/v1` ResourceList (DESIGN §3). Our own small
 // reader/writer: items keep their order, annotations and values; nothing is deduplicated.
+import { clip } from '../lib/quote.js';
 import { isAlias, isMap, isNode, isPair, isScalar, isSeq, visit, type Node } from 'yaml';
 import { annotation, isKrmObject, kptOrigin, type InputItem, type KrmObject } from './item.js';
 import { toWire, type Result } from './result.js';
@@ -215,17 +216,7 @@ function describeKind(value: Record<string, unknown>): string {
   const kind = typeof value.kind === 'string' ? value.kind : undefined;
   const apiVersion = typeof value.apiVersion === 'string' ? value.apiVersion : undefined;
   if (!kind && !apiVersion) return 'a document without apiVersion and kind';
-  return `${apiVersion === undefined ? '(no apiVersion)' : shown(apiVersion)} ${kind === undefined ? '(no kind)' : shown(kind)}`;
-}
-
-/**
- * An input value in a message: at most 100 characters of it, control characters escaped (a 5 MB
- * apiVersion made a 5 MB line, and a line break in one could forge a result line). A local
- * helper: the messages of other stages bound their quotes on their own.
- */
-function shown(value: string): string {
-  const escaped = (text: string): string => JSON.stringify(text).slice(1, -1);
-  return value.length > 100 ? `${escaped(value.slice(0, 100))}... (${value.length} characters)` : escaped(value);
+  return `${apiVersion === undefined ? '(no apiVersion)' : clip(apiVersion)} ${kind === undefined ? '(no kind)' : clip(kind)}`;
 }
 
 /**

@@ -210,7 +210,7 @@ describe('KRM mode: an invalid ResourceList apiVersion or kind is quoted in at m
     const r = run([], { input: readFileSync(input, 'utf8') });
     expectNoCrash(r);
     expect(r.status).toBe(1);
-    expect(stderrLines(r)).toEqual([`stdin must hold a ResourceList (apiVersion: config.kubernetes.io/v1, kind: ResourceList), not ${'x'.repeat(100)}... (5000000 characters) ResourceList; to render YAML files, run \`llsd-render build PATH\``]);
+    expect(stderrLines(r)).toEqual([`stdin must hold a ResourceList (apiVersion: config.kubernetes.io/v1, kind: ResourceList), not ${'x'.repeat(100)}… (4,999,900 more characters) ResourceList; to render YAML files, run \`llsd-render build PATH\``]);
     expect(r.stdout.length).toBeLessThan(1000);
   });
 
