@@ -63,7 +63,7 @@ describe('registry harness', () => {
 
   it('requireRegistryTools finds docker-registry, buildah, python3 and openssl, and says how to install them when missing', () => {
     expect(() => requireRegistryTools()).not.toThrow();
-    expect(() => requireRegistryTools('/nonexistent')).toThrow(/docker-registry not found on PATH: .*apt-get install docker-registry buildah \(\.ci\/run installs them\)/);
+    expect(() => requireRegistryTools('/nonexistent')).toThrow(/docker-registry not found on PATH: .*apt-get install docker-registry buildah \(`npm run test:prereqs` installs them\)/);
   });
 
   it('serves a pushed OCI image with its labels in the config blob and all files in one layer', async () => {
