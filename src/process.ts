@@ -1,7 +1,7 @@
 // The whole render as one pure function (STYLE §2): items in, items and results out.
 // read → parse & validate → plan → generate config.yaml → render objects → assemble (DESIGN §10).
 import { posix } from 'node:path';
-import { readFunctionConfig, isRenderConfig } from './api/function-config.js';
+import { readFunctionConfig, isRenderConfig, renderConfigNearMiss } from './api/function-config.js';
 import { isLlsdObject, llsdKind, llsdNearMiss, llsdReaders, supportedLlsdVersions, type LlsdVersion } from './api/llsd.js';
 import { renderOptionsSchema, type RegistryOptions, type RenderOptions, type RenderOptionsInput } from './api/render-config.js';
 import { isError, type FieldProblem } from './api/issues.js';
@@ -298,7 +298,7 @@ function duplicateNames(llsds: readonly InputItem[]): { results: Result[]; items
 /** Objects that look like a misspelt LLSD (llsdNearMiss): an error each, not a silently empty render. */
 function nearMisses(items: readonly InputItem[]): Result[] {
   return items.flatMap((item) => {
-    const problem = llsdNearMiss(item.object);
+    const problem = llsdNearMiss(item.object) ?? renderConfigNearMiss(item.object);
     return problem ? [fromProblem(item, problem)] : [];
   });
 }

@@ -3,7 +3,7 @@
 // expressible in the functionConfig body.
 import type { InputItem } from '../krm/item.js';
 import { quote } from '../lib/quote.js';
-import { problemsFromIssues, type FieldProblem } from './issues.js';
+import { isNear, problemsFromIssues, type FieldProblem } from './issues.js';
 import { group as llsdGroup, kind as llsdKind } from './llsd-v1alpha2.js';
 import {
   renderConfigApiVersion,
@@ -60,6 +60,26 @@ export function readFunctionConfig(item: InputItem): FunctionConfig {
 }
 
 /** Is this document an options document (a RenderConfig) rather than something to render or pass through? */
+/**
+ * An object that was likely meant as a RenderConfig: anything else in the group fn.llamastack.io, or
+ * a kind a typo away from RenderConfig in a group a typo away. Among `build` inputs it would be
+ * passed through and its options silently not applied.
+ */
+export function renderConfigNearMiss(object: { apiVersion: string; kind: string }): FieldProblem | undefined {
+  if (object.kind === renderConfigKind && object.apiVersion === renderConfigApiVersion) return undefined;
+  const slash = object.apiVersion.indexOf('/');
+  const objectGroup = slash < 0 ? '' : object.apiVersion.slice(0, slash);
+  const group = renderConfigApiVersion.slice(0, renderConfigApiVersion.indexOf('/'));
+  const right = `kind \`${renderConfigKind}\` with apiVersion \`${renderConfigApiVersion}\``;
+  if (objectGroup === group || (isNear(object.kind, renderConfigKind) && (slash < 0 || isNear(objectGroup, group)))) {
+    return {
+      path: object.kind === renderConfigKind ? ['apiVersion'] : ['kind'],
+      message: `render options must be ${right}, not ${quote(object.kind)} ${quote(object.apiVersion)}; written otherwise they would be passed through and not applied`,
+    };
+  }
+  return undefined;
+}
+
 export const isRenderConfig = (item: InputItem): boolean =>
   item.object.kind === renderConfigKind && item.object.apiVersion === renderConfigApiVersion;
 

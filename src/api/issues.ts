@@ -133,6 +133,12 @@ function knownKeys(schema: Schema, path: ReadonlyArray<string | number>): string
  */
 const MAX_SUGGESTED = 100;
 
+/** A likely typo of `name`: the same letters in another case, or a few edits away (the length is compared first, so a long input costs nothing). */
+export function isNear(word: string, name: string): boolean {
+  if (word.toLowerCase() === name.toLowerCase()) return true;
+  return Math.abs(word.length - name.length) <= Math.floor(name.length / 3) && closest(word, [name]) === name;
+}
+
 /** The known name closest to `word`, if it is close enough to be a likely typo. */
 export function closest(word: string, candidates: readonly string[]): string | undefined {
   if (word.length === 0 || word.length > MAX_SUGGESTED) return undefined;

@@ -3,10 +3,11 @@
 // with its own schema first and converted (DESIGN §9).
 import type { KrmObject } from '../krm/item.js';
 import { isPlainObject, setOwn } from '../lib/objects.js';
+import { quote } from '../lib/quote.js';
 import { toV1alpha2, v1alpha1FieldsNotRendered, v1alpha1Problem } from './convert.js';
 import { v1alpha1Schemas } from './llsd-v1alpha1.js';
 import { apiOfDisabled, checkRules } from './rules.js';
-import { closest, isError, problemsFromIssues, type FieldProblem } from './issues.js';
+import { isError, isNear, problemsFromIssues, type FieldProblem } from './issues.js';
 import {
   group,
   kind,
@@ -43,13 +44,11 @@ export function llsdNearMiss(object: Pick<KrmObject, 'apiVersion' | 'kind'>): Fi
     const wrote = slash < 0 ? `"${object.apiVersion.slice(0, 40)}" is not <group>/<version>` : `the group "${objectGroup}" is not ${group}`;
     return { path: ['apiVersion'], message: `must be ${right} (or \`${supportedLlsdVersions[1]}\`) for llsd-render to render this ${kind}: ${wrote}, and the LLSD would render nothing` };
   }
+  // The group has one kind; anything else in it (the short name `LLSD`, say) is an LLSD written wrong.
+  if (objectGroup === group) {
+    return { path: ['kind'], message: `must be \`${kind}\`, the one kind of ${group}, not ${quote(object.kind)}; written otherwise the LLSD would render nothing` };
+  }
   return undefined;
-}
-
-/** A likely typo of `name`: the same letters in another case, or a few edits away (the length is compared first, so a long input costs nothing). */
-function isNear(word: string, name: string): boolean {
-  if (word.toLowerCase() === name.toLowerCase()) return true;
-  return Math.abs(word.length - name.length) <= Math.floor(name.length / 3) && closest(word, [name]) === name;
 }
 
 export interface LlsdReader {

@@ -316,6 +316,16 @@ export function readItems(
       const { value: object, index } = doc;
       // A kustomization.yaml needs no metadata; tool files are skipped like local-config objects.
       if (!isKrmObject(object) && isClientSideOnly(object)) continue;
+      if (!isKrmObject(object) && looksLikeOurs(object)) {
+        // An LLSD or RenderConfig without its name would be skipped, and the render silently lack it.
+        results.push({
+          severity: 'error',
+          message: 'has the apiVersion and kind of an llsd-render object but no string `metadata.name`: give it `metadata: {name: …}` (a DNS label)',
+          file: { path: display, index },
+          line: doc.line,
+        });
+        continue;
+      }
       if (!isKrmObject(object)) {
         results.push({
           severity: 'warning',
@@ -354,6 +364,10 @@ export function contentAfterDocumentEnd(text: string): number | undefined {
   }
   return undefined;
 }
+
+/** A mapping whose apiVersion is in one of llsd-render's groups (llamastack.io, fn.llamastack.io). */
+const looksLikeOurs = (value: unknown): boolean =>
+  typeof value === 'object' && value !== null && typeof (value as { apiVersion?: unknown }).apiVersion === 'string' && /^(?:fn\.)?llamastack\.io\//.test((value as { apiVersion: string }).apiVersion);
 
 /** A document of a file, read with `yaml` (it has its node) or without. */
 interface ReadDocument {

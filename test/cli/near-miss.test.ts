@@ -19,7 +19,42 @@ const cases = [
   { title: 'the kind in lower case', apiVersion: 'llamastack.io/v1alpha2', kind: 'llamastackdistribution', line: 2, field: 'kind', message: kindMessage('llamastackdistribution') },
   { title: 'a misspelt group', apiVersion: 'llama-stack.io/v1alpha2', kind: 'LlamaStackDistribution', line: 1, field: 'apiVersion', message: groupMessage('the group "llama-stack.io" is not llamastack.io') },
   { title: 'no version', apiVersion: 'llamastack.io', kind: 'LlamaStackDistribution', line: 1, field: 'apiVersion', message: groupMessage('"llamastack.io" is not <group>/<version>') },
+  {
+    title: 'the short name LLSD as the kind (any other kind of llamastack.io)',
+    apiVersion: 'llamastack.io/v1alpha2',
+    kind: 'LLSD',
+    line: 2,
+    field: 'kind',
+    message: 'must be `LlamaStackDistribution`, the one kind of llamastack.io, not "LLSD"; written otherwise the LLSD would render nothing',
+  },
+  {
+    title: 'a misspelt RenderConfig kind (its options would not be applied)',
+    apiVersion: 'fn.llamastack.io/v1alpha1',
+    kind: 'RenderConfg',
+    line: 2,
+    field: 'kind',
+    message: 'render options must be kind `RenderConfig` with apiVersion `fn.llamastack.io/v1alpha1`, not "RenderConfg" "fn.llamastack.io/v1alpha1"; written otherwise they would be passed through and not applied',
+  },
+  {
+    title: 'a RenderConfig of an unknown version',
+    apiVersion: 'fn.llamastack.io/v1',
+    kind: 'RenderConfig',
+    line: 1,
+    field: 'apiVersion',
+    message: 'render options must be kind `RenderConfig` with apiVersion `fn.llamastack.io/v1alpha1`, not "RenderConfig" "fn.llamastack.io/v1"; written otherwise they would be passed through and not applied',
+  },
 ];
+
+describe('an object of llsd-render\'s groups without metadata.name', () => {
+  it('build: an error at the document, not a skipped object beside the others', () => {
+    const dir = writeTree(tempDir(), { 'llsd.yaml': llsd('llamastack.io/v1alpha2', 'LlamaStackDistribution').replace('  name: demo\n', '  nmae: demo\n'), 'other.yaml': configMap });
+    const r = run(['build', '.'], { cwd: dir });
+    expect(r.status, r.stderr).toBe(1);
+    expectNoCrash(r);
+    expect(r.stdout).toBe('');
+    expect(stderrLines(r)).toEqual(['llsd.yaml:1: has the apiVersion and kind of an llsd-render object but no string `metadata.name`: give it `metadata: {name: …}` (a DNS label)']);
+  });
+});
 
 describe.each(cases)('$title', ({ apiVersion, kind, line, field, message }) => {
   it('build: exit 1, nothing printed, one stderr line with the right spelling (even beside other objects)', () => {
@@ -53,8 +88,8 @@ describe.each(cases)('$title', ({ apiVersion, kind, line, field, message }) => {
 });
 
 describe('not near misses', () => {
-  it('another kind of another group, and a kind far from LlamaStackDistribution, pass through as before', () => {
-    const dir = writeTree(tempDir(), { 'a.yaml': llsd('example.com/v1', 'LlamaStackDistribution'), 'b.yaml': llsd('llamastack.io/v1alpha2', 'LlamaStackServer'), 'c.yaml': configMap });
+  it('the kind in another group, and a kind far from LlamaStackDistribution in another group, pass through as before', () => {
+    const dir = writeTree(tempDir(), { 'a.yaml': llsd('example.com/v1', 'LlamaStackDistribution'), 'b.yaml': llsd('example.com/v1', 'LlamaStackServer'), 'c.yaml': configMap });
     const r = run(['build', '.'], { cwd: dir });
     expect(r.status, r.stderr).toBe(0);
     expect(r.stderr).toBe('');
