@@ -191,6 +191,7 @@ async function writeBuild(
   report(io, results);
   if (exitCodeOf(results) !== 0) return 1;
   if (values.output !== undefined) {
+    report(io, outputInsideInput(values.output, positionals));
     const problems = await writeOutputDir(values.output, filesPerLlsd(output.items), inputs);
     report(io, problems);
     if (exitCodeOf(problems) !== 0) return 1;
@@ -198,6 +199,26 @@ async function writeBuild(
   // Waiting for a slow reader (a pipe) keeps the output from piling up in memory.
   else for (const document of streamDocuments(output.items)) await io.stdout(document);
   return 0;
+}
+
+/**
+ * `-o DIR` inside a PATH it renders: llsd-render never reads its own output back, but a tool that
+ * applies that directory (`kubectl apply -R`, a Flux Kustomization) would apply the input objects
+ * and their rendered copies both. A warning: a layout that applies only DIR is fine.
+ */
+function outputInsideInput(dir: string, positionals: readonly string[]): Result[] {
+  const target = resolve(dir);
+  const input = positionals.find((path) => {
+    const rel = relative(resolve(path), target);
+    return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel));
+  });
+  if (input === undefined) return [];
+  return [
+    {
+      severity: 'warning',
+      message: `-o ${dir} is inside the input ${input}: the pass-through objects are written again there (in _passthrough.yaml), so a tool that applies ${input} as a whole would apply them twice; write to a directory outside the inputs (e.g. -o rendered), or apply only ${dir}`,
+    },
+  ];
 }
 
 /** `--config FILE`: a RenderConfig or ConfigMap; its raw options are appended to `options`. */

@@ -92,6 +92,20 @@ describe('build -o DIR never replaces a file it did not write', () => {
     expect(after[manifest]).toMatch(/\nllama\/quickstart\.yaml\n$/);
   });
 
+  it('DIR inside an input PATH (`build -o . .`): written, with a warning that applying the PATH would apply the pass-through objects twice', () => {
+    const root = tempDir();
+    writeTree(root, { 'app/llsd.yaml': quickstartText(), 'app/secret.yaml': readFixture('secret.yaml') });
+    const r = run(['build', '-o', '.', '.'], { cwd: join(root, 'app') });
+    expect(r.status, r.stderr).toBe(0);
+    expect(stderrLines(r)).toEqual([
+      'warning: -o . is inside the input .: the pass-through objects are written again there (in _passthrough.yaml), so a tool that applies . as a whole would apply them twice; write to a directory outside the inputs (e.g. -o rendered), or apply only .',
+    ]);
+    expect(existsSync(join(root, 'app/llama/quickstart.yaml'))).toBe(true);
+    const outside = run(['build', '-o', 'rendered', 'app'], { cwd: root });
+    expect(outside.status, outside.stderr).toBe(0);
+    expect(outside.stderr).toBe('');
+  });
+
   it('a DIR written by a version without the list: files with the marker line are replaced, and stale ones removed', () => {
     const root = tempDir();
     writeTree(root, {
