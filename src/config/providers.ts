@@ -161,7 +161,8 @@ export function buildProvider(
   }
   if (provider.endpoint !== undefined) {
     const path = [...provider.path, 'endpoint'];
-    if (hasUrlPassword(provider.endpoint)) problems.push({ path, message: urlPasswordMessage(keys.credentialKey !== null) });
+    const inUrl = urlCredential(provider.endpoint);
+    if (inUrl) problems.push({ path, message: urlPasswordMessage(inUrl, keys.credentialKey !== null) });
     if (!keys.urlKey) {
       const when = row.urlKey ? ` in llama-stack ${release}` : '';
       problems.push({ path, message: `cannot be set for ${row.type}: it has no URL setting${when}; remove \`endpoint\` or pass the provider's own keys in \`settings\`` });
@@ -219,17 +220,29 @@ function literalCredentials(settings: Record<string, unknown>, path: Array<strin
   const problems: FieldProblem[] = [];
   const walk = (value: unknown, at: Array<string | number>): void => {
     if (Array.isArray(value)) return value.forEach((child, i) => walk(child, [...at, i]));
-    if (hasUrlPassword(value)) problems.push({ path: at, message: urlPasswordMessage(credentialKey !== null) });
+    const inUrl = urlCredential(value);
+    if (inUrl) problems.push({ path: at, message: urlPasswordMessage(inUrl, credentialKey !== null) });
     if (!isPlainObject(value) || isSecretLeaf(value)) return;
     const topLevel = at.length === path.length;
     for (const [key, child] of Object.entries(value)) {
-      if (secretKeys.has(key) && isLiteral(child)) problems.push({ path: [...at, key], message: literalCredentialMessage(key, topLevel, key === credentialKey) });
+      if (isCredentialKey(key, secretKeys) && isLiteral(child)) problems.push({ path: [...at, key], message: literalCredentialMessage(key, topLevel, key === credentialKey) });
       else walk(child, [...at, key]);
     }
   };
   walk(settings, path);
   return problems;
 }
+
+/**
+ * A settings key that names a secret: one of the provider's own credential keys, or a name that
+ * says so in any case and spelling (`Password`, `client_secret`, `hf_token`, `openai_api_key`,
+ * `Authorization`). Plural `tokens` is a count (`max_tokens`), not a credential.
+ */
+function isCredentialKey(key: string, secretKeys: Set<string>): boolean {
+  if (secretKeys.has(key)) return true;
+  return credentialName.test(key.toLowerCase().replace(/[^a-z0-9]/g, ''));
+}
+const credentialName = /(?:password|passwd|passphrase|secret|secretkey|token|apikey|accesskey|privatekey|credentials?|authorization)$/;
 
 /** A value that would reach the ConfigMap as the secret itself: text (not an `${env.X}` placeholder) or a number. */
 const isLiteral = (value: unknown): boolean => (typeof value === 'string' && value !== '' && !value.includes('${env.')) || typeof value === 'number';
@@ -244,11 +257,26 @@ function literalCredentialMessage(key: string, topLevel: boolean, isApiKey: bool
   return `must reference a Secret, not hold the value: ${key} is a credential, and a value written here would end up in the ConfigMap; ${instead}`;
 }
 
-/** `http://user:PASS@host`: a URL that carries a password. */
-const hasUrlPassword = (value: unknown): boolean => typeof value === 'string' && value.includes('@') && URL.canParse(value) && new URL(value).password !== '';
+/**
+ * `http://user:PASS@host` (or `user:PASS@host`, `//user:PASS@host`, whatever the rest): a URL that
+ * carries a password; or one whose query names a credential (`?token=…`, `?api_key=…`).
+ */
+function urlCredential(value: unknown): 'userinfo' | 'query' | undefined {
+  if (typeof value !== 'string') return undefined;
+  return userinfoWithPassword.test(value) ? 'userinfo' : credentialQuery.test(value) ? 'query' : undefined;
+}
+const userinfoWithPassword = /^(?:[a-z][a-z0-9+.-]*:)?(?:\/\/)?[^/@\s:]*:[^/@\s]*@/i;
+const credentialQuery = /[?&](?:[a-z0-9_-]*(?:password|passwd|secret|token|api[_-]?key|access[_-]?key|sig|signature))=[^&#]/i;
 
-const urlPasswordMessage = (takesApiKey: boolean): string =>
-  `must not hold a password: the \`user:password@\` part of a URL would end up in the ConfigMap; remove it from the URL and give the credential from a Secret in ${takesApiKey ? '`apiKey` or ' : ''}\`secretRefs\``;
+/** A URL as a message may show it: the user information and the query left out (either may hold a credential). */
+export function shownUrl(url: string): string {
+  return quote(url.replace(/^((?:[a-z][a-z0-9+.-]*:)?(?:\/\/)?)[^/@\s]*@/i, '$1…@').replace(/\?[^#]*/, '?…'));
+}
+
+const urlPasswordMessage = (where: 'userinfo' | 'query', takesApiKey: boolean): string =>
+  where === 'userinfo'
+    ? `must not hold a password: the \`user:password@\` part of a URL would end up in the ConfigMap; remove it from the URL and give the credential from a Secret in ${takesApiKey ? '`apiKey` or ' : ''}\`secretRefs\``
+    : `must not hold a credential: a URL query parameter named as one (\`token=\`, \`api_key=\`, …) would end up in the ConfigMap; remove it from the URL and give the credential from a Secret in ${takesApiKey ? '`apiKey` or ' : ''}\`secretRefs\``;
 
 /**
  * Inference `base_url` holds the full URL including `/v1` since llama-stack 0.4.0, and nothing is
@@ -262,7 +290,7 @@ function completeEndpoint(provider: ProviderEntry, row: ProviderRow, urlKey: str
   if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
     problems.push({
       path: [...provider.path, 'endpoint'],
-      message: `must be an absolute http(s) URL such as "http://vllm:8000/v1", not ${quote(endpoint)}`,
+      message: `must be an absolute http(s) URL such as "http://vllm:8000/v1", not ${shownUrl(endpoint)}`,
     });
     return endpoint;
   }
@@ -272,7 +300,7 @@ function completeEndpoint(provider: ProviderEntry, row: ProviderRow, urlKey: str
   problems.push({
     severity: 'info',
     path: [...provider.path, 'endpoint'],
-    message: `wrote base_url ${quote(completed)}: llama-stack reads the full OpenAI-compatible URL including /v1; write the path yourself to choose another`,
+    message: `wrote base_url ${shownUrl(completed)}: llama-stack reads the full OpenAI-compatible URL including /v1; write the path yourself to choose another`,
   });
   return completed;
 }
