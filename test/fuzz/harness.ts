@@ -41,6 +41,9 @@ export interface CaseReport {
   index: number;
   failures: Failure[];
   stacks: string[];
+  /** The case's mutations; unknown when its worker was killed. */
+  opNames?: string[];
+  skipped?: boolean;
 }
 
 interface Slot {
@@ -107,7 +110,7 @@ export class Pool {
       const failures = [...busy.failures, ...m.failures];
       slot.busy = undefined;
       if (failures.some((f) => f.invariant === '≤ 1 GB')) this.replace(slot);
-      busy.resolve({ index: busy.index, failures, stacks: m.stacks });
+      busy.resolve({ index: busy.index, failures, stacks: m.stacks, opNames: m.opNames, ...(m.skipped ? { skipped: true } : {}) });
     }
   }
 
@@ -146,12 +149,12 @@ export class Pool {
   }
 
   /** Runs case `index` on a free worker (the caller keeps at most `size` cases in flight). */
-  run(seed: number, index: number): Promise<CaseReport> {
+  run(seed: number, index: number, skipOps: string[]): Promise<CaseReport> {
     const slot = this.slots.find((s) => !s.busy);
     if (!slot) throw new Error('no free worker: keep at most as many cases in flight as workers');
     return new Promise((resolve) => {
       slot.busy = { index, resolve, failures: [], mode: 'krm' };
-      slot.child.send({ type: 'case', seed, index } satisfies ToWorker);
+      slot.child.send({ type: 'case', seed, index, skipOps } satisfies ToWorker);
     });
   }
 
