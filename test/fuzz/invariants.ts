@@ -50,8 +50,9 @@ export function checkRun(mode: Mode, out: RunOutput, secrets: readonly string[])
     for (const form of [secret, Buffer.from(secret).toString('base64')]) {
       const at = scanned.indexOf(form);
       if (at < 0) continue;
-      const line = scanned.slice(scanned.lastIndexOf('\n', at) + 1, scanned.indexOf('\n', at) < 0 ? undefined : scanned.indexOf('\n', at));
-      fail('no secret', `${form === secret ? 'secret' : 'base64 of secret'} ${secret} in ${out.stderr.includes(form) ? 'stderr' : 'output'}: ${excerpt(line, 200)}`);
+      // Around the secret, not from its line's start: KRM output is scanned as one line of JSON.
+      const around = scanned.slice(Math.max(0, at - 100), at + form.length + 40);
+      fail('no secret', `${form === secret ? 'secret' : 'base64 of secret'} ${secret} in ${out.stderr.includes(form) ? 'stderr' : 'output'}: …${excerpt(around, 200)}`);
     }
   }
   return failures;
