@@ -73,7 +73,8 @@ const MAX_PART = 500;
 // A file path is cut only beyond Linux's PATH_MAX: kpt matches it against its files.
 const MAX_FILE = 4096;
 
-const printable = (text: string, max: number): string => escapeControl(elide(text, max));
+// String(): a resourceRef comes from input, and a namespace written `-0` is a number there.
+const printable = (text: string, max: number): string => escapeControl(elide(String(text), max));
 
 const printableFields = <T extends object>(fields: T, max: number): T =>
   Object.fromEntries(Object.entries(fields).map(([key, value]) => [key, typeof value === 'string' ? printable(value, max) : value])) as T;

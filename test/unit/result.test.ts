@@ -84,3 +84,12 @@ describe('capRepeats', () => {
     expect(capRepeats(sortResults([...few, other]))).toHaveLength(101);
   });
 });
+
+describe('results whose parts came from input of another type', () => {
+  it('a number as a namespace or name (`namespace: -0`) prints, as text', () => {
+    const named = { severity: 'error' as const, message: 'm', resourceRef: { apiVersion: 'v1', kind: 'ConfigMap', name: -0 as unknown as string } };
+    expect(formatLine(named)).toBe('0: m');
+    const namespaced = { severity: 'error' as const, message: 'm', resourceRef: { apiVersion: 'v1', kind: 'ConfigMap', name: 'x', namespace: 7 as unknown as string } };
+    expect(formatLine(namespaced)).toBe('7/x: m');
+  });
+});
