@@ -6,7 +6,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { readItemByItem, readResourceList, readWholeList, splitAtItems, type ResourceListInput } from '../../src/krm/resource-list.js';
+import { MemoryStore, readItemByItem, readResourceList, readWholeList, splitAtItems, Written, writeResourceList, type ResourceListInput } from '../../src/krm/resource-list.js';
+import { process as render } from '../../src/process.js';
 import type { InputItem } from '../../src/krm/item.js';
 import { stringifyYaml } from '../../src/krm/yaml.js';
 
@@ -112,5 +113,26 @@ describe('readResourceList item by item (issue 15)', () => {
       }),
       { numRuns: 300, seed: 15 },
     );
+  });
+});
+
+describe('KRM mode with an output store (issue 15)', () => {
+  it('every golden: generated objects go to the store, placed first, and the list written is the same', () => {
+    const goldens = join(import.meta.dirname, '../golden');
+    let stored = 0;
+    for (const name of readdirSync(goldens)) {
+      const text = readFileSync(join(goldens, name, 'input.yaml'), 'utf8');
+      const run = (store?: MemoryStore) => {
+        const { items, functionConfig } = readResourceList(text);
+        const output = render({ mode: 'krm', items, ...(functionConfig && { functionConfig }), ...(store && { store }) });
+        return { text: writeResourceList(output.items, output.results), written: output.items.filter((item) => item instanceof Written).length };
+      };
+      const without = run();
+      const withStore = run(new MemoryStore());
+      expect(without.written).toBe(0);
+      expect(withStore.text, name).toBe(without.text);
+      stored += withStore.written;
+    }
+    expect(stored).toBeGreaterThan(20);
   });
 });
