@@ -125,7 +125,8 @@ const kustomizeDir = (n) => {
   const dir = join(tmp, `out-${n}`);
   render(['build', '-o', dir, input(n)]);
   const files = [];
-  const walk = (d) => readdirSync(d).sort().forEach((f) => (statSync(join(d, f)).isDirectory() ? walk(join(d, f)) : files.push(relative(dir, join(d, f)))));
+  // Only the YAML files: `-o` also keeps its record of what it wrote (`.llsd-render-output`).
+  const walk = (d) => readdirSync(d).sort().forEach((f) => (statSync(join(d, f)).isDirectory() ? walk(join(d, f)) : f.endsWith('.yaml') && files.push(relative(dir, join(d, f)))));
   walk(dir);
   writeFileSync(join(dir, 'kustomization.yaml'), `apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n${files.map((f) => `- ${f}\n`).join('')}`);
   return dir;

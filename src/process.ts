@@ -33,7 +33,7 @@ export interface ProcessInput {
   options?: RenderOptionsInput[];
   /** Configs read from image labels by the registry adapter, by image as written in the LLSDs. */
   images?: ReadonlyMap<string, ImageLookup>;
-  /** `build` only: write generated objects to this store as they are rendered (`Written`), to bound memory on large inputs. */
+  /** Write generated objects to this store as they are rendered (`Written`), to bound memory on large inputs. */
   store?: OutputStore;
   /** From the render that stopped for `pending` images: what it made of each LLSD that needed none, taken as it is. */
   earlier?: EarlierOutcomes;
@@ -100,13 +100,14 @@ export function process(input: ProcessInput): ProcessOutput {
   const rendered: Rendered[] = [];
   const summaries: Result[] = [];
   const pendingImages: string[] = [];
-  const store = input.mode === 'build' ? input.store : undefined;
   const inventory = inventoryOf(kept);
   // Each LLSD's outcome, unless it waits for an image: an LLSD that needed no image renders the
   // same with the images, so the render after the lookups takes it from here.
   const outcomes = new Map<InputItem, LlsdOutcome>();
+  // kpt refuses to write a generated object over a file of the package ("already exists").
+  const packageFiles = new Set(kept.flatMap((item) => (item.origin.file === undefined ? [] : [posix.normalize(item.origin.file)])));
   for (const item of llsdItems.filter((i) => !duplicates.items.has(i))) {
-    const outcome = input.earlier?.get(item) ?? written(renderLlsd(item, options, inventory, input.images), store);
+    const outcome = input.earlier?.get(item) ?? written(placed(item, renderLlsd(item, options, inventory, input.images), input.mode, options, packageFiles), input.store);
     results.push(...outcome.results);
     if (outcome.pendingImage !== undefined) pendingImages.push(outcome.pendingImage);
     else outcomes.set(item, outcome);
@@ -116,12 +117,11 @@ export function process(input: ProcessInput): ProcessOutput {
     }
   }
   results.push(...clashes(kept, rendered));
-  if (input.mode === 'krm') results.push(...placeObjects(rendered, options));
 
   if (hasErrors(results)) {
     // Nothing half-done: kpt keeps the package as it was, `build` prints nothing.
     const pending = pendingImages.length > 0 ? { pending: { images: [...new Set(pendingImages)].sort(), registry: options.registry, earlier: outcomes } } : {};
-    return { items: input.mode === 'krm' ? input.items.map((i) => i.node) : [], results: capRepeats(sortResults(results)), ...pending };
+    return { items: input.mode === 'krm' ? input.items.map(asRead) : [], results: capRepeats(sortResults(results)), ...pending };
   }
   const output = input.mode === 'krm' ? krmOutput(kept) : buildOutput(kept);
   for (const { objects } of rendered) output.push(...objects);
@@ -129,7 +129,7 @@ export function process(input: ProcessInput): ProcessOutput {
   return { items: output, results: capRepeats(sortResults([...results, ...summaries])) };
 }
 
-/** In `build`, the generated objects go to the store as they are made. */
+/** With a store, the generated objects go to it as they are made (placed first in KRM mode: a Written object is final). */
 function written(outcome: LlsdOutcome<KrmObject>, store: OutputStore | undefined): LlsdOutcome {
   if (!store || !outcome.rendered) return outcome;
   return { ...outcome, rendered: { ...outcome.rendered, objects: outcome.rendered.objects.map((object) => new Written(object, store)) } };
@@ -215,36 +215,41 @@ function checkAsServer(plan: Plan, config: GeneratedConfig, objects: readonly Kr
   }));
 }
 
-/** kpt writes generated objects where their path annotations say: one file per LLSD, next to it. */
-function placeObjects(rendered: readonly Rendered[], options: RenderOptions): Result[] {
-  const results: Result[] = [];
-  for (const { item, objects } of rendered) {
-    if (!item.origin.file) continue;
-    const path = posix.normalize(
-      options.outputPath
-        .replaceAll('{dir}', posix.dirname(item.origin.file))
-        .replaceAll('{name}', item.object.metadata.name)
-        .replaceAll('{namespace}', item.object.metadata.namespace ?? 'default'),
-    );
-    if (path.startsWith('../') || path === '..' || posix.isAbsolute(path)) {
-      results.push(
-        resultFor(item, 'error', `the output path ${quote(path)} (from the \`outputPath\` option ${quote(options.outputPath)}) leaves the package; use a path under the package such as "{dir}/{name}.generated.yaml"`),
-      );
-      continue;
-    }
-    objects.forEach((entry, index) => {
-      // KRM mode keeps objects (Written is for `build`).
-      const object = entry as KrmObject;
-      object.metadata.annotations = {
-        ...object.metadata.annotations,
-        [annotation.path]: path,
-        [annotation.legacyPath]: path,
-        [annotation.index]: String(index),
-        [annotation.legacyIndex]: String(index),
-      };
-    });
+/**
+ * KRM mode: kpt writes generated objects where their path annotations say, one file per LLSD,
+ * next to it. Done as each LLSD is rendered, before its objects go to the store.
+ */
+function placed(item: InputItem, outcome: LlsdOutcome<KrmObject>, mode: Mode, options: RenderOptions, packageFiles: ReadonlySet<string>): LlsdOutcome<KrmObject> {
+  if (mode !== 'krm' || !outcome.rendered || !item.origin.file) return outcome;
+  const path = posix.normalize(
+    options.outputPath
+      .replaceAll('{dir}', posix.dirname(item.origin.file))
+      .replaceAll('{name}', item.object.metadata.name)
+      .replaceAll('{namespace}', item.object.metadata.namespace ?? 'default'),
+  );
+  if (path.startsWith('../') || path === '..' || posix.isAbsolute(path)) {
+    const error = resultFor(item, 'error', `the output path ${quote(path)} (from the \`outputPath\` option ${quote(options.outputPath)}) leaves the package; use a path under the package such as "{dir}/{name}.generated.yaml"`);
+    return { ...outcome, results: [...outcome.results, error] };
   }
-  return results;
+  const clash = !/\.ya?ml$/.test(path)
+    ? 'is not a .yaml file (kpt writes objects only to YAML files)'
+    : packageFiles.has(path)
+      ? 'is a file of the package that holds other objects (kpt would refuse to write there)'
+      : undefined;
+  if (clash) {
+    const error = resultFor(item, 'error', `the output path ${quote(path)} (from the \`outputPath\` option ${quote(options.outputPath)}) ${clash}; use a file of its own such as "{dir}/{name}.generated.yaml"`);
+    return { ...outcome, results: [...outcome.results, error] };
+  }
+  outcome.rendered.objects.forEach((object, index) => {
+    object.metadata.annotations = {
+      ...object.metadata.annotations,
+      [annotation.path]: path,
+      [annotation.legacyPath]: path,
+      [annotation.index]: String(index),
+      [annotation.legacyIndex]: String(index),
+    };
+  });
+  return outcome;
 }
 
 /**
@@ -261,14 +266,17 @@ function krmOutput(items: readonly InputItem[]): OutputItem[] {
         (item.node as { setIn(path: unknown[], value: unknown): void }).setIn(['metadata', 'annotations', annotation.localConfig], 'true');
       }
     }
-    out.push(item.node);
+    out.push(asRead(item));
   }
   return out;
 }
 
+/** An item to write as it was read: its text when it was kept so (`build`, KRM pass-through items), else its node. */
+const asRead = (item: InputItem): OutputItem => (item.output === undefined ? item.node : new Prepared(item.object, item.output));
+
 /** Build output: only what a cluster should get. */
 function buildOutput(items: readonly InputItem[]): OutputItem[] {
-  return items.filter((item) => !isLlsd(item) && !isClientSideOnly(item.object)).map((item) => (item.output === undefined ? item.node : new Prepared(item.object, item.output)));
+  return items.filter((item) => !isLlsd(item) && !isClientSideOnly(item.object)).map(asRead);
 }
 
 const isLlsd = (item: InputItem): boolean => isLlsdObject(item.object);

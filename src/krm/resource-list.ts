@@ -1,7 +1,7 @@
 // Reading and writing a `config.kubernetes.io/v1` ResourceList (DESIGN §3). Our own small
 // reader/writer: items keep their order, annotations and values; nothing is deduplicated.
 import { clip } from '../lib/quote.js';
-import { isAlias, isMap, isNode, isPair, isScalar, isSeq, visit, type Node } from 'yaml';
+import { isAlias, isMap, isNode, isPair, isScalar, isSeq, visit, type Node, type YAMLMap } from 'yaml';
 import { annotation, isKrmObject, kptOrigin, type InputItem, type KrmObject } from './item.js';
 import { toWire, type Result } from './result.js';
 import { prepareForOutput, parseYamlStream, stringifyYaml } from './yaml.js';
@@ -92,6 +92,14 @@ export function readResourceList(text: string): ResourceListInput {
   if (text.trim() === '') {
     return notAList('stdin is empty: a KRM function reads a ResourceList on stdin; to render files, run `llsd-render build PATH`');
   }
+  return readItemByItem(text) ?? readWholeList(text);
+}
+
+/**
+ * The list parsed whole: what `readResourceList` falls back to, and the reference its item-by-item
+ * reading must equal (exported for that test).
+ */
+export function readWholeList(text: string): ResourceListInput {
   const { documents, problems } = parseYamlStream(text);
   if (problems.length > 0) {
     return {
@@ -154,6 +162,124 @@ export function readResourceList(text: string): ResourceListInput {
   }
   if (results.length > 0) return { items: [], results };
   return functionConfig ? { items, functionConfig, results } : { items, results };
+}
+
+/**
+ * The list read one item at a time, or undefined: then it is read whole. Parsed whole, a list of
+ * 10,000 LLSDs is one YAML document whose syntax tree (every token of 13.5 MB) and node tree
+ * exist at once: 760 MB. Item by item, only one item's syntax tree is alive at a time. Only a
+ * list in the shape kpt and kustomize write (splitAtItems) that reads without any problem takes
+ * this way: anything else, an alias to another item's anchor included, is read whole, so every
+ * message and every value stays what the whole reading gives. Exported for its tests.
+ */
+export function readItemByItem(text: string): ResourceListInput | undefined {
+  const split = splitAtItems(text);
+  if (!split) return undefined;
+  const header = soleMap(split.header);
+  if (!header) return undefined;
+  const plain = header.value;
+  const itemsKey = header.node.get('items', true);
+  if (plain.kind !== 'ResourceList' || !resourceListApiVersions.includes(plain.apiVersion as never)) return undefined;
+  if (!isScalar(itemsKey) || itemsKey.value !== null || itemsKey.anchor || itemsKey.tag) return undefined;
+  const items: InputItem[] = [];
+  for (const entry of split.items) {
+    const item = soleMap(entry);
+    // The list's root and `items` are two levels above an item: the depth limit counts them.
+    if (!item || !isKrmObject(item.value) || depthOf(item.node) > maxItemDepth) return undefined;
+    prepareForOutput(item.node);
+    items.push({ node: item.node, object: item.value, origin: kptOrigin(item.value) });
+  }
+  const fcNode = header.node.get('functionConfig', true) as Node | undefined;
+  if (plain.functionConfig === undefined || plain.functionConfig === null) return { items, results: [] };
+  if (!isKrmObject(plain.functionConfig) || !fcNode) return undefined;
+  prepareForOutput(fcNode);
+  return { items, functionConfig: { node: fcNode, object: plain.functionConfig, origin: kptOrigin(plain.functionConfig) }, results: [] };
+}
+
+/** The one mapping a text holds, read without any problem, or undefined. */
+function soleMap(text: string): { node: YAMLMap; value: Record<string, unknown> } | undefined {
+  const { documents, problems } = parseYamlStream(text);
+  const first = documents[0];
+  if (problems.length > 0 || documents.length !== 1 || !first || !isMap(first.node)) return undefined;
+  return { node: first.node, value: first.value as Record<string, unknown> };
+}
+
+/** parseYamlStream refuses collections nested deeper than 500 levels; an item is at level 3 of the list. */
+const maxItemDepth = 500 - 2;
+
+/** How deep collections nest in a node (an alias counts as a scalar: its anchor was counted where it is). */
+function depthOf(root: Node): number {
+  let deepest = 0;
+  const stack: Array<[unknown, number]> = [[root, 1]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop() as [unknown, number];
+    if (isPair(node)) {
+      stack.push([node.key, depth], [node.value, depth]);
+      continue;
+    }
+    if (!isMap(node) && !isSeq(node)) continue;
+    if (depth > deepest) deepest = depth;
+    for (const child of node.items) stack.push([child, depth + 1]);
+  }
+  return deepest;
+}
+
+/**
+ * A ResourceList as kpt and kustomize write it, cut into the text around `items` (with `items:`
+ * left empty) and the text of each item, or undefined for any other shape. The shape: block
+ * style; every line at column 0 outside the items is a plain key or a comment; `items:` alone on
+ * its line; each item a `- ` entry at one column, every other line of it (but empty ones) at
+ * least two columns further in. An item keeps its columns (its `-` becomes a space), so its
+ * scalars read exactly as they do in the whole list; the items end at the next line at column 0.
+ */
+export function splitAtItems(text: string): { header: string; items: string[] } | undefined {
+  if (text.includes('\r')) return undefined;
+  const header: string[] = [];
+  const items: string[] = [];
+  let entry: string[] | undefined;
+  /** Where the reading is: before `items:`, in the items (at column `column` once the first entry is seen), after them. */
+  let state: 'before' | 'items' | 'after' = 'before';
+  let column = -1;
+  const endEntry = (): void => {
+    if (entry) items.push(entry.join(''));
+    entry = undefined;
+  };
+  for (let start = 0; start < text.length; ) {
+    const end = text.indexOf('\n', start);
+    const line = end < 0 ? text.slice(start) : text.slice(start, end + 1);
+    start = end < 0 ? text.length : end + 1;
+    const indent = line.length - line.trimStart().length;
+    const blank = line.trim() === '';
+    if (state === 'items') {
+      if (blank) {
+        // Before the first item an empty line belongs to nothing; in an item it may be part of a block scalar.
+        entry?.push(line);
+        continue;
+      }
+      const isEntry = line[indent] === '-' && [' ', '\n', undefined].includes(line[indent + 1]);
+      if (column < 0 && isEntry) column = indent;
+      if (isEntry && indent === column) {
+        endEntry();
+        entry = [`${line.slice(0, indent)} ${line.slice(indent + 1)}`];
+        continue;
+      }
+      if (entry && indent >= column + 2) {
+        entry.push(line);
+        continue;
+      }
+      if (indent !== 0 || !entry) return undefined;
+      endEntry();
+      state = 'after';
+    }
+    if (!blank && indent === 0 && !/^(#|[A-Za-z_][A-Za-z0-9_.-]*:( |\n|$))/.test(line)) return undefined;
+    if (/^items:/.test(line)) {
+      if (state !== 'before' || !/^items: *\n?$/.test(line)) return undefined;
+      state = 'items';
+    }
+    header.push(line);
+  }
+  endEntry();
+  return items.length === 0 ? undefined : { header: header.join(''), items };
 }
 
 /** An output item as YAML: text kept since it was written as it is, a node or an object written now. */

@@ -95,8 +95,14 @@ export function parseYamlStream(text: string): ParsedStream {
   const problems: YamlProblem[] = [];
   let hidden = dropped;
   const add = (problem: () => YamlProblem): void => {
-    if (problems.length < maxProblems) problems.push(problem());
-    else hidden++;
+    if (problems.length >= maxProblems) {
+      hidden++;
+      return;
+    }
+    // A stack overflow deep in the parser can surface as an error of each document it cut short;
+    // one message at one line says it.
+    const found = problem();
+    if (!problems.some((p) => p.message === found.message && p.line === found.line)) problems.push(found);
   };
   const documents: ParsedDocument[] = [];
   for (const doc of docs) {

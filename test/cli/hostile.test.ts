@@ -235,6 +235,19 @@ describe('RenderConfig paths that try to leave the package', () => {
     expect(parseResourceList(r.stdout).items).toHaveLength(1);
   });
 
+  it.each([
+    ['{dir}/llsd.yaml', 'is a file of the package that holds other objects (kpt would refuse to write there)'],
+    ['{dir}', 'is not a .yaml file (kpt writes objects only to YAML files)'],
+    ['Kptfile', 'is not a .yaml file (kpt writes objects only to YAML files)'],
+  ])('outputPath %s (a file kpt cannot write to): an error naming it, the package untouched', (outputPath, why) => {
+    const fc = `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: fn\ndata:\n  outputPath: "${outputPath}"\n`;
+    const r = run([], { input: resourceList([llsd('apps/llsd.yaml')], fc) });
+    expectNoCrash(r);
+    expect(r.status).toBe(1);
+    expect(stderrLines(r).join('\n')).toContain(`(from the \`outputPath\` option "${outputPath}") ${why}; use a file of its own such as "{dir}/{name}.generated.yaml"`);
+    expect(parseResourceList(r.stdout).items).toHaveLength(1);
+  });
+
   it('a configPath outside the RenderConfig\'s directory: an error, the file not read', () => {
     const root = tempDir();
     mkdirSync(join(root, 'pkg'));
