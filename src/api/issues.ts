@@ -1,6 +1,6 @@
 // zod issues → user-facing problems with a field path (STYLE §4, §8): one message per problem,
 // written for the user, field names in back-quotes, "did you mean" where a near name exists.
-import { clip, listOf, quote } from '../lib/quote.js';
+import { clip, count, listOf, quote } from '../lib/quote.js';
 import type { z } from '../lib/zod.js';
 
 /** Something to tell the user about one field of an LLSD; an error unless `severity` says otherwise. */
@@ -36,12 +36,19 @@ function fromIssue(issue: Issue, schema: Schema, hints: RequiredHints): FieldPro
       return [{ path, message: `must be ${withArticle(issue.expected)}, not ${describeValue(issue.input)}${quotingHint(issue.expected, issue.input)}` }];
     }
     case 'unrecognized_keys':
-      return issue.keys.map((key) => {
-        const known = knownKeys(schema, path);
+    {
+      const known = knownKeys(schema, path);
+      // One mapping can hold thousands of unknown keys (each result costs a line lookup): the first
+      // few are named, the rest counted in one result.
+      const shown = issue.keys.slice(0, MAX_UNKNOWN_KEYS).map((key): FieldProblem => {
         const near = closest(key, known);
         const suggestion = near ? `; did you mean \`${near}\`?` : known.length > 0 ? `; known fields: ${listOf(known)}` : '';
         return { path: [...path, key], message: `is not a known field${suggestion}` };
       });
+      const more = issue.keys.length - shown.length;
+      if (more > 0) shown.push({ path, message: `has ${count(more)} more fields that are not known besides the ${MAX_UNKNOWN_KEYS} named; remove them${known.length > 0 ? ` (known fields: ${listOf(known)})` : ''}` });
+      return shown;
+    }
     case 'invalid_key':
       // A map key of the wrong form: the key schema's own message says what a key must be.
       return issue.issues.map((inner) => ({ path, message: inner.code === 'invalid_format' || inner.code === 'custom' ? inner.message : `has an invalid key: ${inner.message}` }));
@@ -132,6 +139,9 @@ function knownKeys(schema: Schema, path: ReadonlyArray<string | number>): string
  * would cost time with its length (a 5 MB name took 31 s).
  */
 const MAX_SUGGESTED = 100;
+
+/** How many unknown keys of one mapping are named, each in a result of its own. */
+const MAX_UNKNOWN_KEYS = 20;
 
 /** A likely typo of `name`: the same letters in another case, or a few edits away (the length is compared first, so a long input costs nothing). */
 export function isNear(word: string, name: string): boolean {

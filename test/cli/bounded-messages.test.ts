@@ -91,3 +91,17 @@ describe('control characters are shown, not written', () => {
     expect(r.stderr).not.toMatch(/[\u001b\u2028]/);
   });
 });
+
+describe('many unknown fields in one mapping (attacker probe: 100,000 took 67 s and printed 100,000 lines)', () => {
+  it('names the first 20 and counts the rest in one result that says what to do', () => {
+    const fields = Array.from({ length: 5_000 }, (_, i) => `  f${i}: 1\n`).join('');
+    const dir = writeTree(tempDir(), { 'llsd.yaml': `${quickstartText()}${fields}` });
+    const r = run(['build', '.'], { cwd: dir });
+    expectNoCrash(r);
+    expect(r.status).toBe(1);
+    const errors = stderrLines(r).filter((l) => !l.includes(': warning: '));
+    expect(errors).toHaveLength(21);
+    expect(errors.filter((l) => / spec\.f\d+: is not a known field; known fields: distribution, providers/.test(l))).toHaveLength(20);
+    expect(errors).toContainEqual(expect.stringMatching(/: llama\/quickstart: spec: has 4,980 more fields that are not known besides the 20 named; remove them \(known fields: distribution, /));
+  });
+});
