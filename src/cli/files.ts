@@ -28,6 +28,8 @@ const fileProblem = (path: string, message: string): Result => ({ severity: 'err
 export function cannotRead(error: unknown): string {
   const code = (error as NodeJS.ErrnoException).code;
   if (code === 'EACCES' || code === 'EPERM') return 'cannot read it (permission denied)';
+  if (code === 'ENOENT') return 'no such file or directory';
+  if (code === 'EISDIR') return 'is a directory, not a file';
   return `cannot read it (${code ?? (error as Error).message})`;
 }
 

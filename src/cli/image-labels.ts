@@ -1,6 +1,5 @@
 // `image-labels`: the OCI labels that put a config.yaml into a distribution image (FR-027a), for
 // distribution builders to add with `buildah config --label` or `crane mutate --label`.
-import { readFileSync } from 'node:fs';
 import type { ParseArgsConfig } from 'node:util';
 import { supportedConfigVersions, unsupportedVersionMessage } from '../config/distributions.js';
 import type { ExitCode } from '../krm/result.js';
@@ -8,7 +7,7 @@ import { parseYaml11 } from '../krm/yaml.js';
 import { isPlainObject } from '../lib/objects.js';
 import { configLabel, labelsFor, maxInlineConfigBytes } from '../registry/labels.js';
 import { commonOptions, parseCommand } from './args.js';
-import { UsageError } from './files.js';
+import { maxInputBytes, readInputFile, UsageError } from './files.js';
 import { help } from './help.js';
 
 const options = {
@@ -36,12 +35,10 @@ export function imageLabelsCommand(args: string[], io: { stdout: (text: string) 
     io.stderr(`${file}: ${message}\n`);
     return 1;
   };
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    return fail(`cannot read it: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}`);
-  }
+  // Bounded like every input: a pipe or /dev/zero is refused past the limit, not read to its end.
+  const read = readInputFile(file, maxInputBytes(process.env));
+  if ('problem' in read) return fail(read.line === undefined ? read.problem : `line ${read.line}: ${read.problem}`);
+  const { text } = read;
   const yaml = parseYaml11(text);
   if (yaml.problem) return fail(`is not valid YAML${yaml.problem.line ? ` (line ${yaml.problem.line})` : ''}: ${yaml.problem.message}`);
   if (!isPlainObject(yaml.value)) return fail('must hold a llama-stack config.yaml mapping (`version: 2`, `apis`, `providers`, …)');

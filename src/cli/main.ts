@@ -1,6 +1,6 @@
 // The command line: read, call `process`, write, and set the exit code from the results
 // (STYLE §2). The ResourceList with its results is written before a non-zero exit.
-import { readFileSync, realpathSync, statSync } from 'node:fs';
+import { realpathSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import type { ParseArgsConfig } from 'node:util';
 import { commonOptions, parseCommand } from './args.js';
@@ -19,7 +19,7 @@ import { isPlainObject, setOwn } from '../lib/objects.js';
 import type { Mode, ProcessInput } from '../process.js';
 import type { Environment } from '../registry/credentials.js';
 import { renderWithImages } from './images.js';
-import { decodeInput, findYamlFiles, inputProblem, maxInputBytes, readItems, readUpTo, tooLarge, UsageError } from './files.js';
+import { decodeInput, findYamlFiles, inputProblem, maxInputBytes, readInputFile, readItems, readUpTo, tooLarge, UsageError } from './files.js';
 import { writeOutputDir, type OutputFile } from './output-dir.js';
 import { openOutputStore } from './output-store.js';
 import { help, version } from './help.js';
@@ -345,10 +345,12 @@ function readBaseConfig(dir: string, configPath: string): { config: Record<strin
   try {
     // A symbolic link inside the directory must not lead out of it either.
     if (outside(realpathSync(dir), realpathSync(target))) return { problem: refuse };
-    text = readFileSync(target, 'utf8');
   } catch (error) {
     return { problem: `cannot read "${configPath}": ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}` };
   }
+  const read = readInputFile(target, maxInputBytes(process.env));
+  if ('problem' in read) return { problem: `"${configPath}" ${read.line === undefined ? '' : `(line ${read.line}) `}${read.problem}` };
+  text = read.text;
   const parsed = parseYaml11(text);
   if (parsed.problem) return { problem: `"${configPath}" is not valid YAML${parsed.problem.line ? ` (line ${parsed.problem.line})` : ''}: ${parsed.problem.message}` };
   if (!isPlainObject(parsed.value)) return { problem: `"${configPath}" must hold a config.yaml mapping (\`version: 2\`, \`providers\`, …)` };

@@ -6,12 +6,12 @@
 // answer), the body of one request, the bodies of all requests together, and (parseReviewBody) how
 // deep a body nests. A client past a bound gets an HTTP answer where one can still be given, and
 // its connection is closed; no client can hold the server's memory or a connection for longer.
-import { readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer, type Server } from 'node:https';
 import type { Socket } from 'node:net';
 import { parseReviewBody, reviewConversion } from '../api/conversion-review.js';
 import type { ExitCode } from '../krm/result.js';
+import { readInputFile } from './files.js';
 
 export interface WebhookOptions {
   cert: string;
@@ -91,12 +91,20 @@ export async function serveWebhook(options: WebhookOptions, log: (line: string) 
   const { limits } = configured;
   let cert: Buffer;
   let key: Buffer;
-  try {
-    cert = readFileSync(options.cert);
-    key = readFileSync(options.key);
-  } catch (error) {
-    log(`llsd-render webhook: cannot read the certificate or key: ${(error as Error).message}`);
-    return 1;
+  {
+    // PEM files are a few kB; a pipe or /dev/zero given as one is refused at 1 MiB, not read to its end.
+    const readPem = (path: string, what: string): Buffer | undefined => {
+      const read = readInputFile(path, 1024 * 1024);
+      if ('text' in read) return Buffer.from(read.text);
+      const why = read.problem.startsWith('is larger than') ? 'is larger than 1 MiB, and a PEM file is a few kB' : read.problem;
+      log(`llsd-render webhook: cannot use ${path} as the ${what}: ${why}; give --cert and --key as PEM files`);
+      return undefined;
+    };
+    const certRead = readPem(options.cert, 'certificate');
+    const keyRead = certRead && readPem(options.key, 'private key');
+    if (!certRead || !keyRead) return 1;
+    cert = certRead;
+    key = keyRead;
   }
   const context: Context = { limits, budget: createBudget(limits.maxInFlightBytes), requestStarts: new WeakMap(), log };
   let server: Server;

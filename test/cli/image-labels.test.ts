@@ -84,6 +84,13 @@ describe('llsd-render image-labels', () => {
   it('a missing file: exit 1, no such file', () => {
     const r = run(['image-labels', join(tempDir(), 'nope.yaml')]);
     expect(r.status).toBe(1);
-    expect(r.stderr).toMatch(/nope\.yaml: cannot read it: no such file/);
+    expect(r.stderr).toMatch(/nope\.yaml: no such file or directory\n$/);
+  });
+
+  it('/dev/zero (an endless input): refused at the size limit, not read to its end', () => {
+    const r = run(['image-labels', '/dev/zero'], { env: { LLSD_RENDER_MAX_INPUT_MB: '1' } });
+    expectNoCrash(r);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toBe('/dev/zero: is larger than 1 MiB, the most llsd-render reads at once (parsing needs about 40 times that in memory): split the package, or set LLSD_RENDER_MAX_INPUT_MB\n');
   });
 });

@@ -484,7 +484,11 @@ describe('webhook: start-up errors', () => {
     const dir = tempDir('llsd-render-webhook-bad-');
     const missing = run(['webhook', '--cert', join(dir, 'none.pem'), '--key', join(dir, 'none.key'), '--port', '0']);
     expect(missing.status).toBe(1);
-    expect(missing.stderr).toMatch(/^llsd-render webhook: cannot read the certificate or key: ENOENT: no such file or directory, open '.*none\.pem'\n$/);
+    expect(missing.stderr).toMatch(/^llsd-render webhook: cannot use .*none\.pem as the certificate: no such file or directory; give --cert and --key as PEM files\n$/);
+    // A device or an endless pipe is refused at 1 MiB, not read to its end (attacker probe: it grew to GBs).
+    const endless = run(['webhook', '--cert', '/dev/zero', '--key', '/dev/zero', '--port', '0']);
+    expect(endless.status).toBe(1);
+    expect(endless.stderr).toBe('llsd-render webhook: cannot use /dev/zero as the certificate: is larger than 1 MiB, and a PEM file is a few kB; give --cert and --key as PEM files\n');
     const notPem = run(['webhook', '--cert', join(import.meta.dirname, 'convert.test.ts'), '--key', join(import.meta.dirname, 'convert.test.ts'), '--port', '0']);
     expect(notPem.status).toBe(1);
     expect(notPem.stderr).toMatch(/^llsd-render webhook: .*convert\.test\.ts and .*convert\.test\.ts must be a PEM certificate and its private key: /);
