@@ -69,6 +69,7 @@ export function findYamlFiles(paths: readonly string[]): { files: string[]; resu
       if (entry.isSymbolicLink()) followLink(path, entry.name, real);
       else if (entry.isDirectory()) walk(path, join(real, entry.name));
       else if (entry.isFile() && isYamlFile(entry.name)) addFile(path, join(real, entry.name));
+      else if (isYamlFile(entry.name)) results.push(fileProblem(path, notAFile));
     }
     walking.delete(real);
   };
@@ -84,6 +85,7 @@ export function findYamlFiles(paths: readonly string[]): { files: string[]; resu
         results.push(fileProblem(path, `is a symbolic link to "${readlinkSync(path)}", a directory that holds the link (a loop): remove the link, or point it elsewhere`));
       } else walk(path, link.real);
     } else if (link.stat.isFile() && isYamlFile(name)) addFile(path, link.real);
+    else if (isYamlFile(name)) results.push(fileProblem(path, `is a symbolic link to "${readlinkSync(path)}", ${notAFile.slice(3)}`));
   };
   for (const path of paths) {
     let stat;
@@ -107,6 +109,12 @@ export function findYamlFiles(paths: readonly string[]): { files: string[]; resu
   }
   return { files, results };
 }
+
+/**
+ * A `.yaml` name under a walked directory that is a device, a fifo or a socket: skipping it
+ * silently would drop whatever the user meant it to hold, and reading it might never end.
+ */
+const notAFile = 'is not a regular file (a device, a pipe or a socket): llsd-render reads files and directories under a PATH; give a pipe as a PATH of its own, or remove it';
 
 /** Where a symbolic link leads (its target's stat and real path), or why it leads nowhere. */
 function linkProblem(path: string): { stat: Stats; real: string } | { problem: string } {

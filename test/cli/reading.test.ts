@@ -178,3 +178,20 @@ describe('a document end marker (`...`) inside an object', () => {
     expect(parseStream(r.stdout).filter((o) => o.kind === 'Deployment').map((o) => o.metadata.name)).toEqual(['plain', 'second']);
   });
 });
+
+describe('a .yaml name under a PATH that is not a regular file (attacker probe: skipped silently, exit 0)', () => {
+  it('a fifo and a link to /dev/zero: an error each, exit 1, nothing printed', () => {
+    const root = tempDir();
+    writeTree(root, { 'app/a.yaml': llsd('plain') });
+    symlinkSync('/dev/zero', join(root, 'app/zero.yaml'));
+    expect(spawnSync('mkfifo', [join(root, 'app/pipe.yaml')]).status).toBe(0);
+    const r = run(['build', 'app'], { cwd: root });
+    expectNoCrash(r);
+    expect(r.status).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(errorLines(r)).toEqual([
+      'app/pipe.yaml: is not a regular file (a device, a pipe or a socket): llsd-render reads files and directories under a PATH; give a pipe as a PATH of its own, or remove it',
+      'app/zero.yaml: is a symbolic link to "/dev/zero", not a regular file (a device, a pipe or a socket): llsd-render reads files and directories under a PATH; give a pipe as a PATH of its own, or remove it',
+    ]);
+  });
+});
