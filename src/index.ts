@@ -14,11 +14,20 @@ const write = (stream: NodeJS.WriteStream) => (text: string) => void stream.writ
 // A pipe is written asynchronously: past its buffer, text waits in memory until the reader takes it.
 const writeStdout = (text: string): Promise<void> | undefined => (process.stdout.write(text) ? undefined : once(process.stdout, 'drain').then(() => {}));
 
-// A reader that stops early (`llsd-render schema --crd | head`) is not an error of ours.
+// A reader that stops early (`llsd-render schema --crd | head`) is not an error of ours. Output
+// that cannot be written (a full disk: `> /dev/full`) is one line on stderr and exit 1, not a
+// stack trace; what was written of it is cut short, which the exit code says.
 for (const stream of [process.stdout, process.stderr]) {
   stream.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-    throw error;
+    if (stream === process.stdout) {
+      try {
+        process.stderr.write(`llsd-render: cannot write the output to stdout (${error.code ?? error.message}); what was written is incomplete\n`);
+      } catch {
+        // stderr cannot be written either: the exit code is all that is left.
+      }
+    }
+    process.exit(1);
   });
 }
 

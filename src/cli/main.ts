@@ -244,10 +244,10 @@ async function writeBuild(
   report(io, results);
   if (exitCodeOf(results) !== 0) return 1;
   if (values.output !== undefined) {
-    report(io, outputInsideInput(values.output, positionals));
     const problems = await writeOutputDir(values.output, filesPerLlsd(output.items), inputs);
     report(io, problems);
     if (exitCodeOf(problems) !== 0) return 1;
+    report(io, outputInsideInput(values.output, positionals));
   }
   // Waiting for a slow reader (a pipe) keeps the output from piling up in memory.
   else for (const document of streamDocuments(output.items)) await io.stdout(document);

@@ -68,8 +68,9 @@ export function kptOrigin(object: KrmObject): Origin {
   const file = a[annotation.path] ?? a[annotation.legacyPath];
   const index = a[annotation.index] ?? a[annotation.legacyIndex];
   const origin: Origin = {};
-  if (file) origin.file = file;
-  if (index !== undefined && /^\d+$/.test(index)) origin.index = Number(index);
+  // Annotations come from input: a path written `true` is no path (the item's annotation check reports it).
+  if (typeof file === 'string' && file !== '') origin.file = file;
+  if (typeof index === 'string' && /^\d+$/.test(index)) origin.index = Number(index);
   return origin;
 }
 

@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { expectNoCrash, parseResourceList, parseStream, quickstartText, requireBundle, resourceList, run, stderrLines, tempDir, writeTree, type RunResult } from './run.js';
+import { expectNoCrash, parseResourceList, parseStream, quickstartText, repoRoot, requireBundle, resourceList, run, stderrLines, tempDir, writeTree, type RunResult } from './run.js';
 
 const errorLines = (r: RunResult): string[] => stderrLines(r).filter((l) => !l.includes(': warning: '));
 const llsd = (name: string): string => quickstartText().replace('name: quickstart', `name: ${name}`);
@@ -193,5 +193,14 @@ describe('a .yaml name under a PATH that is not a regular file (attacker probe: 
       'app/pipe.yaml: is not a regular file (a device, a pipe or a socket): llsd-render reads files and directories under a PATH; give a pipe as a PATH of its own, or remove it',
       'app/zero.yaml: is a symbolic link to "/dev/zero", not a regular file (a device, a pipe or a socket): llsd-render reads files and directories under a PATH; give a pipe as a PATH of its own, or remove it',
     ]);
+  });
+});
+
+describe('stdout that cannot be written (attacker probe: a Node stack trace)', () => {
+  it.each([['build', 'build examples/quickstart'], ['KRM', '< test/golden/starter-vllm/input.yaml'], ['schema', 'schema --crd']])('%s to /dev/full: one line on stderr, exit 1, no stack', (_, args) => {
+    const r = spawnSync('sh', ['-c', `node "${requireBundle()}" ${args} > /dev/full`], { cwd: repoRoot, encoding: 'utf8' });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain('llsd-render: cannot write the output to stdout (ENOSPC); what was written is incomplete\n');
+    expect(r.stderr).not.toMatch(/\n\s+at |internal error|Node\.js v/);
   });
 });
