@@ -80,7 +80,9 @@ function planOutput(dir: string, files: readonly OutputFile[], inputs: readonly 
     const path = join(dir, file.name);
     const blocked = blockedParent(dir, file.name, parents);
     if (blocked) {
-      problems.push(problem(blocked, `is a file where llsd-render needs a directory for ${file.name}: ${moveAway}`));
+      const link = lstatSync(blocked).isSymbolicLink();
+      // Writing through a link would write outside DIR, over files `-o` never wrote.
+      problems.push(problem(blocked, link ? `is a symbolic link where llsd-render needs a directory of its own for ${file.name} (it would write wherever the link leads): ${moveAway}` : `is a file where llsd-render needs a directory for ${file.name}: ${moveAway}`));
       continue;
     }
     const target = checkTarget(path, file.name, listed.names, inputPaths);
@@ -95,7 +97,7 @@ function planOutput(dir: string, files: readonly OutputFile[], inputs: readonly 
   return { targets, stale, manifestExists: listed.exists };
 }
 
-/** The first existing path between `dir` and `name` that is not a directory (each checked once per run). */
+/** The first existing path between `dir` and `name` that is not a directory, a link to one included (each checked once per run). */
 function blockedParent(dir: string, name: string, checked: Map<string, boolean>): string | undefined {
   const parts = name.split('/').slice(0, -1);
   let path = dir;
@@ -103,7 +105,7 @@ function blockedParent(dir: string, name: string, checked: Map<string, boolean>)
     path = join(path, part);
     let ok = checked.get(path);
     if (ok === undefined) {
-      const stat = statIfAny(path);
+      const stat = lstatIfAny(path);
       ok = stat === undefined || stat.isDirectory();
       checked.set(path, ok);
     }
@@ -332,6 +334,14 @@ function startsWithMarker(path: string): boolean {
     return n === bytes.length && bytes.toString('utf8') === outputMarker;
   } finally {
     closeSync(fd);
+  }
+}
+
+function lstatIfAny(path: string): ReturnType<typeof lstatSync> | undefined {
+  try {
+    return lstatSync(path);
+  } catch {
+    return undefined;
   }
 }
 

@@ -2,7 +2,7 @@
 // a file it did not write, and on any error or signal DIR holds the complete old set or the
 // complete new set, with no temporary files (issue 15, "Data loss and half-written output").
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, watch, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, watch, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { bundlePath, expectNoCrash, lazy, quickstartText, readFixture, requireBundle, run, stderrLines, tempDir, writeTree, type RunResult } from './run.js';
@@ -104,6 +104,21 @@ describe('build -o DIR never replaces a file it did not write', () => {
     const outside = run(['build', '-o', 'rendered', 'app'], { cwd: root });
     expect(outside.status, outside.stderr).toBe(0);
     expect(outside.stderr).toBe('');
+  });
+
+  it('a namespace directory in DIR replaced by a symbolic link (attacker probe): exit 1 naming it, nothing written through it', () => {
+    const root = tempDir();
+    writeTree(root, { 'in/llsd.yaml': quickstartText(), 'elsewhere/quickstart.yaml': 'PRECIOUS\n' });
+    expect(run(['build', '-o', 'out', 'in'], { cwd: root }).status).toBe(0);
+    rmSync(join(root, 'out/llama'), { recursive: true });
+    symlinkSync('../elsewhere', join(root, 'out/llama'));
+    const r = run(['build', '-o', 'out', 'in'], { cwd: root });
+    expectNoCrash(r);
+    expect(r.status).toBe(1);
+    expect(stderrLines(r).filter((l) => !l.includes(': warning: '))).toEqual([
+      'out/llama: is a symbolic link where llsd-render needs a directory of its own for llama/quickstart.yaml (it would write wherever the link leads): move it away, or choose another -o DIR',
+    ]);
+    expect(readFileSync(join(root, 'elsewhere/quickstart.yaml'), 'utf8')).toBe('PRECIOUS\n');
   });
 
   it('a DIR written by a version without the list: files with the marker line are replaced, and stale ones removed', () => {
