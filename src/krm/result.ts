@@ -70,6 +70,8 @@ export function toWire(result: Result): Record<string, unknown> {
 // that forgot to; a field path holds the user's keys, which no message site sees.
 const MAX_MESSAGE = 4000;
 const MAX_PART = 500;
+// A name in a stderr line: about as much of it as a message quotes (a valid one is at most 253).
+const MAX_NAME = 120;
 // A file path is cut only beyond Linux's PATH_MAX: kpt matches it against its files.
 const MAX_FILE = 4096;
 
@@ -89,7 +91,7 @@ export function formatLine(result: Result): string {
   if (result.file) parts.push(printable(result.file.path, MAX_FILE) + (result.line ? `:${result.line}` : ''));
   if (result.resourceRef) {
     const { namespace, name } = result.resourceRef;
-    parts.push(printable(namespace ? `${namespace}/${name}` : name, MAX_PART));
+    parts.push(namespace ? `${printable(namespace, MAX_NAME)}/${printable(name, MAX_NAME)}` : printable(name, MAX_NAME));
   }
   if (result.field) parts.push(printable(result.field.path, MAX_PART));
   const prefix = result.severity === 'error' ? '' : `${result.severity}: `;

@@ -93,3 +93,11 @@ describe('results whose parts came from input of another type', () => {
     expect(formatLine(namespaced)).toBe('7/x: m');
   });
 });
+
+describe('a long name in a stderr line (attacker probe: 495 characters of a 5 MB name)', () => {
+  it('shows at most about 120 characters of the namespace and of the name', () => {
+    const line = formatLine({ severity: 'error', message: 'm', resourceRef: { apiVersion: 'v1', kind: 'ConfigMap', name: `q${'a'.repeat(5_000_000)}`, namespace: 'llama' } });
+    expect(line.length).toBeLessThan(200);
+    expect(line).toMatch(/^llama\/qa{59}… \(4,999,881 characters left out\) …a{60}: m$/);
+  });
+});
