@@ -90,6 +90,13 @@ export function process(input: ProcessInput): ProcessOutput {
 
   // Mark and replace (DESIGN §4): what an earlier render generated is dropped and rendered anew.
   const kept = items.filter((item) => annotationsOf(item.object)[annotation.generatedFrom] === undefined);
+  // An LLSD never carries the mark (it is no output of ours): dropped with the output, it would
+  // render nothing and say nothing.
+  for (const item of items) {
+    if (isLlsd(item) && annotationsOf(item.object)[annotation.generatedFrom] !== undefined) {
+      results.push(resultFor(item, 'error', `must not carry the annotation ${annotation.generatedFrom}: llsd-render marks its output with it and drops such objects on every run, so this LLSD would render nothing; remove the annotation`, ['metadata', 'annotations', annotation.generatedFrom]));
+    }
+  }
   const llsdItems = kept.filter(isLlsd);
   if (generatorLlsd && !llsdItems.some((item) => sameObject(item.object, (generatorLlsd as InputItem).object))) {
     llsdItems.push(generatorLlsd);

@@ -306,6 +306,18 @@ export function readItems(
       continue;
     }
     if (text.startsWith(outputMarker)) continue;
+    const loneCr = /\r(?!\n)/.exec(text);
+    if (loneCr) {
+      // YAML 1.2 reads a lone CR as a line break, but `yaml` does not: a file with old Mac line ends
+      // that starts with a comment read as one long comment, and its objects vanished.
+      results.push({
+        severity: 'error',
+        message: 'ends lines with a carriage return alone (old Mac line ends): save it with LF (or CRLF) line ends',
+        file: { path: display },
+        line: text.slice(0, loneCr.index).split('\n').length,
+      });
+      continue;
+    }
     const strayEnd = contentAfterDocumentEnd(text);
     if (strayEnd !== undefined) {
       results.push({
@@ -331,6 +343,16 @@ export function readItems(
         results.push({
           severity: 'error',
           message: 'has the apiVersion and kind of an llsd-render object but no string `metadata.name`: give it `metadata: {name: …}` (a DNS label)',
+          file: { path: display, index },
+          line: doc.line,
+        });
+        continue;
+      }
+      if (!isKrmObject(object) && isPlainObjectWith(object, 'items') && Array.isArray(object.items) && object.items.some(looksLikeOurs)) {
+        // kubectl's `kind: List` form: its items would be skipped with the List.
+        results.push({
+          severity: 'error',
+          message: 'is a list of objects (`items`) holding an LLSD or RenderConfig, which would be skipped with it: write each object as a YAML document of its own, separated by `---`',
           file: { path: display, index },
           line: doc.line,
         });
@@ -374,6 +396,8 @@ export function contentAfterDocumentEnd(text: string): number | undefined {
   }
   return undefined;
 }
+
+const isPlainObjectWith = (value: unknown, key: string): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value) && key in value;
 
 /** A mapping whose apiVersion is in one of llsd-render's groups (llamastack.io, fn.llamastack.io). */
 const looksLikeOurs = (value: unknown): boolean =>

@@ -102,3 +102,35 @@ describe('not near misses', () => {
     expect(stderrLines(r)).toEqual(['found no LlamaStackDistribution (apiVersion llamastack.io/v1alpha2) under ., so nothing was validated; check the paths and the apiVersion and kind of the LLSDs']);
   });
 });
+
+describe('LLSDs that rendered nothing with exit 0 (attacker probe)', () => {
+  const quickstart = llsd('llamastack.io/v1alpha2', 'LlamaStackDistribution');
+  const errorsOf = (files: Record<string, string>): { status: number | null; errors: string[]; stdout: string } => {
+    const r = run(['build', '.'], { cwd: writeTree(tempDir(), files) });
+    expectNoCrash(r);
+    return { status: r.status, errors: stderrLines(r).filter((l) => !l.includes(': warning: ')), stdout: r.stdout };
+  };
+
+  it('a file with carriage returns alone as line ends: an error, not one long comment', () => {
+    const r = errorsOf({ 'a.yaml': quickstart, 'b.yaml': `# second\n${quickstart.replace('name: demo', 'name: second')}`.replaceAll('\n', '\r') });
+    expect(r.status).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.errors).toEqual(['b.yaml:1: ends lines with a carriage return alone (old Mac line ends): save it with LF (or CRLF) line ends']);
+  });
+
+  it('an LLSD inside a kubectl `kind: List`: an error, not a skipped object', () => {
+    const list = `apiVersion: v1\nkind: List\nitems:\n- ${quickstart.replace('name: demo', 'name: second').trimEnd().replaceAll('\n', '\n  ')}\n`;
+    const r = errorsOf({ 'a.yaml': quickstart, 'b.yaml': list });
+    expect(r.status).toBe(1);
+    expect(r.errors).toEqual(['b.yaml:1: is a list of objects (`items`) holding an LLSD or RenderConfig, which would be skipped with it: write each object as a YAML document of its own, separated by `---`']);
+  });
+
+  it('an LLSD carrying llamastack.io/generated-from: an error at the annotation', () => {
+    const marked = quickstart.replace('  namespace: ai\n', '  namespace: ai\n  annotations:\n    llamastack.io/generated-from: ai/other\n').replace('name: demo', 'name: second');
+    const r = errorsOf({ 'a.yaml': quickstart, 'b.yaml': marked });
+    expect(r.status).toBe(1);
+    expect(r.errors).toEqual([
+      'b.yaml:7: ai/second: metadata.annotations["llamastack.io/generated-from"]: must not carry the annotation llamastack.io/generated-from: llsd-render marks its output with it and drops such objects on every run, so this LLSD would render nothing; remove the annotation',
+    ]);
+  });
+});
