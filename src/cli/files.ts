@@ -306,7 +306,8 @@ export function readItems(
       continue;
     }
     if (text.startsWith(outputMarker)) continue;
-    const loneCr = /\r(?!\n)/.exec(text);
+    // (Binary data holds lone CRs too: the YAML reader names it as binary.)
+    const loneCr = /[\x00-\x08\x0e-\x1f]/.test(text) ? null : /\r(?!\n)/.exec(text);
     if (loneCr) {
       // YAML 1.2 reads a lone CR as a line break, but `yaml` does not: a file with old Mac line ends
       // that starts with a comment read as one long comment, and its objects vanished.
@@ -338,33 +339,8 @@ export function readItems(
       const { value: object, index } = doc;
       // A kustomization.yaml needs no metadata; tool files are skipped like local-config objects.
       if (!isKrmObject(object) && isClientSideOnly(object)) continue;
-      if (!isKrmObject(object) && looksLikeOurs(object)) {
-        // An LLSD or RenderConfig without its name would be skipped, and the render silently lack it.
-        results.push({
-          severity: 'error',
-          message: 'has the apiVersion and kind of an llsd-render object but no string `metadata.name`: give it `metadata: {name: …}` (a DNS label)',
-          file: { path: display, index },
-          line: doc.line,
-        });
-        continue;
-      }
-      if (!isKrmObject(object) && isPlainObjectWith(object, 'items') && Array.isArray(object.items) && object.items.some(looksLikeOurs)) {
-        // kubectl's `kind: List` form: its items would be skipped with the List.
-        results.push({
-          severity: 'error',
-          message: 'is a list of objects (`items`) holding an LLSD or RenderConfig, which would be skipped with it: write each object as a YAML document of its own, separated by `---`',
-          file: { path: display, index },
-          line: doc.line,
-        });
-        continue;
-      }
       if (!isKrmObject(object)) {
-        results.push({
-          severity: 'warning',
-          message: 'skipped: not a Kubernetes object (it needs string `apiVersion`, `kind` and `metadata.name`)',
-          file: { path: display, index },
-          line: doc.line,
-        });
+        results.push({ ...leftOut(object), file: { path: display, index }, line: doc.line });
         continue;
       }
       if (nodes === 'keep' && doc.node) items.push({ node: doc.node, object, origin: { file: display, index, lines: doc.lines } });
@@ -395,6 +371,24 @@ export function contentAfterDocumentEnd(text: string): number | undefined {
     start = stop + 1;
   }
   return undefined;
+}
+
+/**
+ * Why a document that is no Kubernetes object is left out: a warning, unless it was likely meant as
+ * one of ours (skipped, an LLSD would silently render nothing, and Argo CD would prune its objects).
+ */
+function leftOut(value: unknown): { severity: 'error' | 'warning'; message: string } {
+  if (looksLikeOurs(value)) {
+    return { severity: 'error', message: 'has the apiVersion and kind of an llsd-render object but no string `metadata.name`: give it `metadata: {name: …}` (a DNS label)' };
+  }
+  if (isPlainObjectWith(value, 'items') && Array.isArray(value.items) && value.items.some(looksLikeOurs)) {
+    // kubectl's `kind: List` form: its items would be skipped with the List.
+    return {
+      severity: 'error',
+      message: 'is a list of objects (`items`) holding an LLSD or RenderConfig, which would be skipped with it: write each object as a YAML document of its own, separated by `---`',
+    };
+  }
+  return { severity: 'warning', message: 'skipped: not a Kubernetes object (it needs string `apiVersion`, `kind` and `metadata.name`)' };
 }
 
 const isPlainObjectWith = (value: unknown, key: string): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value) && key in value;
