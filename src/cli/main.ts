@@ -15,6 +15,8 @@ import { Prepared, readResourceList, resourceListChunks, streamDocuments, writeR
 import { exitCodeOf, formatLine, hasErrors, sortResults, type ExitCode, type Result } from '../krm/result.js';
 import { parseYaml11, stringifyYaml } from '../krm/yaml.js';
 import { v8 } from '../lib/builtins.js';
+import { quote } from '../lib/quote.js';
+import { closest } from '../api/issues.js';
 import { isPlainObject, setOwn } from '../lib/objects.js';
 import type { Mode, ProcessInput } from '../process.js';
 import type { Environment } from '../registry/credentials.js';
@@ -63,7 +65,7 @@ export async function main(io: Io): Promise<ExitCode> {
         io.stdout(`${version}\n`);
         return 0;
       default:
-        throw new UsageError(`unknown command "${command}"`);
+        throw new UsageError(unknownCommand(command));
     }
   } catch (error) {
     if (error instanceof UsageError) {
@@ -72,6 +74,12 @@ export async function main(io: Io): Promise<ExitCode> {
     }
     throw error;
   }
+}
+
+function unknownCommand(command: string): string {
+  const commands = ['build', 'validate', 'convert', 'schema', 'webhook', 'image-labels'];
+  const near = closest(command, commands);
+  return `unknown command ${quote(command)}${near ? `; did you mean \`${near}\`?` : ''} (commands: ${commands.join(', ')}; none for KRM function mode)`;
 }
 
 async function krm(io: Io): Promise<ExitCode> {

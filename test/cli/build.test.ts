@@ -362,7 +362,9 @@ describe('build: empty renders', () => {
 
 describe('usage errors exit 2 with a one-line reason and a pointer to --help', () => {
   const cases: Array<{ title: string; args: string[]; stderr: RegExp }> = [
-    { title: 'an unknown command', args: ['frobnicate'], stderr: /unknown command "frobnicate"/ },
+    { title: 'an unknown command', args: ['frobnicate'], stderr: /unknown command "frobnicate" \(commands: build, validate/ },
+    { title: 'a misspelt command', args: ['biuld', '.'], stderr: /^llsd-render: unknown command "biuld"; did you mean `build`\?/ },
+    { title: 'a misspelt option', args: ['build', '--ouput', 'x', '.'], stderr: /^llsd-render: unknown option "--ouput"; did you mean --output\? \(options: --output, --config, --allow-empty, --offline, --help, --version\)\n/ },
     { title: 'an unknown option', args: ['build', '--frobnicate', 'examples/quickstart'], stderr: /--frobnicate/ },
     { title: 'an unknown short option', args: ['build', '-z', 'examples/quickstart'], stderr: /-z/ },
     { title: '--output without a value', args: ['build', 'examples/quickstart', '-o'], stderr: /-o|--output/ },

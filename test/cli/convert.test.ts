@@ -185,7 +185,7 @@ describe('convert: errors', () => {
     const cases: Array<[string[], string]> = [
       [['convert'], 'llsd-render: convert needs at least one PATH'],
       [['convert', '--to', 'v3', 'x'], 'llsd-render: --to must be v1alpha1 or v1alpha2, not "v3"'],
-      [['convert', '--output', 'dir', 'x'], `llsd-render: Unknown option '--output'. To specify a positional argument starting with a '-', place it at the end of the command after '--', as in '-- "--output"`],
+      [['convert', '--output', 'dir', 'x'], 'llsd-render: unknown option "--output" (options: --to, --help, --version)'],
       [['convert', '/no/such/path'], 'llsd-render: /no/such/path: no such file or directory'],
     ];
     for (const [args, message] of cases) {

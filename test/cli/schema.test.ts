@@ -60,7 +60,7 @@ describe('llsd-render schema', () => {
     [['--crd', '--json-schema'], 'schema takes one of --json-schema and --crd, not both'],
     [['--document'], '--document goes with --json-schema'],
     [['--crd', 'examples'], 'schema takes no PATH, got "examples"'],
-    [['--yaml'], "Unknown option '--yaml'"],
+    [['--yaml'], 'unknown option "--yaml" (options: --json-schema, --document, --crd, --help, --version)'],
   ])('%j is a usage error', (args, message) => {
     expect(() => run(...args)).toThrow(UsageError);
     expect(() => run(...args)).toThrow(message);
