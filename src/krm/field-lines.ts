@@ -58,7 +58,9 @@ export function fieldLinesOf(root: Node, lines: LineCounter): string {
 /** The line of the deepest field of `path` in an index from fieldLinesOf (as `lineOf` answers). */
 export function fieldLine(index: string, path: ReadonlyArray<string | number>): number | undefined {
   /** The entry under `parent` for `step`: its id and line. */
+  const table = index.length > largeIndex ? tableOf(index) : undefined;
   const find = (parent: number, step: string): { id: number; line: number } | undefined => {
+    if (table) return table.get(`${parent}\t${step}`);
     const at = index.indexOf(`\t${parent}\t${step}\t`);
     if (at < 0) return undefined;
     const start = index.lastIndexOf('\n', at) + 1;
@@ -80,4 +82,26 @@ export function fieldLine(index: string, path: ReadonlyArray<string | number>): 
     if (entry) best = entry.line;
   }
   return best;
+}
+
+/**
+ * A large document's index as a table, made once for the last index asked about: each search of
+ * the string is linear, and a document with thousands of problems (one unknown field in each of
+ * 20,000 list items) asked it once per problem, in quadratic time. Small ones are searched as is.
+ */
+const largeIndex = 64 * 1024;
+let cached: { index: string; table: Map<string, { id: number; line: number }> } | undefined;
+
+function tableOf(index: string): Map<string, { id: number; line: number }> {
+  if (cached?.index === index) return cached.table;
+  const table = new Map<string, { id: number; line: number }>();
+  for (const entry of index.split('\n')) {
+    if (entry === '') continue;
+    const [id, parent, step, line] = entry.split('\t') as [string, string, string, string];
+    const key = `${parent}\t${step}`;
+    // The string search finds the first entry: so does the table.
+    if (!table.has(key)) table.set(key, { id: Number(id), line: Number(line) });
+  }
+  cached = { index, table };
+  return table;
 }
