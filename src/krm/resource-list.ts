@@ -373,10 +373,23 @@ function expandForeignAliases(root: Node): void {
       },
     });
   };
+  // A unit that is itself an alias (`- *cm`: a whole item, or `functionConfig: *fc`) has no parent
+  // for visit to replace it in: it becomes the copy here.
+  const resolved = (unit: unknown): unknown => {
+    if (!isAlias(unit)) {
+      expand(unit);
+      return unit;
+    }
+    const target = anchors.get(unit.source);
+    if (!target) return unit;
+    const copy = target.clone() as Node;
+    delete copy.anchor;
+    return copy;
+  };
   for (const pair of root.items) {
     if (!isPair(pair)) continue;
     expand(pair.key);
-    if (isScalar(pair.key) && pair.key.value === 'items' && isSeq(pair.value)) pair.value.items.forEach(expand);
-    else expand(pair.value);
+    if (isScalar(pair.key) && pair.key.value === 'items' && isSeq(pair.value)) pair.value.items = pair.value.items.map(resolved);
+    else pair.value = resolved(pair.value) as typeof pair.value;
   }
 }

@@ -125,6 +125,18 @@ describe('values that were internal errors: rendered as meant, or one clear erro
     expect(r.stdout).not.toContain('*shared');
   });
 
+  it('a whole KRM item (or the functionConfig) as an alias of another (attacker probe: internal error): the copy is the item', () => {
+    const item = run([], { input: 'apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n- &cm\n  apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: cm, namespace: a}\n- *cm\n' });
+    expectNoCrash(item);
+    expect(item.status).toBe(1);
+    expect(stderrLines(item)).toEqual(['a/cm: ConfigMap "cm" is defined twice; keep one']);
+    expect(parseResourceList(item.stdout).items.map((i) => i.metadata.name)).toEqual(['cm', 'cm']);
+    const fc = run([], { input: 'apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nfunctionConfig: &fc\n  apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: fn}\n  data: {networkPolicy: "on"}\nitems:\n- *fc\n' });
+    expectNoCrash(fc);
+    expect(fc.status, fc.stderr).toBe(0);
+    expect(parseResourceList(fc.stdout).items.map((i) => i.metadata.name)).toEqual(['fn']);
+  });
+
   it('!!merge in LLSD settings: as the tag of a `<<` key it merges; on a value, an error at its line and column', () => {
     const withSettings = (settings: string): string => quickstartText().replace('      provider: vllm\n', `      provider: vllm\n      settings:\n${settings}`);
     const merged = run(['build', writeTree(tempDir(), { 'llsd.yaml': withSettings('        !!merge <<: {max_tokens: 10}\n') })]);
