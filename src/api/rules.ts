@@ -1,5 +1,6 @@
 // Rules across fields of one LLSD (DESIGN §8): the CEL rules of the v1alpha2 proposal, fixed where
 // they were wrong there, and the spec's edge cases. Each returns problems with a field path.
+import { urlCredential } from '../lib/url-credentials.js';
 import { quote } from '../lib/quote.js';
 import type { FieldProblem } from './issues.js';
 import { formatFieldPath } from '../krm/item.js';
@@ -131,6 +132,15 @@ function checkWorkload(spec: SpecInput, problems: FieldProblem[]): void {
       message: `must be at least \`minReplicas\` (${autoscaling.minReplicas}), not ${autoscaling.maxReplicas}`,
     });
   }
+  // A credential in a URL (`postgres://u:PASS@db/x`) would sit in the Deployment for anyone who can read it.
+  workload.overrides?.env?.forEach((entry, i) => {
+    if (typeof entry.value === 'string' && urlCredential(entry.value)) {
+      problems.push({
+        path: ['spec', 'workload', 'overrides', 'env', i, 'value'],
+        message: 'must not hold a credential in a URL: the value would be in the Deployment for anyone who can read it; put the whole value in a Secret and write `valueFrom: {secretKeyRef: {name: <secret>, key: <key>}}` instead of `value`',
+      });
+    }
+  });
   const pdb = workload.podDisruptionBudget;
   if (pdb && (pdb.minAvailable === undefined) === (pdb.maxUnavailable === undefined)) {
     problems.push({

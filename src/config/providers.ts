@@ -1,6 +1,7 @@
 // CR providers → config.yaml provider entries, laid over the base config by provider id (DESIGN §5).
 import type { FieldProblem } from '../api/issues.js';
 import { closest } from '../api/issues.js';
+import { shownUrl, urlCredential } from '../lib/url-credentials.js';
 import type { ProviderEntry } from '../api/llsd.js';
 import { providerApis } from '../api/llsd-v1alpha2.js';
 import { providerTable, type ProviderRow, type ReleaseProfile } from './catalog.js';
@@ -255,22 +256,6 @@ function literalCredentialMessage(key: string, topLevel: boolean, isApiKey: bool
       ? `remove it from \`settings\` and write \`apiKey: ${ref}\` (or \`secretRefs: {${key}: ${ref}}\`)`
       : `remove it from \`settings\` and write \`secretRefs: {${key}: ${ref}}\``;
   return `must reference a Secret, not hold the value: ${key} is a credential, and a value written here would end up in the ConfigMap; ${instead}`;
-}
-
-/**
- * `http://user:PASS@host` (or `user:PASS@host`, `//user:PASS@host`, whatever the rest): a URL that
- * carries a password; or one whose query names a credential (`?token=…`, `?api_key=…`).
- */
-function urlCredential(value: unknown): 'userinfo' | 'query' | undefined {
-  if (typeof value !== 'string') return undefined;
-  return userinfoWithPassword.test(value) ? 'userinfo' : credentialQuery.test(value) ? 'query' : undefined;
-}
-const userinfoWithPassword = /^(?:[a-z][a-z0-9+.-]*:)?(?:\/\/)?[^/@\s:]*:[^/@\s]*@/i;
-const credentialQuery = /[?&](?:[a-z0-9_-]*(?:password|passwd|secret|token|api[_-]?key|access[_-]?key|sig|signature))=[^&#]/i;
-
-/** A URL as a message may show it: the user information and the query left out (either may hold a credential). */
-export function shownUrl(url: string): string {
-  return quote(url.replace(/^((?:[a-z][a-z0-9+.-]*:)?(?:\/\/)?)[^/@\s]*@/i, '$1…@').replace(/\?[^#]*/, '?…'));
 }
 
 const urlPasswordMessage = (where: 'userinfo' | 'query', takesApiKey: boolean): string =>

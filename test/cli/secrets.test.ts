@@ -1,6 +1,6 @@
 // Secret values never leave the Secret object they were written in: not into generated objects,
 // results, stderr or `-o` files, in any mode, whether the render succeeds or fails.
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
@@ -155,5 +155,20 @@ describe('secret values', () => {
       expect(r.stdout).toBe('');
       for (const value of secretValues) expect(r.stderr).not.toContain(value);
     });
+  });
+});
+
+describe('a credential in a URL in the container env (attacker probe)', () => {
+  it('workload.overrides.env value postgres://u:PASS@h/db: an error naming valueFrom.secretKeyRef, the value not printed', () => {
+    const llsd = quickstartText().replace('  resources:\n', '  workload:\n    overrides:\n      env:\n        - {name: DATABASE_URL, value: "postgres://app:PASS123@db:5432/app"}\n        - {name: PLAIN, value: "http://db:5432/app"}\n  resources:\n');
+    const dir = tempDir();
+    writeFileSync(join(dir, 'llsd.yaml'), llsd);
+    const r = run(['build', dir]);
+    expectNoCrash(r);
+    expect(r.status).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/llsd\.yaml:\d+: llama\/quickstart: spec\.workload\.overrides\.env\[0\]\.value: must not hold a credential in a URL: .*`valueFrom: \{secretKeyRef: \{name: <secret>, key: <key>\}\}` instead of `value`\n/);
+    expect(r.stderr).not.toContain('PASS123');
+    expect(r.stderr).not.toContain('env[1]');
   });
 });
