@@ -4,6 +4,7 @@
 // them or none, so one object that cannot be converted fails the whole review.
 import { formatFieldPath } from '../krm/item.js';
 import { isPlainObject } from '../lib/objects.js';
+import { clip, elide, escapeControl } from '../lib/quote.js';
 import { convertTo } from './convert.js';
 import { isError } from './issues.js';
 
@@ -82,7 +83,9 @@ export function reviewConversion(body: unknown): ReviewAnswer {
 }
 
 function answer(uid: string, result: { status: 'Success' | 'Failure'; message?: string }, convertedObjects?: unknown[]): ReviewAnswer {
-  const response: Record<string, unknown> = { uid, result };
+  // kubectl prints the message to the user: one bounded line, whatever the object held.
+  const shown = result.message === undefined ? result : { ...result, message: escapeControl(elide(result.message, 4000)) };
+  const response: Record<string, unknown> = { uid, result: shown };
   if (convertedObjects) response.convertedObjects = convertedObjects;
   return { ok: true, review: { apiVersion: conversionReviewApiVersion, kind: conversionReviewKind, response } };
 }
@@ -93,7 +96,7 @@ function describe(object: unknown, index: number): string {
   const metadata = isPlainObject(o.metadata) ? o.metadata : {};
   const kind = typeof o.kind === 'string' ? o.kind : 'object';
   if (typeof metadata.name !== 'string') return `request.objects[${index}]`;
-  return `${kind} ${typeof metadata.namespace === 'string' ? `${metadata.namespace}/` : ''}${metadata.name}`;
+  return `${clip(kind)} ${typeof metadata.namespace === 'string' ? `${clip(metadata.namespace)}/` : ''}${clip(metadata.name)}`;
 }
 
 const quote = 0x22;

@@ -15,7 +15,7 @@ import { Prepared, readResourceList, resourceListChunks, streamDocuments, writeR
 import { exitCodeOf, formatLine, hasErrors, sortResults, type ExitCode, type Result } from '../krm/result.js';
 import { parseYaml11, stringifyYaml } from '../krm/yaml.js';
 import { v8 } from '../lib/builtins.js';
-import { quote } from '../lib/quote.js';
+import { elide, escapeControl, quote } from '../lib/quote.js';
 import { closest } from '../api/issues.js';
 import { isPlainObject, setOwn } from '../lib/objects.js';
 import type { Mode, ProcessInput } from '../process.js';
@@ -434,7 +434,8 @@ async function webhook(io: Io, args: string[]): Promise<ExitCode> {
   if (!/^\d+$/.test(values.port ?? '9443') || port > 65535) throw new UsageError(`--port must be a number from 0 to 65535, not "${values.port}"`);
   const address = values.address ?? '127.0.0.1';
   const { serveWebhook } = await import('./webhook.js');
-  return serveWebhook({ cert: values.cert, key: values.key, port, address }, (line) => io.stderr(`${line}\n`));
+  // A log line quotes what clients sent (names, a JSON parse error's token): one line each, bounded.
+  return serveWebhook({ cert: values.cert, key: values.key, port, address }, (line) => io.stderr(`${escapeControl(elide(line, 4000))}\n`));
 }
 
 /** Errors and warnings on stderr, one line each: kustomize never shows results. */

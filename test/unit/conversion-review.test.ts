@@ -172,3 +172,20 @@ describe('parseReviewBody', () => {
     expect(!bad.ok && bad.message).not.toContain('hunter2');
   });
 });
+
+describe('a failure message quotes the object bounded and on one line (attacker probe round 2)', () => {
+  it('a 2 MB kind and a namespace with control characters', () => {
+    const review = (object: Record<string, unknown>) => ({
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'ConversionReview',
+      request: { uid: 'u1', desiredAPIVersion: 'llamastack.io/v1alpha1', objects: [object] },
+    });
+    const object = { apiVersion: 'x/y', kind: 'K'.repeat(2_000_000), metadata: { name: 'n', namespace: 'S\x1b\n'.repeat(1000) } };
+    const answer = reviewConversion(review(object));
+    expect(answer.ok).toBe(true);
+    const message = ((answer as { review: { response: { result: { message: string } } } }).review.response.result.message);
+    expect(message.length).toBeLessThan(4200);
+    expect(message).not.toMatch(/[\x00-\x1f]/);
+    expect(message).toContain('\\x1b\\n');
+  });
+});
