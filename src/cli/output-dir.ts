@@ -48,6 +48,72 @@ interface Plan {
  * results say why nothing was written, if so; empty, the new set is complete.
  */
 export async function writeOutputDir(dir: string, files: readonly OutputFile[], inputs: readonly string[]): Promise<Result[]> {
+  const lock = lockDir(dir);
+  if ('problem' in lock) return [problem(dir, lock.problem)];
+  try {
+    return await writeLocked(dir, files, inputs);
+  } finally {
+    lock.release();
+  }
+}
+
+/**
+ * Two runs writing one DIR at once would mix their sets (files of one, the list of the other), so
+ * a run holds `DIR/.llsd-render.lock` (made with O_EXCL, holding its pid) while it plans and
+ * writes. A lock whose process is gone (killed) is taken over. A DIR made only for the lock is
+ * removed again when nothing was written into it.
+ */
+function lockDir(dir: string): { release: () => void } | { problem: string } {
+  const dirStat = statIfAny(dir);
+  if (dirStat && !dirStat.isDirectory()) return { release: () => {} };
+  const made = dirStat === undefined;
+  try {
+    if (made) mkdirSync(dir, { recursive: true });
+  } catch (error) {
+    return { problem: `cannot make the directory (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); nothing was written` };
+  }
+  const path = join(dir, lockName);
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      writeFileSync(path, `${process.pid}\n`, { flag: 'wx' });
+      const release = (): void => {
+        process.off('exit', release);
+        rmSync(path, { force: true });
+        if (made) {
+          try {
+            rmdirSync(dir);
+          } catch {
+            // Not empty: the new set is in it.
+          }
+        }
+      };
+      // process.exit from a signal handler skips `finally`: the lock goes with the process.
+      process.on('exit', release);
+      return { release };
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== 'EEXIST') return { problem: `cannot write the output there (${code ?? (error as Error).message}: ${path}); nothing was changed in it` };
+      const holder = Number.parseInt(readIfAny(path) ?? '', 10);
+      if (Number.isInteger(holder) && holder > 0 && holder !== process.pid && isRunning(holder)) {
+        return { problem: `another llsd-render build -o (process ${holder}) is writing this directory: wait for it to end, then run again (${lockName} is removed when it does)` };
+      }
+      rmSync(path, { force: true });
+    }
+  }
+  return { problem: `cannot take ${lockName}: another run keeps making it; run again` };
+}
+
+const lockName = '.llsd-render.lock';
+
+function readIfAny(path: string): string | undefined {
+  try {
+    return readFileSync(path, 'utf8').slice(0, 32);
+  } catch {
+    return undefined;
+  }
+}
+
+async function writeLocked(dir: string, files: readonly OutputFile[], inputs: readonly string[]): Promise<Result[]> {
   const plan = planOutput(dir, files, inputs);
   if ('problems' in plan) return plan.problems;
   try {

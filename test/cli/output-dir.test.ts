@@ -168,6 +168,43 @@ describe('build -o DIR is all or nothing', () => {
     expect(snapshot(join(root, 'out'))).toEqual({ ...old, 'team-b': 'mine\n' });
   });
 
+  it('runs writing one DIR at once (attacker probe round 2: sets mixed): each run either writes its whole set with its list, or waits its turn', async () => {
+    const root = tempDir();
+    const apps = [1, 2, 3, 4, 5, 6];
+    for (const n of apps) {
+      writeTree(root, Object.fromEntries(Array.from({ length: n }, (_, j) => [`app${n}/q${j}.yaml`, quickstartText().replace('name: quickstart', `name: q${n}-${j}`)])));
+    }
+    const runs = await Promise.all(
+      apps.map(
+        (n) =>
+          new Promise<{ status: number | null; stderr: string }>((done) => {
+            const child = spawn(process.execPath, [requireBundle(), 'build', '-o', 'out', `app${n}`], { cwd: root });
+            let stderr = '';
+            child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+            child.on('close', (status) => done({ status, stderr }));
+          }),
+      ),
+    );
+    for (const r of runs) {
+      if (r.status !== 0) expect(r.stderr).toMatch(/^out: another llsd-render build -o \(process \d+\) is writing this directory: wait for it to end, then run again/m);
+    }
+    expect(runs.some((r) => r.status === 0)).toBe(true);
+    // Whatever won last, the list names exactly the files there, and no lock is left.
+    const listed = readFileSync(join(root, 'out', manifest), 'utf8').split('\n').filter((l) => l !== '' && !l.startsWith('#')).sort();
+    const present = Object.keys(snapshot(join(root, 'out'))).filter((f) => f !== manifest).sort();
+    expect(present).toEqual(listed);
+    expect(existsSync(join(root, 'out/.llsd-render.lock'))).toBe(false);
+  });
+
+  it('a lock left by a killed run (its process gone) is taken over', () => {
+    const root = tempDir();
+    writeTree(root, { 'in/llsd.yaml': quickstartText(), 'out/.llsd-render.lock': '999999999\n' });
+    const r = run(['build', '-o', 'out', 'in'], { cwd: root });
+    expect(r.status, r.stderr).toBe(0);
+    expect(existsSync(join(root, 'out/llama/quickstart.yaml'))).toBe(true);
+    expect(existsSync(join(root, 'out/.llsd-render.lock'))).toBe(false);
+  });
+
   it('a read-only DIR (run as a user who may not write it): exit 1, the old set complete, no temporary files', () => {
     const { root, old } = oldSet();
     chmodSync(join(root, 'out'), 0o555);

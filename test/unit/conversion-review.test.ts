@@ -183,7 +183,7 @@ describe('a failure message quotes the object bounded and on one line (attacker 
     const object = { apiVersion: 'x/y', kind: 'K'.repeat(2_000_000), metadata: { name: 'n', namespace: 'S\x1b\n'.repeat(1000) } };
     const answer = reviewConversion(review(object));
     expect(answer.ok).toBe(true);
-    const message = ((answer as { review: { response: { result: { message: string } } } }).review.response.result.message);
+    const message = ((answer as unknown as { review: { response: { result: { message: string } } } }).review.response.result.message);
     expect(message.length).toBeLessThan(4200);
     expect(message).not.toMatch(/[\x00-\x1f]/);
     expect(message).toContain('\\x1b\\n');
