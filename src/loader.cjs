@@ -13,7 +13,7 @@
 // directory). V8 refuses data from another program, V8 version or flag set, and a refused or
 // missing cache is written anew after the run. Writing is best effort: a read-only home costs the
 // compile, nothing more.
-const { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } = require('node:fs');
+const { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } = require('node:fs');
 const { join } = require('node:path');
 const { Script } = require('node:vm');
 
@@ -36,7 +36,12 @@ function cacheFile(env) {
 
 function readCache(file) {
   try {
-    return file === undefined ? undefined : readFileSync(file);
+    if (file === undefined) return undefined;
+    // A cache entry that is a device, a fifo or far larger than any cache (~4 MB) is no cache:
+    // reading it could take all memory or never end.
+    const stat = statSync(file);
+    if (!stat.isFile() || stat.size > 64 * 1024 * 1024) return undefined;
+    return readFileSync(file);
   } catch {
     return undefined;
   }

@@ -40,7 +40,8 @@ export function llsdNearMiss(object: Pick<KrmObject, 'apiVersion' | 'kind'>): Fi
   if (object.kind !== kind && isNear(object.kind, kind)) {
     return { path: ['kind'], message: `must be \`${kind}\` (apiVersion ${right}) for llsd-render to render it, not "${object.kind}"; as a misspelt LLSD it would render nothing` };
   }
-  if (object.kind === kind && (slash < 0 || isNear(objectGroup, group))) {
+  // No other group has this kind: written with any other, it is an LLSD that would render nothing.
+  if (object.kind === kind) {
     const wrote = slash < 0 ? `"${object.apiVersion.slice(0, 40)}" is not <group>/<version>` : `the group "${objectGroup}" is not ${group}`;
     return { path: ['apiVersion'], message: `must be ${right} (or \`${supportedLlsdVersions[1]}\`) for llsd-render to render this ${kind}: ${wrote}, and the LLSD would render nothing` };
   }

@@ -1,7 +1,7 @@
 // Rules across fields of one LLSD (DESIGN §8): the CEL rules of the v1alpha2 proposal, fixed where
 // they were wrong there, and the spec's edge cases. Each returns problems with a field path.
-import { urlCredential } from '../lib/url-credentials.js';
-import { quote } from '../lib/quote.js';
+import { isCredentialName, urlCredential } from '../lib/url-credentials.js';
+import { clip, quote } from '../lib/quote.js';
 import type { FieldProblem } from './issues.js';
 import { formatFieldPath } from '../krm/item.js';
 import { isPlainObject } from '../lib/objects.js';
@@ -134,7 +134,12 @@ function checkWorkload(spec: SpecInput, problems: FieldProblem[]): void {
   }
   // A credential in a URL (`postgres://u:PASS@db/x`) would sit in the Deployment for anyone who can read it.
   workload.overrides?.env?.forEach((entry, i) => {
-    if (typeof entry.value === 'string' && urlCredential(entry.value)) {
+    if (typeof entry.value === 'string' && entry.value !== '' && isCredentialName(entry.name) && !entry.value.includes('$(')) {
+      problems.push({
+        path: ['spec', 'workload', 'overrides', 'env', i, 'value'],
+        message: `must not hold the value: ${clip(entry.name)} names a credential, and the value would be in the Deployment for anyone who can read it; write \`valueFrom: {secretKeyRef: {name: <secret>, key: <key>}}\` instead of \`value\``,
+      });
+    } else if (typeof entry.value === 'string' && urlCredential(entry.value)) {
       problems.push({
         path: ['spec', 'workload', 'overrides', 'env', i, 'value'],
         message: 'must not hold a credential in a URL: the value would be in the Deployment for anyone who can read it; put the whole value in a Secret and write `valueFrom: {secretKeyRef: {name: <secret>, key: <key>}}` instead of `value`',

@@ -379,9 +379,9 @@ export function contentAfterDocumentEnd(text: string): number | undefined {
  */
 function leftOut(value: unknown): { severity: 'error' | 'warning'; message: string } {
   if (looksLikeOurs(value)) {
-    return { severity: 'error', message: 'has the apiVersion and kind of an llsd-render object but no string `metadata.name`: give it `metadata: {name: …}` (a DNS label)' };
+    return { severity: 'error', message: 'looks like an llsd-render object but lacks a string `apiVersion`, `kind` or `metadata.name`: write each as text (quote a number, `true` or `null`), e.g. `apiVersion: llamastack.io/v1alpha2` and `metadata: {name: chat}`' };
   }
-  if (isPlainObjectWith(value, 'items') && Array.isArray(value.items) && value.items.some(looksLikeOurs)) {
+  if (holdsOurs(value, 0)) {
     // kubectl's `kind: List` form: its items would be skipped with the List.
     return {
       severity: 'error',
@@ -393,9 +393,18 @@ function leftOut(value: unknown): { severity: 'error' | 'warning'; message: stri
 
 const isPlainObjectWith = (value: unknown, key: string): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value) && key in value;
 
-/** A mapping whose apiVersion is in one of llsd-render's groups (llamastack.io, fn.llamastack.io). */
-const looksLikeOurs = (value: unknown): boolean =>
-  typeof value === 'object' && value !== null && typeof (value as { apiVersion?: unknown }).apiVersion === 'string' && /^(?:fn\.)?llamastack\.io\//.test((value as { apiVersion: string }).apiVersion);
+/** A mapping whose apiVersion is in one of llsd-render's groups (llamastack.io, fn.llamastack.io), or whose kind is one of ours. */
+function looksLikeOurs(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  const { apiVersion, kind } = value as { apiVersion?: unknown; kind?: unknown };
+  return (typeof apiVersion === 'string' && /^(?:fn\.)?llamastack\.io\//.test(apiVersion)) || kind === 'LlamaStackDistribution' || kind === 'RenderConfig';
+}
+
+/** A list (`items`, kubectl's `kind: List`, lists of lists too) that holds one of ours. */
+function holdsOurs(value: unknown, depth: number): boolean {
+  if (depth > 8 || !isPlainObjectWith(value, 'items') || !Array.isArray(value.items)) return false;
+  return value.items.some((item) => looksLikeOurs(item) || holdsOurs(item, depth + 1));
+}
 
 /** A document of a file, read with `yaml` (it has its node) or without. */
 interface ReadDocument {

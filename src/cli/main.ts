@@ -353,6 +353,8 @@ function readBaseConfig(dir: string, configPath: string): { config: Record<strin
   try {
     // A symbolic link inside the directory must not lead out of it either.
     if (outside(realpathSync(dir), realpathSync(target))) return { problem: refuse };
+    // A fifo would block the open until something writes to it: a base config is a file.
+    if (!statSync(target).isFile()) return { problem: `"${configPath}" is not a regular file: give the path of a config.yaml file` };
   } catch (error) {
     return { problem: `cannot read "${configPath}": ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}` };
   }

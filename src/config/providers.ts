@@ -1,7 +1,7 @@
 // CR providers → config.yaml provider entries, laid over the base config by provider id (DESIGN §5).
 import type { FieldProblem } from '../api/issues.js';
 import { closest } from '../api/issues.js';
-import { shownUrl, urlCredential } from '../lib/url-credentials.js';
+import { isCredentialName, shownUrl, urlCredential } from '../lib/url-credentials.js';
 import type { ProviderEntry } from '../api/llsd.js';
 import { providerApis } from '../api/llsd-v1alpha2.js';
 import { providerTable, type ProviderRow, type ReleaseProfile } from './catalog.js';
@@ -241,9 +241,8 @@ function literalCredentials(settings: Record<string, unknown>, path: Array<strin
  */
 function isCredentialKey(key: string, secretKeys: Set<string>): boolean {
   if (secretKeys.has(key)) return true;
-  return credentialName.test(key.toLowerCase().replace(/[^a-z0-9]/g, ''));
+  return isCredentialName(key);
 }
-const credentialName = /(?:password|passwd|passphrase|secret|secretkey|token|apikey|accesskey|privatekey|credentials?|authorization)$/;
 
 /** A value that would reach the ConfigMap as the secret itself: text (not an `${env.X}` placeholder) or a number. */
 const isLiteral = (value: unknown): boolean => (typeof value === 'string' && value !== '' && !value.includes('${env.')) || typeof value === 'number';

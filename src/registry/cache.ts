@@ -4,7 +4,7 @@
 // ask the registry. Entries are written whole (temporary file + rename) and checked when read; a
 // damaged entry is a miss, never an error.
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { z } from '../lib/zod.js';
@@ -47,8 +47,15 @@ export function writeCachedTag(dir: string, reference: string, platform: string,
   writeJson(tagPath(dir, reference, platform), { schema: 1, reference, platform, digest });
 }
 
+/** Configs are a few kB; the most a cache entry may be (the input limit's default). */
+const maxEntryBytes = 32 * 1024 * 1024;
+
 function readJson<T extends z.ZodMiniType>(path: string, schema: T): z.infer<T> | undefined {
   try {
+    // The cache directory may be a package's own (a relative cacheDir): an entry that is a device,
+    // a fifo or huge is no entry of ours, and reading it could never end.
+    const stat = statSync(path);
+    if (!stat.isFile() || stat.size > maxEntryBytes) return undefined;
     const parsed = schema.safeParse(JSON.parse(readFileSync(path, 'utf8')));
     return parsed.success ? parsed.data : undefined;
   } catch {

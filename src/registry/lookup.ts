@@ -4,6 +4,8 @@
 // failure is a message for the user; only a bug throws.
 import { Parser, type ReadEntry } from 'tar';
 import type { RegistryOptions } from '../api/render-config.js';
+import { quote } from '../lib/quote.js';
+import { urlCredential } from '../lib/url-credentials.js';
 import { z } from '../lib/zod.js';
 import { readCachedConfig, readCachedTag, writeCachedConfig, writeCachedTag } from './cache.js';
 import { manifestMediaTypes, RegistryClient, RegistryError } from './client.js';
@@ -25,8 +27,15 @@ export async function lookUpImages(images: readonly string[], settings: LookupSe
 }
 
 export async function lookUpImage(image: string, settings: LookupSettings, env: Environment): Promise<ImageLookup> {
+  // A reference written as a URL may carry a password (`https://u:PASS@registry/…`): never quoted.
+  if (urlCredential(image) || /^[a-z][a-z0-9+.-]*:\/\//i.test(image) || /^[^/]*@/.test(image)) {
+    return {
+      ok: false,
+      message: 'is not an image reference: write `registry/repository:tag` with no scheme (`https://`), user name, password or query; registry credentials come from `podman login` / `docker login` or REGISTRY_AUTH_FILE',
+    };
+  }
   const parsed = parseReference(image);
-  if (!parsed.ok) return { ok: false, message: `"${image}" is not an image reference (${parsed.message}); write one such as \`quay.io/org/distribution-custom:0.7.1\`` };
+  if (!parsed.ok) return { ok: false, message: `${quote(image)} is not an image reference (${parsed.message}); write one such as \`quay.io/org/distribution-custom:0.7.1\`` };
   const ref = parsed.ref;
   const canonical = formatReference(ref);
   const { platform, cacheDir } = settings;

@@ -265,6 +265,22 @@ describe('RenderConfig paths that try to leave the package', () => {
   });
 });
 
+describe('a configPath that is a fifo (attacker probe round 2: the open blocked forever)', () => {
+  it('an error naming it, at once', () => {
+    const root = tempDir();
+    writeTree(root, {
+      'options.yaml': 'apiVersion: fn.llamastack.io/v1alpha1\nkind: RenderConfig\nmetadata:\n  name: options\nspec:\n  distributions:\n    starter:\n      configPath: base.cfg\n',
+      'llsd.yaml': quickstartText(),
+    });
+    expect(spawnSync('mkfifo', [join(root, 'base.cfg')]).status).toBe(0);
+    const r = run(['build', root]);
+    expectNoCrash(r);
+    expect(r.status).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/spec\.distributions\.starter\.configPath: "base\.cfg" is not a regular file: give the path of a config\.yaml file\n/);
+  });
+});
+
 describe('aliases', () => {
   it('an alias to no anchor is said to be one, not an alias bomb', () => {
     const dir = writeTree(tempDir(), { 'alias.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\ndata: {a: *nosuch}\n' });

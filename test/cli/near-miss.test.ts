@@ -18,6 +18,7 @@ const cases = [
   { title: 'a misspelt kind', apiVersion: 'llamastack.io/v1alpha2', kind: 'LlamaStackDistributon', line: 2, field: 'kind', message: kindMessage('LlamaStackDistributon') },
   { title: 'the kind in lower case', apiVersion: 'llamastack.io/v1alpha2', kind: 'llamastackdistribution', line: 2, field: 'kind', message: kindMessage('llamastackdistribution') },
   { title: 'a misspelt group', apiVersion: 'llama-stack.io/v1alpha2', kind: 'LlamaStackDistribution', line: 1, field: 'apiVersion', message: groupMessage('the group "llama-stack.io" is not llamastack.io') },
+  { title: 'the kind in another group', apiVersion: 'apps/v1', kind: 'LlamaStackDistribution', line: 1, field: 'apiVersion', message: groupMessage('the group "apps" is not llamastack.io') },
   { title: 'no version', apiVersion: 'llamastack.io', kind: 'LlamaStackDistribution', line: 1, field: 'apiVersion', message: groupMessage('"llamastack.io" is not <group>/<version>') },
   {
     title: 'the short name LLSD as the kind (any other kind of llamastack.io)',
@@ -52,7 +53,7 @@ describe('an object of llsd-render\'s groups without metadata.name', () => {
     expect(r.status, r.stderr).toBe(1);
     expectNoCrash(r);
     expect(r.stdout).toBe('');
-    expect(stderrLines(r)).toEqual(['llsd.yaml:1: has the apiVersion and kind of an llsd-render object but no string `metadata.name`: give it `metadata: {name: …}` (a DNS label)']);
+    expect(stderrLines(r)).toEqual(['llsd.yaml:1: looks like an llsd-render object but lacks a string `apiVersion`, `kind` or `metadata.name`: write each as text (quote a number, `true` or `null`), e.g. `apiVersion: llamastack.io/v1alpha2` and `metadata: {name: chat}`']);
   });
 });
 
@@ -88,8 +89,8 @@ describe.each(cases)('$title', ({ apiVersion, kind, line, field, message }) => {
 });
 
 describe('not near misses', () => {
-  it('the kind in another group, and a kind far from LlamaStackDistribution in another group, pass through as before', () => {
-    const dir = writeTree(tempDir(), { 'a.yaml': llsd('example.com/v1', 'LlamaStackDistribution'), 'b.yaml': llsd('example.com/v1', 'LlamaStackServer'), 'c.yaml': configMap });
+  it('a kind far from LlamaStackDistribution in another group passes through as before', () => {
+    const dir = writeTree(tempDir(), { 'b.yaml': llsd('example.com/v1', 'LlamaStackServer'), 'c.yaml': configMap });
     const r = run(['build', '.'], { cwd: dir });
     expect(r.status, r.stderr).toBe(0);
     expect(r.stderr).toBe('');
@@ -123,6 +124,17 @@ describe('LLSDs that rendered nothing with exit 0 (attacker probe)', () => {
     const r = errorsOf({ 'a.yaml': quickstart, 'b.yaml': list });
     expect(r.status).toBe(1);
     expect(r.errors).toEqual(['b.yaml:1: is a list of objects (`items`) holding an LLSD or RenderConfig, which would be skipped with it: write each object as a YAML document of its own, separated by `---`']);
+  });
+
+  it('an LLSD with a number as its apiVersion, and one inside a List inside a List: an error each', () => {
+    const numbered = quickstart.replace('apiVersion: llamastack.io/v1alpha2', 'apiVersion: 2');
+    const nested = `apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: List\n  items:\n  - ${quickstart.replace('name: demo', 'name: third').trimEnd().replaceAll('\n', '\n    ')}\n`;
+    const r = errorsOf({ 'a.yaml': quickstart, 'b.yaml': numbered.replace('name: demo', 'name: second'), 'c.yaml': nested });
+    expect(r.status).toBe(1);
+    expect(r.errors).toEqual([
+      'b.yaml:1: looks like an llsd-render object but lacks a string `apiVersion`, `kind` or `metadata.name`: write each as text (quote a number, `true` or `null`), e.g. `apiVersion: llamastack.io/v1alpha2` and `metadata: {name: chat}`',
+      'c.yaml:1: is a list of objects (`items`) holding an LLSD or RenderConfig, which would be skipped with it: write each object as a YAML document of its own, separated by `---`',
+    ]);
   });
 
   it('an LLSD carrying llamastack.io/generated-from: an error at the annotation', () => {

@@ -172,3 +172,29 @@ describe('a credential in a URL in the container env (attacker probe)', () => {
     expect(r.stderr).not.toContain('env[1]');
   });
 });
+
+describe('credentials in an image reference or a credential-named env var (attacker probe round 2)', () => {
+  it.each(['https://u:SECRETVAL@registry.example.com/x/y:1.0', 'u:SECRETVAL@registry.example.com/x/y:1.0', 'registry.example.com/x/y:1.0?token=SECRETVAL'])(
+    'spec.distribution.image %s: an error that does not quote it',
+    (image) => {
+      const dir = tempDir();
+      writeFileSync(join(dir, 'llsd.yaml'), quickstartText().replace('    name: starter', `    image: "${image}"`));
+      const r = run(['build', '--offline', dir]);
+      expectNoCrash(r);
+      expect(r.status).toBe(1);
+      expect(r.stderr).toContain('spec.distribution.image: is not an image reference: write `registry/repository:tag` with no scheme');
+      expect(r.stderr).not.toContain('SECRETVAL');
+    },
+  );
+
+  it('env OPENAI_API_KEY with a value: an error naming valueFrom.secretKeyRef; MAX_TOKENS is fine', () => {
+    const llsd = quickstartText().replace('  resources:\n', '  workload:\n    overrides:\n      env:\n        - {name: MAX_TOKENS, value: "4096"}\n        - {name: OPENAI_API_KEY, value: sk-SECRETVAL}\n  resources:\n');
+    const dir = tempDir();
+    writeFileSync(join(dir, 'llsd.yaml'), llsd);
+    const r = run(['build', dir]);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/spec\.workload\.overrides\.env\[1\]\.value: must not hold the value: OPENAI_API_KEY names a credential/);
+    expect(r.stderr).not.toContain('env[0]');
+    expect(r.stderr).not.toContain('SECRETVAL');
+  });
+});

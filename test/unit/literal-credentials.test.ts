@@ -72,13 +72,14 @@ describe('a password in a URL', () => {
     );
   });
 
-  it('a user without a password is not refused', () => {
-    expect(render('inference: {provider: vllm, endpoint: "http://user@vllm:8000/v1"}').problems.filter((p) => (p.severity ?? 'error') === 'error')).toEqual([]);
+  it('a user name alone is refused too: a token is often written there (`https://TOKEN@host`)', () => {
+    const errors = render('inference: {provider: vllm, endpoint: "http://user@vllm:8000/v1"}').problems.filter((p) => (p.severity ?? 'error') === 'error');
+    expect(errors.map((p) => p.message)).toEqual([expect.stringMatching(/^must not hold a password: the `user:password@` part of a URL/)]);
   });
 });
 
 describe('credentials the attacker probe found passing or echoed', () => {
-  it.each(['Password', 'API_KEY', 'apiKey', 'passwd', 'secret_key', 'client_secret', 'auth_token', 'bearer_token', 'private_key', 'hf_token', 'openai_api_key', 'access_key', 'credentials', 'secret'])(
+  it.each(['Password', 'API_KEY', 'apiKey', 'passwd', 'secret_key', 'client_secret', 'auth_token', 'bearer_token', 'private_key', 'hf_token', 'openai_api_key', 'access_key', 'credentials', 'secret', 'pwd', 'pat', 'signing_key', 'encryption_key', 'cookie'])(
     'settings key %s (any case and spelling of a credential name) is refused',
     (key) => {
       expectOneError(`inference: {provider: openai, settings: {${key}: ${SECRET}}}`, `spec.providers.inference.settings.${key}`, new RegExp(`^must reference a Secret, not hold the value: ${key} is a credential`));
@@ -93,17 +94,17 @@ describe('credentials the attacker probe found passing or echoed', () => {
     );
   });
 
-  it('max_tokens, a count, is no credential', () => {
-    const outcome = render('inference: {provider: openai, settings: {max_tokens: 4096, api_key: "${env.OPENAI_API_KEY:=}"}}');
+  it('max_tokens, a count, and names that only mention a credential are no credential', () => {
+    const outcome = render('inference: {provider: openai, settings: {max_tokens: 4096, token_limit: 5, tokenizer: x, password_file: /f, credentials_path: /p, tls_verify: true, api_key: "${env.OPENAI_API_KEY:=}"}}');
     expect(outcome.problems.filter((p) => (p.severity ?? 'error') === 'error')).toEqual([]);
   });
 
-  it.each(['user:PASS123@vllm.llama.svc:8000/v1', '//u:PASS123@h/v1', 'ftp://u:PASS123@h/v1', 'http://u:PASS123@h:99999/v1', 'http://h/v1?token=PASS123'])(
+  it.each(['user:PASS123@vllm.llama.svc:8000/v1', '//u:PASS123@h/v1', 'ftp://u:PASS123@h/v1', 'http://u:PASS123@h:99999/v1', 'http://h/v1?token=PASS123', 'http://PASS123@h/v1', 'http://u%3APASS123@h/v1', 'http://h/v1?key=PASS123', 'http://h/v1?jwt=PASS123', 'http://h/v1;token=PASS123'])(
     'endpoint %s: refused for the password, which no message quotes',
     (endpoint) => {
       const outcome = render(`inference: {provider: vllm, endpoint: "${endpoint}"}`);
       expect(outcome.ok).toBe(false);
-      expect(outcome.problems.map((p) => p.message)).toContainEqual(expect.stringMatching(endpoint.includes('?') ? /^must not hold a credential: a URL query parameter/ : /^must not hold a password/));
+      expect(outcome.problems.map((p) => p.message)).toContainEqual(expect.stringMatching(/[?;]/.test(endpoint) ? /^must not hold a credential: a URL query parameter/ : /^must not hold a password/));
       expect(JSON.stringify(outcome.problems)).not.toContain('PASS123');
     },
   );
