@@ -1,7 +1,7 @@
 // The bundle's loader (src/loader.cjs): the program runs the same with V8's code cache, without
 // it, with a damaged one and where none can be written; and its stack frames name lines of the file.
 import { spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { quickstartPath, repoRoot, requireBundle, tempDir } from './run.js';
@@ -62,6 +62,18 @@ describe('the code cache', () => {
       expect(r.cacheLines).toEqual([`llsd-render: code cache: refused by V8, to be written again: ${file}`, `llsd-render: code cache: wrote ${file}`]);
       expect(readFileSync(file).length).toBeGreaterThan(size / 2);
     }
+  });
+
+  it('a cache file that is a link to /dev/zero (attacker probe: every run hung) is ignored', () => {
+    const dir = tempDir('llsd-render-code-cache-');
+    const expected = withoutCache();
+    expect(render(dir).status).toBe(0);
+    const file = join(dir, cacheFiles(dir)[0] as string);
+    rmSync(file);
+    symlinkSync('/dev/zero', file);
+    const r = render(dir);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toBe(expected);
   });
 
   it('where no cache can be written, the program runs as well and says nothing (without LLSD_RENDER_DEBUG)', () => {

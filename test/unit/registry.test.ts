@@ -1,7 +1,8 @@
 // The pure and file-local parts of the registry adapter: references, the label convention, the
 // cache and the credential files. The network parts run against a real registry in
 // test/e2e/registry.test.ts.
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -136,6 +137,19 @@ describe('the cache (FR-027d)', () => {
     const dir = tempDir();
     writeCachedTag(dir, 'quay.io/a/b:1', 'linux/amd64', digest);
     expect([readCachedTag(dir, 'quay.io/a/b:1', 'linux/amd64'), readCachedTag(dir, 'quay.io/a/b:1', 'linux/arm64'), readCachedTag(dir, 'quay.io/a/b:2', 'linux/amd64')]).toEqual([digest, undefined, undefined]);
+  });
+
+  it('an entry that is a link to /dev/zero or a fifo (a package may hold the cache: attacker probe) is no entry, read at once', () => {
+    const dir = tempDir();
+    writeCachedTag(dir, 'quay.io/a/b:1', 'linux/amd64', digest);
+    writeCachedTag(dir, 'quay.io/a/b:2', 'linux/amd64', digest);
+    const tags = join(dir, 'v1', 'tags');
+    const [first, second] = readdirSync(tags).sort() as [string, string];
+    rmSync(join(tags, first));
+    symlinkSync('/dev/zero', join(tags, first));
+    rmSync(join(tags, second));
+    expect(spawnSync('mkfifo', [join(tags, second)]).status).toBe(0);
+    expect([readCachedTag(dir, 'quay.io/a/b:1', 'linux/amd64'), readCachedTag(dir, 'quay.io/a/b:2', 'linux/amd64')]).toEqual([undefined, undefined]);
   });
 
   it('an unwritable cache costs a fetch, nothing more', () => {
