@@ -6,7 +6,7 @@
 // `docker-credential-<helper> get`, as docker does. No npm library reads these files and helpers,
 // so this is written here; it is small.
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { z } from '../lib/zod.js';
@@ -78,6 +78,9 @@ export function credentialsFor(registry: string, repository: string, env: Enviro
 function readAuthFile(path: string): AuthFile | undefined {
   let text: string;
   try {
+    // An auth file is a few kB: a device, a fifo or a huge file is not one (reading it might never end).
+    const stat = statSync(path);
+    if (!stat.isFile() || stat.size > 16 * 1024 * 1024) return undefined;
     text = readFileSync(path, 'utf8');
   } catch {
     return undefined;

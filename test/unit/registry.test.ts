@@ -213,6 +213,14 @@ describe('registry credentials', () => {
     expect(credentialsFor('ghcr.io', 'org/repo', env)).toBeUndefined();
   });
 
+  it('an auth file that is a link to /dev/zero (attacker probe: 8.5 GB) is skipped, and the next file read', () => {
+    const dir = tempDir();
+    symlinkSync('/dev/zero', join(dir, 'auth.json'));
+    mkdirSync(join(dir, 'docker'));
+    writeFileSync(join(dir, 'docker', 'config.json'), JSON.stringify({ auths: { 'quay.io': { auth: Buffer.from('other:x').toString('base64') } } }));
+    expect(credentialsFor('quay.io', 'org/repo', { REGISTRY_AUTH_FILE: join(dir, 'auth.json'), DOCKER_CONFIG: join(dir, 'docker'), HOME: dir })).toEqual({ username: 'other', password: 'x' });
+  });
+
   it('a malformed file is skipped, as the container tools do', () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'bad.json'), '{');
