@@ -79,9 +79,22 @@ export function process(input: ProcessInput): ProcessOutput {
   }
   let items = input.items;
   if (input.mode === 'build') {
+    // Which RenderConfig among the inputs set each option first: a later one that sets it otherwise wins, and says so.
+    const setBy = new Map<string, { item: InputItem; value: string }>();
     for (const item of items.filter(isRenderConfig)) {
       const fc = readFunctionConfig(item);
-      if (fc.role === 'options') optionSources.push(fc.options);
+      if (fc.role === 'options') {
+        optionSources.push(fc.options);
+        for (const [key, value] of Object.entries(fc.options)) {
+          const json = JSON.stringify(value);
+          const earlier = setBy.get(key);
+          if (earlier && earlier.value !== json) {
+            const where = earlier.item.origin.file === undefined ? '' : ` in ${earlier.item.origin.file}`;
+            results.push(resultFor(item, 'warning', `is also set, otherwise, by the RenderConfig ${quote(earlier.item.object.metadata.name)}${where}; this one, read later, wins: keep each option in one RenderConfig`, ['spec', key]));
+          }
+          setBy.set(key, { item, value: json });
+        }
+      }
       if (fc.role !== 'llsd') results.push(...fc.problems.map((p) => fromProblem(item, p)));
     }
     items = items.filter((item) => !isRenderConfig(item));

@@ -146,3 +146,14 @@ describe('LLSDs that rendered nothing with exit 0 (attacker probe)', () => {
     ]);
   });
 });
+
+describe('two RenderConfigs among the inputs that set one option otherwise (attacker probe round 2: the later won silently)', () => {
+  it('a warning at the later one naming the earlier; an option both set alike says nothing', () => {
+    const rc = (name: string, policy: string) => `apiVersion: fn.llamastack.io/v1alpha1\nkind: RenderConfig\nmetadata: {name: ${name}}\nspec: {networkPolicy: "${policy}", gitopsAnnotations: true}\n`;
+    const dir = writeTree(tempDir(), { 'llsd.yaml': llsd('llamastack.io/v1alpha2', 'LlamaStackDistribution'), 'a-rc.yaml': rc('a', 'off'), 'b-rc.yaml': rc('b', 'on') });
+    const r = run(['build', '.'], { cwd: dir });
+    expect(r.status, r.stderr).toBe(0);
+    expect(stderrLines(r)).toEqual(['b-rc.yaml:4: b: spec.networkPolicy: warning: is also set, otherwise, by the RenderConfig "a" in a-rc.yaml; this one, read later, wins: keep each option in one RenderConfig']);
+    expect(r.stdout).toContain('kind: NetworkPolicy');
+  });
+});
