@@ -186,14 +186,8 @@ async function build(io: Io, args: string[], command: 'build' | 'validate'): Pro
   // growing by a fifth at a time keeps the peak near what is live, for a few more full
   // collections: worth it for a large input only (1,000 LLSDs, 1.2 MB, would take 6 % longer).
   // The flag is reset at the end: V8 refuses a code cache made under other flags (src/loader.cjs).
-  if (files.reduce((bytes, file) => bytes + statSync(file).size, 0) < largeInputBytes) return await renderFiles(io, command, values, positionals, files, found);
-  const { setFlagsFromString } = v8();
-  setFlagsFromString('--heap-growing-percent=20');
-  try {
-    return await renderFiles(io, command, values, positionals, files, found);
-  } finally {
-    setFlagsFromString('--heap-growing-percent=0');
-  }
+  const render = () => renderFiles(io, command, values, positionals, files, found);
+  return files.reduce((bytes, file) => bytes + statSync(file).size, 0) < largeInputBytes ? await render() : await withSlowHeapGrowth(render);
 }
 
 /** About 3,000 LLSDs with their Secrets. */
