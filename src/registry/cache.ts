@@ -4,9 +4,10 @@
 // ask the registry. Entries are written whole (temporary file + rename) and checked when read; a
 // damaged entry is a miss, never an error.
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { readSmallFile } from '../lib/small-file.js';
 import { z } from '../lib/zod.js';
 import type { Environment } from './credentials.js';
 import { digestPattern } from './digest.js';
@@ -51,12 +52,11 @@ export function writeCachedTag(dir: string, reference: string, platform: string,
 const maxEntryBytes = 32 * 1024 * 1024;
 
 function readJson<T extends z.ZodMiniType>(path: string, schema: T): z.infer<T> | undefined {
+  // The cache directory may be a package's own (a relative cacheDir): its entries are read bounded.
+  const text = readSmallFile(path, maxEntryBytes);
+  if (text === undefined) return undefined;
   try {
-    // The cache directory may be a package's own (a relative cacheDir): an entry that is a device,
-    // a fifo or huge is no entry of ours, and reading it could never end.
-    const stat = statSync(path);
-    if (!stat.isFile() || stat.size > maxEntryBytes) return undefined;
-    const parsed = schema.safeParse(JSON.parse(readFileSync(path, 'utf8')));
+    const parsed = schema.safeParse(JSON.parse(text));
     return parsed.success ? parsed.data : undefined;
   } catch {
     return undefined;

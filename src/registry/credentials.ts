@@ -6,9 +6,9 @@
 // `docker-credential-<helper> get`, as docker does. No npm library reads these files and helpers,
 // so this is written here; it is small.
 import { execFileSync } from 'node:child_process';
-import { readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { readSmallFile } from '../lib/small-file.js';
 import { z } from '../lib/zod.js';
 
 export interface Credentials {
@@ -76,15 +76,9 @@ export function credentialsFor(registry: string, repository: string, env: Enviro
 }
 
 function readAuthFile(path: string): AuthFile | undefined {
-  let text: string;
-  try {
-    // An auth file is a few kB: a device, a fifo or a huge file is not one (reading it might never end).
-    const stat = statSync(path);
-    if (!stat.isFile() || stat.size > 16 * 1024 * 1024) return undefined;
-    text = readFileSync(path, 'utf8');
-  } catch {
-    return undefined;
-  }
+  // An auth file is a few kB.
+  const text = readSmallFile(path, 16 * 1024 * 1024);
+  if (text === undefined) return undefined;
   try {
     const parsed = authFile.safeParse(JSON.parse(text));
     return parsed.success ? parsed.data : undefined;
