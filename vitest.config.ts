@@ -1,17 +1,17 @@
 import { defineConfig } from 'vitest/config';
 // @ts-expect-error: a plain .mjs script without type declarations
-import { embedYaml } from './scripts/embed-yaml.mjs';
+import { configsModule, configsModuleId } from './scripts/embed-yaml.mjs';
 
-// configs/*.yaml are imported as parsed data, as the build embeds them.
-const yamlAsData = {
-  name: 'yaml-as-data',
-  transform(code: string, id: string) {
-    return id.endsWith('.yaml') ? (embedYaml(id, code) as string) : undefined;
-  },
+// configs/ is imported as the virtual module the build embeds (scripts/embed-yaml.mjs).
+const resolved = `\0${configsModuleId}`;
+const embedConfigs = {
+  name: 'embed-configs',
+  resolveId: (id: string) => (id === configsModuleId ? resolved : undefined),
+  load: (id: string) => (id === resolved ? (configsModule(new URL('./configs', import.meta.url).pathname) as string) : undefined),
 };
 
 export default defineConfig({
-  plugins: [yamlAsData],
+  plugins: [embedConfigs],
   define: { __LLSD_RENDER_VERSION__: JSON.stringify('0.0.0-test') },
   test: {
     include: ['test/**/*.test.ts'],

@@ -1,12 +1,12 @@
 // Bundles src/ into one file, dist/llsd-render.js, that runs with no node_modules (DESIGN §2):
 // src/loader.cjs, then the bundled program as a string that the loader compiles with V8's code
-// cache. configs/*.yaml are embedded as parsed data (scripts/embed-yaml.mjs): start-up parses no YAML.
+// cache. configs/ is embedded as data (scripts/embed-yaml.mjs): start-up reads and parses no YAML.
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { embedYaml } from './embed-yaml.mjs';
+import { configsModule, configsModuleId } from './embed-yaml.mjs';
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 // Paths from the repository root, wherever the build is started from.
@@ -39,9 +39,10 @@ const bundled = await build({
       },
     },
     {
-      name: 'embed-yaml',
+      name: 'embed-configs',
       setup(b) {
-        b.onLoad({ filter: /\.yaml$/ }, ({ path }) => ({ contents: embedYaml(path, readFileSync(path, 'utf8')), loader: 'js' }));
+        b.onResolve({ filter: new RegExp(`^${configsModuleId}$`) }, () => ({ path: configsModuleId, namespace: 'llsd-configs' }));
+        b.onLoad({ filter: /.*/, namespace: 'llsd-configs' }, () => ({ contents: configsModule(join(root, 'configs')), loader: 'js', watchDirs: [join(root, 'configs')] }));
       },
     },
   ],

@@ -1,26 +1,57 @@
-// configs/*.yaml into the bundle as parsed data, so a render parses no YAML of its own at
-// start-up (the build and vitest.config.ts both use this). Base configs under
-// configs/distributions/ are read as the server reads them (YAML 1.1, unique keys, as
-// src/krm/yaml.ts parseYaml11 does); the other data files with the YAML 1.2 defaults.
+// configs/ into the bundle as data, so a render reads no file and parses no YAML of its own at
+// start-up (the build and vitest.config.ts both use this). Every data file under configs/ becomes
+// one entry of the virtual module `llsd-configs`: its path under configs/ → its value as JSON text,
+// which src/catalog/files.ts parses on first use (a render needs one or two releases of the
+// catalog, not all of them). Base configs (configs/distributions/, and the copies of shipped
+// distribution configs under configs/catalog/<release>/distributions/) are read as the server
+// reads them (YAML 1.1, unique keys, as src/krm/yaml.ts parseYaml11 does); the other data files
+// with the YAML 1.2 defaults. Shipped distribution copies are embedded only when
+// configs/distributions.yaml names them: the rest are for the tests.
 // test/unit/embedded-data.test.ts checks the result against the runtime parser and the schemas.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { parse, parseAllDocuments } from 'yaml';
 
 const maxAliasCount = 100;
+export const configsModuleId = 'llsd-configs';
 
-export function embedYaml(path, text) {
-  const value = /[\\/]configs[\\/]distributions[\\/]/.test(path) ? parseAsServer(path, text) : parse(text);
-  const json = JSON.stringify(value);
-  if (!isDeepStrictEqual(JSON.parse(json), value)) throw new Error(`${path}: holds values that JSON cannot carry (dates, binary, …)`);
-  // JSON.parse of a string literal is the fastest way for V8 to build a large object.
-  return `export default JSON.parse(${JSON.stringify(json)});\n`;
+/** Is this path (under configs/) a config.yaml as the server reads it? */
+const isServerConfig = (path) => /^distributions\//.test(path) || /^catalog\/[^/]+\/distributions\//.test(path);
+
+/** The value of one data file under configs/. */
+export function parseConfigFile(path, text) {
+  if (path.endsWith('.json')) return JSON.parse(text);
+  return isServerConfig(path) ? parseAsServer(path, text) : parse(text);
+}
+
+/** The source of the `llsd-configs` module for the configs/ directory `dir`. */
+export function configsModule(dir) {
+  const files = listFiles(dir).map((file) => relative(dir, file).split(sep).join('/'));
+  const named = new Set(Object.values(parse(readFileSync(join(dir, 'distributions.yaml'), 'utf8'))).flatMap((d) => Object.values(d.releases).map((r) => r.config)));
+  const entries = [];
+  for (const path of files.sort()) {
+    if (!/\.(ya?ml|json)$/.test(path)) continue;
+    if (/^catalog\/[^/]+\/distributions\//.test(path) && !named.has(path)) continue;
+    const value = parseConfigFile(path, readFileSync(join(dir, path), 'utf8'));
+    const json = JSON.stringify(value);
+    if (!isDeepStrictEqual(JSON.parse(json), value)) throw new Error(`configs/${path}: holds values that JSON cannot carry (dates, binary, …)`);
+    entries.push(`  ${JSON.stringify(path)}: ${JSON.stringify(json)},`);
+  }
+  return `export default {\n${entries.join('\n')}\n};\n`;
+}
+
+function listFiles(dir) {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? listFiles(join(dir, entry.name)) : entry.isFile() ? [join(dir, entry.name)] : [],
+  );
 }
 
 function parseAsServer(path, text) {
   const docs = parseAllDocuments(text, { version: '1.1', uniqueKeys: true });
   const list = Array.isArray(docs) ? docs : [];
   const error = list[0]?.errors[0];
-  if (error) throw new Error(`${path}: ${error.message}`);
-  if (list.length !== 1) throw new Error(`${path}: must hold a single YAML document`);
+  if (error) throw new Error(`configs/${path}: ${error.message}`);
+  if (list.length !== 1) throw new Error(`configs/${path}: must hold a single YAML document`);
   return list[0].toJS({ maxAliasCount });
 }

@@ -42,8 +42,8 @@ ${spec
 `;
 }
 
-/** The text of a base config under configs/distributions/, read from disk (the bundle embeds it parsed). */
+/** The text of a base config (its path under configs/), read from disk (the bundle embeds it parsed). */
 export function shippedConfigText(path: string): string | undefined {
-  const file = join(dirname(fileURLToPath(import.meta.url)), '..', 'configs', 'distributions', path);
+  const file = join(dirname(fileURLToPath(import.meta.url)), '..', 'configs', path);
   return existsSync(file) ? readFileSync(file, 'utf8') : undefined;
 }

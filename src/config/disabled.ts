@@ -9,10 +9,10 @@ import { apiOfDisabled } from '../api/rules.js';
 import { isPlainObject, setOwn } from '../lib/objects.js';
 import { listOf, quote } from '../lib/quote.js';
 import type { Plan } from '../plan/plan.js';
-import { providerTable, type ReleaseProfile } from './catalog.js';
+import { providerTable, type ReleaseProfile } from '../catalog/catalog.js';
 import { conditionalId, existsIn } from './providers.js';
 import { resourceList, resourceListsOf, setResourceList } from './resources.js';
-import { compareVersions } from './versions.js';
+import { compareVersions } from '../catalog/versions.js';
 
 /**
  * API dependencies the provider table does not carry: its `requiresApis` were read from the newest

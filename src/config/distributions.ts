@@ -4,8 +4,8 @@
 import { isPlainObject } from '../lib/objects.js';
 import { clip, listOf, quote } from '../lib/quote.js';
 import { parseReference } from '../registry/reference.js';
-import { baseConfig, distributions, type ReleaseProfile } from './catalog.js';
-import { compareVersions, profileFor, supportedReleases } from './versions.js';
+import { baseConfig, distributions, type ReleaseProfile } from '../catalog/catalog.js';
+import { compareVersions, profileFor, supportedReleases } from '../catalog/versions.js';
 
 /** A release of a named distribution: the image that runs it and its base config.yaml. */
 export interface CatalogRelease {
@@ -72,7 +72,7 @@ export function shippedCatalog(): Catalog {
     for (const [release, pinned] of Object.entries(entry.releases)) {
       const value = baseConfig(pinned.config);
       if (!isPlainObject(value)) throw new Error(`configs/distributions.yaml names ${pinned.config}, which is not embedded`);
-      releases[release] = { image: pinned.image, config: { value }, source: `configs/distributions/${pinned.config}` };
+      releases[release] = { image: pinned.image, config: { value }, source: `configs/${pinned.config}` };
     }
     if (!Object.hasOwn(releases, entry.defaultRelease)) throw new Error(`configs/distributions.yaml: ${name} has no release ${entry.defaultRelease}`);
     catalog[name] = { defaultRelease: entry.defaultRelease, releases };

@@ -5,11 +5,10 @@ import type { FieldProblem } from '../api/issues.js';
 import type { Llsd } from '../api/llsd.js';
 import { providerApis, type ProviderApi } from '../api/llsd-v1alpha2.js';
 import { isPlainObject, setOwn } from '../lib/objects.js';
-import settingsData from '../../configs/external-providers.yaml';
 import { clip, quote } from '../lib/quote.js';
-import type { ExternalProviderSettings } from './catalog-schema.js';
+import { externalProviderSettings } from '../catalog/catalog.js';
 
-export const externalProviderSettings = (): ExternalProviderSettings => settingsData as ExternalProviderSettings;
+export { externalProviderSettings };
 
 export interface ExternalProvider {
   api: string;

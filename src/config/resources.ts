@@ -6,10 +6,9 @@ import { closest } from '../api/issues.js';
 import type { ModelEntry } from '../api/llsd.js';
 import { isPlainObject, setOwn } from '../lib/objects.js';
 import { clip, listOf, quote } from '../lib/quote.js';
-import type { ReleaseProfile } from './catalog.js';
-import { compareVersions } from './versions.js';
-import toolGroupsData from '../../configs/tool-groups.yaml';
-import type { ToolGroupTable } from './catalog-schema.js';
+import type { ReleaseProfile } from '../catalog/catalog.js';
+import { compareVersions } from '../catalog/versions.js';
+import { toolGroupTable, type ToolGroupTable } from '../catalog/catalog.js';
 
 export interface RegisteredModel {
   model_id: string;
@@ -236,7 +235,7 @@ export function settleDefaultShield(config: Record<string, unknown>, profile: Re
   setOwn(safety, 'default_shield_id', first.shield_id);
 }
 
-const toolGroups = (): ToolGroupTable => toolGroupsData as ToolGroupTable;
+const toolGroups = (): ToolGroupTable => toolGroupTable();
 
 export interface ToolInput {
   config: Record<string, unknown>;

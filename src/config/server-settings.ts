@@ -8,7 +8,7 @@ import { isPlainObject, setOwn } from '../lib/objects.js';
 import { clip, code, listOf, quote } from '../lib/quote.js';
 import type { Plan } from '../plan/plan.js';
 import { hasPersistentVolume, maxPods, minReplicas, servesTls } from '../plan/workload.js';
-import { workloadDefaults } from './catalog.js';
+import { workloadDefaults } from '../catalog/catalog.js';
 
 /** Paths of the server certificate and key in the container (the mounted kubernetes.io/tls Secret). */
 export function tlsFiles(): { certfile: string; keyfile: string } {

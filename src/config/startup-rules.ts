@@ -15,9 +15,9 @@ import { closest } from '../api/issues.js';
 import { formatFieldPath } from '../krm/item.js';
 import { isPlainObject } from '../lib/objects.js';
 import { clip, code, listOf, quote } from '../lib/quote.js';
-import { providerTable, type ProviderRow, type ReleaseProfile } from './catalog.js';
+import { providerTable, type ProviderRow, type ReleaseProfile } from '../catalog/catalog.js';
 import { existsIn, fieldsIn } from './providers.js';
-import { compareVersions } from './versions.js';
+import { compareVersions } from '../catalog/versions.js';
 
 export interface StartupProblem {
   severity: 'error' | 'warning';

@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import type { RenderOptions } from '../api/render-config.js';
 import type { GeneratedConfig } from '../config/generate.js';
-import { workloadDefaults } from '../config/catalog.js';
+import { workloadDefaults } from '../catalog/catalog.js';
 import { annotation, type KrmObject } from '../krm/item.js';
 import type { Plan } from '../plan/plan.js';
 import { metadataFor, names } from './metadata.js';

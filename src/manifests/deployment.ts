@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import { posix } from 'node:path';
 import type { GeneratedConfig } from '../config/generate.js';
-import { workloadDefaults } from '../config/catalog.js';
+import { workloadDefaults } from '../catalog/catalog.js';
 import { externalProviderSettings, externalProvidersOf } from '../config/external-providers.js';
 import { annotation, type KrmObject } from '../krm/item.js';
 import type { Plan } from '../plan/plan.js';

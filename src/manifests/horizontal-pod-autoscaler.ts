@@ -1,7 +1,7 @@
 // `workload.autoscaling`: the HorizontalPodAutoscaler `<name>-hpa` (autoscaling/v2) of the
 // Deployment, as the operator's: minimum max(1, replicas, minReplicas), one Utilization target per
 // resource given, CPU 80% when none is (DESIGN §6).
-import { workloadDefaults } from '../config/catalog.js';
+import { workloadDefaults } from '../catalog/catalog.js';
 import type { KrmObject } from '../krm/item.js';
 import type { Plan } from '../plan/plan.js';
 import { minReplicas } from '../plan/workload.js';

@@ -1,7 +1,7 @@
 // The Ingress `<name>-ingress` for `spec.networking.expose` (FR-064/065) with the default
 // `exposeKind: ingress`: one rule, path `/` to the Service's `http` port.
 import type { RenderOptions } from '../api/render-config.js';
-import { workloadDefaults } from '../config/catalog.js';
+import { workloadDefaults } from '../catalog/catalog.js';
 import type { KrmObject } from '../krm/item.js';
 import type { Plan } from '../plan/plan.js';
 import { exposeNames, exposureOf, type Exposure } from './exposure.js';

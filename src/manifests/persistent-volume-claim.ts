@@ -1,6 +1,6 @@
 // `workload.storage`: the PersistentVolumeClaim `<name>-pvc` for the server state (DESIGN §6), as
 // the operator's: ReadWriteOnce, 10Gi unless `size` says otherwise, the cluster's default class.
-import { workloadDefaults } from '../config/catalog.js';
+import { workloadDefaults } from '../catalog/catalog.js';
 import type { KrmObject } from '../krm/item.js';
 import type { Plan } from '../plan/plan.js';
 import { hasPersistentVolume } from '../plan/workload.js';

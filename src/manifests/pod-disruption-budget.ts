@@ -1,6 +1,6 @@
 // `workload.podDisruptionBudget`: the PodDisruptionBudget `<name>-pdb` (policy/v1) of the server
 // pods; without one, and with more than one pod, the operator's `maxUnavailable: 1` (DESIGN §6).
-import { workloadDefaults } from '../config/catalog.js';
+import { workloadDefaults } from '../catalog/catalog.js';
 import type { KrmObject } from '../krm/item.js';
 import type { Plan } from '../plan/plan.js';
 import { maxPods } from '../plan/workload.js';

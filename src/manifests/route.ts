@@ -4,7 +4,7 @@
 // `reencrypt` (the router trusts OpenShift service-serving certificates by default, so the
 // server's certificate should come from the service CA). HTTP is redirected to HTTPS.
 import type { RenderOptions } from '../api/render-config.js';
-import { workloadDefaults } from '../config/catalog.js';
+import { workloadDefaults } from '../catalog/catalog.js';
 import type { KrmObject } from '../krm/item.js';
 import type { Plan } from '../plan/plan.js';
 import { exposeNames, exposureOf, type Exposure } from './exposure.js';

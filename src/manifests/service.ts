@@ -1,5 +1,5 @@
 // The ClusterIP Service in front of the server (DESIGN §6).
-import { workloadDefaults } from '../config/catalog.js';
+import { workloadDefaults } from '../catalog/catalog.js';
 import type { KrmObject } from '../krm/item.js';
 import type { Plan } from '../plan/plan.js';
 import { serverPort } from './deployment.js';

@@ -5,7 +5,7 @@
 import { X509Certificate } from 'node:crypto';
 import { isError, type FieldProblem } from '../api/issues.js';
 import type { Llsd } from '../api/llsd.js';
-import { workloadDefaults } from '../config/catalog.js';
+import { workloadDefaults } from '../catalog/catalog.js';
 import type { Inventory } from '../krm/inventory.js';
 import { listOf, quote } from '../lib/quote.js';
 

@@ -8,7 +8,7 @@ import type { FieldProblem } from '../api/issues.js';
 import { closest, isError } from '../api/issues.js';
 import { clip, listOf, quote } from '../lib/quote.js';
 import type { Llsd } from '../api/llsd.js';
-import { releaseProfiles, type ReleaseProfile } from '../config/catalog.js';
+import { releaseProfiles, type ReleaseProfile } from '../catalog/catalog.js';
 import {
   distributionOfRepository,
   layoutOf,
@@ -20,7 +20,7 @@ import {
   type CatalogEntry,
   type CatalogRelease,
 } from '../config/distributions.js';
-import { compareVersions, profileFor, supportedReleases } from '../config/versions.js';
+import { compareVersions, profileFor, supportedReleases } from '../catalog/versions.js';
 import { annotation } from '../krm/item.js';
 import type { Inventory } from '../krm/inventory.js';
 import { parseYaml11 } from '../krm/yaml.js';

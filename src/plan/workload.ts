@@ -1,7 +1,7 @@
 // Facts about an LLSD's workload that more than one stage needs (the config's sqlite paths, the
 // Deployment, the PVC, HPA and PDB, the checks), each decided once here.
 import type { Llsd } from '../api/llsd.js';
-import { workloadDefaults } from '../config/catalog.js';
+import { workloadDefaults } from '../catalog/catalog.js';
 import type { Plan } from './plan.js';
 
 /**

@@ -2,7 +2,7 @@
 // against each other and against the server's startup rules that data alone can show
 // (../shared/reference notes/llamastack-config.md §3.1, §6).
 import { describe, expect, it } from 'vitest';
-import { baseConfigPaths, distributions, releaseProfiles } from '../../src/config/catalog.js';
+import { baseConfigPaths, distributions, releaseProfiles } from '../../src/catalog/catalog.js';
 import { shippedConfigText } from '../support.js';
 import {
   checkOverrides,
@@ -13,7 +13,7 @@ import {
   releaseOfTag,
   shippedCatalog,
 } from '../../src/config/distributions.js';
-import { compareVersions, profileFor, supportedReleases } from '../../src/config/versions.js';
+import { compareVersions, profileFor, supportedReleases } from '../../src/catalog/versions.js';
 import { parseYaml11 } from '../../src/krm/yaml.js';
 import { isPlainObject } from '../../src/lib/objects.js';
 

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { baseConfig, baseConfigPaths } from '../../src/config/catalog.js';
+import { baseConfig, baseConfigPaths } from '../../src/catalog/catalog.js';
 import {
   distributionsSchema,
   externalProviderSettingsSchema,
@@ -13,7 +13,7 @@ import {
   releaseProfileSchema,
   toolGroupsSchema,
   workloadDefaultsSchema,
-} from '../../src/config/catalog-schema.js';
+} from '../../src/catalog/schema.js';
 import { parseYaml11 } from '../../src/krm/yaml.js';
 import { z } from '../../src/lib/zod.js';
 
@@ -37,7 +37,7 @@ describe('configs/ data against its schemas', () => {
     const named = Object.values(distributionsSchema.parse(parse(read('distributions.yaml')))).flatMap((d) => Object.values(d.releases).map((r) => r.config));
     expect(baseConfigPaths()).toEqual([...new Set(named)].sort());
     for (const path of baseConfigPaths()) {
-      expect(baseConfig(path), path).toEqual(parseYaml11(read(join('distributions', path))).value);
+      expect(baseConfig(path), path).toEqual(parseYaml11(read(path)).value);
     }
   });
 });

@@ -3,9 +3,9 @@
 // fields a later profile schema adds keep their 0.7 values), so these tests do not depend on which
 // release profiles and base configs the catalog ships.
 import { parseLlsd } from '../../src/api/llsd.js';
-import type { ReleaseProfile } from '../../src/config/catalog.js';
+import type { ReleaseProfile } from '../../src/catalog/catalog.js';
 import { generateConfig, type GenerateOutcome } from '../../src/config/generate.js';
-import { profileFor } from '../../src/config/versions.js';
+import { profileFor } from '../../src/catalog/versions.js';
 import { inventoryOf } from '../../src/krm/inventory.js';
 import { parseYaml11 } from '../../src/krm/yaml.js';
 import { planLlsd, type Plan } from '../../src/plan/plan.js';

@@ -15,7 +15,7 @@ import type { InputItem, KrmObject } from '../../src/krm/item.js';
 import { generateConfig } from '../../src/config/generate.js';
 import { planLlsd, type PlanOutcome } from '../../src/plan/plan.js';
 import type { ImageConfig, ImageLookup } from '../../src/registry/labels.js';
-import { supportedReleases } from '../../src/config/versions.js';
+import { supportedReleases } from '../../src/catalog/versions.js';
 import { process as render } from '../../src/process.js';
 import { itemFrom, itemsFrom, llsdYaml } from '../support.js';
 

@@ -4,7 +4,7 @@
 // keys are written out here from the notes (§3.2 and the "pre-v0.4.0" column), not computed.
 import { describe, expect, it } from 'vitest';
 import type { ProviderApi } from '../../src/api/llsd-v1alpha2.js';
-import { providerTable, type ProviderRow } from '../../src/config/catalog.js';
+import { providerTable, type ProviderRow } from '../../src/catalog/catalog.js';
 import { existsIn, fieldsIn, providerKeys } from '../../src/config/providers.js';
 import type { Plan } from '../../src/plan/plan.js';
 import { base02, base03, configOf, generate, inlinePlan, profile02, profile03, starterPlan } from './plan-fixtures.js';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { distributions } from '../../src/config/catalog.js';
+import { distributions } from '../../src/catalog/catalog.js';
 import { shippedConfigText } from '../support.js';
 import { checkStartupRules, type StartupProblem } from '../../src/config/startup-rules.js';
-import { profileFor } from '../../src/config/versions.js';
+import { profileFor } from '../../src/catalog/versions.js';
 import { formatFieldPath } from '../../src/krm/item.js';
 import { parseYaml11 } from '../../src/krm/yaml.js';
 

@@ -1,9 +1,9 @@
 // spec.storage → storage backends (0.3.0+) or the old top-level and per-provider stores (≤ 0.2)
 // (DESIGN §5, FR-050–FR-053; notes §1.4, §1.7).
 import { describe, expect, it } from 'vitest';
-import type { ReleaseProfile } from '../../src/config/catalog.js';
+import type { ReleaseProfile } from '../../src/catalog/catalog.js';
 import { checkStartupRules } from '../../src/config/startup-rules.js';
-import { profileFor } from '../../src/config/versions.js';
+import { profileFor } from '../../src/catalog/versions.js';
 import { base02, base03, configOf, generate, inlinePlan, problemLines, profile02, profile03, starterPlan, type Config } from './plan-fixtures.js';
 
 const starter = (storage: string) => generate(starterPlan(`distribution: {name: starter}\n${storage}`));

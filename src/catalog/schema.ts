@@ -141,3 +141,43 @@ export const externalProviderSettingsSchema = z.strictObject({
   sizeLimit: z.string(),
 });
 export type ExternalProviderSettings = z.infer<typeof externalProviderSettingsSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// The release catalog (configs/catalog/, written by scripts/import-catalog.mjs)
+
+export const serverReleaseSchema = z.strictObject({
+  release: version,
+  source: z.strictObject({ repo: z.string(), tag: z.string(), commit: z.string() }),
+  /** Key in configs/catalog/schemas.json of the run-config (StackConfig) schema. */
+  runConfigSchema: z.string(),
+  apis: z.strictObject({
+    /** APIs that take providers (keys of `providers:`). */
+    providable: z.array(z.string()),
+    /** Providable APIs with a routing table: several providers behind a router. */
+    routed: z.array(z.string()),
+    /** Routing table API → the API it routes. */
+    routingTables: z.record(z.string(), z.string()),
+    /** APIs the server serves itself, with no provider. */
+    internal: z.array(z.string()),
+    /** Every API name of the release. */
+    all: z.array(z.string()),
+  }),
+});
+export type ServerRelease = z.infer<typeof serverReleaseSchema>;
+
+export const providerSpecSchema = z.strictObject({
+  /** Key in configs/catalog/schemas.json of the provider's config schema. */
+  schema: z.string(),
+  /** APIs the provider needs (the server stops without them). */
+  dependencies: z.array(z.string()),
+  optionalDependencies: z.array(z.string()),
+  /** The provider refuses to start, with this message. */
+  deprecationError: z.optional(z.string()),
+  deprecationWarning: z.optional(z.string()),
+  /** Config keys that hold secrets (pydantic SecretStr). */
+  secretFields: z.optional(z.array(z.string())),
+  /** The release's own sample config for the provider (`sample_run_config`), with `DISTRO` for the distribution directory. */
+  sample: z.record(z.string(), z.unknown()),
+});
+export type ProviderSpec = z.infer<typeof providerSpecSchema>;
+export const providerRegistrySchema = z.record(z.string(), z.record(z.string(), providerSpecSchema));
