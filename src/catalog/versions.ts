@@ -1,5 +1,5 @@
 // llama-stack release numbers and the profile (config layout, image conventions) of each.
-import { releaseProfiles, type ReleaseProfile } from './catalog.js';
+import { catalogReleaseFor, catalogReleases, releaseProfiles, type ReleaseProfile } from './catalog.js';
 
 /** The numbers of a version; the few distinct versions are split once (a render compares thousands of times). */
 const parts = new Map<string, number[]>();
@@ -41,8 +41,25 @@ function findProfile(release: string): ReleaseProfile | undefined {
   return found;
 }
 
-/** Releases the profiles cover, for messages: "0.2.0 and later". */
+/** What llsd-render knows of a release: its profile (layout, image) and the catalog release whose schemas and registry answer for it. */
+export interface ReleaseSupport {
+  profile: ReleaseProfile;
+  /** The release itself, or the catalog's release of the same major.minor. */
+  catalogRelease: string;
+}
+
+/**
+ * A release is supported when a profile covers it and the release catalog has it or another
+ * release of its major.minor: every generated config is checked against a catalog release's schemas.
+ */
+export function releaseSupport(release: string): ReleaseSupport | undefined {
+  const profile = profileFor(release);
+  const catalogRelease = catalogReleaseFor(release);
+  return profile && catalogRelease ? { profile, catalogRelease } : undefined;
+}
+
+/** The supported releases, for messages: "0.2.x (checked against 0.2.14), …". */
 export function supportedReleases(): string {
-  const oldest = [...releaseProfiles()].sort((a, b) => compareVersions(a.since, b.since))[0];
-  return oldest ? `${oldest.since} and later` : 'none';
+  const minors = catalogReleases().map((r) => `${r.split('.').slice(0, 2).join('.')}.x`);
+  return `${minors.join(', ')} (the release catalog has ${catalogReleases().join(', ')}; README "Adding a release" says how to add one)`;
 }

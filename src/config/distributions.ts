@@ -5,7 +5,7 @@ import { isPlainObject } from '../lib/objects.js';
 import { clip, listOf, quote } from '../lib/quote.js';
 import { parseReference } from '../registry/reference.js';
 import { baseConfig, distributions, type ReleaseProfile } from '../catalog/catalog.js';
-import { compareVersions, profileFor, supportedReleases } from '../catalog/versions.js';
+import { compareVersions, releaseSupport, supportedReleases } from '../catalog/versions.js';
 
 /** A release of a named distribution: the image that runs it and its base config.yaml. */
 export interface CatalogRelease {
@@ -117,8 +117,8 @@ export function checkOverrides(overrides: Record<string, DistributionOverride>, 
       problems.push({ path: at('release'), message: `is required: ${quote(name)} is not a shipped distribution and the image tag is not a release such as \`0.7.1\`` });
       continue;
     }
-    const profile = profileFor(release);
-    if (!profile) {
+    const support = releaseSupport(release);
+    if (!support) {
       problems.push({ path: at(releaseField), message: `llama-stack ${clip(release)} is not supported; supported releases: ${supportedReleases()}` });
       continue;
     }
@@ -141,7 +141,7 @@ export function checkOverrides(overrides: Record<string, DistributionOverride>, 
       problems.push({ path: [name, 'config', 'version'], message: version });
       continue;
     }
-    const mismatch = layoutMismatch(override.config, release, profile);
+    const mismatch = layoutMismatch(override.config, release, support.profile);
     if (mismatch) problems.push({ path: at('config'), message: mismatch });
   }
   return problems;

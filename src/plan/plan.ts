@@ -8,7 +8,7 @@ import type { FieldProblem } from '../api/issues.js';
 import { closest, isError } from '../api/issues.js';
 import { clip, listOf, quote } from '../lib/quote.js';
 import type { Llsd } from '../api/llsd.js';
-import { releaseProfiles, type ReleaseProfile } from '../catalog/catalog.js';
+import { catalogReleases, type ReleaseProfile } from '../catalog/catalog.js';
 import {
   distributionOfRepository,
   layoutOf,
@@ -20,7 +20,7 @@ import {
   type CatalogEntry,
   type CatalogRelease,
 } from '../config/distributions.js';
-import { compareVersions, profileFor, supportedReleases } from '../catalog/versions.js';
+import { compareVersions, releaseSupport, supportedReleases } from '../catalog/versions.js';
 import { annotation } from '../krm/item.js';
 import type { Inventory } from '../krm/inventory.js';
 import { parseYaml11 } from '../krm/yaml.js';
@@ -36,6 +36,8 @@ export interface Plan {
   image: string;
   release: string;
   profile: ReleaseProfile;
+  /** The catalog release whose schemas and provider registry answer for `release` (itself, or the catalog's release of its major.minor). */
+  catalogRelease: string;
   /** Set when the release was not given but assumed (from the overrideConfig layout): says so, for the summary. */
   releaseNote?: string;
   /**
@@ -175,11 +177,11 @@ function planConfig(
   releaseSource?: string,
 ): PlanOutcome {
   if (release !== undefined) {
-    const profile = profileFor(release);
-    if (!profile) return fail(releaseFrom, `llama-stack ${clip(release)} is not supported${releaseSource ? ` (the release from ${releaseSource})` : ''}; supported releases: ${supportedReleases()}`);
+    const support = releaseSupport(release);
+    if (!support) return fail(releaseFrom, `llama-stack ${clip(release)} is not supported${releaseSource ? ` (the release from ${releaseSource})` : ''}; supported releases: ${supportedReleases()}`);
     return {
       ok: true,
-      plan: { llsd, distributionName, image, release, profile, baseConfig: config, ...(releaseSource && { releaseNote: `the release is ${releaseSource}` }) },
+      plan: { llsd, distributionName, image, release, ...support, baseConfig: config, ...(releaseSource && { releaseNote: `the release is ${releaseSource}` }) },
     };
   }
   const assumed = assumeRelease(config);
@@ -195,8 +197,9 @@ function planConfig(
       llsd,
       distributionName,
       image,
-      release: assumed.profile.since,
+      release: assumed.release,
       profile: assumed.profile,
+      catalogRelease: assumed.release,
       releaseNote: `the release is assumed from ${assumed.why} of ${what}, as the image tag is not a release: tag the image with its release or set the \`${annotation.release}\` annotation`,
       baseConfig: config,
     },
@@ -205,8 +208,8 @@ function planConfig(
 
 /** A plan on a catalog release: its base config parsed and checked (FR-029). */
 function withBase(llsd: Llsd, name: string, image: string, release: string, pinned: CatalogRelease, path: FieldProblem['path']): PlanOutcome {
-  const profile = profileFor(release);
-  if (!profile) return fail(path, `llama-stack ${release} is not supported; supported releases: ${supportedReleases()}`);
+  const support = releaseSupport(release);
+  if (!support) return fail(path, `llama-stack ${release} is not supported; supported releases: ${supportedReleases()}`);
   let baseConfig: Record<string, unknown>;
   if ('value' in pinned.config) {
     baseConfig = pinned.config.value;
@@ -217,27 +220,30 @@ function withBase(llsd: Llsd, name: string, image: string, release: string, pinn
   }
   const version = unsupportedVersionMessage(baseConfig);
   if (version) return fail(['spec', 'distribution'], version);
-  return { ok: true, plan: { llsd, distributionName: name, image, release, profile, baseConfig } };
+  return { ok: true, plan: { llsd, distributionName: name, image, release, ...support, baseConfig } };
 }
 
 /**
- * The newest profile that can run `config`: its layout (`storage.backends` or the old stores), its
- * name key (`distro_name` exists from 0.5.0) and its `providers:` APIs must fit.
+ * The newest catalog release that can run `config`: its layout (`storage.backends` or the old
+ * stores), its name key (`distro_name`) and its `providers:` APIs must fit.
  */
-function assumeRelease(config: Record<string, unknown>): { profile: ReleaseProfile; why: string } | undefined {
+function assumeRelease(config: Record<string, unknown>): { release: string; profile: ReleaseProfile; why: string } | undefined {
   const layout = layoutOf(config);
   const apis = isPlainObject(config.providers) ? Object.keys(config.providers) : [];
   const hasDistroName = typeof config.distro_name === 'string';
-  const profile = [...releaseProfiles()]
-    .sort((a, b) => compareVersions(b.since, a.since))
-    .find((p) => (layout === undefined || p.layout === layout) && (!hasDistroName || p.nameKey === 'distro_name') && apis.every((api) => p.apis.includes(api)));
-  if (!profile) return undefined;
+  const fits = (release: string): ReleaseProfile | undefined => {
+    const p = releaseSupport(release)?.profile;
+    return p && (layout === undefined || p.layout === layout) && (!hasDistroName || p.nameKey === 'distro_name') && apis.every((api) => p.apis.includes(api)) ? p : undefined;
+  };
+  const release = [...catalogReleases()].sort((a, b) => compareVersions(b, a)).find((r) => fits(r) !== undefined);
+  const profile = release === undefined ? undefined : fits(release);
+  if (release === undefined || !profile) return undefined;
   const signs = [
     layout === 'storage-backends' ? '`storage.backends`' : layout === 'top-level-stores' ? '`metadata_store`' : undefined,
     hasDistroName ? '`distro_name`' : undefined,
     apis.length > 0 ? `the APIs ${listOf([...apis].sort())}` : undefined,
   ].filter((s): s is string => s !== undefined);
-  return { profile, why: signs.length > 0 ? signs.join(', ') : 'nothing (the newest release)' };
+  return { release, profile, why: signs.length > 0 ? signs.join(', ') : 'nothing (the newest release)' };
 }
 
 const nameInConfig = (config: Record<string, unknown>): string | undefined =>

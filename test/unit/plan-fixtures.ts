@@ -6,6 +6,7 @@ import { parseLlsd } from '../../src/api/llsd.js';
 import type { ReleaseProfile } from '../../src/catalog/catalog.js';
 import { generateConfig, type GenerateOutcome } from '../../src/config/generate.js';
 import { profileFor } from '../../src/catalog/versions.js';
+import { catalogReleaseFor } from '../../src/catalog/catalog.js';
 import { inventoryOf } from '../../src/krm/inventory.js';
 import { parseYaml11 } from '../../src/krm/yaml.js';
 import { planLlsd, type Plan } from '../../src/plan/plan.js';
@@ -78,6 +79,7 @@ export function inlinePlan(spec: string, release: string, profile: ReleaseProfil
     image: `docker.io/llamastack/distribution-test:${release}`,
     release,
     profile,
+    catalogRelease: catalogReleaseFor(release) ?? release,
     baseConfig: parsed.value as Record<string, unknown>,
   };
 }

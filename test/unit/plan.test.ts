@@ -156,8 +156,8 @@ describe('release of `distribution.image`', () => {
     const newConfig = 'version: 2\ndistro_name: my-stack\napis: [inference]\nproviders: {inference: []}\nstorage: {backends: {}}\n';
 
     it('the release is the tag; the plan carries the config and where it came from', () => {
-      const p = planned(withLabels('quay.io/me/stack:0.5.0', labelled(newConfig)));
-      expect([p.distributionName, p.release, p.image, p.baseConfig.distro_name, p.imageSource?.host]).toEqual(['my-stack', '0.5.0', 'quay.io/me/stack:0.5.0', 'my-stack', 'quay.io']);
+      const p = planned(withLabels('quay.io/me/stack:0.7.0', labelled(newConfig)));
+      expect([p.distributionName, p.release, p.image, p.baseConfig.distro_name, p.imageSource?.host]).toEqual(['my-stack', '0.7.0', 'quay.io/me/stack:0.7.0', 'my-stack', 'quay.io']);
     });
 
     it('without a release tag, the org.opencontainers.image.version label gives the release, and the plan says so', () => {
@@ -167,7 +167,7 @@ describe('release of `distribution.image`', () => {
 
     it('with neither, the release is assumed from the layout of the labelled config', () => {
       const p = planned(withLabels('quay.io/me/stack:latest', labelled(newConfig)));
-      expect(p.release).toBe('0.8.0');
+      expect(p.release).toBe('1.3.0');
       expect(p.releaseNote).toContain('of the config.yaml in the labels of quay.io/me/stack:latest');
     });
 
@@ -229,22 +229,22 @@ describe('release of `distribution.image`', () => {
   });
 
   it('with overrideConfig, the release is the image tag; the plan carries that config', () => {
-    const p = planned(plan('distribution: {image: "quay.io/me/stack:0.5.0"}\noverrideConfig: {configMapName: mine}', { inputs: newLayout }));
-    expect([p.distributionName, p.release, p.profile.since, p.releaseNote, p.overrideConfig?.configMapName]).toEqual(['my-stack', '0.5.0', '0.5.0', undefined, 'mine']);
+    const p = planned(plan('distribution: {image: "quay.io/me/stack:0.7.0"}\noverrideConfig: {configMapName: mine}', { inputs: newLayout }));
+    expect([p.distributionName, p.release, p.profile.since, p.releaseNote, p.overrideConfig?.configMapName, p.catalogRelease]).toEqual(['my-stack', '0.7.0', '0.7.0', undefined, 'mine', '0.7.1']);
     expect(p.baseConfig.distro_name).toBe('my-stack');
   });
 
   it('with overrideConfig and no release tag, the release is assumed from the layout, and the plan says so', () => {
     const p = planned(plan('distribution: {image: "quay.io/me/stack:latest"}\noverrideConfig: {configMapName: mine}', { inputs: newLayout }));
-    expect([p.release, p.profile.image.portEnv]).toEqual(['0.8.0', 'OGX_PORT']);
+    expect([p.release, p.profile.image.portEnv]).toEqual(['1.3.0', 'OGX_PORT']);
     expect(p.releaseNote).toBe(
       'the release is assumed from `storage.backends`, `distro_name`, the APIs inference, responses of the overrideConfig config.yaml, as the image tag is not a release: tag the image with its release or set the `llamastack.io/release` annotation',
     );
   });
 
-  it('an old-layout overrideConfig is assumed to be the newest 0.2 release (core server module)', () => {
+  it('an old-layout overrideConfig is assumed to be the newest 0.2 release of the catalog', () => {
     const p = planned(plan('distribution: {image: "quay.io/me/legacy@sha256:0123"}\noverrideConfig: {configMapName: mine}', { inputs: oldLayout }));
-    expect([p.release, p.profile.image.command?.[2]]).toEqual(['0.2.17', 'llama_stack.core.server.server']);
+    expect([p.release, p.profile.image.command?.[2]]).toEqual(['0.2.14', 'llama_stack.distribution.server.server']);
   });
 
   it('an overrideConfig whose APIs no release has together cannot be placed', () => {
@@ -260,7 +260,7 @@ describe('release of `distribution.image`', () => {
 
   it('a release older than every profile is an error', () => {
     expect(problems(plan('distribution: {image: "quay.io/me/stack:0.1.9"}\noverrideConfig: {configMapName: mine}', { inputs: oldLayout }))).toEqual([
-      { path: ['spec', 'distribution', 'image'], message: 'llama-stack 0.1.9 is not supported; supported releases: 0.2.0 and later' },
+      { path: ['spec', 'distribution', 'image'], message: 'llama-stack 0.1.9 is not supported; supported releases: 0.2.x, 0.4.x, 0.7.x, 0.8.x, 1.0.x, 1.1.x, 1.2.x, 1.3.x (the release catalog has 0.2.14, 0.4.4, 0.7.1, 0.8.0, 1.0.0, 1.1.3, 1.2.2, 1.3.0; README "Adding a release" says how to add one)' },
     ]);
   });
 
