@@ -74,3 +74,32 @@ export function providerSpec(release: string, api: string, type: string): Provid
 
 /** The JSON Schemas of every catalog release, by key (`<Model>.<hash>`); a release and its providers name theirs. */
 export const schemaDefs = (): Record<string, unknown> => (file('catalog/schemas.json') as { $defs: Record<string, unknown> }).$defs;
+
+/** The schema stored under `key` in configs/catalog/schemas.json, or undefined. */
+export const schemaOf = (key: string): Record<string, unknown> | undefined => {
+  const defs = schemaDefs();
+  return Object.hasOwn(defs, key) ? (defs[key] as Record<string, unknown>) : undefined;
+};
+
+/** The config keys a provider type reads in a catalog release (with their accepted aliases), and those without a default. */
+export interface ProviderFields {
+  keys: string[];
+  required: string[];
+}
+
+const fieldsCache = new Map<string, ProviderFields | undefined>();
+/** What a provider's config schema says about its top-level keys; undefined when the release has no such provider. */
+export function providerFields(release: string, api: string, type: string): ProviderFields | undefined {
+  const cacheKey = `${release} ${api} ${type}`;
+  if (fieldsCache.has(cacheKey)) return fieldsCache.get(cacheKey);
+  const spec = providerSpec(release, api, type);
+  const schema = spec ? schemaOf(spec.schema) : undefined;
+  const fields = schema
+    ? { keys: Object.keys((schema.properties as Record<string, unknown> | undefined) ?? {}), required: [...((schema.required as string[] | undefined) ?? [])] }
+    : undefined;
+  fieldsCache.set(cacheKey, fields);
+  return fields;
+}
+
+/** The APIs a provider type needs in a catalog release (the server stops without them); empty when it has no such provider. */
+export const providerDependencies = (release: string, api: string, type: string): string[] => providerSpec(release, api, type)?.dependencies ?? [];
