@@ -23,7 +23,8 @@
 //   - a scalar (number, boolean, null, enum/const/pattern-constrained string) also accepts an
 //     `${env.X…}` placeholder string, which the server substitutes before validating; the
 //     renderer resolves placeholders whose value it knows before it validates (src/catalog/).
-// Annotations (title, description, examples, default, format) are dropped; `format: password`
+// Annotations (title, description, examples, format) are dropped (`default` is kept: it says what an
+// omitted key means, e.g. a store's backend); `format: password`
 // (pydantic SecretStr) is recorded as a secret field first.
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -52,7 +53,7 @@ const hash = (value) => createHash('sha256').update(JSON.stringify(value)).diges
 const PLACEHOLDER_DEF = 'EnvPlaceholder';
 /** The defs of every release, by content-addressed key `<ModelName>.<hash>`. */
 const defs = { [PLACEHOLDER_DEF]: { type: 'string', pattern: '\\$\\{env\\.[A-Z0-9_]+' } };
-const ANNOTATIONS = new Set(['title', 'description', 'examples', 'default', 'format', 'writeOnly', 'readOnly', 'deprecated', 'discriminator']);
+const ANNOTATIONS = new Set(['title', 'description', 'examples', 'format', 'writeOnly', 'readOnly', 'deprecated', 'discriminator']);
 const SCALARS = new Set(['integer', 'number', 'boolean', 'null']);
 
 /** Is `node` a schema a substituted placeholder could be meant for (a scalar with a constraint)? */
