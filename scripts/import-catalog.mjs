@@ -19,6 +19,8 @@
 // so a JSON Schema validator answers what the server does with our config:
 //   - every model object gets `additionalProperties: false` unless its model allows extra keys: the
 //     server silently drops a key it does not define, and DESIGN §5 forbids writing one;
+//   - a discriminated union (`oneOf` + `discriminator`) becomes `anyOf`: pydantic picks the branch by
+//     its tag, and branches whose tag has a default may all match;
 //   - a field's other accepted names (populate_by_name, AliasChoices) become properties too;
 //   - a scalar (number, boolean, null, enum/const/pattern-constrained string) also accepts an
 //     `${env.X…}` placeholder string, which the server substitutes before validating; the
@@ -97,6 +99,12 @@ function addSchema(schema, rootName, rootModel, models) {
       } else {
         out[key] = rewrite(value);
       }
+    }
+    // A pydantic discriminated union picks its branch by the tag; its branches may overlap when the
+    // tag has a default, which `oneOf` (exactly one match) would count as a failure.
+    if (node.discriminator && out.oneOf) {
+      out.anyOf = out.oneOf;
+      delete out.oneOf;
     }
     if (out.properties) {
       for (const [field, alias] of Object.entries(model?.aliases ?? {})) {
