@@ -6,7 +6,10 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { baseConfig, baseConfigPaths } from '../../src/catalog/catalog.js';
+import { catalogReleases, providerRegistry, schemaDefs, serverRelease } from '../../src/catalog/catalog.js';
 import {
+  providerRegistrySchema,
+  serverReleaseSchema,
   distributionsSchema,
   externalProviderSettingsSchema,
   providerRowSchema,
@@ -39,5 +42,39 @@ describe('configs/ data against its schemas', () => {
     for (const path of baseConfigPaths()) {
       expect(baseConfig(path), path).toEqual(parseYaml11(read(path)).value);
     }
+  });
+});
+
+describe('the release catalog (configs/catalog/, written by scripts/import-catalog.mjs)', () => {
+  const releases = catalogReleases();
+
+  it('holds releases, each with release.yaml and providers.yaml in their shapes', () => {
+    expect(releases.length).toBeGreaterThan(0);
+    for (const release of releases) {
+      const facts = serverReleaseSchema.safeParse(parse(read(join('catalog', release, 'release.yaml'))));
+      expect(facts.success ? [] : facts.error.issues, `${release}/release.yaml`).toEqual([]);
+      expect(facts.data?.release).toBe(release);
+      const registry = providerRegistrySchema.safeParse(parse(read(join('catalog', release, 'providers.yaml'))));
+      expect(registry.success ? [] : registry.error.issues, `${release}/providers.yaml`).toEqual([]);
+    }
+  });
+
+  it('names only schemas that schemas.json holds, and every $ref there resolves', () => {
+    const defs = schemaDefs();
+    const keys = new Set(Object.keys(defs));
+    for (const release of releases) {
+      expect(keys.has(serverRelease(release)?.runConfigSchema ?? ''), `${release} run-config schema`).toBe(true);
+      for (const [api, types] of Object.entries(providerRegistry(release))) {
+        for (const [type, spec] of Object.entries(types)) expect(keys.has(spec.schema), `${release} ${api} ${type}`).toBe(true);
+      }
+    }
+    const refs = [...JSON.stringify(defs).matchAll(/"\$ref":"#\/\$defs\/([^"]+)"/g)].map((m) => m[1] as string);
+    expect(refs.length).toBeGreaterThan(0);
+    expect(refs.filter((ref) => !keys.has(ref))).toEqual([]);
+  });
+
+  it('is what the bundle embeds (the embedded files parse to what the files say)', () => {
+    for (const release of releases) expect(serverRelease(release)).toEqual(parse(read(join('catalog', release, 'release.yaml'))));
+    expect(schemaDefs()).toEqual(JSON.parse(read(join('catalog', 'schemas.json'))).$defs);
   });
 });
