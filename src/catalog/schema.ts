@@ -41,10 +41,8 @@ export const releaseProfileSchema = z.strictObject({
   layout: z.enum(['storage-backends', 'top-level-stores']),
   /** Top-level key naming the distribution: `distro_name` (0.5.0+) or `image_name`. */
   nameKey: z.enum(['distro_name', 'image_name']),
-  /** APIs that take providers in this release (keys of `providers:`, entries of `apis:`). */
-  apis: z.array(z.string()),
-  /** APIs that take exactly one provider (not routed). */
-  singleProviderApis: z.array(z.string()),
+  // The APIs of a release (which take providers, which are routed) are the catalog's
+  // (serverRelease(r).apis), not a profile's.
   /**
    * API names this release does not have, mapped to the name it uses for the same API: from 0.7.0
    * `agents → responses` (the rename), before it `responses → agents`. The LLSD accepts both names.
