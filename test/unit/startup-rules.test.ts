@@ -277,6 +277,12 @@ describe('rule 3: the provider type exists for the API in the release', () => {
       message: 'inline::sqlite_vec is deprecated in llama-stack 0.7.1: "Please use the `inline::sqlite-vec` provider (notice the hyphen instead of underscore) instead."',
     });
   });
+  it('a type the release registers is accepted even where llsd-render once refused it by name (0.7.1 vector_io inline::builtin: its deprecation warning)', () => {
+    const config = newLayout();
+    config.providers.vector_io[0].provider_type = 'inline::builtin';
+    expect(only(check(config, '0.7.1'), 3)).toMatchObject({ severity: 'warning', message: 'inline::builtin is deprecated in llama-stack 0.7.1: "Please use the `inline::faiss` provider instead."' });
+    expect(errors(check(config, '0.7.1'))).toEqual([]);
+  });
   it('remote::databricks and remote::runpod cannot start in 0.2.14 itself (release notes)', () => {
     for (const type of ['remote::databricks', 'remote::runpod']) {
       const config = oldLayout();
@@ -650,6 +656,17 @@ describe('rule 13: server', () => {
     expect(only(check(config, '0.7.1'), 13)).toMatchObject({ severity: 'error', path: 'server.auth.provider_config', message: expect.stringContaining('sets both') });
     config.server.auth.provider_config = { type: 'oauth2_token' };
     expect(only(check(config, '0.7.1'), 13).message).toContain('sets neither');
+  });
+  it("auth types are the release's run-config schema's: upstream_header from 0.8.0", () => {
+    const config = newLayout();
+    config.server.auth = { provider_config: { type: 'upstream_header', principal_header: 'x-user' } };
+    expect(only(check(config, '0.7.1'), 13)).toMatchObject({
+      severity: 'error',
+      path: 'server.auth.provider_config.type',
+      message: '"upstream_header" is not an auth provider type in llama-stack 0.7.1: one of oauth2_token, github_token, custom, kubernetes',
+    });
+    for (const backend of Object.values(config.storage.backends) as Config[]) backend.db_path = backend.db_path.replace('.llama', '.ogx');
+    expect(check(config, '0.8.0').filter((p) => p.rule === 13)).toEqual([]);
   });
   it('workers before 0.3.1', () => {
     const config = oldLayout();
