@@ -228,7 +228,7 @@ function checkAsServer(plan: Plan, config: GeneratedConfig, objects: readonly Kr
   const containerEnv = new Set((deployment?.spec?.template?.spec?.containers?.[0]?.env ?? []).map((e) => e.name));
   const where = config.fromConfigMap ? `the config.yaml of the ConfigMap ${quote(config.fromConfigMap)}` : 'the generated config.yaml';
   const path = config.fromConfigMap ? ['spec', 'overrideConfig', 'configMapName'] : [];
-  return checkStartupRules(parsed, { release: plan.release, profile: plan.profile, containerEnv }).map((p) => ({
+  return checkStartupRules(parsed, { release: plan.release, catalogRelease: plan.catalogRelease, profile: plan.profile, containerEnv }).map((p) => ({
     severity: p.severity,
     path,
     message: `${where} would ${p.severity === 'error' ? 'stop' : 'trouble'} llama-stack ${plan.release} at startup: ${code(p.path || '(top level)')} ${p.message}`,

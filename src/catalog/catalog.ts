@@ -10,6 +10,7 @@ import type {
   ExternalProviderSettings,
   ProviderRow,
   ProviderSpec,
+  ReleaseNotes,
   ReleaseProfile,
   ServerRelease,
   ToolGroupTable,
@@ -17,7 +18,7 @@ import type {
 } from './schema.js';
 import { compareVersions } from './versions.js';
 
-export type { DistributionCatalog, ExternalProviderSettings, ProviderRow, ProviderSpec, ReleaseProfile, ServerRelease, ToolGroupTable, WorkloadDefaults };
+export type { DistributionCatalog, ExternalProviderSettings, ProviderRow, ProviderSpec, ReleaseNotes, ReleaseProfile, ServerRelease, ToolGroupTable, WorkloadDefaults };
 
 const file = <T>(path: string): T => {
   const value = configFile(path);
@@ -31,6 +32,12 @@ export const releaseProfiles = (): ReleaseProfile[] => file('releases.yaml');
 export const workloadDefaults = (): WorkloadDefaults => file('workload.yaml');
 export const toolGroupTable = (): ToolGroupTable => file('tool-groups.yaml');
 export const externalProviderSettings = (): ExternalProviderSettings => file('external-providers.yaml');
+export const releaseNotes = (): ReleaseNotes => file('release-notes.yaml');
+
+/** The first release of the first profile with `has` (profiles are in release order), for "read from X on" messages. */
+export function firstProfileSince(has: (profile: ReleaseProfile) => boolean): string | undefined {
+  return [...releaseProfiles()].sort((a, b) => compareVersions(a.since, b.since)).find(has)?.since;
+}
 
 /** Paths (under configs/) of every embedded base config a named distribution uses. */
 export const baseConfigPaths = (): string[] => [...new Set(Object.values(distributions()).flatMap((d) => Object.values(d.releases).map((r) => r.config)))].sort();
@@ -103,3 +110,97 @@ export function providerFields(release: string, api: string, type: string): Prov
 
 /** The APIs a provider type needs in a catalog release (the server stops without them); empty when it has no such provider. */
 export const providerDependencies = (release: string, api: string, type: string): string[] => providerSpec(release, api, type)?.dependencies ?? [];
+
+/** The APIs of a catalog release that take providers; empty when it is not in the catalog. */
+export const providableApis = (release: string): string[] => serverRelease(release)?.apis.providable ?? [];
+
+/** The catalog releases whose registry has `type` for `api`, oldest first. */
+export const releasesWithProvider = (api: string, type: string): string[] => catalogReleases().filter((r) => providerSpec(r, api, type) !== undefined);
+
+/** The catalog releases in which `api` takes providers, oldest first. */
+export const releasesWithApi = (api: string): string[] => catalogReleases().filter((r) => providableApis(r).includes(api));
+
+/** Is `release` within a release-notes range (catalog releases, inclusive)? */
+export const inRange = (release: string, range: { since: string; through?: string | undefined }): boolean =>
+  compareVersions(release, range.since) >= 0 && (range.through === undefined || compareVersions(release, range.through) <= 0);
+
+// ---------------------------------------------------------------------------------------------
+// The run-config schema of a catalog release, read for the facts the startup rules need
+
+type SchemaNode = Record<string, unknown>;
+const isNode = (value: unknown): value is SchemaNode => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * The object schemas `node` may be, through `$ref` and `anyOf`/`oneOf`/`allOf` (the placeholder and
+ * null branches the import adds to every optional value are not objects, so they drop out).
+ */
+function objectsOf(node: unknown, depth = 0): SchemaNode[] {
+  if (!isNode(node) || depth > 8) return [];
+  if (typeof node.$ref === 'string') return objectsOf(schemaOf(node.$ref.replace('#/$defs/', '')), depth + 1);
+  const branches = [node.anyOf, node.oneOf, node.allOf].filter(Array.isArray).flat();
+  if (branches.length > 0) return branches.flatMap((b) => objectsOf(b, depth + 1));
+  return isNode(node.properties) ? [node] : [];
+}
+
+/** The schema of the property `key` of an object `node` may be, or undefined. */
+function propertyOf(node: unknown, key: string): unknown {
+  for (const object of objectsOf(node)) {
+    const properties = object.properties as SchemaNode;
+    if (Object.hasOwn(properties, key)) return properties[key];
+  }
+  return undefined;
+}
+
+/** The schema at `path` (keys of nested objects) of a release's run config, or undefined. */
+function runConfigNode(release: string, path: readonly string[]): unknown {
+  const key = serverRelease(release)?.runConfigSchema;
+  let node: unknown = key ? schemaOf(key) : undefined;
+  for (const step of path) node = node === undefined ? undefined : propertyOf(node, step);
+  return node;
+}
+
+/** The keys the run config reads at `path` (e.g. ['vector_stores']); undefined when the release has no such object. */
+export function runConfigKeys(release: string, path: readonly string[]): string[] | undefined {
+  const node = runConfigNode(release, path);
+  const objects = objectsOf(node);
+  if (node === undefined || objects.length === 0) return undefined;
+  return [...new Set(objects.flatMap((o) => Object.keys(o.properties as SchemaNode)))];
+}
+
+/** A store of `storage.stores`: its family (a KV or an SQL store reference) and the backend it names when omitted. */
+export interface StoreSpec {
+  name: string;
+  family: 'kv' | 'sql';
+  /** The backend of the store's default (schema `default`); undefined when an omitted store is off. */
+  defaultBackend?: string;
+}
+
+const storesCache = new Map<string, StoreSpec[]>();
+/** The stores of `storage.stores` in a catalog release; empty when it has no `storage` (the old layout). */
+export function runConfigStores(release: string): StoreSpec[] {
+  const known = storesCache.get(release);
+  if (known) return known;
+  const node = runConfigNode(release, ['storage', 'stores']);
+  const properties = objectsOf(node)[0]?.properties as SchemaNode | undefined;
+  const stores: StoreSpec[] = [];
+  for (const [name, schema] of Object.entries(properties ?? {})) {
+    const ref = objectsOf(schema)[0]?.properties as SchemaNode | undefined;
+    const family = ref && Object.hasOwn(ref, 'namespace') ? 'kv' : 'sql';
+    const fallback = isNode(schema) && isNode(schema.default) && typeof schema.default.backend === 'string' ? schema.default.backend : undefined;
+    stores.push(fallback === undefined ? { name, family } : { name, family, defaultBackend: fallback });
+  }
+  storesCache.set(release, stores);
+  return stores;
+}
+
+/** The auth provider types of `server.auth.provider_config` (the `type` consts of its union); empty when the release has none. */
+export function authProviderTypes(release: string): string[] {
+  const types: string[] = [];
+  for (const object of objectsOf(runConfigNode(release, ['server', 'auth', 'provider_config']))) {
+    const type = (object.properties as SchemaNode).type;
+    for (const branch of [type, ...(isNode(type) && Array.isArray(type.anyOf) ? type.anyOf : [])]) {
+      if (isNode(branch) && typeof branch.const === 'string') types.push(branch.const);
+    }
+  }
+  return [...new Set(types)];
+}

@@ -41,15 +41,20 @@ export const releaseProfileSchema = z.strictObject({
   layout: z.enum(['storage-backends', 'top-level-stores']),
   /** Top-level key naming the distribution: `distro_name` (0.5.0+) or `image_name`. */
   nameKey: z.enum(['distro_name', 'image_name']),
-  /** APIs that take providers in this release (keys of `providers:`, entries of `apis:`). */
-  apis: z.array(z.string()),
-  /** APIs that take exactly one provider (not routed). */
-  singleProviderApis: z.array(z.string()),
+  // The APIs of a release (which take providers, which are routed) are the catalog's
+  // (serverRelease(r).apis), not a profile's.
   /**
    * API names this release does not have, mapped to the name it uses for the same API: from 0.7.0
    * `agents → responses` (the rename), before it `responses → agents`. The LLSD accepts both names.
    */
   renamedApis: z.record(z.string(), z.string()),
+  /**
+   * The env placeholder forms with a default or a value: `bash` reads `${env.X:=default}` and
+   * `${env.X:+value}` (0.2.13+), `colon` reads `${env.X:default}` and `${env.X+value}`.
+   */
+  envSyntax: z.enum(['bash', 'colon']),
+  /** A registered model may name `provider_id: all` (every inference provider). */
+  modelsForAllProviders: z.boolean(),
   /** Inference `base_url` holds the full URL including /v1 (0.4.0+); before, providers used `url`. */
   inferenceUrlHasApiPrefix: z.boolean(),
   /** Tool groups: `registered` in `tool_groups` (≤ 0.6), or `auto` from tool_runtime providers (0.7.0+). */
@@ -181,3 +186,26 @@ export const providerSpecSchema = z.strictObject({
 });
 export type ProviderSpec = z.infer<typeof providerSpecSchema>;
 export const providerRegistrySchema = z.record(z.string(), z.record(z.string(), providerSpecSchema));
+
+// ---------------------------------------------------------------------------------------------
+// configs/release-notes.yaml: what no registry or schema of the catalog states (hand-written)
+
+/** The catalog releases a fact holds for: from `since` through `through` (inclusive; open-ended without it). */
+const releaseRange = {
+  since: version,
+  through: z.optional(version),
+};
+
+export const releaseNotesSchema = z.strictObject({
+  /** API name → what became of it (a rename, its replacement), for messages. */
+  apis: z.record(z.string(), z.string()),
+  /** `<api> <provider type>` → its rename, for messages. */
+  providerTypes: z.record(z.string(), z.string()),
+  /** Provider types the release registers but that cannot start there. */
+  brokenProviders: z.array(z.strictObject({ api: z.string(), type: z.string(), ...releaseRange, why: z.string() })),
+  /** Config keys the schema makes optional that the provider needs at startup. */
+  requiredAtRuntime: z.array(z.strictObject({ api: z.string(), type: z.string(), key: z.string(), ...releaseRange, why: z.string() })),
+  /** Config keys the release still reads but has replaced. */
+  deprecatedKeys: z.array(z.strictObject({ api: z.string(), type: z.string(), key: z.string(), ...releaseRange, instead: z.string() })),
+});
+export type ReleaseNotes = z.infer<typeof releaseNotesSchema>;

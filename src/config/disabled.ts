@@ -9,85 +9,46 @@ import { apiOfDisabled } from '../api/rules.js';
 import { isPlainObject, setOwn } from '../lib/objects.js';
 import { listOf, quote } from '../lib/quote.js';
 import type { Plan } from '../plan/plan.js';
-import { providerTable, type ReleaseProfile } from '../catalog/catalog.js';
-import { conditionalId, existsIn } from './providers.js';
+import { providableApis, providerDependencies, type ReleaseProfile } from '../catalog/catalog.js';
+import { conditionalId } from './providers.js';
 import { resourceList, resourceListsOf, setResourceList } from './resources.js';
-import { compareVersions } from '../catalog/versions.js';
-
-/**
- * API dependencies the provider table does not carry: its `requiresApis` were read from the newest
- * release and exist only for providers it still has (notes §3.3, §6 rule 7; llama-stack's
- * `api_dependencies`). `since` is inclusive, `until` exclusive. Names are resolved per release
- * (`agents` is `responses` from 0.7.0 on).
- */
-interface Dependency {
-  api?: string;
-  providerType?: string;
-  needs: readonly string[];
-  since?: string;
-  until?: string;
-}
-const dependencies: readonly Dependency[] = [
-  { api: 'responses', needs: ['inference', 'vector_io', 'tool_runtime', 'files'] },
-  // The agents provider needed safety until llama-stack PR #4169 (0.4.0) made it optional. It did
-  // not need files: the 0.4.4 meta-reference-gpu and 0.6.1 dell configs serve agents without files.
-  { api: 'agents', needs: ['inference', 'safety', 'vector_io', 'tool_runtime'], until: '0.4.0' },
-  { api: 'agents', needs: ['inference', 'vector_io', 'tool_runtime'], since: '0.4.0' },
-  { api: 'vector_io', needs: ['inference'] },
-  { api: 'batches', needs: ['inference', 'files'] },
-  { api: 'file_processors', needs: ['files'] },
-  { api: 'eval', needs: ['datasetio', 'scoring', 'inference', 'agents'] },
-  { api: 'scoring', needs: ['datasetio'] },
-  { api: 'post_training', needs: ['datasetio'] },
-  { providerType: 'inline::llama-guard', needs: ['inference'] },
-  { providerType: 'inline::file-search', needs: ['vector_io', 'inference', 'files'] },
-  { providerType: 'inline::rag-runtime', needs: ['vector_io', 'inference'] },
-  { providerType: 'inline::llm-as-judge', needs: ['inference'] },
-];
 
 /**
  * The name `name` (snake_case) has in the target release: itself, or the name the release uses
  * for it (the profile's `renamedApis`: `agents` → `responses` from 0.7.0, `responses` → `agents`
- * before); undefined when the release has no such API.
+ * before); undefined when the catalog release has no such API that takes providers.
  */
-export function releaseApiName(name: string, profile: ReleaseProfile): string | undefined {
-  if (profile.apis.includes(name)) return name;
+export function releaseApiName(name: string, profile: ReleaseProfile, catalogRelease: string): string | undefined {
+  const apis = providableApis(catalogRelease);
+  if (apis.includes(name)) return name;
   const renamed = Object.hasOwn(profile.renamedApis, name) ? profile.renamedApis[name] : undefined;
-  return renamed !== undefined && profile.apis.includes(renamed) ? renamed : undefined;
+  return renamed !== undefined && apis.includes(renamed) ? renamed : undefined;
 }
 
-/** The APIs a provider of `api` with `type` needs in `release`, in that release's names. */
-export function requiredApis(api: string, type: unknown, release: string, profile: ReleaseProfile): Set<string> {
-  const names: string[] = [];
-  const row = providerTable().find((r) => r.api === api && r.type === type && existsIn(r, release));
-  names.push(...(row?.requiresApis ?? []));
-  for (const dep of dependencies) {
-    if (dep.api !== api && (dep.providerType === undefined || dep.providerType !== type)) continue;
-    if (dep.since !== undefined && compareVersions(release, dep.since) < 0) continue;
-    if (dep.until !== undefined && compareVersions(release, dep.until) >= 0) continue;
-    names.push(...dep.needs);
-  }
-  const out = new Set<string>();
-  for (const name of names) {
-    // Internal APIs (models, tool_groups, prompts, conversations, connectors) take no providers.
-    const resolved = releaseApiName(name, profile);
-    if (resolved !== undefined && resolved !== api) out.add(resolved);
-  }
-  return out;
+/**
+ * The APIs a provider of `api` with `type` needs in the catalog release: its registry entry's
+ * dependencies (the same source as startup rule 7), less the routing tables and internal APIs
+ * the server serves itself.
+ */
+export function requiredApis(api: string, type: unknown, catalogRelease: string): Set<string> {
+  if (typeof type !== 'string') return new Set();
+  const apis = providableApis(catalogRelease);
+  return new Set(providerDependencies(catalogRelease, api, type).filter((need) => need !== api && apis.includes(need)));
 }
 
 /** Removes the disabled APIs from `config`; returns them by their names in the target release. */
 export function applyDisabled(config: Record<string, unknown>, plan: Plan, problems: FieldProblem[]): Set<string> {
-  const { profile, release } = plan;
+  const { profile, release, catalogRelease } = plan;
+  const apis = providableApis(catalogRelease);
   const disabled = new Map<string, number>();
   (plan.llsd.spec.disabled ?? []).forEach((written, i) => {
     const name = apiOfDisabled(written);
-    const api = releaseApiName(name, profile);
+    const api = releaseApiName(name, profile, catalogRelease);
     if (api === undefined) {
-      const near = closest(name, profile.apis);
+      const near = closest(name, apis);
       problems.push({
         path: ['spec', 'disabled', i],
-        message: `${quote(written)} is not an API of llama-stack ${release}.${near ? ` Did you mean "${near}"?` : ''} Its APIs: ${listOf(profile.apis)}`,
+        message: `${quote(written)} is not an API of llama-stack ${release}.${near ? ` Did you mean "${near}"?` : ''} Its APIs: ${listOf(apis)}`,
       });
     } else if (!disabled.has(api)) {
       disabled.set(api, i);
@@ -96,7 +57,7 @@ export function applyDisabled(config: Record<string, unknown>, plan: Plan, probl
   if (disabled.size === 0) return new Set();
 
   const providers = isPlainObject(config.providers) ? config.providers : {};
-  const conflicts = dependents(providers, disabled, release, profile);
+  const conflicts = dependents(providers, disabled, catalogRelease);
   for (const [api, at] of disabled) {
     const needing = conflicts.get(api);
     if (!needing) continue;
@@ -134,8 +95,7 @@ export function applyDisabled(config: Record<string, unknown>, plan: Plan, probl
 function dependents(
   providers: Record<string, unknown>,
   disabled: ReadonlyMap<string, number>,
-  release: string,
-  profile: ReleaseProfile,
+  catalogRelease: string,
 ): Map<string, Map<string, { ids: string[]; all: boolean }>> {
   const out = new Map<string, Map<string, { ids: string[]; all: boolean }>>();
   for (const [api, entries] of Object.entries(providers)) {
@@ -144,7 +104,7 @@ function dependents(
     for (const entry of entries) {
       if (!isPlainObject(entry)) continue;
       const id = conditionalId(entry.provider_id) ?? String(entry.provider_id);
-      for (const need of requiredApis(api, entry.provider_type, release, profile)) {
+      for (const need of requiredApis(api, entry.provider_type, catalogRelease)) {
         if (!disabled.has(need)) continue;
         byNeed.set(need, [...(byNeed.get(need) ?? []), id]);
       }

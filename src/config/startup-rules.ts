@@ -15,8 +15,26 @@ import { closest } from '../api/issues.js';
 import { formatFieldPath } from '../krm/item.js';
 import { isPlainObject } from '../lib/objects.js';
 import { clip, code, listOf, quote } from '../lib/quote.js';
-import { providerTable, type ProviderRow, type ReleaseProfile } from '../catalog/catalog.js';
-import { existsIn, fieldsIn } from './providers.js';
+import {
+  authProviderTypes,
+  catalogReleases,
+  firstProfileSince,
+  inRange,
+  providableApis,
+  providerFields,
+  providerRegistry,
+  providerSpec,
+  releaseNotes,
+  releasesWithApi,
+  releasesWithProvider,
+  runConfigKeys,
+  runConfigStores,
+  serverRelease,
+  type ProviderFields,
+  type ProviderSpec,
+  type ReleaseProfile,
+  type StoreSpec,
+} from '../catalog/catalog.js';
 import { compareVersions } from '../catalog/versions.js';
 
 export interface StartupProblem {
@@ -31,6 +49,8 @@ export interface StartupProblem {
 export interface StartupContext {
   /** The llama-stack release the config is for, e.g. `0.7.1`. */
   release: string;
+  /** The catalog release whose registry and schemas answer for `release` (plan.catalogRelease). */
+  catalogRelease: string;
   profile: ReleaseProfile;
   /** Names of the env vars the container sets. */
   containerEnv: ReadonlySet<string>;
@@ -77,7 +97,7 @@ interface Placeholder {
   index: number;
 }
 
-/** `:=` / `:+` since 0.2.13; before, `${env.X:default}` and `${env.X+value}` (notes §0 timeline). */
+/** `:=` / `:+` (profile envSyntax `bash`); before, `${env.X:default}` and `${env.X+value}` (notes §0 timeline). */
 const BASH_PLACEHOLDER = /\$\{env\.([A-Z0-9_]+)(?::([=+])([^}]*))?\}/g;
 const OLD_PLACEHOLDER = /\$\{env\.([A-Z0-9_]+)(?:([:+])([^}]*))?\}/g;
 
@@ -132,10 +152,10 @@ interface Provider {
   entry: Record<string, unknown>;
   config: Record<string, unknown>;
   type: string | undefined;
-  /** The provider table row, when the type is known for this API. */
-  row: ProviderRow | undefined;
-  /** Does the provider type exist in the release (as far as the table tells)? */
-  presence: Presence | undefined;
+  /** The type's entry in the registry of the catalog release; undefined when the release has no such type for the API. */
+  spec: ProviderSpec | undefined;
+  /** The config keys of the type in the catalog release (its schema's properties). */
+  fields: ProviderFields | undefined;
   id: IdInfo;
   /** The API takes providers in this release. */
   validApi: boolean;
@@ -149,7 +169,10 @@ class Checker {
   readonly problems: StartupProblem[] = [];
   readonly providers: Provider[] = [];
   readonly release: string;
+  readonly catalogRelease: string;
   readonly profile: ReleaseProfile;
+  /** APIs that take providers in the release. */
+  readonly apis: readonly string[];
   readonly env: ReadonlySet<string>;
   readonly bash: boolean;
   readonly newLayout: boolean;
@@ -163,20 +186,24 @@ class Checker {
     context: StartupContext,
   ) {
     this.release = context.release;
+    this.catalogRelease = context.catalogRelease;
     this.profile = context.profile;
+    this.apis = providableApis(context.catalogRelease);
     this.env = context.containerEnv;
-    this.bash = compareVersions(context.release, '0.2.13') >= 0;
+    this.bash = context.profile.envSyntax === 'bash';
     this.newLayout = context.profile.layout === 'storage-backends';
-    this.routed = new Set(context.profile.apis.filter((api) => !context.profile.singleProviderApis.includes(api)));
+    this.routed = new Set(serverRelease(context.catalogRelease)?.apis.routed ?? []);
+  }
+
+  /** Providable APIs without a routing table: the server keeps one provider each. */
+  singleProviderApis(): string[] {
+    return this.apis.filter((api) => !this.routed.has(api));
   }
 
   add(severity: Severity, path: Path, rule: number, message: string): void {
     this.problems.push({ severity, path: formatFieldPath(path), message, rule });
   }
 
-  since(version: string): boolean {
-    return compareVersions(this.release, version) >= 0;
-  }
 
   form(text: string): Form {
     const placeholders = placeholdersIn(text, this.bash);
@@ -243,6 +270,10 @@ const howToSet = (name: string): string => `set ${clip(name)} in \`spec.workload
 
 const isNonEmptyList = (value: unknown): value is unknown[] => Array.isArray(value) && value.length > 0;
 
+/** The first release whose profile has `has`, for "is read from X on" (configs/releases.yaml). */
+const firstWith = (has: (profile: ReleaseProfile) => boolean): string => firstProfileSince(has) ?? 'a later release';
+const storageLayoutSince = (): string => firstWith((p) => p.layout === 'storage-backends');
+
 // ---------------------------------------------------------------------------------------------
 // Rule 1: `providers` and the distribution name
 
@@ -262,7 +293,8 @@ function checkNameAndProviders(ctx: Checker): void {
       ctx.add('error', ['distro_name'], 1, `is missing: llama-stack ${release} does not start without \`distro_name\` (or the deprecated \`image_name\`)`);
     }
   } else if (!present('image_name')) {
-    const hint = present('distro_name') ? '; `distro_name` is read from 0.5.0 on' : '';
+    const from = firstProfileSince((p) => p.nameKey === 'distro_name');
+    const hint = present('distro_name') && from ? `; \`distro_name\` is read from ${from} on` : '';
     ctx.add('error', ['image_name'], 1, `is missing: llama-stack ${release} does not start without \`image_name\`${hint}`);
   }
 }
@@ -270,33 +302,32 @@ function checkNameAndProviders(ctx: Checker): void {
 // ---------------------------------------------------------------------------------------------
 // Rule 2: API names
 
-/** Routing tables: the server provides them; they take no providers (notes §3.1). */
-const ROUTING_TABLES = new Set(['models', 'shields', 'vector_stores', 'vector_dbs', 'tool_groups', 'datasets', 'scoring_functions', 'benchmarks']);
-/** Internal APIs: never configured (notes §3.1). */
-const INTERNAL_APIS = new Set(['inspect', 'providers', 'admin', 'prompts', 'conversations', 'connectors']);
-/** When APIs came and went (notes §0 timeline, §3.1), for messages. */
-const API_HISTORY: Record<string, string> = {
-  telemetry: 'the telemetry API was removed in 0.3.0 (0.3.x reads a top-level `telemetry: {enabled}`, 0.4.0+ the OTEL_* env vars)',
-  post_training: 'the post_training API was removed in 0.7.0',
-  eval: 'the eval API was removed in 0.8.0',
-  datasetio: 'the datasetio API was removed in 0.8.0',
-  scoring: 'the scoring API was removed in 0.8.0',
-  messages: 'the messages API arrived in 0.8.0',
-  interactions: 'the interactions API arrived in 0.8.0',
-  file_processors: 'the file_processors API arrived in 0.4.0',
-};
+/** Where an API the release lacks went, for messages: the catalog releases that have it, and the release notes. */
+function apiHistory(api: string, catalogRelease: string): string | undefined {
+  const having = releasesWithApi(api);
+  const note = Object.hasOwn(releaseNotes().apis, api) ? releaseNotes().apis[api] : undefined;
+  const last = having[having.length - 1];
+  const first = having[0];
+  let when: string | undefined;
+  if (last !== undefined && compareVersions(last, catalogRelease) < 0) when = `the ${api} API was last in llama-stack ${last}`;
+  else if (first !== undefined && compareVersions(first, catalogRelease) > 0) when = `the ${api} API arrives in ${first}`;
+  const parts = [when, note].filter((p): p is string => p !== undefined);
+  return parts.length > 0 ? parts.join('; ') : undefined;
+}
 
 /** Checks one API name (a key of `providers` or an entry of `apis`); true when it takes providers in the release. */
 function checkApiName(ctx: Checker, api: string, path: Path, where: 'providers' | 'apis'): boolean {
   const { profile, release } = ctx;
-  if (profile.apis.includes(api)) return true;
+  if (ctx.apis.includes(api)) return true;
   const renamed = profile.renamedApis[api];
-  if (renamed !== undefined) {
+  if (renamed !== undefined && ctx.apis.includes(renamed)) {
     ctx.add('error', path, 2, `the ${clip(api)} API is called \`${renamed}\` in llama-stack ${release}: write \`${renamed}\``);
     return false;
   }
-  if (ROUTING_TABLES.has(api) || INTERNAL_APIS.has(api)) {
-    const what = ROUTING_TABLES.has(api) ? 'a routing table the server builds itself' : 'an internal API';
+  const facts = serverRelease(ctx.catalogRelease)?.apis;
+  const routingTable = facts !== undefined && Object.hasOwn(facts.routingTables, api);
+  if (routingTable || facts?.internal.includes(api)) {
+    const what = routingTable ? 'a routing table the server builds itself' : 'an internal API';
     if (where === 'providers') {
       ctx.add('error', path, 2, `${code(api)} is ${what}; it cannot take providers ("automatically provided and cannot be overridden")`);
     } else {
@@ -306,13 +337,13 @@ function checkApiName(ctx: Checker, api: string, path: Path, where: 'providers' 
   }
   // An external API (external_apis_dir) may add names the release does not know.
   const severity: Severity = ctx.config.external_apis_dir ? 'warning' : 'error';
-  const near = closest(api, profile.apis);
-  const history = API_HISTORY[api] ? ` (${API_HISTORY[api]})` : '';
+  const near = closest(api, ctx.apis);
+  const history = apiHistory(api, ctx.catalogRelease);
   ctx.add(
     severity,
     path,
     2,
-    `${code(api)} is not an API in llama-stack ${release}${history}.${near ? ` Did you mean \`${near}\`?` : ''} APIs that take providers: ${listOf(profile.apis)}`,
+    `${code(api)} is not an API in llama-stack ${release}${history ? ` (${history})` : ''}.${near ? ` Did you mean \`${near}\`?` : ''} APIs that take providers: ${listOf(ctx.apis)}`,
   );
   return false;
 }
@@ -347,7 +378,7 @@ function collectProviders(ctx: Checker): void {
         ctx.add('error', [...path, 'provider_type'], 3, 'is missing: every provider entry needs `provider_type` (`inline::<name>` or `remote::<name>`)');
       }
       const external = typeof entry.module === 'string' && entry.module !== '';
-      const row = type === undefined ? undefined : providerTable().find((r) => r.api === api && r.type === type);
+      const spec = type === undefined ? undefined : providerSpec(ctx.catalogRelease, api, type);
       ctx.providers.push({
         api,
         index,
@@ -355,8 +386,8 @@ function collectProviders(ctx: Checker): void {
         entry,
         config: isPlainObject(entry.config) ? entry.config : {},
         type,
-        row,
-        presence: row ? presence(row, ctx.release) : undefined,
+        spec,
+        fields: spec && type !== undefined ? providerFields(ctx.catalogRelease, api, type) : undefined,
         id,
         validApi,
         external,
@@ -368,90 +399,17 @@ function collectProviders(ctx: Checker): void {
 // ---------------------------------------------------------------------------------------------
 // Rule 3: the provider type exists for the API in the release
 
-type Presence = 'yes' | 'no' | 'unknown';
+/** Provider types of an API in the catalog release, for messages. */
+const typesOf = (api: string, catalogRelease: string): string[] => Object.keys(providerRegistry(catalogRelease)[api] ?? {}).sort();
 
-/**
- * Types that appeared in a known release (notes §3.2 "vX+" marks and the 0.7.0 renames). The
- * provider table only saw 0.2.24, 0.7.1 and 0.8.0, so it cannot tell on its own.
- */
-const INTRODUCED: Record<string, string> = {
-  'responses inline::builtin': '0.7.0',
-  'tool_runtime inline::file-search': '0.7.0',
-  'eval inline::builtin': '0.7.0',
-  'inference inline::transformers': '0.7.0',
-  'inference remote::llama-cpp-server': '0.6.0',
-  'file_processors inline::pypdf': '0.6.0',
-  'file_processors inline::docling': '0.7.0',
-  'file_processors remote::docling-serve': '0.8.0',
-  'safety remote::passthrough': '0.6.0',
-  'vector_io remote::elasticsearch': '0.5.0',
-  'vector_io remote::oci': '0.5.0',
-  'vector_io remote::infinispan': '0.7.0',
-  'messages inline::builtin': '0.8.0',
-  'interactions inline::builtin': '0.8.0',
-};
-
-/** Renames and removals worth naming in a message (notes §0, §3.2). */
-const TYPE_HINTS: Record<string, string> = {
-  'agents inline::meta-reference': 'the agents API became `responses` with the provider `inline::builtin` in 0.7.0',
-  'responses inline::meta-reference': 'the responses provider is `inline::builtin` (it was agents/`inline::meta-reference` before 0.7.0)',
-  'tool_runtime inline::rag-runtime': 'renamed `inline::file-search` in 0.7.0 (tool group builtin::rag → builtin::file_search)',
-  'tool_runtime inline::file-search': 'called `inline::rag-runtime` before 0.7.0',
-  'eval inline::meta-reference': 'renamed `inline::builtin` in 0.7.0',
-  'eval inline::builtin': 'called `inline::meta-reference` before 0.7.0; the eval API was removed in 0.8.0',
-  'vector_io inline::meta-reference': 'a deprecated alias of `inline::faiss`, removed in 0.7.0',
-  'vector_io inline::builtin': 'a deprecated alias of `inline::faiss`, removed in 0.8.0',
-  'vector_io inline::sqlite_vec': 'the deprecated spelling of `inline::sqlite-vec`, removed in 0.8.0',
-  'inference inline::meta-reference': 'local GPU inference was removed in 0.5.0, with the meta-reference-gpu distribution',
-  'inference remote::tgi': 'removed in 0.7.0',
-  'inference remote::hf::endpoint': 'removed in 0.7.0',
-  'inference remote::hf::serverless': 'removed in 0.7.0',
-};
-
-/**
- * The provider table was read from the full registries of 0.7.1 and 0.8.0 (and 0.2.24 for the
- * types that lived on): from 0.7.0 on, a type it does not list does not exist.
- */
-const TABLE_COMPLETE_FROM = '0.7.0';
-
-let snapshotCache: string[] | undefined;
-/** The releases the provider table was read from: there, presence is known exactly. */
-function snapshots(): string[] {
-  snapshotCache ??= [...new Set(providerTable().flatMap((r) => r.presentIn))].sort(compareVersions);
-  return snapshotCache;
-}
-
-/**
- * Does the row's type exist in `release`? `existsIn` first; where the table cannot tell (a
- * release between or beyond the ones it was read from), the neighbouring snapshots and the known
- * introductions decide, and a type that appeared somewhere in between is `unknown`.
- */
-function presence(row: ProviderRow, release: string): Presence {
-  if (existsIn(row, release)) return 'yes';
-  if (row.removedIn && compareVersions(row.removedIn, release) <= 0) return 'no';
-  const introduced = INTRODUCED[`${row.api} ${row.type}`];
-  if (introduced) return compareVersions(release, introduced) < 0 ? 'no' : 'yes';
-  // A removed type the table has no first release for: present until it was removed.
-  if (row.presentIn.length === 0) return 'yes';
-  const known = snapshots();
-  if (known.includes(release)) return 'no';
-  const below = [...known].reverse().find((v) => compareVersions(v, release) < 0);
-  const above = known.find((v) => compareVersions(v, release) > 0);
-  const inBelow = below !== undefined && row.presentIn.includes(below);
-  const inAbove = above !== undefined && row.presentIn.includes(above);
-  // Older than every snapshot: as in the oldest one; newer than every one: as in the newest.
-  if (below === undefined) return inAbove ? 'yes' : 'no';
-  if (above === undefined) return inBelow ? 'yes' : 'no';
-  if (inBelow === inAbove) return inBelow ? 'yes' : 'no';
-  return 'unknown';
-}
-
-/** Provider types of an API that exist in the release, for messages. */
-function typesOf(api: string, release: string): string[] {
-  return providerTable()
-    .filter((r) => r.api === api && presence(r, release) === 'yes')
-    .map((r) => r.type)
-    .sort();
+/** When a type the release lacks was there: "it was last in 0.4.4", "it arrives in 0.7.1" (from the catalog). */
+function typeHistory(api: string, type: string, catalogRelease: string): string | undefined {
+  const having = releasesWithProvider(api, type);
+  const last = having[having.length - 1];
+  const first = having[0];
+  if (last !== undefined && compareVersions(last, catalogRelease) < 0) return `it was last in llama-stack ${last}`;
+  if (first !== undefined && compareVersions(first, catalogRelease) > 0) return `it arrives in ${first}`;
+  return having.length > 0 ? `the release catalog has it in ${listOf(having)}` : undefined;
 }
 
 function checkProviderTypes(ctx: Checker): void {
@@ -465,38 +423,41 @@ function checkProviderTypes(ctx: Checker): void {
       ctx.add('warning', path, 3, 'comes from an env var, so llsd-render cannot check that the type exists');
       continue;
     }
-    const hint = TYPE_HINTS[`${p.api} ${p.type}`];
-    if (p.presence === 'yes') continue;
-    if (p.presence === 'unknown') {
-      const row = p.row as ProviderRow;
-      ctx.add(
-        'warning',
-        path,
-        3,
-        `llsd-render cannot confirm that ${clip(p.type)} exists in llama-stack ${ctx.release}: its provider table saw it in ${listOf(row.presentIn)} only${hint ? ` (${hint})` : ''}`,
-      );
+    if (p.spec) {
+      checkUsableType(ctx, p, p.spec, path, severity, when);
       continue;
     }
-    const valid = typesOf(p.api, ctx.release);
-    if (!p.row && compareVersions(ctx.release, TABLE_COMPLETE_FROM) < 0) {
-      // Before 0.7.0 the table knows only the types that lived on or were removed with an entry.
-      ctx.add(
-        'warning',
-        path,
-        3,
-        `llsd-render cannot confirm that ${clip(p.type)} exists for the ${clip(p.api)} API in llama-stack ${ctx.release}: its provider table does not list it (it is complete from ${TABLE_COMPLETE_FROM} on)${hint ? `; ${hint}` : ''}`,
-      );
-      continue;
-    }
-    const elsewhere = providerTable().find((r) => r.type === p.type && r.api !== p.api && presence(r, ctx.release) === 'yes');
+    const notes = releaseNotes().providerTypes;
+    const key = `${p.api} ${p.type}`;
+    const hint = Object.hasOwn(notes, key) ? notes[key] : undefined;
+    const history = typeHistory(p.api, p.type, ctx.catalogRelease);
+    const valid = typesOf(p.api, ctx.catalogRelease);
+    const elsewhere = ctx.apis.find((api) => api !== p.api && providerSpec(ctx.catalogRelease, api, p.type as string) !== undefined);
     let message = `${clip(p.type)} is not available for the ${clip(p.api)} API in llama-stack ${ctx.release}, so the server stops at startup${when} ("Provider \`${clip(p.type)}\` is not available for API \`${clip(p.api)}\`")`;
-    if (p.row?.removedIn) message += `; it was removed in ${p.row.removedIn}`;
+    if (history) message += `; ${history}`;
     if (hint) message += `; ${hint}`;
-    else if (elsewhere) message += `; it is a ${elsewhere.api} provider`;
+    else if (elsewhere) message += `; it is a ${elsewhere} provider`;
     const near = hint ? undefined : closest(p.type, valid);
     if (near) message += `. Did you mean \`${near}\`?`;
-    message += valid.length > 0 ? `. ${clip(p.api)} providers: ${listOf(valid)}` : '';
+    if (valid.length > 0) message += `${near ? '' : '.'} ${clip(p.api)} providers: ${listOf(valid)}`;
     ctx.add(severity, path, 3, message);
+  }
+}
+
+/** A type the release registers: its own deprecation, or a release note that it cannot start there. */
+function checkUsableType(ctx: Checker, p: Provider, spec: ProviderSpec, path: Path, severity: Severity, when: string): void {
+  const type = p.type as string;
+  if (spec.deprecationError !== undefined) {
+    ctx.add(severity, path, 3, `${clip(type)} is deprecated in llama-stack ${ctx.release} and refuses to start${when}: ${quote(clip(spec.deprecationError))}`);
+    return;
+  }
+  const broken = releaseNotes().brokenProviders.find((b) => b.api === p.api && b.type === type && inRange(ctx.catalogRelease, b));
+  if (broken) {
+    ctx.add(severity, path, 3, `${clip(type)} cannot start in llama-stack ${ctx.release}${when}: ${broken.why}`);
+    return;
+  }
+  if (spec.deprecationWarning !== undefined) {
+    ctx.add('warning', path, 3, `${clip(type)} is deprecated in llama-stack ${ctx.release}: ${quote(clip(spec.deprecationWarning))}`);
   }
 }
 
@@ -526,7 +487,7 @@ function checkProviderIds(ctx: Checker): void {
 // Rule 5: APIs without a routing table take one provider
 
 function checkSingleProviderApis(ctx: Checker): void {
-  for (const api of ctx.profile.singleProviderApis) {
+  for (const api of ctx.singleProviderApis()) {
     const on = ctx.providersOf(api);
     const enabled = on.filter((p) => p.id.state === 'enabled');
     const conditional = on.filter((p) => p.id.state === 'conditional');
@@ -582,7 +543,7 @@ function checkApisList(ctx: Checker): void {
   ctx.apisListed = names;
   const providers = isPlainObject(ctx.config.providers) ? ctx.config.providers : {};
   for (const api of Object.keys(providers)) {
-    if (names.includes(api) || !ctx.profile.apis.includes(api) || ctx.providersOf(api).length === 0) continue;
+    if (names.includes(api) || !ctx.apis.includes(api) || ctx.providersOf(api).length === 0) continue;
     ctx.add(
       'warning',
       ['providers', api],
@@ -595,42 +556,12 @@ function checkApisList(ctx: Checker): void {
 // ---------------------------------------------------------------------------------------------
 // Rule 7: API dependencies
 
-/** Dependencies by API and by provider type, from notes §6 rule 7 and §3.3. */
-const API_DEPENDENCIES: Record<string, string[]> = {
-  responses: ['inference', 'vector_io', 'tool_runtime', 'files'],
-  vector_io: ['inference'],
-  batches: ['inference', 'files'],
-  file_processors: ['files'],
-  messages: ['inference'],
-  interactions: ['inference'],
-};
-const TYPE_DEPENDENCIES: Record<string, string[]> = {
-  'safety inline::llama-guard': ['inference'],
-  'tool_runtime inline::file-search': ['vector_io', 'inference', 'files'],
-  'tool_runtime inline::rag-runtime': ['vector_io', 'inference'],
-};
-
-interface Dependency {
-  api: string;
-  /** Not certain for the release: a missing one is a warning. */
-  unconfirmed?: string;
-}
-
-function dependenciesOf(ctx: Checker, p: Provider): Dependency[] {
-  const deps = new Map<string, Dependency>();
-  const add = (api: string, unconfirmed?: string): void => {
-    if (ctx.profile.apis.includes(api) && api !== p.api && !deps.has(api)) deps.set(api, unconfirmed ? { api, unconfirmed } : { api });
-  };
-  for (const api of p.presence === 'yes' ? (p.row?.requiresApis ?? []) : []) add(api);
-  for (const api of API_DEPENDENCIES[p.api] ?? []) add(api);
-  for (const api of TYPE_DEPENDENCIES[`${p.api} ${p.type}`] ?? []) add(api);
-  if (p.api === 'agents') {
-    // The agents provider (≤ 0.6, before the rename to responses). Its registry entry requires
-    // safety up to 0.3.x; from 0.4.0 safety is optional and files (with prompts) is required.
-    for (const api of ['inference', 'vector_io', 'tool_runtime']) add(api);
-    add(ctx.since('0.4.0') ? 'files' : 'safety');
-  }
-  return [...deps.values()];
+/**
+ * The APIs the provider needs in the catalog release (its registry entry's dependencies): only
+ * providable ones, as the server serves routing tables and internal APIs itself.
+ */
+function dependenciesOf(ctx: Checker, p: Provider): string[] {
+  return (p.spec?.dependencies ?? []).filter((api) => api !== p.api && ctx.apis.includes(api));
 }
 
 /**
@@ -642,21 +573,20 @@ function dependenciesOf(ctx: Checker, p: Provider): Dependency[] {
 function checkDependencies(ctx: Checker): void {
   for (const p of ctx.providers) {
     if (!p.validApi || !possiblyOn(p) || p.type === undefined || p.external) continue;
-    for (const dep of dependenciesOf(ctx, p)) {
-      const severity: Severity = p.id.state === 'enabled' && !dep.unconfirmed ? 'error' : 'warning';
+    for (const api of dependenciesOf(ctx, p)) {
+      const severity: Severity = p.id.state === 'enabled' ? 'error' : 'warning';
       const who = `${clip(p.type)}${p.id.state === 'conditional' ? ` (enabled when ${clip(p.id.variable)} is set)` : ''}`;
-      const note = dep.unconfirmed ? ` (${dep.unconfirmed})` : '';
-      const on = ctx.providersOf(dep.api);
-      if (ctx.routed.has(dep.api)) {
-        if (ctx.apisListed && !ctx.apisListed.includes(dep.api)) {
+      const on = ctx.providersOf(api);
+      if (ctx.routed.has(api)) {
+        if (ctx.apisListed && !ctx.apisListed.includes(api)) {
           ctx.add(
             severity,
             p.path,
             7,
-            `${who} needs the ${dep.api} API, but \`apis\` does not list ${dep.api}, so the server builds no ${dep.api} router and stops at startup ("required dependency '${dep.api}' is not available")${note}; add ${dep.api} to \`apis\``,
+            `${who} needs the ${api} API, but \`apis\` does not list ${api}, so the server builds no ${api} router and stops at startup ("required dependency '${api}' is not available"); add ${api} to \`apis\``,
           );
         } else if (on.length === 0) {
-          ctx.add('warning', p.path, 7, `${who} needs the ${dep.api} API, which has no provider: the server starts, but whatever ${clip(p.type)} asks of ${dep.api} fails`);
+          ctx.add('warning', p.path, 7, `${who} needs the ${api} API, which has no provider: the server starts, but whatever ${clip(p.type)} asks of ${api} fails`);
         }
         continue;
       }
@@ -665,11 +595,11 @@ function checkDependencies(ctx: Checker): void {
           severity,
           p.path,
           7,
-          `${who} needs the ${dep.api} API, and no ${dep.api} provider is enabled: the server stops at startup ("required dependency '${dep.api}' is not available")${note}; add a ${dep.api} provider`,
+          `${who} needs the ${api} API, and no ${api} provider is enabled: the server stops at startup ("required dependency '${api}' is not available"); add a ${api} provider`,
         );
       } else if (on.every((d) => d.id.state === 'conditional')) {
         const vars = [...new Set(on.map((d) => d.id.variable as string))];
-        ctx.add('warning', p.path, 7, `${who} needs the ${dep.api} API, whose providers are enabled only when ${listOf(vars, { last: 'or' })} is set; without one the server stops at startup${note}`);
+        ctx.add('warning', p.path, 7, `${who} needs the ${api} API, whose providers are enabled only when ${listOf(vars, { last: 'or' })} is set; without one the server stops at startup`);
       }
     }
   }
@@ -677,37 +607,6 @@ function checkDependencies(ctx: Checker): void {
 
 // ---------------------------------------------------------------------------------------------
 // Rule 8: provider config keys
-
-/**
- * Keys without a default in the provider's config class (storage-backends layout; notes §3.2 and
- * the reference provider table): pydantic rejects the config without them (a null value is fine).
- */
-const REQUIRED_KEYS: Record<string, string[]> = {
-  'batches inline::reference': ['kvstore'],
-  'files inline::localfs': ['storage_dir', 'metadata_store'],
-  'files remote::s3': ['bucket_name', 'metadata_store'],
-  'files remote::openai': ['api_key', 'metadata_store'],
-  'inference remote::vertexai': ['project'],
-  'responses inline::builtin': ['persistence'],
-  'agents inline::meta-reference': ['persistence'],
-  'safety remote::passthrough': ['base_url'],
-  'vector_io inline::faiss': ['persistence'],
-  'vector_io inline::sqlite-vec': ['db_path', 'persistence'],
-  'vector_io inline::sqlite_vec': ['db_path', 'persistence'],
-  'vector_io remote::chromadb': ['url', 'persistence'],
-  'vector_io inline::chromadb': ['db_path', 'persistence'],
-  'vector_io inline::qdrant': ['path', 'persistence'],
-  'vector_io remote::qdrant': ['persistence'],
-  'vector_io remote::milvus': ['uri', 'token', 'persistence'],
-  'vector_io inline::milvus': ['db_path', 'persistence'],
-  'vector_io remote::oci': ['conn_str', 'user', 'password', 'tnsnames_loc', 'ewallet_pem_loc', 'ewallet_password', 'persistence'],
-  'vector_io remote::infinispan': ['persistence'],
-  'vector_io inline::meta-reference': ['persistence'],
-  'eval inline::meta-reference': ['kvstore'],
-  'eval inline::builtin': ['kvstore'],
-  'datasetio inline::localfs': ['kvstore'],
-  'datasetio remote::huggingface': ['kvstore'],
-};
 
 /** Keys that have held an inference provider's URL (notes §7 "URL key"). */
 const URL_KEYS = ['base_url', 'url', 'openai_compat_api_base', 'api_base'];
@@ -731,35 +630,38 @@ const V1_PROVIDERS = new Set([
 
 function checkProviderConfigs(ctx: Checker): void {
   for (const p of ctx.providers) {
-    if (!p.validApi || !possiblyOn(p) || p.type === undefined || p.external || p.presence === 'no') continue;
+    if (!p.validApi || !possiblyOn(p) || p.type === undefined || p.external || !p.fields) continue;
     const severity: Severity = p.id.state === 'enabled' ? 'error' : 'warning';
     const configPath = [...p.path, 'config'];
     if (p.entry.config !== undefined && p.entry.config !== null && !isPlainObject(p.entry.config)) {
       ctx.add(severity, configPath, 8, 'must be a mapping of the provider\'s settings');
       continue;
     }
-    if (ctx.newLayout) {
-      for (const key of REQUIRED_KEYS[`${p.api} ${p.type}`] ?? []) {
-        if (Object.hasOwn(p.config, key)) continue;
-        ctx.add(severity, [...configPath, key], 8, `is missing: ${clip(p.type)} has no default for it, so the server rejects the provider config at startup`);
-      }
-    }
-    if (!p.row) continue;
-    checkCredentialKey(ctx, p, configPath, severity);
-    if (p.api === 'inference') checkUrlKey(ctx, p, configPath, severity);
-    if (p.type === 'remote::vllm' && ctx.since('0.5.0') && Object.hasOwn(p.config, 'tls_verify')) {
-      ctx.add('warning', [...configPath, 'tls_verify'], 8, 'is deprecated since 0.5.0: write `network: {tls: {verify: …}}`');
-    }
+    checkRuntimeKeys(ctx, p, configPath, severity);
+    checkCredentialKey(ctx, p, p.fields, configPath, severity);
+    if (p.api === 'inference') checkUrlKey(ctx, p, p.fields, configPath, severity);
   }
 }
 
-function checkCredentialKey(ctx: Checker, p: Provider, configPath: Path, severity: Severity): void {
-  const row = p.row as ProviderRow;
-  const fields = fieldsIn(row, ctx.release);
-  const expected = fields?.find((k) => CREDENTIAL_KEYS.includes(k)) ?? row.credentialKey;
-  if (expected === null || !CREDENTIAL_KEYS.includes(expected)) return;
+/** What the schema cannot say (configs/release-notes.yaml): keys needed at startup, keys replaced. */
+function checkRuntimeKeys(ctx: Checker, p: Provider, configPath: Path, severity: Severity): void {
+  const notes = releaseNotes();
+  const applies = (fact: { api: string; type: string; since: string; through?: string | undefined }): boolean => fact.api === p.api && fact.type === p.type && inRange(ctx.catalogRelease, fact);
+  for (const fact of notes.requiredAtRuntime.filter(applies)) {
+    const value = p.config[fact.key];
+    if (value !== undefined && value !== null) continue;
+    ctx.add(severity, [...configPath, fact.key], 8, `is missing: ${clip(p.type)} in llama-stack ${ctx.release} needs it although its schema makes it optional: ${fact.why}`);
+  }
+  for (const fact of notes.deprecatedKeys.filter(applies)) {
+    if (Object.hasOwn(p.config, fact.key)) ctx.add('warning', [...configPath, fact.key], 8, `is deprecated in llama-stack ${ctx.release}: ${fact.instead}`);
+  }
+}
+
+function checkCredentialKey(ctx: Checker, p: Provider, fields: ProviderFields, configPath: Path, severity: Severity): void {
+  const expected = fields.keys.find((k) => CREDENTIAL_KEYS.includes(k));
+  if (expected === undefined) return;
   for (const key of CREDENTIAL_KEYS) {
-    if (key === expected || !Object.hasOwn(p.config, key) || fields?.includes(key)) continue;
+    if (key === expected || !Object.hasOwn(p.config, key) || fields.keys.includes(key)) continue;
     ctx.add(
       severity,
       [...configPath, key],
@@ -769,13 +671,10 @@ function checkCredentialKey(ctx: Checker, p: Provider, configPath: Path, severit
   }
 }
 
-function checkUrlKey(ctx: Checker, p: Provider, configPath: Path, severity: Severity): void {
-  const row = p.row as ProviderRow;
-  const fields = fieldsIn(row, ctx.release);
-  const fromFields = fields?.find((k) => URL_KEYS.includes(k));
-  const expected = fromFields ?? (fields && !ctx.profile.inferenceUrlHasApiPrefix ? undefined : (row.urlKey ?? undefined));
+function checkUrlKey(ctx: Checker, p: Provider, fields: ProviderFields, configPath: Path, severity: Severity): void {
+  const expected = fields.keys.find((k) => URL_KEYS.includes(k));
   for (const key of URL_KEYS) {
-    if (key === expected || !Object.hasOwn(p.config, key) || fields?.includes(key)) continue;
+    if (key === expected || !Object.hasOwn(p.config, key) || fields.keys.includes(key)) continue;
     const instead = expected
       ? `its URL key is \`${expected}\`${expected === 'base_url' && ctx.profile.inferenceUrlHasApiPrefix ? ' (the full URL including /v1)' : ''}`
       : `${clip(p.type)} takes no URL setting`;
@@ -831,7 +730,7 @@ function checkUrlDefault(ctx: Checker, p: Provider, at: Path, value: string, sev
       'warning',
       at,
       8,
-      `${quote(url)}${which} has no path, but since 0.4.0 base_url is the full OpenAI-compatible URL and nothing is appended at run time: write ${quote(`${url.replace(/\/$/, '')}/v1`)}`,
+      `${quote(url)}${which} has no path, but from llama-stack ${firstProfileSince((f) => f.inferenceUrlHasApiPrefix) ?? ctx.release} on base_url is the full OpenAI-compatible URL and nothing is appended at run time: write ${quote(`${url.replace(/\/$/, '')}/v1`)}`,
     );
   }
 }
@@ -843,25 +742,12 @@ type Family = 'kv' | 'sql';
 const KV_BACKENDS = ['kv_sqlite', 'kv_postgres', 'kv_redis', 'kv_mongodb'];
 const SQL_BACKENDS = ['sql_sqlite', 'sql_postgres'];
 
-interface StoreSpec {
-  name: string;
-  family: Family;
-  since: string;
-  /** The backend an omitted store names in 0.4.0+ (notes §1.4). */
-  defaultBackend?: string;
-}
-const STORES: StoreSpec[] = [
-  { name: 'metadata', family: 'kv', since: '0.3.0', defaultBackend: 'kv_default' },
-  { name: 'inference', family: 'sql', since: '0.3.0', defaultBackend: 'sql_default' },
-  { name: 'conversations', family: 'sql', since: '0.3.0', defaultBackend: 'sql_default' },
-  { name: 'responses', family: 'sql', since: '0.3.0' },
-  { name: 'prompts', family: 'kv', since: '0.4.0', defaultBackend: 'kv_default' },
-  { name: 'connectors', family: 'kv', since: '0.5.0', defaultBackend: 'kv_default' },
-];
-
 function checkStorage(ctx: Checker): void {
   const { config, release } = ctx;
-  const defaults = ctx.since('0.4.0');
+  // The stores of the release's run-config schema; where they have defaults, so do the backends
+  // they name (sqlite kv_default and sql_default under $SQLITE_STORE_DIR or the config dir).
+  const stores = runConfigStores(ctx.catalogRelease);
+  const defaults = stores.some((store) => store.defaultBackend !== undefined);
   for (const key of ['metadata_store', 'inference_store']) {
     if (config[key] !== undefined && config[key] !== null) {
       ctx.add('warning', [key], 9, `is the ≤ 0.2 layout; llama-stack ${release} ignores it and reads \`storage.stores.${key === 'metadata_store' ? 'metadata' : 'inference'}\``);
@@ -881,7 +767,7 @@ function checkStorage(ctx: Checker): void {
     return;
   } else {
     readBackends(ctx, storage, backends, defaults);
-    checkStores(ctx, storage, backends, defaults);
+    checkStores(ctx, storage, stores, backends, defaults);
   }
   for (const p of ctx.providers) {
     if (!p.validApi || !possiblyOn(p)) continue;
@@ -932,7 +818,7 @@ function readBackends(ctx: Checker, storage: Record<string, unknown>, backends: 
   }
 }
 
-function checkStores(ctx: Checker, storage: Record<string, unknown>, backends: Map<string, Family>, defaults: boolean): void {
+function checkStores(ctx: Checker, storage: Record<string, unknown>, specs: readonly StoreSpec[], backends: Map<string, Family>, defaults: boolean): void {
   const raw = storage.stores;
   if (raw !== undefined && raw !== null && !isPlainObject(raw)) {
     ctx.add('error', ['storage', 'stores'], 9, 'must be a mapping from store name to a backend reference');
@@ -940,8 +826,7 @@ function checkStores(ctx: Checker, storage: Record<string, unknown>, backends: M
   }
   const stores = isPlainObject(raw) ? raw : {};
   const inferenceServed = ctx.providersOf('inference').length > 0 || (ctx.apisListed?.includes('inference') ?? false);
-  for (const spec of STORES) {
-    if (!ctx.since(spec.since)) continue;
+  for (const spec of specs) {
     const path = ['storage', 'stores', spec.name];
     const value = stores[spec.name];
     if (value !== undefined && value !== null) {
@@ -949,7 +834,7 @@ function checkStores(ctx: Checker, storage: Record<string, unknown>, backends: M
       continue;
     }
     if (!defaults) {
-      // 0.3.x: every store defaults to null.
+      // A release without store defaults (0.3.x): every store is null unless written.
       if (spec.name === 'responses' || (spec.name === 'inference' && !inferenceServed)) continue;
       const ref = spec.family === 'kv' ? '{backend: <a kv_* backend>, namespace: …}' : '{backend: <a sql_* backend>, table_name: …}';
       ctx.add('error', path, 9, `is missing: llama-stack ${ctx.release} has no default for the ${spec.name} store; write ${ref}`);
@@ -970,8 +855,8 @@ function checkStores(ctx: Checker, storage: Record<string, unknown>, backends: M
     }
   }
   for (const name of Object.keys(stores)) {
-    if (STORES.some((s) => s.name === name && ctx.since(s.since))) continue;
-    ctx.add('warning', ['storage', 'stores', name], 9, `is not a store in llama-stack ${ctx.release}; the server ignores it. Stores: ${listOf(STORES.filter((s) => ctx.since(s.since)).map((s) => s.name))}`);
+    if (specs.some((s) => s.name === name)) continue;
+    ctx.add('warning', ['storage', 'stores', name], 9, `is not a store in llama-stack ${ctx.release}; the server ignores it. Stores: ${listOf(specs.map((s) => s.name))}`);
   }
 }
 
@@ -1019,6 +904,8 @@ function providerStoreRefs(p: Provider): Array<{ key: string; path: Path; value:
     out.push({ key: 'persistence', path: [...configPath, 'persistence'], value: persistence, family: 'kv' });
   }
   if (kvstore !== undefined && kvstore !== null) out.push({ key: 'kvstore', path: [...configPath, 'kvstore'], value: kvstore, family: 'kv' });
+  const sqlstore = p.config.sqlstore;
+  if (sqlstore !== undefined && sqlstore !== null) out.push({ key: 'sqlstore', path: [...configPath, 'sqlstore'], value: sqlstore, family: 'sql' });
   if (metadataStore !== undefined && metadataStore !== null) out.push({ key: 'metadata_store', path: [...configPath, 'metadata_store'], value: metadataStore, family: 'sql' });
   return out;
 }
@@ -1038,7 +925,7 @@ const OLD_PROVIDER_STORES: Record<string, Family> = {
 function checkOldStores(ctx: Checker): void {
   const { config, release } = ctx;
   if (config.storage !== undefined && config.storage !== null) {
-    ctx.add('warning', ['storage'], 9, `is read from 0.3.0 on; llama-stack ${release} ignores it and reads \`metadata_store\`, \`inference_store\` and each provider's own store config`);
+    ctx.add('warning', ['storage'], 9, `is read from ${storageLayoutSince()} on; llama-stack ${release} ignores it and reads \`metadata_store\`, \`inference_store\` and each provider's own store config`);
   }
   if (config.metadata_store !== undefined && config.metadata_store !== null) checkOldStore(ctx, ['metadata_store'], config.metadata_store, 'kv', 'error');
   const inference = config.inference_store;
@@ -1063,7 +950,7 @@ function checkOldStore(ctx: Checker, path: Path, value: unknown, family: Family,
     return;
   }
   if (value.backend !== undefined && value.type === undefined) {
-    ctx.add(severity, path, 9, `is a {backend, …} reference, which is read from 0.3.0 on; llama-stack ${ctx.release} needs a full store config such as {type: sqlite, db_path: …}`);
+    ctx.add(severity, path, 9, `is a {backend, …} reference, which is read from ${storageLayoutSince()} on; llama-stack ${ctx.release} needs a full store config such as {type: sqlite, db_path: …}`);
     return;
   }
   const type = value.type;
@@ -1149,7 +1036,7 @@ function checkModels(ctx: Checker): void {
     ctx.add('warning', ['models'], 10, `is the ≤ 0.2 layout; llama-stack ${ctx.release} ignores it and registers \`registered_resources.models\``);
   }
   if (!ctx.newLayout && ctx.config.registered_resources !== undefined && ctx.config.registered_resources !== null) {
-    ctx.add('warning', ['registered_resources'], 10, `is read from 0.3.0 on; llama-stack ${ctx.release} ignores it and registers the top-level \`models\`, \`shields\`, \`vector_dbs\` and \`tool_groups\``);
+    ctx.add('warning', ['registered_resources'], 10, `is read from ${storageLayoutSince()} on; llama-stack ${ctx.release} ignores it and registers the top-level \`models\`, \`shields\`, \`vector_dbs\` and \`tool_groups\``);
   }
   const models = home.models;
   if (models === undefined || models === null) return;
@@ -1170,7 +1057,7 @@ function checkModels(ctx: Checker): void {
     }
     if (model.provider_id === undefined || model.provider_id === null || model.provider_id === '') {
       ctx.add('warning', [...path, 'provider_id'], 10, 'is missing: the server silently skips a model without provider_id; name its inference provider');
-    } else if (!(model.provider_id === 'all' && ctx.since('0.8.0'))) {
+    } else if (!(model.provider_id === 'all' && ctx.profile.modelsForAllProviders)) {
       checkReference(ctx, 'inference', model.provider_id, [...path, 'provider_id'], 10, conditional);
     }
     const type = model.model_type ?? 'llm';
@@ -1193,14 +1080,15 @@ function checkOtherResources(ctx: Checker): void {
     for (const key of ['shields', 'vector_dbs', 'tool_groups']) {
       if (isNonEmptyList(ctx.config[key])) ctx.add('warning', [key], 11, `is the ≤ 0.2 layout; llama-stack ${release} ignores it and reads \`registered_resources.${key === 'vector_dbs' ? 'vector_stores' : key}\``);
     }
-    if (isNonEmptyList(home.vector_dbs)) ctx.add('warning', [...base, 'vector_dbs'], 11, `is not read by llama-stack ${release} (ignored): vector DBs became \`registered_resources.vector_stores\` in 0.3.0`);
+    if (isNonEmptyList(home.vector_dbs)) ctx.add('warning', [...base, 'vector_dbs'], 11, `is not read by llama-stack ${release} (ignored): vector DBs became \`registered_resources.vector_stores\` in ${storageLayoutSince()}`);
     for (const [key, api] of [
       ['datasets', 'datasetio'],
       ['scoring_fns', 'scoring'],
       ['benchmarks', 'eval'],
     ] as const) {
-      if (isNonEmptyList(home[key]) && !ctx.profile.apis.includes(api)) {
-        ctx.add('warning', [...base, key], 11, `is ignored by llama-stack ${release}: the ${clip(api)} API and its resources were removed in 0.8.0`);
+      if (isNonEmptyList(home[key]) && !ctx.apis.includes(api)) {
+        const history = apiHistory(api, ctx.catalogRelease);
+        ctx.add('warning', [...base, key], 11, `is ignored by llama-stack ${release}: it has no ${clip(api)} API, and so none of its resources${history ? ` (${history})` : ''}`);
       }
     }
   }
@@ -1263,15 +1151,17 @@ function checkDefaults(ctx: Checker): void {
   const models = Array.isArray(home.models) ? home.models.filter(isPlainObject) : [];
   const vectorStores = ctx.config.vector_stores;
   if (ctx.newLayout && isPlainObject(vectorStores)) {
-    for (const [key, type, since] of [
-      ['default_embedding_model', 'embedding', '0.3.0'],
-      ['default_reranker_model', 'rerank', '0.7.0'],
+    const readKeys = runConfigKeys(ctx.catalogRelease, ['vector_stores']) ?? [];
+    for (const [key, type] of [
+      ['default_embedding_model', 'embedding'],
+      ['default_reranker_model', 'rerank'],
     ] as const) {
       const value = vectorStores[key];
       if (value === undefined || value === null) continue;
       const path = ['vector_stores', key];
-      if (!ctx.since(since)) {
-        ctx.add('warning', path, 12, `is read from ${since} on; llama-stack ${ctx.release} ignores it`);
+      if (!readKeys.includes(key)) {
+        const from = catalogReleases().find((r) => compareVersions(r, ctx.catalogRelease) > 0 && runConfigKeys(r, ['vector_stores'])?.includes(key));
+        ctx.add('warning', path, 12, `is not read by llama-stack ${ctx.release}, which ignores it${from ? ` (read from ${from} on)` : ''}`);
         continue;
       }
       if (!isPlainObject(value) || typeof value.model_id !== 'string' || value.provider_id === undefined || value.provider_id === null) {
@@ -1304,7 +1194,7 @@ function checkDefaults(ctx: Checker): void {
   if (!isPlainObject(safety) || safety.default_shield_id === undefined || safety.default_shield_id === null) return;
   const path = ['safety', 'default_shield_id'];
   if (!ctx.profile.defaultShieldId) {
-    ctx.add('warning', path, 12, `is read from 0.4.0 on; llama-stack ${ctx.release} ignores it`);
+    ctx.add('warning', path, 12, `is read from ${firstWith((p) => p.defaultShieldId)} on; llama-stack ${ctx.release} ignores it`);
     return;
   }
   const wanted = safety.default_shield_id;
@@ -1328,8 +1218,6 @@ function checkDefaults(ctx: Checker): void {
 // ---------------------------------------------------------------------------------------------
 // Rule 13: server
 
-const AUTH_TYPES = ['oauth2_token', 'github_token', 'custom', 'kubernetes'];
-
 function checkServer(ctx: Checker): void {
   const server = ctx.config.server;
   if (server === undefined || server === null) return;
@@ -1351,7 +1239,7 @@ function checkServer(ctx: Checker): void {
     ctx.add('error', ['server', has(cert) ? 'tls_keyfile' : 'tls_certfile'], 13, 'is missing: the server needs both tls_certfile and tls_keyfile for HTTPS, or neither');
   }
   if (has(server.workers) && !ctx.profile.serverWorkers) {
-    ctx.add('warning', ['server', 'workers'], 13, `is read from 0.3.1 on; llama-stack ${ctx.release} ignores it`);
+    ctx.add('warning', ['server', 'workers'], 13, `is read from ${firstWith((p) => p.serverWorkers)} on; llama-stack ${ctx.release} ignores it`);
   }
   const cors = server.cors;
   if (isPlainObject(cors) && cors.allow_credentials === true && Array.isArray(cors.allow_origins) && cors.allow_origins.includes('*')) {
@@ -1365,7 +1253,9 @@ function checkServer(ctx: Checker): void {
     ctx.add('error', path, 13, 'must be a mapping with `type`');
     return;
   }
-  const types = ctx.since('0.8.0') ? [...AUTH_TYPES, 'upstream_header'] : AUTH_TYPES;
+  // The auth types of the release's run-config schema; a release without provider_config (0.2.x reads `provider_type`) has none to check.
+  const types = authProviderTypes(ctx.catalogRelease);
+  if (types.length === 0) return;
   const raw = providerConfig.type;
   let type: string | undefined;
   let severity: Severity = 'error';
@@ -1462,7 +1352,7 @@ function checkString(ctx: Checker, text: string, path: Path, provider: Provider 
       ctx.add('warning', path, 14, `${code(p.raw)}: a default ends at the first \`}\`, so the rest of the text after it stays literal; a default cannot contain \`}\``);
     }
     if (!ctx.bash && p.op === ':=' && (p.text.startsWith('=') || p.text.startsWith('+'))) {
-      ctx.add('warning', path, 14, `${code(p.raw)}: llama-stack ${ctx.release} reads \`\${env.X:default}\` and \`\${env.X+value}\` (\`:=\` and \`:+\` arrived in 0.2.13), so the default here starts with ${quote(p.text[0])}`);
+      ctx.add('warning', path, 14, `${code(p.raw)}: llama-stack ${ctx.release} reads \`\${env.X:default}\` and \`\${env.X+value}\` (\`:=\` and \`:+\` arrived in ${firstWith((f) => f.envSyntax === 'bash')}), so the default here starts with ${quote(p.text[0])}`);
     }
   }
   // `${…}` that is not a placeholder the server recognises stays in the value literally.
@@ -1483,7 +1373,7 @@ function whyNotPlaceholder(snippet: string, bash: boolean): string {
   if (!bash) return 'this release reads `${env.NAME}`, `${env.NAME:default}` and `${env.NAME+value}`';
   if (rest.startsWith(':-')) return `\`:-\` is not supported; write \`\${env.${clip(name)}${clip(':=' + rest.slice(2))}}\``;
   if (rest === ':') return `write \`\${env.${clip(name)}:=}\` for an empty default`;
-  if (rest.startsWith('+')) return `the pre-0.2.13 \`+\` form; write \`\${env.${clip(name)}${clip(':+' + rest.slice(1))}}\``;
+  if (rest.startsWith('+')) return `the older \`+\` form; write \`\${env.${clip(name)}${clip(':+' + rest.slice(1))}}\``;
   if (rest.startsWith(':')) return `write \`\${env.${clip(name)}${clip(':=' + rest.slice(1))}}\` for a default`;
   return 'the forms are `${env.NAME}`, `${env.NAME:=default}` and `${env.NAME:+value}`';
 }

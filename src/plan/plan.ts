@@ -8,7 +8,7 @@ import type { FieldProblem } from '../api/issues.js';
 import { closest, isError } from '../api/issues.js';
 import { clip, listOf, quote } from '../lib/quote.js';
 import type { Llsd } from '../api/llsd.js';
-import { catalogReleases, type ReleaseProfile } from '../catalog/catalog.js';
+import { catalogReleases, providableApis, type ReleaseProfile } from '../catalog/catalog.js';
 import {
   distributionOfRepository,
   layoutOf,
@@ -233,7 +233,7 @@ function assumeRelease(config: Record<string, unknown>): { release: string; prof
   const hasDistroName = typeof config.distro_name === 'string';
   const fits = (release: string): ReleaseProfile | undefined => {
     const p = releaseSupport(release)?.profile;
-    return p && (layout === undefined || p.layout === layout) && (!hasDistroName || p.nameKey === 'distro_name') && apis.every((api) => p.apis.includes(api)) ? p : undefined;
+    return p && (layout === undefined || p.layout === layout) && (!hasDistroName || p.nameKey === 'distro_name') && apis.every((api) => providableApis(release).includes(api)) ? p : undefined;
   };
   const release = [...catalogReleases()].sort((a, b) => compareVersions(b, a)).find((r) => fits(r) !== undefined);
   const profile = release === undefined ? undefined : fits(release);

@@ -1,7 +1,9 @@
 // spec.disabled → APIs removed with their providers and what refers to them (DESIGN §5 "Disabled
 // APIs"); a disabled API that a remaining provider needs is an error, not a cascade.
 import { describe, expect, it } from 'vitest';
-import { base02, base03, configOf, generate, inlinePlan, problemLines, profile02, profile03, profile04, starterPlan } from './plan-fixtures.js';
+import { checkStartupRules } from '../../src/config/startup-rules.js';
+import { releaseSupport } from '../../src/catalog/versions.js';
+import { base02, base03, configOf, generate, inlinePlan, problemLines, profile02, profile04, starterPlan } from './plan-fixtures.js';
 
 const starter = (spec: string) => generate(starterPlan(`distribution: {name: starter}\n${spec}`));
 const old = (spec: string) => generate(inlinePlan(`distribution: {name: x}\n${spec}`, '0.2.24', profile02(), base02));
@@ -75,6 +77,31 @@ describe('starter 0.7.1', () => {
   });
 });
 
+describe('meta-reference-gpu 0.4.4: one source of API dependencies (the release catalog)', () => {
+  const gpu = (spec: string) => generate(starterPlan(`distribution: {name: meta-reference-gpu}\n${spec}`));
+  const rule7 = (config: Record<string, unknown>) => {
+    const support = releaseSupport('0.4.4');
+    if (!support) throw new Error('0.4.4 is not supported');
+    return checkStartupRules(config, { release: '0.4.4', ...support, containerEnv: new Set(['INFERENCE_MODEL']) }).filter((p) => p.rule === 7);
+  };
+
+  it('disabling files is refused where the release registry says agents and rag-runtime need it, with advice that fits', () => {
+    // Before, disabled.ts thought the 0.4.x agents provider did not need files, and the startup
+    // rules then stopped the same config with "add a files provider".
+    expect(problemLines(gpu('disabled: [files]'))).toEqual([
+      'error spec.disabled.0: cannot be disabled while agents and tool_runtime (rag-runtime) need files (the server would not start): disable agents and tool_runtime too, or keep files',
+    ]);
+  });
+
+  it('following the advice (and then for eval, which needs agents) gives a config rule 7 accepts', () => {
+    const outcome = gpu('disabled: [files, agents, toolRuntime, eval]');
+    expect(outcome.problems).toEqual([]);
+    const config = configOf(outcome);
+    expect(Object.keys(config.providers)).not.toContain('files');
+    expect(rule7(config)).toEqual([]);
+  });
+});
+
 describe('≤ 0.2 layout', () => {
   it('`responses` is `agents` before 0.7.0', () => {
     const config = configOf(old('disabled: [responses]'));
@@ -86,7 +113,6 @@ describe('≤ 0.2 layout', () => {
     expect(problemLines(old('disabled: [safety]'))).toEqual([
       'error spec.disabled.0: cannot be disabled while agents needs safety (the server would not start): disable agents too, or keep safety',
     ]);
-    expect(problemLines(generate(inlinePlan('distribution: {name: x}\ndisabled: [safety]', '0.3.5', profile03(), base03)))).toHaveLength(1);
     expect(generate(inlinePlan('distribution: {name: x}\ndisabled: [safety]', '0.4.4', profile04(), base03)).problems).toEqual([]);
   });
 

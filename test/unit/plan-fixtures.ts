@@ -37,8 +37,6 @@ export const profile02 = (): ReleaseProfile => ({
   since: '0.2.0',
   layout: 'top-level-stores',
   nameKey: 'image_name',
-  apis: ['inference', 'safety', 'agents', 'batches', 'vector_io', 'datasetio', 'scoring', 'eval', 'post_training', 'tool_runtime', 'telemetry', 'files'],
-  singleProviderApis: ['agents', 'batches', 'files', 'post_training', 'telemetry'],
   renamedApis: { responses: 'agents' },
   inferenceUrlHasApiPrefix: false,
   toolGroups: 'registered',
@@ -52,8 +50,6 @@ export const profile03 = (): ReleaseProfile => ({
   since: '0.3.0',
   layout: 'storage-backends',
   nameKey: 'image_name',
-  apis: ['inference', 'safety', 'agents', 'batches', 'vector_io', 'datasetio', 'scoring', 'eval', 'post_training', 'tool_runtime', 'files'],
-  singleProviderApis: ['agents', 'batches', 'files', 'post_training'],
   renamedApis: { responses: 'agents' },
   inferenceUrlHasApiPrefix: false,
   toolGroups: 'registered',
@@ -64,7 +60,6 @@ export const profile03 = (): ReleaseProfile => ({
 export const profile04 = (): ReleaseProfile => ({
   ...profile03(),
   since: '0.4.0',
-  apis: [...profile03().apis, 'file_processors'],
   inferenceUrlHasApiPrefix: true,
   defaultShieldId: true,
 });

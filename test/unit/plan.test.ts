@@ -89,7 +89,7 @@ describe('release of a named distribution', () => {
 
   it.each([
     ['postgres-demo', '0.7.1', 'docker.io/llamastack/distribution-postgres-demo:0.7.1', '0.7.0'],
-    ['remote-vllm', '0.2.14', 'docker.io/llamastack/distribution-remote-vllm:0.2.14', '0.2.0'],
+    ['remote-vllm', '0.2.14', 'docker.io/llamastack/distribution-remote-vllm:0.2.14', '0.2.13'],
     ['meta-reference-gpu', '0.4.4', 'docker.io/llamastack/distribution-meta-reference-gpu:0.4.4', '0.4.0'],
   ])('%s → %s (%s), profile since %s', (name, release, image, since) => {
     const p = planned(plan(`distribution: {name: ${name}}`));

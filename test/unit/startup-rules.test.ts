@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { distributions } from '../../src/catalog/catalog.js';
 import { shippedConfigText } from '../support.js';
 import { checkStartupRules, type StartupProblem } from '../../src/config/startup-rules.js';
-import { profileFor } from '../../src/catalog/versions.js';
+import { releaseSupport } from '../../src/catalog/versions.js';
 import { formatFieldPath } from '../../src/krm/item.js';
 import { parseYaml11 } from '../../src/krm/yaml.js';
 
@@ -15,9 +15,9 @@ const parse = (text: string): Config => {
 };
 
 function check(config: Config, release: string, env: readonly string[] = []): StartupProblem[] {
-  const profile = profileFor(release);
-  if (!profile) throw new Error(`no release profile covers ${release}`);
-  return checkStartupRules(config, { release, profile, containerEnv: new Set(env) });
+  const support = releaseSupport(release);
+  if (!support) throw new Error(`llsd-render does not support ${release}`);
+  return checkStartupRules(config, { release, ...support, containerEnv: new Set(env) });
 }
 
 const errors = (problems: StartupProblem[]) => problems.filter((p) => p.severity === 'error');
@@ -143,20 +143,11 @@ function layout04(): Config {
   delete config.storage.stores.connectors; // from 0.5.0
   return config;
 }
-function layout03(): Config {
-  const config = layout04();
-  config.providers.inference[0].config = { url: 'http://vllm:8000/v1', api_token: 'fake' };
-  delete config.storage.stores.prompts; // from 0.4.0
-  delete config.safety;
-  return config;
-}
-
 describe('the base configs of each layout pass', () => {
   it.each([
     ['0.7.1', newLayout],
     ['0.8.0', newLayout],
     ['0.4.4', layout04],
-    ['0.3.5', layout03],
     ['0.2.14', oldLayout],
   ] as const)('%s', (release, make) => {
     const config = make();
@@ -211,13 +202,17 @@ describe('rule 2: API names', () => {
   it('an API the release does not have, in providers or apis', () => {
     const config = newLayout();
     config.apis = ['inference', 'vector_io', 'files', 'responses', 'tool_runtime', 'safety', 'telemetry'];
-    expect(only(check(config, '0.7.1'), 2)).toMatchObject({ severity: 'error', path: 'apis[6]', message: expect.stringContaining('removed in 0.3.0') });
+    expect(only(check(config, '0.7.1'), 2)).toMatchObject({
+      severity: 'error',
+      path: 'apis[6]',
+      message: expect.stringContaining('(the telemetry API was last in llama-stack 0.2.14; 0.3.x reads a top-level `telemetry: {enabled}`'),
+    });
     const eval08 = newLayout();
     eval08.providers.eval = [{ provider_id: 'builtin', provider_type: 'inline::builtin', config: { kvstore: { namespace: 'eval', backend: 'kv_default' } } }];
     const ogx = (eval08.storage.backends as Config).kv_default;
     ogx.db_path = '/.ogx/kv.db';
     (eval08.storage.backends as Config).sql_default.db_path = '/.ogx/sql.db';
-    expect(only(check(eval08, '0.8.0'), 2)).toMatchObject({ severity: 'error', path: 'providers.eval', message: expect.stringContaining('removed in 0.8.0') });
+    expect(only(check(eval08, '0.8.0'), 2)).toMatchObject({ severity: 'error', path: 'providers.eval', message: expect.stringContaining('(the eval API was last in llama-stack 0.7.1)') });
   });
 });
 
@@ -228,7 +223,7 @@ describe('rule 3: the provider type exists for the API in the release', () => {
     expect(only(check(config, '0.7.1'), 3)).toMatchObject({
       severity: 'error',
       path: 'providers.tool_runtime[0].provider_type',
-      message: expect.stringMatching(/not available for the tool_runtime API in llama-stack 0\.7\.1.*removed in 0\.7\.0.*renamed `inline::file-search`/),
+      message: expect.stringMatching(/not available for the tool_runtime API in llama-stack 0\.7\.1.*; it was last in llama-stack 0\.4\.4; renamed `inline::file-search`/),
     });
   });
   it('the new name on a release before the rename', () => {
@@ -252,16 +247,55 @@ describe('rule 3: the provider type exists for the API in the release', () => {
     config.providers.inference.push({ provider_id: null, provider_type: 'remote::nope' });
     expect(check(config, '0.7.1')).toEqual([]);
   });
-  it('a type the provider table first saw after the release: a warning', () => {
+  it('a type that arrives in a later release: an error naming the first release that has it', () => {
     const config = layout04();
-    config.providers.files[0] = { provider_id: 'openai', provider_type: 'remote::openai', config: { api_key: 'x', metadata_store: { table_name: 'files', backend: 'sql_default' } } };
-    expect(only(check(config, '0.4.4'), 3)).toMatchObject({ severity: 'warning', path: 'providers.files[0].provider_type', message: expect.stringContaining('saw it in 0.7.1, 0.8.0 only') });
+    config.providers.vector_io.push({ provider_id: 'es', provider_type: 'remote::elasticsearch', config: {} });
+    expect(only(check(config, '0.4.4'), 3)).toMatchObject({
+      severity: 'error',
+      path: 'providers.vector_io[1].provider_type',
+      message: expect.stringContaining('is not available for the vector_io API in llama-stack 0.4.4, so the server stops at startup'),
+    });
+    expect(only(check(config, '0.4.4'), 3).message).toContain('; it arrives in 0.7.1.');
   });
-  it('before 0.7.0 a type the provider table does not list is a warning', () => {
+  it('the registry of the catalog release is exact: 0.2.14 has inline::torchtune, not inline::torchtune-cpu', () => {
     const config = oldLayout();
-    config.providers.post_training = [{ provider_id: 'torchtune', provider_type: 'inline::torchtune-cpu' }];
-    config.apis = undefined;
-    expect(only(check(config, '0.2.14'), 3)).toMatchObject({ severity: 'warning', message: expect.stringContaining('cannot confirm') });
+    config.providers.post_training = [{ provider_id: 'torchtune', provider_type: 'inline::torchtune-cpu', config: {} }];
+    expect(only(check(config, '0.2.14'), 3)).toMatchObject({
+      severity: 'error',
+      message: expect.stringContaining('it arrives in 0.4.4. Did you mean `inline::torchtune`? post_training providers: inline::huggingface, inline::torchtune'),
+    });
+    config.providers.post_training[0].provider_type = 'inline::torchtune';
+    expect(check(config, '0.2.14').filter((p) => p.rule === 3)).toEqual([]);
+  });
+  it("a deprecated type gets the release's own deprecation message", () => {
+    const config = newLayout();
+    config.providers.vector_io[0].provider_type = 'inline::sqlite_vec';
+    config.providers.vector_io[0].config = { db_path: '/.llama/v.db', persistence: { namespace: 'v', backend: 'kv_default' } };
+    expect(only(check(config, '0.7.1'), 3)).toMatchObject({
+      severity: 'warning',
+      path: 'providers.vector_io[0].provider_type',
+      message: 'inline::sqlite_vec is deprecated in llama-stack 0.7.1: "Please use the `inline::sqlite-vec` provider (notice the hyphen instead of underscore) instead."',
+    });
+  });
+  it('a type the release registers is accepted even where llsd-render once refused it by name (0.7.1 vector_io inline::builtin: its deprecation warning)', () => {
+    const config = newLayout();
+    config.providers.vector_io[0].provider_type = 'inline::builtin';
+    expect(only(check(config, '0.7.1'), 3)).toMatchObject({ severity: 'warning', message: 'inline::builtin is deprecated in llama-stack 0.7.1: "Please use the `inline::faiss` provider instead."' });
+    expect(errors(check(config, '0.7.1'))).toEqual([]);
+  });
+  it('remote::databricks and remote::runpod cannot start in 0.2.14 itself (release notes)', () => {
+    for (const type of ['remote::databricks', 'remote::runpod']) {
+      const config = oldLayout();
+      config.providers.inference.push({ provider_id: 'other', provider_type: type, config: { url: 'https://x.example/v1', api_token: 'x' } });
+      expect(only(check(config, '0.2.14'), 3)).toMatchObject({
+        severity: 'error',
+        path: 'providers.inference[1].provider_type',
+        message: expect.stringContaining(`${type} cannot start in llama-stack 0.2.14: its adapter fails at startup in llama-stack 0.2.14 itself`),
+      });
+      const later = newLayout();
+      later.providers.inference.push({ provider_id: 'other', provider_type: type, config: { base_url: 'https://x.example/v1', api_token: 'x' } });
+      expect(check(later, '0.7.1').filter((p) => p.rule === 3)).toEqual([]);
+    }
   });
 });
 
@@ -341,14 +375,22 @@ describe('rule 7: API dependencies', () => {
     expect(problems.map((p) => p.path)).toEqual(['providers.vector_io[0]', 'providers.responses[0]', 'providers.tool_runtime[0]', 'providers.safety[0]']);
     expect(problems[0]).toMatchObject({ severity: 'error', message: expect.stringContaining('`apis` does not list inference, so the server builds no inference router') });
   });
-  it('the 0.4.x agents provider needs files; the 0.3.x one needs safety', () => {
+  it("the 0.4.4 agents provider needs files (its registry entry's dependencies); 0.2.14's needs safety", () => {
     const config = layout04();
     delete config.providers.files;
-    expect(only(check(config, '0.4.4'), 7)).toMatchObject({ severity: 'error', path: 'providers.agents[0]', message: expect.stringContaining('needs the files API') });
-    const old = layout03();
-    old.apis = ['inference', 'vector_io', 'files', 'agents', 'tool_runtime'];
-    expect(check(old, '0.3.5').filter((p) => p.rule === 7)).toEqual([
-      expect.objectContaining({ severity: 'error', path: 'providers.agents[0]', message: expect.stringContaining('`apis` does not list safety') }),
+    expect(check(config, '0.4.4').filter((p) => p.rule === 7)).toEqual([
+      expect.objectContaining({ severity: 'error', path: 'providers.tool_runtime[0]', message: expect.stringContaining('inline::rag-runtime needs the files API') }),
+      {
+        severity: 'error',
+        rule: 7,
+        path: 'providers.agents[0]',
+        message: "inline::meta-reference needs the files API, and no files provider is enabled: the server stops at startup (\"required dependency 'files' is not available\"); add a files provider",
+      },
+    ]);
+    const old = oldLayout();
+    old.apis = ['inference', 'vector_io', 'agents', 'tool_runtime'];
+    expect(check(old, '0.2.14').filter((p) => p.rule === 7)).toEqual([
+      expect.objectContaining({ severity: 'error', path: 'providers.agents[0]', message: expect.stringContaining('needs the safety API, but `apis` does not list safety') }),
     ]);
   });
 });
@@ -363,10 +405,10 @@ describe('rule 8: provider config keys', () => {
       { severity: 'error', rule: 8, path: 'providers.inference[0].config.base_url', message: expect.stringContaining('remote::vllm has no default URL') },
     ]);
   });
-  it('base_url where 0.3.x reads url', () => {
-    const config = layout03();
+  it('base_url where 0.2.14 reads url', () => {
+    const config = oldLayout();
     config.providers.inference[0].config = { base_url: 'http://vllm:8000/v1' };
-    const problems = check(config, '0.3.5').filter((p) => p.rule === 8);
+    const problems = check(config, '0.2.14').filter((p) => p.rule === 8);
     expect(problems.map((p) => [p.severity, p.path])).toEqual([
       ['error', 'providers.inference[0].config.base_url'],
       ['error', 'providers.inference[0].config.url'],
@@ -398,15 +440,25 @@ describe('rule 8: provider config keys', () => {
     config.registered_resources.models[0].provider_id = '${env.VLLM_URL:+vllm}';
     expect(check(config, '0.7.1')).toEqual([]);
   });
-  it('required keys', () => {
+  it('a pgvector provider without persistence stops 0.4.4 to 0.8.0 at startup (release notes)', () => {
     const config = newLayout();
-    delete config.providers.vector_io[0].config;
-    expect(only(check(config, '0.7.1'), 8)).toMatchObject({ severity: 'error', path: 'providers.vector_io[0].config.persistence', message: expect.stringContaining('inline::faiss has no default for it') });
+    config.providers.vector_io.push({ provider_id: 'pgvector', provider_type: 'remote::pgvector', config: { host: 'pg', db: 'v', user: 'u', password: 'p' } });
+    for (const release of ['0.4.4', '0.7.1', '0.8.0']) {
+      const layout = release === '0.4.4' ? layout04() : config;
+      if (release === '0.4.4') layout.providers.vector_io.push(structuredClone(config.providers.vector_io[1]));
+      expect(only(check(layout, release), 8), release).toMatchObject({
+        severity: 'error',
+        path: 'providers.vector_io[1].config.persistence',
+        message: expect.stringContaining(`remote::pgvector in llama-stack ${release} needs it although its schema makes it optional: the pgvector provider reads persistence.backend at startup and the server stops with "'NoneType' object has no attribute 'backend'"`),
+      });
+    }
+    config.providers.vector_io[1].config.persistence = { namespace: 'vector_io::pgvector', backend: 'kv_default' };
+    expect(check(config, '0.7.1').filter((p) => p.rule === 8)).toEqual([]);
   });
   it('deprecated vLLM tls_verify (0.5.0+)', () => {
     const config = newLayout();
     config.providers.inference[0].config.tls_verify = false;
-    expect(only(check(config, '0.7.1'), 8)).toMatchObject({ severity: 'warning', path: 'providers.inference[0].config.tls_verify' });
+    expect(only(check(config, '0.7.1'), 8)).toMatchObject({ severity: 'warning', path: 'providers.inference[0].config.tls_verify', message: expect.stringContaining('write `network: {tls: {verify: …}}`') });
     expect(check(layout04(), '0.4.4')).toEqual([]);
   });
 });
@@ -438,10 +490,21 @@ describe('rule 9: storage', () => {
     // 0.4.x has no connectors store.
     expect(check({ ...config, image_name: 'x' }, '0.4.4').filter((p) => p.rule === 9).map((p) => p.path)).toEqual(['storage.stores.prompts']);
   });
-  it('0.3.x: every store is written out', () => {
-    const config = layout03();
-    delete config.storage.stores.conversations;
-    expect(only(check(config, '0.3.5'), 9)).toMatchObject({ severity: 'error', path: 'storage.stores.conversations', message: expect.stringContaining('no default') });
+  it("the stores and their families come from the release's run-config schema: prompts is an SQL store from 1.0.0", () => {
+    const config = newLayout();
+    delete config.providers.safety;
+    delete config.registered_resources.shields;
+    delete config.safety;
+    for (const backend of Object.values(config.storage.backends) as Config[]) backend.db_path = backend.db_path.replace('.llama', '.ogx');
+    expect(check(config, '0.8.0').filter((p) => p.rule === 9)).toEqual([]);
+    expect(check(config, '1.0.0').filter((p) => p.rule === 9)).toEqual([
+      { severity: 'error', rule: 9, path: 'storage.stores.prompts.backend', message: 'names `kv_default`, a kv_* backend, but the prompts store needs a sql_* backend' },
+      { severity: 'error', rule: 9, path: 'storage.stores.connectors.backend', message: 'names `kv_default`, a kv_* backend, but the connectors store needs a sql_* backend' },
+    ]);
+    config.storage.stores.vectors = { table_name: 'v', backend: 'sql_default' };
+    expect(check(config, '0.8.0').filter((p) => p.path === 'storage.stores.vectors')).toEqual([
+      expect.objectContaining({ severity: 'warning', message: 'is not a store in llama-stack 0.8.0; the server ignores it. Stores: metadata, inference, conversations, responses, prompts, connectors' }),
+    ]);
   });
   it('postgres backends need a user', () => {
     const config = newLayout();
@@ -593,6 +656,17 @@ describe('rule 13: server', () => {
     expect(only(check(config, '0.7.1'), 13)).toMatchObject({ severity: 'error', path: 'server.auth.provider_config', message: expect.stringContaining('sets both') });
     config.server.auth.provider_config = { type: 'oauth2_token' };
     expect(only(check(config, '0.7.1'), 13).message).toContain('sets neither');
+  });
+  it("auth types are the release's run-config schema's: upstream_header from 0.8.0", () => {
+    const config = newLayout();
+    config.server.auth = { provider_config: { type: 'upstream_header', principal_header: 'x-user' } };
+    expect(only(check(config, '0.7.1'), 13)).toMatchObject({
+      severity: 'error',
+      path: 'server.auth.provider_config.type',
+      message: '"upstream_header" is not an auth provider type in llama-stack 0.7.1: one of oauth2_token, github_token, custom, kubernetes',
+    });
+    for (const backend of Object.values(config.storage.backends) as Config[]) backend.db_path = backend.db_path.replace('.llama', '.ogx');
+    expect(check(config, '0.8.0').filter((p) => p.rule === 13)).toEqual([]);
   });
   it('workers before 0.3.1', () => {
     const config = oldLayout();

@@ -201,7 +201,7 @@ describe('a base config without a storage block (a RenderConfig or image-label b
     return generate({ ...plan, baseConfig: bare });
   };
   const startupErrors = (outcome: ReturnType<typeof generate>) =>
-    outcome.ok ? checkStartupRules(outcome.config.value, { release: '0.7.1', profile: profileFor('0.7.1') as ReleaseProfile, containerEnv: new Set() }).filter((p) => p.severity === 'error') : ['not generated'];
+    outcome.ok ? checkStartupRules(outcome.config.value, { release: '0.7.1', catalogRelease: '0.7.1', profile: profileFor('0.7.1') as ReleaseProfile, containerEnv: new Set() }).filter((p) => p.severity === 'error') : ['not generated'];
 
   it('the base without its storage block renders as it is, with no storage written', () => {
     const outcome = render('');
