@@ -5,7 +5,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parse, stringify } from 'yaml';
+import { stringify } from 'yaml';
 import { catalogReleases } from '../../src/catalog/catalog.js';
 import type { Result } from '../../src/krm/result.js';
 import { parseYaml11 } from '../../src/krm/yaml.js';
