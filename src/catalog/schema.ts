@@ -63,16 +63,37 @@ export const releaseProfileSchema = z.strictObject({
   serverWorkers: z.boolean(),
   /** `safety.default_shield_id` exists (0.4.0+). */
   defaultShieldId: z.boolean(),
+  /**
+   * APIs an LLSD can name that this release no longer has, each mapped to what to use instead
+   * (1.0.0+: `safety`). The last release that had the API is read from the catalog.
+   */
+  removedApis: z.optional(z.record(z.string(), z.string())),
+  /** The server falls back to `server.port` when `--port` and the port env var are unset (1.1.0+; before, it never read it). */
+  serverPortRead: z.optional(z.boolean()),
+  /**
+   * Strict TLS (1.2.0+): the server exits unless `server.tls_certfile` and `tls_keyfile` are set or
+   * it is insecure (`server.insecure: true` or `--insecure`); with certificates and not insecure it
+   * forces the ciphers to a FIPS list.
+   */
+  strictTls: z.optional(z.boolean()),
   image: z.strictObject({
+    /** The image's entrypoint script, for messages. */
+    entrypoint: z.optional(z.string()),
     /** Env var the stock entrypoint reads the config path from (RUN_CONFIG_PATH), or null when the command must name it. */
     configPathEnv: z.nullable(z.string()),
     /** Command and args that start the server on `{config}` when configPathEnv is null (≤ 0.2 images). */
     command: z.optional(z.array(z.string())),
     portEnv: z.string(),
+    /** Env var that overrides `server.workers` (OGX_WORKERS, 1.2.0+). */
+    workersEnv: z.optional(z.string()),
+    /** The entrypoint always passes `--insecure` (1.2.0+), so the stock command never needs `server.insecure`. */
+    entrypointInsecure: z.optional(z.boolean()),
     /** Env var naming the state directory (OGX_CONFIG_DIR in 0.8.0), if the image has one. */
     configDirEnv: z.optional(z.string()),
     /** HOME-relative state directory of the image (`/.llama`, `/.ogx`), where the state volume is mounted. */
     home: z.string(),
+    /** The numeric USER the image runs as (1001 from 1.3.0, with HOME=/); absent: root. */
+    user: z.optional(z.number().check(z.int())),
   }),
 });
 export type ReleaseProfile = z.infer<typeof releaseProfileSchema>;

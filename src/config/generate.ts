@@ -9,6 +9,7 @@ import type { Plan } from '../plan/plan.js';
 import { applyDisabled } from './disabled.js';
 import { mergeExternalProviders } from './external-providers.js';
 import { buildProvider, findBaseEntry, overlay, seedFromSameType, resolveProviderType, type ConfigProvider } from './providers.js';
+import { refuseRemovedApis } from './removed-apis.js';
 import { mergeById, mergeModels, registerModels, registerShields, registerTools, resourceList, setResourceList, settleDefaultShield } from './resources.js';
 import type { SecretEnv } from './secrets.js';
 import { applyServerSettings, checkOverrideServerSettings, checkScaling } from './server-settings.js';
@@ -46,6 +47,7 @@ export function generateConfig(plan: Plan): GenerateOutcome {
     };
   }
   const problems: FieldProblem[] = [];
+  if (refuseRemovedApis(plan, problems)) return { ok: false, problems };
   const config = clonePlain(plan.baseConfig);
   const providers = isPlainObject(config.providers) ? config.providers : {};
   setOwn(config, 'providers', providers);

@@ -7,8 +7,8 @@ import type { FieldProblem } from '../api/issues.js';
 import { isPlainObject, setOwn } from '../lib/objects.js';
 import { clip, code, listOf, quote } from '../lib/quote.js';
 import type { Plan } from '../plan/plan.js';
-import { hasPersistentVolume, maxPods, minReplicas, servesTls } from '../plan/workload.js';
-import { workloadDefaults } from '../catalog/catalog.js';
+import { hasPersistentVolume, maxPods, minReplicas, serverPort, servesTls } from '../plan/workload.js';
+import { releaseProfiles, workloadDefaults } from '../catalog/catalog.js';
 
 /** Paths of the server certificate and key in the container (the mounted kubernetes.io/tls Secret). */
 export function tlsFiles(): { certfile: string; keyfile: string } {
@@ -16,7 +16,12 @@ export function tlsFiles(): { certfile: string; keyfile: string } {
   return { certfile: posix.join(mountPath, certFile), keyfile: posix.join(mountPath, keyFile) };
 }
 
-/** A generated config: `server.workers` (0.3.1+) and, with TLS, `server.tls_certfile`/`tls_keyfile`. */
+/**
+ * A generated config: `server.workers` (where the release has it); with TLS,
+ * `server.tls_certfile`/`tls_keyfile`; on strict-TLS releases without TLS, `server.insecure` when
+ * the stock entrypoint's `--insecure` may not reach the server; and `server.port` where the
+ * release reads it, so the config says the port the container serves.
+ */
 export function applyServerSettings(config: Record<string, unknown>, plan: Plan, problems: FieldProblem[]): void {
   const workers = plan.llsd.spec.workload?.workers;
   const server = (): Record<string, unknown> => {
@@ -31,7 +36,51 @@ export function applyServerSettings(config: Record<string, unknown>, plan: Plan,
     const files = tlsFiles();
     setOwn(server(), 'tls_certfile', files.certfile);
     setOwn(server(), 'tls_keyfile', files.keyfile);
+    if (plan.profile.strictTls && ownCommand(plan)) problems.push(fipsCiphersNote(plan));
+  } else if (plan.profile.strictTls && (ownCommand(plan) || ownArgs(plan) || !plan.profile.image.entrypointInsecure)) {
+    // Without certificates a strict-TLS server exits unless insecure; a command of the LLSD's own
+    // may not pass `--insecure`, so the config says it. (Args go after the stock entrypoint's
+    // `--insecure`; written anyway, it changes nothing there and keeps the config self-sufficient.)
+    setOwn(server(), 'insecure', true);
   }
+  const current = isPlainObject(config.server) ? config.server.port : undefined;
+  if (plan.profile.serverPortRead && (plan.llsd.spec.networking?.port !== undefined || (current !== undefined && current !== serverPort(plan)))) {
+    setOwn(server(), 'port', serverPort(plan));
+  }
+  problems.push(...checkWorkersEnv(plan));
+}
+
+const ownCommand = (plan: Plan): boolean => plan.llsd.spec.workload?.overrides?.command !== undefined;
+const ownArgs = (plan: Plan): boolean => plan.llsd.spec.workload?.overrides?.args !== undefined;
+
+/** With certificates and without `--insecure`, a strict-TLS server accepts only FIPS ciphers: say so, since clients must offer one. */
+function fipsCiphersNote(plan: Plan): FieldProblem {
+  return {
+    severity: 'info',
+    path: ['spec', 'workload', 'overrides', 'command'],
+    message: `replaces the image entrypoint${plan.profile.image.entrypoint ? ` (${plan.profile.image.entrypoint}, which passes \`--insecure\`)` : ''}: llama-stack ${plan.release} then serves TLS with its ciphers forced to a FIPS list (\`server.tls_config.ciphers\`), and \`verify_tls: false\` in \`server.auth\` stops it; clients must offer one of those ciphers`,
+  };
+}
+
+/**
+ * The release's workers env var (OGX_WORKERS) overrides `server.workers`: one set in
+ * `workload.overrides.env` to another value than `workload.workers` wins, while the CPU requests
+ * follow `workers`.
+ */
+function checkWorkersEnv(plan: Plan): FieldProblem[] {
+  const name = plan.profile.image.workersEnv;
+  const workers = plan.llsd.spec.workload?.workers;
+  const env = (plan.llsd.spec.workload?.overrides?.env ?? []) as Array<{ name: string; value?: unknown }>;
+  const at = name === undefined ? -1 : env.findIndex((e) => e.name === name);
+  const given = env[at];
+  if (!given || workers === undefined || given.value === String(workers)) return [];
+  return [
+    {
+      severity: 'warning',
+      path: ['spec', 'workload', 'overrides', 'env', at],
+      message: `sets ${name}, which overrides \`server.workers: ${workers}\` (\`workload.workers\`) in llama-stack ${plan.release}, while the CPU requests follow \`workload.workers\`: remove ${name} and set \`workload.workers\` only`,
+    },
+  ];
 }
 
 /**
@@ -73,6 +122,11 @@ export function checkOverrideServerSettings(config: Record<string, unknown>, pla
         });
       }
     }
+  } else if (plan.profile.strictTls && ownCommand(plan) && server.insecure !== true && (given.certfile === undefined || given.keyfile === undefined)) {
+    problems.push({
+      path: ['spec', 'workload', 'overrides', 'command'],
+      message: `replaces the image entrypoint${plan.profile.image.entrypoint ? ` (${plan.profile.image.entrypoint})` : ''}, which passes \`--insecure\`: llama-stack ${plan.release} then exits ("TLS required") because ${where} sets neither \`server.tls_certfile\`/\`tls_keyfile\` nor \`server.insecure: true\`. Add \`server: {insecure: true}\` there, pass \`--insecure\` in the command, or enable \`networking.tls\``,
+    });
   } else if (given.certfile !== undefined || given.keyfile !== undefined) {
     problems.push({
       severity: 'warning',
@@ -140,10 +194,11 @@ export function checkScaling(config: Record<string, unknown>, plan: Plan): Field
 const capitalise = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
 
 function noWorkersSetting(plan: Plan): FieldProblem {
+  const since = releaseProfiles().find((p) => p.serverWorkers)?.since;
   return {
     severity: 'warning',
     path: ['spec', 'workload', 'workers'],
-    message: `has no effect on llama-stack ${plan.release}, which has no \`server.workers\` setting (it came in 0.3.1): the server runs one worker process. Remove it, or render for release 0.3.1 or later`,
+    message: `has no effect on llama-stack ${plan.release}, which has no \`server.workers\` setting${since ? ` (it came in ${since})` : ''}: the server runs one worker process. Remove it${since ? `, or render for release ${since} or later` : ''}`,
   };
 }
 

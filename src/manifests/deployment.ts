@@ -8,7 +8,7 @@ import { workloadDefaults } from '../catalog/catalog.js';
 import { externalProviderSettings, externalProvidersOf } from '../config/external-providers.js';
 import { annotation, type KrmObject } from '../krm/item.js';
 import type { Plan } from '../plan/plan.js';
-import { hasPersistentVolume, maxPods, servesTls, stateDirectory } from '../plan/workload.js';
+import { hasPersistentVolume, maxPods, serverPort, servesTls, stateDirectory } from '../plan/workload.js';
 import { caBundleName } from './config-map.js';
 import { fitName, labelsFor, metadataFor, names, selectorLabels } from './metadata.js';
 
@@ -47,7 +47,7 @@ export function renderDeployment(plan: Plan, config: GeneratedConfig): KrmObject
 
   const podSpec: Record<string, unknown> = { serviceAccountName: overrides.serviceAccountName ?? names.serviceAccount(llsd) };
   if (overrides.terminationGracePeriodSeconds !== undefined) podSpec.terminationGracePeriodSeconds = overrides.terminationGracePeriodSeconds;
-  podSpec.securityContext = defaults.podSecurityContext;
+  podSpec.securityContext = podSecurityContext(plan);
   Object.assign(podSpec, placement(plan));
   if (external) podSpec.initContainers = external.initContainers;
   podSpec.containers = [container];
@@ -78,7 +78,7 @@ export function renderDeployment(plan: Plan, config: GeneratedConfig): KrmObject
   return { apiVersion: 'apps/v1', kind: 'Deployment', metadata: metadataFor(llsd, names.deployment(llsd), 'server'), spec };
 }
 
-export const serverPort = (plan: Plan): number => plan.llsd.spec.networking?.port ?? workloadDefaults().container.port;
+export { serverPort };
 
 /**
  * The image's own entrypoint runs the config named by the config-path env var, on the port env
@@ -173,6 +173,16 @@ function placement(plan: Plan): Record<string, unknown> {
     out.topologySpreadConstraints = topologyKeys.map((topologyKey) => ({ maxSkew, topologyKey, whenUnsatisfiable, labelSelector: selector }));
   }
   return out;
+}
+
+/**
+ * The workload default; an image that runs as a non-root USER (OGX 1.3.0+: 1001, HOME=/, state in
+ * /.ogx owned 1001:0) also gets `runAsNonRoot`. No `runAsUser`: OpenShift's restricted SCC assigns
+ * its own UID, which the image allows (its directories are group 0 writable).
+ */
+function podSecurityContext(plan: Plan): Record<string, unknown> {
+  const defaults = workloadDefaults().podSecurityContext;
+  return plan.profile.image.user !== undefined && plan.profile.image.user !== 0 ? { ...defaults, runAsNonRoot: true } : defaults;
 }
 
 /** `networking.tls`: the kubernetes.io/tls Secret, read-only, where config.yaml's server.tls_* point. */

@@ -13,6 +13,9 @@ export const stateDirectory = (plan: Plan): string => plan.llsd.spec.workload?.s
 /** `workload.storage` (even `{}`, as in v1alpha1) asks for a PersistentVolumeClaim. */
 export const hasPersistentVolume = (llsd: Llsd): boolean => llsd.spec.workload?.storage !== undefined;
 
+/** The port the server listens on: `networking.port`, else the default container port. */
+export const serverPort = (plan: Plan): number => plan.llsd.spec.networking?.port ?? workloadDefaults().container.port;
+
 /** `networking.tls.enabled`: the server serves HTTPS. */
 export const servesTls = (llsd: Llsd): boolean => llsd.spec.networking?.tls?.enabled === true;
 

@@ -38,7 +38,7 @@ describe('release profiles (configs/releases.yaml)', () => {
     const since = profiles.map((p) => p.since);
     expect(since).toEqual([...since].sort(compareVersions));
     expect(new Set(since).size).toBe(since.length);
-    expect(since).toEqual(['0.2.0', '0.2.13', '0.2.17', '0.3.0', '0.3.1', '0.4.0', '0.5.0', '0.7.0', '0.8.0']);
+    expect(since).toEqual(['0.2.0', '0.2.13', '0.2.17', '0.3.0', '0.3.1', '0.4.0', '0.5.0', '0.7.0', '0.8.0', '1.0.0', '1.1.0', '1.2.0', '1.3.0']);
     expect(supportedReleases()).toBe('0.2.x, 0.4.x, 0.7.x, 0.8.x, 1.0.x, 1.1.x, 1.2.x, 1.3.x (the release catalog has 0.2.14, 0.4.4, 0.7.1, 0.8.0, 1.0.0, 1.1.3, 1.2.2, 1.3.0; README "Adding a release" says how to add one)');
     expect(profileFor('0.1.9')).toBeUndefined();
   });
@@ -53,6 +53,11 @@ describe('release profiles (configs/releases.yaml)', () => {
     ['0.7.1', '0.7.0'],
     ['0.8.0', '0.8.0'],
     ['0.9.3', '0.8.0'],
+    ['1.0.0', '1.0.0'],
+    ['1.1.3', '1.1.0'],
+    ['1.2.2', '1.2.0'],
+    ['1.3.0', '1.3.0'],
+    ['1.4.1', '1.3.0'],
   ])('release %s uses the profile since %s', (release, since) => {
     expect(profileFor(release)?.since).toBe(since);
   });
@@ -115,15 +120,24 @@ describe('release profiles (configs/releases.yaml)', () => {
 });
 
 describe('named distributions (configs/distributions.yaml)', () => {
-  it('ship starter 0.7.1 (default) and 0.8.0, postgres-demo 0.7.1, remote-vllm 0.2.14 and meta-reference-gpu 0.4.4', () => {
+  it('ship starter 0.7.1, 0.8.0 and OGX 1.0–1.3 , postgres-demo 0.7.1 and 1.0–1.3, remote-vllm 0.2.14 and meta-reference-gpu 0.4.4', () => {
     expect(shipped.map(({ name, release, image }) => `${name} ${release} ${image}`).sort()).toEqual([
       'meta-reference-gpu 0.4.4 docker.io/llamastack/distribution-meta-reference-gpu:0.4.4',
       'postgres-demo 0.7.1 docker.io/llamastack/distribution-postgres-demo:0.7.1',
+      'postgres-demo 1.0.0 docker.io/ogx/distribution-postgres-demo:1.0.0',
+      'postgres-demo 1.1.3 docker.io/ogxai/distribution-postgres-demo:1.1.3',
+      'postgres-demo 1.2.2 docker.io/ogxai/distribution-postgres-demo:1.2.2',
+      'postgres-demo 1.3.0 docker.io/ogxai/distribution-postgres-demo:1.3.0',
       'remote-vllm 0.2.14 docker.io/llamastack/distribution-remote-vllm:0.2.14',
       'starter 0.7.1 docker.io/llamastack/distribution-starter:0.7.1',
       'starter 0.8.0 docker.io/ogx/distribution-starter:0.8.0',
+      'starter 1.0.0 docker.io/ogx/distribution-starter:1.0.0',
+      'starter 1.1.3 docker.io/ogxai/distribution-starter:1.1.3',
+      'starter 1.2.2 docker.io/ogxai/distribution-starter:1.2.2',
+      'starter 1.3.0 docker.io/ogxai/distribution-starter:1.3.0',
     ]);
     expect(distributions().starter?.defaultRelease).toBe('0.7.1');
+    expect(distributions()['postgres-demo']?.defaultRelease).toBe('0.7.1');
   });
 
   it('every embedded base config is used, and every default release is shipped', () => {
@@ -142,8 +156,14 @@ describe.each(shipped)('base config $config', ({ config: path, release, name }) 
   const profile = profileFor(release);
   const releaseApis = serverRelease(catalogReleaseFor(release) ?? '')?.apis;
 
-  it('names its upstream tag and commit in a header comment', () => {
-    expect(shippedConfigText(path)).toMatch(new RegExp(`^# [^\\n]*\\n# \\(?[^\\n]*tag v${release.replaceAll('.', '\\.')}, commit [0-9a-f]{40}`));
+  it('names its upstream tag and commit: a fixed copy in a header comment, a catalog copy in the SOURCE file beside it', () => {
+    const tag = release.replaceAll('.', '\\.');
+    if (path.startsWith('catalog/')) {
+      expect(path).toBe(`catalog/${release}/distributions/${name}/config.yaml`);
+      expect(shippedConfigText(path.replace(/config\.yaml$/, 'SOURCE'))).toMatch(new RegExp(`^repo: [^\\n]+\\ntag: v${tag}\\ncommit: [0-9a-f]{40}\\n`));
+    } else {
+      expect(shippedConfigText(path)).toMatch(new RegExp(`^# [^\\n]*\\n# \\(?[^\\n]*tag v${tag}, commit [0-9a-f]{40}`));
+    }
   });
 
   it('has version 2, a supported release, and the layout and name key of its release profile', () => {
@@ -243,8 +263,8 @@ describe('RenderConfig distributions against the shipped catalog', () => {
 
   it('a release the shipped distribution lacks needs its own base config and image', () => {
     expect(checkOverrides({ starter: { release: '0.4.4' } })).toEqual([
-      { path: ['starter', 'image'], message: 'is required: "starter" has no image for release 0.4.4; "starter" ships 0.7.1, 0.8.0' },
-      { path: ['starter', 'config'], message: 'is required: "starter" has no base config for release 0.4.4; "starter" ships 0.7.1, 0.8.0; give its config.yaml as `config` (or as `configPath` with `llsd-render build`)' },
+      { path: ['starter', 'image'], message: 'is required: "starter" has no image for release 0.4.4; "starter" ships 0.7.1, 0.8.0, 1.0.0, 1.1.3, 1.2.2, 1.3.0' },
+      { path: ['starter', 'config'], message: 'is required: "starter" has no base config for release 0.4.4; "starter" ships 0.7.1, 0.8.0, 1.0.0, 1.1.3, 1.2.2, 1.3.0; give its config.yaml as `config` (or as `configPath` with `llsd-render build`)' },
     ]);
   });
 

@@ -5,10 +5,10 @@ import { envName } from '../../src/config/secrets.js';
 import { parseYaml11 } from '../../src/krm/yaml.js';
 import { inventoryOf } from '../../src/krm/inventory.js';
 import { planLlsd } from '../../src/plan/plan.js';
-import { itemFrom, llsdYaml } from '../support.js';
+import { itemFrom, llsdYaml, releaseMetadata } from '../support.js';
 
 function generate(spec: string, metadata?: string): GenerateOutcome {
-  const parsed = parseLlsd(itemFrom(llsdYaml(spec, metadata)).object);
+  const parsed = parseLlsd(itemFrom(llsdYaml(spec, metadata ?? releaseMetadata('0.7.1'))).object);
   if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems));
   const planned = planLlsd(parsed.llsd, inventoryOf([]));
   if (!planned.ok) throw new Error(JSON.stringify(planned.problems));

@@ -6,10 +6,10 @@ import type { KrmObject } from '../../src/krm/item.js';
 import { renderObjects } from '../../src/manifests/index.js';
 import { inventoryOf } from '../../src/krm/inventory.js';
 import { planLlsd } from '../../src/plan/plan.js';
-import { itemFrom, llsdYaml } from '../support.js';
+import { itemFrom, llsdYaml, releaseMetadata } from '../support.js';
 
 function render(spec: string, metadata?: string, options = defaultRenderOptions): KrmObject[] {
-  const parsed = parseLlsd(itemFrom(llsdYaml(spec, metadata)).object);
+  const parsed = parseLlsd(itemFrom(llsdYaml(spec, metadata ?? releaseMetadata('0.7.1'))).object);
   if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems));
   const planned = planLlsd(parsed.llsd, inventoryOf([]));
   if (!planned.ok) throw new Error(JSON.stringify(planned.problems));
@@ -32,7 +32,7 @@ describe('objects of one LLSD', () => {
   });
 
   it('every object has the §6 labels, the owner annotation and the LLSD namespace; user labels pass, tool labels do not', () => {
-    const objects = render(vllmSpec, 'name: demo\n  namespace: ai\n  labels: {team: search, app.kubernetes.io/version: "1"}');
+    const objects = render(vllmSpec, `${releaseMetadata('0.7.1')}\n  labels: {team: search, app.kubernetes.io/version: "1"}`);
     for (const object of objects) {
       expect(object.metadata.namespace).toBe('ai');
       expect(object.metadata.annotations?.['llamastack.io/generated-from']).toBe('ai/demo');
@@ -89,7 +89,7 @@ describe('Deployment', () => {
   });
 
   it('selects pods by name and instance only', () => {
-    const deployment = byKind(render(vllmSpec, 'name: demo\n  labels: {team: x}'), 'Deployment');
+    const deployment = byKind(render(vllmSpec, 'name: demo\n  labels: {team: x}\n  annotations: {llamastack.io/release: "0.7.1"}'), 'Deployment');
     expect(deployment.spec.selector).toEqual({ matchLabels: { 'app.kubernetes.io/name': 'llama-stack', 'app.kubernetes.io/instance': 'demo' } });
     expect(deployment.spec.template.metadata.labels).toMatchObject(deployment.spec.selector.matchLabels);
   });

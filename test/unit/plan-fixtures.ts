@@ -12,15 +12,16 @@ import { parseYaml11 } from '../../src/krm/yaml.js';
 import { planLlsd, type Plan } from '../../src/plan/plan.js';
 import { itemFrom, llsdYaml } from '../support.js';
 
-function llsdOf(spec: string) {
-  const parsed = parseLlsd(itemFrom(llsdYaml(spec)).object);
+function llsdOf(spec: string, metadata?: string) {
+  const parsed = parseLlsd(itemFrom(llsdYaml(spec, metadata)).object);
   if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems));
   return parsed.llsd;
 }
 
-/** A plan against the shipped starter distribution (0.7.1 unless the spec's annotation says otherwise). */
-export function starterPlan(spec: string): Plan {
-  const planned = planLlsd(llsdOf(spec), inventoryOf([]));
+/** A plan against the shipped starter distribution at `release` (chosen with the release annotation). */
+export function starterPlan(spec: string, release = '0.7.1'): Plan {
+  const metadata = `name: demo\n  namespace: ai\n  annotations:\n    llamastack.io/release: "${release}"`;
+  const planned = planLlsd(llsdOf(spec, metadata), inventoryOf([]));
   if (!planned.ok) throw new Error(JSON.stringify(planned.problems));
   return planned.plan;
 }

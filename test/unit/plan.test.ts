@@ -17,7 +17,7 @@ import { planLlsd, type PlanOutcome } from '../../src/plan/plan.js';
 import type { ImageConfig, ImageLookup } from '../../src/registry/labels.js';
 import { supportedReleases } from '../../src/catalog/versions.js';
 import { process as render } from '../../src/process.js';
-import { itemFrom, itemsFrom, llsdYaml } from '../support.js';
+import { itemFrom, itemsFrom, llsdYaml, releaseMetadata } from '../support.js';
 
 /** Plans an LLSD given as spec text, with optional extra input documents (the overrideConfig ConfigMap). */
 function plan(spec: string, options: { annotations?: Record<string, string>; inputs?: string; catalog?: Catalog } = {}): PlanOutcome {
@@ -75,6 +75,16 @@ describe('release of a named distribution', () => {
     expect(p.baseConfig).toMatchObject({ version: 2, distro_name: 'starter' });
   });
 
+  it.each([
+    ['1.0.0', 'docker.io/ogx/distribution-starter:1.0.0', '1.0.0'],
+    ['1.1.3', 'docker.io/ogxai/distribution-starter:1.1.3', '1.1.0'],
+    ['1.2.2', 'docker.io/ogxai/distribution-starter:1.2.2', '1.2.0'],
+    ['1.3.0', 'docker.io/ogxai/distribution-starter:1.3.0', '1.3.0'],
+  ])('older starter releases stay selectable with the annotation: %s → %s, profile since %s', (release, image, since) => {
+    const p = planned(plan('distribution: {name: starter}', { annotations: { 'llamastack.io/release': release } }));
+    expect([p.release, p.image, p.profile.since]).toEqual([release, image, since]);
+  });
+
   it('is the `llamastack.io/release` annotation when it names another release: starter 0.8.0 is OGX', () => {
     const p = planned(plan('distribution: {name: starter}', { annotations: { 'llamastack.io/release': '0.8.0' } }));
     expect([p.release, p.image, p.profile.image.portEnv, p.profile.image.configDirEnv]).toEqual(['0.8.0', 'docker.io/ogx/distribution-starter:0.8.0', 'OGX_PORT', 'OGX_CONFIG_DIR']);
@@ -83,7 +93,7 @@ describe('release of a named distribution', () => {
 
   it('an annotation naming a release the distribution lacks is an error listing the available ones', () => {
     expect(problems(plan('distribution: {name: starter}', { annotations: { 'llamastack.io/release': '0.6.1' } }))).toEqual([
-      { path: ['metadata', 'annotations', 'llamastack.io/release'], message: 'distribution "starter" has no release "0.6.1"; available: 0.7.1, 0.8.0' },
+      { path: ['metadata', 'annotations', 'llamastack.io/release'], message: 'distribution "starter" has no release "0.6.1"; available: 0.7.1, 0.8.0, 1.0.0, 1.1.3, 1.2.2, 1.3.0' },
     ]);
   });
 
@@ -177,7 +187,7 @@ describe('release of `distribution.image`', () => {
 
     it('a failed lookup is an error at spec.distribution.image; for a named distribution, with its shipped releases', () => {
       expect(problems(withLabels('llamastack/distribution-starter:0.6.1', { ok: false, message: 'cannot fetch X' }))).toEqual([
-        { path: ['spec', 'distribution', 'image'], message: 'cannot fetch X; "starter" ships base configs for 0.7.1, 0.8.0: use one of them' },
+        { path: ['spec', 'distribution', 'image'], message: 'cannot fetch X; "starter" ships base configs for 0.7.1, 0.8.0, 1.0.0, 1.1.3, 1.2.2, 1.3.0: use one of them' },
       ]);
     });
 
@@ -200,7 +210,7 @@ describe('release of `distribution.image`', () => {
       const items = itemsFrom(
         [
           llsdYaml('distribution: {image: "quay.io/me/stack:0.7.1"}', 'name: labelled\n  namespace: ai'),
-          llsdYaml('distribution: {name: starter}', 'name: catalogued\n  namespace: ai'),
+          llsdYaml('distribution: {name: starter}', releaseMetadata('0.7.1', 'catalogued')),
         ].join('---\n'),
       );
       // A config the startup checks pass: the catalog's own for starter 0.7.1, served as the image's label.
@@ -299,7 +309,7 @@ describe('the catalog from RenderConfig `distributions`', () => {
 });
 
 describe('RenderConfig `distributions` as an option', () => {
-  const llsd = llsdYaml('distribution: {name: starter}');
+  const llsd = llsdYaml('distribution: {name: starter}', releaseMetadata('0.7.1'));
   const renderConfig = (spec: string) => `apiVersion: fn.llamastack.io/v1alpha1\nkind: RenderConfig\nmetadata: {name: options}\nspec:\n${spec}`;
   const configMap = (data: string) => `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: function-input}\ndata:\n${data}`;
   const deploymentImage = (items: unknown[]) =>

@@ -9,7 +9,7 @@ import type { KrmObject } from '../../src/krm/item.js';
 import type { Result } from '../../src/krm/result.js';
 import { parseCertificates } from '../../src/plan/ca-bundle.js';
 import { process as render } from '../../src/process.js';
-import { itemsFrom, llsdYaml } from '../support.js';
+import { itemsFrom, llsdYaml, releaseMetadata } from '../support.js';
 
 const fixture = (name: string): string => readFileSync(join(import.meta.dirname, 'fixtures', name), 'utf8');
 const rootCa = fixture('corp-root-ca.pem');
@@ -26,7 +26,7 @@ interface Rendered {
 
 /** Renders an LLSD (and other objects, as YAML documents) as `llsd-render build` does. */
 function build(spec: string, others = '', metadata?: string): Rendered {
-  const items = itemsFrom(`${llsdYaml(spec, metadata)}${others ? `---\n${others}` : ''}`);
+  const items = itemsFrom(`${llsdYaml(spec, metadata ?? releaseMetadata('0.7.1'))}${others ? `---\n${others}` : ''}`);
   const { items: out, results } = render({ mode: 'build', items });
   const objects = out.map((item) => (isNode(item) ? item.toJSON() : item)) as Rendered['objects'];
   const generated = objects.filter((o) => o.metadata.annotations?.['llamastack.io/generated-from'] !== undefined);
@@ -59,7 +59,7 @@ describe('workers', () => {
   });
 
   it('on a release without server.workers are a warning, and config.yaml gets no such key', () => {
-    const r = build('distribution: {name: remote-vllm}\nworkload:\n  workers: 2\n  overrides:\n    env: [{name: INFERENCE_MODEL, value: m}]');
+    const r = build('distribution: {name: remote-vllm}\nworkload:\n  workers: 2\n  overrides:\n    env: [{name: INFERENCE_MODEL, value: m}]', '', releaseMetadata('0.2.14'));
     expect(errors(r)).toEqual([]);
     expect(r.config.server?.workers).toBeUndefined();
     expect(warnings(r)).toEqual([{ field: 'spec.workload.workers', message: expect.stringMatching(/^has no effect on llama-stack 0\.2\.14, which has no `server\.workers` setting \(it came in 0\.3\.1\)/) }]);
