@@ -78,7 +78,7 @@ describe('starter 0.7.1', () => {
 });
 
 describe('meta-reference-gpu 0.4.4: one source of API dependencies (the release catalog)', () => {
-  const gpu = (spec: string) => generate(starterPlan(`distribution: {name: meta-reference-gpu}\n${spec}`));
+  const gpu = (spec: string) => generate(starterPlan(`distribution: {name: meta-reference-gpu}\n${spec}`, '0.4.4'));
   const rule7 = (config: Record<string, unknown>) => {
     const support = releaseSupport('0.4.4');
     if (!support) throw new Error('0.4.4 is not supported');
