@@ -235,7 +235,7 @@ const resourceRequirements = described(
 export const workloadSpec = described(
   z.strictObject({
     replicas: described(z.optional(int(0)), 'Pod replicas; default 1. Left out when autoscaling is set.'),
-    workers: described(z.optional(int(1)), 'Server worker processes (`server.workers`, llama-stack 0.3.1+); requests one CPU each by default.'),
+    workers: described(z.optional(int(1)), 'Server worker processes (`server.workers`, where the release reads it); requests one CPU each by default.'),
     resources: z.optional(resourceRequirements),
     autoscaling: described(
       z.optional(
@@ -254,7 +254,7 @@ export const workloadSpec = described(
           size: described(z.optional(quantity), 'PVC size; default 10Gi.'),
           mountPath: described(
             z.optional(z.string().check(z.regex(/^\//, { error: 'must be an absolute path' }))),
-            "Mount path; default the image's state directory (`/.llama`, `/.ogx` from 0.8.0).",
+            "Mount path; default the image's state directory (`/.llama`, or `/.ogx` for OGX releases).",
           ),
         }),
       ),

@@ -15,11 +15,11 @@ const flag = z.union([z.boolean(), z.pipe(z.enum(['true', 'false']), z.transform
 const distributionOverride = described(
   z.strictObject({
     image: described(
-      z.optional(z.string().check(z.regex(/^\S+$/, { error: 'must be an image reference such as `registry.internal/llamastack/distribution-starter:0.7.1`' }))),
+      z.optional(z.string().check(z.regex(/^\S+$/, { error: 'must be an image reference such as `registry.internal/ogxai/distribution-starter:<release>`' }))),
       'The image to run: a mirror of the shipped one, or the image of a distribution you add.',
     ),
     release: described(
-      z.optional(z.string().check(z.regex(/^\d+\.\d+\.\d+$/, { error: 'must be a llama-stack release such as `0.7.1` (quoted, so YAML keeps it a string)' }))),
+      z.optional(z.string().check(z.regex(/^\d+\.\d+\.\d+$/, { error: 'must be a llama-stack release, MAJOR.MINOR.PATCH (quoted, so YAML keeps it a string)' }))),
       'The llama-stack release this entry is for, and the default release of the distribution from now on. Default: the image tag when it is a release, else the current default release.',
     ),
     config: described(
@@ -65,7 +65,7 @@ const distributionsOption = described(
     ),
     z.transform((overrides) => mergeCatalog(overrides as Record<string, DistributionOverride> | undefined)),
   ),
-  'Named distributions to add or override, by name: `{image, release, config | configPath}`; e.g. an image mirror `{starter: {image: registry.internal/llamastack/distribution-starter:0.7.1}}`. As ConfigMap data, a YAML string.',
+  'Named distributions to add or override, by name: `{image, release, config | configPath}`; e.g. an image mirror `{starter: {image: registry.internal/ogxai/distribution-starter:<release>}}`. As ConfigMap data, a YAML string.',
 );
 
 /**

@@ -55,6 +55,9 @@ export function catalogReleases(): string[] {
   return releases;
 }
 
+/** The newest release of the catalog, for examples in messages. */
+export const newestRelease = (): string => catalogReleases().at(-1) ?? '';
+
 /**
  * The catalog release that answers for `version`: the same release, or the catalog's release of
  * the same major.minor (config schemas do not change in patch releases); undefined when the

@@ -4,7 +4,7 @@
 import { isPlainObject } from '../lib/objects.js';
 import { clip, listOf, quote } from '../lib/quote.js';
 import { parseReference } from '../registry/reference.js';
-import { baseConfig, distributions, type ReleaseProfile } from '../catalog/catalog.js';
+import { baseConfig, distributions, firstProfileSince, newestRelease, type ReleaseProfile } from '../catalog/catalog.js';
 import { compareVersions, releaseSupport, supportedReleases } from '../catalog/versions.js';
 
 /** A release of a named distribution: the image that runs it and its base config.yaml. */
@@ -49,16 +49,16 @@ export function layoutOf(config: Record<string, unknown>): ReleaseProfile['layou
   return undefined;
 }
 
-const layoutWords: Record<ReleaseProfile['layout'], string> = {
-  'storage-backends': '`storage.backends` (llama-stack 0.3.0 and later)',
-  'top-level-stores': 'the top-level `metadata_store` (llama-stack 0.2 and earlier)',
+const layoutWords = (layout: ReleaseProfile['layout']): string => {
+  const since = firstProfileSince((p) => p.layout === 'storage-backends');
+  return layout === 'storage-backends' ? `\`storage.backends\` (llama-stack ${since} and later)` : `the top-level \`metadata_store\` (before llama-stack ${since})`;
 };
 
 /** Why a base config cannot serve `release`, or undefined when its layout fits the release's profile. */
 export function layoutMismatch(config: Record<string, unknown>, release: string, profile: ReleaseProfile): string | undefined {
   const layout = layoutOf(config);
   if (layout === undefined || layout === profile.layout) return undefined;
-  return `is written for ${layoutWords[layout]}, but llama-stack ${release} reads ${layoutWords[profile.layout]}`;
+  return `is written for ${layoutWords(layout)}, but llama-stack ${release} reads ${layoutWords(profile.layout)}`;
 }
 
 let shipped: Catalog | undefined;
@@ -114,7 +114,7 @@ export function checkOverrides(overrides: Record<string, DistributionOverride>, 
     const release = override.release ?? tagRelease ?? existing?.defaultRelease;
     const releaseField = override.release !== undefined ? 'release' : 'image';
     if (release === undefined) {
-      problems.push({ path: at('release'), message: `is required: ${quote(name)} is not a shipped distribution and the image tag is not a release such as \`0.7.1\`` });
+      problems.push({ path: at('release'), message: `is required: ${quote(name)} is not a shipped distribution and the image tag is not a release such as \`${newestRelease()}\`` });
       continue;
     }
     const support = releaseSupport(release);

@@ -8,7 +8,7 @@ import type { FieldProblem } from '../api/issues.js';
 import { closest, isError } from '../api/issues.js';
 import { clip, listOf, quote } from '../lib/quote.js';
 import type { Llsd } from '../api/llsd.js';
-import { catalogReleases, providableApis, type ReleaseProfile } from '../catalog/catalog.js';
+import { catalogReleases, newestRelease, providableApis, type ReleaseProfile } from '../catalog/catalog.js';
 import {
   distributionOfRepository,
   layoutOf,
@@ -188,7 +188,7 @@ function planConfig(
   if (!assumed) {
     return fail(
       imagePath,
-      `cannot tell which llama-stack release ${clip(image)} runs: no profile serves the APIs of ${what}. Tag the image with its release (e.g. \`:0.7.1\`) or set the \`${annotation.release}\` annotation`,
+      `cannot tell which llama-stack release ${clip(image)} runs: no profile serves the APIs of ${what}. Tag the image with its release (e.g. \`:${newestRelease()}\`) or set the \`${annotation.release}\` annotation`,
     );
   }
   return {

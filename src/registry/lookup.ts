@@ -2,6 +2,7 @@
 // `spec.distribution.image` the render could not plan from its own data, find the image's
 // config.yaml in its labels, through mirrors, the cache or offline, and say what happened. Every
 // failure is a message for the user; only a bug throws.
+import { newestRelease } from '../catalog/catalog.js';
 import { Parser, type ReadEntry } from 'tar';
 import type { RegistryOptions } from '../api/render-config.js';
 import { quote } from '../lib/quote.js';
@@ -35,7 +36,7 @@ export async function lookUpImage(image: string, settings: LookupSettings, env: 
     };
   }
   const parsed = parseReference(image);
-  if (!parsed.ok) return { ok: false, message: `${quote(image)} is not an image reference (${parsed.message}); write one such as \`quay.io/org/distribution-custom:0.7.1\`` };
+  if (!parsed.ok) return { ok: false, message: `${quote(image)} is not an image reference (${parsed.message}); write one such as \`quay.io/org/distribution-custom:${newestRelease()}\`` };
   const ref = parsed.ref;
   const canonical = formatReference(ref);
   const { platform, cacheDir } = settings;

@@ -252,7 +252,7 @@ describe('RenderConfig distributions against the shipped catalog', () => {
 
   it('a new distribution needs an image, a release and a base config', () => {
     expect(checkOverrides({ mine: {} })).toEqual([
-      { path: ['mine', 'release'], message: 'is required: "mine" is not a shipped distribution and the image tag is not a release such as `0.7.1`' },
+      { path: ['mine', 'release'], message: 'is required: "mine" is not a shipped distribution and the image tag is not a release such as `1.3.0`' },
     ]);
     expect(checkOverrides({ mine: { release: '0.7.1' } })).toEqual([
       { path: ['mine', 'image'], message: 'is required: "mine" is not a shipped distribution' },
@@ -273,7 +273,7 @@ describe('RenderConfig distributions against the shipped catalog', () => {
       { path: ['mine', 'config', 'version'], message: 'Unsupported config.yaml version 3. Supported versions: 2' },
     ]);
     expect(checkOverrides({ mine: { image: 'quay.io/me/mine:0.7.1', config: { version: '2', image_name: 'x', providers: {}, metadata_store: { type: 'sqlite' } } } })).toEqual([
-      { path: ['mine', 'config'], message: 'is written for the top-level `metadata_store` (llama-stack 0.2 and earlier), but llama-stack 0.7.1 reads `storage.backends` (llama-stack 0.3.0 and later)' },
+      { path: ['mine', 'config'], message: 'is written for the top-level `metadata_store` (before llama-stack 0.3.0), but llama-stack 0.7.1 reads `storage.backends` (llama-stack 0.3.0 and later)' },
     ]);
   });
 

@@ -263,7 +263,7 @@ describe('release of `distribution.image`', () => {
       {
         path: ['spec', 'distribution', 'image'],
         message:
-          'cannot tell which llama-stack release quay.io/me/stack:latest runs: no profile serves the APIs of the overrideConfig config.yaml. Tag the image with its release (e.g. `:0.7.1`) or set the `llamastack.io/release` annotation',
+          'cannot tell which llama-stack release quay.io/me/stack:latest runs: no profile serves the APIs of the overrideConfig config.yaml. Tag the image with its release (e.g. `:1.3.0`) or set the `llamastack.io/release` annotation',
       },
     ]);
   });
