@@ -166,19 +166,17 @@ function placeProvider(
   }
   const urlKey = providerKeys(resolved).urlKey;
   const stoodIn = defaultUrlEntry(entries, built, urlKey);
-  if (stoodIn < 0) {
+  if (!stoodIn) {
     entries.push(entry);
     return;
   }
-  const replaced = entries[stoodIn] as ConfigProvider;
-  const oldId = String(replaced.provider_id);
-  const oldUrl = (replaced.config as Record<string, unknown>)[urlKey as string];
-  entries[stoodIn] = entry;
+  const oldId = String((entries[stoodIn.index] as ConfigProvider).provider_id);
+  entries[stoodIn.index] = entry;
   const moved = repointResources(config, plan, resolved.api, oldId, provider.id);
   problems.push({
     severity: 'info',
     path: provider.path,
-    message: `replaces the base config's provider ${quote(oldId)} (${resolved.type} at ${clip(String(oldUrl))}, a default nothing in the pod serves, which would stop the server at startup)${moved > 0 ? `; its ${moved === 1 ? 'resource now uses' : `${moved} resources now use`} ${quote(provider.id)}` : ''}; to configure that entry instead, give this provider \`id: ${oldId}\``,
+    message: `replaces the base config's provider ${quote(oldId)} (${resolved.type} at ${clip(stoodIn.url)}, a default address nothing in the pod serves, which would stop the server at startup)${moved > 0 ? `; resources registered with it now use ${quote(provider.id)}` : ''}; to configure that entry instead, give this provider \`id: ${oldId}\``,
   });
 }
 

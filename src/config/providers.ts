@@ -441,26 +441,23 @@ function withOwnStorage(config: Record<string, unknown>, taken: ReadonlySet<stri
  * the base's localhost default (`${env.VLLM_URL:=http://localhost:8000/v1}`). Nothing in the pod
  * serves that URL, and a release that contacts the provider at startup (remote-vllm 0.2.14 lists
  * vLLM's models) would not start; a user who declares their vLLM under a new id means that one.
- * Returns its index, or -1.
+ * Returns its index and that URL, or undefined.
  */
-export function defaultUrlEntry(entries: readonly ConfigProvider[], built: ConfigProvider, urlKey: string | null): number {
-  if (urlKey === null || built.config?.[urlKey] === undefined) return -1;
-  return entries.findIndex(
-    (e) =>
-      e.provider_type === built.provider_type &&
-      typeof e.provider_id === 'string' &&
-      e.provider_id !== '' &&
-      !e.provider_id.includes('${') &&
-      isPlainObject(e.config) &&
-      isLocalDefault(e.config[urlKey]),
-  );
+export function defaultUrlEntry(entries: readonly ConfigProvider[], built: ConfigProvider, urlKey: string | null): { index: number; url: string } | undefined {
+  if (urlKey === null || built.config?.[urlKey] === undefined) return undefined;
+  for (const [index, e] of entries.entries()) {
+    if (e.provider_type !== built.provider_type || typeof e.provider_id !== 'string' || e.provider_id === '' || e.provider_id.includes('${')) continue;
+    const url = isPlainObject(e.config) ? localDefault(e.config[urlKey]) : undefined;
+    if (url !== undefined) return { index, url };
+  }
+  return undefined;
 }
 
-/** `http://localhost…` (or 127.0.0.1), written as is or as the default of an env placeholder. */
-function isLocalDefault(value: unknown): boolean {
-  if (typeof value !== 'string') return false;
+/** The URL of `http://localhost…` (or 127.0.0.1), written as is or as the default of an env placeholder; else undefined. */
+function localDefault(value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined;
   const url = /^\$\{env\.[A-Z0-9_]+:=([^}]*)\}$/.exec(value)?.[1] ?? value;
-  return /^https?:\/\/(localhost|127\.0\.0\.1)([:/]|$)/.test(url);
+  return /^https?:\/\/(localhost|127\.0\.0\.1)([:/]|$)/.test(url) ? url : undefined;
 }
 
 /**
