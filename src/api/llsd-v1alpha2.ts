@@ -101,11 +101,12 @@ export const providerSpec = described(
     provider: described(
       z.string().check(
         z.minLength(1),
-        z.regex(/^((remote|inline)::)?[a-z0-9][-a-z0-9_.]*$/, {
+        // A registry name may have a second `::` part (`remote::hf::endpoint`, `hf::serverless`).
+        z.regex(/^((remote|inline)::)?[a-z0-9][-a-z0-9_.]*(::[a-z0-9][-a-z0-9_.]*)?$/, {
           error: 'must be a provider name such as `vllm`, or a provider type such as `remote::vllm` or `inline::llama-guard`',
         }),
       ),
-      'Provider type: `vllm` resolves to `remote::vllm` (or `inline::…` when only that exists); `remote::x` is taken as is.',
+      'Provider type: `vllm` resolves to `remote::vllm` (or `inline::…` when only that exists) in the release\'s provider registry; `remote::x` is taken as is.',
     ),
     endpoint: described(z.optional(z.string().check(z.minLength(1))), "URL of the provider's service; written to that provider's URL key."),
     apiKey: described(z.optional(secretRef), "Secret holding the provider's credential; written to its credential key as an env placeholder."),

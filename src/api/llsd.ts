@@ -182,8 +182,11 @@ function parseLlsdV1alpha1(object: KrmObject): ParsedLlsd {
   return parsed.ok && !problems.some(isError) ? { ...parsed, problems } : { ok: false, problems };
 }
 
-/** FR-035: the provider name, without a `remote::`/`inline::` prefix (`remote::vllm` → `vllm`). */
-const defaultId = (provider: string): string => provider.replace(/^(remote|inline)::/, '');
+/**
+ * FR-035: the provider name, without a `remote::`/`inline::` prefix (`remote::vllm` → `vllm`); a
+ * second `::` becomes `-` (`remote::hf::endpoint` → `hf-endpoint`), as ids are DNS labels.
+ */
+const defaultId = (provider: string): string => provider.replace(/^(remote|inline)::/, '').replaceAll('::', '-');
 
 /** Single object or list → a list with ids: a single provider's id defaults to its `provider` (FR-035). */
 function normaliseProviders(spec: SpecInput, problems: FieldProblem[]): ProviderEntry[] {

@@ -34,6 +34,7 @@ export function checkReferences(llsd: Llsd, inventory: Inventory, options: Rende
       message: `names the ConfigMap ${quote(caBundle.configMapName)}, which is not in the input; add the ConfigMap with the CA certificates next to the LLSD`,
     });
   }
+  problems.push(...typedSecretValues(llsd, inventory));
   if (options.secretPolicy === 'off') return problems;
   const severity = options.secretPolicy === 'strict' ? 'error' : 'warning';
   const seen = new Set<string>();
@@ -47,6 +48,58 @@ export function checkReferences(llsd: Llsd, inventory: Inventory, options: Rende
     });
   }
   return problems;
+}
+
+/**
+ * Secret values the server would not take as text. A provider or storage secret reaches config.yaml
+ * as `${env.X}`, and llama-stack converts what it substitutes: a value that reads as a number
+ * becomes an int or a float, `true`/`false` a bool, and an empty one stops it ("not set or empty")
+ * — so an API key or password of all digits fails the server's string field at startup
+ * (server-catalog env-substitution.md). Where the Secret is in the input, its value is classified
+ * here, and only the class is reported: never the value. Ports are left alone (an int is wanted).
+ */
+function typedSecretValues(llsd: Llsd, inventory: Inventory): FieldProblem[] {
+  const problems: FieldProblem[] = [];
+  const seen = new Set<string>();
+  for (const ref of secretReferencesOf(llsd)) {
+    if (ref.key === undefined || !substitutedIntoConfig(ref.path) || seen.has(`${ref.name}/${ref.key}`)) continue;
+    seen.add(`${ref.name}/${ref.key}`);
+    const value = secretValue(inventory.find('', 'Secret', llsd.namespace, ref.name)?.object, ref.key);
+    const reads = value === undefined ? undefined : readsAs(value);
+    if (reads === undefined) continue;
+    problems.push({
+      severity: 'warning',
+      path: ref.path,
+      message:
+        reads === 'empty'
+          ? `refers to key ${quote(ref.key)} of the Secret ${quote(ref.name)}, which is empty; llama-stack stops at startup when a substituted value is empty: put the value in that key`
+          : `refers to key ${quote(ref.key)} of the Secret ${quote(ref.name)}, whose value reads as ${reads}; llama-stack turns a substituted value that reads as a number or as true/false into that type, so the server refuses it where it expects text (an API key, a password): use a value that is not ${reads === 'a boolean' ? 'true or false' : 'all digits'}`,
+    });
+  }
+  return problems;
+}
+
+/** References under `spec.providers` and `spec.storage` become `${env.X}` in config.yaml; a port may well be a number. */
+const substitutedIntoConfig = (path: ReadonlyArray<string | number>): boolean =>
+  (path[1] === 'providers' || path[1] === 'storage') && path[path.length - 1] !== 'port';
+
+/** A Secret's value for `key`: `stringData` wins over `data` (base64), as the API server merges them. */
+function secretValue(secret: Record<string, unknown> | undefined, key: string): string | undefined {
+  if (!secret) return undefined;
+  const stringData = secret.stringData;
+  if (isPlainObject(stringData) && Object.hasOwn(stringData, key)) return typeof stringData[key] === 'string' ? stringData[key] : String(stringData[key]);
+  const data = secret.data;
+  if (isPlainObject(data) && typeof data[key] === 'string') return Buffer.from(data[key], 'base64').toString('utf8');
+  return undefined;
+}
+
+/** What Python's int()/float() or the bool check of llama-stack's substitution makes of a value, if not text. */
+function readsAs(value: string): 'a number' | 'a boolean' | 'empty' | undefined {
+  if (value === '') return 'empty';
+  if (/^(true|false)$/i.test(value)) return 'a boolean';
+  if (/^\s*[-+]?(\d(_?\d)*(\.(\d(_?\d)*)?)?|\.\d(_?\d)*)([eE][-+]?\d(_?\d)*)?\s*$/.test(value)) return 'a number';
+  if (/^\s*[-+]?(nan|inf|infinity)\s*$/i.test(value)) return 'a number';
+  return undefined;
 }
 
 /** Every Secret the LLSD refers to, with the path it was written at, in document order. */

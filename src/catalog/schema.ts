@@ -17,11 +17,16 @@ export type DistributionCatalog = z.infer<typeof distributionsSchema>;
 export const providerRowSchema = z.strictObject({
   type: z.string(),
   api: z.string(),
-  urlKey: z.nullable(z.string()),
-  credentialKey: z.nullable(z.string()),
+  /** Config keys the CR's `endpoint` may go to, in preference order: the first the release's schema has wins. */
+  urlKeys: z.optional(z.array(z.string()).check(z.minLength(1))),
+  /** Config keys the CR's `apiKey` may go to, in preference order: the first the release's schema has wins. */
+  credentialKeys: z.optional(z.array(z.string()).check(z.minLength(1))),
   /** Keys that locate the service when it is more than one URL (pgvector host/port/db, …). */
   connectionKeys: z.optional(z.array(z.string())),
-  /** Config keys with no default: the server rejects the provider without them. */
+  // Legacy, read only by startup-rules.ts and disabled.ts until they read the catalog (issue 16);
+  // the render reads the catalog instead. Delete with their rows' fields in configs/providers.yaml.
+  urlKey: z.nullable(z.string()),
+  credentialKey: z.nullable(z.string()),
   requiredKeys: z.optional(z.array(z.string())),
   presentIn: z.array(version),
   removedIn: z.optional(version),

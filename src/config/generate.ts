@@ -4,13 +4,25 @@ import { isError, type FieldProblem } from '../api/issues.js';
 import { formatFieldPath } from '../krm/item.js';
 import { stringifyPlainYaml } from '../krm/yaml.js';
 import { clonePlain, isPlainObject, setOwn } from '../lib/objects.js';
-import { clip, code } from '../lib/quote.js';
+import { clip, code, quote } from '../lib/quote.js';
 import type { Plan } from '../plan/plan.js';
 import { applyDisabled } from './disabled.js';
 import { mergeExternalProviders } from './external-providers.js';
-import { buildProvider, findBaseEntry, overlay, seedFromSameType, resolveProviderType, type ConfigProvider } from './providers.js';
 import { refuseRemovedApis } from './removed-apis.js';
-import { mergeById, mergeModels, registerModels, registerShields, registerTools, resourceList, setResourceList, settleDefaultShield } from './resources.js';
+import type { ProviderEntry } from '../api/llsd.js';
+import {
+  buildProvider,
+  defaultUrlEntry,
+  findBaseEntry,
+  newProviderEntry,
+  overlay,
+  providerConfigRequired,
+  providerKeys,
+  resolveProviderType,
+  type ConfigProvider,
+  type ResolvedType,
+} from './providers.js';
+import { mergeById, mergeModels, registerModels, resourceListsOf, registerShields, registerTools, resourceList, setResourceList, settleDefaultShield } from './resources.js';
 import type { SecretEnv } from './secrets.js';
 import { applyServerSettings, checkOverrideServerSettings, checkScaling } from './server-settings.js';
 import { applyStorage } from './storage.js';
@@ -54,16 +66,14 @@ export function generateConfig(plan: Plan): GenerateOutcome {
   const env: SecretEnv[] = [];
 
   for (const provider of plan.llsd.providers) {
-    const resolved = resolveProviderType(provider, plan.release);
+    const resolved = resolveProviderType(provider, plan);
     if (!resolved.ok) {
       problems.push(resolved.problem);
       continue;
     }
-    const built = buildProvider(provider, resolved.row, plan.release, plan.profile, problems);
+    const built = buildProvider(provider, resolved.resolved, plan, problems);
     const entries = (Array.isArray(providers[built.api]) ? providers[built.api] : []) as ConfigProvider[];
-    const at = findBaseEntry(entries, provider.id);
-    if (at >= 0) entries[at] = overlay(entries[at], built.entry);
-    else entries.push(seedFromSameType(entries, built.entry, resolved.row));
+    placeProvider(config, entries, provider, built.entry, resolved.resolved, plan, problems);
     setOwn(providers, built.api, entries);
     addApi(config, built.api);
     env.push(...built.env);
@@ -102,6 +112,7 @@ export function generateConfig(plan: Plan): GenerateOutcome {
   // Spec 001: external providers are laid over the generated config last (FR-090–FR-092).
   const external = mergeExternalProviders(config, plan.llsd, problems);
 
+  if (providerConfigRequired(plan.catalogRelease)) addEmptyConfigs(providers);
   problems.push(...checkScaling(config, plan));
   if (problems.some(isError)) return { ok: false, problems };
   const text = stringifyPlainYaml(config);
@@ -122,6 +133,75 @@ export function generateConfig(plan: Plan): GenerateOutcome {
     },
     problems,
   };
+}
+
+/**
+ * Puts a CR provider into its API's entries: over the base entry of its id and type; else as a new
+ * entry from the release's sample, in place of the base entry of that id (another type), or of a
+ * base entry it stands in for (defaultUrlEntry: the base's resources follow it, with an info
+ * result), or at the end.
+ */
+function placeProvider(
+  config: Record<string, unknown>,
+  entries: ConfigProvider[],
+  provider: ProviderEntry,
+  built: ConfigProvider,
+  resolved: ResolvedType,
+  plan: Plan,
+  problems: FieldProblem[],
+): void {
+  const at = findBaseEntry(entries, provider.id);
+  const base = at >= 0 ? entries[at] : undefined;
+  if (base && base.provider_type === built.provider_type) {
+    entries[at] = overlay(base, built);
+    return;
+  }
+  const entry = newProviderEntry(
+    entries.filter((_, i) => i !== at),
+    built,
+    resolved,
+    plan,
+  );
+  if (at >= 0) {
+    entries[at] = entry;
+    return;
+  }
+  const urlKey = providerKeys(resolved).urlKey;
+  const stoodIn = defaultUrlEntry(entries, built, urlKey);
+  if (!stoodIn) {
+    entries.push(entry);
+    return;
+  }
+  const oldId = String((entries[stoodIn.index] as ConfigProvider).provider_id);
+  entries[stoodIn.index] = entry;
+  const moved = repointResources(config, plan, resolved.api, oldId, provider.id);
+  problems.push({
+    severity: 'info',
+    path: provider.path,
+    message: `replaces the base config's provider ${quote(oldId)} (${resolved.type} at ${clip(stoodIn.url)}, a default address nothing in the pod serves, which would stop the server at startup)${moved > 0 ? `; resources registered with it now use ${quote(provider.id)}` : ''}; to configure that entry instead, give this provider \`id: ${oldId}\``,
+  });
+}
+
+/** Registered resources of the API's provider `from` are moved to `to`; returns how many. */
+function repointResources(config: Record<string, unknown>, plan: Plan, api: string, from: string, to: string): number {
+  let moved = 0;
+  for (const key of resourceListsOf[api] ?? []) {
+    for (const resource of resourceList(config, plan.profile, key)) {
+      if (isPlainObject(resource) && resource.provider_id === from) {
+        resource.provider_id = to;
+        moved += 1;
+      }
+    }
+  }
+  return moved;
+}
+
+/** Every provider entry gets a `config` mapping, for releases whose run-config schema requires one. */
+function addEmptyConfigs(providers: Record<string, unknown>): void {
+  for (const list of Object.values(providers)) {
+    if (!Array.isArray(list)) continue;
+    for (const entry of list) if (isPlainObject(entry) && !Object.hasOwn(entry, 'config')) setOwn(entry, 'config', {});
+  }
 }
 
 const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');

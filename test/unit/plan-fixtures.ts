@@ -6,7 +6,8 @@ import { parseLlsd } from '../../src/api/llsd.js';
 import type { ReleaseProfile } from '../../src/catalog/catalog.js';
 import { generateConfig, type GenerateOutcome } from '../../src/config/generate.js';
 import { profileFor } from '../../src/catalog/versions.js';
-import { catalogReleaseFor } from '../../src/catalog/catalog.js';
+import { catalogReleaseFor, catalogReleases } from '../../src/catalog/catalog.js';
+import { compareVersions } from '../../src/catalog/versions.js';
 import { inventoryOf } from '../../src/krm/inventory.js';
 import { parseYaml11 } from '../../src/krm/yaml.js';
 import { planLlsd, type Plan } from '../../src/plan/plan.js';
@@ -75,9 +76,18 @@ export function inlinePlan(spec: string, release: string, profile: ReleaseProfil
     image: `docker.io/llamastack/distribution-test:${release}`,
     release,
     profile,
-    catalogRelease: catalogReleaseFor(release) ?? release,
+    catalogRelease: catalogReleaseFor(release) ?? olderCatalogRelease(release),
     baseConfig: parsed.value as Record<string, unknown>,
   };
+}
+
+/**
+ * A fixture release the catalog lacks (0.3.5: no 0.3 release is in it) answers with the newest
+ * catalog release before it, whose provider registry the render then reads.
+ */
+function olderCatalogRelease(release: string): string {
+  const older = catalogReleases().filter((r) => compareVersions(r, release) <= 0);
+  return older[older.length - 1] ?? release;
 }
 
 /** A small 0.2.24-style base (after upstream's starter and postgres-demo run.yaml of that tag). */
