@@ -99,6 +99,12 @@ export const releaseProfileSchema = z.strictObject({
     home: z.string(),
     /** The numeric USER the image runs as (1001 from 1.3.0, with HOME=/); absent: root. */
     user: z.optional(z.number().check(z.int())),
+    /**
+     * The image sets HOME=/ itself (1.3.0). Otherwise it runs as root with HOME=/root, and a config's
+     * `~/.llama`/`~/.ogx` paths would miss the state directory: the Deployment sets HOME=/ (what the
+     * image's `/.llama`/`/.ogx` and `/.cache` directories, made group-writable, are laid out for).
+     */
+    setsHome: z.optional(z.boolean()),
   }),
 });
 export type ReleaseProfile = z.infer<typeof releaseProfileSchema>;

@@ -1423,7 +1423,7 @@ function checkPath(ctx: Checker, text: string, path: Path, home: string): void {
       'warning',
       path,
       15,
-      `${quote(value)}${when} resolves against the server's HOME (/ in the stock images) to ${clip(resolved)}, outside the state volume at ${home}: the data is lost when the pod restarts; write a path under ${home}`,
+      `${quote(value)}${when} resolves against the server's HOME (/: the image or the Deployment sets it) to ${clip(resolved)}, outside the state volume at ${home}: the data is lost when the pod restarts; write a path under ${home}`,
     );
     return;
   }

@@ -92,6 +92,9 @@ function containerEnv(plan: Plan, config: GeneratedConfig): EnvVar[] {
   if (image.configPathEnv) env.push({ name: image.configPathEnv, value: configPath() });
   env.push({ name: image.portEnv, value: String(serverPort(plan)) });
   const state = stateDirectory(plan);
+  // Images before OGX 1.3.0 run as root with HOME=/root; `~/.llama/…` in their configs means the
+  // state directory only with HOME=/, which the images' directories are laid out for.
+  if (!image.setsHome) env.push({ name: 'HOME', value: '/' });
   // 0.8.0 moves ~/.llama to ~/.ogx on start unless told where its state lives (the mounted volume).
   if (image.configDirEnv) env.push({ name: image.configDirEnv, value: state });
   // As the operator: the Hugging Face cache persists with the volume.

@@ -79,6 +79,8 @@ describe('Deployment', () => {
     expect(container.env).toEqual([
       { name: 'RUN_CONFIG_PATH', value: '/etc/llama-stack/config.yaml' },
       { name: 'LLAMA_STACK_PORT', value: '8321' },
+      // the 0.7.1 image runs as root (HOME=/root): HOME=/ puts `~/.llama` on the state volume
+      { name: 'HOME', value: '/' },
       { name: 'LLSD_VLLM_API_KEY', valueFrom: { secretKeyRef: { name: 'creds', key: 'token' } } },
     ]);
     expect(container.image).toBe('docker.io/llamastack/distribution-starter:0.7.1');
@@ -106,7 +108,7 @@ describe('Deployment', () => {
     expect(container.ports).toEqual([{ name: 'http', containerPort: 9000, protocol: 'TCP' }]);
     expect(container.resources).toEqual({ requests: { cpu: 2, memory: '1Gi' } });
     expect(container.args).toEqual(['--verbose']);
-    expect(container.env.map((e: { name: string }) => e.name)).toEqual(['RUN_CONFIG_PATH', 'LLAMA_STACK_PORT', 'LLSD_VLLM_API_KEY', 'LLAMA_STACK_LOGGING']);
+    expect(container.env.map((e: { name: string }) => e.name)).toEqual(['RUN_CONFIG_PATH', 'LLAMA_STACK_PORT', 'HOME', 'LLSD_VLLM_API_KEY', 'LLAMA_STACK_LOGGING']);
     expect(byKind(objects, 'Service').spec.ports).toEqual([{ name: 'http', protocol: 'TCP', port: 9000, targetPort: 'http' }]);
   });
 

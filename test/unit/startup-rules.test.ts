@@ -753,7 +753,7 @@ describe('rule 15: paths', () => {
     expect(only(check(config, '0.7.1'), 15)).toMatchObject({
       severity: 'warning',
       path: 'providers.files[0].config.storage_dir',
-      message: expect.stringContaining('"~/files" (with FILES_DIR unset) resolves against the server\'s HOME (/ in the stock images) to /files, outside the state volume at /.llama'),
+      message: expect.stringContaining('"~/files" (with FILES_DIR unset) resolves against the server\'s HOME (/: the image or the Deployment sets it) to /files, outside the state volume at /.llama'),
     });
   });
   it('~/.llama is the state volume of a 0.7.1 image, not of a 0.8.0 one', () => {
