@@ -1,8 +1,7 @@
 // What checking a config against a catalog release's JSON Schemas needs beyond the schemas
 // themselves: how that release substitutes `${env.…}` before it validates (server catalog
-// <R>/env-substitution.md, read from each release's `replace_env_vars`), and the closure of a
-// schema's `$ref`s, so a validator loads only the models it needs.
-import { schemaDefs } from './catalog.js';
+// <R>/env-substitution.md, read from each release's `replace_env_vars`), and the conversions its
+// pydantic validators make that a JSON Schema cannot say.
 
 /** How one catalog release turns `${env.…}` placeholders into the values pydantic validates. */
 export interface Substitution {
@@ -50,33 +49,3 @@ const COMMA_LISTS: Record<string, Record<string, readonly string[]>> = {
 
 /** The keys of a provider's config that the release splits at commas when given as a string. */
 export const commaListKeys = (catalogRelease: string, api: string, type: string): readonly string[] => COMMA_LISTS[catalogRelease]?.[`${api} ${type}`] ?? [];
-
-const closures = new Map<string, string[]>();
-/** `key` and every schema key its `$ref`s reach, transitively. */
-export function schemaClosure(key: string): string[] {
-  const known = closures.get(key);
-  if (known) return known;
-  const defs = schemaDefs();
-  const seen = new Set<string>();
-  const pending = [key];
-  while (pending.length > 0) {
-    const next = pending.pop() as string;
-    if (seen.has(next) || !Object.hasOwn(defs, next)) continue;
-    seen.add(next);
-    collectRefs(defs[next], pending);
-  }
-  const out = [...seen];
-  closures.set(key, out);
-  return out;
-}
-
-const REF = '#/$defs/';
-function collectRefs(node: unknown, out: string[]): void {
-  if (Array.isArray(node)) for (const item of node) collectRefs(item, out);
-  else if (typeof node === 'object' && node !== null) {
-    for (const [k, v] of Object.entries(node)) {
-      if (k === '$ref' && typeof v === 'string' && v.startsWith(REF)) out.push(v.slice(REF.length));
-      else collectRefs(v, out);
-    }
-  }
-}

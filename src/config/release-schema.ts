@@ -14,10 +14,10 @@
 // `replace_env_vars` would (server catalog <R>/env-substitution.md), where their value is known:
 // a variable the container does not set takes its `:=` default or `:+` emptiness; one it sets, or
 // a bare `${env.X}`, keeps the string, which the schemas accept wherever a scalar is expected.
-import { dereference, initialBaseURI, validate, type OutputUnit, type Schema } from '@cfworker/json-schema';
+import { validate, type OutputUnit, type Schema } from '@cfworker/json-schema';
 import { closest } from '../api/issues.js';
 import { providerSpec, schemaDefs, serverRelease } from '../catalog/catalog.js';
-import { commaListKeys, schemaClosure, substitutionOf, type Substitution } from '../catalog/schemas.js';
+import { commaListKeys, substitutionOf, type Substitution } from '../catalog/schemas.js';
 import { formatFieldPath } from '../krm/item.js';
 import { isPlainObject } from '../lib/objects.js';
 import { clip, code, listOf, quote } from '../lib/quote.js';
@@ -156,8 +156,10 @@ function section(
   const memoKey = `${labels.release}\t${labels.setting}\t${schemaKey}\t${JSON.stringify(value)}`;
   let relative = memo.get(memoKey);
   if (relative === undefined) {
-    const result = validate(value, node, '2020-12', lookup, false);
-    relative = result.valid ? [] : explainAll(node, value, result.errors, labels);
+    // Most sections are valid: the first pass stops at the first error; only an invalid one is
+    // validated again for all its errors.
+    const valid = validate(value, node, '2020-12', schemaLookup(), true).valid;
+    relative = valid ? [] : explainAll(node, value, validate(value, node, '2020-12', schemaLookup(), false).errors, labels);
     if (memo.size >= MEMO_LIMIT) memo.clear();
     memo.set(memoKey, relative);
   }
@@ -180,25 +182,21 @@ function splitAtCommas(value: unknown, keys: readonly string[]): unknown {
 const memo = new Map<string, Found[]>();
 const MEMO_LIMIT = 20_000;
 
-// cfworker's lookup of the schemas loaded so far: each key's closure, cloned (cfworker marks the
-// nodes it indexes) and indexed once at `#/$defs/<key>`, so `$ref`s resolve without indexing the
-// whole catalog (~60 ms) on every start.
-const lookup: Record<string, Schema | boolean> = Object.create(null) as Record<string, Schema | boolean>;
-const loaded = new Map<string, Schema>();
+// cfworker's lookup, by `$ref` as written (`#/$defs/<key>`): every ref of the catalog has that form,
+// so the nodes need no indexing (cfworker's `dereference` walks and marks every node: ~60 ms for
+// the catalog, ~20 ms for one release, on every start) and the catalog's data is never changed.
+let lookup: Record<string, Schema | boolean> | undefined;
 
-function defNode(key: string): Schema | undefined {
-  const known = loaded.get(key);
-  if (known) return known;
-  const defs = schemaDefs();
-  if (!Object.hasOwn(defs, key)) return undefined;
-  for (const k of schemaClosure(key)) {
-    if (loaded.has(k)) continue;
-    const copy = structuredClone(defs[k]) as Schema;
-    dereference(copy, lookup, initialBaseURI, `/$defs/${k}`);
-    loaded.set(k, copy);
+function schemaLookup(): Record<string, Schema | boolean> {
+  if (!lookup) {
+    const defs = schemaDefs();
+    lookup = Object.create(null) as Record<string, Schema | boolean>;
+    for (const key of Object.keys(defs)) lookup[`#/$defs/${key}`] = defs[key] as Schema;
   }
-  return loaded.get(key);
+  return lookup;
 }
+
+const defNode = (key: string): Schema | undefined => schemaLookup()[`#/$defs/${key}`] as Schema | undefined;
 
 // ---------------------------------------------------------------------------------------------
 // Placeholders, resolved as the release would where the value is known
@@ -413,10 +411,7 @@ function flatten(nodes: readonly Schema[], at: string): Branch[] {
   });
 }
 
-function refTarget(node: Schema): Schema {
-  const uri = (node as { __absolute_ref__?: string }).__absolute_ref__ ?? String(node.$ref);
-  return (lookup[uri] ?? {}) as Schema;
-}
+const refTarget = (node: Schema): Schema => (schemaLookup()[String(node.$ref)] ?? {}) as Schema;
 
 function jsonType(value: unknown): string {
   if (value === null) return 'null';
