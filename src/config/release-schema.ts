@@ -59,16 +59,17 @@ export function checkReleaseSchema(config: unknown, context: SchemaContext): Sch
   // Not a mapping: the startup rules say so (rule 1).
   if (!root || runKey === undefined || !isPlainObject(config)) return [];
   const sub = substitutionOf(context.catalogRelease);
+  const env = envOf(context.containerEnv);
   const properties = (root.properties ?? {}) as Record<string, Schema>;
   const found: Found[] = [];
   for (const [key, raw] of Object.entries(config)) {
     if (!Object.hasOwn(properties, key)) {
       found.push(unknownKey([key], Object.keys(properties), 'a top-level setting', context.release));
     } else if (key === 'providers' && isPlainObject(raw)) {
-      found.push(...providerProblems(raw, properties.providers as Schema, context, sub));
+      found.push(...providerProblems(raw, properties.providers as Schema, context, sub, env));
     } else {
       const labels: Labels = { release: context.release, setting: `a ${code(key)} setting`, owner: `llama-stack ${context.release}`, secrets: noSecrets };
-      found.push(...section(`${runKey}/${key}`, properties[key] as Schema, raw, [key], labels, sub, context.containerEnv));
+      found.push(...section(`${runKey}/${key}`, properties[key] as Schema, raw, [key], labels, sub, env));
     }
   }
   for (const key of (root.required ?? []) as string[]) {
@@ -84,48 +85,81 @@ export function checkReleaseSchema(config: unknown, context: SchemaContext): Sch
 // ---------------------------------------------------------------------------------------------
 // Providers: each entry (without its config) against the entry schema, its config against its type's
 
-function providerProblems(providers: Record<string, unknown>, providersNode: Schema, context: SchemaContext, sub: Substitution): Found[] {
+function providerProblems(providers: Record<string, unknown>, providersNode: Schema, context: SchemaContext, sub: Substitution, env: Env): Found[] {
   const entryNode = (providersNode.additionalProperties as Schema | undefined)?.items as Schema | undefined;
+  const entryKey = `${runKeyOf(context)}/providers/entry`;
+  const entryLabels: Labels = { release: context.release, setting: 'a key of a provider entry', owner: `llama-stack ${context.release}`, secrets: noSecrets };
   const found: Found[] = [];
   for (const [api, entries] of Object.entries(providers)) {
     // Not a list: the startup rules say so (rule 1).
     if (!Array.isArray(entries)) continue;
     entries.forEach((entry: unknown, index) => {
-      if (!isPlainObject(entry) || droppedProvider(entry.provider_id, sub, context.containerEnv)) return;
+      if (!isPlainObject(entry) || droppedProvider(entry.provider_id, sub, env)) return;
       const path: Segment[] = ['providers', api, index];
       // A provider switched on by `${env.X:+id}` runs only when X is set: judge its config so.
-      const env = withSwitches(entry.provider_id, context.containerEnv);
-      const type = typeof entry.provider_type === 'string' ? entry.provider_type : undefined;
+      const switched = withSwitches(entry.provider_id, env);
       if (entryNode) {
         const { config, ...rest } = entry;
         const shell = config === undefined ? rest : { ...rest, config: isPlainObject(config) ? {} : config };
-        const labels: Labels = { release: context.release, setting: 'a key of a provider entry', owner: `llama-stack ${context.release}`, secrets: noSecrets };
-        found.push(...section(`${runKeyOf(context)}/providers/entry`, entryNode, shell, path, labels, sub, env));
+        found.push(...section(entryKey, entryNode, shell, path, entryLabels, sub, switched));
       }
       // External providers bring their own config class; unknown types are rule 3's.
       const external = typeof entry.module === 'string' && entry.module !== '';
-      const spec = type === undefined || external ? undefined : providerSpec(context.catalogRelease, api, type);
-      const node = spec ? defNode(spec.schema) : undefined;
-      if (!spec || !node || !isPlainObject(entry.config)) return;
-      const secrets = new Set(spec.secretFields ?? []);
-      const labels: Labels = { release: context.release, setting: `a ${clip(type)} setting`, owner: clip(type), secrets };
-      const split = commaListKeys(context.catalogRelease, api, type as string);
-      found.push(...section(spec.schema, node, entry.config, [...path, 'config'], labels, sub, env, split));
+      if (external || typeof entry.provider_type !== 'string' || !isPlainObject(entry.config)) return;
+      const checked = providerCheck(context, api, entry.provider_type);
+      if (checked) found.push(...section(checked.schemaKey, checked.node, entry.config, [...path, 'config'], checked.labels, sub, switched, checked.split));
     });
   }
   return found;
 }
 
-/** provider_id null, empty or `__disabled__` (also through a placeholder): the server never reads the entry's config. */
-function droppedProvider(id: unknown, sub: Substitution, env: ReadonlySet<string>): boolean {
-  if (id === null || id === '' || id === '__disabled__') return true;
-  return typeof id === 'string' && resolveString(id, sub, env) === '__disabled__';
+interface ProviderCheck {
+  schemaKey: string;
+  node: Schema;
+  labels: Labels;
+  split: readonly string[];
+}
+const providerChecks = new Map<string, ProviderCheck | undefined>();
+
+/** What checking one provider type's config needs, once per type; undefined when the release has no such type. */
+function providerCheck(context: SchemaContext, api: string, type: string): ProviderCheck | undefined {
+  const key = `${context.release}\t${context.catalogRelease}\t${api}\t${type}`;
+  if (providerChecks.has(key)) return providerChecks.get(key);
+  const spec = providerSpec(context.catalogRelease, api, type);
+  const node = spec ? defNode(spec.schema) : undefined;
+  const checked = spec && node
+    ? {
+        schemaKey: spec.schema,
+        node,
+        labels: { release: context.release, setting: `a ${clip(type)} setting`, owner: clip(type), secrets: new Set(spec.secretFields ?? []) },
+        split: commaListKeys(context.catalogRelease, api, type),
+      }
+    : undefined;
+  providerChecks.set(key, checked);
+  return checked;
 }
 
-function withSwitches(id: unknown, env: ReadonlySet<string>): ReadonlySet<string> {
+/** provider_id null, empty or `__disabled__` (also through a placeholder): the server never reads the entry's config. */
+function droppedProvider(id: unknown, sub: Substitution, env: Env): boolean {
+  if (id === null || id === '' || id === '__disabled__') return true;
+  return typeof id === 'string' && id.includes('__disabled__') && resolveString(id, sub, env) === '__disabled__';
+}
+
+/** The env names the container sets, and a key for them (results are memoized per key). */
+interface Env {
+  has(name: string): boolean;
+  key: string;
+}
+
+function envOf(names: ReadonlySet<string>): Env {
+  return { has: (name) => names.has(name), key: [...names].sort().join(',') };
+}
+
+function withSwitches(id: unknown, env: Env): Env {
   if (typeof id !== 'string') return env;
-  const switches = placeholdersIn(id).filter((p) => p.op === ':+' && !env.has(p.name));
-  return switches.length === 0 ? env : new Set([...env, ...switches.map((p) => p.name)]);
+  const switches = placeholdersIn(id).filter((p) => p.op === ':+' && !env.has(p.name)).map((p) => p.name);
+  if (switches.length === 0) return env;
+  return { has: (name) => env.has(name) || switches.includes(name), key: `${env.key}+${switches.join(',')}` };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -148,23 +182,39 @@ function section(
   base: Segment[],
   labels: Labels,
   sub: Substitution,
-  env: ReadonlySet<string>,
+  env: Env,
   commaLists: readonly string[] = [],
 ): Found[] {
+  // Keyed by the section as written: a hit skips resolving and validating (most sections of many
+  // LLSDs are the same base text); what the value resolves to depends only on the env names.
+  const scope = `${labels.release}\t${labels.setting}\t${schemaKey}\t${env.key}`;
+  let byValue = memo.get(scope);
+  if (!byValue) {
+    byValue = new Map();
+    memo.set(scope, byValue);
+  }
+  const json = JSON.stringify(raw);
+  let relative = byValue.get(json);
+  if (relative === undefined) {
+    relative = findings(node, raw, base, labels, sub, env, commaLists);
+    if (++memoSize > MEMO_LIMIT) {
+      memo.clear();
+      memoSize = 0;
+    }
+    byValue.set(json, relative);
+  }
+  return relative.length === 0 ? [] : relative.map((f) => ({ ...f, path: [...base, ...f.path] }));
+}
+
+/** The findings in one section, relative to it. */
+function findings(node: Schema, raw: unknown, base: Segment[], labels: Labels, sub: Substitution, env: Env, commaLists: readonly string[]): Found[] {
   const dropped: Segment[][] = [];
   const value = splitAtCommas(resolve(raw, base, sub, env, dropped), commaLists);
-  const memoKey = `${labels.release}\t${labels.setting}\t${schemaKey}\t${JSON.stringify(value)}`;
-  let relative = memo.get(memoKey);
-  if (relative === undefined) {
-    // Most sections are valid: the first pass stops at the first error; only an invalid one is
-    // validated again for all its errors.
-    const valid = validate(value, node, '2020-12', schemaLookup(), true).valid;
-    relative = valid ? [] : explainAll(node, value, validate(value, node, '2020-12', schemaLookup(), false).errors, labels);
-    if (memo.size >= MEMO_LIMIT) memo.clear();
-    memo.set(memoKey, relative);
-  }
-  const out = relative.map((f) => ({ ...f, path: [...base, ...f.path] }));
-  return dropped.length === 0 ? out : out.filter((f) => !dropped.some((d) => d.every((s, i) => f.path[i] === s)));
+  // Most sections are valid: the first pass stops at the first error; only an invalid one is
+  // validated again for all its errors.
+  if (validate(value, node, '2020-12', schemaLookup(), true).valid) return [];
+  const found = explainAll(node, value, validate(value, node, '2020-12', schemaLookup(), false).errors, labels);
+  return dropped.length === 0 ? found : found.filter((f) => !dropped.some((d) => d.slice(base.length).every((s, i) => f.path[i] === s)));
 }
 
 /** A before-validator's split of `a,b` into a list; a string still holding a placeholder is one unknown item. */
@@ -178,8 +228,9 @@ function splitAtCommas(value: unknown, keys: readonly string[]): unknown {
   return out;
 }
 
-/** Findings by (section, resolved value): sections repeat across LLSDs; bounded, emptied when full. */
-const memo = new Map<string, Found[]>();
+/** Findings by section (schema, labels, env names) and value as written; bounded, emptied when full. */
+const memo = new Map<string, Map<string, Found[]>>();
+let memoSize = 0;
 const MEMO_LIMIT = 20_000;
 
 // cfworker's lookup, by `$ref` as written (`#/$defs/<key>`): every ref of the catalog has that form,
@@ -210,19 +261,26 @@ interface Placeholder {
 }
 const PLACEHOLDER = /\$\{env\.([A-Z0-9_]+)(?::([=+])([^}]*))?\}/g;
 
-function placeholdersIn(text: string): Placeholder[] {
+function placeholdersIn(text: string): readonly Placeholder[] {
   if (!text.includes('${')) return [];
-  return [...text.matchAll(PLACEHOLDER)].map((m) => ({
+  const known = placeholderCache.get(text);
+  if (known) return known;
+  const found = [...text.matchAll(PLACEHOLDER)].map((m): Placeholder => ({
     name: m[1] as string,
     op: m[2] === undefined ? '' : m[2] === '+' ? ':+' : ':=',
     text: m[3] ?? '',
     raw: m[0],
     index: m.index,
   }));
+  if (placeholderCache.size >= 10_000) placeholderCache.clear();
+  placeholderCache.set(text, found);
+  return found;
 }
+/** The strings of a base config come back in every LLSD's config: each is scanned once. */
+const placeholderCache = new Map<string, readonly Placeholder[]>();
 
 /** The value the server validates, or the string itself when a variable's value is unknown. */
-function resolveString(text: string, sub: Substitution, env: ReadonlySet<string>): unknown {
+function resolveString(text: string, sub: Substitution, env: Env): unknown {
   const placeholders = placeholdersIn(text);
   if (placeholders.length === 0) return sub.convertsEveryString ? converted(text) : text;
   let out = '';
@@ -251,7 +309,7 @@ function converted(text: string): unknown {
 }
 
 /** `raw` as the server validates it; list entries it drops before validating are recorded in `dropped`. */
-function resolve(raw: unknown, path: Segment[], sub: Substitution, env: ReadonlySet<string>, dropped: Segment[][]): unknown {
+function resolve(raw: unknown, path: Segment[], sub: Substitution, env: Env, dropped: Segment[][]): unknown {
   if (typeof raw === 'string') return resolveString(raw, sub, env);
   if (Array.isArray(raw)) {
     return raw.map((item: unknown, i) => {
@@ -269,7 +327,7 @@ function resolve(raw: unknown, path: Segment[], sub: Substitution, env: Readonly
   return out;
 }
 
-function droppedEntry(item: Record<string, unknown>, sub: Substitution, env: ReadonlySet<string>): boolean {
+function droppedEntry(item: Record<string, unknown>, sub: Substitution, env: Env): boolean {
   if (typeof item.provider_id === 'string' && !sub.convertsEveryString && resolveString(item.provider_id, sub, env) === '__disabled__') return true;
   return sub.droppedWhenEmpty.some((field) => {
     const id = item[field];
