@@ -6,9 +6,11 @@
 //
 // Validator: @cfworker/json-schema, which interprets a schema. ajv compiles each one with
 // `new Function` at run time (~70 ms for one release's run-config schema, more than the start-up
-// budget of BENCHMARKS.md) and its precompiled code for the catalog is 2 MB. One cfworker
-// validation of a whole config costs ~1 ms, so results are memoized per section and value: the
-// configs of many LLSDs share most sections.
+// budget of BENCHMARKS.md) and its precompiled code for the catalog is 2 MB. cfworker's `validate`
+// is called with one lookup of every `$defs` entry (schemaLookup) rather than a `Validator` per
+// schema key: each `new Validator` walks the whole catalog (10–20 ms). One validation of a whole
+// config costs ~1 ms, so results are memoized per section and value: the configs of many LLSDs
+// share most sections.
 //
 // Pure: the config is read, never changed. Placeholders are resolved first, as the release's
 // `replace_env_vars` would (server catalog <R>/env-substitution.md), where their value is known:
