@@ -7,6 +7,7 @@ import { renderOptionsSchema, type RegistryOptions, type RenderOptions, type Ren
 import { isError, type FieldProblem } from './api/issues.js';
 import { checkReferences } from './api/references.js';
 import { generateConfig, type GeneratedConfig } from './config/generate.js';
+import { checkReleaseSchema } from './config/release-schema.js';
 import { checkStartupRules } from './config/startup-rules.js';
 import { annotation, annotationsOf, identityOf, isClientSideOnly, resultFor, type InputItem, type KrmObject } from './krm/item.js';
 import { inventoryOf, type Inventory } from './krm/inventory.js';
@@ -228,11 +229,24 @@ function checkAsServer(plan: Plan, config: GeneratedConfig, objects: readonly Kr
   const containerEnv = new Set((deployment?.spec?.template?.spec?.containers?.[0]?.env ?? []).map((e) => e.name));
   const where = config.fromConfigMap ? `the config.yaml of the ConfigMap ${quote(config.fromConfigMap)}` : 'the generated config.yaml';
   const path = config.fromConfigMap ? ['spec', 'overrideConfig', 'configMapName'] : [];
-  return checkStartupRules(parsed, { release: plan.release, catalogRelease: plan.catalogRelease, profile: plan.profile, containerEnv }).map((p) => ({
-    severity: p.severity,
-    path,
-    message: `${where} would ${p.severity === 'error' ? 'stop' : 'trouble'} llama-stack ${plan.release} at startup: ${code(p.path || '(top level)')} ${p.message}`,
-  }));
+  const startup = checkStartupRules(parsed, { release: plan.release, catalogRelease: plan.catalogRelease, profile: plan.profile, containerEnv });
+  // The release's own schemas: what the startup rules did not already say about a field.
+  const said = new Set(startup.map((p) => p.path));
+  const source = config.fromConfigMap ? 'override' : 'generated';
+  const schema = checkReleaseSchema(parsed, { release: plan.release, catalogRelease: plan.catalogRelease, containerEnv, source }).filter((p) => !said.has(p.path));
+  const checked = plan.catalogRelease === plan.release ? '' : ` (checked against the catalog's ${plan.catalogRelease})`;
+  return [
+    ...startup.map((p) => ({
+      severity: p.severity,
+      path,
+      message: `${where} would ${p.severity === 'error' ? 'stop' : 'trouble'} llama-stack ${plan.release} at startup: ${code(p.path || '(top level)')} ${p.message}`,
+    })),
+    ...schema.map((p) => ({
+      severity: p.severity,
+      path,
+      message: `${where} does not fit the schema of llama-stack ${plan.release}${checked}: ${code(p.path)} ${p.message}`,
+    })),
+  ];
 }
 
 /**

@@ -102,10 +102,11 @@ describe('values that were internal errors: rendered as meant, or one clear erro
   });
 
   it('!!binary in LLSD settings: the config holds the base64 text (it held a map of byte numbers)', () => {
-    const llsd = quickstartText().replace('      provider: vllm\n', '      provider: vllm\n      settings:\n        blob: !!binary aGVsbG8=\n');
+    // tls_verify: a vLLM setting that takes a string (a CA bundle path), so the release schema accepts it.
+    const llsd = quickstartText().replace('      provider: vllm\n', '      provider: vllm\n      settings:\n        tls_verify: !!binary aGVsbG8=\n');
     const r = run(['build', writeTree(tempDir(), { 'llsd.yaml': llsd })]);
     expect(r.status, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/\n {12}blob: aGVsbG8=\n/);
+    expect(r.stdout).toMatch(/\n {12}tls_verify: aGVsbG8=\n/);
   });
 
   it('!!binary on text that is not base64: an error at the line, the value not quoted', () => {
