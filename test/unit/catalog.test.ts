@@ -136,8 +136,8 @@ describe('named distributions (configs/distributions.yaml)', () => {
       'starter 1.2.2 docker.io/ogxai/distribution-starter:1.2.2',
       'starter 1.3.0 docker.io/ogxai/distribution-starter:1.3.0',
     ]);
-    expect(distributions().starter?.defaultRelease).toBe('0.7.1');
-    expect(distributions()['postgres-demo']?.defaultRelease).toBe('0.7.1');
+    expect(distributions().starter?.defaultRelease).toBe('1.3.0');
+    expect(distributions()['postgres-demo']?.defaultRelease).toBe('1.3.0');
   });
 
   it('every embedded base config is used, and every default release is shipped', () => {
