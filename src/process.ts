@@ -6,6 +6,7 @@ import { isLlsdObject, llsdKind, llsdNearMiss, llsdReaders, supportedLlsdVersion
 import { renderOptionsSchema, type RegistryOptions, type RenderOptions, type RenderOptionsInput } from './api/render-config.js';
 import { isError, type FieldProblem } from './api/issues.js';
 import { checkReferences } from './api/references.js';
+import { crFieldOf } from './config/cr-paths.js';
 import { generateConfig, type GeneratedConfig } from './config/generate.js';
 import { checkReleaseSchema } from './config/release-schema.js';
 import { checkStartupRules } from './config/startup-rules.js';
@@ -228,7 +229,8 @@ function checkAsServer(plan: Plan, config: GeneratedConfig, objects: readonly Kr
   const deployment = objects.find((o) => o.kind === 'Deployment') as { spec?: { template?: { spec?: { containers?: Array<{ env?: Array<{ name: string }> }> } } } } | undefined;
   const containerEnv = new Set((deployment?.spec?.template?.spec?.containers?.[0]?.env ?? []).map((e) => e.name));
   const where = config.fromConfigMap ? `the config.yaml of the ConfigMap ${quote(config.fromConfigMap)}` : 'the generated config.yaml';
-  const path = config.fromConfigMap ? ['spec', 'overrideConfig', 'configMapName'] : [];
+  const overridePath = ['spec', 'overrideConfig', 'configMapName'];
+  const pathOf = (configPath: string): FieldProblem['path'] => (config.fromConfigMap ? overridePath : crFieldOf(configPath, plan, parsed));
   const startup = checkStartupRules(parsed, { release: plan.release, catalogRelease: plan.catalogRelease, profile: plan.profile, containerEnv });
   // The release's own schemas: what the startup rules did not already say about a field.
   const said = new Set(startup.map((p) => p.path));
@@ -238,12 +240,12 @@ function checkAsServer(plan: Plan, config: GeneratedConfig, objects: readonly Kr
   return [
     ...startup.map((p) => ({
       severity: p.severity,
-      path,
+      path: pathOf(p.path),
       message: `${where} would ${p.severity === 'error' ? 'stop' : 'trouble'} llama-stack ${plan.release} at startup: ${code(p.path || '(top level)')} ${p.message}`,
     })),
     ...schema.map((p) => ({
       severity: p.severity,
-      path,
+      path: pathOf(p.path),
       message: `${where} does not fit the schema of llama-stack ${plan.release}${checked}: ${code(p.path)} ${p.message}`,
     })),
   ];

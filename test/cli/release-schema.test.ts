@@ -8,16 +8,20 @@ import { expectNoCrash, quickstartText, run, stderrLines, tempDir, writeTree } f
 const withSettings = (settings: string): string => quickstartText().replace(/(\n\s+provider: vllm\n)/, `$1      settings:\n${settings}`);
 
 describe('release schema in build', () => {
-  it('a provider setting the release does not define: exit 1, the config.yaml path and the closest key', () => {
+  it('a provider setting the release does not define: exit 1, at the LLSD setting and its line, with the config.yaml path and the closest key', () => {
     const dir = writeTree(tempDir(), { 'llsd.yaml': withSettings('        max_tokenz: 100\n') });
     const r = run(['build', dir]);
     expectNoCrash(r);
     expect(r.status).toBe(1);
     expect(r.stdout).toBe('');
-    // The generated config as a whole is the LLSD's (no LLSD field path); the message names the config.yaml path.
+    // The result points at the setting the LLSD wrote (src/config/cr-paths.ts), on its line; the message names the config.yaml path.
+    const line = withSettings('        max_tokenz: 100\n').split('\n').findIndex((l) => l.includes('max_tokenz')) + 1;
+    expect(line).toBeGreaterThan(1);
     expect(stderrLines(r).filter((l) => !l.includes('warning:'))).toEqual([
       expect.stringMatching(
-        /llsd\.yaml:\d+: llama\/quickstart: the generated config\.yaml does not fit the schema of llama-stack [\d.]+: `providers\.inference\[\d+\]\.config\.max_tokenz` is not a remote::vllm setting in llama-stack [\d.]+; the server silently ignores it\. Did you mean `max_tokens`\?$/,
+        new RegExp(
+          `llsd\\.yaml:${line}: llama/quickstart: spec\\.providers\\.inference\\.settings\\.max_tokenz: the generated config\\.yaml does not fit the schema of llama-stack [\\d.]+: \`providers\\.inference\\[\\d+\\]\\.config\\.max_tokenz\` is not a remote::vllm setting in llama-stack [\\d.]+; the server silently ignores it\\. Did you mean \`max_tokens\`\\?$`,
+        ),
       ),
     ]);
   });
