@@ -42,6 +42,14 @@ export function applyServerSettings(config: Record<string, unknown>, plan: Plan,
     // may not pass `--insecure`, so the config says it. (Args go after the stock entrypoint's
     // `--insecure`; written anyway, it changes nothing there and keeps the config self-sufficient.)
     setOwn(server(), 'insecure', true);
+    if (ownCommand(plan) || ownArgs(plan)) {
+      const field = ownCommand(plan) ? 'command' : 'args';
+      problems.push({
+        severity: 'info',
+        path: ['spec', 'workload', 'overrides', field],
+        message: `llama-stack ${plan.release} refuses to start without TLS unless told it may, and the container ${field} is the LLSD's own, so the generated config.yaml sets \`server.insecure: true\` (enable \`networking.tls\` to serve TLS instead)`,
+      });
+    }
   }
   const current = isPlainObject(config.server) ? config.server.port : undefined;
   if (plan.profile.serverPortRead && (plan.llsd.spec.networking?.port !== undefined || (current !== undefined && current !== serverPort(plan)))) {

@@ -44,7 +44,7 @@ describe('the Safety API, removed in 1.0', () => {
       {
         path: 'spec.providers.safety',
         severity: 'error',
-        message: `configures the safety API, which llama-stack ${release} does not have (its last release with safety is 0.8.0): moderate through the responses provider's \`moderation_endpoint\` (an OpenAI-compatible moderation service, with \`moderation_headers\` from 1.1) instead of shields. Remove \`providers.safety\`, or render for 0.8.0 with the \`llamastack.io/release\` annotation`,
+        message: `configures the safety API, which llama-stack ${release} does not have (its last release with safety is 0.8.0): moderate through the responses provider's \`moderation_endpoint\` (an OpenAI-compatible moderation service, with \`moderation_headers\` from 1.1) instead of shields; an LLSD sets it in the config.yaml it gives by \`spec.overrideConfig\`. Remove \`providers.safety\`, or render for 0.8.0 with the \`llamastack.io/release\` annotation`,
       },
     ]);
   });
@@ -86,6 +86,14 @@ describe('strict TLS from 1.2', () => {
     expect(config(spec, '1.2.2').server.insecure).toBe(true);
     expect(config(spec, '1.3.0').server.insecure).toBe(true);
     expect(config(spec, '1.1.3').server.insecure).toBeUndefined();
+    const outcome = generate(spec, '1.3.0');
+    expect(outcome.ok ? outcome.problems.filter((p) => p.severity === 'info') : outcome.problems).toEqual([
+      {
+        severity: 'info',
+        path: ['spec', 'workload', 'overrides', _],
+        message: `llama-stack 1.3.0 refuses to start without TLS unless told it may, and the container ${_} is the LLSD's own, so the generated config.yaml sets \`server.insecure: true\` (enable \`networking.tls\` to serve TLS instead)`,
+      },
+    ]);
   });
 
   it('TLS with an own command: the certificate files, no insecure, and an info that the ciphers are FIPS only', () => {
