@@ -7,6 +7,7 @@ import { renderOptionsSchema, type RegistryOptions, type RenderOptions, type Ren
 import { isError, type FieldProblem } from './api/issues.js';
 import { checkReferences } from './api/references.js';
 import { crFieldOf } from './config/cr-paths.js';
+import { asServerConverts } from './config/legacy-forms.js';
 import { generateConfig, type GeneratedConfig } from './config/generate.js';
 import { checkReleaseSchema } from './config/release-schema.js';
 import { checkStartupRules } from './config/startup-rules.js';
@@ -225,7 +226,8 @@ function imageSourceInfo(image: string, plan: Plan): FieldProblem {
  * they point at the field naming that ConfigMap.
  */
 function checkAsServer(plan: Plan, config: GeneratedConfig, objects: readonly KrmObject[]): FieldProblem[] {
-  const parsed = config.value;
+  // Judged as the server reads it: older forms it converts first are converted, with a warning each.
+  const { config: parsed, notes } = asServerConverts(config.value, plan.release, plan.catalogRelease);
   const deployment = objects.find((o) => o.kind === 'Deployment') as { spec?: { template?: { spec?: { containers?: Array<{ env?: Array<{ name: string }> }> } } } } | undefined;
   const containerEnv = new Set((deployment?.spec?.template?.spec?.containers?.[0]?.env ?? []).map((e) => e.name));
   const where = config.fromConfigMap ? `the config.yaml of the ConfigMap ${quote(config.fromConfigMap)}` : 'the generated config.yaml';
@@ -238,6 +240,7 @@ function checkAsServer(plan: Plan, config: GeneratedConfig, objects: readonly Kr
   const schema = checkReleaseSchema(parsed, { release: plan.release, catalogRelease: plan.catalogRelease, containerEnv, source }).filter((p) => !said.has(p.path));
   const checked = plan.catalogRelease === plan.release ? '' : ` (checked against the catalog's ${plan.catalogRelease})`;
   return [
+    ...notes.map((n) => ({ severity: 'warning' as const, path: pathOf(n.path), message: `${where}: ${code(n.path)} ${n.message}` })),
     ...startup.map((p) => ({
       severity: p.severity,
       path: pathOf(p.path),

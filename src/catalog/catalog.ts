@@ -176,6 +176,8 @@ export interface StoreSpec {
   family: 'kv' | 'sql';
   /** The backend of the store's default (schema `default`); undefined when an omitted store is off. */
   defaultBackend?: string;
+  /** The table of an SQL store's default. */
+  defaultTable?: string;
 }
 
 const storesCache = new Map<string, StoreSpec[]>();
@@ -190,7 +192,8 @@ export function runConfigStores(release: string): StoreSpec[] {
     const ref = objectsOf(schema)[0]?.properties as SchemaNode | undefined;
     const family = ref && Object.hasOwn(ref, 'namespace') ? 'kv' : 'sql';
     const fallback = isNode(schema) && isNode(schema.default) && typeof schema.default.backend === 'string' ? schema.default.backend : undefined;
-    stores.push(fallback === undefined ? { name, family } : { name, family, defaultBackend: fallback });
+    const table = isNode(schema) && isNode(schema.default) && typeof schema.default.table_name === 'string' ? schema.default.table_name : undefined;
+    stores.push({ name, family, ...(fallback !== undefined && { defaultBackend: fallback }), ...(table !== undefined && { defaultTable: table }) });
   }
   storesCache.set(release, stores);
   return stores;

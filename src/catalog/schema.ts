@@ -239,5 +239,11 @@ export const releaseNotesSchema = z.strictObject({
   requiredAtRuntime: z.array(z.strictObject({ api: z.string(), type: z.string(), key: z.string(), ...releaseRange, why: z.string() })),
   /** Config keys the release still reads but has replaced. */
   deprecatedKeys: z.array(z.strictObject({ api: z.string(), type: z.string(), key: z.string(), ...releaseRange, instead: z.string() })),
+  /**
+   * `storage.stores` entries the release still accepts in their older KV form `{backend: kv_X,
+   * namespace}`, converting them (a pydantic before-validator) to the SQL form `{backend: sql_X,
+   * table_name}` before it validates: what no schema can say.
+   */
+  kvStoresMigratedToSql: z.array(z.strictObject({ stores: z.array(z.string()), ...releaseRange, source: z.string() })),
 });
 export type ReleaseNotes = z.infer<typeof releaseNotesSchema>;
