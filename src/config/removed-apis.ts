@@ -3,6 +3,7 @@
 // provider resolution, so the LLSD is refused with the last release that had the API and what to
 // use instead. Which APIs and their alternatives are data (the release profile's `removedApis`);
 // the last release with the API is read from the release catalog.
+import { apiOfDisabled } from '../api/rules.js';
 import type { FieldProblem } from '../api/issues.js';
 import { providerApis } from '../api/llsd-v1alpha2.js';
 import { annotation } from '../krm/item.js';
@@ -21,8 +22,10 @@ export function refuseRemovedApis(plan: Plan, problems: FieldProblem[]): boolean
   const removed = plan.profile.removedApis ?? {};
   const { spec } = plan.llsd;
   const found: FieldProblem[] = [];
+  // A disabled API's providers are ignored with a warning (disabled wins): no second result.
+  const disabled = new Set((spec.disabled ?? []).map(apiOfDisabled));
   for (const [crName, api] of Object.entries(providerApis)) {
-    if (!Object.hasOwn(removed, api)) continue;
+    if (!Object.hasOwn(removed, api) || disabled.has(api)) continue;
     const last = lastReleaseWith(api, plan.catalogRelease);
     const why = (field: string): string =>
       `configures the ${api} API, which llama-stack ${plan.release} does not have${last ? ` (its last release with ${api} is ${last})` : ''}: ${removed[api]}. Remove ${code(field)}${last ? `, or render for ${last} with the \`${annotation.release}\` annotation` : ''}`;

@@ -43,11 +43,11 @@ export function renderDeployment(plan: Plan, config: GeneratedConfig): KrmObject
   container.startupProbe = probe(defaults.probes.startup, scheme);
   container.readinessProbe = probe(defaults.probes.readiness, scheme);
   container.livenessProbe = probe(defaults.probes.liveness, scheme);
-  container.securityContext = defaults.containerSecurityContext;
+  container.securityContext = serverSecurityContext(plan);
 
   const podSpec: Record<string, unknown> = { serviceAccountName: overrides.serviceAccountName ?? names.serviceAccount(llsd) };
   if (overrides.terminationGracePeriodSeconds !== undefined) podSpec.terminationGracePeriodSeconds = overrides.terminationGracePeriodSeconds;
-  podSpec.securityContext = podSecurityContext(plan);
+  podSpec.securityContext = defaults.podSecurityContext;
   Object.assign(podSpec, placement(plan));
   if (external) podSpec.initContainers = external.initContainers;
   podSpec.containers = [container];
@@ -179,12 +179,14 @@ function placement(plan: Plan): Record<string, unknown> {
 }
 
 /**
- * The workload default; an image that runs as a non-root USER (OGX 1.3.0+: 1001, HOME=/, state in
- * /.ogx owned 1001:0) also gets `runAsNonRoot`. No `runAsUser`: OpenShift's restricted SCC assigns
- * its own UID, which the image allows (its directories are group 0 writable).
+ * The workload default; the server container of an image that runs as a non-root USER (OGX
+ * 1.3.0+: 1001, HOME=/, state in /.ogx owned 1001:0) also gets `runAsNonRoot` — on the container,
+ * not the pod, so the init containers of external providers (the user's images) keep their own
+ * user. No `runAsUser`: OpenShift's restricted SCC assigns its own UID, which the image allows
+ * (its directories are group 0 writable).
  */
-function podSecurityContext(plan: Plan): Record<string, unknown> {
-  const defaults = workloadDefaults().podSecurityContext;
+function serverSecurityContext(plan: Plan): Record<string, unknown> {
+  const defaults = workloadDefaults().containerSecurityContext;
   return plan.profile.image.user !== undefined && plan.profile.image.user !== 0 ? { ...defaults, runAsNonRoot: true } : defaults;
 }
 
