@@ -167,14 +167,18 @@ describe('port and workers', () => {
 describe('the image user from 1.3', () => {
   it('1.3.0 runs as USER 1001 with HOME=/: runAsNonRoot, state volume and OGX_CONFIG_DIR at /.ogx', () => {
     const pod = deployment('distribution: {name: starter}\nworkload:\n  storage: {}', '1.3.0').spec.template.spec;
-    expect(pod.securityContext).toEqual({ fsGroup: 1001, seccompProfile: { type: 'RuntimeDefault' }, runAsNonRoot: true });
+    // On the server container only: external providers' init containers run the user's images.
+    expect(pod.securityContext).toEqual({ fsGroup: 1001, seccompProfile: { type: 'RuntimeDefault' } });
+    expect(pod.containers[0].securityContext).toEqual({ allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] }, runAsNonRoot: true });
     expect(pod.containers[0].volumeMounts).toContainEqual({ name: 'lls-storage', mountPath: '/.ogx' });
     expect(pod.containers[0].env).toContainEqual({ name: 'OGX_CONFIG_DIR', value: '/.ogx' });
     expect(pod.containers[0].image).toBe('docker.io/ogxai/distribution-starter:1.3.0');
   });
 
-  it('1.2.2 and older images run as root: the pod security context is unchanged', () => {
-    expect(deployment('distribution: {name: starter}', '1.2.2').spec.template.spec.securityContext).toEqual({ fsGroup: 1001, seccompProfile: { type: 'RuntimeDefault' } });
+  it('1.2.2 and older images run as root: the security contexts are unchanged', () => {
+    const pod = deployment('distribution: {name: starter}', '1.2.2').spec.template.spec;
+    expect(pod.securityContext).toEqual({ fsGroup: 1001, seccompProfile: { type: 'RuntimeDefault' } });
+    expect(pod.containers[0].securityContext).toEqual({ allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] } });
   });
 });
 
