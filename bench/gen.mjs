@@ -62,6 +62,8 @@ export function documents(i) {
       llsd.metadata.annotations = { 'llamastack.io/release': '0.8.0' };
       break;
     case 'starter-multi':
+      // The Safety API ends with 0.8.0 (OGX 1.0 removed it).
+      llsd.metadata.annotations = { 'llamastack.io/release': '0.8.0' };
       spec.providers = {
         inference: [
           { id: 'primary', ...vllm },
