@@ -154,6 +154,7 @@ function scalarText(value: unknown): ScalarText {
   if (typeof value !== 'string') throw new NotPlain();
   // Names, ids, paths and images: plain unless they are one of YAML's words for true, false or null.
   if (isSimplePlain(value) || colonPlain.test(value)) return { head: value, block: false, lines: [] };
+  if (needsEscapes(value)) return { head: escapedDoubleQuoted(value), block: false, lines: [] };
   const literal = plainLiteral(value);
   if (literal) return literal;
   const known = scalars.get(value);
@@ -161,6 +162,28 @@ function scalarText(value: unknown): ScalarText {
   const text = rendered(value);
   if (scalars.size < 100_000) scalars.set(value, text);
   return text;
+}
+
+/**
+ * Strings the server's YAML 1.1 reader (PyYAML) or kustomize's would not read back as written by
+ * `yaml` (a YAML 1.2 writer): `=` alone (YAML 1.1's "value" key), and tabs, DEL, C0/C1 controls,
+ * NEL, line and paragraph separators and BOMs, which `yaml` may leave raw in a plain or quoted
+ * scalar. These are written double-quoted with every such character escaped.
+ */
+const needsEscapes = (value: string): boolean => value === '=' || /[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029\ufeff]/.test(value);
+
+function escapedDoubleQuoted(value: string): string {
+  let out = '"';
+  for (const char of value) {
+    const code = char.codePointAt(0) as number;
+    if (char === '"' || char === '\\') out += `\\${char}`;
+    else if (char === '\n') out += '\\n';
+    else if (char === '\r') out += '\\r';
+    else if (char === '\t') out += '\\t';
+    else if (code < 0x20 || (code >= 0x7f && code <= 0x9f) || code === 0x2028 || code === 0x2029 || code === 0xfeff) out += `\\u${code.toString(16).padStart(4, '0')}`;
+    else out += char;
+  }
+  return `${out}"`;
 }
 
 /**
@@ -215,6 +238,11 @@ function keyText(key: string): string {
   }
   // `yaml` quotes a key that could read as a document marker only at the top level; this writer
   // renders keys once for every depth, so such keys go to `yaml` with the whole value.
+  if (key.length <= 1000 && needsEscapes(key)) {
+    const quoted = escapedDoubleQuoted(key);
+    if (keys.size < 100_000) keys.set(key, quoted);
+    return quoted;
+  }
   if (key.includes('\n') || key.length > 1000 || /^(%|---|\.\.\.)|[\r\u2028\u2029]/.test(key)) throw new NotPlain();
   const text = new Document({ [key]: null }, documentOptions).toString(toStringOptions);
   if (!text.endsWith(': null\n') || text.indexOf('\n') !== text.length - 1) throw new NotPlain();

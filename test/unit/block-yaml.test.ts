@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Node } from 'yaml';
+import { parse, type Node } from 'yaml';
 import { readBlockYaml } from '../../src/krm/block-yaml.js';
 import { fieldLinesOf } from '../../src/krm/field-lines.js';
 import { parseYamlStream, prepareForOutput, stringifyYaml } from '../../src/krm/yaml.js';
@@ -37,7 +37,9 @@ function disagreement(text: string): string | undefined {
     const output = block.output();
     prepareForOutput(node);
     const written = stringifyYaml(node);
-    if (output !== undefined && output !== written) return `document ${index} written as ${JSON.stringify(output)}, yaml writes ${JSON.stringify(written)}`;
+    // emit.ts escapes what a YAML 1.1 reader would misread (`=`, control characters), where `yaml` would not: the same value.
+    const escaped = output !== undefined && output !== written && /"(=|[^"]*\\u00[0-9a-f]{2}[^"]*|[^"]*\\t[^"]*)"/.test(output) && isDeepStrictEqual(parse(output), parse(written));
+    if (output !== undefined && output !== written && !escaped) return `document ${index} written as ${JSON.stringify(output)}, yaml writes ${JSON.stringify(written)}`;
   }
   return undefined;
 }

@@ -37,12 +37,31 @@ const value = fc.letrec((tie) => ({
   ),
 })).node;
 
+/** A string emit.ts writes double-quoted and escaped where `yaml` would not (src/krm/emit.ts needsEscapes). */
+const escapedString = (s: string): boolean => s === '=' || /[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029\ufeff]/.test(s);
+const holdsEscaped = (v: unknown): boolean =>
+  typeof v === 'string'
+    ? escapedString(v)
+    : Array.isArray(v)
+      ? v.some(holdsEscaped)
+      : v !== null && typeof v === 'object'
+        ? Object.entries(v).some(([key, child]) => escapedString(key) || holdsEscaped(child))
+        : false;
+const rawControl = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\ufeff]/;
+
 describe('emitPlainYaml writes what yaml writes', () => {
-  it('for generated values (or declines, and yaml writes them)', () => {
+  it('for generated values (or declines, and yaml writes them); strings a YAML 1.1 reader would misread are escaped instead', () => {
     fc.assert(
       fc.property(value, (v) => {
         const fast = emitPlainYaml(v);
-        if (fast !== undefined) expect(fast).toBe(byYaml(v));
+        if (fast === undefined) return;
+        if (!holdsEscaped(v)) {
+          expect(fast).toBe(byYaml(v));
+          return;
+        }
+        expect(fast).not.toMatch(rawControl);
+        expect(parse(fast, { version: '1.1' })).toEqual(v);
+        expect(parse(fast)).toEqual(v);
       }),
       { numRuns: Number(process.env.EMIT_RUNS ?? 3000) },
     );
@@ -59,6 +78,17 @@ describe('emitPlainYaml writes what yaml writes', () => {
       }
     }
     expect(checked).toBeGreaterThan(100);
+  });
+
+  it('`=`, tabs, DEL, C1 controls, NEL and line separators are written double-quoted and escaped, which PyYAML (YAML 1.1) reads back (attacker probe)', () => {
+    for (const text of ['=', 'a\tb', 'a\x7fb', 'a\u2028b', 'a\x85b', 'x\ufeffy', 'a\tb\nc']) {
+      const out = emitPlainYaml({ k: text }) as string;
+      expect(out, JSON.stringify(text)).not.toMatch(rawControl);
+      expect(out).toMatch(/^k: "/);
+      expect(parse(out, { version: '1.1' })).toEqual({ k: text });
+    }
+    expect(emitPlainYaml({ k: '=' })).toBe('k: "="\n');
+    expect(emitPlainYaml({ k: 'a\x7fb' })).toBe('k: "a\\u007fb"\n');
   });
 
   it('keys that read as document markers only at the top level are left to yaml (found by review)', () => {
@@ -104,7 +134,8 @@ describe('writeResourceList writes what yaml writes for the whole list', () => {
               return node;
             })
           : objects;
-        expect(writeResourceList(items as OutputItem[], [])).toBe(wholeList(items, []));
+        if (holdsEscaped(values)) expect(parse(writeResourceList(items as OutputItem[], []))).toEqual(parse(wholeList(items, [])));
+        else expect(writeResourceList(items as OutputItem[], [])).toBe(wholeList(items, []));
       }),
       { numRuns: Number(process.env.EMIT_RUNS ?? 1000) },
     );
