@@ -263,8 +263,13 @@ function isCredentialKey(key: string, secretKeys: Set<string>): boolean {
   return isCredentialName(key);
 }
 
-/** A value that would reach the ConfigMap as the secret itself: text (not an `${env.X}` placeholder) or a number. */
-const isLiteral = (value: unknown): boolean => (typeof value === 'string' && value !== '' && !value.includes('${env.')) || typeof value === 'number';
+/**
+ * A value that would reach the ConfigMap as the secret itself: a number, or text that is not just
+ * one `${env.X}` placeholder (with no default, or an empty one). A default (`${env.X:=sk-…}`),
+ * text around a placeholder, a `:+` value or a name the server does not substitute would all put
+ * the credential in the ConfigMap.
+ */
+const isLiteral = (value: unknown): boolean => (typeof value === 'string' && value !== '' && !/^\$\{env\.[A-Z0-9_]+(?::=)?\}$/.test(value)) || typeof value === 'number';
 
 function literalCredentialMessage(key: string, topLevel: boolean, isApiKey: boolean): string {
   const ref = '{name: <secret>, key: <key>}';

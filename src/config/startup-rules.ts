@@ -11,6 +11,7 @@
 // as `d`, and `${env.X:+id}` as possibly set (the pod may get X another way, e.g. `envFrom`), so
 // what hangs on such a conditional id is a warning; a bare `${env.X}` (or vLLM's URL defaulting
 // to empty) is an error: the container must set X.
+import { isCredentialName } from '../lib/url-credentials.js';
 import { closest } from '../api/issues.js';
 import { formatFieldPath } from '../krm/item.js';
 import { isPlainObject } from '../lib/objects.js';
@@ -1335,6 +1336,9 @@ function checkPlaceholders(ctx: Checker): void {
 function checkString(ctx: Checker, text: string, path: Path, provider: Provider | undefined): void {
   if (!text.includes('${')) return;
   const placeholders = placeholdersIn(text, ctx.bash);
+  // A credential's text is never quoted, not even in a placeholder (its default may be the secret).
+  const secret = isCredentialName(String(path[path.length - 1] ?? ''));
+  const shown = (raw: string): string => (secret ? 'the placeholder of this credential' : code(raw));
   for (const p of placeholders) {
     if (p.op === '' && !ctx.env.has(p.name)) {
       const inDisabled =
@@ -1345,14 +1349,14 @@ function checkString(ctx: Checker, text: string, path: Path, provider: Provider 
         'error',
         path,
         14,
-        `${code(p.raw)} has no default, so the server stops at startup when ${clip(p.name)} is unset: ${howToSet(p.name)}, or write \`\${env.${clip(p.name)}${ctx.bash ? ':=' : ':'}<default>}\`.${inDisabled}`,
+        `${shown(p.raw)} has no default, so the server stops at startup when ${clip(p.name)} is unset: ${howToSet(p.name)}, or write \`\${env.${clip(p.name)}${ctx.bash ? ':=' : ':'}<default>}\`.${inDisabled}`,
       );
     }
     if (p.op !== '' && p.text.includes('{')) {
-      ctx.add('warning', path, 14, `${code(p.raw)}: a default ends at the first \`}\`, so the rest of the text after it stays literal; a default cannot contain \`}\``);
+      ctx.add('warning', path, 14, `${shown(p.raw)}: a default ends at the first \`}\`, so the rest of the text after it stays literal; a default cannot contain \`}\``);
     }
     if (!ctx.bash && p.op === ':=' && (p.text.startsWith('=') || p.text.startsWith('+'))) {
-      ctx.add('warning', path, 14, `${code(p.raw)}: llama-stack ${ctx.release} reads \`\${env.X:default}\` and \`\${env.X+value}\` (\`:=\` and \`:+\` arrived in ${firstWith((f) => f.envSyntax === 'bash')}), so the default here starts with ${quote(p.text[0])}`);
+      ctx.add('warning', path, 14, `${shown(p.raw)}: llama-stack ${ctx.release} reads \`\${env.X:default}\` and \`\${env.X+value}\` (\`:=\` and \`:+\` arrived in ${firstWith((f) => f.envSyntax === 'bash')}), so the default here starts with ${quote(p.text[0])}`);
     }
   }
   // `${…}` that is not a placeholder the server recognises stays in the value literally.
@@ -1361,7 +1365,7 @@ function checkString(ctx: Checker, text: string, path: Path, provider: Provider 
     if (covered.some(([from, to]) => m.index >= from && m.index < to)) continue;
     const end = text.indexOf('}', m.index);
     const snippet = end < 0 ? text.slice(m.index) : text.slice(m.index, end + 1);
-    ctx.add('warning', path, 14, `${code(snippet)} is not a placeholder the server substitutes, so it stays in the value literally: ${whyNotPlaceholder(snippet, ctx.bash)}`);
+    ctx.add('warning', path, 14, `${shown(snippet)} is not a placeholder the server substitutes, so it stays in the value literally: ${secret ? 'the forms are `${env.NAME}`, `${env.NAME:=default}` and `${env.NAME:+value}`, and a credential comes from a Secret' : whyNotPlaceholder(snippet, ctx.bash)}`);
   }
 }
 

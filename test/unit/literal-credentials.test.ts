@@ -55,6 +55,21 @@ describe('literal credentials in provider settings', () => {
   });
 });
 
+describe('a credential hidden in a placeholder (attacker probe)', () => {
+  it.each([
+    ['a default', `\${env.TOK:=${SECRET}}`],
+    ['text around a placeholder', `x\${env.TOK:+y}${SECRET}`],
+    ['a `:+` value', `\${env.TOK:+${SECRET}}`],
+    ['a lower-case name the server does not substitute', `\${env.tok:=${SECRET}}`],
+  ])('%s is the value itself: an error that never quotes it', (_, value) => {
+    expectOneError(`inference: {provider: vllm, endpoint: "http://vllm:8000/v1", settings: {api_token: "${value}"}}`, 'spec.providers.inference.settings.api_token', /^must reference a Secret, not hold the value/);
+  });
+
+  it('a placeholder with an empty default is not a value', () => {
+    expect(render('inference: {provider: openai, settings: {api_key: "${env.MY_OPENAI_KEY:=}"}}').problems.filter((p) => (p.severity ?? 'error') === 'error')).toEqual([]);
+  });
+});
+
 describe('a password in a URL', () => {
   it('in `endpoint`: move the credential to `apiKey` or `secretRefs`', () => {
     expectOneError(

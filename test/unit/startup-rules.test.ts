@@ -676,6 +676,17 @@ describe('rule 13: server', () => {
 });
 
 describe('rule 14: env placeholders', () => {
+  it('in a credential field, a placeholder is never quoted: its default may be the secret (attacker probe)', () => {
+    for (const value of ['${env.tok:=SEKRET1}', '${env.TOK:-SEKRET5}', '${env.TOK:=SEKRET4']) {
+      const config = newLayout();
+      config.providers.inference[0].config = { ...config.providers.inference[0].config, api_token: value };
+      const found = check(config, '0.7.1').filter((p) => p.rule === 14);
+      expect(found.length, value).toBeGreaterThan(0);
+      expect(JSON.stringify(found)).not.toContain('SEKRET');
+      expect(found.every((p) => p.path === 'providers.inference[0].config.api_token')).toBe(true);
+    }
+  });
+
   it('a bare placeholder needs the variable on the container', () => {
     const config = newLayout();
     config.registered_resources.models[0].model_id = '${env.INFERENCE_MODEL}';
@@ -712,24 +723,24 @@ describe('rule 14: env placeholders', () => {
       ['${VLLM_TOKEN}', 'only `${env.NAME}` placeholders are substituted'],
     ];
     for (const [value, why] of cases) {
-      at.api_token = value;
+      at.max_tokens = value;
       expect(only(check(config, '0.7.1'), 14)).toMatchObject({
         severity: 'warning',
-        path: 'providers.inference[0].config.api_token',
+        path: 'providers.inference[0].config.max_tokens',
         message: expect.stringMatching(new RegExp(`is not a placeholder the server substitutes.*${why.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`)),
       });
     }
   });
   it('a default cannot contain }', () => {
     const config = newLayout();
-    config.providers.inference[0].config.api_token = '${env.TOKEN:={"a": 1}}';
+    config.providers.inference[0].config.max_tokens = '${env.TOKEN:={"a": 1}}';
     expect(only(check(config, '0.7.1'), 14)).toMatchObject({ severity: 'warning', message: expect.stringContaining('a default cannot contain `}`') });
   });
   it('before 0.2.13 the forms are ${env.X:default} and ${env.X+value}', () => {
     const config = oldLayout();
-    config.providers.inference[0].config.api_token = '${env.VLLM_API_TOKEN:=fake}';
+    config.providers.inference[0].config.max_tokens = '${env.VLLM_API_TOKEN:=fake}';
     expect(only(check(config, '0.2.10'), 14)).toMatchObject({ severity: 'warning', message: expect.stringContaining('the default here starts with "="') });
-    config.providers.inference[0].config.api_token = '${env.VLLM_API_TOKEN:fake}';
+    config.providers.inference[0].config.max_tokens = '${env.VLLM_API_TOKEN:fake}';
     expect(check(config, '0.2.10')).toEqual([]);
     expect(only(check(config, '0.2.14'), 14).message).toContain('write `${env.VLLM_API_TOKEN:=fake}` for a default');
   });
