@@ -59,6 +59,13 @@ export function applyServerSettings(config: Record<string, unknown>, plan: Plan,
 }
 
 const ownCommand = (plan: Plan): boolean => plan.llsd.spec.workload?.overrides?.command !== undefined;
+
+/** The LLSD's command or args pass `--insecure`, or its command is the image's own entrypoint (which does). */
+function commandIsInsecure(plan: Plan): boolean {
+  const { command = [], args = [] } = plan.llsd.spec.workload?.overrides ?? {};
+  const entrypoint = plan.profile.image.entrypoint;
+  return [...command, ...args].includes('--insecure') || (entrypoint !== undefined && entrypoint !== '' && (command[0] ?? '').split('/').pop() === entrypoint && plan.profile.image.entrypointInsecure === true);
+}
 const ownArgs = (plan: Plan): boolean => plan.llsd.spec.workload?.overrides?.args !== undefined;
 
 /** With certificates and without `--insecure`, a strict-TLS server accepts only FIPS ciphers: say so, since clients must offer one. */
@@ -130,7 +137,7 @@ export function checkOverrideServerSettings(config: Record<string, unknown>, pla
         });
       }
     }
-  } else if (plan.profile.strictTls && ownCommand(plan) && server.insecure !== true && (given.certfile === undefined || given.keyfile === undefined)) {
+  } else if (plan.profile.strictTls && ownCommand(plan) && !commandIsInsecure(plan) && server.insecure !== true && (given.certfile === undefined || given.keyfile === undefined)) {
     problems.push({
       path: ['spec', 'workload', 'overrides', 'command'],
       message: `replaces the image entrypoint${plan.profile.image.entrypoint ? ` (${plan.profile.image.entrypoint})` : ''}, which passes \`--insecure\`: llama-stack ${plan.release} then exits ("TLS required") because ${where} sets neither \`server.tls_certfile\`/\`tls_keyfile\` nor \`server.insecure: true\`. Add \`server: {insecure: true}\` there, pass \`--insecure\` in the command, or enable \`networking.tls\``,

@@ -118,9 +118,9 @@ describe('strict TLS from 1.2', () => {
 });
 
 describe('strict TLS with an overrideConfig', () => {
-  const overridden = (configYaml: string, release: string): GenerateOutcome => {
+  const overridden = (configYaml: string, release: string, command = '[ogx, stack, run, /etc/llama-stack/config.yaml]'): GenerateOutcome => {
     const cm = `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: mine, namespace: ai}\ndata:\n  config.yaml: |\n${configYaml.replace(/^/gm, '    ')}\n`;
-    const parsed = parseLlsd(itemFrom(llsdYaml('distribution: {name: starter}\noverrideConfig: {configMapName: mine}\nworkload:\n  overrides: {command: [ogx, stack, run, /etc/llama-stack/config.yaml]}', releaseMetadata(release))).object);
+    const parsed = parseLlsd(itemFrom(llsdYaml(`distribution: {name: starter}\noverrideConfig: {configMapName: mine}\nworkload:\n  overrides: {command: ${command}}`, releaseMetadata(release))).object);
     if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems));
     const planned = planLlsd(parsed.llsd, inventoryOf(itemsFrom(cm)));
     if (!planned.ok) throw new Error(JSON.stringify(planned.problems));
@@ -139,6 +139,12 @@ describe('strict TLS with an overrideConfig', () => {
     ]);
     expect(overridden(`${base}\nserver: {insecure: true}`, '1.2.2').problems).toEqual([]);
     expect(overridden(base, '1.1.3').problems).toEqual([]);
+  });
+
+  it('a command that passes --insecure, or is the stock entrypoint, needs nothing more (attacker probe)', () => {
+    expect(overridden(base, '1.3.0', '[ogx, stack, run, --insecure, /etc/llama-stack/config.yaml]').problems).toEqual([]);
+    expect(overridden(base, '1.3.0', '[/usr/local/bin/ogx-entrypoint.sh]').problems).toEqual([]);
+    expect(problemsOf(overridden(base, '1.3.0', '[/usr/local/bin/my-entrypoint.sh]')).map((p) => p.path)).toEqual(['spec.workload.overrides.command']);
   });
 });
 
