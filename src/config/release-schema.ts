@@ -302,7 +302,7 @@ const visited = new WeakSet<Seen[]>();
  * Date, NaN) is never the same: its findings are computed again, so an answer here is never wrong.
  */
 function sameData(a: unknown, b: unknown): boolean {
-  if (a === b) return typeof a !== 'object' || a === null || isData(a);
+  if (a === b && (typeof a !== 'object' || a === null)) return true;
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
   if (Array.isArray(a)) {
     if (!Array.isArray(b) || a.length !== b.length) return false;
