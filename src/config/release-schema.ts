@@ -9,8 +9,10 @@
 // budget of BENCHMARKS.md) and its precompiled code for the catalog is 2 MB. cfworker's `validate`
 // is called with one lookup of every `$defs` entry (schemaLookup) rather than a `Validator` per
 // schema key: each `new Validator` walks the whole catalog (10–20 ms). One validation of a whole
-// config costs ~1 ms, so results are memoized per section and value: the configs of many LLSDs
-// share most sections.
+// config costs ~1 ms, too much for 1,000 LLSDs in 2 s (BENCHMARKS.md), so: a section deep-equal to
+// one seen at the same place before (the configs of many LLSDs share most of their base config)
+// takes its findings; else one with the same JSON text; else it is resolved and checked, by the
+// fast check of release-schema-fast.ts first, by cfworker only when that is not sure it is valid.
 //
 // Pure: the config is read, never changed. Placeholders are resolved first, as the release's
 // `replace_env_vars` would (server catalog <R>/env-substitution.md), where their value is known:
@@ -21,9 +23,10 @@ import { closest } from '../api/issues.js';
 import { providerSpec, schemaDefs, serverRelease } from '../catalog/catalog.js';
 import { commaListKeys, substitutionOf, type Substitution } from '../catalog/schemas.js';
 import { formatFieldPath } from '../krm/item.js';
-import { isPlainObject } from '../lib/objects.js';
+import { clonePlain, isPlainObject } from '../lib/objects.js';
 import { clip, code, listOf, quote } from '../lib/quote.js';
 import { isCredentialName } from '../lib/url-credentials.js';
+import { surelyValid } from './release-schema-fast.js';
 
 export interface SchemaContext {
   /** The release named in messages (the plan's release). */
@@ -63,15 +66,21 @@ export function checkReleaseSchema(config: unknown, context: SchemaContext): Sch
   const sub = substitutionOf(context.catalogRelease);
   const env = envOf(context.containerEnv);
   const properties = (root.properties ?? {}) as Record<string, Schema>;
+  // Where a value sits: findings of the same value at the same place are kept (see remembered).
+  const place = `${context.release}\t${context.catalogRelease}\t${env.key}`;
   const found: Found[] = [];
   for (const [key, raw] of Object.entries(config)) {
     if (!Object.hasOwn(properties, key)) {
       found.push(unknownKey([key], Object.keys(properties), 'a top-level setting', context.release));
     } else if (key === 'providers' && isPlainObject(raw)) {
-      found.push(...providerProblems(raw, properties.providers as Schema, context, sub, env));
+      found.push(...providerProblems(raw, properties.providers as Schema, context, sub, env, place));
     } else {
-      const labels: Labels = { release: context.release, setting: `a ${code(key)} setting`, owner: `llama-stack ${context.release}`, secrets: noSecrets };
-      found.push(...section(`${runKey}/${key}`, properties[key] as Schema, raw, [key], labels, sub, env));
+      found.push(
+        ...remembered(seenAt(`${place}\t${key}`), raw, () => {
+          const labels: Labels = { release: context.release, setting: `a ${code(key)} setting`, owner: `llama-stack ${context.release}`, secrets: noSecrets };
+          return section(`${runKey}/${key}`, properties[key] as Schema, raw, [key], labels, sub, env);
+        }),
+      );
     }
   }
   for (const key of (root.required ?? []) as string[]) {
@@ -87,7 +96,7 @@ export function checkReleaseSchema(config: unknown, context: SchemaContext): Sch
 // ---------------------------------------------------------------------------------------------
 // Providers: each entry (without its config) against the entry schema, its config against its type's
 
-function providerProblems(providers: Record<string, unknown>, providersNode: Schema, context: SchemaContext, sub: Substitution, env: Env): Found[] {
+function providerProblems(providers: Record<string, unknown>, providersNode: Schema, context: SchemaContext, sub: Substitution, env: Env, place: string): Found[] {
   const entryNode = (providersNode.additionalProperties as Schema | undefined)?.items as Schema | undefined;
   const entryKey = `${runKeyOf(context)}/providers/entry`;
   const entryLabels: Labels = { release: context.release, setting: 'a key of a provider entry', owner: `llama-stack ${context.release}`, secrets: noSecrets };
@@ -95,23 +104,43 @@ function providerProblems(providers: Record<string, unknown>, providersNode: Sch
   for (const [api, entries] of Object.entries(providers)) {
     // Not a list: the startup rules say so (rule 1).
     if (!Array.isArray(entries)) continue;
+    // Each entry (its config with it) by its place: one deep comparison for an entry as before.
+    const places = seenInList(`${place}\t${api}`);
     entries.forEach((entry: unknown, index) => {
-      if (!isPlainObject(entry) || droppedProvider(entry.provider_id, sub, env)) return;
-      const path: Segment[] = ['providers', api, index];
-      // A provider switched on by `${env.X:+id}` runs only when X is set: judge its config so.
-      const switched = withSwitches(entry.provider_id, env);
-      if (entryNode) {
-        const { config, ...rest } = entry;
-        const shell = config === undefined ? rest : { ...rest, config: isPlainObject(config) ? {} : config };
-        found.push(...section(entryKey, entryNode, shell, path, entryLabels, sub, switched));
-      }
-      // External providers bring their own config class; unknown types are rule 3's.
-      const external = typeof entry.module === 'string' && entry.module !== '';
-      if (external || typeof entry.provider_type !== 'string' || !isPlainObject(entry.config)) return;
-      const checked = providerCheck(context, api, entry.provider_type);
-      if (checked) found.push(...section(checked.schemaKey, checked.node, entry.config, [...path, 'config'], checked.labels, sub, switched, checked.split));
+      const compute = (): Found[] => entryProblems(api, entry, index, entryNode, entryKey, entryLabels, context, sub, env);
+      found.push(...remembered((places[index] ??= []), entry, compute));
     });
   }
+  return found;
+}
+
+/** The findings of one provider entry and its config, paths from the config's top. */
+function entryProblems(
+  api: string,
+  entry: unknown,
+  index: number,
+  entryNode: Schema | undefined,
+  entryKey: string,
+  entryLabels: Labels,
+  context: SchemaContext,
+  sub: Substitution,
+  env: Env,
+): Found[] {
+  if (!isPlainObject(entry) || droppedProvider(entry.provider_id, sub, env)) return [];
+  const found: Found[] = [];
+  const path: Segment[] = ['providers', api, index];
+  // A provider switched on by `${env.X:+id}` runs only when X is set: judge its config so.
+  const switched = withSwitches(entry.provider_id, env);
+  if (entryNode) {
+    const { config, ...rest } = entry;
+    const shell = config === undefined ? rest : { ...rest, config: isPlainObject(config) ? {} : config };
+    found.push(...section(entryKey, entryNode, shell, path, entryLabels, sub, switched));
+  }
+  // External providers bring their own config class; unknown types are rule 3's.
+  const external = typeof entry.module === 'string' && entry.module !== '';
+  if (external || typeof entry.provider_type !== 'string' || !isPlainObject(entry.config)) return found;
+  const checked = providerCheck(context, api, entry.provider_type);
+  if (checked) found.push(...section(checked.schemaKey, checked.node, entry.config, [...path, 'config'], checked.labels, sub, switched, checked.split));
   return found;
 }
 
@@ -187,8 +216,9 @@ function section(
   env: Env,
   commaLists: readonly string[] = [],
 ): Found[] {
-  // Keyed by the section as written: a hit skips resolving and validating (most sections of many
-  // LLSDs are the same base text); what the value resolves to depends only on the env names.
+  // Keyed by the section as written: a hit skips resolving and validating (sections of many LLSDs
+  // that are not where they were in an earlier one); what the value resolves to depends only on
+  // the env names.
   const scope = `${labels.release}\t${labels.setting}\t${schemaKey}\t${env.key}`;
   let byValue = memo.get(scope);
   if (!byValue) {
@@ -208,13 +238,103 @@ function section(
   return relative.length === 0 ? [] : relative.map((f) => ({ ...f, path: [...base, ...f.path] }));
 }
 
+// ---------------------------------------------------------------------------------------------
+// Values seen before at the same place: the configs of many LLSDs repeat their base config's
+// sections and provider lists, and a deep comparison with a kept copy costs a fraction of the
+// JSON text of a section (≈170 sections an LLSD, ~20 MB of text for 1,000 LLSDs).
+
+interface Seen {
+  /** A copy: the caller's config may change after the check. */
+  value: unknown;
+  found: Found[];
+}
+/**
+ * By place (release, env names and top-level key; or API list, then index in it), the latest few
+ * values seen there, the most recently matched first. Bounded: emptied when full.
+ */
+const places = new Map<string, Seen[]>();
+const listPlaces = new Map<string, Seen[][]>();
+const SEEN_PER_PLACE = 4;
+const PLACES = 2_000;
+
+function seenAt(place: string): Seen[] {
+  let seen = places.get(place);
+  if (!seen) {
+    if (places.size >= PLACES) places.clear();
+    seen = [];
+    places.set(place, seen);
+  }
+  return seen;
+}
+
+function seenInList(place: string): Seen[][] {
+  let seen = listPlaces.get(place);
+  if (!seen) {
+    if (listPlaces.size >= PLACES) listPlaces.clear();
+    seen = [];
+    listPlaces.set(place, seen);
+  }
+  return seen;
+}
+
+/** The findings kept for a value deep-equal to one seen at this place, else `compute()`'s, kept there. */
+function remembered(seen: Seen[], value: unknown, compute: () => Found[]): Found[] {
+  for (let i = 0; i < seen.length; i++) {
+    const hit = seen[i] as Seen;
+    if (!sameData(hit.value, value)) continue;
+    if (i > 0) seen.unshift(...seen.splice(i, 1));
+    return hit.found;
+  }
+  const found = compute();
+  // A place is kept from its second visit: one config (a KRM run for one LLSD) copies nothing.
+  if (seen.length === 0 && !visited.has(seen)) {
+    visited.add(seen);
+    return found;
+  }
+  seen.unshift({ value: clonePlain(value), found });
+  if (seen.length > SEEN_PER_PLACE) seen.pop();
+  return found;
+}
+const visited = new WeakSet<Seen[]>();
+
+/**
+ * The same plain data, keys in the same order (findings follow key order). Anything else (a
+ * Date, NaN) is never the same: its findings are computed again, so an answer here is never wrong.
+ */
+function sameData(a: unknown, b: unknown): boolean {
+  if (a === b && (typeof a !== 'object' || a === null)) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameData(a[i], b[i])) return false;
+    return true;
+  }
+  if (Array.isArray(b) || !isData(a) || !isData(b)) return false;
+  const keysA = Object.keys(a);
+  const keysB = Object.keys(b);
+  if (keysA.length !== keysB.length) return false;
+  for (let i = 0; i < keysA.length; i++) {
+    const key = keysA[i] as string;
+    if (key !== keysB[i] || !sameData((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key])) return false;
+  }
+  return true;
+}
+
+/** A mapping or list of plain data (a YAML 1.1 timestamp, binary or set is not). */
+function isData(value: object): boolean {
+  if (Array.isArray(value)) return true;
+  const prototype = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
+}
+
 /** The findings in one section, relative to it. */
 function findings(node: Schema, raw: unknown, base: Segment[], labels: Labels, sub: Substitution, env: Env, commaLists: readonly string[]): Found[] {
   const dropped: Segment[][] = [];
   const value = splitAtCommas(resolve(raw, base, sub, env, dropped), commaLists);
-  // Most sections are valid: the first pass stops at the first error; only an invalid one is
-  // validated again for all its errors.
-  if (validate(value, node, '2020-12', schemaLookup(), true).valid) return [];
+  // Most sections are valid: the fast check says so for most (release-schema-fast.ts), cfworker's
+  // first pass, which stops at the first error, for the rest; only an invalid one is validated
+  // again for all its errors.
+  if (surelyValid(value, node, refNode) || validate(value, node, '2020-12', schemaLookup(), true).valid) return [];
   const found = explainAll(node, value, validate(value, node, '2020-12', schemaLookup(), false).errors, labels);
   return dropped.length === 0 ? found : found.filter((f) => !dropped.some((d) => d.slice(base.length).every((s, i) => f.path[i] === s)));
 }
@@ -249,7 +369,14 @@ function schemaLookup(): Record<string, Schema | boolean> {
   return lookup;
 }
 
-const defNode = (key: string): Schema | undefined => schemaLookup()[`#/$defs/${key}`] as Schema | undefined;
+/** A `$defs` entry by key; the fast check and this need no lookup built (~1 ms at start-up). */
+function defNode(key: string): Schema | undefined {
+  const defs = schemaDefs();
+  return Object.hasOwn(defs, key) ? (defs[key] as Schema) : undefined;
+}
+
+const DEFS = '#/$defs/';
+const refNode = (ref: string): Schema | undefined => (ref.startsWith(DEFS) ? defNode(ref.slice(DEFS.length)) : undefined);
 
 // ---------------------------------------------------------------------------------------------
 // Placeholders, resolved as the release would where the value is known

@@ -166,3 +166,47 @@ describe('release schema: unions', () => {
     expect(p.message).toBe('must be a boolean (true or false), a string or null, not 3');
   });
 });
+
+// Findings are kept by the place of a value and by its text (many LLSDs share most of a config):
+// what a check says must still depend only on the config it is given.
+describe('release schema: findings kept from earlier checks', () => {
+  it('a config changed in place after a check is judged anew', () => {
+    const config = vllm({ max_tokens: 10 });
+    expect(check(config, '0.7.1')).toEqual([]);
+    const settings = ((config.providers as Config).inference as Config[])[0]!.config as Config;
+    settings.max_tokenz = 10;
+    expect(only(check(config, '0.7.1')).path).toBe('providers.inference[0].config.max_tokenz');
+    delete settings.max_tokenz;
+    settings.max_tokens = 'many';
+    expect(only(check(config, '0.7.1'))).toEqual({ severity: 'error', path: 'providers.inference[0].config.max_tokens', message: 'must be an integer, not "many"' });
+  });
+
+  it('the same provider entry at another index is reported at its own index', () => {
+    const bad = { provider_id: 'v', provider_type: 'remote::vllm', config: { base_url: 'http://vllm:8000/v1', max_tokenz: 1 } };
+    const ollama = { provider_id: 'o', provider_type: 'remote::ollama', config: { base_url: 'http://ollama:11434' } };
+    const at = (entries: Config[]): string[] => check({ version: 2, distro_name: 't', providers: { inference: entries } }, '0.7.1').map((p) => p.path);
+    expect(at([bad])).toEqual(['providers.inference[0].config.max_tokenz']);
+    expect(at([ollama, bad])).toEqual(['providers.inference[1].config.max_tokenz']);
+    expect(at([ollama])).toEqual([]);
+  });
+
+  it('findings follow the key order of the config checked, not of an earlier equal-looking one', () => {
+    const keys = (server: Config): string[] => check(vllm({}, { server }), '0.7.1').map((p) => p.path);
+    expect(keys({ prot: 1, hots: 'x' })).toEqual(['server.prot', 'server.hots']);
+    expect(keys({ hots: 'x', prot: 1 })).toEqual(['server.hots', 'server.prot']);
+  });
+
+  it('the same section with other container env names is judged with those', () => {
+    const config = vllm({ max_tokens: '${env.MAX:=many}' });
+    expect(only(check(config, '0.7.1')).path).toBe('providers.inference[0].config.max_tokens');
+    expect(check(config, '0.7.1', { env: ['MAX'] })).toEqual([]);
+    expect(only(check(config, '0.7.1')).path).toBe('providers.inference[0].config.max_tokens');
+  });
+
+  it('a value that is not plain data (a YAML 1.1 timestamp) is judged each time', () => {
+    const config = vllm({ base_url: new Date(0) });
+    const first = check(config, '0.7.1');
+    expect(first.map((p) => p.path)).toEqual(['providers.inference[0].config.base_url']);
+    expect(check(config, '0.7.1')).toEqual(first);
+  });
+});
