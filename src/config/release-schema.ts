@@ -138,9 +138,12 @@ function entryProblems(
   }
   // External providers bring their own config class; unknown types are rule 3's.
   const external = typeof entry.module === 'string' && entry.module !== '';
-  if (external || typeof entry.provider_type !== 'string' || !isPlainObject(entry.config)) return found;
+  // An entry without `config` gets the server's default, `{}` (a release whose Provider requires the
+  // key says so above): its provider's required keys are still missing.
+  const providerConfig = entry.config === undefined || entry.config === null ? {} : entry.config;
+  if (external || typeof entry.provider_type !== 'string' || !isPlainObject(providerConfig)) return found;
   const checked = providerCheck(context, api, entry.provider_type);
-  if (checked) found.push(...section(checked.schemaKey, checked.node, entry.config, [...path, 'config'], checked.labels, sub, switched, checked.split));
+  if (checked) found.push(...section(checked.schemaKey, checked.node, providerConfig, [...path, 'config'], checked.labels, sub, switched, checked.split));
   return found;
 }
 

@@ -76,6 +76,15 @@ describe('release schema: required fields', () => {
     });
   });
 
+  it('an entry without `config` is checked as the server defaults it, `{}`: its required keys are missing (attacker probe)', () => {
+    const config = { version: 2, distro_name: 'test', providers: { inference: [{ provider_id: 'v', provider_type: 'remote::vertexai' }] } };
+    expect(only(check(config, '1.3.0'))).toEqual({
+      severity: 'error',
+      path: 'providers.inference[0].config.project',
+      message: 'is missing: remote::vertexai has no default for it, so the server rejects the config at startup',
+    });
+  });
+
   it('files inline::localfs needs storage_dir', () => {
     const config = withProvider('files', 'inline::localfs', { metadata_store: { table_name: 'files_metadata', backend: 'sql_default' } });
     const p = only(check(config, '0.7.1'));
