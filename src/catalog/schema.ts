@@ -245,5 +245,20 @@ export const releaseNotesSchema = z.strictObject({
    * table_name}` before it validates: what no schema can say.
    */
   kvStoresMigratedToSql: z.array(z.strictObject({ stores: z.array(z.string()), ...releaseRange, source: z.string() })),
+  /** How a release substitutes `${env.…}` before it validates; the entry of the newest `since` at or before a release applies. */
+  envSubstitution: z.array(
+    z.strictObject({
+      since: version,
+      /** Every string is converted ('' → null, "true" → true, "8321" → 8321), not only substituted ones. */
+      convertsEveryString: z.boolean(),
+      /** List entries with one of these id fields resolving to empty are dropped before validation. */
+      droppedWhenEmpty: z.array(z.string()),
+      /** `server.auth.provider_config.type` resolving to empty disables auth (provider_config → null). */
+      authTypeEmptyDisables: z.boolean(),
+    }),
+  ),
+  /** Provider settings the release splits at commas when given as a string (a pydantic before-validator). */
+  commaLists: z.array(z.strictObject({ api: z.string(), type: z.string(), keys: z.array(z.string()), ...releaseRange })),
 });
+export type Substitution = Omit<ReleaseNotes['envSubstitution'][number], 'since'>;
 export type ReleaseNotes = z.infer<typeof releaseNotesSchema>;
