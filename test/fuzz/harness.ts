@@ -7,7 +7,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 // @ts-expect-error: a plain .mjs script without type declarations
-import { embedYaml } from '../../scripts/embed-yaml.mjs';
+import { configsModule, configsModuleId } from '../../scripts/embed-yaml.mjs';
 import { maxMs, maxRssBytes, type Failure, type Mode } from './invariants.js';
 import type { FromWorker, ToWorker } from './worker.js';
 
@@ -27,9 +27,11 @@ export async function bundleWorker(root: string, dir: string): Promise<string> {
     define: { __LLSD_RENDER_VERSION__: JSON.stringify('0.0.0-fuzz') },
     plugins: [
       {
-        name: 'embed-yaml',
+        // configs/ as the build embeds it (scripts/build.mjs).
+        name: 'embed-configs',
         setup(b) {
-          b.onLoad({ filter: /[\\/]configs[\\/].*\.yaml$/ }, ({ path }) => ({ contents: embedYaml(path, readFileSync(path, 'utf8')) as string, loader: 'js' }));
+          b.onResolve({ filter: new RegExp(`^${configsModuleId}$`) }, () => ({ path: configsModuleId, namespace: 'llsd-configs' }));
+          b.onLoad({ filter: /.*/, namespace: 'llsd-configs' }, () => ({ contents: configsModule(join(root, 'configs')) as string, loader: 'js' }));
         },
       },
     ],

@@ -3,6 +3,7 @@
 // generated, and only combinations the renderer accepts: unique provider ids across APIs, env var
 // names that cannot collide, `endpoint`/`apiKey`/`host` only on provider types that have that key.
 import fc from 'fast-check';
+import { distributions, providerFields, providerRegistry } from '../../src/catalog/catalog.js';
 
 /** A provider type of starter 0.7.1 and which CR fields it takes (configs/providers.yaml). */
 interface ProviderKind {
@@ -62,7 +63,7 @@ export const apis = Object.keys(providerKinds) as Api[];
 const providerNames = new Set<string>(Object.values(providerKinds).flatMap((kinds) => kinds.map((k) => k.provider)));
 
 /** Inference provider ids the starter base enables without any env var (literal `provider_id`s). */
-export const baseInferenceIds = ['fireworks', 'together', 'bedrock', 'openai', 'anthropic', 'gemini', 'groq', 'sambanova', 'sentence-transformers', 'transformers'];
+export const baseInferenceIds = ['fireworks', 'together', 'bedrock', 'openai', 'anthropic', 'gemini', 'groq', 'sambanova', 'sentence-transformers'];
 
 /** A Secret key reference as the pipeline sees it; the value is generated with the Secret. */
 export interface SecretRef {
@@ -262,7 +263,7 @@ export function validLlsd(options: LlsdOptions = {}): fc.Arbitrary<GeneratedLlsd
       release: fc.boolean(),
       providers: fc.option(providerApis, { nil: undefined, freq: 6 }),
       models: fc.uniqueArray(modelDraft, { maxLength: 4, selector: (m) => m.name }),
-      port: fc.option(fc.integer({ min: 1, max: 65535 }), { nil: undefined }),
+      port: fc.option(fc.integer({ min: 1024, max: 65535 }), { nil: undefined }),
       workload: fc.option(workload, { nil: undefined }),
       // Words for explicit ids: unique, and never a provider name (so no defaulted id equals one).
       idWords: fc.uniqueArray(dnsLabel(10).filter((w) => !providerNames.has(w)), { minLength: 12, maxLength: 12 }),
@@ -274,8 +275,11 @@ export function validLlsd(options: LlsdOptions = {}): fc.Arbitrary<GeneratedLlsd
         return entry ? entry.providers.map((p) => ({ api, list: entry.list, draft: p, count: entry.providers.length })) : [];
       });
       const ids = assignIds(flat, draft.idWords);
+      // The release the LLSD renders for (the annotation below): settings and secretRefs keep to keys it reads.
+      const release = draft.release || draft.providers?.safety !== undefined ? '0.7.1' : (distributions().starter?.defaultRelease ?? '0.7.1');
       const providerOf = (i: number): Record<string, unknown> => {
-        const { draft: p, list, count } = flat[i] as (typeof flat)[number];
+        const { draft: p, list, count, api } = flat[i] as (typeof flat)[number];
+        const reads = (key: string): boolean => readsKey(release, api, p.kind.provider, key);
         const out: Record<string, unknown> = {};
         const id = ids[i] as string;
         if (id !== p.kind.provider || (list && count > 1)) out.id = id;
@@ -292,9 +296,10 @@ export function validLlsd(options: LlsdOptions = {}): fc.Arbitrary<GeneratedLlsd
             out.host = refForm(p.host.ref, false);
           }
         }
-        if (p.secretRefs.length > 0) {
+        const secretRefs = p.secretRefs.filter((s) => reads(s.key));
+        if (secretRefs.length > 0) {
           out.secretRefs = Object.fromEntries(
-            p.secretRefs.map((s) => {
+            secretRefs.map((s) => {
               refs.push(s.ref);
               return [s.key, refForm(s.ref, s.short)];
             }),
@@ -302,10 +307,10 @@ export function validLlsd(options: LlsdOptions = {}): fc.Arbitrary<GeneratedLlsd
         }
         if (p.settings) {
           const settings: Record<string, unknown> = {};
-          if (p.settings.maxTokens !== undefined) settings.max_tokens = p.settings.maxTokens;
-          if (p.settings.timeout !== undefined) settings.timeout = p.settings.timeout;
-          if (p.settings.headers && Object.keys(p.settings.headers).length > 0) settings.extra_headers = p.settings.headers;
-          if (p.settings.credential) {
+          if (p.settings.maxTokens !== undefined && reads('max_tokens')) settings.max_tokens = p.settings.maxTokens;
+          if (p.settings.timeout !== undefined && reads('timeout')) settings.timeout = p.settings.timeout;
+          if (p.settings.headers && Object.keys(p.settings.headers).length > 0 && reads('extra_headers')) settings.extra_headers = p.settings.headers;
+          if (p.settings.credential && reads('auth')) {
             refs.push(p.settings.credential);
             settings.auth = { credential: refForm(p.settings.credential, false) };
           }
@@ -347,7 +352,8 @@ export function validLlsd(options: LlsdOptions = {}): fc.Arbitrary<GeneratedLlsd
       if (draft.namespace) metadata.namespace = draft.namespace;
       if (draft.labels && Object.keys(draft.labels).length > 0) metadata.labels = draft.labels;
       const annotations: Record<string, string> = {};
-      if (draft.release) annotations['llamastack.io/release'] = '0.7.1';
+      // The Safety API ends with 0.8.0: a draft with safety renders for a release that has it.
+      if (release !== distributions().starter?.defaultRelease) annotations['llamastack.io/release'] = release;
       if (options.kptPath) {
         annotations['config.kubernetes.io/path'] = `stacks/${draft.name}.yaml`;
         annotations['internal.config.kubernetes.io/path'] = `stacks/${draft.name}.yaml`;
@@ -399,3 +405,13 @@ export const unrelatedObjects = fc.array(
 ).map((list) =>
   list.map(({ n, value }, i) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `unrelated-${i}-${n}` }, data: { value } })),
 );
+
+const serverApis: Record<Api, string> = { inference: 'inference', safety: 'safety', vectorIo: 'vector_io', toolRuntime: 'tool_runtime' };
+
+/** Does provider `name` (`vllm` → remote::vllm, else inline::vllm) of `api` read `key` in `release`? */
+function readsKey(release: string, api: Api, name: string, key: string): boolean {
+  const serverApi = serverApis[api];
+  const types = providerRegistry(release)[serverApi] ?? {};
+  const type = Object.hasOwn(types, `remote::${name}`) ? `remote::${name}` : `inline::${name}`;
+  return providerFields(release, serverApi, type)?.keys.includes(key) ?? false;
+}
