@@ -18,6 +18,7 @@
 // `replace_env_vars` would (server catalog <R>/env-substitution.md), where their value is known:
 // a variable the container does not set takes its `:=` default or `:+` emptiness; one it sets, or
 // a bare `${env.X}`, keeps the string, which the schemas accept wherever a scalar is expected.
+import { placeholdersIn } from './placeholders.js';
 import { validate, type OutputUnit, type Schema } from '@cfworker/json-schema';
 import { closest } from '../api/issues.js';
 import { providerSpec, schemaDefs, serverRelease } from '../catalog/catalog.js';
@@ -383,33 +384,6 @@ const refNode = (ref: string): Schema | undefined => (ref.startsWith(DEFS) ? def
 
 // ---------------------------------------------------------------------------------------------
 // Placeholders, resolved as the release would where the value is known
-
-interface Placeholder {
-  name: string;
-  op: '' | ':=' | ':+';
-  text: string;
-  raw: string;
-  index: number;
-}
-const PLACEHOLDER = /\$\{env\.([A-Z0-9_]+)(?::([=+])([^}]*))?\}/g;
-
-function placeholdersIn(text: string): readonly Placeholder[] {
-  if (!text.includes('${')) return [];
-  const known = placeholderCache.get(text);
-  if (known) return known;
-  const found = [...text.matchAll(PLACEHOLDER)].map((m): Placeholder => ({
-    name: m[1] as string,
-    op: m[2] === undefined ? '' : m[2] === '+' ? ':+' : ':=',
-    text: m[3] ?? '',
-    raw: m[0],
-    index: m.index,
-  }));
-  if (placeholderCache.size >= 10_000) placeholderCache.clear();
-  placeholderCache.set(text, found);
-  return found;
-}
-/** The strings of a base config come back in every LLSD's config: each is scanned once. */
-const placeholderCache = new Map<string, readonly Placeholder[]>();
 
 /** The value the server validates, or the string itself when a variable's value is unknown. */
 function resolveString(text: string, sub: Substitution, env: Env): unknown {

@@ -11,6 +11,7 @@
 // as `d`, and `${env.X:+id}` as possibly set (the pod may get X another way, e.g. `envFrom`), so
 // what hangs on such a conditional id is a warning; a bare `${env.X}` (or vLLM's URL defaulting
 // to empty) is an error: the container must set X.
+import { placeholdersIn, type Placeholder } from './placeholders.js';
 import { isCredentialName } from '../lib/url-credentials.js';
 import { closest } from '../api/issues.js';
 import { formatFieldPath } from '../krm/item.js';
@@ -88,44 +89,6 @@ export function checkStartupRules(config: Record<string, unknown>, context: Star
 
 // ---------------------------------------------------------------------------------------------
 // Env placeholders (notes §2)
-
-interface Placeholder {
-  name: string;
-  /** '' bare, ':=' default when unset, ':+' value when set. */
-  op: '' | ':=' | ':+';
-  text: string;
-  raw: string;
-  index: number;
-}
-
-/** `:=` / `:+` (profile envSyntax `bash`); before, `${env.X:default}` and `${env.X+value}` (notes §0 timeline). */
-const BASH_PLACEHOLDER = /\$\{env\.([A-Z0-9_]+)(?::([=+])([^}]*))?\}/g;
-const OLD_PLACEHOLDER = /\$\{env\.([A-Z0-9_]+)(?:([:+])([^}]*))?\}/g;
-
-const none: readonly Placeholder[] = Object.freeze([]);
-
-/**
- * The placeholders of `text`, shared and read-only: the strings of a base config come back in the
- * config of every LLSD, so each is scanned once (the cache is emptied when it grows large).
- */
-function placeholdersIn(text: string, bash: boolean): readonly Placeholder[] {
-  // Most strings have none; a regex scan of each costs a render of many LLSDs noticeably.
-  if (!text.includes('${')) return none;
-  const cache = bash ? bashCache : oldCache;
-  const known = cache.get(text);
-  if (known) return known;
-  const out: Placeholder[] = [];
-  for (const m of text.matchAll(bash ? BASH_PLACEHOLDER : OLD_PLACEHOLDER)) {
-    const marker = m[2];
-    const op = marker === undefined ? '' : marker === '+' ? ':+' : ':=';
-    out.push(Object.freeze({ name: m[1] as string, op, text: m[3] ?? '', raw: m[0], index: m.index }));
-  }
-  if (cache.size >= 10_000) cache.clear();
-  cache.set(text, Object.freeze(out));
-  return out;
-}
-const bashCache = new Map<string, readonly Placeholder[]>();
-const oldCache = new Map<string, readonly Placeholder[]>();
 
 /** The form of a scalar: literal text, exactly one placeholder, or a mix. */
 type Form =
