@@ -70,9 +70,16 @@ export function shippedCatalog(): Catalog {
   for (const [name, entry] of Object.entries(distributions())) {
     const releases: Record<string, CatalogRelease> = {};
     for (const [release, pinned] of Object.entries(entry.releases)) {
-      const value = baseConfig(pinned.config);
-      if (!isPlainObject(value)) throw new Error(`configs/distributions.yaml names ${pinned.config}, which is not embedded`);
-      releases[release] = { image: pinned.image, config: { value }, source: `configs/${pinned.config}` };
+      // Parsed when a plan asks for it: a render needs one or two of the shipped base configs.
+      const path = pinned.config;
+      const config = {
+        get value(): Record<string, unknown> {
+          const value = baseConfig(path);
+          if (!isPlainObject(value)) throw new Error(`configs/distributions.yaml names ${path}, which is not embedded`);
+          return value;
+        },
+      };
+      releases[release] = { image: pinned.image, config, source: `configs/${pinned.config}` };
     }
     if (!Object.hasOwn(releases, entry.defaultRelease)) throw new Error(`configs/distributions.yaml: ${name} has no release ${entry.defaultRelease}`);
     catalog[name] = { defaultRelease: entry.defaultRelease, releases };
