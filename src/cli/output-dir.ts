@@ -97,6 +97,11 @@ function lockDir(dir: string): { release: () => void } | { problem: string } {
       if (Number.isInteger(holder) && holder > 0 && holder !== process.pid && isRunning(holder)) {
         return { problem: `another llsd-render build -o (process ${holder}) is writing this directory: wait for it to end, then run again (${lockName} is removed when it does)` };
       }
+      // A lock without a pid yet is one another run has just made (open, then write): it is held,
+      // unless it stayed empty long enough to be a run that died in between.
+      if (!Number.isInteger(holder) && Date.now() - Number(statIfAny(path)?.mtimeMs ?? 0) < 10_000) {
+        return { problem: `another llsd-render build -o is taking this directory's lock: wait for it to end, then run again (${lockName} is removed when it does)` };
+      }
       rmSync(path, { force: true });
     }
   }
