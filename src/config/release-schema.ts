@@ -261,25 +261,18 @@ const listPlaces = new Map<string, Seen[][]>();
 const SEEN_PER_PLACE = 4;
 const PLACES = 2_000;
 
-function seenAt(place: string): Seen[] {
-  let seen = places.get(place);
+/** The entry of `place` in a bounded map (emptied when it grows large), made on first use. */
+function entryOf<T>(map: Map<string, T[]>, place: string): T[] {
+  let seen = map.get(place);
   if (!seen) {
-    if (places.size >= PLACES) places.clear();
+    if (map.size >= PLACES) map.clear();
     seen = [];
-    places.set(place, seen);
+    map.set(place, seen);
   }
   return seen;
 }
-
-function seenInList(place: string): Seen[][] {
-  let seen = listPlaces.get(place);
-  if (!seen) {
-    if (listPlaces.size >= PLACES) listPlaces.clear();
-    seen = [];
-    listPlaces.set(place, seen);
-  }
-  return seen;
-}
+const seenAt = (place: string): Seen[] => entryOf(places, place);
+const seenInList = (place: string): Seen[][] => entryOf(listPlaces, place);
 
 /** The findings kept for a value deep-equal to one seen at this place, else `compute()`'s, kept there. */
 function remembered(seen: Seen[], value: unknown, compute: () => Found[]): Found[] {
