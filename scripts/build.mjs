@@ -1,12 +1,13 @@
 // Bundles src/ into one file, dist/llsd-render.js, that runs with no node_modules (DESIGN §2):
-// src/loader.cjs, then the bundled program as a string that the loader compiles with V8's code
-// cache. configs/ is embedded as data (scripts/embed-yaml.mjs): start-up reads and parses no YAML.
+// src/loader.cjs, then the bundled program as a comment that the loader compiles with V8's code
+// cache, then configs/ as data (scripts/embed-yaml.mjs): start-up reads and parses no YAML.
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
 import { fileURLToPath } from 'node:url';
-import { configsModule, configsModuleId } from './embed-yaml.mjs';
+import { configsEntries, configsModuleId } from './embed-yaml.mjs';
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 // Paths from the repository root, wherever the build is started from.
@@ -42,7 +43,9 @@ const bundled = await build({
       name: 'embed-configs',
       setup(b) {
         b.onResolve({ filter: new RegExp(`^${configsModuleId}$`) }, () => ({ path: configsModuleId, namespace: 'llsd-configs' }));
-        b.onLoad({ filter: /.*/, namespace: 'llsd-configs' }, () => ({ contents: configsModule(join(root, 'configs')), loader: 'js', watchDirs: [join(root, 'configs')] }));
+        // In the bundle, configs/ is not code but a data section of the file that the loader hands
+        // to the program (see below).
+        b.onLoad({ filter: /.*/, namespace: 'llsd-configs' }, () => ({ contents: 'export default __llsdEmbeddedConfigs;', loader: 'js' }));
       },
     },
   ],
@@ -62,17 +65,50 @@ if (/\bimport\(/.test(program.replace(/(["'`]).*?\1/g, ''))) throw new Error('th
 // line keeps a line of the file to itself.
 if (/[\x7f-\uffff]/.test(program)) throw new Error('the bundle holds DEL or a character beyond ASCII; the loader relies on neither being there');
 const hash = createHash('sha256').update(program).digest('hex').slice(0, 16);
+
+// configs/ as a second comment after the program: a line with the index (path and length of each
+// entry), then the entries' JSON texts one after another. The loader slices them from the text it
+// has read anyway, so they are neither in the code V8 compiles and caches (~0.7 MB of string
+// literals cost ~5 ms a start, in reading, in the code cache and in the parse of the file) nor
+// parsed before a render asks for one. Each JSON text is ASCII (\uXXXX beyond), and `*/` can only
+// be inside a JSON string, where it is written `*\/`.
+const entries = configsEntries(join(root, 'configs')).map(([path, json]) => [path, asciiJson(json)]);
+const data = `${JSON.stringify(entries.map(([path, json]) => [path, json.length]))}\n${entries.map(([, json]) => json).join('')}`;
+if (data.includes('*/') || /[^\x00-\x7e]/.test(data)) throw new Error('internal: the configs data section must be ASCII without a comment end');
+// Read back as src/loader.cjs reads it: the same entries, or the build fails.
+{
+  const at = data.indexOf('\n') + 1;
+  let offset = at;
+  const read = JSON.parse(data.slice(0, at - 1)).map(([path, length]) => [path, JSON.parse(data.slice(offset, (offset += length)))]);
+  if (offset !== data.length || !isDeepStrictEqual(read, entries.map(([path, json]) => [path, JSON.parse(json)]))) throw new Error('internal: the configs data section does not read back');
+}
+
+// The program as the text of one block comment after the loader: parsing the file skips a comment
+// at the speed of a search for its end (a string literal of the program cost 12 ms more). Each
+// `*/` of the program is written `*` DEL `/` (esbuild writes ASCII and escapes DEL), and the
+// loader turns it back. The program's first line is the line after `/*`, and every program
+// line keeps a line of the file to itself.
 const loader = readFileSync('src/loader.cjs', 'utf8');
 const start = `#!/usr/bin/env node\n// llsd-render ${version}\n${loader}\nload();\n/*\n`;
 const programLine = start.split('\n').length;
 const head = start.replace("'%PROGRAM_HASH%'", `'${hash}'`).replace("'%PROGRAM_LINE%'", `'${programLine}'`);
 if (/[^\x00-\x7f]/.test(head)) throw new Error('src/loader.cjs must be ASCII: the program offset counts bytes');
-// The offset replaces a placeholder of its own length, so it does not move what it points at.
-const offset = String(head.length).padStart('%PROGRAM_OFFSET%'.length, '0');
-const text = `${head.replace("'%PROGRAM_OFFSET%'", `'${offset}'`)}${program.replaceAll('*/', '*\x7f/')}\n*/\n`;
+// Each offset replaces a placeholder of its own length, so it does not move what it points at.
+const padded = (n, placeholder) => String(n).padStart(placeholder.length, '0');
+const body = `${program.replaceAll('*/', '*\x7f/')}\n*/\n/*\n`;
+const text = `${head
+  .replace("'%PROGRAM_OFFSET%'", `'${padded(head.length, '%PROGRAM_OFFSET%')}'`)
+  .replace("'%DATA_OFFSET%'", `'${padded(head.length + body.length, '%DATA_OFFSET%')}'`)}${body}${data}\n*/\n`;
 
 mkdirSync('dist', { recursive: true });
 writeFileSync('dist/llsd-render.js', text);
 chmodSync('dist/llsd-render.js', 0o755);
 // The repository's package.json says "type": "module"; the bundle is CommonJS.
 writeFileSync('dist/package.json', '{ "type": "commonjs" }\n');
+
+/** JSON text with every character beyond ASCII (and DEL) as a \uXXXX escape and every `/` after `*` escaped. */
+function asciiJson(json) {
+  const out = json.replace(/[\x7f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).replaceAll('*/', '*\\/');
+  if (!isDeepStrictEqual(JSON.parse(out), JSON.parse(json))) throw new Error('internal: escaping changed a configs entry');
+  return out;
+}

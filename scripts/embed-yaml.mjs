@@ -2,7 +2,8 @@
 // start-up (the build and vitest.config.ts both use this). Every data file under configs/ becomes
 // one entry of the virtual module `llsd-configs`: its path under configs/ → its value as JSON text,
 // which src/catalog/files.ts parses on first use (a render needs one or two releases of the
-// catalog, not all of them). Base configs (configs/distributions/, and the copies of shipped
+// catalog, not all of them; configs/catalog/schemas.json is one entry per schema). The bundle
+// carries the entries as a data section that src/loader.cjs hands to the program (scripts/build.mjs). Base configs (configs/distributions/, and the copies of shipped
 // distribution configs under configs/catalog/<release>/distributions/) are read as the server
 // reads them (YAML 1.1, unique keys, as src/krm/yaml.ts parseYaml11 does); the other data files
 // with the YAML 1.2 defaults. Shipped distribution copies are embedded only when
@@ -25,8 +26,18 @@ export function parseConfigFile(path, text) {
   return isServerConfig(path) ? parseAsServer(path, text) : parse(text);
 }
 
-/** The source of the `llsd-configs` module for the configs/ directory `dir`. */
+/** The source of the `llsd-configs` module for the configs/ directory `dir` (vitest and the fuzz harness; the bundle carries the entries as data, scripts/build.mjs). */
 export function configsModule(dir) {
+  const entries = configsEntries(dir).map(([path, json]) => `  ${JSON.stringify(path)}: ${JSON.stringify(json)},`);
+  return `export default {\n${entries.join('\n')}\n};\n`;
+}
+
+/**
+ * The embedded files of the configs/ directory `dir`, as [path under configs/, value as JSON text].
+ * configs/catalog/schemas.json becomes one entry per schema (`catalog/schemas/<key>`): a render
+ * parses the few schemas its release and providers name, not all 224 kB (~5 ms).
+ */
+export function configsEntries(dir) {
   const files = listFiles(dir).map((file) => relative(dir, file).split(sep).join('/'));
   const named = new Set(Object.values(parse(readFileSync(join(dir, 'distributions.yaml'), 'utf8'))).flatMap((d) => Object.values(d.releases).map((r) => r.config)));
   const missing = [...named].filter((path) => !files.includes(path));
@@ -36,11 +47,22 @@ export function configsModule(dir) {
     if (!/\.(ya?ml|json)$/.test(path)) continue;
     if (/^catalog\/[^/]+\/distributions\//.test(path) && !named.has(path)) continue;
     const value = parseConfigFile(path, readFileSync(join(dir, path), 'utf8'));
-    const json = JSON.stringify(value);
-    if (!isDeepStrictEqual(JSON.parse(json), value)) throw new Error(`configs/${path}: holds values that JSON cannot carry (dates, binary, …)`);
-    entries.push(`  ${JSON.stringify(path)}: ${JSON.stringify(json)},`);
+    if (path === schemasPath) {
+      for (const [key, schema] of Object.entries(value.$defs)) entries.push([`${schemaPrefix}${key}`, jsonOf(path, schema)]);
+    } else {
+      entries.push([path, jsonOf(path, value)]);
+    }
   }
-  return `export default {\n${entries.join('\n')}\n};\n`;
+  return entries;
+}
+
+const schemasPath = 'catalog/schemas.json';
+const schemaPrefix = 'catalog/schemas/';
+
+function jsonOf(path, value) {
+  const json = JSON.stringify(value);
+  if (!isDeepStrictEqual(JSON.parse(json), value)) throw new Error(`configs/${path}: holds values that JSON cannot carry (dates, binary, …)`);
+  return json;
 }
 
 function listFiles(dir) {

@@ -17,10 +17,14 @@ const { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } =
 const { join } = require('node:path');
 const { Script } = require('node:vm');
 
-/** Filled in by the build: the program's hash, the line of this file its first line is on, and its offset. */
+/**
+ * Filled in by the build: the program's hash, the line of this file its first line is on, its
+ * offset, and the offset of the data section (configs/) after it.
+ */
 const programHash = '%PROGRAM_HASH%';
 const programLine = Number('%PROGRAM_LINE%');
 const programOffset = Number('%PROGRAM_OFFSET%');
+const dataOffset = Number('%DATA_OFFSET%');
 
 /** A run that renders compiles what later runs need; `--version` or `--help` would cache too little. */
 function renders(args) {
@@ -65,19 +69,36 @@ function writeCache(file, data) {
   }
 }
 
-// The program: the comment that ends this file, with its comment ends restored (the file is ASCII:
-// latin1 reads it exactly, and fast).
-function programText() {
-  const text = readFileSync(__filename, 'latin1');
-  return text.slice(programOffset, text.length - '\n*/\n'.length).replaceAll('*\x7f/', '*/');
+// The file holds two comments after this code: the program, then configs/ as data (scripts/build.mjs).
+// The file is ASCII: latin1 reads it exactly, and fast.
+function programText(text) {
+  return text.slice(programOffset, dataOffset - '\n*/\n/*\n'.length).replaceAll('*\x7f/', '*/');
+}
+
+/**
+ * configs/ as the program's module `llsd-configs` sees it: path under configs/ -> JSON text. The
+ * data section is a line with the index ([path, length] of each entry), then the entries' texts;
+ * each is a slice of the file's text, parsed by the program when it first reads that file.
+ */
+function embeddedConfigs(text) {
+  const indexEnd = text.indexOf('\n', dataOffset);
+  const files = {};
+  let at = indexEnd + 1;
+  for (const [path, length] of JSON.parse(text.slice(dataOffset, indexEnd))) {
+    files[path] = text.slice(at, at + length);
+    at += length;
+  }
+  return files;
 }
 
 function load() {
-  const program = programText();
+  const text = readFileSync(__filename, 'latin1');
+  const program = programText(text);
   const file = cacheFile(process.env);
   const cachedData = readCache(file);
   // Line 2 of the script (after the wrapper's line) is line `programLine` of this file.
-  const script = new Script(`(function (exports, require, module, __filename, __dirname) {\n${program}\n})`, {
+  // `__llsdEmbeddedConfigs` is how the bundle's `llsd-configs` module reaches the data (scripts/build.mjs).
+  const script = new Script(`(function (exports, require, module, __filename, __dirname, __llsdEmbeddedConfigs) {\n${program}\n})`, {
     filename: __filename,
     lineOffset: programLine - 2,
     cachedData,
@@ -94,5 +115,5 @@ function load() {
       if (code === 0) debug(writeCache(file, script.createCachedData()) ? `wrote ${file}` : `cannot write ${file}`);
     });
   }
-  script.runInThisContext()(module.exports, require, module, __filename, __dirname);
+  script.runInThisContext()(module.exports, require, module, __filename, __dirname, embeddedConfigs(text));
 }

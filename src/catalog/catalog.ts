@@ -82,14 +82,18 @@ export function providerSpec(release: string, api: string, type: string): Provid
   return types && Object.hasOwn(types, type) ? types[type] : undefined;
 }
 
-/** The JSON Schemas of every catalog release, by key (`<Model>.<hash>`); a release and its providers name theirs. */
-export const schemaDefs = (): Record<string, unknown> => (file('catalog/schemas.json') as { $defs: Record<string, unknown> }).$defs;
+const schemaPrefix = 'catalog/schemas/';
 
-/** The schema stored under `key` in configs/catalog/schemas.json, or undefined. */
-export const schemaOf = (key: string): Record<string, unknown> | undefined => {
-  const defs = schemaDefs();
-  return Object.hasOwn(defs, key) ? (defs[key] as Record<string, unknown>) : undefined;
-};
+/**
+ * The JSON Schema stored under `key` (`<Model>.<hash>`) in configs/catalog/schemas.json, or
+ * undefined; a release and its providers name theirs. The build embeds each schema on its own
+ * (scripts/embed-yaml.mjs), so a render parses only those it reads.
+ */
+export const schemaOf = (key: string): Record<string, unknown> | undefined => configFile(`${schemaPrefix}${key}`) as Record<string, unknown> | undefined;
+
+/** Every schema of the catalog, by key: all of them parsed (the tests, and tools that walk the catalog). */
+export const schemaDefs = (): Record<string, unknown> =>
+  Object.fromEntries(configPaths(schemaPrefix).map((path) => [path.slice(schemaPrefix.length), configFile(path)]));
 
 /** The config keys a provider type reads in a catalog release (with their accepted aliases), and those without a default. */
 export interface ProviderFields {

@@ -21,7 +21,7 @@
 import { placeholdersIn } from './placeholders.js';
 import { validate, type OutputUnit, type Schema } from '@cfworker/json-schema';
 import { closest } from '../api/issues.js';
-import { providerSpec, schemaDefs, serverRelease } from '../catalog/catalog.js';
+import { providerSpec, schemaOf, serverRelease } from '../catalog/catalog.js';
 import { commaListKeys, substitutionOf, type Substitution } from '../catalog/schemas.js';
 import { formatFieldPath } from '../krm/item.js';
 import { clonePlain, isPlainObject } from '../lib/objects.js';
@@ -331,8 +331,8 @@ function findings(node: Schema, raw: unknown, base: Segment[], labels: Labels, s
   // Most sections are valid: the fast check says so for most (release-schema-fast.ts), cfworker's
   // first pass, which stops at the first error, for the rest; only an invalid one is validated
   // again for all its errors.
-  if (surelyValid(value, node, refNode) || validate(value, node, '2020-12', schemaLookup(), true).valid) return [];
-  const found = explainAll(node, value, validate(value, node, '2020-12', schemaLookup(), false).errors, labels);
+  if (surelyValid(value, node, refNode) || validate(value, node, '2020-12', lookup, true).valid) return [];
+  const found = explainAll(node, value, validate(value, node, '2020-12', lookup, false).errors, labels);
   return dropped.length === 0 ? found : found.filter((f) => !dropped.some((d) => d.slice(base.length).every((s, i) => f.path[i] === s)));
 }
 
@@ -355,22 +355,12 @@ const MEMO_LIMIT = 20_000;
 // cfworker's lookup, by `$ref` as written (`#/$defs/<key>`): every ref of the catalog has that form,
 // so the nodes need no indexing (cfworker's `dereference` walks and marks every node: ~60 ms for
 // the catalog, ~20 ms for one release, on every start) and the catalog's data is never changed.
-let lookup: Record<string, Schema | boolean> | undefined;
+// A proxy, so that a schema is parsed when a ref first names it, not all of them at start-up.
+const lookup = new Proxy({} as Record<string, Schema | boolean>, {
+  get: (_, ref) => (typeof ref === 'string' ? refNode(ref) : undefined),
+});
 
-function schemaLookup(): Record<string, Schema | boolean> {
-  if (!lookup) {
-    const defs = schemaDefs();
-    lookup = Object.create(null) as Record<string, Schema | boolean>;
-    for (const key of Object.keys(defs)) lookup[`#/$defs/${key}`] = defs[key] as Schema;
-  }
-  return lookup;
-}
-
-/** A `$defs` entry by key; the fast check and this need no lookup built (~1 ms at start-up). */
-function defNode(key: string): Schema | undefined {
-  const defs = schemaDefs();
-  return Object.hasOwn(defs, key) ? (defs[key] as Schema) : undefined;
-}
+const defNode = (key: string): Schema | undefined => schemaOf(key) as Schema | undefined;
 
 const DEFS = '#/$defs/';
 const refNode = (ref: string): Schema | undefined => (ref.startsWith(DEFS) ? defNode(ref.slice(DEFS.length)) : undefined);
@@ -568,7 +558,7 @@ function flatten(nodes: readonly Schema[], at: string): Branch[] {
   });
 }
 
-const refTarget = (node: Schema): Schema => (schemaLookup()[String(node.$ref)] ?? {}) as Schema;
+const refTarget = (node: Schema): Schema => (lookup[String(node.$ref)] ?? {}) as Schema;
 
 function jsonType(value: unknown): string {
   if (value === null) return 'null';
