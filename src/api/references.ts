@@ -34,11 +34,20 @@ export function checkReferences(llsd: Llsd, inventory: Inventory, options: Rende
       message: `names the ConfigMap ${quote(caBundle.configMapName)}, which is not in the input; add the ConfigMap with the CA certificates next to the LLSD`,
     });
   }
-  problems.push(...typedSecretValues(llsd, inventory));
+  problems.push(...checkSecrets(namespace, secretReferencesOf(llsd), inventory, options));
+  return problems;
+}
+
+/**
+ * The Secrets a CR refers to (any API): values the server would not take as text, and, per the
+ * secret policy, Secrets that are not in the input.
+ */
+export function checkSecrets(namespace: string | undefined, refs: readonly SecretReference[], inventory: Inventory, options: RenderOptions): FieldProblem[] {
+  const problems = typedSecretValues(namespace, refs, inventory);
   if (options.secretPolicy === 'off') return problems;
   const severity = options.secretPolicy === 'strict' ? 'error' : 'warning';
   const seen = new Set<string>();
-  for (const ref of secretReferencesOf(llsd)) {
+  for (const ref of refs) {
     if (seen.has(ref.name) || inventory.hasSecret(namespace, ref.name)) continue;
     seen.add(ref.name);
     problems.push({
@@ -58,13 +67,13 @@ export function checkReferences(llsd: Llsd, inventory: Inventory, options: Rende
  * (server-catalog env-substitution.md). Where the Secret is in the input, its value is classified
  * here, and only the class is reported: never the value. Ports are left alone (an int is wanted).
  */
-function typedSecretValues(llsd: Llsd, inventory: Inventory): FieldProblem[] {
+function typedSecretValues(namespace: string | undefined, refs: readonly SecretReference[], inventory: Inventory): FieldProblem[] {
   const problems: FieldProblem[] = [];
   const seen = new Set<string>();
-  for (const ref of secretReferencesOf(llsd)) {
+  for (const ref of refs) {
     if (ref.key === undefined || !substitutedIntoConfig(ref.path) || seen.has(`${ref.name}/${ref.key}`)) continue;
     seen.add(`${ref.name}/${ref.key}`);
-    const value = secretValue(inventory.find('', 'Secret', llsd.namespace, ref.name)?.object, ref.key);
+    const value = secretValue(inventory.find('', 'Secret', namespace, ref.name)?.object, ref.key);
     const reads = value === undefined ? undefined : readsAs(value);
     if (reads === undefined) continue;
     problems.push({
