@@ -20,7 +20,7 @@ import {
 } from './core-v1.js';
 import { problemsFromIssues, isError, type FieldProblem } from './issues.js';
 import { metadataSchema } from './llsd-v1alpha2.js';
-import { checkOgxRules } from './ogxserver-rules.js';
+import { checkOgxRules, type OgxRuleOptions } from './ogxserver-rules.js';
 
 export const ogxGroup = 'ogx.io';
 export const ogxKind = 'OGXServer';
@@ -712,13 +712,13 @@ const requiredHints = {
  * Parses an OGXServer: the CRD's schema with its defaults, then its CEL rules and the admission
  * webhook's checks (`ogxserver-rules.ts`). Every problem has its field path in the item.
  */
-export function parseOgxServer(object: KrmObject): ParsedOgxServer {
+export function parseOgxServer(object: KrmObject, options: OgxRuleOptions = {}): ParsedOgxServer {
   const { server: schema } = ogxSchemas();
   const parsed = schema.safeParse(object, { reportInput: true });
   if (!parsed.success) return { ok: false, problems: problemsFromIssues(parsed.error.issues, schema, requiredHints) };
   const { metadata, spec } = parsed.data;
   const server: OgxServer = { apiVersion: ogxApiVersion, kind: ogxKind, metadata: pickMetadata(metadata), spec };
-  const problems = checkOgxRules(server);
+  const problems = checkOgxRules(server, options);
   if (problems.some(isError)) return { ok: false, problems };
   return { ok: true, server, problems };
 }
