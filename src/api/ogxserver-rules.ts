@@ -349,7 +349,7 @@ function checkUniqueIds(spec: OgxServerSpec): FieldProblem[] {
     const explicit = provider.entry.id !== undefined;
     problems.push({
       path: explicit ? [...provider.path, 'id'] : provider.path,
-      message: `duplicate provider ID "${provider.id}": \`${dotted(earlier.path)}\` has it already; provider ids are unique across all APIs, so give this provider a different \`id\``,
+      message: `duplicate provider ID "${provider.id}": \`${formatFieldPath(earlier.path)}\` has it already; provider ids are unique across all APIs, so give this provider a different \`id\``,
     });
   }
   return problems;
