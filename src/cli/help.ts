@@ -12,6 +12,7 @@ Usage:
   llsd-render build PATH...         render the YAML files under PATH into a manifest stream
   llsd-render validate PATH...      check the YAML files under PATH; print the results
   llsd-render convert PATH...       print the YAML files under PATH with v1alpha1 LLSDs as v1alpha2
+                                    (--to ogx.io/v1beta1: every LLSD as an OGXServer)
   llsd-render schema --json-schema | --crd
                                     print the JSON Schema of the LLSD spec, or the CRD
   llsd-render webhook --cert FILE --key FILE
@@ -62,8 +63,14 @@ Fields the other version cannot hold are kept as JSON in the annotation
 llamastack.io/conversion-data (a warning names them) and restored when the object is converted
 back, so converting there and back gives the original.
 
+With --to ogx.io/v1beta1 every LLSD (v1alpha1 or v1alpha2) becomes an OGXServer named
+<name>-ogx, with the annotations ogx.io/adopt-networking (and ogx.io/adopt-storage when it has
+storage) naming the LLSD, so its Service and PVC are kept. Providers become typed OGXServer
+providers where every setting has a field, custom ones otherwise. Each field with no OGXServer
+equivalent is a warning naming it and saying what to do instead; there is no way back.
+
 Options:
-  --to VERSION        v1alpha2 (default) or v1alpha1
+  --to VERSION        v1alpha2 (default), v1alpha1, or ogx.io/v1beta1 (v1beta1 for short)
   -h, --help          show this help
 `,
   webhook: `Usage: llsd-render webhook --cert FILE --key FILE [--port PORT] [--address ADDRESS]

@@ -48,7 +48,7 @@ export async function main(io: Io): Promise<ExitCode> {
       case 'validate':
         return await build(io, rest, 'validate');
       case 'convert':
-        return convert(io, rest);
+        return await convert(io, rest);
       case 'schema':
         return (await import('./schema.js')).schemaCommand(rest, io);
       case 'webhook':
@@ -382,14 +382,15 @@ const convertOptions = {
 } satisfies ParseArgsConfig['options'];
 
 /** `convert`: every LLSD not in the target version converted (DESIGN §9); the other documents as they were. */
-function convert(io: Io, args: string[]): ExitCode {
+async function convert(io: Io, args: string[]): Promise<ExitCode> {
   const parsed = parseCommand(args, convertOptions, help.convert, io.stdout);
   if (!parsed) return 0;
   const { values, positionals } = parsed;
-  const to = values.to === undefined ? `${llsdGroup}/v1alpha2` : values.to.includes('/') ? values.to : `${llsdGroup}/${values.to}`;
-  if (!(llsdApiVersions as readonly string[]).includes(to)) throw new UsageError(`--to must be v1alpha1 or v1alpha2, not "${values.to}"`);
+  const to = convertTarget(values.to);
   if (positionals.length === 0) throw new UsageError('convert needs at least one PATH');
 
+  // The OGXServer conversion (and the schemas it checks its output with) is loaded only when asked for.
+  const convertItem = to === ogxTarget ? (await import('../api/to-ogxserver.js')).toOgxServer : (object: KrmObject) => convertChecked(object, to);
   const found = findYamlFiles(positionals);
   const read = readItems(found.files);
   const results: Result[] = [...found.results, ...read.results];
@@ -400,7 +401,7 @@ function convert(io: Io, args: string[]): ExitCode {
       results.push(resultFor(item, 'error', `apiVersion "${apiVersion}" is not supported for ${llsdKind}; use ${llsdApiVersions.join(' or ')}`, ['apiVersion']));
       return item.node;
     }
-    const converted = convertChecked(item.object, to);
+    const converted = convertItem(item.object);
     results.push(...converted.problems.map((p) => resultFor(item, p.severity ?? 'error', p.message, p.path)));
     return converted.object as KrmObject;
   });
@@ -409,6 +410,17 @@ function convert(io: Io, args: string[]): ExitCode {
   if (exitCodeOf(sorted) !== 0) return 1;
   io.stdout(writeStream(output));
   return 0;
+}
+
+const ogxTarget = 'ogx.io/v1beta1';
+
+/** `--to`: an LLSD version (`v1alpha2` by default, the group optional) or `ogx.io/v1beta1` (`v1beta1` for short). */
+function convertTarget(value: string | undefined): string {
+  if (value === undefined) return `${llsdGroup}/v1alpha2`;
+  if (value === ogxTarget || value === 'v1beta1') return ogxTarget;
+  const to = value.includes('/') ? value : `${llsdGroup}/${value}`;
+  if (!(llsdApiVersions as readonly string[]).includes(to)) throw new UsageError(`--to must be v1alpha1, v1alpha2 or ${ogxTarget}, not "${value}"`);
+  return to;
 }
 
 const webhookOptions = {

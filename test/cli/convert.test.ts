@@ -1,7 +1,9 @@
 // `llsd-render convert` through the built bundle (DESIGN §2, §9): v1alpha1 LLSDs rewritten as
 // v1alpha2 (or back with --to v1alpha1), every other document printed as it was, in order.
 import { describe, expect, it } from 'vitest';
+import { parseOgxServer } from '../../src/api/ogxserver.js';
 import { help } from '../../src/cli/help.js';
+import type { KrmObject } from '../../src/krm/item.js';
 import { expectNoCrash, lazy, lineOfMarker, packageVersion, parseStream, run, stderrLines, streamDocuments, tempDir, writeTree } from './run.js';
 
 const CONVERSION_DATA = 'llamastack.io/conversion-data';
@@ -184,7 +186,7 @@ describe('convert: errors', () => {
   it('usage errors exit 2 with a one-line reason', () => {
     const cases: Array<[string[], string]> = [
       [['convert'], 'llsd-render: convert needs at least one PATH'],
-      [['convert', '--to', 'v3', 'x'], 'llsd-render: --to must be v1alpha1 or v1alpha2, not "v3"'],
+      [['convert', '--to', 'v3', 'x'], 'llsd-render: --to must be v1alpha1, v1alpha2 or ogx.io/v1beta1, not "v3"'],
       [['convert', '--output', 'dir', 'x'], 'llsd-render: unknown option "--output" (options: --to, --help, --version)'],
       [['convert', '/no/such/path'], 'llsd-render: /no/such/path: no such file or directory'],
     ];
@@ -194,6 +196,74 @@ describe('convert: errors', () => {
       expect(r.stdout).toBe('');
       expect(stderrLines(r)).toEqual([message, 'Run `llsd-render --help` for usage.']);
     }
+  });
+});
+
+describe('convert --to ogx.io/v1beta1: LLSDs of both versions rewritten as OGXServers', () => {
+  const ogxTree = lazy(() =>
+    writeTree(tempDir('llsd-render-convert-ogx-'), {
+      'apps/legacy.yaml': `${legacyLlsd}---\n${userConfigMap}`,
+      'apps/current.yaml': currentLlsd,
+      'secret.yaml': secret,
+    }),
+  );
+  const toOgx = lazy(() => run(['convert', '--to', 'ogx.io/v1beta1', '.'], { cwd: ogxTree() }));
+
+  it('prints every document in file order, each LLSD as an OGXServer that parses, the others as they were', () => {
+    const r = toOgx();
+    expect(r.status, r.stderr).toBe(0);
+    expectNoCrash(r);
+    const docs = parseStream(r.stdout);
+    expect(docs.map((d) => `${d.apiVersion} ${d.kind}/${d.metadata.name}`)).toEqual([
+      'ogx.io/v1beta1 OGXServer/current-ogx',
+      'ogx.io/v1beta1 OGXServer/legacy-ogx',
+      'v1 ConfigMap/legacy-run-config',
+      'v1 Secret/creds',
+    ]);
+    for (const doc of docs.slice(0, 2)) {
+      const parsed = parseOgxServer(doc as KrmObject);
+      expect(parsed.ok ? [] : parsed.problems, doc.metadata.name).toEqual([]);
+    }
+    expect(docs[1]).toEqual({
+      apiVersion: 'ogx.io/v1beta1',
+      kind: 'OGXServer',
+      metadata: { name: 'legacy-ogx', namespace: 'llama', labels: { team: 'search' }, annotations: { 'ogx.io/adopt-networking': 'legacy' } },
+      spec: {
+        distribution: { name: 'starter' },
+        overrideConfig: { name: 'legacy-run-config', key: 'config.yaml' },
+        network: { port: 8080, externalAccess: { enabled: true }, policy: { enabled: false } },
+        workload: { replicas: 2, overrides: { env: [{ name: 'INFERENCE_MODEL', value: 'llama3' }] } },
+      },
+    });
+    expect((docs[0] as unknown as { spec: unknown }).spec).toEqual({
+      distribution: { name: 'starter' },
+      providers: { inference: { remote: { vllm: [{ id: 'vllm', endpoint: 'http://vllm:8000/v1' }] } } },
+      network: { policy: { enabled: false } },
+    });
+    expect(parseStream(r.stdout)[2]).toEqual(parseStream(userConfigMap)[0]);
+  });
+
+  it('warns on stderr, at the LLSD field, about each field without an equivalent', () => {
+    const lines = stderrLines(toOgx());
+    expect(lines).toContain(
+      `apps/legacy.yaml:${lineOfMarker(legacyLlsd, '      name: server')}: llama/legacy: spec.server.containerSpec.name: warning: is dropped: the OGXServer's container is always named \`ogx\`, not "server"; update anything that names the container (\`kubectl logs -c\`, patches)`,
+    );
+    expect(lines.filter((l) => l.startsWith('apps/current.yaml:'))).toEqual([
+      expect.stringMatching(/^apps\/current\.yaml:\d+: llama\/current: spec\.providers\.inference: warning: replaces the distribution's inference providers in the OGXServer/),
+    ]);
+    expect(lines.every((l) => l.includes(': warning: '))).toBe(true);
+  });
+
+  it('v1beta1 is short for ogx.io/v1beta1: the same bytes', () => {
+    expect(run(['convert', '--to', 'v1beta1', '.'], { cwd: ogxTree() }).stdout).toBe(toOgx().stdout);
+  });
+
+  it('an invalid LLSD: exit 1, the error at its field, nothing on stdout', () => {
+    const dir = writeTree(tempDir('llsd-render-convert-ogx-bad-'), { 'llsd.yaml': currentLlsd.replace('provider: vllm', 'provider: vlm') });
+    const r = run(['convert', '--to', 'ogx.io/v1beta1', dir]);
+    expect(r.status).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(stderrLines(r)).toEqual([expect.stringMatching(/llsd\.yaml:\d+: llama\/current: spec\.providers\.inference\.provider: "vlm" is not an inference provider in llama-stack [0-9.]+\. Did you mean "vllm"\?/)]);
   });
 });
 

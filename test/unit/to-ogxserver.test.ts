@@ -1,0 +1,256 @@
+// LLSD → OGXServer (`convert --to ogx.io/v1beta1`, issue 17 "Migration"): one test per row of
+// ../shared/reference/ogxserver/MIGRATION.md §3, with the field path, the value and the warning,
+// then the v1alpha2-only fields (providers, models, storage, disabled). Every converted object must
+// parse with parseOgxServer, which `converted()` asserts.
+import { describe, expect, it } from 'vitest';
+import { parseOgxServer } from '../../src/api/ogxserver.js';
+import { adoptNetworkingAnnotation, adoptStorageAnnotation, toOgxServer } from '../../src/api/to-ogxserver.js';
+import type { KrmObject } from '../../src/krm/item.js';
+
+type Plain = Record<string, unknown>;
+
+const v1 = (spec: Plain, metadata: Plain = { name: 'demo', namespace: 'ai' }): KrmObject =>
+  ({ apiVersion: 'llamastack.io/v1alpha1', kind: 'LlamaStackDistribution', metadata, spec }) as unknown as KrmObject;
+const v2 = (spec: Plain, metadata: Plain = { name: 'demo', namespace: 'ai' }): KrmObject =>
+  ({ apiVersion: 'llamastack.io/v1alpha2', kind: 'LlamaStackDistribution', metadata, spec: { distribution: { name: 'starter' }, ...spec } }) as unknown as KrmObject;
+/** A v1alpha1 spec with `server` fields besides the distribution. */
+const server = (fields: Plain, rest: Plain = {}): KrmObject => v1({ server: { distribution: { name: 'starter' }, ...fields }, ...rest });
+
+/** The conversion, asserted to have no error and to parse as an OGXServer. */
+function converted(object: KrmObject): { spec: Plain; metadata: Plain; warnings: Array<{ path: string; message: string }> } {
+  const result = toOgxServer(object);
+  expect(result.problems.filter((p) => (p.severity ?? 'error') === 'error')).toEqual([]);
+  expect(result.object.apiVersion).toBe('ogx.io/v1beta1');
+  expect(result.object.kind).toBe('OGXServer');
+  const parsed = parseOgxServer(result.object as unknown as KrmObject);
+  expect(parsed.ok ? [] : parsed.problems).toEqual([]);
+  const warnings = result.problems.filter((p) => p.severity === 'warning').map((p) => ({ path: p.path.join('.'), message: p.message }));
+  return { spec: result.object.spec as Plain, metadata: result.object.metadata as Plain, warnings };
+}
+
+const warningAt = (warnings: Array<{ path: string; message: string }>, path: string): string | undefined => warnings.find((w) => w.path === path)?.message;
+
+describe('MIGRATION.md §3, v1alpha1 → OGXServer, row by row', () => {
+  it('spec.replicas → spec.workload.replicas', () => {
+    expect(converted(v1({ replicas: 3, server: { distribution: { name: 'starter' } } })).spec.workload).toEqual({ replicas: 3 });
+  });
+
+  it('spec.server.distribution.name / .image → spec.distribution.name / .image', () => {
+    expect(converted(server({})).spec.distribution).toEqual({ name: 'starter' });
+    expect(converted(v1({ server: { distribution: { image: 'quay.io/me/ogx:1.3.0' } } })).spec.distribution).toEqual({ image: 'quay.io/me/ogx:1.3.0' });
+  });
+
+  it('spec.server.containerSpec.name has no equivalent: a warning naming it and the value', () => {
+    const { spec, warnings } = converted(server({ containerSpec: { name: 'server' } }));
+    expect(JSON.stringify(spec)).not.toContain('"server"');
+    expect(warningAt(warnings, 'spec.server.containerSpec.name')).toBe(
+      'is dropped: the OGXServer\'s container is always named `ogx`, not "server"; update anything that names the container (`kubectl logs -c`, patches)',
+    );
+  });
+
+  it('spec.server.containerSpec.port → spec.network.port', () => {
+    expect(converted(server({ containerSpec: { port: 8080 } })).spec.network).toEqual({ port: 8080, policy: { enabled: false } });
+  });
+
+  it('spec.server.containerSpec.resources → spec.workload.resources', () => {
+    const resources = { requests: { cpu: '2', memory: '4Gi' }, limits: { memory: '8Gi' } };
+    expect((converted(server({ containerSpec: { resources } })).spec.workload as Plain).resources).toEqual(resources);
+  });
+
+  it('spec.server.containerSpec.env / .command / .args → spec.workload.overrides.env / .command / .args', () => {
+    const env = [{ name: 'A', value: '1' }];
+    const { spec } = converted(server({ containerSpec: { env, command: ['ogx'], args: ['--port', '8321'] } }));
+    expect((spec.workload as Plain).overrides).toEqual({ env, command: ['ogx'], args: ['--port', '8321'] });
+  });
+
+  it('spec.server.workers → spec.workload.workers', () => {
+    expect(converted(server({ workers: 4 })).spec.workload).toEqual({ workers: 4 });
+  });
+
+  it('spec.server.podOverrides.serviceAccountName / .volumes / .volumeMounts → spec.workload.overrides', () => {
+    const volumes = [{ name: 'models', persistentVolumeClaim: { claimName: 'models' } }];
+    const volumeMounts = [{ name: 'models', mountPath: '/models' }];
+    const { spec } = converted(server({ podOverrides: { serviceAccountName: 'runner', volumes, volumeMounts } }));
+    expect((spec.workload as Plain).overrides).toEqual({ serviceAccountName: 'runner', volumes, volumeMounts });
+  });
+
+  it('spec.server.podOverrides.terminationGracePeriodSeconds has no equivalent: a warning', () => {
+    const { spec, warnings } = converted(server({ podOverrides: { terminationGracePeriodSeconds: 90 } }));
+    expect(spec.workload).toBeUndefined();
+    expect(warningAt(warnings, 'spec.server.podOverrides.terminationGracePeriodSeconds')).toBe(
+      'is dropped: an OGXServer has no termination grace period, so the pod gets the Kubernetes default (30 s); patch the rendered Deployment (e.g. with kustomize) to keep it',
+    );
+  });
+
+  it('spec.server.podDisruptionBudget / topologySpreadConstraints → spec.workload', () => {
+    const tsc = [{ maxSkew: 1, topologyKey: 'kubernetes.io/hostname', whenUnsatisfiable: 'ScheduleAnyway' }];
+    const { spec } = converted(server({ podDisruptionBudget: { minAvailable: 1 }, topologySpreadConstraints: tsc }));
+    expect(spec.workload).toEqual({ podDisruptionBudget: { minAvailable: 1 }, topologySpreadConstraints: tsc });
+  });
+
+  it('spec.server.autoscaling → spec.workload.autoscaling, the …Percentage names kept', () => {
+    const { spec } = converted(server({ autoscaling: { minReplicas: 2, maxReplicas: 5, targetCPUUtilizationPercentage: 70, targetMemoryUtilizationPercentage: 60 } }));
+    expect((spec.workload as Plain).autoscaling).toEqual({ minReplicas: 2, maxReplicas: 5, targetCPUUtilizationPercentage: 70, targetMemoryUtilizationPercentage: 60 });
+  });
+
+  it('spec.server.storage → spec.workload.storage, and the PVC is adopted (ogx.io/adopt-storage names the LLSD)', () => {
+    const { spec, metadata } = converted(server({ storage: { size: '20Gi', mountPath: '/data' } }));
+    expect((spec.workload as Plain).storage).toEqual({ size: '20Gi', mountPath: '/data' });
+    expect(metadata).toEqual({ name: 'demo-ogx', namespace: 'ai', annotations: { [adoptStorageAnnotation]: 'demo', [adoptNetworkingAnnotation]: 'demo' } });
+  });
+
+  it('without storage only the Service is adopted, and the OGXServer gets another name (same-name adoption is refused)', () => {
+    expect(converted(server({})).metadata).toEqual({ name: 'demo-ogx', namespace: 'ai', annotations: { [adoptNetworkingAnnotation]: 'demo' } });
+  });
+
+  it('a name too long for `-ogx` within 46 characters is cut, with a warning naming the new name', () => {
+    const long = 'a'.repeat(44);
+    const { metadata, warnings } = converted(v1({ server: { distribution: { name: 'starter' } } }, { name: long, namespace: 'ai' }));
+    expect(metadata.name).toBe(`${'a'.repeat(42)}-ogx`);
+    expect(warningAt(warnings, 'metadata.name')).toBe(`is too long for an OGXServer name with \`-ogx\` (at most 46 characters): the OGXServer is named "${'a'.repeat(42)}-ogx"`);
+  });
+
+  it('spec.server.userConfig.configMapName → spec.overrideConfig {name, key: config.yaml}', () => {
+    expect(converted(server({ userConfig: { configMapName: 'run-config' } })).spec.overrideConfig).toEqual({ name: 'run-config', key: 'config.yaml' });
+  });
+
+  it('spec.server.userConfig.configMapNamespace (another namespace) has no equivalent: a warning', () => {
+    const { spec, warnings } = converted(server({ userConfig: { configMapName: 'run-config', configMapNamespace: 'shared' } }));
+    expect(spec.overrideConfig).toEqual({ name: 'run-config', key: 'config.yaml' });
+    expect(warningAt(warnings, 'spec.server.userConfig.configMapNamespace')).toBe(
+      'is dropped: an OGXServer reads `spec.overrideConfig` from its own namespace only; copy the ConfigMap from "shared" there',
+    );
+  });
+
+  it('spec.server.tlsConfig.caBundle → spec.tls.trust.caCertificates, one entry per key (default ca-bundle.crt)', () => {
+    expect(converted(server({ tlsConfig: { caBundle: { configMapName: 'cas' } } })).spec.tls).toEqual({ trust: { caCertificates: [{ name: 'cas', key: 'ca-bundle.crt' }] } });
+    expect(converted(server({ tlsConfig: { caBundle: { configMapName: 'cas', configMapKeys: ['a.pem', 'b.pem'] } } })).spec.tls).toEqual({
+      trust: { caCertificates: [{ name: 'cas', key: 'a.pem' }, { name: 'cas', key: 'b.pem' }] },
+    });
+  });
+
+  it('spec.server.tlsConfig.caBundle.configMapNamespace of another namespace is an error, as for rendering', () => {
+    const result = toOgxServer(server({ tlsConfig: { caBundle: { configMapName: 'cas', configMapNamespace: 'other' } } }));
+    expect(result.problems.map((p) => [p.path.join('.'), p.severity ?? 'error'])).toEqual([['spec.server.tlsConfig.caBundle.configMapNamespace', 'error']]);
+    expect(result.object.apiVersion).toBe('llamastack.io/v1alpha1');
+  });
+
+  it('spec.network.exposeRoute → spec.network.externalAccess.enabled', () => {
+    expect((converted(v1({ server: { distribution: { name: 'starter' } }, network: { exposeRoute: true } })).spec.network as Plain).externalAccess).toEqual({ enabled: true });
+  });
+
+  it('spec.network.allowedFrom → spec.network.policy.ingress, with the own-namespace peer the defaults would have given (they are replaced)', () => {
+    const { spec } = converted(v1({ server: { distribution: { name: 'starter' } }, network: { allowedFrom: { namespaces: ['web'], labels: ['team'] } } }));
+    expect(spec.network).toEqual({
+      policy: {
+        ingress: [
+          {
+            from: [
+              { podSelector: {} },
+              { namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'web' } } },
+              { namespaceSelector: { matchExpressions: [{ key: 'team', operator: 'Exists' }] } },
+            ],
+            ports: [{ protocol: 'TCP', port: 8321 }],
+          },
+        ],
+      },
+    });
+  });
+
+  it('spec.network.allowedFrom.namespaces ["*"] → every namespace', () => {
+    const { spec } = converted(v1({ server: { distribution: { name: 'starter' }, containerSpec: { port: 9000 } }, network: { allowedFrom: { namespaces: ['*'] } } }));
+    expect((spec.network as Plain).policy).toEqual({ ingress: [{ from: [{ namespaceSelector: {} }], ports: [{ protocol: 'TCP', port: 9000 }] }] });
+  });
+
+  it('allowedFrom with exposeRoute: a warning that the policy admits no ingress controller', () => {
+    const { warnings } = converted(v1({ server: { distribution: { name: 'starter' } }, network: { exposeRoute: true, allowedFrom: { namespaces: ['web'] } } }));
+    expect(warningAt(warnings, 'spec.network.allowedFrom')).toMatch(/^becomes `spec.network.policy.ingress`, which admits no ingress controller: add a peer for its namespace/);
+  });
+
+  it('no allowedFrom: `policy.enabled: false`, since an LLSD renders no NetworkPolicy then and an OGXServer would', () => {
+    expect(converted(server({})).spec.network).toEqual({ policy: { enabled: false } });
+  });
+});
+
+describe('v1alpha2 fields → OGXServer', () => {
+  it('a vllm provider → typed `remote.vllm`, id kept, endpoint completed to the URL the LLSD renders, apiKey → apiToken, settings.max_tokens → maxTokens', () => {
+    const { spec, warnings } = converted(
+      v2({ providers: { inference: { provider: 'vllm', endpoint: 'http://vllm:8000', apiKey: { name: 'vllm', key: 'token' }, settings: { max_tokens: 512 } } } }),
+    );
+    expect(spec.providers).toEqual({
+      inference: { remote: { vllm: [{ id: 'vllm', endpoint: 'http://vllm:8000/v1', apiToken: { name: 'vllm', key: 'token' }, maxTokens: 512 }] } },
+    });
+    expect(warningAt(warnings, 'spec.providers.inference')).toMatch(/^replaces the distribution's inference providers in the OGXServer \(an LLSD lays its providers over them\), so .*`sentence-transformers` are no longer configured/);
+  });
+
+  it('a provider with a key no typed field has → `custom` with type, settings and secretRefs (the same config keys)', () => {
+    const { spec } = converted(
+      v2({ providers: { inference: { id: 'ollama', provider: 'ollama', endpoint: 'http://ollama:11434', secretRefs: { api_key: { name: 'o', key: 'k' } }, settings: { timeout: 30 } } } }),
+    );
+    const custom = ((spec.providers as Plain).inference as { remote: { custom: Plain[] } }).remote.custom;
+    expect(custom).toHaveLength(1);
+    expect(custom[0]).toMatchObject({ id: 'ollama', type: 'remote::ollama', secretRefs: { api_key: { name: 'o', key: 'k' } }, settings: { timeout: 30 } });
+    expect(Object.values((custom[0] as { settings: Plain }).settings)).toContain('http://ollama:11434/v1');
+  });
+
+  it('a nested Secret in settings becomes an env placeholder and a pod env var from the Secret (secretRefs are top-level only)', () => {
+    const { spec } = converted(v2({ providers: { inference: { id: 'gw', provider: 'openai', apiKey: { name: 's', key: 'k' }, settings: { headers: { auth: { secretKeyRef: { name: 's', key: 'h' } } } } } } }));
+    expect((spec.providers as Plain).inference).toEqual({
+      remote: { custom: [{ id: 'gw', type: 'remote::openai', secretRefs: { api_key: { name: 's', key: 'k' } }, settings: { headers: { auth: '${env.LLSD_GW_HEADERS_AUTH}' } } }] },
+    });
+    expect((spec.workload as Plain).overrides).toEqual({ env: [{ name: 'LLSD_GW_HEADERS_AUTH', valueFrom: { secretKeyRef: { name: 's', key: 'h' } } }] });
+  });
+
+  it('pgvector with host, settings and a password Secret → typed `remote.pgvector`', () => {
+    const { spec } = converted(v2({ providers: { vectorIo: { provider: 'pgvector', host: 'db', secretRefs: { password: { name: 'pg', key: 'pw' } }, settings: { port: 5432, db: 'rag', user: 'app' } } } }));
+    expect((spec.providers as Plain).vectorIo).toEqual({
+      remote: { pgvector: [{ id: 'pgvector', host: 'db', port: 5432, db: 'rag', user: 'app', password: { name: 'pg', key: 'pw' } }] },
+    });
+  });
+
+  it('safety and telemetry providers have no equivalent: a warning each', () => {
+    const { spec, warnings } = converted(v2({ providers: { safety: { provider: 'llama-guard' } } }));
+    expect(spec.providers).toBeUndefined();
+    expect(warningAt(warnings, 'spec.providers.safety')).toBe(
+      'is dropped: OGXServer has no safety providers; to keep it, write the whole config.yaml in a ConfigMap and set `spec.overrideConfig`',
+    );
+  });
+
+  it('models: each gets its provider named (the LLSD default is the first inference provider, OGX\'s the smallest id); embeddingDimension and tools warn', () => {
+    const { spec, warnings } = converted(
+      v2({
+        providers: { inference: [{ id: 'zeta', provider: 'vllm', endpoint: 'http://z:8000/v1' }, { id: 'alpha', provider: 'vllm', endpoint: 'http://a:8000/v1' }] },
+        resources: { models: ['llama3', { name: 'emb', provider: 'alpha', modelType: 'embedding', embeddingDimension: 768 }], tools: ['websearch'] },
+      }),
+    );
+    expect(spec.resources).toEqual({ models: [{ name: 'llama3', provider: 'zeta' }, { name: 'emb', provider: 'alpha', modelType: 'embedding' }] });
+    expect(warningAt(warnings, 'spec.resources.models.1.embeddingDimension')).toMatch(/^is dropped: an OGXServer model has no metadata/);
+    expect(warningAt(warnings, 'spec.resources.tools')).toMatch(/^is dropped: OGXServer registers only models;/);
+  });
+
+  it('storage: redis host/port → endpoint, password kept; postgres SQL is dropped with a warning saying how to write it', () => {
+    const { spec, warnings } = converted(
+      v2({ storage: { kv: { type: 'redis', host: 'redis', port: 6379, password: { name: 'r', key: 'pw' } }, sql: { type: 'postgres', host: 'pg', user: 'u', database: 'd', password: { name: 'pg', key: 'pw' } } } }),
+    );
+    expect(spec.storage).toEqual({ kv: { type: 'redis', endpoint: 'redis://redis:6379', password: { name: 'r', key: 'pw' } } });
+    expect(warningAt(warnings, 'spec.storage.sql')).toMatch(/^is dropped: an OGXServer takes a PostgreSQL store as one Secret key holding the whole connection string;/);
+    expect(warningAt(warnings, 'spec.storage')).toMatch(/^replaces the distribution's whole `storage` section/);
+  });
+
+  it('disabled: the seven OGX APIs (either spelling) → disabledAPIs; others warn', () => {
+    const { spec, warnings } = converted(v2({ disabled: ['toolRuntime', 'files', 'eval'] }));
+    expect(spec.disabledAPIs).toEqual(['tool_runtime', 'files']);
+    expect(warningAt(warnings, 'spec.disabled.2')).toMatch(/^is dropped: an OGXServer can disable only batches, file_processors, inference, responses, tool_runtime, vector_io, files; to remove "eval"/);
+  });
+
+  it('networking.tls.enabled has no working counterpart: a warning', () => {
+    const { warnings } = converted(v2({ networking: { tls: { enabled: true, secretName: 'cert' } } }));
+    expect(warningAt(warnings, 'spec.networking.tls.enabled')).toMatch(/^has no working OGXServer counterpart: the operator reads no server TLS setting/);
+  });
+
+  it('an invalid LLSD is not converted: the renderer\'s errors, at its fields', () => {
+    const result = toOgxServer(v2({ workload: { replicas: -1 } }));
+    expect(result.object.apiVersion).toBe('llamastack.io/v1alpha2');
+    expect(result.problems.map((p) => p.path.join('.'))).toEqual(['spec.workload.replicas']);
+  });
+});
