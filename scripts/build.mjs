@@ -54,7 +54,10 @@ const bundled = await build({
   logLevel: 'warning',
 });
 
-const program = bundled.outputFiles[0].text;
+// esbuild writes strings as ASCII but keeps some comments as written (`§`, `…`); a \uXXXX escape
+// means the same in a comment, string, template, regular expression or identifier, so every
+// character beyond ASCII (and DEL) is written so, and the file stays ASCII (see below).
+const program = bundled.outputFiles[0].text.replace(/[\x7f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 // vm.Script has no module loader: a real import() would fail at run time, so none may be left.
 if (/\bimport\(/.test(program.replace(/(["'`]).*?\1/g, ''))) throw new Error('the bundle holds a dynamic import(); bundle the module instead');
 
