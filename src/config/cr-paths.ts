@@ -1,10 +1,12 @@
-// Where in the LLSD a problem of the generated config.yaml comes from, so its result points at
-// the field (and file line) the user wrote: a provider entry the CR added or laid over is its
-// `spec.providers.<api>` entry, and a key its `settings` wrote is that setting.
+// Where in the CR (an LLSD or an OGXServer) a problem of the generated config.yaml comes from, so
+// its result points at the field (and file line) the user wrote: a provider entry the CR added or
+// laid over is its `spec.providers` entry, and a key its `settings` wrote is that setting.
 import type { FieldProblem } from '../api/issues.js';
 import { providerApis } from '../api/llsd-v1alpha2.js';
 import { isPlainObject } from '../lib/objects.js';
 import type { Plan } from '../plan/plan.js';
+import type { OgxServerSpec } from '../api/ogxserver.js';
+import { ogxProviderIds } from '../api/ogxserver-rules.js';
 
 const PROVIDER_PATH = /^providers\.([a-z_]+)\[(\d+)\](?:\.config\.([^.[]+))?/;
 
@@ -20,4 +22,26 @@ export function crFieldOf(configPath: string, plan: Plan, config: Record<string,
   if (!provider) return [];
   const settings = provider.settings;
   return key !== undefined && isPlainObject(settings) && Object.hasOwn(settings, key) ? [...provider.path, 'settings', key] : provider.path;
+}
+
+/**
+ * The OGXServer field behind a path of its generated config.yaml: a provider entry's id leads to the
+ * provider that wrote it (a key of its `settings` when that wrote the key), the models to
+ * `resources.models`, storage to `storage`; [] (the item) for what the base config holds.
+ */
+export function ogxFieldOf(configPath: string, spec: Pick<OgxServerSpec, 'providers' | 'resources' | 'storage'>, config: Record<string, unknown>): FieldProblem['path'] {
+  const match = PROVIDER_PATH.exec(configPath);
+  if (match) {
+    const [, api, index, key] = match as unknown as [string, string, string, string | undefined];
+    const entries = isPlainObject(config.providers) ? config.providers[api] : undefined;
+    const entry = Array.isArray(entries) ? entries[Number(index)] : undefined;
+    const provider = isPlainObject(entry) ? ogxProviderIds(spec).find((p) => p.api === api && p.id === entry.provider_id) : undefined;
+    if (!provider) return [];
+    const settings = provider.entry.settings;
+    return key !== undefined && isPlainObject(settings) && Object.hasOwn(settings, key) ? [...provider.path, 'settings', key] : provider.path;
+  }
+  const model = /^registered_resources\.models\[(\d+)\]/.exec(configPath);
+  if (model && spec.resources?.models) return Number(model[1]) < spec.resources.models.length ? ['spec', 'resources', 'models', Number(model[1])] : ['spec', 'resources', 'models'];
+  if (/^storage\b/.test(configPath) && spec.storage) return ['spec', 'storage'];
+  return [];
 }
