@@ -214,7 +214,7 @@ export const renderOptionsSchema = z.strictObject({
   ingressClass: described(z.optional(dnsSubdomain('nginx')), "`spec.ingressClassName` of the Ingress. Default: none, the cluster's default IngressClass. Ingress only."),
   ingressControllerNamespace: described(
     z.optional(dnsLabel('ingress-nginx')),
-    'Namespace of the ingress controller (or Gateway proxies) that forwards to exposed servers; the NetworkPolicy of an exposed LLSD admits it. Default: none (a warning when an exposed LLSD has a NetworkPolicy), and with `exposeKind: route` the OpenShift router namespaces (label `network.openshift.io/policy-group: ingress`).',
+    'Namespace of the ingress controller (or Gateway proxies) that forwards to exposed servers; the NetworkPolicy of an exposed LLSD, and the default one of an OGXServer with `network.externalAccess` (which the OGX operator leaves closed to it), admit it. Default: none (a warning when an exposed LLSD has a NetworkPolicy), and with `exposeKind: route` the OpenShift router namespaces (label `network.openshift.io/policy-group: ingress`).',
   ),
   ingressDomain: described(
     z.optional(dnsSubdomain('apps.example.com')),

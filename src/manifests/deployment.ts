@@ -3,10 +3,12 @@
 // every `spec.workload` field, and the TLS certificate and CA bundle of `networking.tls`.
 import { createHash } from 'node:crypto';
 import { posix } from 'node:path';
+import type { FieldProblem } from '../api/issues.js';
 import type { GeneratedConfig } from '../config/generate.js';
 import { ogxObjects, workloadDefaults } from '../catalog/catalog.js';
 import { externalProviderSettings, externalProvidersOf } from '../config/external-providers.js';
 import { annotation, type KrmObject } from '../krm/item.js';
+import { isPlainObject } from '../lib/objects.js';
 import type { OgxPlan } from '../plan/ogx-plan.js';
 import {
   ogxAdoptedStorage,
@@ -322,6 +324,27 @@ export function renderOgxDeployment(plan: OgxPlan, config: GeneratedConfig | und
   if (Object.keys(annotations).length > 0) template.annotations = annotations;
   spec.template = { metadata: template, spec: podSpec };
   return { apiVersion: 'apps/v1', kind: 'Deployment', metadata: ogxMetadata(source, ogxNames.deployment(source)), spec };
+}
+
+/**
+ * `overrides.command` replaces the image entrypoint and with it the `--insecure` it passes (OGX
+ * 1.2+, strict TLS): the server then exits at start unless its config serves TLS or says
+ * `server.insecure: true` (the image's own config, in none mode, is not known here).
+ */
+export function ogxDeploymentProblems(plan: OgxPlan, config: GeneratedConfig | undefined): FieldProblem[] {
+  const command = plan.server.spec.workload?.overrides?.command;
+  const { strictTls, image } = plan.profile;
+  if (!command || !strictTls || !image.entrypointInsecure) return [];
+  const value = plan.mode === 'override' ? plan.overrideConfig?.value : plan.mode === 'generated' ? config?.value : undefined;
+  const server = isPlainObject(value?.server) ? value.server : {};
+  if (server.insecure === true || (server.tls_certfile !== undefined && server.tls_keyfile !== undefined)) return [];
+  return [
+    {
+      severity: 'warning',
+      path: ['spec', 'workload', 'overrides', 'command'],
+      message: `replaces the image entrypoint${image.entrypoint ? ` (${image.entrypoint})` : ''}, which starts OGX ${plan.release} with \`--insecure\`; without it the server exits at start ("TLS required") unless its config.yaml sets \`server.insecure: true\` or \`server.tls_certfile\` and \`tls_keyfile\`. Use \`overrides.args\` to add arguments to the entrypoint's command instead`,
+    },
+  ];
 }
 
 function ogxContainer(plan: OgxPlan, config: GeneratedConfig | undefined): Record<string, unknown> {

@@ -1,14 +1,15 @@
 // Every object generated from one LLSD, in the fixed order they are written in (DESIGN §4).
+import type { FieldProblem } from '../api/issues.js';
 import type { RenderOptions } from '../api/render-config.js';
 import type { GeneratedConfig } from '../config/generate.js';
 import type { KrmObject } from '../krm/item.js';
 import type { OgxPlan } from '../plan/ogx-plan.js';
 import type { Plan } from '../plan/plan.js';
 import { renderCaBundle, renderConfigMap, renderOgxCaBundle, renderOgxConfigMap } from './config-map.js';
-import { renderDeployment, renderOgxDeployment } from './deployment.js';
+import { ogxDeploymentProblems, renderDeployment, renderOgxDeployment } from './deployment.js';
 import { renderHorizontalPodAutoscaler, renderOgxHorizontalPodAutoscaler } from './horizontal-pod-autoscaler.js';
 import { renderHttpRoute } from './http-route.js';
-import { renderIngress, renderOgxIngress } from './ingress.js';
+import { ogxIngressProblems, renderIngress, renderOgxIngress } from './ingress.js';
 import { renderNetworkPolicy, renderOgxNetworkPolicy } from './network-policy.js';
 import { renderOgxPersistentVolumeClaim, renderPersistentVolumeClaim } from './persistent-volume-claim.js';
 import { renderOgxPodDisruptionBudget, renderPodDisruptionBudget } from './pod-disruption-budget.js';
@@ -60,4 +61,9 @@ export function renderOgxObjects(plan: OgxPlan, config: GeneratedConfig | undefi
     renderServiceMonitor(plan, options),
     renderOgxIngress(plan, options),
   ].filter((object): object is KrmObject => object !== undefined);
+}
+
+/** Warnings about what the objects of an OGXServer do that its spec seems to ask otherwise. */
+export function ogxObjectProblems(plan: OgxPlan, config: GeneratedConfig | undefined): FieldProblem[] {
+  return [...ogxDeploymentProblems(plan, config), ...ogxIngressProblems(plan)];
 }

@@ -1,9 +1,11 @@
 // The Ingress `<name>-ingress` for `spec.networking.expose` (FR-064/065) with the default
 // `exposeKind: ingress`: one rule, path `/` to the Service's `http` port. For an OGXServer with
 // `network.externalAccess.enabled`, the OGX operator's (reference OBJECTS.md §9).
+import type { FieldProblem } from '../api/issues.js';
 import type { RenderOptions } from '../api/render-config.js';
 import { workloadDefaults } from '../catalog/catalog.js';
 import type { KrmObject } from '../krm/item.js';
+import { quote } from '../lib/quote.js';
 import type { OgxPlan } from '../plan/ogx-plan.js';
 import { ogxPort, ogxSource } from '../plan/ogx-workload.js';
 import type { Plan } from '../plan/plan.js';
@@ -44,6 +46,19 @@ export function renderOgxIngress(plan: OgxPlan, options: RenderOptions): KrmObje
     metadata: ogxOwnMetadata(source, ogxNames.ingress(source), {}, options.ingressAnnotations),
     spec,
   };
+}
+
+/** As upstream, `externalAccess.hostname` sets no host: said, so that nobody counts on it. */
+export function ogxIngressProblems(plan: OgxPlan): FieldProblem[] {
+  const access = plan.server.spec.network?.externalAccess;
+  if (access?.enabled !== true || access.hostname === undefined) return [];
+  return [
+    {
+      severity: 'warning',
+      path: ['spec', 'network', 'externalAccess', 'hostname'],
+      message: `is ignored, as by the OGX operator: the Ingress ${quote(ogxNames.ingress(ogxSource(plan)))} has no host, so it answers on every host name its controller serves`,
+    },
+  ];
 }
 
 function rule(plan: Plan, exposure: Exposure): Record<string, unknown> {

@@ -4,7 +4,8 @@
 // (there is no operator): pods of the LLSD's own namespace, each listed namespace, namespaces
 // with any of the listed label keys, and when the server is exposed the ingress controller's
 // namespace (the `ingressControllerNamespace` option; for a Route by default the OpenShift router
-// namespaces, as the operator admitted them); `"*"` alone means every namespace.
+// namespaces, as the operator admitted them); `"*"` alone means every namespace. For an OGXServer,
+// the OGX operator's policy (renderOgxNetworkPolicy).
 import type { FieldProblem } from '../api/issues.js';
 import type { Llsd } from '../api/llsd.js';
 import type { RenderOptions } from '../api/render-config.js';
@@ -47,12 +48,18 @@ export function renderOgxNetworkPolicy(plan: OgxPlan, options: RenderOptions): K
 /**
  * Own namespace, the operator's namespace and (with `spec.network`, per `openshiftRouterPeer`) the
  * OpenShift routers on the API port; with monitoring on, OpenShift monitoring on the metrics port.
+ * With `externalAccess` and the `ingressControllerNamespace` option, that namespace too.
  */
 function ogxDefaultIngress(plan: OgxPlan, options: RenderOptions): Array<Record<string, unknown>> {
   const { networkPolicy: peers } = ogxObjects();
   const from: Array<Record<string, unknown>> = [{ podSelector: {} }, { namespaceSelector: { matchLabels: { [peers.namespaceNameLabel]: options.ogxOperatorNamespace } } }];
   const router = options.openshiftRouterPeer === 'auto' ? plan.server.spec.network !== undefined : options.openshiftRouterPeer === 'on';
   if (router) from.push({ namespaceSelector: { matchLabels: peers.routerPeer } });
+  // Not upstream (it admits no ingress controller): with the option set, the Ingress can reach the pods.
+  const controller = options.ingressControllerNamespace;
+  if (controller !== undefined && plan.server.spec.network?.externalAccess?.enabled === true && controller !== options.ogxOperatorNamespace) {
+    from.push({ namespaceSelector: { matchLabels: { [peers.namespaceNameLabel]: controller } } });
+  }
   const rules: Array<Record<string, unknown>> = [{ from, ports: [{ protocol: 'TCP', port: ogxPort(plan) }] }];
   const metrics = ogxMetricsPort(plan);
   if (metrics !== undefined) rules.push({ from: [{ namespaceSelector: { matchLabels: peers.monitoringPeer } }], ports: [{ protocol: 'TCP', port: metrics }] });

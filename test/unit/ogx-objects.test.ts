@@ -8,7 +8,7 @@ import { defaultRenderOptions, renderOptionsSchema, type RenderOptions, type Ren
 import { releaseSupport } from '../../src/catalog/versions.js';
 import type { GeneratedConfig } from '../../src/config/generate.js';
 import type { KrmObject } from '../../src/krm/item.js';
-import { renderOgxObjects } from '../../src/manifests/index.js';
+import { ogxObjectProblems, renderOgxObjects } from '../../src/manifests/index.js';
 import type { OgxPlan } from '../../src/plan/ogx-plan.js';
 import { schemaProblem } from '../kubernetes-models.js';
 import { itemFrom } from '../support.js';
@@ -496,5 +496,35 @@ describe('release facts', () => {
     expect(envNames(objects).slice(0, 2)).toEqual(['HF_HOME', 'HOME']);
     expect(envValue(objects, 'HOME')).toBe('/');
     expect(envNames(render(plan('')))).not.toContain('HOME');
+  });
+});
+
+describe('ingress controller and warnings', () => {
+  it('the `ingressControllerNamespace` option admits that namespace to an externally accessible server (not upstream)', () => {
+    const from = get(render(plan('network:\n  externalAccess: {enabled: true}'), undefined, options({ ingressControllerNamespace: 'ingress-nginx' })), 'NetworkPolicy').spec.ingress[0].from;
+    expect(from.at(-1)).toEqual({ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'ingress-nginx' } } });
+    const closed = get(render(plan('network: {}'), undefined, options({ ingressControllerNamespace: 'ingress-nginx' })), 'NetworkPolicy').spec.ingress[0].from;
+    expect(closed).toHaveLength(3);
+  });
+
+  it('warns that `externalAccess.hostname` sets no host', () => {
+    expect(ogxObjectProblems(plan('network:\n  externalAccess: {enabled: true, hostname: ogx.example.com}'), undefined)).toEqual([
+      {
+        severity: 'warning',
+        path: ['spec', 'network', 'externalAccess', 'hostname'],
+        message: 'is ignored, as by the OGX operator: the Ingress "srv-ingress" has no host, so it answers on every host name its controller serves',
+      },
+    ]);
+  });
+
+  it('warns that `overrides.command` drops the entrypoint `--insecure` on OGX 1.2+, unless the config says insecure', () => {
+    const withCommand = 'workload:\n  overrides:\n    command: [ogx, stack, run, /etc/ogx/config.yaml]';
+    const [problem] = ogxObjectProblems(plan(withCommand), undefined);
+    expect(problem?.severity).toBe('warning');
+    expect(problem?.path).toEqual(['spec', 'workload', 'overrides', 'command']);
+    expect(problem?.message).toContain('starts OGX 1.3.0 with `--insecure`; without it the server exits at start ("TLS required")');
+    const insecure = { ...generated, value: { version: 2, server: { insecure: true } } };
+    expect(ogxObjectProblems(plan(withCommand, { mode: 'generated' }), insecure)).toEqual([]);
+    expect(ogxObjectProblems(plan(''), undefined)).toEqual([]);
   });
 });
