@@ -528,3 +528,16 @@ describe('ingress controller and warnings', () => {
     expect(ogxObjectProblems(plan(''), undefined)).toEqual([]);
   });
 });
+
+describe('valid Kubernetes', () => {
+  const text = 'version: 2\n';
+  it.each([
+    ['none mode, defaults', plan('')],
+    ['override mode, monitoring off, custom policy', plan('overrideConfig: {name: mine, key: run.yaml}\nmonitoring: {enabled: false}\nnetwork:\n  policy:\n    ingress: [{from: [{podSelector: {}}]}]', { mode: 'override', overrideConfig: { configMapName: 'mine', key: 'run.yaml', text, value: { version: 2 } } })],
+    ['generated, workload in full', plan('workload:\n  replicas: 3\n  workers: 2\n  storage: {size: 5Gi}\n  podDisruptionBudget: {maxUnavailable: "25%"}\n  resourceClaims: [{name: gpu, resourceClaimName: gpu}]\n  overrides:\n    volumes: [{name: extra, emptyDir: {}}]\n    volumeMounts: [{name: extra, mountPath: /extra}]', { mode: 'generated' })],
+  ])('%s: every object passes its schema', (_name, p) => {
+    const objects = render(p, p.mode === 'generated' ? generated : undefined, options({ openshiftAnyuid: true }));
+    expect(objects.map((o) => [o.kind, schemaProblem(o)]).filter(([, problem]) => problem !== undefined)).toEqual([]);
+    expect(objects.length).toBeGreaterThanOrEqual(5);
+  });
+});
