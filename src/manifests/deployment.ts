@@ -1,6 +1,8 @@
 // The Deployment that runs the server with the generated config (DESIGN §6): config mounted
 // read-only, secrets only through `secretKeyRef` env vars, pods rolled when the config changes;
 // every `spec.workload` field, and the TLS certificate and CA bundle of `networking.tls`.
+// For an OGXServer, the OGX operator's Deployment (renderOgxDeployment, below), sharing the
+// resource defaults and the pod placement.
 import { createHash } from 'node:crypto';
 import { posix } from 'node:path';
 import type { FieldProblem } from '../api/issues.js';
