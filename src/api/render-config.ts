@@ -214,7 +214,7 @@ export const renderOptionsSchema = z.strictObject({
   ingressClass: described(z.optional(dnsSubdomain('nginx')), "`spec.ingressClassName` of the Ingress. Default: none, the cluster's default IngressClass. Ingress only."),
   ingressControllerNamespace: described(
     z.optional(dnsLabel('ingress-nginx')),
-    'Namespace of the ingress controller (or Gateway proxies) that forwards to exposed servers; the NetworkPolicy of an exposed LLSD admits it. Default: none (a warning when an exposed LLSD has a NetworkPolicy), and with `exposeKind: route` the OpenShift router namespaces (label `network.openshift.io/policy-group: ingress`).',
+    'Namespace of the ingress controller (or Gateway proxies) that forwards to exposed servers; the NetworkPolicy of an exposed LLSD, and the default one of an OGXServer with `network.externalAccess` (which the OGX operator leaves closed to it), admit it. Default: none (a warning when an exposed LLSD has a NetworkPolicy), and with `exposeKind: route` the OpenShift router namespaces (label `network.openshift.io/policy-group: ingress`).',
   ),
   ingressDomain: described(
     z.optional(dnsSubdomain('apps.example.com')),
@@ -224,13 +224,25 @@ export const renderOptionsSchema = z.strictObject({
     z.optional(yamlMapping(ingressTlsSpec, '`{}` or `{secretName: …}`')),
     'Serve exposed LLSDs over HTTPS at the Ingress controller or router: `{}` (its default certificate) or `{secretName: <name or pattern>}` (an Ingress `tls` entry for the host). A Route redirects HTTP and terminates TLS at the edge with the router certificate (`reencrypt` when the server serves HTTPS itself; without this option such a Route is `passthrough`). Default: none (plain HTTP). With `httproute`, TLS is set on the Gateway listener instead. As ConfigMap data, a YAML string.',
   ),
+  ogxOperatorNamespace: described(
+    z._default(dnsLabel('ogx-k8s-operator-system'), 'ogx-k8s-operator-system'),
+    "The namespace the default NetworkPolicy of an OGXServer admits besides the server's own, as the OGX operator admits its own namespace (env OPERATOR_NAMESPACE, else its ServiceAccount's). Default `ogx-k8s-operator-system`, where the operator's release manifest installs it.",
+  ),
+  openshiftRouterPeer: described(
+    z._default(z.union([z.enum(['auto', 'on', 'off']), z.pipe(z.boolean(), z.transform((on) => (on ? 'on' : 'off')))]), 'auto'),
+    'Whether the default NetworkPolicy of an OGXServer admits the OpenShift router namespaces (label `network.openshift.io/policy-group: ingress`): `auto` (default, as the OGX operator: when `spec.network` is set, even `{}`), `on` (always) or `off` (never; e.g. a cluster without OpenShift routers).',
+  ),
   openshiftAnyuid: described(
     z._default(flag, false),
-    'On OpenShift, bind the server\'s ServiceAccount to the `system:openshift:scc:anyuid` ClusterRole with a RoleBinding `<name>-rb`, as the v1alpha1 operator does (the llama-stack images run as root). Default false: the ClusterRole exists only on OpenShift.',
+    'On OpenShift, bind the server\'s ServiceAccount to the `system:openshift:scc:anyuid` ClusterRole with a RoleBinding `<name>-rb`, as the v1alpha1 operator does (the llama-stack images run as root); for an OGXServer, the ServiceAccount `<name>-sa`, as the OGX operator does wherever that ClusterRole exists. Default false: the ClusterRole exists only on OpenShift.',
   ),
   networkPolicy: described(
     z._default(z.union([z.enum(['auto', 'on', 'off']), z.pipe(z.boolean(), z.transform((on) => (on ? 'on' : 'off')))]), 'auto'),
-    'NetworkPolicy `<name>-network-policy`: `auto` (default: when `spec.networking.allowedFrom` is set), `on` (for every LLSD; without `allowedFrom` only the own namespace may connect) or `off` (never).',
+    'NetworkPolicy `<name>-network-policy`: `auto` (default: when `spec.networking.allowedFrom` is set), `on` (for every LLSD; without `allowedFrom` only the own namespace may connect) or `off` (never). For an OGXServer, `spec.network.policy.enabled` decides (default on, as upstream) unless this is `off`.',
+  ),
+  monitoringCrds: described(
+    z._default(flag, true),
+    'The cluster has the prometheus-operator CRDs `servicemonitors.monitoring.coreos.com` and `prometheusrules.monitoring.coreos.com`: an OGXServer with monitoring on (its default) gets a ServiceMonitor `<name>-service-monitor` and a PrometheusRule `<name>-prometheus-rules`. The OGX operator looks for both CRDs and creates neither when one is missing. Default true (monitoring is on by default upstream); set false for a cluster without them, where applying those kinds fails.',
   ),
   outputPath: described(
     z._default(z.string().check(z.minLength(1)), '{dir}/{name}.generated.yaml'),

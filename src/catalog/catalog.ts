@@ -8,6 +8,7 @@ import { configFile, configPaths } from './files.js';
 import type {
   DistributionCatalog,
   ExternalProviderSettings,
+  OgxObjects,
   ProviderRow,
   ProviderSpec,
   ReleaseNotes,
@@ -18,7 +19,7 @@ import type {
 } from './schema.js';
 import { compareVersions } from './versions.js';
 
-export type { DistributionCatalog, ExternalProviderSettings, ProviderRow, ProviderSpec, ReleaseNotes, ReleaseProfile, ServerRelease, ToolGroupTable, WorkloadDefaults };
+export type { DistributionCatalog, ExternalProviderSettings, OgxObjects, ProviderRow, ProviderSpec, ReleaseNotes, ReleaseProfile, ServerRelease, ToolGroupTable, WorkloadDefaults };
 
 const file = <T>(path: string): T => {
   const value = configFile(path);
@@ -30,6 +31,8 @@ export const distributions = (): DistributionCatalog => file('distributions.yaml
 export const providerTable = (): ProviderRow[] => file('providers.yaml');
 export const releaseProfiles = (): ReleaseProfile[] => file('releases.yaml');
 export const workloadDefaults = (): WorkloadDefaults => file('workload.yaml');
+/** What the OGX operator writes into an OGXServer's objects (read only when rendering one). */
+export const ogxObjects = (): OgxObjects => file('ogx-objects.yaml');
 export const toolGroupTable = (): ToolGroupTable => file('tool-groups.yaml');
 export const externalProviderSettings = (): ExternalProviderSettings => file('external-providers.yaml');
 export const releaseNotes = (): ReleaseNotes => file('release-notes.yaml');

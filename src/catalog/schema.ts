@@ -154,6 +154,58 @@ export const workloadDefaultsSchema = z.strictObject({
 });
 export type WorkloadDefaults = z.infer<typeof workloadDefaultsSchema>;
 
+const stringMap = z.record(z.string(), z.string());
+const envValue = z.strictObject({ name: z.string(), value: z.string() });
+
+/** configs/ogx-objects.yaml: the objects of an OGXServer as the operator makes them; each value is documented there. */
+export const ogxObjectsSchema = z.strictObject({
+  commonLabels: stringMap,
+  appLabel: stringMap,
+  managedBy: stringMap,
+  generatedConfigLabel: stringMap,
+  watchLabel: stringMap,
+  caBundleComponent: z.string(),
+  configHashLength: z.number().check(z.int(), z.positive()),
+  container: z.strictObject({
+    name: z.string(),
+    port: z.number().check(z.int()),
+    servicePortName: z.string(),
+    metricsPort: z.number().check(z.int()),
+    metricsPortName: z.string(),
+    storageVolumeName: z.string(),
+    storageMountPath: z.string(),
+    configVolumeName: z.string(),
+    configMountPath: z.string(),
+    configFileName: z.string(),
+    configEnv: z.string(),
+    workersEnv: z.string(),
+    registryRefreshEnv: z.string(),
+    hfHomeEnv: z.string(),
+    metricsEnabledEnv: envValue,
+    metricsHostEnv: envValue,
+    metricsPortEnv: z.string(),
+    startupProbe: z.strictObject({
+      path: z.string(),
+      initialDelaySeconds: z.number().check(z.int()),
+      timeoutSeconds: z.number().check(z.int()),
+      failureThreshold: z.number().check(z.int()),
+      successThreshold: z.number().check(z.int()),
+    }),
+  }),
+  podSecurityContext: z.record(z.string(), z.unknown()),
+  caBundle: z.strictObject({ volumeName: z.string(), mountPath: z.string(), fileName: z.string(), env: z.string() }),
+  roleBindingClusterRole: z.string(),
+  networkPolicy: z.strictObject({ namespaceNameLabel: z.string(), routerPeer: stringMap, monitoringPeer: stringMap }),
+  serviceMonitor: z.strictObject({ labels: stringMap, path: z.string(), interval: z.string() }),
+  prometheusRule: z.strictObject({
+    group: z.string(),
+    interval: z.string(),
+    record: z.string(),
+    rules: z.array(z.strictObject({ api: z.string(), expr: z.string() })).check(z.minLength(1)),
+  }),
+});
+export type OgxObjects = z.infer<typeof ogxObjectsSchema>;
+
 export const toolGroupsSchema = z.array(
   z.strictObject({
     names: z.array(z.string()).check(z.minLength(1)),

@@ -36,6 +36,7 @@ export const annotation = {
   generatedFrom: 'llamastack.io/generated-from',
   release: 'llamastack.io/release',
   configHash: 'llamastack.io/config-hash',
+  caBundleHash: 'llamastack.io/ca-bundle-hash',
   localConfig: 'config.kubernetes.io/local-config',
   function: 'config.kubernetes.io/function',
   path: 'internal.config.kubernetes.io/path',

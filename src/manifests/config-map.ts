@@ -1,12 +1,15 @@
 // The immutable, content-hash-named ConfigMaps: config.yaml (DESIGN §6), and the CA bundle
-// gathered from `networking.tls.caBundle` (FR-063).
+// gathered from `networking.tls.caBundle` (FR-063). For an OGXServer, the operator's generated
+// `<name>-config-<hash16>` and its `<name>-ca-bundle` (reference OBJECTS.md §1, §2).
 import { createHash } from 'node:crypto';
 import type { RenderOptions } from '../api/render-config.js';
 import type { GeneratedConfig } from '../config/generate.js';
-import { workloadDefaults } from '../catalog/catalog.js';
+import { ogxObjects, workloadDefaults } from '../catalog/catalog.js';
 import { annotation, type KrmObject } from '../krm/item.js';
+import type { OgxPlan } from '../plan/ogx-plan.js';
+import { ogxSource } from '../plan/ogx-workload.js';
 import type { Plan } from '../plan/plan.js';
-import { metadataFor, names } from './metadata.js';
+import { metadataFor, names, ogxNames, ogxOwnMetadata } from './metadata.js';
 
 export function renderConfigMap(plan: Plan, config: GeneratedConfig, options: RenderOptions): KrmObject | undefined {
   if (config.fromConfigMap) return undefined;
@@ -17,6 +20,37 @@ export function renderConfigMap(plan: Plan, config: GeneratedConfig, options: Re
     metadata: metadataFor(plan.llsd, names.configMap(plan.llsd, config.hash), 'config', gitopsAnnotations(config, options)),
     immutable: true,
     data: { [configFileName]: config.text },
+  };
+}
+
+/** Generated mode only: the override ConfigMap is the user's, and with no config the image runs its own. */
+export function renderOgxConfigMap(plan: OgxPlan, config: GeneratedConfig | undefined, options: RenderOptions): KrmObject | undefined {
+  if (plan.mode !== 'generated' || !config) return undefined;
+  const source = ogxSource(plan);
+  const { generatedConfigLabel, watchLabel, container } = ogxObjects();
+  return {
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: ogxOwnMetadata(source, ogxNames.configMap(source, config.hash), { ...generatedConfigLabel, ...watchLabel }, gitopsAnnotations(config, options)),
+    immutable: true,
+    data: { [container.configFileName]: config.text },
+  };
+}
+
+/**
+ * `spec.tls.trust.caCertificates` as the operator's `<name>-ca-bundle`. Its name has no hash and
+ * the operator updates it in place, so it is not immutable; the Deployment's pod annotation
+ * `llamastack.io/ca-bundle-hash` rolls the pods when it changes.
+ */
+export function renderOgxCaBundle(plan: OgxPlan): KrmObject | undefined {
+  if (!plan.caBundle) return undefined;
+  const source = ogxSource(plan);
+  const { caBundle, caBundleComponent, watchLabel } = ogxObjects();
+  return {
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: ogxOwnMetadata(source, ogxNames.caBundle(source), { 'app.kubernetes.io/component': caBundleComponent, ...watchLabel }),
+    data: { [caBundle.fileName]: plan.caBundle.pem },
   };
 }
 

@@ -1,16 +1,31 @@
 // The Deployment that runs the server with the generated config (DESIGN §6): config mounted
 // read-only, secrets only through `secretKeyRef` env vars, pods rolled when the config changes;
 // every `spec.workload` field, and the TLS certificate and CA bundle of `networking.tls`.
+// For an OGXServer, the OGX operator's Deployment (renderOgxDeployment, below), sharing the
+// resource defaults and the pod placement.
 import { createHash } from 'node:crypto';
 import { posix } from 'node:path';
+import type { FieldProblem } from '../api/issues.js';
 import type { GeneratedConfig } from '../config/generate.js';
-import { workloadDefaults } from '../catalog/catalog.js';
+import { ogxObjects, workloadDefaults } from '../catalog/catalog.js';
 import { externalProviderSettings, externalProvidersOf } from '../config/external-providers.js';
 import { annotation, type KrmObject } from '../krm/item.js';
+import { isPlainObject } from '../lib/objects.js';
+import type { OgxPlan } from '../plan/ogx-plan.js';
+import {
+  ogxAdoptedStorage,
+  ogxHasRuntimeConfig,
+  ogxHasStorage,
+  ogxMetricsPort,
+  ogxPort,
+  ogxReplicas,
+  ogxSource,
+  ogxStatePath,
+} from '../plan/ogx-workload.js';
 import type { Plan } from '../plan/plan.js';
 import { hasPersistentVolume, maxPods, serverPort, servesTls, stateDirectory } from '../plan/workload.js';
 import { caBundleName } from './config-map.js';
-import { fitName, labelsFor, metadataFor, names, selectorLabels } from './metadata.js';
+import { fitName, labelsFor, metadataFor, names, ogxMetadata, ogxNames, ogxSelectorLabels, selectorLabels } from './metadata.js';
 
 type EnvVar = Record<string, unknown> & { name: string };
 
@@ -140,6 +155,10 @@ function relocatedDefaults(plan: Plan, config: GeneratedConfig): EnvVar[] {
  */
 function resources(plan: Plan): Record<string, Record<string, unknown>> {
   const { workers, resources: given = {} } = plan.llsd.spec.workload ?? {};
+  return defaultedResources(workers, given);
+}
+
+function defaultedResources(workers: number | undefined, given: { requests?: Record<string, unknown>; limits?: Record<string, unknown> }): Record<string, Record<string, unknown>> {
   const { cpuPerWorker, memoryRequest } = workloadDefaults().resources;
   const requests: Record<string, unknown> = { ...given.requests };
   const limits: Record<string, unknown> = { ...given.limits };
@@ -161,10 +180,13 @@ function resources(plan: Plan): Record<string, Record<string, unknown>> {
  */
 function placement(plan: Plan): Record<string, unknown> {
   const { llsd } = plan;
-  const given = llsd.spec.workload?.topologySpreadConstraints;
-  const several = maxPods(llsd) > 1;
+  return placementFor(selectorLabels(llsd), llsd.spec.workload?.topologySpreadConstraints, maxPods(llsd) > 1);
+}
+
+/** `affinity` and `topologySpreadConstraints` of a pod spec, both selecting pods by `labels`. */
+function placementFor(labels: Record<string, string>, given: unknown[] | undefined, several: boolean): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  const selector = { matchLabels: selectorLabels(llsd) };
+  const selector = { matchLabels: labels };
   if (several) {
     const { weight, topologyKey } = workloadDefaults().podAntiAffinity;
     out.affinity = { podAntiAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [{ weight, podAffinityTerm: { labelSelector: selector, topologyKey } }] } };
@@ -267,3 +289,182 @@ function probe(timing: { periodSeconds: number; timeoutSeconds: number; failureT
   const { healthPath, container } = workloadDefaults();
   return { httpGet: { path: healthPath, port: container.portName, scheme }, ...timing };
 }
+
+// ---------------------------------------------------------------------------------------------
+// OGXServer: the Deployment `<name>` as the OGX operator builds it (reference OBJECTS.md §3).
+
+/**
+ * The image's entrypoint runs the server (with `--insecure` from OGX 1.2, per the release profile)
+ * on the mounted config, or on the image's own config without one. Labels: the common ones;
+ * selector and pod labels `{app: ogx, instance}`. The operator's pod annotations hold cluster
+ * resourceVersions; instead, content hashes of the mounted config and CA bundle roll the pods.
+ */
+export function renderOgxDeployment(plan: OgxPlan, config: GeneratedConfig | undefined): KrmObject {
+  const source = ogxSource(plan);
+  const workload = plan.server.spec.workload;
+  const storage = ogxStorageVolume(plan);
+  const ca = ogxCaBundleVolume(plan);
+  const runtime = ogxRuntimeConfigVolume(plan, config);
+  const overrides = workload?.overrides ?? {};
+
+  const podSpec: Record<string, unknown> = { serviceAccountName: overrides.serviceAccountName ?? ogxNames.serviceAccount(source) };
+  podSpec.securityContext = ogxObjects().podSecurityContext;
+  const instance = { 'app.kubernetes.io/instance': source.name };
+  Object.assign(podSpec, placementFor(instance, workload?.topologySpreadConstraints, ogxReplicas(plan) > 1));
+  if (workload?.resourceClaims) podSpec.resourceClaims = workload.resourceClaims;
+  podSpec.containers = [ogxContainer(plan, config)];
+  podSpec.volumes = [storage.volume, ...(ca ? [ca.volume] : []), ...(runtime ? [runtime.volume] : []), ...(overrides.volumes ?? [])];
+
+  const spec: Record<string, unknown> = {};
+  // The HPA owns the replica count: a replicas field here would reset it on every apply.
+  if (!workload?.autoscaling) spec.replicas = ogxReplicas(plan);
+  spec.selector = { matchLabels: ogxSelectorLabels(source) };
+  // A ReadWriteOnce volume cannot be attached to the old and the new pod on different nodes.
+  if (ogxHasStorage(plan)) spec.strategy = { type: 'Recreate' };
+  const template: Record<string, unknown> = { labels: ogxSelectorLabels(source) };
+  const annotations = ogxRolloutAnnotations(plan, config);
+  if (Object.keys(annotations).length > 0) template.annotations = annotations;
+  spec.template = { metadata: template, spec: podSpec };
+  return { apiVersion: 'apps/v1', kind: 'Deployment', metadata: ogxMetadata(source, ogxNames.deployment(source)), spec };
+}
+
+/**
+ * `overrides.command` replaces the image entrypoint and with it the `--insecure` it passes (OGX
+ * 1.2+, strict TLS): the server then exits at start unless its config serves TLS or says
+ * `server.insecure: true` (the image's own config, in none mode, is not known here).
+ */
+export function ogxDeploymentProblems(plan: OgxPlan, config: GeneratedConfig | undefined): FieldProblem[] {
+  const command = plan.server.spec.workload?.overrides?.command;
+  const { strictTls, image } = plan.profile;
+  if (!command || !strictTls || !image.entrypointInsecure) return [];
+  const value = plan.mode === 'override' ? plan.overrideConfig?.value : plan.mode === 'generated' ? config?.value : undefined;
+  const server = isPlainObject(value?.server) ? value.server : {};
+  if (server.insecure === true || (server.tls_certfile !== undefined && server.tls_keyfile !== undefined)) return [];
+  return [
+    {
+      severity: 'warning',
+      path: ['spec', 'workload', 'overrides', 'command'],
+      message: `replaces the image entrypoint${image.entrypoint ? ` (${image.entrypoint})` : ''}, which starts OGX ${plan.release} with \`--insecure\`; without it the server exits at start ("TLS required") unless its config.yaml sets \`server.insecure: true\` or \`server.tls_certfile\` and \`tls_keyfile\`. Use \`overrides.args\` to add arguments to the entrypoint's command instead`,
+    },
+  ];
+}
+
+function ogxContainer(plan: OgxPlan, config: GeneratedConfig | undefined): Record<string, unknown> {
+  const c = ogxObjects().container;
+  const overrides = plan.server.spec.workload?.overrides ?? {};
+  const port = ogxPort(plan);
+  const metrics = ogxMetricsPort(plan);
+  const container: Record<string, unknown> = { name: c.name, image: plan.image };
+  const command = overrides.command ?? ogxStartCommand(plan);
+  if (command) container.command = command;
+  if (overrides.args) container.args = overrides.args;
+  // The API port has no name; the metrics port is added even when it is the API port (as upstream).
+  container.ports = [{ containerPort: port }, ...(metrics !== undefined ? [{ name: c.metricsPortName, containerPort: metrics }] : [])];
+  container.env = ogxEnv(plan, config);
+  const { path, ...timing } = c.startupProbe;
+  container.startupProbe = { httpGet: { path, port }, ...timing };
+  const given = plan.server.spec.workload?.resources ?? {};
+  const resources: Record<string, unknown> = defaultedResources(plan.server.spec.workload?.workers, given);
+  if (given.claims) resources.claims = given.claims;
+  container.resources = resources;
+  const ca = ogxCaBundleVolume(plan);
+  const runtime = ogxRuntimeConfigVolume(plan, config);
+  container.volumeMounts = [ogxStorageVolume(plan).mount, ...(runtime ? [runtime.mount] : []), ...(ca ? [ca.mount] : []), ...(overrides.volumeMounts ?? [])];
+  return container;
+}
+
+/**
+ * Images whose entrypoint reads no config path env (before llama-stack 0.3) need the command that
+ * names the config; every OGX image runs its entrypoint, so no command is set.
+ */
+function ogxStartCommand(plan: OgxPlan): string[] | undefined {
+  const { image } = plan.profile;
+  if (image.configPathEnv !== null || !ogxHasRuntimeConfig(plan)) return undefined;
+  return image.command?.map((part) => part.replaceAll('{config}', ogxConfigPath()));
+}
+
+/**
+ * In the operator's order (OBJECTS.md §3): HF_HOME, SSL_CERT_FILE, workers, port, the config path
+ * twice, the registry refresh interval, metrics, the secret env vars sorted by name; then the
+ * user's, each replacing the variable of the same name.
+ */
+function ogxEnv(plan: OgxPlan, config: GeneratedConfig | undefined): EnvVar[] {
+  const c = ogxObjects().container;
+  const { image } = plan.profile;
+  const spec = plan.server.spec;
+  const env: EnvVar[] = [{ name: c.hfHomeEnv, value: ogxStatePath(plan) }];
+  // Divergence: images before OGX 1.3.0 run as root with HOME=/root, so `~/.ogx` in their configs
+  // would miss the state volume; HOME=/ is what their `/.ogx` directory is laid out for.
+  if (!image.setsHome) env.push({ name: 'HOME', value: '/' });
+  const ca = ogxCaBundleVolume(plan);
+  if (ca) env.push({ name: ogxObjects().caBundle.env, value: ca.file });
+  env.push({ name: c.workersEnv, value: String(spec.workload?.workers ?? 1) });
+  env.push({ name: image.portEnv, value: String(ogxPort(plan)) });
+  if (ogxHasRuntimeConfig(plan)) {
+    if (image.configPathEnv) env.push({ name: image.configPathEnv, value: ogxConfigPath() });
+    env.push({ name: c.configEnv, value: ogxConfigPath() });
+  }
+  if (spec.registryRefreshIntervalSeconds !== undefined) env.push({ name: c.registryRefreshEnv, value: String(spec.registryRefreshIntervalSeconds) });
+  const metrics = ogxMetricsPort(plan);
+  if (metrics !== undefined) env.push(c.metricsEnabledEnv, c.metricsHostEnv, { name: c.metricsPortEnv, value: String(metrics) });
+  if (plan.mode === 'generated' && config) {
+    const secrets = [...config.env].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    env.push(...secrets.map((e) => ({ name: e.name, valueFrom: { secretKeyRef: { name: e.secretName, key: e.key } } })));
+  }
+  const user = (spec.workload?.overrides?.env ?? []) as EnvVar[];
+  const overridden = new Set(user.map((e) => e.name));
+  return [...env.filter((e) => !overridden.has(e.name)), ...user];
+}
+
+/** `ogx-storage`: the PVC (`<name>-pvc`, or an adopted LLSD's) with `workload.storage`, else an emptyDir. */
+function ogxStorageVolume(plan: OgxPlan) {
+  const name = ogxObjects().container.storageVolumeName;
+  const adopted = ogxAdoptedStorage(plan);
+  const claimName = adopted !== undefined ? `${adopted}-pvc` : ogxNames.persistentVolumeClaim(ogxSource(plan));
+  return {
+    mount: { name, mountPath: ogxStatePath(plan) },
+    volume: ogxHasStorage(plan) ? { name, persistentVolumeClaim: { claimName } } : { name, emptyDir: {} },
+  };
+}
+
+/** `user-config`: the generated ConfigMap or the override's key, as config.yaml under /etc/ogx/. */
+function ogxRuntimeConfigVolume(plan: OgxPlan, config: GeneratedConfig | undefined) {
+  const c = ogxObjects().container;
+  const source = plan.mode === 'override' && plan.overrideConfig
+    ? { name: plan.overrideConfig.configMapName, key: plan.overrideConfig.key }
+    : plan.mode === 'generated' && config
+      ? { name: ogxNames.configMap(ogxSource(plan), config.hash), key: c.configFileName }
+      : undefined;
+  if (!source) return undefined;
+  return {
+    mount: { name: c.configVolumeName, mountPath: c.configMountPath, readOnly: true },
+    volume: { name: c.configVolumeName, configMap: { name: source.name, items: [{ key: source.key, path: c.configFileName }] } },
+  };
+}
+
+/** `ca-bundle`: the `<name>-ca-bundle` ConfigMap, read-only, named by SSL_CERT_FILE. */
+function ogxCaBundleVolume(plan: OgxPlan) {
+  if (!plan.caBundle) return undefined;
+  const { volumeName, mountPath, fileName } = ogxObjects().caBundle;
+  return {
+    file: posix.join(mountPath, fileName),
+    mount: { name: volumeName, mountPath, readOnly: true },
+    volume: { name: volumeName, configMap: { name: ogxNames.caBundle(ogxSource(plan)), items: [{ key: fileName, path: fileName }] } },
+  };
+}
+
+/** Content hashes of what the pod mounts under names that do not change with it (the override ConfigMap, the CA bundle). */
+function ogxRolloutAnnotations(plan: OgxPlan, config: GeneratedConfig | undefined): Record<string, string> {
+  const annotations: Record<string, string> = {};
+  const text = plan.mode === 'override' ? plan.overrideConfig?.text : plan.mode === 'generated' ? config?.text : undefined;
+  if (text !== undefined) annotations[annotation.configHash] = sha256(text);
+  if (plan.caBundle) annotations[annotation.caBundleHash] = sha256(plan.caBundle.pem);
+  return annotations;
+}
+
+function ogxConfigPath(): string {
+  const c = ogxObjects().container;
+  return posix.join(c.configMountPath, c.configFileName);
+}
+
+const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');

@@ -1,6 +1,7 @@
 // Names, labels and annotations shared by every generated object (DESIGN §4, §6).
 import { createHash } from 'node:crypto';
 import type { Llsd } from '../api/llsd.js';
+import { ogxObjects } from '../catalog/catalog.js';
 import { annotation, type KrmObject } from '../krm/item.js';
 
 export type Component = 'config' | 'server' | 'storage' | 'ca-bundle';
@@ -37,8 +38,14 @@ export const names = {
   caBundle: (llsd: Llsd, bundleHash: string) => fitName(llsd.name, `-ca-bundle-${bundleHash.slice(0, 10)}`),
 };
 
-/** `<namespace>/<name>` of the LLSD, the owner mark every generated object carries. */
-export const ownerOf = (llsd: Llsd): string => (llsd.namespace ? `${llsd.namespace}/${llsd.name}` : llsd.name);
+/** The name and namespace of the item (LLSD or OGXServer) objects are generated from. */
+export interface Source {
+  name: string;
+  namespace?: string | undefined;
+}
+
+/** `<namespace>/<name>` of the LLSD or OGXServer, the owner mark every generated object carries. */
+export const ownerOf = (source: Source): string => (source.namespace ? `${source.namespace}/${source.name}` : source.name);
 
 /** Selectors use name + instance only, so adding a label never orphans pods. */
 export const selectorLabels = (llsd: Llsd): Record<string, string> => ({
@@ -57,10 +64,18 @@ export function labelsFor(llsd: Llsd, component: Component): Record<string, stri
 }
 
 export function metadataFor(llsd: Llsd, name: string, component: Component, annotations: Record<string, string> = {}): KrmObject['metadata'] {
+  return markedMetadata(llsd, name, labelsFor(llsd, component), annotations);
+}
+
+/**
+ * Metadata of an object generated from `source`: its namespace, the labels given, and the owner
+ * mark that the next render drops and regenerates it by (DESIGN §4), whatever the input API.
+ */
+export function markedMetadata(source: Source, name: string, labels: Record<string, string>, annotations: Record<string, string> = {}): KrmObject['metadata'] {
   const metadata: KrmObject['metadata'] = { name };
-  if (llsd.namespace) metadata.namespace = llsd.namespace;
-  metadata.labels = labelsFor(llsd, component);
-  metadata.annotations = { [annotation.generatedFrom]: ownerOf(llsd), ...annotations };
+  if (source.namespace) metadata.namespace = source.namespace;
+  metadata.labels = labels;
+  metadata.annotations = { [annotation.generatedFrom]: ownerOf(source), ...annotations };
   return metadata;
 }
 
@@ -80,3 +95,37 @@ const reservedPrefixes = [
   'kustomize.config.k8s.io/',
   'llamastack.io/',
 ];
+
+// ---------------------------------------------------------------------------------------------
+// OGXServer: the operator's names and labels (reference OBJECTS.md §0), so that its ServiceMonitor
+// selector (`managed-by: ogx-operator`, `part-of: ogx`) finds the Service as on a cluster it runs.
+
+/** `<name>-<suffix>`: the operator's kustomize name prefix; the API's 46-character limit keeps each a DNS label. */
+export const ogxNames = {
+  deployment: (s: Source) => s.name,
+  service: (s: Source) => fitName(s.name, '-service'),
+  serviceAccount: (s: Source) => fitName(s.name, '-sa'),
+  roleBinding: (s: Source) => fitName(s.name, '-rb'),
+  configMap: (s: Source, configHash: string) => fitName(s.name, `-config-${configHash.slice(0, ogxObjects().configHashLength)}`),
+  caBundle: (s: Source) => fitName(s.name, '-ca-bundle'),
+  persistentVolumeClaim: (s: Source) => fitName(s.name, '-pvc'),
+  horizontalPodAutoscaler: (s: Source) => fitName(s.name, '-hpa'),
+  podDisruptionBudget: (s: Source) => fitName(s.name, '-pdb'),
+  networkPolicy: (s: Source) => fitName(s.name, '-network-policy'),
+  ingress: (s: Source) => fitName(s.name, '-ingress'),
+  serviceMonitor: (s: Source) => fitName(s.name, '-service-monitor'),
+  prometheusRule: (s: Source) => fitName(s.name, '-prometheus-rules'),
+};
+
+/** `{app: ogx, app.kubernetes.io/instance: <name>}`: Deployment selector, pod labels, Service and policy selectors. */
+export const ogxSelectorLabels = (s: Source): Record<string, string> => ({ ...ogxObjects().appLabel, [instanceLabel]: s.name });
+
+/** Metadata with the operator's common labels (managed-by, part-of, ogx.io/watch) and `extra` labels first. */
+export const ogxMetadata = (s: Source, name: string, extra: Record<string, string> = {}, annotations: Record<string, string> = {}): KrmObject['metadata'] =>
+  markedMetadata(s, name, { ...extra, ...ogxObjects().commonLabels }, annotations);
+
+/** Metadata of the objects the operator builds outside kustomize: managed-by and instance, and `extra`. */
+export const ogxOwnMetadata = (s: Source, name: string, extra: Record<string, string>, annotations: Record<string, string> = {}): KrmObject['metadata'] =>
+  markedMetadata(s, name, { ...ogxObjects().managedBy, [instanceLabel]: s.name, ...extra }, annotations);
+
+const instanceLabel = 'app.kubernetes.io/instance';

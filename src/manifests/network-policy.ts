@@ -4,28 +4,79 @@
 // (there is no operator): pods of the LLSD's own namespace, each listed namespace, namespaces
 // with any of the listed label keys, and when the server is exposed the ingress controller's
 // namespace (the `ingressControllerNamespace` option; for a Route by default the OpenShift router
-// namespaces, as the operator admitted them); `"*"` alone means every namespace.
+// namespaces, as the operator admitted them); `"*"` alone means every namespace. For an OGXServer,
+// the OGX operator's policy (renderOgxNetworkPolicy).
 import type { FieldProblem } from '../api/issues.js';
 import type { Llsd } from '../api/llsd.js';
 import type { RenderOptions } from '../api/render-config.js';
+import { ogxObjects } from '../catalog/catalog.js';
 import type { KrmObject } from '../krm/item.js';
 import { quote } from '../lib/quote.js';
+import type { OgxPlan } from '../plan/ogx-plan.js';
+import { ogxMetricsPort, ogxPort, ogxSource } from '../plan/ogx-workload.js';
 import type { Plan } from '../plan/plan.js';
 import { serverPort } from './deployment.js';
 import { exposureOf } from './exposure.js';
-import { metadataFor, names, selectorLabels } from './metadata.js';
+import { metadataFor, names, ogxMetadata, ogxNames, ogxSelectorLabels, selectorLabels } from './metadata.js';
 
 export function renderNetworkPolicy(plan: Plan, options: RenderOptions): KrmObject | undefined {
   if (!wanted(plan, options)) return undefined;
   const { llsd } = plan;
+  return networkPolicy(metadataFor(llsd, networkPolicyName(llsd), 'server'), selectorLabels(llsd), {
+    ingress: [{ from: peers(plan, options), ports: [{ protocol: 'TCP', port: serverPort(plan) }] }],
+  });
+}
+
+/**
+ * The OGX operator's policy (OBJECTS.md §8), unless `network.policy.enabled: false` or the
+ * `networkPolicy` option is `off`. A non-empty `policy.ingress` replaces every default rule, and
+ * only then does a non-empty `policy.egress` apply; `policy.policyTypes` is never read.
+ */
+export function renderOgxNetworkPolicy(plan: OgxPlan, options: RenderOptions): KrmObject | undefined {
+  const policy = plan.server.spec.network?.policy;
+  if (policy?.enabled === false || options.networkPolicy === 'off') return undefined;
+  const source = ogxSource(plan);
+  const metadata = ogxMetadata(source, ogxNames.networkPolicy(source));
+  const selector = ogxSelectorLabels(source);
+  if (policy?.ingress && policy.ingress.length > 0) {
+    const egress = policy.egress && policy.egress.length > 0 ? policy.egress : undefined;
+    return networkPolicy(metadata, selector, { ingress: policy.ingress, ...(egress && { egress }) });
+  }
+  return networkPolicy(metadata, selector, { ingress: ogxDefaultIngress(plan, options) });
+}
+
+/**
+ * Own namespace, the operator's namespace and (with `spec.network`, per `openshiftRouterPeer`) the
+ * OpenShift routers on the API port; with monitoring on, OpenShift monitoring on the metrics port.
+ * With `externalAccess` and the `ingressControllerNamespace` option, that namespace too.
+ */
+function ogxDefaultIngress(plan: OgxPlan, options: RenderOptions): Array<Record<string, unknown>> {
+  const { networkPolicy: peers } = ogxObjects();
+  const from: Array<Record<string, unknown>> = [{ podSelector: {} }, { namespaceSelector: { matchLabels: { [peers.namespaceNameLabel]: options.ogxOperatorNamespace } } }];
+  const router = options.openshiftRouterPeer === 'auto' ? plan.server.spec.network !== undefined : options.openshiftRouterPeer === 'on';
+  if (router) from.push({ namespaceSelector: { matchLabels: peers.routerPeer } });
+  // Not upstream (it admits no ingress controller): with the option set, the Ingress can reach the pods.
+  const controller = options.ingressControllerNamespace;
+  if (controller !== undefined && plan.server.spec.network?.externalAccess?.enabled === true && controller !== options.ogxOperatorNamespace) {
+    from.push({ namespaceSelector: { matchLabels: { [peers.namespaceNameLabel]: controller } } });
+  }
+  const rules: Array<Record<string, unknown>> = [{ from, ports: [{ protocol: 'TCP', port: ogxPort(plan) }] }];
+  const metrics = ogxMetricsPort(plan);
+  if (metrics !== undefined) rules.push({ from: [{ namespaceSelector: { matchLabels: peers.monitoringPeer } }], ports: [{ protocol: 'TCP', port: metrics }] });
+  return rules;
+}
+
+/** `policyTypes` follows the rules given: Egress only with egress rules. */
+function networkPolicy(metadata: KrmObject['metadata'], selector: Record<string, string>, rules: { ingress: unknown[]; egress?: unknown[] }): KrmObject {
   return {
     apiVersion: 'networking.k8s.io/v1',
     kind: 'NetworkPolicy',
-    metadata: metadataFor(llsd, networkPolicyName(llsd), 'server'),
+    metadata,
     spec: {
-      podSelector: { matchLabels: selectorLabels(llsd) },
-      policyTypes: ['Ingress'],
-      ingress: [{ from: peers(plan, options), ports: [{ protocol: 'TCP', port: serverPort(plan) }] }],
+      podSelector: { matchLabels: selector },
+      policyTypes: rules.egress ? ['Ingress', 'Egress'] : ['Ingress'],
+      ingress: rules.ingress,
+      ...(rules.egress && { egress: rules.egress }),
     },
   };
 }

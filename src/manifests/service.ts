@@ -1,20 +1,36 @@
-// The ClusterIP Service in front of the server (DESIGN §6).
-import { workloadDefaults } from '../catalog/catalog.js';
+// The ClusterIP Service in front of the server (DESIGN §6; OGXServer: reference OBJECTS.md §7).
+import { ogxObjects, workloadDefaults } from '../catalog/catalog.js';
 import type { KrmObject } from '../krm/item.js';
+import type { OgxPlan } from '../plan/ogx-plan.js';
+import { ogxMetricsPort, ogxPort, ogxSource } from '../plan/ogx-workload.js';
 import type { Plan } from '../plan/plan.js';
 import { serverPort } from './deployment.js';
-import { metadataFor, names, selectorLabels } from './metadata.js';
+import { metadataFor, names, ogxMetadata, ogxNames, ogxSelectorLabels, selectorLabels } from './metadata.js';
 
 export function renderService(plan: Plan): KrmObject {
   const { portName } = workloadDefaults().container;
-  return {
-    apiVersion: 'v1',
-    kind: 'Service',
-    metadata: metadataFor(plan.llsd, names.service(plan.llsd), 'server'),
-    spec: {
-      type: 'ClusterIP',
-      selector: selectorLabels(plan.llsd),
-      ports: [{ name: portName, protocol: 'TCP', port: serverPort(plan), targetPort: portName }],
-    },
-  };
+  return service(metadataFor(plan.llsd, names.service(plan.llsd), 'server'), selectorLabels(plan.llsd), [
+    { name: portName, protocol: 'TCP', port: serverPort(plan), targetPort: portName },
+  ]);
 }
+
+/**
+ * The API port by number (the container port has no name); with monitoring on, the metrics port
+ * too, unless it is the API port (the operator's service transformer).
+ */
+export function renderOgxService(plan: OgxPlan): KrmObject {
+  const source = ogxSource(plan);
+  const c = ogxObjects().container;
+  const port = ogxPort(plan);
+  const metrics = ogxMetricsPort(plan);
+  const ports = [{ name: c.servicePortName, protocol: 'TCP', port, targetPort: port }];
+  if (metrics !== undefined && metrics !== port) ports.push({ name: c.metricsPortName, protocol: 'TCP', port: metrics, targetPort: metrics });
+  return service(ogxMetadata(source, ogxNames.service(source)), ogxSelectorLabels(source), ports);
+}
+
+const service = (metadata: KrmObject['metadata'], selector: Record<string, string>, ports: Array<Record<string, unknown>>): KrmObject => ({
+  apiVersion: 'v1',
+  kind: 'Service',
+  metadata,
+  spec: { type: 'ClusterIP', selector, ports },
+});

@@ -1,0 +1,45 @@
+// Facts about an OGXServer's workload that more than one object needs (reference OBJECTS.md),
+// each decided once here, with the operator's fallbacks where the CRD has no default.
+import { ogxObjects } from '../catalog/catalog.js';
+import type { OgxPlan } from './ogx-plan.js';
+
+/** The name and namespace of the OGXServer. */
+export function ogxSource(plan: OgxPlan): { name: string; namespace?: string } {
+  const { name, namespace } = plan.server.metadata;
+  return namespace === undefined ? { name } : { name, namespace };
+}
+
+/** `spec.network.port`; 8321 also without `network` (the CRD default applies only inside it). */
+export const ogxPort = (plan: OgxPlan): number => plan.server.spec.network?.port ?? ogxObjects().container.port;
+
+/** The metrics port, or undefined when monitoring is disabled (it is on when `monitoring` is absent). */
+export function ogxMetricsPort(plan: OgxPlan): number | undefined {
+  const monitoring = plan.server.spec.monitoring;
+  if (monitoring?.enabled === false) return undefined;
+  return monitoring?.metricsPort ?? ogxObjects().container.metricsPort;
+}
+
+/** `workload.replicas` (default 1): more than one turns on the PDB, topology spread and anti-affinity; the HPA bounds do not. */
+export const ogxReplicas = (plan: OgxPlan): number => plan.server.spec.workload?.replicas ?? 1;
+
+/** Where the state volume is mounted, and HF_HOME: `workload.storage.mountPath`, default `/.ogx`. */
+export const ogxStatePath = (plan: OgxPlan): string => plan.server.spec.workload?.storage?.mountPath ?? ogxObjects().container.storageMountPath;
+
+/** `workload.storage` (even `{}`): a PersistentVolumeClaim instead of an emptyDir, and the Recreate strategy. */
+export const ogxHasStorage = (plan: OgxPlan): boolean => plan.server.spec.workload?.storage !== undefined;
+
+/** Whether a config.yaml is mounted at /etc/ogx (override or generated mode, GENERATION.md §1). */
+export const ogxHasRuntimeConfig = (plan: OgxPlan): boolean => plan.mode !== 'none';
+
+/**
+ * The legacy LLSD whose PVC `<llsd>-pvc` the pod uses instead of `<name>-pvc` (annotation
+ * `ogx.io/adopt-storage`, MIGRATION.md). As the operator: a value that is no DNS label, or the
+ * OGXServer's own name, adopts nothing (the webhook refuses the latter).
+ */
+export function ogxAdoptedStorage(plan: OgxPlan): string | undefined {
+  const value = plan.server.metadata.annotations?.[adoptStorageAnnotation];
+  if (value === undefined || value === plan.server.metadata.name) return undefined;
+  return value.length <= 63 && /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(value) ? value : undefined;
+}
+
+export const adoptStorageAnnotation = 'ogx.io/adopt-storage';
