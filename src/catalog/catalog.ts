@@ -8,6 +8,7 @@ import { configFile, configPaths } from './files.js';
 import type {
   DistributionCatalog,
   ExternalProviderSettings,
+  OgxDivergences,
   ProviderRow,
   ProviderSpec,
   ReleaseNotes,
@@ -18,7 +19,7 @@ import type {
 } from './schema.js';
 import { compareVersions } from './versions.js';
 
-export type { DistributionCatalog, ExternalProviderSettings, ProviderRow, ProviderSpec, ReleaseNotes, ReleaseProfile, ServerRelease, ToolGroupTable, WorkloadDefaults };
+export type { DistributionCatalog, ExternalProviderSettings, OgxDivergences, ProviderRow, ProviderSpec, ReleaseNotes, ReleaseProfile, ServerRelease, ToolGroupTable, WorkloadDefaults };
 
 const file = <T>(path: string): T => {
   const value = configFile(path);
@@ -33,6 +34,8 @@ export const workloadDefaults = (): WorkloadDefaults => file('workload.yaml');
 export const toolGroupTable = (): ToolGroupTable => file('tool-groups.yaml');
 export const externalProviderSettings = (): ExternalProviderSettings => file('external-providers.yaml');
 export const releaseNotes = (): ReleaseNotes => file('release-notes.yaml');
+/** Where the OGXServer config differs from the OGX operator's, and the data the differences need. */
+export const ogxDivergences = (): OgxDivergences => file('ogx-divergences.yaml');
 
 /** The first release of the first profile with `has` (profiles are in release order), for "read from X on" messages. */
 export function firstProfileSince(has: (profile: ReleaseProfile) => boolean): string | undefined {

@@ -12,6 +12,7 @@ import {
   serverReleaseSchema,
   distributionsSchema,
   externalProviderSettingsSchema,
+  ogxDivergencesSchema,
   providerRowSchema,
   releaseProfileSchema,
   toolGroupsSchema,
@@ -31,6 +32,7 @@ describe('configs/ data against its schemas', () => {
     ['workload.yaml', workloadDefaultsSchema],
     ['tool-groups.yaml', toolGroupsSchema],
     ['external-providers.yaml', externalProviderSettingsSchema],
+    ['ogx-divergences.yaml', ogxDivergencesSchema],
   ] as const)('%s', (file, schema) => {
     const result = (schema as z.ZodMiniType).safeParse(parse(read(file)));
     expect(result.success ? [] : result.error.issues).toEqual([]);
