@@ -134,3 +134,117 @@ export const volume = described(
   }),
   'A pod volume (Kubernetes Volume).',
 );
+
+// Builders for the native shapes only OGXServer embeds. They are functions, not constants, so
+// that a render without OGXServer items builds none of them (each call builds fresh schemas).
+
+/** Kubernetes LabelSelector (meta/v1). */
+export const labelSelector = (of: string) =>
+  described(
+    z.strictObject({
+      matchExpressions: described(
+        z.optional(
+          z.array(
+            z.strictObject({
+              key: described(z.string(), 'The label key.'),
+              operator: described(z.string(), '`In`, `NotIn`, `Exists` or `DoesNotExist`.'),
+              values: described(z.optional(z.array(z.string())), 'Values for `In` and `NotIn`.'),
+            }),
+          ),
+        ),
+        'Label requirements, all of which must hold.',
+      ),
+      matchLabels: described(z.optional(z.record(z.string(), z.string())), 'Labels that must all be present.'),
+    }),
+    `A label selector of ${of}.`,
+  );
+
+const networkPolicyPeer = () =>
+  z.strictObject({
+    ipBlock: described(
+      z.optional(
+        z.strictObject({
+          cidr: described(z.string(), 'The CIDR allowed, such as `10.0.0.0/8`.'),
+          except: described(z.optional(z.array(z.string())), 'CIDRs inside `cidr` that are not allowed.'),
+        }),
+      ),
+      'An IP block.',
+    ),
+    namespaceSelector: z.optional(labelSelector('namespaces')),
+    podSelector: z.optional(labelSelector('pods')),
+  });
+
+const networkPolicyPort = () =>
+  z.strictObject({
+    endPort: described(z.optional(z.int32()), 'The last port of a range starting at `port`.'),
+    port: described(z.optional(z.union([z.int(), z.string()])), 'A port number or name.'),
+    protocol: described(z.optional(z.string()), '`TCP`, `UDP` or `SCTP`; default `TCP`.'),
+  });
+
+/** Kubernetes NetworkPolicyIngressRule (networking/v1). */
+export const networkPolicyIngressRule = () =>
+  described(
+    z.strictObject({
+      from: described(z.optional(z.array(networkPolicyPeer())), 'Sources allowed; all when empty.'),
+      ports: described(z.optional(z.array(networkPolicyPort())), 'Ports allowed; all when empty.'),
+    }),
+    'A NetworkPolicy ingress rule (Kubernetes NetworkPolicyIngressRule).',
+  );
+
+/** Kubernetes NetworkPolicyEgressRule (networking/v1). */
+export const networkPolicyEgressRule = () =>
+  described(
+    z.strictObject({
+      ports: described(z.optional(z.array(networkPolicyPort())), 'Ports allowed; all when empty.'),
+      to: described(z.optional(z.array(networkPolicyPeer())), 'Destinations allowed; all when empty.'),
+    }),
+    'A NetworkPolicy egress rule (Kubernetes NetworkPolicyEgressRule).',
+  );
+
+/** Kubernetes ResourceRequirements (core/v1), with DRA `claims`. */
+export const resourceRequirements = () =>
+  described(
+    z.strictObject({
+      claims: described(
+        z.optional(
+          z.array(
+            z.strictObject({
+              name: described(z.string(), 'Name of an entry of the pod `resourceClaims`.'),
+              request: described(z.optional(z.string()), 'A request of that claim.'),
+            }),
+          ),
+        ),
+        'Dynamic resource claims used by the container.',
+      ),
+      limits: described(z.optional(z.record(z.string(), quantity)), 'The most compute resources the container may use.'),
+      requests: described(z.optional(z.record(z.string(), quantity)), 'The compute resources the container asks for.'),
+    }),
+    'Container resources (Kubernetes ResourceRequirements).',
+  );
+
+/** Kubernetes PodResourceClaim (core/v1). */
+export const podResourceClaim = () =>
+  described(
+    z.strictObject({
+      name: described(z.string(), 'Name of the claim in the pod, as container `resources.claims` refer to it.'),
+      resourceClaimName: described(z.optional(z.string()), 'An existing ResourceClaim in the namespace.'),
+      resourceClaimTemplateName: described(z.optional(z.string()), 'A ResourceClaimTemplate to make a claim from.'),
+    }),
+    'A pod resource claim (Kubernetes PodResourceClaim).',
+  );
+
+/** Kubernetes TopologySpreadConstraint (core/v1), as the CRD embeds it (no enums). */
+export const topologySpreadConstraint = () =>
+  described(
+    z.strictObject({
+      labelSelector: z.optional(labelSelector('the pods counted for spreading')),
+      matchLabelKeys: described(z.optional(z.array(z.string())), 'Pod label keys whose values further select the pods counted.'),
+      maxSkew: described(z.int32(), 'How unevenly the pods may be spread.'),
+      minDomains: described(z.optional(z.int32()), 'Minimum number of eligible domains (with `DoNotSchedule`).'),
+      nodeAffinityPolicy: described(z.optional(z.string()), '`Honor` or `Ignore` node affinity when counting.'),
+      nodeTaintsPolicy: described(z.optional(z.string()), '`Honor` or `Ignore` node taints when counting.'),
+      topologyKey: described(z.string(), 'The node label whose values are the topology domains.'),
+      whenUnsatisfiable: described(z.string(), '`DoNotSchedule` or `ScheduleAnyway`.'),
+    }),
+    'A pod topology spread constraint (Kubernetes TopologySpreadConstraint).',
+  );
