@@ -58,6 +58,9 @@ export function catalogReleases(): string[] {
   return releases;
 }
 
+/** The catalog releases an OGXServer renders against (configs/ogx-divergences.yaml `releases`), oldest first. */
+export const ogxServerReleases = (): string[] => catalogReleases().filter((r) => compareVersions(r, ogxDivergences().releases.since) >= 0);
+
 /** The newest release of the catalog, for examples in messages. */
 export const newestRelease = (): string => catalogReleases().at(-1) ?? '';
 

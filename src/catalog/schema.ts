@@ -267,6 +267,8 @@ export type ReleaseNotes = z.infer<typeof releaseNotesSchema>;
 // configs/ogx-divergences.yaml: where the OGXServer config differs from the OGX operator's (hand-written)
 
 export const ogxDivergencesSchema = z.strictObject({
+  /** The first release an OGXServer renders against. */
+  releases: z.strictObject({ since: version }),
   /** Provider types the operator writes that no OGX release registers, and the release's type. */
   providerTypes: z.array(z.strictObject({ ref: z.string(), api: z.string(), operator: z.string(), server: z.string() })),
   /** Required config keys whose release sample has no usable value, and the value to write. */
