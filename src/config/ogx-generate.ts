@@ -4,7 +4,7 @@
 // (`adaptToRelease`; each difference is a row of configs/ogx-divergences.yaml and the README table).
 import { createHash } from 'node:crypto';
 import { isError, type FieldProblem } from '../api/issues.js';
-import { ogxDivergences, providerFields, providerSpec } from '../catalog/catalog.js';
+import { ogxDivergences, providerFields, providerSpec, runConfigStores } from '../catalog/catalog.js';
 import { stringifyPlainYaml } from '../krm/yaml.js';
 import { clonePlain, isPlainObject, setOwn } from '../lib/objects.js';
 import { clip, quote } from '../lib/quote.js';
@@ -110,7 +110,8 @@ function parseBase(base: Obj): ParsedBase {
       setOwn(
         providers,
         api,
-        list.filter(isPlainObject).map((p) => ({ config: p.config ?? null, provider_id: p.provider_id ?? '', provider_type: p.provider_type ?? '' })),
+        // A Go map: absent or null marshals as `{}`.
+        list.filter(isPlainObject).map((p) => ({ config: p.config ?? {}, provider_id: p.provider_id ?? '', provider_type: p.provider_type ?? '' })),
       );
     }
   }
@@ -230,7 +231,9 @@ function adaptToRelease(built: OperatorConfig, plan: OgxPlan, problems: FieldPro
   for (const provider of typedEntries(expansion)) fillRequired(provider, plan);
   keepDefaultEmbeddingProviders(config, plan, expansion, problems); // A14
   dropIgnoredModelKeys(config); // B2
-  env = adaptStorage(config, plan, env, problems); // A11, B1
+  env = adaptStorage(config, plan, env, problems); // A11, B1, S1
+  // B6: the operator's string "2"; the release's schema reads an integer (the server fixes it up).
+  if (/^\d+$/.test(String(config.version))) config.version = Number(config.version);
   return env;
 }
 
@@ -334,6 +337,7 @@ function adaptStorage(config: Obj, plan: OgxPlan, env: SecretEnv[], problems: Fi
   const storage = (plan.server.spec as Obj).storage;
   if (!isPlainObject(storage) || !isPlainObject(config.storage)) return env;
   const backends = config.storage.backends as Obj;
+  sqlStores(config.storage.stores as Obj, plan.catalogRelease);
   const sql = isPlainObject(storage.sql) ? storage.sql : {};
   if (sql.type === 'postgres') {
     problems.push({
@@ -354,6 +358,18 @@ function adaptStorage(config: Obj, plan: OgxPlan, env: SecretEnv[], problems: Fi
     return env.filter((e) => e.name !== storageEnv.kvPassword);
   }
   return env;
+}
+
+/**
+ * S1: a store the release reads as an SQL reference (1.x `prompts`), which the operator writes in
+ * the KV form `{backend: kv_default, namespace}`, in the SQL form the server would convert it to.
+ */
+function sqlStores(stores: Obj, release: string): void {
+  for (const store of runConfigStores(release)) {
+    const written = stores[store.name];
+    if (store.family !== 'sql' || !isPlainObject(written) || typeof written.backend !== 'string' || !written.backend.startsWith('kv_')) continue;
+    stores[store.name] = { backend: `sql_${written.backend.slice('kv_'.length)}`, table_name: store.defaultTable ?? store.name };
+  }
 }
 
 /** `redis://host:6380/0`, `host:6380` or `host` → host and port (OGX builds `redis://<host>:<port>`). */
