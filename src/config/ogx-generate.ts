@@ -229,6 +229,7 @@ function adaptToRelease(built: OperatorConfig, plan: OgxPlan, problems: FieldPro
   }
   // After the renames: the required keys are those of the type the server runs (A4–A9).
   for (const provider of typedEntries(expansion)) fillRequired(provider, plan);
+  warnOverwrittenVectorStoresConfig(config, expansion, plan, problems); // B4
   keepDefaultEmbeddingProviders(config, plan, expansion, problems); // A14
   dropIgnoredModelKeys(config); // B2
   env = adaptStorage(config, plan, env, problems); // A11, B1, S1
@@ -317,6 +318,19 @@ function keepDefaultEmbeddingProviders(config: Obj, plan: OgxPlan, expansion: Og
       severity: 'info',
       path: ['spec', 'providers', 'inference'],
       message: `keeps the base config's inference provider ${quote(id)} (${String(kept.provider_type)}): \`vector_stores.${key}\` of the base names it, and without it OGX ${plan.release} stops at startup (the operator drops it)`,
+    });
+  }
+}
+
+/** B4: the server replaces a provider's `vector_stores_config` by the top-level `vector_stores` when the config has one. */
+function warnOverwrittenVectorStoresConfig(config: Obj, expansion: OgxExpansion, plan: OgxPlan, problems: FieldProblem[]): void {
+  if (!isPlainObject(config.vector_stores)) return;
+  for (const provider of typedEntries(expansion)) {
+    if (!Object.hasOwn(provider.entry.config, 'vector_stores_config')) continue;
+    problems.push({
+      severity: 'warning',
+      path: [...provider.path, 'vectorStoresConfig'],
+      message: `has no effect: OGX ${plan.release} replaces it with the base config's top-level \`vector_stores\` at startup; give the settings in the base config's \`vector_stores\` (by \`spec.baseConfig\`) instead`,
     });
   }
 }

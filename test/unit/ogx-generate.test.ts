@@ -285,3 +285,18 @@ describe('serialisation (GENERATION.md §12)', () => {
     expect(Object.keys(sortedDocument({ version: 2, apis: [], distro_name: 'x', registered_resources: { vector_stores: [], models: [] } }))).toEqual(['apis', 'distro_name', 'registered_resources', 'version']);
   });
 });
+
+describe('B4', () => {
+  it('a file search vectorStoresConfig that the base top-level vector_stores overrides gets a warning at that field', () => {
+    const generated = generateOgxConfig(ogxPlan(`  distribution: {name: starter}
+  providers:
+    toolRuntime:
+      inline:
+        fileSearch:
+        - vectorStoresConfig: {defaultProviderId: faiss}
+`));
+    if (!generated.ok) throw new Error(JSON.stringify(generated.problems));
+    expect(providersOf(generated.config.value, 'tool_runtime')[0]).toMatchObject({ provider_type: 'inline::file-search', config: { vector_stores_config: { default_provider_id: 'faiss' } } });
+    expect(generated.problems).toEqual([{ severity: 'warning', path: ['spec', 'providers', 'toolRuntime', 'inline', 'fileSearch', 0, 'vectorStoresConfig'], message: expect.stringContaining('has no effect') }]);
+  });
+});
