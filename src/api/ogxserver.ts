@@ -18,9 +18,10 @@ import {
   volume,
   volumeMount,
 } from './core-v1.js';
-import { problemsFromIssues, isError, type FieldProblem } from './issues.js';
+import { isError, isNear, problemsFromIssues, type FieldProblem } from './issues.js';
+import { quote } from '../lib/quote.js';
 import { metadataSchema } from './llsd-v1alpha2.js';
-import { checkOgxRules } from './ogxserver-rules.js';
+import { checkOgxRules, type OgxRuleOptions } from './ogxserver-rules.js';
 
 export const ogxGroup = 'ogx.io';
 export const ogxKind = 'OGXServer';
@@ -30,6 +31,37 @@ export const ogxApiVersion = `${ogxGroup}/${ogxVersion}`;
 /** Is this object an OGXServer (group ogx.io, kind OGXServer), of any version? */
 export const isOgxServerObject = (object: Pick<KrmObject, 'apiVersion' | 'kind'>): boolean =>
   object.kind === ogxKind && object.apiVersion.startsWith(`${ogxGroup}/`);
+
+/**
+ * An object that is not an OGXServer llsd-render reads but was likely meant as one: a kind a typo
+ * away from OGXServer (any case); that kind with another group (`ogx.ai`) or none; another version
+ * of ogx.io (`v1alpha1`); or another kind in ogx.io, which has only this one. Passed through
+ * unrendered it would make the render silently empty (and Argo CD would prune what it generated
+ * before), so it is an error naming the right spelling.
+ */
+export function ogxNearMiss(object: Pick<KrmObject, 'apiVersion' | 'kind'>): FieldProblem | undefined {
+  if (object.kind === ogxKind && object.apiVersion === ogxApiVersion) return undefined;
+  const slash = object.apiVersion.indexOf('/');
+  const objectGroup = slash < 0 ? '' : object.apiVersion.slice(0, slash);
+  const right = `\`${ogxApiVersion}\``;
+  if (object.kind !== ogxKind && isNear(object.kind, ogxKind)) {
+    return { path: ['kind'], message: `must be \`${ogxKind}\` (apiVersion ${right}) for llsd-render to render it, not ${quote(object.kind)}; as a misspelt OGXServer it would render nothing` };
+  }
+  if (object.kind === ogxKind && objectGroup === ogxGroup) {
+    return {
+      path: ['apiVersion'],
+      message: `is not a version llsd-render reads: ${quote(object.apiVersion.slice(slash + 1))}; write ${right}, the one version of ${ogxKind} it renders (the operator serves only v1beta1)`,
+    };
+  }
+  if (object.kind === ogxKind) {
+    const wrote = slash < 0 ? `${quote(object.apiVersion.slice(0, 40))} is not <group>/<version>` : `the group ${quote(objectGroup)} is not ${ogxGroup}`;
+    return { path: ['apiVersion'], message: `must be ${right} for llsd-render to render this ${ogxKind}: ${wrote}, and the OGXServer would render nothing` };
+  }
+  if (objectGroup === ogxGroup) {
+    return { path: ['kind'], message: `must be \`${ogxKind}\`, the one kind of ${ogxGroup}, not ${quote(object.kind)}; written otherwise the OGXServer would render nothing` };
+  }
+  return undefined;
+}
 
 /** The API names `disabledAPIs` accepts, in the CRD's order. */
 export const ogxDisableableApis = ['batches', 'file_processors', 'inference', 'responses', 'tool_runtime', 'vector_io', 'files'] as const;
@@ -712,13 +744,13 @@ const requiredHints = {
  * Parses an OGXServer: the CRD's schema with its defaults, then its CEL rules and the admission
  * webhook's checks (`ogxserver-rules.ts`). Every problem has its field path in the item.
  */
-export function parseOgxServer(object: KrmObject): ParsedOgxServer {
+export function parseOgxServer(object: KrmObject, options: OgxRuleOptions = {}): ParsedOgxServer {
   const { server: schema } = ogxSchemas();
   const parsed = schema.safeParse(object, { reportInput: true });
   if (!parsed.success) return { ok: false, problems: problemsFromIssues(parsed.error.issues, schema, requiredHints) };
   const { metadata, spec } = parsed.data;
   const server: OgxServer = { apiVersion: ogxApiVersion, kind: ogxKind, metadata: pickMetadata(metadata), spec };
-  const problems = checkOgxRules(server);
+  const problems = checkOgxRules(server, options);
   if (problems.some(isError)) return { ok: false, problems };
   return { ok: true, server, problems };
 }
