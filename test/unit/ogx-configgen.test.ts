@@ -27,8 +27,11 @@ const yaml = (text: string): Record<string, unknown> => {
   return parsed.value;
 };
 
+/** configgen's `-validate` knows the names of its distributions.json (rh, starter, test). */
+const distributions = Object.keys(JSON.parse(readFileSync(join(dir, 'distributions.json'), 'utf8')) as Record<string, string>);
+
 function serverOf(name: string): OgxServer {
-  const parsed = parseOgxServer(itemFrom(read(name, 'cr.yaml')).object);
+  const parsed = parseOgxServer(itemFrom(read(name, 'cr.yaml')).object, { distributions });
   if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems));
   return parsed.server;
 }

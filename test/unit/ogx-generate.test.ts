@@ -5,7 +5,8 @@ import { isError } from '../../src/api/issues.js';
 import { parseOgxServer, type OgxServer } from '../../src/api/ogxserver.js';
 import { ogxServerReleases } from '../../src/catalog/catalog.js';
 import { generateOgxConfig, naturalLess, sortedDocument, splitRedisEndpoint } from '../../src/config/ogx-generate.js';
-import { normEnv } from '../../src/config/ogx-providers.js';
+import { expandOgxProviders, normEnv } from '../../src/config/ogx-providers.js';
+import { ogxProviderIds } from '../../src/api/ogxserver-rules.js';
 import { asServerConverts } from '../../src/config/legacy-forms.js';
 import { checkReleaseSchema } from '../../src/config/release-schema.js';
 import { checkStartupRules } from '../../src/config/startup-rules.js';
@@ -298,5 +299,33 @@ describe('B4', () => {
     if (!generated.ok) throw new Error(JSON.stringify(generated.problems));
     expect(providersOf(generated.config.value, 'tool_runtime')[0]).toMatchObject({ provider_type: 'inline::file-search', config: { vector_stores_config: { default_provider_id: 'faiss' } } });
     expect(generated.problems).toEqual([{ severity: 'warning', path: ['spec', 'providers', 'toolRuntime', 'inline', 'fileSearch', 0, 'vectorStoresConfig'], message: expect.stringContaining('has no effect') }]);
+  });
+});
+
+describe('provider ids', () => {
+  it('the generator derives the same ids, in the same order and at the same paths, as the webhook check (ogxProviderIds)', () => {
+    const server = ogxServer(`  distribution: {name: starter}
+  providers:
+    inference:
+      remote:
+        watsonx: [{apiKey: {name: s, key: k}}]
+        vllm: [{endpoint: http://a/v1}, {id: second, endpoint: http://b/v1}]
+        custom: [{type: "remote::x::y"}]
+      inline:
+        custom: [{id: mine, type: "inline::z"}]
+    toolRuntime:
+      inline:
+        fileSearch: [{}]
+      remote:
+        braveSearch: [{apiKey: {name: s, key: k}}]
+    files:
+      inline: {localfs: {}}
+      remote: {s3: {bucketName: b}}
+    fileProcessors:
+      inline: {pypdf: {}, auto: {}}
+`);
+    const expanded = [...expandOgxProviders(server.spec.providers).providers.values()].flat().map((p) => [p.api, p.entry.provider_id, p.path]);
+    expect(expanded).toEqual(ogxProviderIds(server.spec).map((p) => [p.api, p.id, p.path]));
+    expect(expanded.map((e) => e[1])).toEqual(['remote-vllm', 'second', 'remote-watsonx', 'remote-x-y', 'mine', 'remote-brave-search', 'inline-file-search', 'remote-s3', 'inline-localfs', 'inline-auto', 'inline-pypdf']);
   });
 });

@@ -36,8 +36,11 @@ describe('planOgxServer: release and image', () => {
     expect(old).toEqual({ ok: false, problems: [{ path: ['metadata', 'annotations', 'llamastack.io/release'], message: expect.stringContaining('has no OGX release "0.7.1"') }] });
   });
 
-  it('an unknown or LLSD-only distribution name is an error listing the OGX distributions', () => {
-    expect(planOgxServer(server('  distribution: {name: startr}\n'), none)).toEqual({
+  it('an unknown (a RenderConfig catalog without it) or LLSD-only distribution name is an error listing the OGX distributions', () => {
+    // The webhook check of parseOgxServer refuses names outside the catalog; a catalog passed to the plan may differ.
+    const misspelt = server('  distribution: {name: starter}\n');
+    misspelt.spec.distribution.name = 'startr';
+    expect(planOgxServer(misspelt, none)).toEqual({
       ok: false,
       problems: [{ path: ['spec', 'distribution', 'name'], message: expect.stringMatching(/"startr" is not a distribution llsd-render knows\. Did you mean "starter"\? OGX distributions: .*starter/) }],
     });
