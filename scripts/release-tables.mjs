@@ -40,6 +40,18 @@ export function releaseTables(dir = join(root, 'configs')) {
   return `${markers.start}\n\nThe release catalog ([configs/catalog/](configs/catalog/)):\n\n${catalog.join('\n')}\n\nNamed distributions ([configs/distributions.yaml](configs/distributions.yaml)):\n\n${distributions.join('\n')}\n\n${markers.end}`;
 }
 
+/**
+ * The OGXServer divergence table (configs/ogx-divergences.yaml `table`): where llsd-render's
+ * config.yaml differs from the OGX operator's, and why. `node scripts/release-tables.mjs --divergences` prints it.
+ */
+export function divergenceTable(dir = join(root, 'configs')) {
+  const { table } = parse(readFileSync(join(dir, 'ogx-divergences.yaml'), 'utf8'));
+  const cell = (text) => text.replaceAll('|', '\\|');
+  const rows = ['| # | the OGX operator writes | llsd-render writes | why |', '|---|---|---|---|'];
+  for (const row of table) rows.push(`| ${row.ref} | ${cell(row.operator)} | ${cell(row.ours)} | ${cell(row.why)} |`);
+  return rows.join('\n');
+}
+
 /** `readme` with the tables between the markers replaced. */
 export function withTables(readme, tables = releaseTables()) {
   const from = readme.indexOf(markers.start);
@@ -52,6 +64,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const path = join(root, 'README.md');
   const readme = readFileSync(path, 'utf8');
   const updated = withTables(readme);
-  if (process.argv.includes('--write')) writeFileSync(path, updated);
+  if (process.argv.includes('--divergences')) process.stdout.write(`${divergenceTable()}\n`);
+  else if (process.argv.includes('--write')) writeFileSync(path, updated);
   else process.stdout.write(`${releaseTables()}\n`);
 }

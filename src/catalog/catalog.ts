@@ -9,6 +9,7 @@ import type {
   DistributionCatalog,
   ExternalProviderSettings,
   OgxObjects,
+  OgxDivergences,
   ProviderRow,
   ProviderSpec,
   ReleaseNotes,
@@ -19,7 +20,7 @@ import type {
 } from './schema.js';
 import { compareVersions } from './versions.js';
 
-export type { DistributionCatalog, ExternalProviderSettings, OgxObjects, ProviderRow, ProviderSpec, ReleaseNotes, ReleaseProfile, ServerRelease, ToolGroupTable, WorkloadDefaults };
+export type { DistributionCatalog, ExternalProviderSettings, OgxDivergences, OgxObjects, ProviderRow, ProviderSpec, ReleaseNotes, ReleaseProfile, ServerRelease, ToolGroupTable, WorkloadDefaults };
 
 const file = <T>(path: string): T => {
   const value = configFile(path);
@@ -36,6 +37,8 @@ export const ogxObjects = (): OgxObjects => file('ogx-objects.yaml');
 export const toolGroupTable = (): ToolGroupTable => file('tool-groups.yaml');
 export const externalProviderSettings = (): ExternalProviderSettings => file('external-providers.yaml');
 export const releaseNotes = (): ReleaseNotes => file('release-notes.yaml');
+/** Where the OGXServer config differs from the OGX operator's, and the data the differences need. */
+export const ogxDivergences = (): OgxDivergences => file('ogx-divergences.yaml');
 
 /** The first release of the first profile with `has` (profiles are in release order), for "read from X on" messages. */
 export function firstProfileSince(has: (profile: ReleaseProfile) => boolean): string | undefined {
@@ -57,6 +60,9 @@ export function catalogReleases(): string[] {
   releases ??= [...new Set(configPaths('catalog/').map((p) => p.split('/')[1] as string).filter((r) => /^\d+\.\d+\.\d+$/.test(r)))].sort(compareVersions);
   return releases;
 }
+
+/** The catalog releases an OGXServer renders against (configs/ogx-divergences.yaml `releases`), oldest first. */
+export const ogxServerReleases = (): string[] => catalogReleases().filter((r) => compareVersions(r, ogxDivergences().releases.since) >= 0);
 
 /** The newest release of the catalog, for examples in messages. */
 export const newestRelease = (): string => catalogReleases().at(-1) ?? '';

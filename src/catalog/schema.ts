@@ -314,3 +314,18 @@ export const releaseNotesSchema = z.strictObject({
 });
 export type Substitution = Omit<ReleaseNotes['envSubstitution'][number], 'since'>;
 export type ReleaseNotes = z.infer<typeof releaseNotesSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// configs/ogx-divergences.yaml: where the OGXServer config differs from the OGX operator's (hand-written)
+
+export const ogxDivergencesSchema = z.strictObject({
+  /** The first release an OGXServer renders against. */
+  releases: z.strictObject({ since: version }),
+  /** Provider types the operator writes that no OGX release registers, and the release's type. */
+  providerTypes: z.array(z.strictObject({ ref: z.string(), api: z.string(), operator: z.string(), server: z.string() })),
+  /** Required config keys whose release sample has no usable value, and the value to write. */
+  requiredValues: z.array(z.strictObject({ ref: z.string(), api: z.string(), type: z.string(), key: z.string(), value: z.unknown() })),
+  /** The README table: what the operator writes, what llsd-render writes, why. */
+  table: z.array(z.strictObject({ ref: z.string(), operator: z.string(), ours: z.string(), why: z.string() })),
+});
+export type OgxDivergences = z.infer<typeof ogxDivergencesSchema>;

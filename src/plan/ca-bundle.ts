@@ -103,3 +103,37 @@ function x509(der: Buffer): X509Certificate | undefined {
 const maxConfigMapBytes = 1024 * 1024 - 4096;
 
 const count = (n: number, what: string): string => `${n} ${what}${n === 1 ? '' : 's'}`;
+
+/**
+ * OGXServer `spec.tls.trust.caCertificates`: each ConfigMap key's certificates, in list order. As
+ * the OGX operator refuses (it does not reconcile) a key without a valid certificate or with one
+ * that does not parse, both are errors here; `configMapName` is the first ConfigMap named.
+ */
+export function readOgxCaBundle(refs: ReadonlyArray<{ name: string; key: string }> | undefined, namespace: string | undefined, inventory: Inventory): CaBundleOutcome {
+  if (!refs || refs.length === 0) return { problems: [] };
+  const problems: FieldProblem[] = [];
+  const pems: string[] = [];
+  refs.forEach((ref, i) => {
+    const path = ['spec', 'tls', 'trust', 'caCertificates', i];
+    const data = (inventory.find('', 'ConfigMap', namespace, ref.name)?.object.data ?? {}) as Record<string, unknown>;
+    const text = Object.hasOwn(data, ref.key) ? data[ref.key] : undefined;
+    if (typeof text !== 'string') {
+      problems.push({ path: [...path, 'key'], message: `names the key ${quote(ref.key)}, which the ConfigMap ${quote(ref.name)} does not have in the input; add the ConfigMap with that key (PEM CA certificates)` });
+      return;
+    }
+    const parsed = parseCertificates(text);
+    if (parsed.invalid > 0) {
+      problems.push({ path: [...path, 'key'], message: `names the key ${quote(ref.key)} of the ConfigMap ${quote(ref.name)}, which holds ${count(parsed.invalid, 'CERTIFICATE block')} that ${parsed.invalid === 1 ? 'is' : 'are'} not a valid X.509 certificate (the operator fails: failed to parse X.509 certificate); fix or remove ${parsed.invalid === 1 ? 'it' : 'them'}` });
+    } else if (parsed.valid.length === 0 && text.trim() !== '') {
+      problems.push({ path: [...path, 'key'], message: `names the key ${quote(ref.key)} of the ConfigMap ${quote(ref.name)}, which holds no PEM certificate (the operator fails: failed to find valid certificates in CA bundle key); add "-----BEGIN CERTIFICATE-----" blocks` });
+    }
+    pems.push(...parsed.valid);
+  });
+  if (problems.length > 0) return { problems };
+  if (pems.length === 0) return { problems: [] };
+  const pem = pems.join('');
+  if (Buffer.byteLength(pem) > maxConfigMapBytes) {
+    return { problems: [{ path: ['spec', 'tls', 'trust', 'caCertificates'], message: `holds ${count(pems.length, 'certificate')} that make ${Buffer.byteLength(pem)} bytes: more than a ConfigMap holds (1 MiB); name fewer keys` }] };
+  }
+  return { bundle: { configMapName: (refs[0] as { name: string }).name, pem, certificates: pems.length }, problems: [] };
+}

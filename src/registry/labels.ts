@@ -1,6 +1,7 @@
 // The OCI labels that carry a distribution's config.yaml (FR-027a/b): `io.llamastack.config.base64`
 // first, else `io.llamastack.config.layer` + `io.llamastack.config.path`; `io.llamastack.config.version`
-// is the config schema version. Pure: what the labels say, and the labels for a given config.
+// is the config schema version; an OGX image's `com.ogx.distribution.default-config` + `com.ogx.config.<file>`
+// come after them. Pure: what the labels say, and the labels for a given config.
 import { supportedConfigVersions } from '../config/distributions.js';
 import { z } from '../lib/zod.js';
 import { digestPattern, isDigest } from './digest.js';
@@ -11,6 +12,11 @@ export const configLabel = {
   path: 'io.llamastack.config.path',
   version: 'io.llamastack.config.version',
 } as const;
+/**
+ * The labels OGX images carry (its scripts/generate-config-labels.sh; reference GENERATION.md §2):
+ * the default config's file name, and one `com.ogx.config.<file>` label per config, base64.
+ */
+export const ogxConfigLabel = { defaultConfig: 'com.ogx.distribution.default-config', configPrefix: 'com.ogx.config.' } as const;
 /** The standard OCI label an image's release can be read from when its tag is not one. */
 export const imageVersionLabel = 'org.opencontainers.image.version';
 
@@ -65,12 +71,23 @@ export function configLocation(labels: Readonly<Record<string, unknown>>): Confi
   }
   const layer = label(configLabel.layer);
   const path = label(configLabel.path);
-  if (layer === undefined && path === undefined) return { kind: 'missing' };
+  if (layer === undefined && path === undefined) return ogxConfigLocation(label);
   if (layer === undefined || path === undefined) {
     return { kind: 'invalid', message: `it has the label ${layer === undefined ? configLabel.path : configLabel.layer} without ${layer === undefined ? configLabel.layer : configLabel.path}; a layer reference needs both` };
   }
   if (!isDigest(layer)) return { kind: 'invalid', message: `its label ${configLabel.layer} is "${layer.slice(0, 80)}", not a layer digest (sha256:<64 hex>)` };
   return { kind: 'layer', layer, path };
+}
+
+/** An OGX image's labels: the default config's file name, then that file's label (base64). */
+function ogxConfigLocation(label: (key: string) => string | undefined): ConfigLocation {
+  const file = label(ogxConfigLabel.defaultConfig);
+  if (file === undefined) return { kind: 'missing' };
+  const key = `${ogxConfigLabel.configPrefix}${file}`;
+  const base64 = label(key);
+  if (base64 === undefined) return { kind: 'invalid', message: `its label ${ogxConfigLabel.defaultConfig} names "${file.slice(0, 80)}", but it has no label ${key.slice(0, 120)}` };
+  const text = decodeBase64(base64);
+  return text === undefined ? { kind: 'invalid', message: `its label ${key.slice(0, 120)} is not base64 of a UTF-8 config.yaml` } : { kind: 'base64', text };
 }
 
 function decodeBase64(value: string): string | undefined {

@@ -13,6 +13,7 @@ import {
   distributionsSchema,
   externalProviderSettingsSchema,
   ogxObjectsSchema,
+  ogxDivergencesSchema,
   providerRowSchema,
   releaseProfileSchema,
   toolGroupsSchema,
@@ -33,6 +34,7 @@ describe('configs/ data against its schemas', () => {
     ['tool-groups.yaml', toolGroupsSchema],
     ['external-providers.yaml', externalProviderSettingsSchema],
     ['ogx-objects.yaml', ogxObjectsSchema],
+    ['ogx-divergences.yaml', ogxDivergencesSchema],
   ] as const)('%s', (file, schema) => {
     const result = (schema as z.ZodMiniType).safeParse(parse(read(file)));
     expect(result.success ? [] : result.error.issues).toEqual([]);

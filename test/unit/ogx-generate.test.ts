@@ -1,0 +1,331 @@
+// OGXServer config generation: every OGX release of the catalog starts with a typical spec (the
+// same startup and release-schema checks as LLSD output), and the rules of GENERATION.md §7–§10.
+import { describe, expect, it } from 'vitest';
+import { isError } from '../../src/api/issues.js';
+import { parseOgxServer, type OgxServer } from '../../src/api/ogxserver.js';
+import { ogxServerReleases } from '../../src/catalog/catalog.js';
+import { generateOgxConfig, naturalLess, sortedDocument, splitRedisEndpoint } from '../../src/config/ogx-generate.js';
+import { expandOgxProviders, normEnv } from '../../src/config/ogx-providers.js';
+import { ogxProviderIds } from '../../src/api/ogxserver-rules.js';
+import { asServerConverts } from '../../src/config/legacy-forms.js';
+import { checkReleaseSchema } from '../../src/config/release-schema.js';
+import { checkStartupRules } from '../../src/config/startup-rules.js';
+import { inventoryOf } from '../../src/krm/inventory.js';
+import { planOgxServer, type OgxPlan } from '../../src/plan/ogx-plan.js';
+import { itemFrom } from '../support.js';
+
+/** An OGXServer with `spec` given as YAML text indented under `spec:`, at a release by the annotation. */
+function ogxServer(spec: string, release?: string): OgxServer {
+  const annotations = release === undefined ? '' : `\n  annotations:\n    llamastack.io/release: "${release}"`;
+  const parsed = parseOgxServer(itemFrom(`apiVersion: ogx.io/v1beta1\nkind: OGXServer\nmetadata:\n  name: demo\n  namespace: ai${annotations}\nspec:\n${spec}`).object);
+  if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems));
+  return parsed.server;
+}
+
+function ogxPlan(spec: string, release?: string): OgxPlan {
+  const planned = planOgxServer(ogxServer(spec, release), inventoryOf([]));
+  if (!planned.ok) throw new Error(JSON.stringify(planned.problems));
+  return planned.plan;
+}
+
+const typical = `  distribution: {name: starter}
+  providers:
+    inference:
+      remote:
+        vllm:
+        - id: vllm
+          endpoint: http://vllm.ai.svc:8000/v1
+          apiToken: {name: vllm, key: token}
+    vectorIo:
+      remote:
+        pgvector:
+        - host: pg.ai.svc
+          db: vectors
+          user: ogx
+          password: {name: pg, key: password}
+          vectorIndex: {hnsw: {m: 16}}
+  resources:
+    models:
+    - name: granite
+  storage: {}
+`;
+
+describe('a typical OGXServer on every OGX release', () => {
+  it('the catalog has OGX releases', () => expect(ogxServerReleases().length).toBeGreaterThan(0));
+
+  for (const release of ogxServerReleases()) {
+    it(`${release}: passes the startup rules and the release schema with no error`, () => {
+      const plan = ogxPlan(typical, release);
+      expect(plan.release).toBe(release);
+      const generated = generateOgxConfig(plan);
+      if (!generated.ok) throw new Error(JSON.stringify(generated.problems));
+      const containerEnv = new Set(generated.config.env.map((e) => e.name));
+      expect([...containerEnv]).toEqual(['OGX_REMOTE_PGVECTOR_PASSWORD', 'OGX_VLLM_API_TOKEN']);
+      const context = { release, catalogRelease: plan.catalogRelease, profile: plan.profile, containerEnv };
+      // As src/process.ts checkAsServer judges it: what the server converts first is converted.
+      const { config, notes } = asServerConverts(generated.config.value, release, plan.catalogRelease);
+      expect(notes).toEqual([]);
+      expect(checkStartupRules(config, context).filter((p) => p.severity === 'error')).toEqual([]);
+      expect(checkReleaseSchema(config, { ...context, source: 'generated' }).filter((p) => p.severity === 'error')).toEqual([]);
+    });
+  }
+});
+
+const generate = (spec: string, release?: string) => {
+  const generated = generateOgxConfig(ogxPlan(spec, release));
+  if (!generated.ok) throw new Error(JSON.stringify(generated.problems));
+  return generated;
+};
+const providersOf = (config: Record<string, unknown>, api: string) => (config.providers as Record<string, Array<Record<string, unknown>>>)[api] ?? [];
+
+describe('secret env vars (GENERATION.md §7)', () => {
+  it('normalises ids as upstream: runs of other characters one _, trimmed, a leading digit prefixed', () => {
+    expect(normEnv('my-vllm')).toBe('MY_VLLM');
+    expect(normEnv('a__b')).toBe('A_B');
+    expect(normEnv('-x-')).toBe('X');
+    expect(normEnv('1st')).toBe('_1ST');
+    expect(normEnv('---')).toBe('_');
+    expect(normEnv('vllm.é.prod')).toBe('VLLM_PROD');
+  });
+
+  it('custom secretRefs keys stay config keys verbatim; env vars are sorted by name with each once', () => {
+    const { config } = generate(`  distribution: {name: starter}
+  providers:
+    inference:
+      remote:
+        vllm:
+        - {id: b-vllm, endpoint: http://b/v1, apiToken: {name: vault-secret, key: b}}
+        custom:
+        - id: a.custom
+          type: remote::openai
+          secretRefs: {api_key: {name: vault-secret, key: a}}
+          settings: {base_url: http://a/v1}
+`);
+    expect(config.env.map((e) => [e.name, e.secretName, e.key])).toEqual([
+      ['OGX_A_CUSTOM_API_KEY', 'vault-secret', 'a'],
+      ['OGX_B_VLLM_API_TOKEN', 'vault-secret', 'b'],
+    ]);
+    expect(providersOf(config.value, 'inference')[1]).toEqual({ config: { api_key: '${env.OGX_A_CUSTOM_API_KEY}', base_url: 'http://a/v1' }, provider_id: 'a.custom', provider_type: 'remote::openai' });
+    expect(config.text).not.toContain('vault-secret');
+  });
+
+  it('two references that normalise to one env var name but name different secrets are an error at the later one', () => {
+    const generated = generateOgxConfig(ogxPlan(`  distribution: {name: starter}
+  providers:
+    inference:
+      remote:
+        vllm:
+        - {id: my-vllm, endpoint: http://a/v1, apiToken: {name: s1, key: k}}
+        - {id: my.vllm, endpoint: http://b/v1, apiToken: {name: s2, key: k}}
+`));
+    expect(generated.ok).toBe(false);
+    expect(generated.problems.filter(isError)).toEqual(
+      [{ path: ['spec', 'providers', 'inference', 'remote', 'vllm', 1, 'apiToken'], message: expect.stringContaining('would use the env var OGX_MY_VLLM_API_TOKEN, which already carries "s1/k"') }],
+    );
+  });
+
+  it('a key in both secretRefs and settings is an error naming the settings key', () => {
+    const generated = generateOgxConfig(ogxPlan(`  distribution: {name: starter}
+  providers:
+    inference:
+      remote:
+        custom:
+        - type: remote::openai
+          secretRefs: {api_key: {name: s, key: k}}
+          settings: {api_key: literal}
+`));
+    expect(generated.ok).toBe(false);
+    expect(generated.problems.filter(isError)).toEqual([{ path: ['spec', 'providers', 'inference', 'remote', 'custom', 0, 'settings', 'api_key'], message: expect.stringContaining('is also a key of `secretRefs`') }]);
+  });
+});
+
+describe('models (GENERATION.md §8)', () => {
+  it('a model without provider gets the byte-order smallest inference id, not the first listed', () => {
+    const { config } = generate(`  distribution: {name: starter}
+  providers:
+    inference:
+      remote:
+        vllm:
+        - {id: zeta, endpoint: http://z/v1}
+        - {id: alpha, endpoint: http://a/v1}
+  resources:
+    models:
+    - name: m1
+    - {name: m2, provider: zeta, modelType: embedding}
+`);
+    expect((config.value.registered_resources as { models: unknown[] }).models).toEqual([
+      { model_id: 'm1', provider_id: 'alpha', model_type: 'llm' },
+      { model_id: 'm2', provider_id: 'zeta', model_type: 'embedding' },
+    ]);
+    expect(config.modelCount).toBe(2);
+  });
+
+  it('B2: context_length and quantization, which OGX ignores, are left out', () => {
+    const { config } = generate(`  distribution: {name: starter}
+  providers:
+    inference:
+      remote:
+        vllm:
+        - {endpoint: http://z/v1}
+  resources:
+    models:
+    - {name: m1, contextLength: 4096, quantization: int8}
+`);
+    expect((config.value.registered_resources as { models: unknown[] }).models).toEqual([{ model_id: 'm1', provider_id: 'remote-vllm', model_type: 'llm' }]);
+  });
+});
+
+describe('disabledAPIs and providers (GENERATION.md §10, §13)', () => {
+  it('removes the APIs from `apis` in base order and leaves their providers', () => {
+    const { config } = generate(`  distribution: {name: starter}
+  disabledAPIs: [batches, files]
+`);
+    const apis = config.value.apis as string[];
+    expect(apis).not.toContain('batches');
+    expect(apis).not.toContain('files');
+    expect(apis).toContain('inference');
+    expect(providersOf(config.value, 'batches').length).toBeGreaterThan(0);
+  });
+
+  it('A14: typed inference providers keep the base provider the default embedding model names, with an info result', () => {
+    const generated = generateOgxConfig(ogxPlan(typical));
+    if (!generated.ok) throw new Error(JSON.stringify(generated.problems));
+    const ids = providersOf(generated.config.value, 'inference').map((p) => p.provider_id);
+    expect(ids).toEqual(['vllm', 'sentence-transformers']);
+    expect(generated.problems).toEqual([{ severity: 'info', path: ['spec', 'providers', 'inference'], message: expect.stringContaining('keeps the base config\'s inference provider "sentence-transformers"') }]);
+  });
+
+  it('A1, A2, A4–A9: typed responses, batches, localfs and milvus are written with the types and required keys the release reads', () => {
+    const { config } = generate(`  distribution: {name: starter}
+  providers:
+    responses:
+      inline:
+        builtin: {}
+    batches:
+      inline:
+        reference: {maxConcurrentBatches: 2}
+    files:
+      inline:
+        localfs: {ttlSecs: 60}
+    vectorIo:
+      remote:
+        milvus:
+        - uri: http://milvus:19530
+`);
+    const [responses] = providersOf(config.value, 'responses');
+    expect(responses?.provider_type).toBe('inline::builtin');
+    expect(Object.keys(responses?.config as object)).toContain('persistence');
+    const [batches] = providersOf(config.value, 'batches');
+    expect(batches).toEqual({ config: { max_concurrent_batches: 2, sqlstore: { backend: 'sql_default', table_name: 'batches' } }, provider_id: 'inline-reference', provider_type: 'inline::reference' });
+    const [files] = providersOf(config.value, 'files');
+    expect(files?.config).toEqual({ ttl_secs: 60, storage_dir: '${env.FILES_STORAGE_DIR:=~/.ogx/distributions/starter/files}', metadata_store: { table_name: 'files_metadata', backend: 'sql_default' } });
+    const [milvus] = providersOf(config.value, 'vector_io');
+    expect(milvus?.config).toEqual({ uri: 'http://milvus:19530', token: null, persistence: { namespace: 'vector_io::milvus_remote', backend: 'kv_default' } });
+  });
+
+  it('B3: a proxy CA file is written as `cacert`', () => {
+    const { config } = generate(`  distribution: {name: starter}
+  providers:
+    inference:
+      remote:
+        vllm:
+        - endpoint: http://z/v1
+          network: {proxy: {url: http://proxy:3128, cacert: /etc/ca.pem}, timeout: {connect: 5}}
+`);
+    expect(providersOf(config.value, 'inference')[0]?.config).toEqual({ base_url: 'http://z/v1', network: { proxy: { url: 'http://proxy:3128', cacert: '/etc/ca.pem' }, timeout: { connect: 5 } } });
+  });
+});
+
+describe('storage (GENERATION.md §9, §13)', () => {
+  it('`storage: {}` replaces the base storage with sqlite backends and the four stores', () => {
+    const { config } = generate(`  distribution: {name: starter}
+  storage: {}
+`);
+    expect(config.value.storage).toEqual({
+      backends: {
+        kv_default: { type: 'kv_sqlite', db_path: '${env.SQLITE_STORE_DIR:=/.ogx}/kvstore.db' },
+        sql_default: { type: 'sql_sqlite', db_path: '${env.SQLITE_STORE_DIR:=/.ogx}/sqlstore.db' },
+      },
+      stores: {
+        metadata: { backend: 'kv_default', namespace: 'registry' },
+        inference: { backend: 'sql_default', table_name: 'inference_store' },
+        conversations: { backend: 'sql_default', table_name: 'openai_conversations' },
+        prompts: { backend: 'sql_default', table_name: 'prompts' },
+      },
+    });
+  });
+
+  it('B1: redis gets host and port from the endpoint; its password is not used, with a warning and no env var', () => {
+    const generated = generateOgxConfig(ogxPlan(`  distribution: {name: starter}
+  storage:
+    kv: {type: redis, endpoint: "redis://redis.ai.svc:6380", password: {name: redis, key: password}}
+`));
+    if (!generated.ok) throw new Error(JSON.stringify(generated.problems));
+    expect((generated.config.value.storage as { backends: Record<string, unknown> }).backends.kv_default).toEqual({ type: 'kv_redis', host: 'redis.ai.svc', port: 6380 });
+    expect(generated.config.env).toEqual([]);
+    expect(generated.problems).toEqual([{ severity: 'warning', path: ['spec', 'storage', 'kv', 'password'], message: expect.stringContaining('redis store has no password setting') }]);
+    expect(splitRedisEndpoint('redis')).toEqual({ host: 'redis' });
+    expect(splitRedisEndpoint('rediss://u:p@r:1/0')).toEqual({ host: 'r', port: 1 });
+  });
+
+  it('A11: postgres from a connection string is an error saying what to write instead', () => {
+    const generated = generateOgxConfig(ogxPlan(`  distribution: {name: starter}
+  storage:
+    sql: {type: postgres, connectionString: {name: pg, key: dsn}}
+`));
+    expect(generated).toEqual({ ok: false, problems: [{ path: ['spec', 'storage', 'sql', 'type'], message: expect.stringContaining('spec.overrideConfig') }] });
+  });
+});
+
+describe('serialisation (GENERATION.md §12)', () => {
+  it('is deterministic and orders keys as yaml.v3 does', () => {
+    expect(generate(typical).config.text).toBe(generate(typical).config.text);
+    expect(generate(typical).config.hash).toMatch(/^[0-9a-f]{64}$/);
+    const keys = ['a10', 'a2', 'A', '_x', 'b', 'a'];
+    expect([...keys].sort((x, y) => (naturalLess(x, y) ? -1 : naturalLess(y, x) ? 1 : 0))).toEqual(['_x', 'A', 'a', 'a2', 'a10', 'b']);
+    expect(Object.keys(sortedDocument({ version: 2, apis: [], distro_name: 'x', registered_resources: { vector_stores: [], models: [] } }))).toEqual(['apis', 'distro_name', 'registered_resources', 'version']);
+  });
+});
+
+describe('B4', () => {
+  it('a file search vectorStoresConfig that the base top-level vector_stores overrides gets a warning at that field', () => {
+    const generated = generateOgxConfig(ogxPlan(`  distribution: {name: starter}
+  providers:
+    toolRuntime:
+      inline:
+        fileSearch:
+        - vectorStoresConfig: {defaultProviderId: faiss}
+`));
+    if (!generated.ok) throw new Error(JSON.stringify(generated.problems));
+    expect(providersOf(generated.config.value, 'tool_runtime')[0]).toMatchObject({ provider_type: 'inline::file-search', config: { vector_stores_config: { default_provider_id: 'faiss' } } });
+    expect(generated.problems).toEqual([{ severity: 'warning', path: ['spec', 'providers', 'toolRuntime', 'inline', 'fileSearch', 0, 'vectorStoresConfig'], message: expect.stringContaining('has no effect') }]);
+  });
+});
+
+describe('provider ids', () => {
+  it('the generator derives the same ids, in the same order and at the same paths, as the webhook check (ogxProviderIds)', () => {
+    const server = ogxServer(`  distribution: {name: starter}
+  providers:
+    inference:
+      remote:
+        watsonx: [{apiKey: {name: s, key: k}}]
+        vllm: [{endpoint: http://a/v1}, {id: second, endpoint: http://b/v1}]
+        custom: [{type: "remote::x::y"}]
+      inline:
+        custom: [{id: mine, type: "inline::z"}]
+    toolRuntime:
+      inline:
+        fileSearch: [{}]
+      remote:
+        braveSearch: [{apiKey: {name: s, key: k}}]
+    files:
+      inline: {localfs: {}}
+      remote: {s3: {bucketName: b}}
+    fileProcessors:
+      inline: {pypdf: {}, auto: {}}
+`);
+    const expanded = [...expandOgxProviders(server.spec.providers).providers.values()].flat().map((p) => [p.api, p.entry.provider_id, p.path]);
+    expect(expanded).toEqual(ogxProviderIds(server.spec).map((p) => [p.api, p.id, p.path]));
+    expect(expanded.map((e) => e[1])).toEqual(['remote-vllm', 'second', 'remote-watsonx', 'remote-x-y', 'mine', 'remote-brave-search', 'inline-file-search', 'remote-s3', 'inline-localfs', 'inline-auto', 'inline-pypdf']);
+  });
+});

@@ -1,0 +1,112 @@
+// planOgxServer: the release (our catalog's, never :latest), the config mode, where the base comes
+// from (distribution, spec.baseConfig, image labels) and the CA bundle (GENERATION.md §1–§2).
+import { describe, expect, it } from 'vitest';
+import { parseOgxServer, type OgxServer } from '../../src/api/ogxserver.js';
+import { ogxServerReleases } from '../../src/catalog/catalog.js';
+import { shippedCatalog } from '../../src/config/distributions.js';
+import { inventoryOf } from '../../src/krm/inventory.js';
+import { planOgxServer } from '../../src/plan/ogx-plan.js';
+import { configLocation, type ImageLookup } from '../../src/registry/labels.js';
+import { itemFrom, itemsFrom } from '../support.js';
+
+function server(spec: string, annotations = ''): OgxServer {
+  const meta = annotations === '' ? '' : `\n  annotations:\n${annotations}`;
+  const parsed = parseOgxServer(itemFrom(`apiVersion: ogx.io/v1beta1\nkind: OGXServer\nmetadata:\n  name: demo\n  namespace: ai${meta}\nspec:\n${spec}`).object);
+  if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems));
+  return parsed.server;
+}
+const none = inventoryOf([]);
+const newest = (): string => ogxServerReleases().at(-1) as string;
+
+describe('planOgxServer: release and image', () => {
+  it('a named distribution renders against our catalog default release, with its pinned image and base', () => {
+    const planned = planOgxServer(server('  distribution: {name: starter}\n  providers: {}\n'), none);
+    if (!planned.ok) throw new Error(JSON.stringify(planned.problems));
+    const pinned = shippedCatalog().starter?.releases[newest()];
+    expect(planned.plan).toMatchObject({ distributionName: 'starter', release: newest(), image: pinned?.image, mode: 'generated', baseSource: 'distribution' });
+    expect(planned.plan.image).not.toContain(':latest');
+    expect(planned.plan.baseConfig?.distro_name).toBe('starter');
+  });
+
+  it('the release annotation picks another OGX release; an LLSD-only release is refused at the annotation', () => {
+    const first = ogxServerReleases()[0] as string;
+    const picked = planOgxServer(server('  distribution: {name: starter}\n', `    llamastack.io/release: "${first}"`), none);
+    expect(picked.ok && picked.plan.release).toBe(first);
+    const old = planOgxServer(server('  distribution: {name: starter}\n', '    llamastack.io/release: "0.7.1"'), none);
+    expect(old).toEqual({ ok: false, problems: [{ path: ['metadata', 'annotations', 'llamastack.io/release'], message: expect.stringContaining('has no OGX release "0.7.1"') }] });
+  });
+
+  it('an unknown (a RenderConfig catalog without it) or LLSD-only distribution name is an error listing the OGX distributions', () => {
+    // The webhook check of parseOgxServer refuses names outside the catalog; a catalog passed to the plan may differ.
+    const misspelt = server('  distribution: {name: starter}\n');
+    misspelt.spec.distribution.name = 'startr';
+    expect(planOgxServer(misspelt, none)).toEqual({
+      ok: false,
+      problems: [{ path: ['spec', 'distribution', 'name'], message: expect.stringMatching(/"startr" is not a distribution llsd-render knows\. Did you mean "starter"\? OGX distributions: .*starter/) }],
+    });
+    expect(planOgxServer(server('  distribution: {name: remote-vllm}\n'), none)).toEqual({
+      ok: false,
+      problems: [{ path: ['spec', 'distribution', 'name'], message: expect.stringContaining('has no OGX release in llsd-render\'s catalog') }],
+    });
+  });
+
+  it('an image of a named distribution at a release tag uses our base for it; mode none needs no base', () => {
+    const image = `docker.io/ogxai/distribution-starter:${newest()}`;
+    const generated = planOgxServer(server(`  distribution: {image: "${image}"}\n  storage: {}\n`), none);
+    expect(generated.ok && [generated.plan.distributionName, generated.plan.release, generated.plan.baseSource]).toEqual(['custom', newest(), 'distribution']);
+    const own = planOgxServer(server(`  distribution: {image: "${image}"}\n`), none);
+    expect(own.ok && [own.plan.mode, own.plan.baseConfig]).toEqual(['none', undefined]);
+  });
+
+  it('an image without a release tag needs its labels looked up, then takes the base and the release from them', () => {
+    const image = 'quay.io/me/ogx:custom';
+    const spec = `  distribution: {image: "${image}"}\n  providers: {}\n`;
+    expect(planOgxServer(server(spec), none)).toEqual({ ok: false, problems: [{ path: ['spec', 'distribution', 'image'], message: expect.stringContaining('have not been looked up') }], pendingImage: image });
+    const lookup: ImageLookup = {
+      ok: true,
+      host: 'quay.io',
+      cached: false,
+      tagResolved: true,
+      config: { digest: `sha256:${'a'.repeat(64)}`, platform: 'linux/amd64', from: 'base64', imageVersion: newest(), text: 'version: 2\ndistro_name: mine\n' },
+    };
+    const planned = planOgxServer(server(spec), none, undefined, { lookups: new Map([[image, lookup]]) });
+    if (!planned.ok) throw new Error(JSON.stringify(planned.problems));
+    expect([planned.plan.release, planned.plan.baseSource, planned.plan.baseConfig]).toEqual([newest(), 'image-labels', { version: 2, distro_name: 'mine' }]);
+  });
+});
+
+describe('planOgxServer: spec.baseConfig and the CA bundle', () => {
+  const spec = '  distribution: {name: starter}\n  baseConfig: {name: base, key: config.yaml}\n  providers: {}\n';
+
+  it('spec.baseConfig: the ConfigMap key of the input is the base', () => {
+    const inventory = inventoryOf(itemsFrom('apiVersion: v1\nkind: ConfigMap\nmetadata: {name: base, namespace: ai}\ndata:\n  config.yaml: "version: 2\\ndistro_name: mine\\n"\n'));
+    const planned = planOgxServer(server(spec), inventory);
+    expect(planned.ok && [planned.plan.baseSource, planned.plan.baseConfig]).toEqual(['baseConfig', { version: 2, distro_name: 'mine' }]);
+  });
+
+  it('spec.baseConfig missing from the input, or its key missing: errors in upstream\'s words with what to add', () => {
+    expect(planOgxServer(server(spec), none)).toEqual({ ok: false, problems: [{ path: ['spec', 'baseConfig', 'name'], message: expect.stringContaining('failed to find referenced base ConfigMap ai/base') }] });
+    const inventory = inventoryOf(itemsFrom('apiVersion: v1\nkind: ConfigMap\nmetadata: {name: base, namespace: ai}\ndata: {other: x}\n'));
+    expect(planOgxServer(server(spec), inventory)).toEqual({
+      ok: false,
+      problems: [{ path: ['spec', 'baseConfig', 'key'], message: expect.stringContaining("failed to find base ConfigMap key 'config.yaml' in ConfigMap ai/base); its keys: other") }],
+    });
+  });
+
+  it('a CA ConfigMap key without a valid certificate is an error at that reference', () => {
+    const inventory = inventoryOf(itemsFrom('apiVersion: v1\nkind: ConfigMap\nmetadata: {name: ca, namespace: ai}\ndata: {ca.crt: "-----BEGIN CERTIFICATE-----\\nnotbase64!\\n-----END CERTIFICATE-----\\n"}\n'));
+    const planned = planOgxServer(server('  distribution: {name: starter}\n  tls: {trust: {caCertificates: [{name: ca, key: ca.crt}]}}\n'), inventory);
+    expect(planned).toEqual({ ok: false, problems: [{ path: ['spec', 'tls', 'trust', 'caCertificates', 0, 'key'], message: expect.stringContaining('not a valid X.509 certificate') }] });
+  });
+});
+
+describe('OGX image labels', () => {
+  it('com.ogx.distribution.default-config names the com.ogx.config.<file> label that holds the config', () => {
+    const text = 'version: 2\n';
+    const b64 = Buffer.from(text).toString('base64');
+    expect(configLocation({ 'com.ogx.distribution.default-config': 'config.yaml', 'com.ogx.config.config.yaml': b64 })).toEqual({ kind: 'base64', text });
+    expect(configLocation({ 'com.ogx.distribution.default-config': 'run.yaml' })).toEqual({ kind: 'invalid', message: expect.stringContaining('has no label com.ogx.config.run.yaml') });
+    // The llama-stack labels come first.
+    expect(configLocation({ 'io.llamastack.config.base64': Buffer.from('version: 2\nx: 1\n').toString('base64'), 'com.ogx.distribution.default-config': 'config.yaml', 'com.ogx.config.config.yaml': b64 })).toEqual({ kind: 'base64', text: 'version: 2\nx: 1\n' });
+  });
+});
