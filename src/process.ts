@@ -6,9 +6,12 @@ import { isLlsdObject, llsdKind, llsdNearMiss, llsdReaders, supportedLlsdVersion
 import { renderOptionsSchema, type RegistryOptions, type RenderOptions, type RenderOptionsInput } from './api/render-config.js';
 import { isError, type FieldProblem } from './api/issues.js';
 import { checkReferences } from './api/references.js';
-import { crFieldOf } from './config/cr-paths.js';
+import { isOgxServerObject, ogxKind, ogxNearMiss, parseOgxServer } from './api/ogxserver.js';
+import { checkOgxReferences } from './api/ogxserver-references.js';
+import { crFieldOf, ogxFieldOf } from './config/cr-paths.js';
 import { asServerConverts } from './config/legacy-forms.js';
 import { generateConfig, type GeneratedConfig } from './config/generate.js';
+import { generateOgxConfig } from './config/ogx-generate.js';
 import { checkReleaseSchema } from './config/release-schema.js';
 import { checkStartupRules } from './config/startup-rules.js';
 import { annotation, annotationsOf, identityOf, isClientSideOnly, resultFor, type InputItem, type KrmObject } from './krm/item.js';
@@ -17,8 +20,9 @@ import { Prepared, Written, type OutputItem, type OutputStore } from './krm/reso
 import { capRepeats, hasErrors, sortResults, type Result } from './krm/result.js';
 import { clip, code, quote } from './lib/quote.js';
 import { exposureProblems } from './manifests/exposure.js';
-import { renderObjects } from './manifests/index.js';
+import { ogxObjectProblems, renderObjects, renderOgxObjects } from './manifests/index.js';
 import { networkPolicyProblems } from './manifests/network-policy.js';
+import { planOgxServer, type OgxPlan } from './plan/ogx-plan.js';
 import { planLlsd, type Plan } from './plan/plan.js';
 import type { ImageLookup } from './registry/labels.js';
 
@@ -130,7 +134,8 @@ export function process(input: ProcessInput): ProcessOutput {
   // kpt refuses to write a generated object over a file of the package ("already exists").
   const packageFiles = new Set(kept.flatMap((item) => (item.origin.file === undefined ? [] : [posix.normalize(item.origin.file)])));
   for (const item of llsdItems.filter((i) => !duplicates.items.has(i))) {
-    const outcome = input.earlier?.get(item) ?? written(placed(item, renderLlsd(item, options, inventory, input.images), input.mode, options, packageFiles), input.store);
+    const render = isOgxServerObject(item.object) ? renderOgxServer : renderLlsd;
+    const outcome = input.earlier?.get(item) ?? written(placed(item, render(item, options, inventory, input.images), input.mode, options, packageFiles), input.store);
     results.push(...outcome.results);
     if (outcome.pendingImage !== undefined) pendingImages.push(outcome.pendingImage);
     else outcomes.set(item, outcome);
@@ -193,7 +198,7 @@ function renderLlsd(
   if (!generated.ok || networking.some(isError)) return { results };
   const { plan } = planned;
   const { config } = generated;
-  const target = `llama-stack ${plan.release} (distribution ${clip(plan.distributionName)}, image ${clip(plan.image)})${plan.releaseNote ? `; ${plan.releaseNote}` : ''}`;
+  const target = `${serverOf(plan)} (distribution ${clip(plan.distributionName)}, image ${clip(plan.image)})${plan.releaseNote ? `; ${plan.releaseNote}` : ''}`;
   const summary = resultFor(
     item,
     'info',
@@ -203,14 +208,74 @@ function renderLlsd(
   );
   const objects = renderObjects(plan, config, options);
   // Check config.yaml as the server will at startup, with the env the container really gets.
-  const startup = checkAsServer(plan, config, objects);
+  const startup = checkAsServer(plan, config, objects, (configPath, parsed) => crFieldOf(configPath, plan, parsed), ['spec', 'overrideConfig', 'configMapName']);
   results.push(...startup.map(toResult));
   if (startup.some(isError)) return { results };
   return { results, rendered: { objects, summary } };
 }
 
+/**
+ * An OGXServer, through the same stages as an LLSD (DESIGN §10): its own schema and rules, its
+ * plan, the operator's generation corrected for the release, its objects; then the same startup
+ * and release-schema checks of the config the pod reads.
+ */
+function renderOgxServer(
+  item: InputItem,
+  options: RenderOptions,
+  inventory: Inventory,
+  images: ReadonlyMap<string, ImageLookup> | undefined,
+): LlsdOutcome<KrmObject> {
+  const toResult = (p: FieldProblem): Result => fromProblem(item, p);
+  const unsupported = ogxNearMiss(item.object);
+  if (unsupported) return { results: [toResult(unsupported)] };
+  const parsed = parseOgxServer(item.object);
+  const results = parsed.problems.map(toResult);
+  if (!parsed.ok) return { results };
+  const references = checkOgxReferences(parsed.server, inventory, options);
+  results.push(...references.map(toResult));
+  if (references.some(isError)) return { results };
+  const planned = planOgxServer(parsed.server, inventory, options.distributions, { lookups: images, pinDigest: options.registry.pinDigest });
+  if (!planned.ok) return { results: [...results, ...planned.problems.map(toResult)], ...(planned.pendingImage !== undefined && { pendingImage: planned.pendingImage }) };
+  const { plan } = planned;
+  results.push(...(planned.problems ?? []).map(toResult));
+  if (plan.imageSource) results.push(toResult(imageSourceInfo(String(parsed.server.spec.distribution.image), plan)));
+  let config: GeneratedConfig | undefined;
+  if (plan.mode === 'generated') {
+    const generated = generateOgxConfig(plan);
+    results.push(...generated.problems.map(toResult));
+    if (!generated.ok) return { results };
+    config = generated.config;
+  }
+  results.push(...ogxObjectProblems(plan, config).map(toResult));
+  if (results.some((r) => r.severity === 'error')) return { results };
+  const objects = renderOgxObjects(plan, config, options);
+  const checked = checkOgxAsServer(plan, config, objects);
+  results.push(...checked.map(toResult));
+  if (checked.some(isError)) return { results };
+  const target = `${serverOf(plan)} (distribution ${clip(plan.distributionName)}, image ${clip(plan.image)})`;
+  const summary = resultFor(item, 'info', ogxSummary(plan, config, target));
+  return { results, rendered: { objects, summary } };
+}
+
+/** The config the OGXServer's pod reads, checked as the server will: the generated one, or the override ConfigMap's. */
+function checkOgxAsServer(plan: OgxPlan, config: GeneratedConfig | undefined, objects: readonly KrmObject[]): FieldProblem[] {
+  const overridePath = ['spec', 'overrideConfig', 'name'];
+  if (config) return checkAsServer(plan, config, objects, (configPath, parsed) => ogxFieldOf(configPath, plan.server.spec, parsed), overridePath);
+  if (plan.overrideConfig) return checkAsServer(plan, { value: plan.overrideConfig.value, fromConfigMap: plan.overrideConfig.configMapName }, objects, () => overridePath, overridePath);
+  return [];
+}
+
+function ogxSummary(plan: OgxPlan, config: GeneratedConfig | undefined, target: string): string {
+  if (config) return `generated config.yaml with ${count(config.providerCount.fromLlsd, 'provider')} from the ${ogxKind} (${config.providerCount.total} in all) and ${count(config.modelCount, 'model')} for ${target}`;
+  if (plan.overrideConfig) return `uses config.yaml from the ConfigMap ${quote(plan.overrideConfig.configMapName)} (overrideConfig) for ${target}`;
+  return `sets no providers, resources, storage or disabledAPIs, so the image's own config.yaml is used, as the operator does, for ${target}`;
+}
+
+/** The server and release as messages name them: `llama-stack 0.7.1`, `OGX 1.3.0`. */
+const serverOf = (plan: Pick<Plan, 'release' | 'profile'>): string => `${plan.profile.serverName ?? 'llama-stack'} ${plan.release}`;
+
 /** Where a base config from image labels came from: the tag's digest, the registry or mirror, the cache. */
-function imageSourceInfo(image: string, plan: Plan): FieldProblem {
+function imageSourceInfo(image: string, plan: Pick<Plan, 'image' | 'imageSource'>): FieldProblem {
   const source = plan.imageSource as NonNullable<Plan['imageSource']>;
   const { config } = source;
   const label = config.from === 'base64' ? 'io.llamastack.config.base64' : `io.llamastack.config.layer (${config.path} in ${config.layer})`;
@@ -225,14 +290,19 @@ function imageSourceInfo(image: string, plan: Plan): FieldProblem {
  * instead of a crash-looping pod later. Problems name the config.yaml path; for an overrideConfig
  * they point at the field naming that ConfigMap.
  */
-function checkAsServer(plan: Plan, config: GeneratedConfig, objects: readonly KrmObject[]): FieldProblem[] {
+function checkAsServer(
+  plan: Pick<Plan, 'release' | 'catalogRelease' | 'profile'>,
+  config: Pick<GeneratedConfig, 'value' | 'fromConfigMap'>,
+  objects: readonly KrmObject[],
+  crField: (configPath: string, parsed: Record<string, unknown>) => FieldProblem['path'],
+  overridePath: FieldProblem['path'],
+): FieldProblem[] {
   // Judged as the server reads it: older forms it converts first are converted, with a warning each.
   const { config: parsed, notes } = asServerConverts(config.value, plan.release, plan.catalogRelease);
   const deployment = objects.find((o) => o.kind === 'Deployment') as { spec?: { template?: { spec?: { containers?: Array<{ env?: Array<{ name: string }> }> } } } } | undefined;
   const containerEnv = new Set((deployment?.spec?.template?.spec?.containers?.[0]?.env ?? []).map((e) => e.name));
   const where = config.fromConfigMap ? `the config.yaml of the ConfigMap ${quote(config.fromConfigMap)}` : 'the generated config.yaml';
-  const overridePath = ['spec', 'overrideConfig', 'configMapName'];
-  const pathOf = (configPath: string): FieldProblem['path'] => (config.fromConfigMap ? overridePath : crFieldOf(configPath, plan, parsed));
+  const pathOf = (configPath: string): FieldProblem['path'] => (config.fromConfigMap ? overridePath : crField(configPath, parsed));
   const startup = checkStartupRules(parsed, { release: plan.release, catalogRelease: plan.catalogRelease, profile: plan.profile, containerEnv });
   // The release's own schemas: what the startup rules did not already say about a field.
   const said = new Set(startup.map((p) => p.path));
@@ -244,12 +314,12 @@ function checkAsServer(plan: Plan, config: GeneratedConfig, objects: readonly Kr
     ...startup.map((p) => ({
       severity: p.severity,
       path: pathOf(p.path),
-      message: `${where} would ${p.severity === 'error' ? 'stop' : 'trouble'} llama-stack ${plan.release} at startup: ${code(p.path || '(top level)')} ${p.message}`,
+      message: `${where} would ${p.severity === 'error' ? 'stop' : 'trouble'} ${serverOf(plan)} at startup: ${code(p.path || '(top level)')} ${p.message}`,
     })),
     ...schema.map((p) => ({
       severity: p.severity,
       path: pathOf(p.path),
-      message: `${where} does not fit the schema of llama-stack ${plan.release}${checked}: ${code(p.path)} ${p.message}`,
+      message: `${where} does not fit the schema of ${serverOf(plan)}${checked}: ${code(p.path)} ${p.message}`,
     })),
   ];
 }
@@ -318,7 +388,8 @@ function buildOutput(items: readonly InputItem[]): OutputItem[] {
   return items.filter((item) => !isLlsd(item) && !isClientSideOnly(item.object)).map(asRead);
 }
 
-const isLlsd = (item: InputItem): boolean => isLlsdObject(item.object);
+/** An item llsd-render renders (an LLSD or an OGXServer): not passed through, not applied itself. */
+const isLlsd = (item: InputItem): boolean => isLlsdObject(item.object) || isOgxServerObject(item.object);
 
 const sameObject = (a: KrmObject, b: KrmObject): boolean =>
   a.kind === b.kind && a.metadata.name === b.metadata.name && (a.metadata.namespace ?? '') === (b.metadata.namespace ?? '');
@@ -333,7 +404,7 @@ function duplicateNames(llsds: readonly InputItem[]): { results: Result[]; items
     const earlier = seen.get(key);
     if (earlier) {
       const where = earlier.origin.file ? ` in ${earlier.origin.file}` : '';
-      results.push(resultFor(item, 'error', `another ${llsdKind} has the same name${where}; rename one of them`, ['metadata', 'name']));
+      results.push(resultFor(item, 'error', `another ${earlier.object.kind} has the same name${where}; rename one of them`, ['metadata', 'name']));
       items.add(item);
     } else {
       seen.set(key, item);
@@ -345,7 +416,7 @@ function duplicateNames(llsds: readonly InputItem[]): { results: Result[]; items
 /** Objects that look like a misspelt LLSD (llsdNearMiss): an error each, not a silently empty render. */
 function nearMisses(items: readonly InputItem[]): Result[] {
   return items.flatMap((item) => {
-    const problem = llsdNearMiss(item.object) ?? renderConfigNearMiss(item.object);
+    const problem = llsdNearMiss(item.object) ?? (isOgxServerObject(item.object) ? undefined : ogxNearMiss(item.object)) ?? renderConfigNearMiss(item.object);
     return problem ? [fromProblem(item, problem)] : [];
   });
 }
@@ -374,9 +445,9 @@ function clashes(inputs: readonly InputItem[], rendered: readonly Rendered[]): R
       const id = identityOf(object);
       const owner = taken.get(id);
       if (owner) {
-        results.push(resultFor(item, 'error', `would generate ${object.kind} ${quote(object.metadata.name)}, which ${owner} already defines; rename the LLSD or the other object`, ['metadata', 'name']));
+        results.push(resultFor(item, 'error', `would generate ${object.kind} ${quote(object.metadata.name)}, which ${owner} already defines; rename the ${isOgxServerObject(item.object) ? ogxKind : 'LLSD'} or the other object`, ['metadata', 'name']));
       } else {
-        taken.set(id, `the ${llsdKind} ${quote(item.object.metadata.name)}`);
+        taken.set(id, `the ${item.object.kind} ${quote(item.object.metadata.name)}`);
       }
     }
   }

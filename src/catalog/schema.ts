@@ -44,6 +44,8 @@ export const releaseProfileSchema = z.strictObject({
    * top-level `models`/`shields`/`tool_groups`.
    */
   layout: z.enum(['storage-backends', 'top-level-stores']),
+  /** The server's name in messages: `OGX` from 0.8.0 (llama-stack was renamed); absent: `llama-stack`. */
+  serverName: z.optional(z.literal('OGX')),
   /** Top-level key naming the distribution: `distro_name` (0.5.0+) or `image_name`. */
   nameKey: z.enum(['distro_name', 'image_name']),
   // The APIs of a release (which take providers, which are routed) are the catalog's
