@@ -124,7 +124,7 @@ describe('KRM mode: the quickstart LLSD with pass-through objects', () => {
     expect(out.results).toHaveLength(1);
     const [result] = out.results;
     expect(result?.severity).toBe('info');
-    expect(result?.message).toMatch(/^generated config\.yaml with 1 provider\b.* and 1 model for llama-stack \d+\.\d+\.\d+/);
+    expect(result?.message).toMatch(/^generated config\.yaml with 1 provider\b.* and 1 model for OGX \d+\.\d+\.\d+/);
     expect(result?.resourceRef).toEqual({ apiVersion: LLSD_API_VERSION, kind: LLSD_KIND, name: 'quickstart', namespace: 'llama' });
     expect(result?.file?.path).toBe('apps/llsd.yaml');
     expect(result?.field).toBeUndefined();

@@ -20,7 +20,7 @@ describe('release schema in build', () => {
     expect(stderrLines(r).filter((l) => !l.includes('warning:'))).toEqual([
       expect.stringMatching(
         new RegExp(
-          `llsd\\.yaml:${line}: llama/quickstart: spec\\.providers\\.inference\\.settings\\.max_tokenz: the generated config\\.yaml does not fit the schema of llama-stack [\\d.]+: \`providers\\.inference\\[\\d+\\]\\.config\\.max_tokenz\` is not a remote::vllm setting in llama-stack [\\d.]+; the server silently ignores it\\. Did you mean \`max_tokens\`\\?$`,
+          `llsd\\.yaml:${line}: llama/quickstart: spec\\.providers\\.inference\\.settings\\.max_tokenz: the generated config\\.yaml does not fit the schema of OGX [\\d.]+: \`providers\\.inference\\[\\d+\\]\\.config\\.max_tokenz\` is not a remote::vllm setting in llama-stack [\\d.]+; the server silently ignores it\\. Did you mean \`max_tokens\`\\?$`,
         ),
       ),
     ]);
