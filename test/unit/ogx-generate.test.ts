@@ -237,7 +237,7 @@ describe('disabledAPIs and providers (GENERATION.md §10, §13)', () => {
 });
 
 describe('storage (GENERATION.md §9, §13)', () => {
-  it('`storage: {}` replaces the base storage with sqlite backends and the four stores', () => {
+  it('`storage: {}` replaces the base storage with sqlite backends and the four stores; S1: prompts in the SQL form the release reads', () => {
     const { config } = generate(`  distribution: {name: starter}
   storage: {}
 `);
@@ -327,5 +327,46 @@ describe('provider ids', () => {
     const expanded = [...expandOgxProviders(server.spec.providers).providers.values()].flat().map((p) => [p.api, p.entry.provider_id, p.path]);
     expect(expanded).toEqual(ogxProviderIds(server.spec).map((p) => [p.api, p.id, p.path]));
     expect(expanded.map((e) => e[1])).toEqual(['remote-vllm', 'second', 'remote-watsonx', 'remote-x-y', 'mine', 'remote-brave-search', 'inline-file-search', 'remote-s3', 'inline-localfs', 'inline-auto', 'inline-pypdf']);
+  });
+});
+
+describe('divergences the release checks report (A12, A13) and numbers as written (A15)', () => {
+  /** The release-schema and startup errors for the config generated from `spec`, as src/process.ts checks it. */
+  const serverErrors = (spec: string): Array<{ path: string; message: string }> => {
+    const plan = ogxPlan(spec);
+    const generated = generate(spec);
+    const context = { release: plan.release, catalogRelease: plan.catalogRelease, profile: plan.profile, containerEnv: new Set(generated.config.env.map((e) => e.name)) };
+    const { config } = asServerConverts(generated.config.value, plan.release, plan.catalogRelease);
+    return [...checkStartupRules(config, context), ...checkReleaseSchema(config, { ...context, source: 'generated' })].filter(isError);
+  };
+
+  it('A12: a modelType OGX does not have is an error at that model', () => {
+    const errors = serverErrors(`  distribution: {name: starter}
+  resources:
+    models:
+    - name: granite
+      modelType: chat
+`);
+    expect(errors).toEqual(expect.arrayContaining([expect.objectContaining({ path: expect.stringMatching(/^registered_resources\.models\[\d+\]\.model_type$/) })]));
+    expect(serverErrors('  distribution: {name: starter}\n  resources:\n    models:\n    - name: granite\n      modelType: rerank\n')).toEqual([]);
+  });
+
+  it('A13: a network.port below 1024 is an error at server.port', () => {
+    expect(serverErrors('  distribution: {name: starter}\n  network: {port: 80}\n  storage: {}\n')).toEqual(expect.arrayContaining([expect.objectContaining({ path: 'server.port' })]));
+    expect(serverErrors('  distribution: {name: starter}\n  network: {port: 8080}\n  storage: {}\n')).toEqual([]);
+  });
+
+  it('A15: a custom setting of 1000000 is written as 1000000 (PyYAML reads 1e+06 as a string)', () => {
+    const { config } = generate(`  distribution: {name: starter}
+  providers:
+    inference:
+      remote:
+        custom:
+        - id: big
+          type: remote::vllm
+          settings: {base_url: "http://v:8000/v1", max_tokens: 1000000}
+`);
+    expect(config.text).toMatch(/^ +max_tokens: 1000000$/m);
+    expect(config.text).not.toContain('1e+06');
   });
 });
