@@ -7,7 +7,8 @@ import { commonOptions, parseCommand } from './args.js';
 import { isNode } from 'yaml';
 import { convertChecked, llsdApiVersions } from '../api/convert.js';
 import { isRenderConfig, readFunctionConfig } from '../api/function-config.js';
-import { isLlsdObject } from '../api/llsd.js';
+import { isRenderedObject } from '../api/rendered.js';
+import { ogxApiVersion, ogxKind } from '../api/ogxserver.js';
 import { group as llsdGroup, kind as llsdKind } from '../api/llsd-v1alpha2.js';
 import type { RenderOptionsInput } from '../api/render-config.js';
 import { annotation, resultFor, withObject, type InputItem, type KrmObject } from '../krm/item.js';
@@ -125,7 +126,7 @@ function refuseList(io: Io, results: Result[]): ExitCode {
  * when written.
  */
 function withoutPassThroughNode(item: InputItem): InputItem {
-  if (isLlsdObject(item.object)) return item;
+  if (isRenderedObject(item.object)) return item;
   const output = stringifyYaml(item.node);
   const { object, origin } = item;
   return {
@@ -216,8 +217,8 @@ async function renderFiles(io: Io, command: 'build' | 'validate', values: BuildV
  * already failed (a file that is not valid YAML may well hold the LLSD): that error says it.
  */
 function nothingToValidate(command: 'build' | 'validate', positionals: readonly string[], items: readonly InputItem[], readResults: readonly Result[]): Result[] {
-  if (command !== 'validate' || hasErrors(readResults) || items.some((item) => isLlsdObject(item.object))) return [];
-  return [{ severity: 'error', message: `found no ${llsdKind} (apiVersion ${llsdGroup}/v1alpha2) under ${positionals.join(', ')}, so nothing was validated; check the paths and the apiVersion and kind of the LLSDs` }];
+  if (command !== 'validate' || hasErrors(readResults) || items.some((item) => isRenderedObject(item.object))) return [];
+  return [{ severity: 'error', message: `found no ${llsdKind} (apiVersion ${llsdGroup}/v1alpha2) or ${ogxKind} (apiVersion ${ogxApiVersion}) under ${positionals.join(', ')}, so nothing was validated; check the paths and the apiVersion and kind of the resources` }];
 }
 
 /** The end of `build` and `validate`: results on stderr (and infos on stdout for validate), then the output. */

@@ -1,0 +1,62 @@
+// An OGXServer through the commands a user runs (the new-user probe found `validate` refusing an
+// OGXServer-only directory, and KRM mode failing on any OGXServer item without kustomize's id).
+import { describe, expect, it } from 'vitest';
+import { LOCAL_CONFIG, parseResourceList, resourceList, run, tempDir, writeTree } from './run.js';
+
+const server = `apiVersion: ogx.io/v1beta1
+kind: OGXServer
+metadata:
+  name: chat
+  namespace: ai
+spec:
+  distribution:
+    name: starter
+  providers:
+    inference:
+      remote:
+        vllm:
+          - endpoint: http://vllm.ai.svc:8000/v1
+            apiToken: {name: vllm-creds, key: token}
+  resources:
+    models:
+      - name: granite
+`;
+const secret = `apiVersion: v1
+kind: Secret
+metadata:
+  name: vllm-creds
+  namespace: ai
+stringData:
+  token: not-a-number-SECRETMARK
+`;
+
+describe('an OGXServer through the commands', () => {
+  it('validate on a directory of OGXServers checks them: exit 0, the summary on stdout', () => {
+    const dir = writeTree(tempDir(), { 'server.yaml': `${server}---\n${secret}` });
+    const r = run(['validate', dir]);
+    expect(r.stderr).not.toContain('nothing was validated');
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/chat: info: generated config\.yaml with 1 provider from the OGXServer .* for OGX \d+\.\d+\.\d+/);
+  });
+
+  it('KRM mode (a ResourceList as kpt sends it, no kustomize id): renders, and keeps the OGXServer marked local-config', () => {
+    const r = run([], { input: resourceList([server, secret]) });
+    expect(r.status, r.stderr).toBe(0);
+    const { items } = parseResourceList(r.stdout);
+    const kinds = items.map((i) => i.kind);
+    expect(kinds).toEqual(expect.arrayContaining(['OGXServer', 'Secret', 'ConfigMap', 'Deployment', 'Service', 'ServiceMonitor']));
+    const kept = items.find((i) => i.kind === 'OGXServer') as { metadata: { annotations?: Record<string, string> } };
+    expect(kept.metadata.annotations?.[LOCAL_CONFIG]).toBe('true');
+    // The Secret passes through as it came; nothing generated, and no result, holds its value.
+    expect(JSON.stringify(items.filter((i) => i.kind !== 'Secret'))).not.toContain('SECRETMARK');
+    expect(r.stderr).not.toContain('SECRETMARK');
+  });
+
+  it('build never applies the OGXServer itself', () => {
+    const dir = writeTree(tempDir(), { 'server.yaml': `${server}---\n${secret}` });
+    const r = run(['build', dir]);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).not.toContain('kind: OGXServer');
+    expect(r.stdout).toContain('name: chat-service');
+  });
+});
