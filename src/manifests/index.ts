@@ -16,7 +16,7 @@ import { renderOgxPodDisruptionBudget, renderPodDisruptionBudget } from './pod-d
 import { renderPrometheusRule } from './prometheus-rule.js';
 import { renderOgxRoleBinding, renderRoleBinding } from './role-binding.js';
 import { renderRoute } from './route.js';
-import { renderOgxService, renderService } from './service.js';
+import { renderOgxAdoptedService, renderOgxService, renderService } from './service.js';
 import { renderOgxServiceAccount, renderServiceAccount } from './service-account.js';
 import { renderServiceMonitor } from './service-monitor.js';
 
@@ -52,6 +52,7 @@ export function renderOgxObjects(plan: OgxPlan, config: GeneratedConfig | undefi
     renderOgxPersistentVolumeClaim(plan),
     renderOgxServiceAccount(plan),
     renderOgxService(plan),
+    renderOgxAdoptedService(plan),
     renderOgxNetworkPolicy(plan, options),
     renderOgxDeployment(plan, config),
     renderOgxHorizontalPodAutoscaler(plan),

@@ -3,7 +3,7 @@
 import { workloadDefaults } from '../catalog/catalog.js';
 import type { KrmObject } from '../krm/item.js';
 import type { OgxPlan } from '../plan/ogx-plan.js';
-import { ogxAdoptedStorage, ogxHasStorage, ogxSource } from '../plan/ogx-workload.js';
+import { adoptedFromLabel, ogxAdoptedStorage, ogxHasStorage, ogxSource } from '../plan/ogx-workload.js';
 import type { Plan } from '../plan/plan.js';
 import { hasPersistentVolume } from '../plan/workload.js';
 import { metadataFor, names, ogxMetadata, ogxNames } from './metadata.js';
@@ -14,10 +14,17 @@ export function renderPersistentVolumeClaim(plan: Plan): KrmObject | undefined {
   return persistentVolumeClaim(metadataFor(llsd, names.persistentVolumeClaim(llsd), 'storage'), llsd.spec.workload?.storage?.size);
 }
 
-/** Not when the pod uses a legacy LLSD's PVC (`ogx.io/adopt-storage`, OBJECTS.md §4). */
+/**
+ * `<name>-pvc`, or with `ogx.io/adopt-storage: <llsd>` the legacy LLSD's `<llsd>-pvc`, which the pod
+ * mounts instead (OBJECTS.md §4, MIGRATION.md §5.1). The operator adopts that PVC in the cluster;
+ * a render keeps it in its output, labelled as the operator labels it: the LLSD's render made it,
+ * and a GitOps prune of what that render no longer makes would delete it and the data on it.
+ */
 export function renderOgxPersistentVolumeClaim(plan: OgxPlan): KrmObject | undefined {
-  if (!ogxHasStorage(plan) || ogxAdoptedStorage(plan) !== undefined) return undefined;
+  if (!ogxHasStorage(plan)) return undefined;
   const source = ogxSource(plan);
+  const adopted = ogxAdoptedStorage(plan);
+  if (adopted !== undefined) return persistentVolumeClaim(ogxMetadata(source, `${adopted}-pvc`, { [adoptedFromLabel]: adopted }), plan.server.spec.workload?.storage?.size);
   return persistentVolumeClaim(ogxMetadata(source, ogxNames.persistentVolumeClaim(source)), plan.server.spec.workload?.storage?.size);
 }
 

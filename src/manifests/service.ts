@@ -2,7 +2,7 @@
 import { ogxObjects, workloadDefaults } from '../catalog/catalog.js';
 import type { KrmObject } from '../krm/item.js';
 import type { OgxPlan } from '../plan/ogx-plan.js';
-import { ogxMetricsPort, ogxPort, ogxSource } from '../plan/ogx-workload.js';
+import { adoptedFromLabel, ogxAdoptedNetworking, ogxMetricsPort, ogxPort, ogxSource } from '../plan/ogx-workload.js';
 import type { Plan } from '../plan/plan.js';
 import { serverPort } from './deployment.js';
 import { metadataFor, names, ogxMetadata, ogxNames, ogxSelectorLabels, selectorLabels } from './metadata.js';
@@ -18,14 +18,24 @@ export function renderService(plan: Plan): KrmObject {
  * The API port by number (the container port has no name); with monitoring on, the metrics port
  * too, unless it is the API port (the operator's service transformer).
  */
-export function renderOgxService(plan: OgxPlan): KrmObject {
+export function renderOgxService(plan: OgxPlan, name = ogxNames.service(ogxSource(plan)), labels: Record<string, string> = {}): KrmObject {
   const source = ogxSource(plan);
   const c = ogxObjects().container;
   const port = ogxPort(plan);
   const metrics = ogxMetricsPort(plan);
   const ports = [{ name: c.servicePortName, protocol: 'TCP', port, targetPort: port }];
   if (metrics !== undefined && metrics !== port) ports.push({ name: c.metricsPortName, protocol: 'TCP', port: metrics, targetPort: metrics });
-  return service(ogxMetadata(source, ogxNames.service(source)), ogxSelectorLabels(source), ports);
+  return service(ogxMetadata(source, name, labels), ogxSelectorLabels(source), ports);
+}
+
+/**
+ * With `ogx.io/adopt-networking: <llsd>`, the legacy LLSD's Service `<llsd>-service` selecting this
+ * server's pods, next to `<name>-service`, as the operator leaves it after adopting it (MIGRATION.md
+ * §5.2): clients keep its DNS name, and a GitOps prune of the LLSD's render does not delete it.
+ */
+export function renderOgxAdoptedService(plan: OgxPlan): KrmObject | undefined {
+  const adopted = ogxAdoptedNetworking(plan);
+  return adopted === undefined ? undefined : renderOgxService(plan, `${adopted}-service`, { [adoptedFromLabel]: adopted });
 }
 
 const service = (metadata: KrmObject['metadata'], selector: Record<string, string>, ports: Array<Record<string, unknown>>): KrmObject => ({

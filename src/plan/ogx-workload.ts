@@ -36,10 +36,18 @@ export const ogxHasRuntimeConfig = (plan: OgxPlan): boolean => plan.mode !== 'no
  * `ogx.io/adopt-storage`, MIGRATION.md). As the operator: a value that is no DNS label, or the
  * OGXServer's own name, adopts nothing (the webhook refuses the latter).
  */
-export function ogxAdoptedStorage(plan: OgxPlan): string | undefined {
-  const value = plan.server.metadata.annotations?.[adoptStorageAnnotation];
+export const ogxAdoptedStorage = (plan: OgxPlan): string | undefined => adoptedLlsd(plan, adoptStorageAnnotation);
+
+/** The legacy LLSD whose Service `<llsd>-service` is kept, selecting this server's pods (annotation `ogx.io/adopt-networking`). */
+export const ogxAdoptedNetworking = (plan: OgxPlan): string | undefined => adoptedLlsd(plan, adoptNetworkingAnnotation);
+
+function adoptedLlsd(plan: OgxPlan, annotation: string): string | undefined {
+  const value = plan.server.metadata.annotations?.[annotation];
   if (value === undefined || value === plan.server.metadata.name) return undefined;
   return value.length <= 63 && /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(value) ? value : undefined;
 }
 
 export const adoptStorageAnnotation = 'ogx.io/adopt-storage';
+export const adoptNetworkingAnnotation = 'ogx.io/adopt-networking';
+/** The label the operator puts on what it adopted (MIGRATION.md §5). */
+export const adoptedFromLabel = 'ogx.io/adopted-from';

@@ -273,10 +273,24 @@ describe('Deployment (§3)', () => {
     expect(get(objects, 'Deployment').spec.template.spec.volumes[0]).toEqual({ name: 'ogx-storage', emptyDir: {} });
   });
 
-  it('with `ogx.io/adopt-storage`: the legacy `<llsd>-pvc`, and no new PVC (§4)', () => {
-    const objects = render(plan('workload:\n  storage: {}', {}, '  annotations: {ogx.io/adopt-storage: old-llsd}\n'));
-    expect(find(objects, 'PersistentVolumeClaim')).toBeUndefined();
+  // The operator adopts the PVC in the cluster; a render keeps it in its output (the new-user probe:
+  // a GitOps prune of the LLSD's render would delete `<llsd>-pvc` and its data, and the pod would stay Pending).
+  it('with `ogx.io/adopt-storage`: the legacy `<llsd>-pvc` is mounted and kept in the output, labelled adopted; no new PVC (§4, MIGRATION §5.1)', () => {
+    const objects = render(plan('workload:\n  storage: {size: 20Gi}', {}, '  annotations: {ogx.io/adopt-storage: old-llsd}\n'));
+    const claims = objects.filter((o) => o.kind === 'PersistentVolumeClaim');
+    expect(claims.map((o) => o.metadata.name)).toEqual(['old-llsd-pvc']);
+    expect(claims[0]?.metadata.labels).toMatchObject({ 'ogx.io/adopted-from': 'old-llsd' });
+    expect((claims[0] as unknown as { spec: unknown }).spec).toEqual({ accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '20Gi' } } });
     expect(get(objects, 'Deployment').spec.template.spec.volumes[0]).toEqual({ name: 'ogx-storage', persistentVolumeClaim: { claimName: 'old-llsd-pvc' } });
+  });
+
+  it('with `ogx.io/adopt-networking`: the legacy `<llsd>-service` selects this server\'s pods, next to `<name>-service` (MIGRATION §5.2)', () => {
+    const objects = render(plan('', {}, '  annotations: {ogx.io/adopt-networking: old-llsd}\n'));
+    const services = objects.filter((o) => o.kind === 'Service') as unknown as Array<{ metadata: { name: string; labels: Record<string, string> }; spec: { selector: unknown; ports: unknown } }>;
+    expect(services.map((s) => s.metadata.name)).toEqual([services[0]?.metadata.name, 'old-llsd-service']);
+    expect(services[1]?.metadata.labels['ogx.io/adopted-from']).toBe('old-llsd');
+    expect(services[1]?.spec.selector).toEqual({ app: 'ogx', 'app.kubernetes.io/instance': services[0]?.metadata.name.replace(/-service$/, '') });
+    expect(services[1]?.spec.ports).toEqual(services[0]?.spec.ports);
   });
 
   it('with replicas 1: no PDB, no topology spread, no anti-affinity', () => {
