@@ -8,7 +8,7 @@
 // The OGXServer gets another name (`<name>-ogx`): the operator refuses adoption by a CR of the same
 // name, and a Deployment's selector cannot change in place. The adoption annotations name the
 // LLSD, so its PVC and Service are kept (MIGRATION.md §5).
-import { baseConfig, catalogReleaseFor, distributions, newestRelease } from '../catalog/catalog.js';
+import { baseConfig, catalogReleaseFor, distributions, newestRelease, ogxServerReleases } from '../catalog/catalog.js';
 import { profileFor } from '../catalog/versions.js';
 import { providerKeys, resolveProviderType, type ResolvedType } from '../config/providers.js';
 import { envName, isSecretLeaf, placeholder, selectorOf } from '../config/secrets.js';
@@ -98,7 +98,13 @@ function convertMetadata(object: KrmObject, llsd: Llsd, problems: FieldProblem[]
   if (object.metadata.labels !== undefined) metadata.labels = { ...object.metadata.labels };
   const annotations: Record<string, string> = {};
   for (const [key, value] of Object.entries(object.metadata.annotations ?? {})) {
-    if (key === conversionAnnotation) {
+    if (key === annotation.release && !ogxServerReleases().includes(value)) {
+      problems.push({
+        severity: 'warning',
+        path: ['metadata', 'annotations', key],
+        message: `is dropped: ${quote(value)} is no OGX release, and an OGXServer renders only against ${listOf(ogxServerReleases())} (without the annotation: its distribution's default release); add it back with one of those to pin another`,
+      });
+    } else if (key === conversionAnnotation) {
       problems.push({
         severity: 'warning',
         path: ['metadata', 'annotations', key],
@@ -486,7 +492,7 @@ function convertStorage(llsd: Llsd, problems: FieldProblem[]): Plain | undefined
       severity: 'warning',
       path: ['spec', 'storage', 'sql'],
       message:
-        'is dropped: an OGXServer takes a PostgreSQL store as one Secret key holding the whole connection string; create a Secret with `postgresql://<user>:<password>@<host>:<port>/<database>` and set `spec.storage.sql: {type: postgres, connectionString: {name: <secret>, key: <key>}}` (until then the OGXServer uses sqlite)',
+        "is dropped: an OGXServer takes a PostgreSQL store only as a connection string, which OGX does not read (it needs host, port, db and user: llsd-render refuses that form, README divergence A11), so the OGXServer uses sqlite on its storage volume; to keep PostgreSQL, give the whole config.yaml by `spec.overrideConfig` instead of `spec.storage`",
     });
   }
   problems.push({

@@ -228,12 +228,13 @@ describe('v1alpha2 fields → OGXServer', () => {
     expect(warningAt(warnings, 'spec.resources.tools')).toMatch(/^is dropped: OGXServer registers only models;/);
   });
 
-  it('storage: redis host/port → endpoint, password kept; postgres SQL is dropped with a warning saying how to write it', () => {
+  // The advice once was `connectionString`, which the render then refuses (A11; new-user probe).
+  it('storage: redis host/port → endpoint, password kept; postgres SQL is dropped with a warning that names overrideConfig, not connectionString', () => {
     const { spec, warnings } = converted(
       v2({ storage: { kv: { type: 'redis', host: 'redis', port: 6379, password: { name: 'r', key: 'pw' } }, sql: { type: 'postgres', host: 'pg', user: 'u', database: 'd', password: { name: 'pg', key: 'pw' } } } }),
     );
     expect(spec.storage).toEqual({ kv: { type: 'redis', endpoint: 'redis://redis:6379', password: { name: 'r', key: 'pw' } } });
-    expect(warningAt(warnings, 'spec.storage.sql')).toMatch(/^is dropped: an OGXServer takes a PostgreSQL store as one Secret key holding the whole connection string;/);
+    expect(warningAt(warnings, 'spec.storage.sql')).toMatch(/^is dropped: an OGXServer takes a PostgreSQL store only as a connection string, which OGX does not read .* give the whole config\.yaml by `spec\.overrideConfig` instead of `spec\.storage`$/);
     expect(warningAt(warnings, 'spec.storage')).toMatch(/^replaces the distribution's whole `storage` section/);
   });
 
@@ -252,5 +253,15 @@ describe('v1alpha2 fields → OGXServer', () => {
     const result = toOgxServer(v2({ workload: { replicas: -1 } }));
     expect(result.object.apiVersion).toBe('llamastack.io/v1alpha2');
     expect(result.problems.map((p) => p.path.join('.'))).toEqual(['spec.workload.replicas']);
+  });
+});
+
+describe('the release annotation (new-user probe: a converted example pinned at 0.7.1 did not render)', () => {
+  it('a release that is no OGX release is dropped with a warning naming the OGX releases; an OGX one is kept', () => {
+    const old = toOgxServer({ ...v2({}), metadata: { name: 'chat', namespace: 'ai', annotations: { 'llamastack.io/release': '0.7.1' } } } as KrmObject);
+    expect((old.object.metadata.annotations ?? {})['llamastack.io/release']).toBeUndefined();
+    expect(old.problems).toEqual(expect.arrayContaining([expect.objectContaining({ severity: 'warning', path: ['metadata', 'annotations', 'llamastack.io/release'], message: expect.stringMatching(/^is dropped: "0\.7\.1" is no OGX release, and an OGXServer renders only against 1\.0\.0, /) })]));
+    const kept = toOgxServer({ ...v2({}), metadata: { name: 'chat', namespace: 'ai', annotations: { 'llamastack.io/release': '1.2.2' } } } as KrmObject);
+    expect((kept.object.metadata.annotations ?? {})['llamastack.io/release']).toBe('1.2.2');
   });
 });
