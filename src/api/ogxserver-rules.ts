@@ -3,9 +3,9 @@
 // Each is reported at the field to change, with what to write instead where the message does not
 // say it. The operator's id derivation (`ogxProviderIds`) is here too: the webhook's uniqueness
 // check and the config generator read the same list.
-import { distributions } from '../catalog/catalog.js';
+import { distributions, ogxServerReleases } from '../catalog/catalog.js';
 import { formatFieldPath } from '../krm/item.js';
-import type { FieldProblem } from './issues.js';
+import { closest, type FieldProblem } from './issues.js';
 import type { OgxServer, OgxServerSpec } from './ogxserver.js';
 
 type Path = Array<string | number>;
@@ -320,7 +320,7 @@ const maxNameLength = 63 - '-prometheus-rules'.length;
 
 function checkWebhook(server: OgxServer, options: OgxRuleOptions): FieldProblem[] {
   return [
-    ...checkDistributionName(server.spec, options.distributions ?? Object.keys(distributions())),
+    ...checkDistributionName(server.spec, options.distributions ?? ogxDistributionNames()),
     ...checkUniqueIds(server.spec),
     ...checkModelProviders(server.spec),
     ...checkAdoption(server),
@@ -333,8 +333,15 @@ function checkDistributionName(spec: OgxServerSpec, known: readonly string[]): F
   // Upstream skips the check when its registry is empty.
   if (name === undefined || known.length === 0 || known.includes(name)) return [];
   const available = [...known].sort().join(', ');
-  return [{ path: ['spec', 'distribution', 'name'], message: `unknown distribution "${name}"; available distributions: ${available}; or set \`image\` instead of \`name\`` }];
+  const near = closest(name, known);
+  return [{ path: ['spec', 'distribution', 'name'], message: `unknown distribution "${name}"; available distributions: ${available}${near ? `. Did you mean "${near}"?` : ''}; or set \`image\` instead of \`name\`` }];
 }
+
+/** The named distributions of the catalog that have an OGX release (the others render only as LLSDs). */
+const ogxDistributionNames = (): string[] =>
+  Object.entries(distributions())
+    .filter(([, entry]) => Object.keys(entry.releases).some((release) => ogxServerReleases().includes(release)))
+    .map(([name]) => name);
 
 /** One problem per repeated occurrence, at that occurrence (upstream reports them all at `spec.providers`). */
 function checkUniqueIds(spec: OgxServerSpec): FieldProblem[] {
@@ -361,7 +368,12 @@ function checkModelProviders(spec: OgxServerSpec): FieldProblem[] {
   return (spec.resources.models ?? []).flatMap((model, i) =>
     model.provider === undefined || model.provider === '' || ids.includes(model.provider)
       ? []
-      : [{ path: ['spec', 'resources', 'models', i, 'provider'], message: `references unknown provider ID; available: [${ids.join(' ')}]` }],
+      : [
+          {
+            path: ['spec', 'resources', 'models', i, 'provider'],
+            message: `references unknown provider ID; available: [${ids.join(' ')}]${didYouMean(model.provider, ids)} (a provider without \`id\` has its type's default id, such as \`remote-vllm\`)`,
+          },
+        ],
   );
 }
 
@@ -385,3 +397,8 @@ function checkNameLength(server: OgxServer): FieldProblem[] {
     },
   ];
 }
+
+const didYouMean = (word: string, candidates: readonly string[]): string => {
+  const near = closest(word, candidates);
+  return near ? `. Did you mean "${near}"?` : '';
+};

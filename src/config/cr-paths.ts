@@ -40,8 +40,12 @@ export function ogxFieldOf(configPath: string, spec: Pick<OgxServerSpec, 'provid
     const settings = provider.entry.settings;
     return key !== undefined && isPlainObject(settings) && Object.hasOwn(settings, key) ? [...provider.path, 'settings', key] : provider.path;
   }
-  const model = /^registered_resources\.models\[(\d+)\]/.exec(configPath);
-  if (model && spec.resources?.models) return Number(model[1]) < spec.resources.models.length ? ['spec', 'resources', 'models', Number(model[1])] : ['spec', 'resources', 'models'];
+  const model = /^registered_resources\.models\[(\d+)\](\.model_type)?/.exec(configPath);
+  if (model && spec.resources?.models) {
+    if (Number(model[1]) >= spec.resources.models.length) return ['spec', 'resources', 'models'];
+    return ['spec', 'resources', 'models', Number(model[1]), ...(model[2] ? ['modelType'] : [])];
+  }
+  if (configPath === 'server.port') return ['spec', 'network', 'port'];
   if (/^storage\b/.test(configPath) && spec.storage) return ['spec', 'storage'];
   return [];
 }

@@ -59,4 +59,14 @@ describe('an OGXServer through the commands', () => {
     expect(r.stdout).not.toContain('kind: OGXServer');
     expect(r.stdout).toContain('name: chat-service');
   });
+
+  // New-user probe: these errors of the generated config pointed at the item, not the field.
+  it('a config error from network.port or a model type points at that OGXServer field', () => {
+    const port = writeTree(tempDir(), { 'server.yaml': `${server.replace('spec:\n', 'spec:\n  network: {port: 80}\n')}---\n${secret}` });
+    const r = run(['build', port]);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/^\S*server\.yaml:\d+: ai\/chat: spec\.network\.port: the generated config\.yaml would stop OGX [\d.]+ at startup: `server\.port` 80 /m);
+    const type = writeTree(tempDir(), { 'server.yaml': `${server.replace('- name: granite', '- name: granite\n        modelType: chat')}---\n${secret}` });
+    expect(run(['build', type]).stderr).toMatch(/^\S*server\.yaml:\d+: ai\/chat: spec\.resources\.models\[0\]\.modelType: .*"chat" is not a model type/m);
+  });
 });

@@ -185,10 +185,15 @@ describe('admission webhook', () => {
     expectOne('distribution: {name: starterr}', 'spec.distribution.name', 'unknown distribution "starterr"; available distributions: postgres-demo, starter');
   });
 
-  it('the distribution names default to the catalog of llsd-render', () => {
-    const parsed = parseOgxServer(server('distribution: {name: no-such-distribution}'));
+  // New-user probe: the list named remote-vllm and meta-reference-gpu, which have no OGX release.
+  it('the distribution names default to those of llsd-render\'s catalog with an OGX release, with the nearest one suggested', () => {
+    const parsed = parseOgxServer(server('distribution: {name: startr}'));
     expect(parsed.problems.map((p) => p.path.join('.'))).toEqual(['spec.distribution.name']);
-    expect(parsed.problems[0]?.message).toMatch(/^unknown distribution "no-such-distribution"; available distributions: .*starter/);
+    expect(parsed.problems[0]?.message).toBe('unknown distribution "startr"; available distributions: postgres-demo, starter. Did you mean "starter"?; or set `image` instead of `name`');
+  });
+
+  it('a model naming a provider a typo away gets the nearest id suggested', () => {
+    expect(problemsOf(`${dist}\n${vllm}\nresources: {models: [{name: m, provider: remote-vlm}]}`)[0]?.message).toContain('available: [remote-vllm]. Did you mean "remote-vllm"?');
   });
 
   it('an empty list of known distributions skips the check (TESTS.md §B)', () => {
@@ -215,7 +220,7 @@ describe('admission webhook', () => {
 
   it('a model referencing an unknown provider lists the provider ids', () => {
     expect(problemsOf(`${dist}\n${vllm}\nresources: {models: [{name: m, provider: nope}, {name: n}]}`)).toEqual([
-      { path: 'spec.resources.models.0.provider', message: 'references unknown provider ID; available: [remote-vllm]' },
+      { path: 'spec.resources.models.0.provider', message: 'references unknown provider ID; available: [remote-vllm] (a provider without `id` has its type\'s default id, such as `remote-vllm`)' },
     ]);
   });
 

@@ -259,9 +259,9 @@ describe('v1alpha2 fields → OGXServer', () => {
 describe('the release annotation (new-user probe: a converted example pinned at 0.7.1 did not render)', () => {
   it('a release that is no OGX release is dropped with a warning naming the OGX releases; an OGX one is kept', () => {
     const old = toOgxServer({ ...v2({}), metadata: { name: 'chat', namespace: 'ai', annotations: { 'llamastack.io/release': '0.7.1' } } } as KrmObject);
-    expect((old.object.metadata.annotations ?? {})['llamastack.io/release']).toBeUndefined();
+    expect(((old.object as KrmObject).metadata.annotations ?? {})['llamastack.io/release']).toBeUndefined();
     expect(old.problems).toEqual(expect.arrayContaining([expect.objectContaining({ severity: 'warning', path: ['metadata', 'annotations', 'llamastack.io/release'], message: expect.stringMatching(/^is dropped: "0\.7\.1" is no OGX release, and an OGXServer renders only against 1\.0\.0, /) })]));
     const kept = toOgxServer({ ...v2({}), metadata: { name: 'chat', namespace: 'ai', annotations: { 'llamastack.io/release': '1.2.2' } } } as KrmObject);
-    expect((kept.object.metadata.annotations ?? {})['llamastack.io/release']).toBe('1.2.2');
+    expect(((kept.object as KrmObject).metadata.annotations ?? {})['llamastack.io/release']).toBe('1.2.2');
   });
 });
