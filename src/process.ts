@@ -13,6 +13,7 @@ import { crFieldOf, ogxFieldOf } from './config/cr-paths.js';
 import { asServerConverts } from './config/legacy-forms.js';
 import { generateConfig, type GeneratedConfig } from './config/generate.js';
 import { generateOgxConfig } from './config/ogx-generate.js';
+import { checkOgxScaling } from './config/server-settings.js';
 import { checkReleaseSchema } from './config/release-schema.js';
 import { checkStartupRules } from './config/startup-rules.js';
 import { annotation, annotationsOf, identityOf, isClientSideOnly, resultFor, type InputItem, type KrmObject } from './krm/item.js';
@@ -247,6 +248,8 @@ function renderOgxServer(
     if (!generated.ok) return { results };
     config = generated.config;
   }
+  const served = config?.value ?? plan.overrideConfig?.value;
+  if (served) results.push(...checkOgxScaling(served, plan).map(toResult));
   results.push(...ogxObjectProblems(plan, config).map(toResult));
   if (results.some((r) => r.severity === 'error')) return { results };
   const objects = renderOgxObjects(plan, config, options);

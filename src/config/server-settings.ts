@@ -7,7 +7,9 @@ import type { FieldProblem } from '../api/issues.js';
 import { isPlainObject, setOwn } from '../lib/objects.js';
 import { clip, code, listOf, quote } from '../lib/quote.js';
 import type { Plan } from '../plan/plan.js';
-import { hasPersistentVolume, maxPods, minReplicas, serverPort, servesTls } from '../plan/workload.js';
+import { hasPersistentVolume, maxPods, minReplicas, serverPort, servesTls, type ScaledWorkload } from '../plan/workload.js';
+import type { OgxPlan } from '../plan/ogx-plan.js';
+import { ogxHasStorage } from '../plan/ogx-workload.js';
 import { releaseProfiles, workloadDefaults } from '../catalog/catalog.js';
 
 /** Paths of the server certificate and key in the container (the mounted kubernetes.io/tls Secret). */
@@ -159,9 +161,38 @@ export function checkOverrideServerSettings(config: Record<string, unknown>, pla
  */
 export function checkScaling(config: Record<string, unknown>, plan: Plan): FieldProblem[] {
   const { llsd } = plan;
-  const workload = llsd.spec.workload ?? {};
+  return scalingProblems(config, {
+    workload: llsd.spec.workload ?? {},
+    persistentVolume: hasPersistentVolume(llsd),
+    storageGiven: llsd.spec.storage !== undefined,
+    sharedState: { sqlite: 'set `spec.storage` to postgres (sql) and redis or postgres (kv)', volume: 'keep the state in postgres and redis (`spec.storage`)' },
+  });
+}
+
+/** An OGXServer's `checkScaling`: its sqlite SQL store cannot move to postgres by `spec.storage` (README divergence A11). */
+export function checkOgxScaling(config: Record<string, unknown>, plan: OgxPlan): FieldProblem[] {
+  return scalingProblems(config, {
+    workload: plan.server.spec.workload ?? {},
+    persistentVolume: ogxHasStorage(plan),
+    storageGiven: plan.server.spec.storage !== undefined,
+    sharedState: {
+      sqlite: 'set `spec.storage.kv` to redis and give a PostgreSQL SQL store through `spec.overrideConfig`',
+      volume: 'keep the state in redis and PostgreSQL (`spec.storage.kv`, and the SQL store through `spec.overrideConfig`)',
+    },
+  });
+}
+
+interface ScalingInput {
+  workload: ScaledWorkload & { podDisruptionBudget?: { minAvailable?: number | string | undefined } | undefined };
+  persistentVolume: boolean;
+  storageGiven: boolean;
+  /** What to write instead of state on each pod: for sqlite stores, and for the ReadWriteOnce volume. */
+  sharedState: { sqlite: string; volume: string };
+}
+
+function scalingProblems(config: Record<string, unknown>, { workload, persistentVolume, storageGiven, sharedState }: ScalingInput): FieldProblem[] {
   const problems: FieldProblem[] = [];
-  const pods = maxPods(llsd);
+  const pods = maxPods(workload);
   const autoscaling = workload.autoscaling;
   const scalePath = autoscaling ? ['spec', 'workload', 'autoscaling', 'maxReplicas'] : ['spec', 'workload', 'replicas'];
   const runs = autoscaling ? `lets the autoscaler run up to ${pods} pods` : `runs ${pods} pods`;
@@ -171,11 +202,11 @@ export function checkScaling(config: Record<string, unknown>, plan: Plan): Field
       message: `is ${workload.replicas}, above \`autoscaling.maxReplicas\` (${autoscaling.maxReplicas}): the autoscaler's minimum would exceed its maximum; with autoscaling set \`autoscaling.minReplicas\` instead and remove \`replicas\``,
     });
   }
-  if (pods > 1 && hasPersistentVolume(llsd)) {
+  if (pods > 1 && persistentVolume) {
     problems.push({
       severity: 'warning',
       path: scalePath,
-      message: `${runs}, but \`workload.storage\` is a ReadWriteOnce volume, which attaches to one node only: pods placed on another node stay Pending. Run one replica, or remove \`workload.storage\` and keep the state in postgres and redis (\`spec.storage\`)`,
+      message: `${runs}, but \`workload.storage\` is a ReadWriteOnce volume, which attaches to one node only: pods placed on another node stay Pending. Run one replica, or remove \`workload.storage\` and ${sharedState.volume}`,
     });
   } else if (pods > 1) {
     const local = podLocalState(config);
@@ -185,18 +216,18 @@ export function checkScaling(config: Record<string, unknown>, plan: Plan): Field
         ...(local.files.length > 0 ? [`provider files: ${listOf(local.files, { each: (file) => file })}`] : []),
       ];
       const instead = [
-        ...(local.sqlite.length > 0 ? ['set `spec.storage` to postgres (sql) and redis or postgres (kv)'] : []),
+        ...(local.sqlite.length > 0 ? [sharedState.sqlite] : []),
         ...(local.files.length > 0 ? ['use remote providers for that data (pgvector, s3 files, …)'] : []),
       ];
       problems.push({
         severity: 'warning',
         path: scalePath,
-        message: `${runs}, but ${llsd.spec.storage ? 'the config' : "the distribution's default config"} keeps state on each pod's own volume (${where.join('; ')}): each pod would have its own copy, so what is registered or uploaded through one pod is missing from the others. ${capitalise(instead.join(', and '))}; or run one replica`,
+        message: `${runs}, but ${storageGiven ? 'the config' : "the distribution's default config"} keeps state on each pod's own volume (${where.join('; ')}): each pod would have its own copy, so what is registered or uploaded through one pod is missing from the others. ${capitalise(instead.join(', and '))}; or run one replica`,
       });
     }
   }
   const minAvailable = workload.podDisruptionBudget?.minAvailable;
-  if (typeof minAvailable === 'number' && minAvailable >= minReplicas(llsd) && !autoscaling) {
+  if (typeof minAvailable === 'number' && minAvailable >= minReplicas(workload) && !autoscaling) {
     problems.push({
       severity: 'warning',
       path: ['spec', 'workload', 'podDisruptionBudget', 'minAvailable'],

@@ -180,7 +180,7 @@ function defaultedResources(workers: number | undefined, given: { requests?: Rec
  */
 function placement(plan: Plan): Record<string, unknown> {
   const { llsd } = plan;
-  return placementFor(selectorLabels(llsd), llsd.spec.workload?.topologySpreadConstraints, maxPods(llsd) > 1);
+  return placementFor(selectorLabels(llsd), llsd.spec.workload?.topologySpreadConstraints, maxPods(llsd.spec.workload) > 1);
 }
 
 /** `affinity` and `topologySpreadConstraints` of a pod spec, both selecting pods by `labels`. */

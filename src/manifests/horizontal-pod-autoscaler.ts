@@ -14,7 +14,7 @@ export function renderHorizontalPodAutoscaler(plan: Plan): KrmObject | undefined
   const autoscaling = llsd.spec.workload?.autoscaling;
   if (!autoscaling) return undefined;
   return horizontalPodAutoscaler(metadataFor(llsd, names.horizontalPodAutoscaler(llsd), 'server'), names.deployment(llsd), {
-    min: minReplicas(llsd),
+    min: minReplicas(llsd.spec.workload),
     max: autoscaling.maxReplicas,
     cpu: autoscaling.targetCPUUtilization,
     memory: autoscaling.targetMemoryUtilization,

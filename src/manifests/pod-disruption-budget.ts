@@ -14,7 +14,7 @@ export function renderPodDisruptionBudget(plan: Plan): KrmObject | undefined {
   const { llsd } = plan;
   const given = llsd.spec.workload?.podDisruptionBudget;
   // rules.ts has checked that exactly one of the two is set.
-  const budget = given ?? (maxPods(llsd) > 1 ? workloadDefaults().podDisruptionBudget : undefined);
+  const budget = given ?? (maxPods(llsd.spec.workload) > 1 ? workloadDefaults().podDisruptionBudget : undefined);
   if (!budget) return undefined;
   return podDisruptionBudget(metadataFor(llsd, names.podDisruptionBudget(llsd), 'server'), budget, selectorLabels(llsd));
 }

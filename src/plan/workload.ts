@@ -24,14 +24,18 @@ export const servesTls = (llsd: Llsd): boolean => llsd.spec.networking?.tls?.ena
  * maximum. More than one turns on the spreading and disruption defaults, and the checks for state
  * that cannot be shared.
  */
-export function maxPods(llsd: Llsd): number {
-  const workload = llsd.spec.workload;
-  if (workload?.autoscaling) return Math.max(workload.autoscaling.maxReplicas, minReplicas(llsd));
+export function maxPods(workload: ScaledWorkload | undefined): number {
+  if (workload?.autoscaling) return Math.max(workload.autoscaling.maxReplicas, minReplicas(workload));
   return workload?.replicas ?? workloadDefaults().replicas;
 }
 
+/** The scaling fields an LLSD's and an OGXServer's `spec.workload` share. */
+export interface ScaledWorkload {
+  replicas?: number | undefined;
+  autoscaling?: { minReplicas?: number | undefined; maxReplicas: number } | undefined;
+}
+
 /** The HPA's minimum, as the operator computes it: max(1, replicas, autoscaling.minReplicas). */
-export function minReplicas(llsd: Llsd): number {
-  const workload = llsd.spec.workload;
+export function minReplicas(workload: ScaledWorkload | undefined): number {
   return Math.max(1, workload?.replicas ?? 1, workload?.autoscaling?.minReplicas ?? 1);
 }

@@ -69,4 +69,14 @@ describe('an OGXServer through the commands', () => {
     const type = writeTree(tempDir(), { 'server.yaml': `${server.replace('- name: granite', '- name: granite\n        modelType: chat')}---\n${secret}` });
     expect(run(['build', type]).stderr).toMatch(/^\S*server\.yaml:\d+: ai\/chat: spec\.resources\.models\[0\]\.modelType: .*"chat" is not a model type/m);
   });
+
+  // New-user probe: an LLSD with these gets two warnings, the same OGXServer got none.
+  it('more than one pod with state on each pod, or with a ReadWriteOnce volume: a warning each, with what an OGXServer can do instead', () => {
+    const local = writeTree(tempDir(), { 'server.yaml': `${server.replace('spec:\n', 'spec:\n  workload: {replicas: 3}\n')}---\n${secret}` });
+    const r = run(['build', local]);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/spec\.workload\.replicas: warning: runs 3 pods, but .* keeps state on each pod's own volume .*set `spec\.storage\.kv` to redis and give a PostgreSQL SQL store through `spec\.overrideConfig`/);
+    const volume = writeTree(tempDir(), { 'server.yaml': `${server.replace('spec:\n', 'spec:\n  workload: {replicas: 2, storage: {size: 5Gi}}\n')}---\n${secret}` });
+    expect(run(['build', volume]).stderr).toMatch(/spec\.workload\.replicas: warning: runs 2 pods, but `workload\.storage` is a ReadWriteOnce volume/);
+  });
 });
