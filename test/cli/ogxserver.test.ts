@@ -75,7 +75,7 @@ describe('an OGXServer through the commands', () => {
     const local = writeTree(tempDir(), { 'server.yaml': `${server.replace('spec:\n', 'spec:\n  workload: {replicas: 3}\n')}---\n${secret}` });
     const r = run(['build', local]);
     expect(r.status, r.stderr).toBe(0);
-    expect(r.stderr).toMatch(/spec\.workload\.replicas: warning: runs 3 pods, but .* keeps state on each pod's own volume .*set `spec\.storage\.kv` to redis and give a PostgreSQL SQL store through `spec\.overrideConfig`/);
+    expect(r.stderr).toMatch(/spec\.workload\.replicas: warning: runs 3 pods, but .* keeps state on each pod's own volume .*Set `spec\.storage\.kv` to redis and give a PostgreSQL SQL store through `spec\.overrideConfig`/);
     const volume = writeTree(tempDir(), { 'server.yaml': `${server.replace('spec:\n', 'spec:\n  workload: {replicas: 2, storage: {size: 5Gi}}\n')}---\n${secret}` });
     expect(run(['build', volume]).stderr).toMatch(/spec\.workload\.replicas: warning: runs 2 pods, but `workload\.storage` is a ReadWriteOnce volume/);
   });
