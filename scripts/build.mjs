@@ -101,7 +101,8 @@ const padded = (n, placeholder) => String(n).padStart(placeholder.length, '0');
 const body = `${program.replaceAll('*/', '*\x7f/')}\n*/\n/*\n`;
 const text = `${head
   .replace("'%PROGRAM_OFFSET%'", `'${padded(head.length, '%PROGRAM_OFFSET%')}'`)
-  .replace("'%DATA_OFFSET%'", `'${padded(head.length + body.length, '%DATA_OFFSET%')}'`)}${body}${data}\n*/\n`;
+  .replace("'%DATA_OFFSET%'", `'${padded(head.length + body.length, '%DATA_OFFSET%')}'`)
+  .replace("'%FILE_LENGTH%'", `'${padded(head.length + body.length + data.length + '\n*/\n'.length, '%FILE_LENGTH%')}'`)}${body}${data}\n*/\n`;
 
 mkdirSync('dist', { recursive: true });
 writeFileSync('dist/llsd-render.js', text);

@@ -25,17 +25,21 @@ const programHash = '%PROGRAM_HASH%';
 const programLine = Number('%PROGRAM_LINE%');
 const programOffset = Number('%PROGRAM_OFFSET%');
 const dataOffset = Number('%DATA_OFFSET%');
+const fileLength = Number('%FILE_LENGTH%');
 
 /** A run that renders compiles what later runs need; `--version` or `--help` would cache too little. */
 function renders(args) {
   return [undefined, 'build', 'validate', 'convert'].includes(args[0]) && !args.some((arg) => ['-h', '--help', '-v', '--version'].includes(arg));
 }
 
+// The name has this file's size and modification time too: V8 checks only the length of the source
+// against a cache, so a copy of the bundle edited in place would run the code cached before the edit.
 function cacheFile(env) {
   const setting = env.LLSD_RENDER_CODE_CACHE;
   if (setting === 'off') return undefined;
   const dir = setting || join(env.XDG_CACHE_HOME || join(env.HOME || require('node:os').homedir(), '.cache'), 'llsd-render');
-  return join(dir, `code-${programHash}-node${process.version}-${process.arch}.v8cache`);
+  const { size, mtimeMs } = statSync(__filename);
+  return join(dir, `code-${programHash}-${size}-${Math.floor(mtimeMs)}-node${process.version}-${process.arch}.v8cache`);
 }
 
 function readCache(file) {
@@ -84,15 +88,29 @@ function embeddedConfigs(text) {
   const indexEnd = text.indexOf('\n', dataOffset);
   const files = {};
   let at = indexEnd + 1;
-  for (const [path, length] of JSON.parse(text.slice(dataOffset, indexEnd))) {
+  let index;
+  try {
+    index = JSON.parse(text.slice(dataOffset, indexEnd));
+  } catch {
+    damaged('its data index does not parse');
+  }
+  for (const [path, length] of index) {
     files[path] = text.slice(at, at + length);
     at += length;
   }
+  if (at !== text.length - '\n*/\n'.length) damaged('its data does not end where its index says');
   return files;
+}
+
+/** A bundle cut short, grown, or edited out of shape: said plainly (exit 2), not as a stack trace from its parts. */
+function damaged(why) {
+  process.stderr.write(`llsd-render: ${__filename} is damaged (${why}): build it again with \`npm run build\`, or take a fresh copy\n`);
+  process.exit(2);
 }
 
 function load() {
   const text = readFileSync(__filename, 'latin1');
+  if (text.length !== fileLength) damaged(`it has ${text.length} bytes, not the ${fileLength} it was built with`);
   const program = programText(text);
   const file = cacheFile(process.env);
   const cachedData = readCache(file);

@@ -31,7 +31,7 @@ describe('the code cache', () => {
     const first = render(dir);
     expect(first.status, first.stderr).toBe(0);
     const [file] = cacheFiles(dir);
-    expect(file).toMatch(/^code-[0-9a-f]{16}-nodev[\d.]+-\w+\.v8cache$/);
+    expect(file).toMatch(/^code-[0-9a-f]{16}-\d+-\d+-nodev[\d.]+-\w+\.v8cache$/);
     expect(first.cacheLines).toEqual([`llsd-render: code cache: wrote ${join(dir, file as string)}`]);
     const second = render(dir);
     expect(second.cacheLines).toEqual([`llsd-render: code cache: read ${join(dir, file as string)}`]);
@@ -149,5 +149,32 @@ describe('the code cache', () => {
       checked.add(callFrame.functionName.replace(/\d+$/, ''));
     }
     expect([...checked].sort()).toEqual(['build', 'generateConfig', 'main', 'process', 'renderLlsd']);
+  });
+});
+
+describe('the bundle itself (attacker probe)', () => {
+  it('a copy edited in place (same length) runs the edited program, not the code cached before the edit', () => {
+    const dir = tempDir('llsd-render-code-cache-');
+    const copy = join(dir, 'llsd-render.js');
+    writeFileSync(join(dir, 'package.json'), '{ "type": "commonjs" }\n');
+    writeFileSync(copy, readFileSync(requireBundle()));
+    const env: NodeJS.ProcessEnv = { ...process.env, LLSD_RENDER_CODE_CACHE: join(dir, 'cache') };
+    delete env.NODE_OPTIONS;
+    const summary = (): string => spawnSync(process.execPath, [copy, 'validate', quickstartPath], { cwd: repoRoot, env, encoding: 'utf8' }).stdout;
+    expect(summary()).toContain('info: generated config.yaml with');
+    const text = readFileSync(copy, 'latin1');
+    writeFileSync(copy, text.replaceAll('generated config.yaml with ${', 'GENERATED config.yaml with ${'), 'latin1');
+    expect(readFileSync(copy).length).toBe(text.length);
+    expect(summary()).toContain('info: GENERATED config.yaml with');
+  });
+
+  it('a bundle with bytes added is refused with a plain message and exit 2', () => {
+    const dir = tempDir('llsd-render-code-cache-');
+    const copy = join(dir, 'llsd-render.js');
+    writeFileSync(join(dir, 'package.json'), '{ "type": "commonjs" }\n');
+    writeFileSync(copy, `${readFileSync(requireBundle(), 'latin1')}\n`, 'latin1');
+    const r = spawnSync(process.execPath, [copy, 'build', quickstartPath], { cwd: repoRoot, encoding: 'utf8', env: { ...process.env, LLSD_RENDER_CODE_CACHE: 'off' } });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toBe(`llsd-render: ${copy} is damaged (it has ${readFileSync(copy).length} bytes, not the ${readFileSync(copy).length - 1} it was built with): build it again with \`npm run build\`, or take a fresh copy\n`);
   });
 });
