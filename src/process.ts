@@ -2,12 +2,13 @@
 // read → parse & validate → plan → generate config.yaml → render objects → assemble (DESIGN §10).
 import { posix } from 'node:path';
 import { readFunctionConfig, isRenderConfig, renderConfigNearMiss } from './api/function-config.js';
-import { isLlsdObject, llsdKind, llsdNearMiss, llsdReaders, supportedLlsdVersions, type LlsdVersion } from './api/llsd.js';
+import { llsdKind, llsdNearMiss, llsdReaders, supportedLlsdVersions, type LlsdVersion } from './api/llsd.js';
 import { renderOptionsSchema, type RegistryOptions, type RenderOptions, type RenderOptionsInput } from './api/render-config.js';
 import { isError, type FieldProblem } from './api/issues.js';
 import { checkReferences } from './api/references.js';
 import { isOgxServerObject, ogxKind, ogxNearMiss, parseOgxServer } from './api/ogxserver.js';
 import { checkOgxReferences } from './api/ogxserver-references.js';
+import { isRenderedObject } from './api/rendered.js';
 import { crFieldOf, ogxFieldOf } from './config/cr-paths.js';
 import { asServerConverts } from './config/legacy-forms.js';
 import { generateConfig, type GeneratedConfig } from './config/generate.js';
@@ -389,7 +390,7 @@ function buildOutput(items: readonly InputItem[]): OutputItem[] {
 }
 
 /** An item llsd-render renders (an LLSD or an OGXServer): not passed through, not applied itself. */
-const isLlsd = (item: InputItem): boolean => isLlsdObject(item.object) || isOgxServerObject(item.object);
+const isLlsd = (item: InputItem): boolean => isRenderedObject(item.object);
 
 const sameObject = (a: KrmObject, b: KrmObject): boolean =>
   a.kind === b.kind && a.metadata.name === b.metadata.name && (a.metadata.namespace ?? '') === (b.metadata.namespace ?? '');

@@ -5,7 +5,7 @@ import { join, relative, sep } from 'node:path';
 import type { LineCounter, Node } from 'yaml';
 import { isClientSideOnly, isKrmObject, type InputItem, type KrmObject } from '../krm/item.js';
 import type { Result } from '../krm/result.js';
-import { isLlsdObject } from '../api/llsd.js';
+import { isRenderedObject } from '../api/rendered.js';
 import { fieldLine, fieldLinesOf } from '../krm/field-lines.js';
 import { readBlockYaml } from '../krm/block-yaml.js';
 import { parseYamlStream, prepareForOutput, stringifyYaml, type YamlProblem } from '../krm/yaml.js';
@@ -344,7 +344,7 @@ export function readItems(
         continue;
       }
       if (nodes === 'keep' && doc.node) items.push({ node: doc.node, object, origin: { file: display, index, lines: doc.lines } });
-      else items.push(withoutNode(object, display, index, doc.fieldLines(), isLlsdObject(object) ? undefined : doc.output()));
+      else items.push(withoutNode(object, display, index, doc.fieldLines(), isRenderedObject(object) ? undefined : doc.output()));
     }
   }
   return { items, results };
@@ -454,8 +454,8 @@ function readWithoutNodes(text: string): { documents: ReadDocument[]; problems: 
   if (!blocks) return undefined;
   const documents: ReadDocument[] = [];
   for (const { index, line, value, fieldLines, output } of blocks) {
-    // Only an object passed through is written (an LLSD is rendered, anything else skipped).
-    const passedThrough = isKrmObject(value) && !isLlsdObject(value);
+    // Only an object passed through is written (an LLSD or OGXServer is rendered, anything else skipped).
+    const passedThrough = isKrmObject(value) && !isRenderedObject(value);
     const written = passedThrough ? output() : '';
     if (written === undefined) return undefined;
     documents.push({ index, line, value, fieldLines: () => fieldLines, output: () => written });

@@ -7,7 +7,8 @@ import { commonOptions, parseCommand } from './args.js';
 import { isNode } from 'yaml';
 import { convertChecked, llsdApiVersions } from '../api/convert.js';
 import { isRenderConfig, readFunctionConfig } from '../api/function-config.js';
-import { isLlsdObject } from '../api/llsd.js';
+import { isRenderedObject } from '../api/rendered.js';
+import { ogxApiVersion, ogxKind } from '../api/ogxserver.js';
 import { group as llsdGroup, kind as llsdKind } from '../api/llsd-v1alpha2.js';
 import type { RenderOptionsInput } from '../api/render-config.js';
 import { annotation, resultFor, withObject, type InputItem, type KrmObject } from '../krm/item.js';
@@ -120,12 +121,12 @@ function refuseList(io: Io, results: Result[]): ExitCode {
 }
 
 /**
- * An item that is not an LLSD goes back to kpt as it came: its text is made now and its node let
- * go (a node tree is about ten times its text). An LLSD keeps its node: it is marked local-config
- * when written.
+ * An item that is not rendered goes back to kpt as it came: its text is made now and its node let
+ * go (a node tree is about ten times its text). An LLSD or OGXServer keeps its node: it is marked
+ * local-config when written.
  */
 function withoutPassThroughNode(item: InputItem): InputItem {
-  if (isLlsdObject(item.object)) return item;
+  if (isRenderedObject(item.object)) return item;
   const output = stringifyYaml(item.node);
   const { object, origin } = item;
   return {
@@ -212,12 +213,12 @@ async function renderFiles(io: Io, command: 'build' | 'validate', values: BuildV
 }
 
 /**
- * `validate` that found no LLSD checked nothing: an error, as an empty `build` is. Not when reading
+ * `validate` that found no LLSD or OGXServer checked nothing: an error, as an empty `build` is. Not when reading
  * already failed (a file that is not valid YAML may well hold the LLSD): that error says it.
  */
 function nothingToValidate(command: 'build' | 'validate', positionals: readonly string[], items: readonly InputItem[], readResults: readonly Result[]): Result[] {
-  if (command !== 'validate' || hasErrors(readResults) || items.some((item) => isLlsdObject(item.object))) return [];
-  return [{ severity: 'error', message: `found no ${llsdKind} (apiVersion ${llsdGroup}/v1alpha2) under ${positionals.join(', ')}, so nothing was validated; check the paths and the apiVersion and kind of the LLSDs` }];
+  if (command !== 'validate' || hasErrors(readResults) || items.some((item) => isRenderedObject(item.object))) return [];
+  return [{ severity: 'error', message: `found no ${llsdKind} (apiVersion ${llsdGroup}/v1alpha2) or ${ogxKind} (apiVersion ${ogxApiVersion}) under ${positionals.join(', ')}, so nothing was validated; check the paths and the apiVersion and kind of the LLSDs and OGXServers` }];
 }
 
 /** The end of `build` and `validate`: results on stderr (and infos on stdout for validate), then the output. */
