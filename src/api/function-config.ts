@@ -5,6 +5,7 @@ import type { InputItem } from '../krm/item.js';
 import { quote } from '../lib/quote.js';
 import { isNear, problemsFromIssues, type FieldProblem } from './issues.js';
 import { group as llsdGroup, kind as llsdKind } from './llsd-v1alpha2.js';
+import { ogxApiVersion, ogxKind } from './ogxserver.js';
 import {
   renderConfigApiVersion,
   renderConfigKind,
@@ -15,7 +16,7 @@ import {
 
 export type FunctionConfig =
   | { role: 'options'; options: RenderOptionsInput; problems: FieldProblem[] }
-  /** kustomize generator mode: the LLSD is the functionConfig and is rendered. */
+  /** kustomize generator mode: the LLSD (or OGXServer) is the functionConfig and is rendered. */
   | { role: 'llsd' }
   | { role: 'unsupported'; problems: FieldProblem[] };
 
@@ -28,6 +29,7 @@ const readers: Record<string, Record<string, Reader>> = {
     [`${llsdGroup}/v1alpha2`]: () => ({ role: 'llsd' }),
     [`${llsdGroup}/v1alpha1`]: () => ({ role: 'llsd' }),
   },
+  [ogxKind]: { [ogxApiVersion]: () => ({ role: 'llsd' }) },
 };
 
 const describeSupported = (): string =>

@@ -1,8 +1,8 @@
-// Which input items llsd-render renders: an LLSD of any version, or an OGXServer. Such an item is
-// read with its node (KRM mode marks it local-config when it writes it back), never passed through
-// to `build`'s output, and makes `validate` check something.
+// Which input items llsd-render renders, as opposed to passing through: one predicate for the
+// readers (src/cli) and the pipeline (src/process.ts), so that a new input API is added once.
 import type { KrmObject } from '../krm/item.js';
 import { isLlsdObject } from './llsd.js';
 import { isOgxServerObject } from './ogxserver.js';
 
+/** An LLSD (any version) or an OGXServer: rendered, never passed through or applied itself. */
 export const isRenderedObject = (object: Pick<KrmObject, 'apiVersion' | 'kind'>): boolean => isLlsdObject(object) || isOgxServerObject(object);

@@ -454,7 +454,7 @@ function readWithoutNodes(text: string): { documents: ReadDocument[]; problems: 
   if (!blocks) return undefined;
   const documents: ReadDocument[] = [];
   for (const { index, line, value, fieldLines, output } of blocks) {
-    // Only an object passed through is written (an LLSD is rendered, anything else skipped).
+    // Only an object passed through is written (an LLSD or OGXServer is rendered, anything else skipped).
     const passedThrough = isKrmObject(value) && !isRenderedObject(value);
     const written = passedThrough ? output() : '';
     if (written === undefined) return undefined;

@@ -121,9 +121,9 @@ function refuseList(io: Io, results: Result[]): ExitCode {
 }
 
 /**
- * An item that is not an LLSD goes back to kpt as it came: its text is made now and its node let
- * go (a node tree is about ten times its text). An LLSD keeps its node: it is marked local-config
- * when written.
+ * An item that is not rendered goes back to kpt as it came: its text is made now and its node let
+ * go (a node tree is about ten times its text). An LLSD or OGXServer keeps its node: it is marked
+ * local-config when written.
  */
 function withoutPassThroughNode(item: InputItem): InputItem {
   if (isRenderedObject(item.object)) return item;
@@ -213,12 +213,12 @@ async function renderFiles(io: Io, command: 'build' | 'validate', values: BuildV
 }
 
 /**
- * `validate` that found no LLSD checked nothing: an error, as an empty `build` is. Not when reading
+ * `validate` that found no LLSD or OGXServer checked nothing: an error, as an empty `build` is. Not when reading
  * already failed (a file that is not valid YAML may well hold the LLSD): that error says it.
  */
 function nothingToValidate(command: 'build' | 'validate', positionals: readonly string[], items: readonly InputItem[], readResults: readonly Result[]): Result[] {
   if (command !== 'validate' || hasErrors(readResults) || items.some((item) => isRenderedObject(item.object))) return [];
-  return [{ severity: 'error', message: `found no ${llsdKind} (apiVersion ${llsdGroup}/v1alpha2) or ${ogxKind} (apiVersion ${ogxApiVersion}) under ${positionals.join(', ')}, so nothing was validated; check the paths and the apiVersion and kind of the resources` }];
+  return [{ severity: 'error', message: `found no ${llsdKind} (apiVersion ${llsdGroup}/v1alpha2) or ${ogxKind} (apiVersion ${ogxApiVersion}) under ${positionals.join(', ')}, so nothing was validated; check the paths and the apiVersion and kind of the LLSDs and OGXServers` }];
 }
 
 /** The end of `build` and `validate`: results on stderr (and infos on stdout for validate), then the output. */

@@ -127,6 +127,29 @@ describe('build DIR over an app directory', () => {
   });
 });
 
+describe('build and validate over a directory holding only an OGXServer', () => {
+  const dir = lazy(() => writeTree(tempDir(), { 'apps/ogxserver.yaml': readFixture('ogxserver.yaml'), 'secret.yaml': readFixture('secret.yaml') }));
+
+  it('build prints the Secret and the generated objects, never the OGXServer itself', () => {
+    const r = run(['build', '.'], { cwd: dir() });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).toBe('');
+    const objects = parseStream(r.stdout);
+    expect(objects.map(ref)).not.toContain('OGXServer/assistant');
+    expect(r.stdout).not.toMatch(/^kind: OGXServer$/m);
+    expect(objects.filter((o) => !isGenerated(o)).map(ref)).toEqual(['Secret/vllm-credentials']);
+    expect(objects.filter(isGenerated).map(ref)).toEqual(expect.arrayContaining(['Deployment/assistant', 'Service/assistant-service', 'ServiceAccount/assistant-sa']));
+  });
+
+  it('validate counts the OGXServer as something validated: exit 0 and its info line', () => {
+    const r = run(['validate', '.'], { cwd: dir() });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toMatch(/^apps\/ogxserver\.yaml:\d+: llama\/assistant: info: generated config\.yaml with 1 provider from the OGXServer\b/m);
+    expect(r.stdout).not.toContain('found no');
+  });
+});
+
 describe('build --config FILE', () => {
   const variants = [
     { file: 'fn-config/render-config.yaml', on: /gitopsAnnotations: true/ },

@@ -159,6 +159,102 @@ describe('KRM mode: the quickstart LLSD with pass-through objects', () => {
   });
 });
 
+// An OGXServer item takes the LLSD's way through KRM mode: kept and marked local-config for kpt,
+// consumed under a kustomize transformer, rendered as a generator's functionConfig.
+describe('KRM mode: an OGXServer with pass-through objects', () => {
+  const ogxText = readFixture('ogxserver.yaml');
+  const ogxItem = withKptAnnotations(ogxText, 'apps/ogxserver.yaml', 0, 3);
+  const ogxInput = resourceList([secretItem, settingsItem, ogxItem]);
+  const first = lazy(() => run([], { input: ogxInput }));
+  const OGX_KIND = 'OGXServer';
+
+  it('exits 0 with nothing on stderr: the Secret is in the input', () => {
+    const r = first();
+    expect(r.status, r.stderr).toBe(0);
+    expectNoCrash(r);
+    expect(r.stderr).toBe('');
+  });
+
+  it('keeps the OGXServer after the pass-through objects, annotated local-config, its other fields untouched', () => {
+    const out = parseResourceList(first().stdout);
+    const before = parseResourceList(ogxInput);
+    expect(out.items.slice(0, 3).map(ref)).toEqual(['Secret/vllm-credentials', 'ConfigMap/app-settings', `${OGX_KIND}/assistant`]);
+    expect(out.items.slice(0, 2)).toEqual(before.items.slice(0, 2));
+    const server = out.items[2] as KrmObject;
+    const original = before.items[2] as KrmObject;
+    expect(annotationsOf(server)).toEqual({ ...kptAnnotations('apps/ogxserver.yaml', '3'), [LOCAL_CONFIG]: 'true' });
+    expect({ ...server, metadata: { ...server.metadata, annotations: {} } }).toEqual({ ...original, metadata: { ...original.metadata, annotations: {} } });
+  });
+
+  it('appends the objects the OGX operator would create, placed in apps/assistant.generated.yaml for kpt', () => {
+    const out = parseResourceList(first().stdout);
+    const generated = out.items.slice(3);
+    expect(generated.every(isGenerated)).toBe(true);
+    expect(generated.map(ref).sort()).toEqual(
+      ['ConfigMap/' + generatedConfigMap(out.items).metadata.name, 'Deployment/assistant', 'NetworkPolicy/assistant-network-policy', 'PrometheusRule/assistant-prometheus-rules', 'Service/assistant-service', 'ServiceAccount/assistant-sa', 'ServiceMonitor/assistant-service-monitor'].sort(),
+    );
+    expect(generatedConfigMap(out.items).metadata.name).toMatch(/^assistant-config-[0-9a-f]{16}$/);
+    for (const o of generated) {
+      expect(annotationsOf(o)[GENERATED_FROM]).toBe('llama/assistant');
+      expect(annotationsOf(o)['internal.config.kubernetes.io/path']).toBe('apps/assistant.generated.yaml');
+      expect(annotationsOf(o)[LOCAL_CONFIG]).toBeUndefined();
+    }
+  });
+
+  it('reports on the OGXServer by its own resourceRef and file, with no warning or error', () => {
+    const out = parseResourceList(first().stdout);
+    expect(out.results.map((x) => x.severity)).not.toContain('error');
+    expect(out.results.map((x) => x.severity)).not.toContain('warning');
+    const [summary] = out.results;
+    expect(summary?.message).toMatch(/^generated config\.yaml with 1 provider from the OGXServer .* and 1 model for OGX \d+\.\d+\.\d+/);
+    expect(summary?.resourceRef).toEqual({ apiVersion: 'ogx.io/v1beta1', kind: OGX_KIND, name: 'assistant', namespace: 'llama' });
+    expect(summary?.file?.path).toBe('apps/ogxserver.yaml');
+  });
+
+  it('is idempotent: its output fed back in gives byte-identical output', () => {
+    const r = first();
+    const again = run([], { input: r.stdout });
+    expect(again.status, again.stderr).toBe(0);
+    expect(again.stdout).toBe(r.stdout);
+  });
+
+  it('drops a stale generated ConfigMap of the OGXServer and renders anew', () => {
+    const stale = ['apiVersion: v1', 'kind: ConfigMap', 'metadata:', '  name: assistant-config-0000000000000000', '  namespace: llama', '  annotations:', `    ${GENERATED_FROM}: llama/assistant`, 'data:', '  config.yaml: "version: 2"'].join('\n');
+    const again = run([], { input: resourceList([secretItem, stale, settingsItem, ogxItem]) });
+    expect(again.status, again.stderr).toBe(0);
+    expect(again.stdout).toBe(first().stdout);
+    expect(again.stdout).not.toContain('assistant-config-0000000000000000');
+  });
+
+  it('under a kustomize transformer (items with kustomize ids), the OGXServer is consumed and its objects take its place', () => {
+    const kustomizeId = (kind: string, name: string, group?: string, version = 'v1') =>
+      ['  annotations:', '    kustomize.config.k8s.io/id: |', ...(group ? [`      group: ${group}`] : []), `      kind: ${kind}`, `      name: ${name}`, '      namespace: llama', `      version: ${version}`].join('\n');
+    const withId = (doc: string, id: string) => doc.replace(/^ {2}namespace: llama$/m, `  namespace: llama\n${id}`);
+    const items = [withId(readFixture('secret.yaml'), kustomizeId('Secret', 'vllm-credentials')), withId(ogxText, kustomizeId(OGX_KIND, 'assistant', 'ogx.io', 'v1beta1'))];
+    const r = run([], { input: resourceList(items) });
+    expect(r.status, r.stderr).toBe(0);
+    const out = parseResourceList(r.stdout);
+    expect(out.items.map(ref)).not.toContain(`${OGX_KIND}/assistant`);
+    expect(out.items[0] && ref(out.items[0])).toBe('Secret/vllm-credentials');
+    expect(out.items.slice(1).every(isGenerated)).toBe(true);
+    expect(out.items.slice(1).map(ref)).toContain('Deployment/assistant');
+  });
+
+  it('as a kustomize generator (the OGXServer is the functionConfig, no items), renders the same objects', () => {
+    const r = run([], { input: resourceList([], ogxText) });
+    expect(r.status, r.stderr).toBe(0);
+    // The Secret is not among a generator's items: the usual warning, nothing else.
+    expectOnlyMissingSecretWarning(r);
+    const out = parseResourceList(r.stdout);
+    const strip = (o: KrmObject): KrmObject => {
+      const { ['internal.config.kubernetes.io/path']: _p, ['config.kubernetes.io/path']: _q, ['internal.config.kubernetes.io/index']: _i, ['config.kubernetes.io/index']: _j, ...rest } = annotationsOf(o);
+      return { ...o, metadata: { ...o.metadata, annotations: rest } };
+    };
+    expect(out.items.every(isGenerated)).toBe(true);
+    expect(out.items.map(strip)).toEqual(parseResourceList(first().stdout).items.filter(isGenerated).map(strip));
+  });
+});
+
 describe('KRM mode: JSON on stdin', () => {
   const jsonInput = `{
   "apiVersion": "config.kubernetes.io/v1",

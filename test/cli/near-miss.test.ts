@@ -74,7 +74,7 @@ describe.each(cases)('$title', ({ apiVersion, kind, line, field, message }) => {
     expect(stderrLines(r).sort()).toEqual(
       [
         `llsd.yaml:${line}: ai/demo: ${field}: ${message}`,
-        'found no LlamaStackDistribution (apiVersion llamastack.io/v1alpha2) or OGXServer (apiVersion ogx.io/v1beta1) under ., so nothing was validated; check the paths and the apiVersion and kind of the resources',
+        'found no LlamaStackDistribution (apiVersion llamastack.io/v1alpha2) or OGXServer (apiVersion ogx.io/v1beta1) under ., so nothing was validated; check the paths and the apiVersion and kind of the LLSDs and OGXServers',
       ].sort(),
     );
   });
@@ -100,7 +100,7 @@ describe('not near misses', () => {
     const dir = writeTree(tempDir(), { 'c.yaml': configMap });
     const r = run(['validate', '.'], { cwd: dir });
     expect(r.status).toBe(1);
-    expect(stderrLines(r)).toEqual(['found no LlamaStackDistribution (apiVersion llamastack.io/v1alpha2) or OGXServer (apiVersion ogx.io/v1beta1) under ., so nothing was validated; check the paths and the apiVersion and kind of the resources']);
+    expect(stderrLines(r)).toEqual(['found no LlamaStackDistribution (apiVersion llamastack.io/v1alpha2) or OGXServer (apiVersion ogx.io/v1beta1) under ., so nothing was validated; check the paths and the apiVersion and kind of the LLSDs and OGXServers']);
   });
 });
 

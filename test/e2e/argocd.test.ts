@@ -41,6 +41,8 @@ const application = parseYaml(readText(join(exampleDir, 'application.yaml'))) as
   spec: { source: { path: string; plugin: { name: string; env: Array<{ name: string; value: string }> } } };
 };
 const llsdConfigValue = application.spec.source.plugin.env.find((e) => e.name === 'LLSD_CONFIG')?.value;
+const ogxAppDir = join(exampleDir, 'ogx-app');
+const ogxApplication = parseYaml(readText(join(exampleDir, 'ogx-application.yaml'))) as typeof application;
 
 /** argocd-cmp-server runs `command[0]` with `command[1:] + args`. */
 function argvOf(c: Command | string[]): string[] {
@@ -208,5 +210,74 @@ describe('Argo CD plugin (examples/argocd/plugin.yaml)', () => {
     // Volumes the patch adds itself (var-files and plugins belong to the stock repo-server).
     const declared = new Set(patch.spec.template.spec.volumes.map((v) => v.name));
     for (const mount of mounts.filter((m) => m.name !== 'var-files' && m.name !== 'plugins')) expect(declared).toContain(mount.name);
+  });
+});
+
+// The same plugin over an app directory holding an OGXServer (ogx.io/v1beta1).
+describe('Argo CD plugin over an OGXServer app (examples/argocd/ogx-app, ogx-application.yaml)', () => {
+  const tmp = useTempDirs();
+  beforeEach(() => {
+    requireBundle();
+  });
+
+  function checkout(): { app: string; binDir: string } {
+    const root = tmp('llsd-argocd-ogx-');
+    const binDir = join(root, 'bin');
+    mkdirSync(binDir);
+    symlinkSync(requireBundle(), join(binDir, 'llsd-render'));
+    return { app: copyDir(ogxAppDir, join(root, 'app')), binDir };
+  }
+
+  const env = (binDir: string, extra: Record<string, string> = {}) => ({
+    PATH: [binDir, dirname(process.execPath), '/usr/local/bin', '/usr/bin', '/bin'].join(':'),
+    HOME: dirname(binDir),
+    ARGOCD_APP_NAME: 'llama-assistant',
+    ARGOCD_APP_NAMESPACE: 'llama',
+    ...extra,
+  });
+
+  function runCommand(c: Command | string[], cwd: string, binDir: string, extra: Record<string, string> = {}): RunResult {
+    const [command, ...args] = argvOf(c);
+    return run(command as string, args, { cwd, baseEnv: env(binDir, extra) });
+  }
+
+  it('is an Application for the same plugin, with the same LLSD_CONFIG, pointing at ogx-app', () => {
+    expect(ogxApplication.spec.source.plugin.name).toBe(application.spec.source.plugin.name);
+    expect(ogxApplication.spec.source.plugin.env).toEqual(application.spec.source.plugin.env);
+    expect(join(repoRoot, ogxApplication.spec.source.path)).toBe(ogxAppDir);
+  });
+
+  it('generates the objects of the OGX operator, never the OGXServer or the RenderConfig, with the RenderConfig applied', () => {
+    const { app, binDir } = checkout();
+    const result = runCommand(plugin.spec.generate, app, binDir, { ARGOCD_ENV_LLSD_CONFIG: llsdConfigValue as string });
+    expect(result.status, describeRun(result)).toBe(0);
+    const objects = parseStream(result.stdout);
+    // monitoringCrds: false in render-config.yaml: no ServiceMonitor or PrometheusRule.
+    expect(objects.map((o) => `${o.kind}/${o.metadata.name}`).sort()).toEqual(
+      [`ConfigMap/${generatedConfigMaps(objects, 'assistant')[0]?.metadata.name}`, 'Deployment/assistant', 'NetworkPolicy/assistant-network-policy', 'Service/assistant-service', 'ServiceAccount/assistant-sa'].sort(),
+    );
+    expect(generatedConfigMaps(objects, 'assistant')).toHaveLength(1);
+    for (const object of objects) {
+      expect(annotationsOf(object)['llamastack.io/generated-from']).toBe('llama/assistant');
+      expect(Object.keys(annotationsOf(object)).filter((k) => k.includes('config.kubernetes.io/'))).toEqual([]);
+    }
+    // gitopsAnnotations: false.
+    expect(annotationsOf(generatedConfigMaps(objects, 'assistant')[0] as K8sObject)['argocd.argoproj.io/sync-options']).toBeUndefined();
+  });
+
+  it('fails on an invalid OGXServer with our one-line error on stderr and nothing on stdout', () => {
+    const { app, binDir } = checkout();
+    writeFile(join(app, 'ogxserver.yaml'), readText(join(app, 'ogxserver.yaml')).replace('name: starter', 'name: nope'));
+    const result = runCommand(plugin.spec.generate, app, binDir, { ARGOCD_ENV_LLSD_CONFIG: llsdConfigValue as string });
+    expect(result.status).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(/^ogxserver\.yaml:\d+: llama\/assistant: spec\.distribution\.name: unknown distribution "nope"/m);
+  });
+
+  it('discovers a directory holding an OGXServer', () => {
+    const { app, binDir } = checkout();
+    const found = runCommand(plugin.spec.discover?.find?.command as string[] | Command, app, binDir);
+    expect(found.status, describeRun(found)).toBe(0);
+    expect(found.stdout.trim()).toBe('./ogxserver.yaml');
   });
 });

@@ -3,7 +3,8 @@
 // examples/multiple-providers (build, and kpt fn eval where kpt applies). Each is run with the
 // built bundle (and the real kpt) and compared with the checked-in files byte for byte.
 // Expected files are rewritten only with UPDATE_EXAMPLES=1; review the diff before committing.
-// quickstart, kpt, kustomize and the Argo CD app have their output checked in too (at the end);
+// quickstart, kpt, kustomize and the Argo CD app, and their OGXServer variants (kpt-ogx,
+// kustomize/ogx-*, argocd/ogx-app), have their output checked in too (at the end);
 // their behaviour is asserted by their own tests in this directory.
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
@@ -245,11 +246,44 @@ describe('examples/kustomize/container: the container-function variant of transf
   });
 });
 
+describe('the OGXServer examples (kpt-ogx, kustomize/ogx-*, argocd/ogx-app): one server, written once per host', () => {
+  const reference = join(examples, 'kpt-ogx', 'apps', 'ogxserver.yaml');
+  const copies = [
+    join(examples, 'kustomize', 'ogx-transformer', 'ogxserver.yaml'),
+    join(examples, 'kustomize', 'ogx-generator', 'ogxserver.yaml'),
+    join(examples, 'argocd', 'ogx-app', 'ogxserver.yaml'),
+  ];
+  const withoutFunction = (o: K8sObject): K8sObject => {
+    const { 'config.kubernetes.io/function': _fn, ...rest } = annotationsOf(o);
+    return { ...o, metadata: { ...o.metadata, ...(Object.keys(rest).length > 0 ? { annotations: rest } : { annotations: undefined }) } };
+  };
+
+  it('every copy is the kpt package\'s OGXServer, except for the generator\'s function annotation', () => {
+    const [server] = parseStream(readText(reference));
+    expect(server?.apiVersion).toBe('ogx.io/v1beta1');
+    expect(server?.kind).toBe('OGXServer');
+    for (const copy of copies) {
+      const objects = parseStream(readText(copy));
+      expect(objects, relative(repoRoot, copy)).toHaveLength(1);
+      expect(JSON.parse(JSON.stringify(withoutFunction(objects[0] as K8sObject))), relative(repoRoot, copy)).toEqual(server);
+    }
+  });
+
+  it('the kustomize ogx- variants pass the same Secret and function as the LLSD ones', () => {
+    const kustomize = join(examples, 'kustomize');
+    for (const variant of ['transformer', 'generator']) expect(readText(join(kustomize, `ogx-${variant}`, 'secret.yaml'))).toBe(readText(join(kustomize, variant, 'secret.yaml')));
+    expect(readText(join(kustomize, 'ogx-transformer', 'render-config.yaml'))).toBe(readText(join(kustomize, 'transformer', 'render-config.yaml')));
+    const [generator] = parseStream(readText(join(kustomize, 'ogx-generator', 'ogxserver.yaml')));
+    const [llsdGenerator] = parseStream(readText(join(kustomize, 'generator', 'llsd.yaml')));
+    expect(annotationsOf(generator as K8sObject)['config.kubernetes.io/function']).toBe(annotationsOf(llsdGenerator as K8sObject)['config.kubernetes.io/function']);
+  });
+});
+
 // The other examples' expected output, checked in under examples/expected/ (outside the
 // packages, so no tool reads it as input) and rendered with the real tool
 // where the machine has one (their behaviour is asserted in quickstart's README command,
 // kpt.test.ts, kustomize.test.ts and argocd.test.ts).
-describe('checked-in output of quickstart, kpt, kustomize and the Argo CD app', () => {
+describe('checked-in output of quickstart, kpt, kustomize and the Argo CD app (LLSD and OGXServer)', () => {
   beforeEach(() => {
     requireBundle();
   });
@@ -267,7 +301,15 @@ describe('checked-in output of quickstart, kpt, kustomize and the Argo CD app', 
     expectCheckedIn(join(examples, 'expected', 'kpt.yaml'), out);
   });
 
-  for (const variant of ['transformer', 'generator'] as const) {
+  it('examples/kpt-ogx: `kpt fn render --allow-exec -o unwrap` in the package (the package is not changed)', () => {
+    const dir = join(examples, 'kpt-ogx');
+    const before = snapshotDir(dir);
+    const out = succeeded(run(requireTool('kpt'), ['fn', 'render', '--allow-exec', '-o', 'unwrap'], { cwd: dir }));
+    expect(changedFiles(before, snapshotDir(dir))).toEqual([]);
+    expectCheckedIn(join(examples, 'expected', 'kpt-ogx.yaml'), out);
+  });
+
+  for (const variant of ['transformer', 'generator', 'ogx-transformer', 'ogx-generator'] as const) {
     it(`examples/kustomize/${variant}: standalone kustomize build --enable-alpha-plugins --enable-exec`, () => {
       const out = succeeded(run(requireKustomize(), ['build', '--enable-alpha-plugins', '--enable-exec', `examples/kustomize/${variant}`], { cwd: repoRoot }));
       expectCheckedIn(join(examples, 'expected', `kustomize-${variant}.yaml`), out);
@@ -277,5 +319,10 @@ describe('checked-in output of quickstart, kpt, kustomize and the Argo CD app', 
   it('examples/argocd/app: what the plugin prints (`llsd-render build .` in the app directory)', () => {
     const out = succeeded(llsdRender(['build', '.'], join(examples, 'argocd', 'app')));
     expectCheckedIn(join(examples, 'expected', 'argocd-app.yaml'), out);
+  });
+
+  it('examples/argocd/ogx-app: what the plugin prints (`llsd-render build .` in the app directory)', () => {
+    const out = succeeded(llsdRender(['build', '.'], join(examples, 'argocd', 'ogx-app')));
+    expectCheckedIn(join(examples, 'expected', 'argocd-ogx-app.yaml'), out);
   });
 });

@@ -1,5 +1,5 @@
 // The real kpt (1.0.0-beta.56) running the built bundle as an exec function: `kpt fn render`
-// on examples/kpt and `kpt fn eval -` on stdin.
+// on examples/kpt (an LLSD) and examples/kpt-ogx (an OGXServer), and `kpt fn eval -` on stdin.
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -34,6 +34,26 @@ const llsdNamespace = exampleLlsd.metadata.namespace ?? 'default';
 /** `<dir of the LLSD file>/<llsd name>.generated.yaml` */
 const generatedFile = `apps/${llsdName}.generated.yaml`;
 
+/** A copy of an example package whose Kptfile runs the bundle by absolute path. */
+function copyPackage(example: string, root: string, bundle: string): string {
+  const pkg = copyDir(example, join(root, 'pkg'));
+  const kptfile = parseDocument(readText(join(pkg, 'Kptfile')));
+  expect(kptfile.getIn(['pipeline', 'mutators', 0, 'exec'])).toBe(committedExec);
+  kptfile.setIn(['pipeline', 'mutators', 0, 'exec'], bundle);
+  writeFile(join(pkg, 'Kptfile'), kptfile.toString());
+  return pkg;
+}
+
+/** Every object in every YAML file of the package, with the file it came from. */
+function packageObjects(pkg: string): Array<{ file: string; object: K8sObject }> {
+  const out: Array<{ file: string; object: K8sObject }> = [];
+  for (const [file, bytes] of snapshotDir(pkg)) {
+    if (file !== 'Kptfile' && !file.endsWith('.yaml')) continue;
+    for (const object of parseStream(bytes.toString('utf8'))) out.push({ file, object });
+  }
+  return out;
+}
+
 describe('kpt fn render (exec function)', () => {
   const tmp = useTempDirs();
   let kpt = '';
@@ -43,31 +63,12 @@ describe('kpt fn render (exec function)', () => {
     bundle = requireBundle();
   });
 
-  /** A copy of examples/kpt whose Kptfile runs the bundle by absolute path. */
-  function preparePackage(): string {
-    const pkg = copyDir(examplePackage, join(tmp('llsd-kpt-'), 'pkg'));
-    const kptfile = parseDocument(readText(join(pkg, 'Kptfile')));
-    expect(kptfile.getIn(['pipeline', 'mutators', 0, 'exec'])).toBe(committedExec);
-    kptfile.setIn(['pipeline', 'mutators', 0, 'exec'], bundle);
-    writeFile(join(pkg, 'Kptfile'), kptfile.toString());
-    return pkg;
-  }
-
+  const preparePackage = (): string => copyPackage(examplePackage, tmp('llsd-kpt-'), bundle);
   const render = (pkg: string) => run(kpt, ['fn', 'render', '--allow-exec', pkg]);
 
   function renderOk(pkg: string): void {
     const result = render(pkg);
     expect(result.status, describeRun(result)).toBe(0);
-  }
-
-  /** Every object in every YAML file of the package, with the file it came from. */
-  function packageObjects(pkg: string): Array<{ file: string; object: K8sObject }> {
-    const out: Array<{ file: string; object: K8sObject }> = [];
-    for (const [file, bytes] of snapshotDir(pkg)) {
-      if (file !== 'Kptfile' && !file.endsWith('.yaml')) continue;
-      for (const object of parseStream(bytes.toString('utf8'))) out.push({ file, object });
-    }
-    return out;
   }
 
   it('writes the generated objects next to the LLSD, marks the LLSD local-config, and a second render changes nothing', () => {
@@ -203,6 +204,116 @@ describe('kpt fn render (exec function)', () => {
     const result = run(kpt, ['fn', 'render', '--allow-exec', '-o', 'unwrap', 'examples/kpt'], { cwd: repoRoot });
     expect(result.status).not.toBe(0);
     expect(result.stderr).toContain(`fork/exec ${committedExec}: no such file or directory`);
+  });
+});
+
+// The same package workflow with an OGXServer (ogx.io/v1beta1) in place of the LLSD.
+describe('kpt fn render (exec function) over an OGXServer: examples/kpt-ogx', () => {
+  const tmp = useTempDirs();
+  const ogxPackage = join(repoRoot, 'examples', 'kpt-ogx');
+  const serverFile = 'apps/ogxserver.yaml';
+  const server = parseYaml(readFileSync(join(ogxPackage, serverFile), 'utf8')) as K8sObject;
+  const serverName = server.metadata.name;
+  const ogxGeneratedFile = `apps/${serverName}.generated.yaml`;
+  // OBJECTS.md: what the OGX operator creates for this spec (monitoring on by default).
+  const generatedKinds = ['ConfigMap', 'Deployment', 'NetworkPolicy', 'PrometheusRule', 'Service', 'ServiceAccount', 'ServiceMonitor'];
+  let kpt = '';
+  let bundle = '';
+  beforeEach(() => {
+    kpt = requireTool('kpt');
+    bundle = requireBundle();
+  });
+
+  const preparePackage = (): string => copyPackage(ogxPackage, tmp('llsd-kpt-ogx-'), bundle);
+  const render = (pkg: string) => run(kpt, ['fn', 'render', '--allow-exec', pkg]);
+  function renderOk(pkg: string): void {
+    const result = render(pkg);
+    expect(result.status, describeRun(result)).toBe(0);
+  }
+  const generatedIn = (pkg: string) => packageObjects(pkg).filter(({ object }) => annotationsOf(object)['llamastack.io/generated-from'] !== undefined);
+
+  it('writes the operator\'s objects next to the OGXServer, keeps it marked local-config, and a second render changes nothing', () => {
+    const pkg = preparePackage();
+    const first = render(pkg);
+    expect(first.status, describeRun(first)).toBe(0);
+    expect(first.stderr).toMatch(/\[info\] ogx\.io\/v1beta1\/OGXServer\/llama\/assistant: generated config\.yaml with 1 provider from the OGXServer/);
+
+    const generated = parseStream(readText(join(pkg, ogxGeneratedFile)));
+    expect(generated.map((o) => o.kind).sort()).toEqual(generatedKinds);
+    const [configMap] = generatedConfigMaps(generated, serverName);
+    expect(configMap?.metadata.name).toMatch(new RegExp(`^${serverName}-config-[0-9a-f]{16}$`));
+    expect(configMap?.immutable).toBe(true);
+    for (const object of generated) {
+      expect(annotationsOf(object)['llamastack.io/generated-from']).toBe(`llama/${serverName}`);
+      expect(object.metadata.namespace).toBe('llama');
+    }
+    expect(JSON.stringify(ofKind(generated, 'Deployment')[0])).toContain(`"name":"${configMap?.metadata.name}"`);
+    // Every generated object is in that one file.
+    expect([...new Set(generatedIn(pkg).map(({ file }) => file))]).toEqual([ogxGeneratedFile]);
+
+    const kept = parseStream(readText(join(pkg, serverFile)));
+    expect(kept.map((o) => `${o.apiVersion}/${o.kind}`)).toEqual(['ogx.io/v1beta1/OGXServer']);
+    expect(annotationsOf(kept[0] as K8sObject)['config.kubernetes.io/local-config']).toBe('true');
+    expect((kept[0] as K8sObject & { spec: unknown }).spec).toEqual((server as K8sObject & { spec: unknown }).spec);
+
+    const before = snapshotDir(pkg);
+    renderOk(pkg);
+    const after = snapshotDir(pkg);
+    expect([...after.keys()]).toEqual([...before.keys()]);
+    expect(changedFiles(before, after)).toEqual([]);
+  });
+
+  it('replaces the old hash-named ConfigMap when the OGXServer changes (mark and replace)', () => {
+    const pkg = preparePackage();
+    renderOk(pkg);
+    const oldName = (generatedConfigMaps(parseStream(readText(join(pkg, ogxGeneratedFile))), serverName)[0] as K8sObject).metadata.name;
+
+    const doc = parseDocument(readText(join(pkg, serverFile)));
+    doc.addIn(['spec', 'resources', 'models'], doc.createNode({ name: 'ibm-granite/granite-3.3-8b-instruct' }));
+    writeFile(join(pkg, serverFile), doc.toString());
+    renderOk(pkg);
+
+    const generated = generatedIn(pkg);
+    expect(generated.map(({ object }) => object.kind).sort()).toEqual(generatedKinds);
+    const [configMap] = generatedConfigMaps(generated.map(({ object }) => object), serverName);
+    expect(configMap?.metadata.name).not.toBe(oldName);
+    expect((configMap?.data as Record<string, string>)['config.yaml']).toContain('model_id: ibm-granite/granite-3.3-8b-instruct');
+    for (const [file, bytes] of snapshotDir(pkg)) expect(bytes.toString('utf8'), file).not.toContain(oldName);
+  });
+
+  it('removes the generated file when the OGXServer file is deleted', () => {
+    const pkg = preparePackage();
+    renderOk(pkg);
+    expect(existsSync(join(pkg, ogxGeneratedFile))).toBe(true);
+    rmSync(join(pkg, serverFile));
+    renderOk(pkg);
+    expect(existsSync(join(pkg, ogxGeneratedFile))).toBe(false);
+    expect(generatedIn(pkg)).toEqual([]);
+  });
+
+  it('fails without touching the package when the OGXServer is invalid, and kpt shows the error result', () => {
+    const pkg = preparePackage();
+    const text = readText(join(pkg, serverFile));
+    expect(text).toContain('name: starter');
+    writeFile(join(pkg, serverFile), text.replace('name: starter', 'name: nope'));
+    const before = snapshotDir(pkg);
+
+    const result = render(pkg);
+    expect(result.status, describeRun(result)).not.toBe(0);
+    expect(changedFiles(before, snapshotDir(pkg))).toEqual([]);
+    expect(existsSync(join(pkg, ogxGeneratedFile))).toBe(false);
+    expect(result.stderr).toMatch(/\[error\] ogx\.io\/v1beta1\/OGXServer\/llama\/assistant spec\.distribution\.name: unknown distribution "nope"/);
+    expect(result.stderr).toContain('apps/ogxserver.yaml: llama/assistant: spec.distribution.name: unknown distribution \\"nope\\"');
+  });
+
+  it('renders the committed example as documented: `kpt fn render --allow-exec` run inside examples/kpt-ogx', () => {
+    const before = snapshotDir(ogxPackage);
+    const result = run(kpt, ['fn', 'render', '--allow-exec', '-o', 'unwrap'], { cwd: ogxPackage });
+    expect(result.status, describeRun(result)).toBe(0);
+    const objects = parseStream(result.stdout);
+    expect(objects.filter((o) => annotationsOf(o)['llamastack.io/generated-from'] !== undefined).map((o) => o.kind).sort()).toEqual(generatedKinds);
+    expect(annotationsOf(ofKind(objects, 'OGXServer')[0] as K8sObject)['config.kubernetes.io/local-config']).toBe('true');
+    expect(changedFiles(before, snapshotDir(ogxPackage))).toEqual([]);
   });
 });
 

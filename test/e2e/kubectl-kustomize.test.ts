@@ -22,14 +22,18 @@ import {
   useTempDirs,
   writeExecutable,
   writeFile,
+  llsdServer,
+  ogxServer,
   type K8sObject,
 } from './tools.js';
 
 const image = 'ghcr.io/llamastack/llsd-render:dev';
 const functionAnnotation = 'config.kubernetes.io/function';
 const forms = {
-  transformer: { dir: join(repoRoot, 'examples', 'kustomize', 'transformer'), functionFile: 'render-config.yaml' },
-  generator: { dir: join(repoRoot, 'examples', 'kustomize', 'generator'), functionFile: 'llsd.yaml' },
+  transformer: { dir: join(repoRoot, 'examples', 'kustomize', 'transformer'), functionFile: 'render-config.yaml', server: llsdServer },
+  generator: { dir: join(repoRoot, 'examples', 'kustomize', 'generator'), functionFile: 'llsd.yaml', server: llsdServer },
+  'ogx-transformer': { dir: join(repoRoot, 'examples', 'kustomize', 'ogx-transformer'), functionFile: 'render-config.yaml', server: ogxServer },
+  'ogx-generator': { dir: join(repoRoot, 'examples', 'kustomize', 'ogx-generator'), functionFile: 'ogxserver.yaml', server: ogxServer },
 } as const;
 type Form = keyof typeof forms;
 
@@ -87,13 +91,13 @@ describe('kubectl kustomize --enable-alpha-plugins', () => {
       const result = kustomize(dir, bin);
       expect(result.status, describeRun(result)).toBe(0);
       const objects = parseStream(result.stdout);
+      const { server } = forms[form];
       expect(ofKind(objects, 'LlamaStackDistribution')).toEqual([]);
-      const configMaps = generatedConfigMaps(objects, 'chat');
+      expect(ofKind(objects, 'OGXServer')).toEqual([]);
+      const configMaps = generatedConfigMaps(objects, server.name);
       expect(configMaps).toHaveLength(1);
       expect((configMaps[0] as K8sObject).immutable).toBe(true);
-      expect(ofKind(objects, 'Deployment').map((o) => o.metadata.name)).toEqual(['chat']);
-      expect(ofKind(objects, 'Service').map((o) => o.metadata.name)).toEqual(['chat-service']);
-      expect(ofKind(objects, 'ServiceAccount').map((o) => o.metadata.name)).toEqual(['chat-sa']);
+      for (const [kind, names] of Object.entries(server.objects)) expect(ofKind(objects, kind).map((o) => o.metadata.name), kind).toEqual(names);
       for (const object of objects) {
         const internal = Object.keys(annotationsOf(object)).filter((k) => k.startsWith('internal.config.kubernetes.io/') || k === 'config.kubernetes.io/path');
         expect(internal, `${object.kind}/${object.metadata.name}`).toEqual([]);

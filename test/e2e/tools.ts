@@ -175,9 +175,9 @@ export function parseStream(text: string): K8sObject[] {
 
 export const ofKind = (objects: readonly K8sObject[], kind: string): K8sObject[] => objects.filter((o) => o.kind === kind);
 
-/** The generated `<name>-config-<10 hex>` ConfigMaps among `objects`. */
-export const generatedConfigMaps = (objects: readonly K8sObject[], llsdName: string): K8sObject[] =>
-  objects.filter((o) => o.kind === 'ConfigMap' && new RegExp(`^${llsdName}-config-[0-9a-f]{10}$`).test(o.metadata.name));
+/** The generated ConfigMaps among `objects`: `<name>-config-<10 hex>` of an LLSD, `<name>-config-<16 hex>` of an OGXServer (as its operator names them). */
+export const generatedConfigMaps = (objects: readonly K8sObject[], name: string): K8sObject[] =>
+  objects.filter((o) => o.kind === 'ConfigMap' && new RegExp(`^${name}-config-(?:[0-9a-f]{10}|[0-9a-f]{16})$`).test(o.metadata.name));
 
 export const annotationsOf = (object: K8sObject): Record<string, string> => object.metadata.annotations ?? {};
 
@@ -195,3 +195,29 @@ export function writeExecutable(dir: string, name: string, script: string): stri
   writeFileSync(path, script, { mode: 0o755 });
   return path;
 }
+
+/**
+ * The item each host example renders (examples/kustomize/*, examples/argocd/*app): its kind, name and
+ * file, and the objects it generates besides the config ConfigMap, by kind.
+ */
+export const llsdServer = {
+  kind: 'LlamaStackDistribution',
+  name: 'chat',
+  crFile: 'llsd.yaml',
+  objects: { Deployment: ['chat'], Service: ['chat-service'], ServiceAccount: ['chat-sa'] },
+};
+export const ogxServer = {
+  kind: 'OGXServer',
+  name: 'assistant',
+  crFile: 'ogxserver.yaml',
+  // OBJECTS.md: the operator's objects with monitoring on (its default) and the prometheus CRDs present.
+  objects: {
+    Deployment: ['assistant'],
+    Service: ['assistant-service'],
+    ServiceAccount: ['assistant-sa'],
+    NetworkPolicy: ['assistant-network-policy'],
+    ServiceMonitor: ['assistant-service-monitor'],
+    PrometheusRule: ['assistant-prometheus-rules'],
+  },
+};
+export type ExampleServer = typeof llsdServer | typeof ogxServer;
