@@ -226,6 +226,7 @@ function adaptToRelease(built: OperatorConfig, plan: OgxPlan, problems: FieldPro
     renameType(provider, release); // A1–A3
     pgvectorIndex(provider); // A10
     proxyCacert(provider); // B3
+    decimalsAsNumbers(provider.entry.config); // S2
   }
   // After the renames: the required keys are those of the type the server runs (A4–A9).
   for (const provider of typedEntries(expansion)) fillRequired(provider, plan);
@@ -246,6 +247,27 @@ function renameType(provider: OgxProviderEntry, release: string): void {
   const rename = ogxDivergences().providerTypes.find((r) => r.api === api && r.operator === entry.provider_type);
   if (rename && !providerSpec(release, api, entry.provider_type) && providerSpec(release, api, rename.server)) entry.provider_type = rename.server;
 }
+
+/**
+ * S2: the CRD types `temperature`, `rrfImpactFactor` and `weightedSearchAlpha` as decimal strings
+ * and the operator copies the string; OGX's fields are floats, which pydantic converts the string
+ * to. Written as the number it becomes, the config is what the server reads, and the release's
+ * schema check (which types them `number`) passes. A string that is no decimal stays, and that
+ * check reports it.
+ */
+function decimalsAsNumbers(config: Record<string, unknown>): void {
+  const walk = (node: unknown): void => {
+    if (Array.isArray(node)) node.forEach(walk);
+    if (!isPlainObject(node)) return;
+    for (const [key, value] of Object.entries(node)) {
+      if (decimalKeys.has(key) && typeof value === 'string' && /^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$/.test(value)) node[key] = Number(value);
+      else walk(value);
+    }
+  };
+  walk(config.vector_stores_config);
+}
+
+const decimalKeys = new Set(['temperature', 'rrf_impact_factor', 'weighted_search_alpha']);
 
 /** A10: `{hnsw: {…}}` / `{ivf_flat: {nlist, nprobe}}` → OGX's tagged union. */
 function pgvectorIndex(provider: OgxProviderEntry): void {

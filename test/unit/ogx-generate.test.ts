@@ -370,3 +370,26 @@ describe('divergences the release checks report (A12, A13) and numbers as writte
     expect(config.text).not.toContain('1e+06');
   });
 });
+
+describe('S2', () => {
+  // Attacker probe: no value of these fields rendered (quoted: the schema check wanted a number).
+  it('decimal strings of temperature, rrf_impact_factor and weighted_search_alpha are written as numbers, and pass the release checks', () => {
+    const spec = `  distribution: {name: starter}
+  providers:
+    toolRuntime:
+      inline:
+        fileSearch:
+        - vectorStoresConfig:
+            rewriteQueryParams: {prompt: "Rewrite {query}", temperature: "0.3"}
+            chunkRetrievalParams: {rrfImpactFactor: "60.0", weightedSearchAlpha: ".5"}
+`;
+    const { config } = generate(spec);
+    const vsc = (providersOf(config.value, 'tool_runtime')[0]?.config as { vector_stores_config: Record<string, Record<string, unknown>> }).vector_stores_config;
+    expect(vsc.rewrite_query_params?.temperature).toBe(0.3);
+    expect(vsc.chunk_retrieval_params).toMatchObject({ rrf_impact_factor: 60, weighted_search_alpha: 0.5 });
+    const plan = ogxPlan(spec);
+    const context = { release: plan.release, catalogRelease: plan.catalogRelease, profile: plan.profile, containerEnv: new Set<string>() };
+    const { config: served } = asServerConverts(config.value, plan.release, plan.catalogRelease);
+    expect(checkReleaseSchema(served, { ...context, source: 'generated' }).filter((p) => p.severity === 'error')).toEqual([]);
+  });
+});
