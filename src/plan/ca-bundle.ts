@@ -130,8 +130,12 @@ export function readOgxCaBundle(refs: ReadonlyArray<{ name: string; key: string 
     pems.push(...parsed.valid);
   });
   if (problems.length > 0) return { problems };
-  if (pems.length === 0) return { problems: [] };
-  const pem = pems.join('');
+  // The operator fails the reconcile when the named keys hold only whitespace: no bundle to mount.
+  if (pems.length === 0) {
+    return { problems: [{ path: ['spec', 'tls', 'trust', 'caCertificates'], message: 'names only keys without certificates (the operator fails: failed to find valid certificates in CA bundle ConfigMaps); add "-----BEGIN CERTIFICATE-----" blocks to them, or remove `tls.trust`' }] };
+  }
+  // As the operator's certificateCollector: each re-encoded PEM (ending in a newline), joined by "\n".
+  const pem = pems.join('\n');
   if (Buffer.byteLength(pem) > maxConfigMapBytes) {
     return { problems: [{ path: ['spec', 'tls', 'trust', 'caCertificates'], message: `holds ${count(pems.length, 'certificate')} that make ${Buffer.byteLength(pem)} bytes: more than a ConfigMap holds (1 MiB); name fewer keys` }] };
   }

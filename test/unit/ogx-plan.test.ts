@@ -1,5 +1,8 @@
 // planOgxServer: the release (our catalog's, never :latest), the config mode, where the base comes
 // from (distribution, spec.baseConfig, image labels) and the CA bundle (GENERATION.md §1–§2).
+import { X509Certificate } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseOgxServer, type OgxServer } from '../../src/api/ogxserver.js';
 import { ogxServerReleases } from '../../src/catalog/catalog.js';
@@ -97,6 +100,28 @@ describe('planOgxServer: spec.baseConfig and the CA bundle', () => {
     const inventory = inventoryOf(itemsFrom('apiVersion: v1\nkind: ConfigMap\nmetadata: {name: ca, namespace: ai}\ndata: {ca.crt: "-----BEGIN CERTIFICATE-----\\nnotbase64!\\n-----END CERTIFICATE-----\\n"}\n'));
     const planned = planOgxServer(server('  distribution: {name: starter}\n  tls: {trust: {caCertificates: [{name: ca, key: ca.crt}]}}\n'), inventory);
     expect(planned).toEqual({ ok: false, problems: [{ path: ['spec', 'tls', 'trust', 'caCertificates', 0, 'key'], message: expect.stringContaining('not a valid X.509 certificate') }] });
+  });
+});
+
+describe('planOgxServer: the CA bundle as the operator gathers it (OBJECTS.md §2)', () => {
+  const pem = (name: string): string => readFileSync(join(import.meta.dirname, 'fixtures', name), 'utf8');
+  const indent = (text: string): string => text.trimEnd().split('\n').map((line) => `    ${line}`).join('\n');
+  const cas = (data: Record<string, string>) =>
+    inventoryOf(itemsFrom(`apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cas, namespace: ai}\ndata:\n${Object.entries(data).map(([k, v]) => `  ${k}: |\n${indent(v)}\n`).join('')}`));
+  const trusting = (keys: string[]) => server(`  distribution: {name: starter}\n  tls: {trust: {caCertificates: [${keys.map((k) => `{name: cas, key: ${k}}`).join(', ')}]}}\n`);
+
+  it('joins the certificates of the refs in list order with "\\n", so each re-encoded PEM is followed by an empty line but the last', () => {
+    const planned = planOgxServer(trusting(['b.pem', 'a.pem']), cas({ 'a.pem': pem('corp-root-ca.pem'), 'b.pem': pem('other-ca.pem') }));
+    if (!planned.ok) throw new Error(JSON.stringify(planned.problems));
+    const other = new X509Certificate(pem('other-ca.pem')).toString();
+    const corp = new X509Certificate(pem('corp-root-ca.pem')).toString();
+    expect(planned.plan.caBundle).toEqual({ configMapName: 'cas', pem: `${other}\n${corp}`, certificates: 2 });
+    expect(planned.plan.caBundle?.pem).toContain('-----END CERTIFICATE-----\n\n-----BEGIN CERTIFICATE-----');
+  });
+
+  it('refs whose keys hold only whitespace are an error (the operator fails: no valid certificates)', () => {
+    const planned = planOgxServer(trusting(['a.pem']), inventoryOf(itemsFrom('apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cas, namespace: ai}\ndata: {a.pem: "\\n  \\n"}\n')));
+    expect(planned).toEqual({ ok: false, problems: [{ path: ['spec', 'tls', 'trust', 'caCertificates'], message: expect.stringContaining('failed to find valid certificates in CA bundle ConfigMaps') }] });
   });
 });
 
