@@ -320,7 +320,7 @@ const maxNameLength = 63 - '-prometheus-rules'.length;
 
 function checkWebhook(server: OgxServer, options: OgxRuleOptions): FieldProblem[] {
   return [
-    ...checkDistributionName(server.spec, options.distributions ?? ogxDistributionNames()),
+    ...checkDistributionName(server.spec, options.distributions ?? Object.keys(distributions()), options.distributions ?? ogxDistributionNames()),
     ...checkUniqueIds(server.spec),
     ...checkModelProviders(server.spec),
     ...checkAdoption(server),
@@ -328,12 +328,16 @@ function checkWebhook(server: OgxServer, options: OgxRuleOptions): FieldProblem[
   ];
 }
 
-function checkDistributionName(spec: OgxServerSpec, known: readonly string[]): FieldProblem[] {
+/**
+ * `known`: every name of the catalog (one without an OGX release is the plan's to explain);
+ * `offered`: those listed and suggested, the ones an OGXServer can use.
+ */
+function checkDistributionName(spec: OgxServerSpec, known: readonly string[], offered: readonly string[]): FieldProblem[] {
   const { name } = spec.distribution;
   // Upstream skips the check when its registry is empty.
   if (name === undefined || known.length === 0 || known.includes(name)) return [];
-  const available = [...known].sort().join(', ');
-  const near = closest(name, known);
+  const available = [...offered].sort().join(', ');
+  const near = closest(name, offered);
   return [{ path: ['spec', 'distribution', 'name'], message: `unknown distribution "${name}"; available distributions: ${available}${near ? `. Did you mean "${near}"?` : ''}; or set \`image\` instead of \`name\`` }];
 }
 
