@@ -8,6 +8,7 @@ import { isNode } from 'yaml';
 import { convertChecked, llsdApiVersions } from '../api/convert.js';
 import { isRenderConfig, readFunctionConfig } from '../api/function-config.js';
 import { isLlsdObject } from '../api/llsd.js';
+import { isOgxServerObject } from '../api/ogxserver.js';
 import { group as llsdGroup, kind as llsdKind } from '../api/llsd-v1alpha2.js';
 import type { RenderOptionsInput } from '../api/render-config.js';
 import { annotation, resultFor, withObject, type InputItem, type KrmObject } from '../krm/item.js';
@@ -120,12 +121,12 @@ function refuseList(io: Io, results: Result[]): ExitCode {
 }
 
 /**
- * An item that is not an LLSD goes back to kpt as it came: its text is made now and its node let
- * go (a node tree is about ten times its text). An LLSD keeps its node: it is marked local-config
- * when written.
+ * An item that is not an LLSD or an OGXServer goes back to kpt as it came: its text is made now and
+ * its node let go (a node tree is about ten times its text). An LLSD or OGXServer keeps its node:
+ * it is marked local-config when written.
  */
 function withoutPassThroughNode(item: InputItem): InputItem {
-  if (isLlsdObject(item.object)) return item;
+  if (isLlsdObject(item.object) || isOgxServerObject(item.object)) return item;
   const output = stringifyYaml(item.node);
   const { object, origin } = item;
   return {
