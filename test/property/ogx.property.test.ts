@@ -5,11 +5,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
+import { ogxServerReleases } from '../../src/catalog/catalog.js';
 import { readResourceList, writeStream } from '../../src/krm/resource-list.js';
 import { schemaProblem } from '../kubernetes-models.js';
-import type { GeneratedLlsd } from './arbitraries.js';
+import { unrelatedObjects, type GeneratedLlsd } from './arbitraries.js';
 import { validOgxServer } from './ogx-arbitraries.js';
-import { unrelatedObjects } from './arbitraries.js';
 import { errorsOf, generated, numRuns, renderBuild, renderKrm, resourceList, shuffledKeys, streamOf } from './render.js';
 
 const inputOf = (g: GeneratedLlsd): object[] => [g.llsd, ...g.secrets];
@@ -95,5 +95,37 @@ describe('valid OGXServers', () => {
       }),
       { numRuns },
     );
+  });
+});
+
+describe('the OGXServer arbitrary', () => {
+  it('draws every feature the properties are meant to cover', () => {
+    // The generator is data-driven: make sure a filter does not silently drop a feature.
+    const sample = fc.sample(validOgxServer(), { numRuns: 400, seed: 17 }).map((g) => ({ g, text: JSON.stringify(g.llsd) }));
+    const features: Record<string, (g: GeneratedLlsd, text: string) => boolean> = {
+      'override mode': (g) => g.llsd.spec.overrideConfig !== undefined,
+      'none mode': (g) => !['providers', 'resources', 'storage', 'disabledAPIs', 'overrideConfig'].some((k) => k in g.llsd.spec),
+      baseConfig: (g) => g.llsd.spec.baseConfig !== undefined,
+      ...Object.fromEntries(['inference', 'vectorIo', 'toolRuntime', 'files', 'batches', 'responses', 'fileProcessors'].map((api) => [`providers.${api}`, (g: GeneratedLlsd) => g.llsd.spec.providers?.[api] !== undefined])),
+      'custom with settings': (_, t) => /"custom":\[[^\]]*"settings"/.test(t),
+      'custom with secretRefs': (_, t) => /"custom":\[[^\]]*"secretRefs"/.test(t),
+      'explicit ids': (_, t) => /"id":"/.test(t),
+      'model naming a provider': (g) => (g.llsd.spec.resources?.models ?? []).some((m: any) => m.provider !== undefined),
+      'redis storage': (g) => g.llsd.spec.storage?.kv?.type === 'redis',
+      'sqlite storage': (g) => g.llsd.spec.storage?.kv?.type === 'sqlite',
+      disabledAPIs: (g) => g.llsd.spec.disabledAPIs !== undefined,
+      'network policy ingress': (g) => g.llsd.spec.network?.policy?.ingress !== undefined,
+      'external access': (g) => g.llsd.spec.network?.externalAccess?.enabled === true,
+      'monitoring off': (g) => g.llsd.spec.monitoring?.enabled === false,
+      'CA trust': (g) => g.llsd.spec.tls !== undefined,
+      replicas: (g) => (g.llsd.spec.workload?.replicas ?? 0) > 1,
+      autoscaling: (g) => g.llsd.spec.workload?.autoscaling !== undefined,
+      'workload storage': (g) => g.llsd.spec.workload?.storage !== undefined,
+      'override volumes': (g) => g.llsd.spec.workload?.overrides?.volumes !== undefined,
+      postgresDemo: (g) => g.llsd.spec.distribution.name === 'postgres-demo',
+      ...Object.fromEntries(ogxServerReleases().map((r) => [`release ${r}`, (g: GeneratedLlsd) => g.llsd.metadata.annotations?.['llamastack.io/release'] === r])),
+    };
+    const missing = Object.entries(features).filter(([, has]) => !sample.some(({ g, text }) => has(g, text))).map(([name]) => name);
+    expect(missing).toEqual([]);
   });
 });
