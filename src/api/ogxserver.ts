@@ -21,6 +21,7 @@ import {
 import { isError, isNear, problemsFromIssues, type FieldProblem } from './issues.js';
 import { quote } from '../lib/quote.js';
 import { metadataSchema } from './llsd-v1alpha2.js';
+import { ogxLiteralCredentials } from './ogxserver-credentials.js';
 import { checkOgxRules, type OgxRuleOptions } from './ogxserver-rules.js';
 
 export const ogxGroup = 'ogx.io';
@@ -750,7 +751,7 @@ export function parseOgxServer(object: KrmObject, options: OgxRuleOptions = {}):
   if (!parsed.success) return { ok: false, problems: problemsFromIssues(parsed.error.issues, schema, requiredHints) };
   const { metadata, spec } = parsed.data;
   const server: OgxServer = { apiVersion: ogxApiVersion, kind: ogxKind, metadata: pickMetadata(metadata), spec };
-  const problems = checkOgxRules(server, options);
+  const problems = [...checkOgxRules(server, options), ...ogxLiteralCredentials(spec)];
   if (problems.some(isError)) return { ok: false, problems };
   return { ok: true, server, problems };
 }

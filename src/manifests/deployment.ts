@@ -160,8 +160,9 @@ function resources(plan: Plan): Record<string, Record<string, unknown>> {
 
 function defaultedResources(workers: number | undefined, given: { requests?: Record<string, unknown>; limits?: Record<string, unknown> }): Record<string, Record<string, unknown>> {
   const { cpuPerWorker, memoryRequest } = workloadDefaults().resources;
-  const requests: Record<string, unknown> = { ...given.requests };
-  const limits: Record<string, unknown> = { ...given.limits };
+  // The given quantities in key order, not the CR's: reordering a mapping must not change the bytes.
+  const requests: Record<string, unknown> = byKey(given.requests);
+  const limits: Record<string, unknown> = byKey(given.limits);
   const fallback: Record<string, unknown> = { cpu: String((workers ?? 1) * cpuPerWorker), memory: memoryRequest };
   for (const [resource, value] of Object.entries(fallback)) {
     if (requests[resource] === undefined && limits[resource] === undefined) requests[resource] = value;
@@ -172,6 +173,8 @@ function defaultedResources(workers: number | undefined, given: { requests?: Rec
   if (Object.keys(limits).length > 0) out.limits = limits;
   return out;
 }
+
+const byKey = (map: Record<string, unknown> = {}): Record<string, unknown> => Object.fromEntries(Object.entries(map).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 
 /**
  * Where pods go: the LLSD's topology spread constraints; else, when more than one pod may run,

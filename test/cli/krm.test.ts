@@ -399,3 +399,26 @@ describe('stdin as kpt, kustomize and shells hand it over', () => {
     expect(piped.stdout).toBe(expected.stdout);
   });
 });
+
+describe('KRM mode: an OGXServer (issue 17)', () => {
+  // Found by the mutation fuzz with OGXServer seeds: the CLI let go of the OGXServer's node as if it
+  // were passed through, and marking it local-config then failed with an internal error.
+  const ogx = withKptAnnotations(
+    'apiVersion: ogx.io/v1beta1\nkind: OGXServer\nmetadata:\n  name: chat\n  namespace: ai\nspec:\n  distribution: {name: starter}\n  storage: {}\n',
+    'stacks/chat.yaml',
+    0,
+    1,
+  );
+  const result = lazy(() => run([], { input: resourceList([ogx]) }));
+
+  it('renders: exit 0, no internal error, the OGXServer kept as local config next to its objects', () => {
+    const r = result();
+    expectNoCrash(r);
+    expect(r.stdout).not.toContain('internal error');
+    expect(r.status, r.stderr).toBe(0);
+    const { items } = parseResourceList(r.stdout);
+    const server = items.find((o) => o.kind === 'OGXServer');
+    expect(server && annotationsOf(server)[LOCAL_CONFIG]).toBe('true');
+    expect(items.filter(isGenerated).map((o) => o.kind)).toEqual(expect.arrayContaining(['ConfigMap', 'Deployment', 'Service']));
+  });
+});

@@ -5,7 +5,7 @@
 // credential fields of LLSDs, and the test checks that none of them leaks.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { Document, isMap, isPair, isScalar, isSeq, Pair, parseAllDocuments, Scalar, visit, YAMLMap, YAMLSeq, type Node } from 'yaml';
+import { Document, isAlias, isMap, isPair, isScalar, isSeq, Pair, parseAllDocuments, Scalar, visit, YAMLMap, YAMLSeq, type Node } from 'yaml';
 
 // ---------------------------------------------------------------------------------------------
 // PRNG: mulberry32, small and the same on every platform (Math.random is not seedable).
@@ -74,7 +74,7 @@ function seedOf(root: string, path: string): Seed | undefined {
 }
 
 /**
- * examples/**, test/golden/* /input.yaml and test/cli/fixtures/**: each file one seed; each directory
+ * examples/**, test/golden/* /input.yaml, test/cli/fixtures/** and test/fuzz/seeds/**: each file one seed; each directory
  * of examples with several files is one more seed, its files together (an LLSD with its Secret).
  */
 export function loadCorpus(root: string): Seed[] {
@@ -84,6 +84,8 @@ export function loadCorpus(root: string): Seed[] {
       .sort()
       .map((name) => join(root, 'test/golden', name, 'input.yaml')),
     ...yamlFilesUnder(join(root, 'test/cli/fixtures')),
+    // OGXServers (issue 17): examples and goldens of the other API are few, so these are seeds of their own.
+    ...yamlFilesUnder(join(root, 'test/fuzz/seeds')),
   ];
   const seeds = files.map((f) => seedOf(root, f)).filter((s): s is Seed => s !== undefined);
   const byDir = new Map<string, Seed[]>();
@@ -186,12 +188,13 @@ const scalars = (d: Draft): Place[] => allNodes(d).filter((p) => isScalar(p.node
 const maps = (d: Draft): YAMLMap[] => [...d.items.items.filter(isMap), ...allNodes(d).map((p) => p.node).filter(isMap)] as YAMLMap[];
 const kindOf = (n: unknown): string | undefined => (isMap(n) ? String(n.get('kind') ?? '') : undefined);
 const llsds = (d: Draft): YAMLMap[] => [...new Set(d.items.items)].filter((n): n is YAMLMap => isMap(n) && kindOf(n) === 'LlamaStackDistribution');
+const ogxServers = (d: Draft): YAMLMap[] => [...new Set(d.items.items)].filter((n): n is YAMLMap => isMap(n) && kindOf(n) === 'OGXServer');
 
 // Values for a scalar: each a way a user (or an attacker) could write a field.
 const oddValues = ['', ' ', '~', 'null', 'true', 'yes', 'no', 'on', 'off', 'y', '0x1F', '1e999', '.nan', '-.inf', '0o17', '0755', '1_000', '12:30:00', '2001-12-14', '!', '%', '@', '`', '{', '[', '"', "'", '#', ': ', '- ', '? x', '|', '>', '\\', '__proto__', 'constructor', 'toString', 'hasOwnProperty', 'prototype', '-1', '0', '99999999999999999999', '1.0', '+12', '.5', 'NaN', 'Infinity'];
 const controlValues = ['\x00', 'a\x00b', '\x1b[31mred\x1b[0m', '\u2028', '\r', 'a\rb', '\t', '\x7f', '\ufeff', 'x\ny: forged', 'x\nllama/quickstart: spec: forged error', '\ud800', '\u202e', '\x08\x08\x08', '\x07'];
-const nearKinds = ['LlamaStackDistributon', 'LlamaStackDistributions', 'llamastackdistribution', 'LlamaStackDistribution ', 'LLamaStackDistribution', 'Secrets', 'secret', 'ConfigMaps', 'Configmap', 'RenderConfig', 'Rendercofig', 'ResourceList', 'List', 'Deployment', 'SealedSecret', 'ExternalSecret', ''];
-const nearApiVersions = ['llama-stack.io/v1alpha2', 'llamastack.io/v1alpha3', 'llamastack.io/v1alpha1', 'llamastack.io/v1', 'llamastack.io/v2alpha2', 'v1alpha2', 'llamastack.io', 'llamastack.io/', 'llamastack.ai/v1alpha2', 'v2', 'v1', 'apps/v1', 'fn.llamastack.io/v1alpha1', 'config.kubernetes.io/v1', 'bitnami.com/v1alpha1', 'external-secrets.io/v1beta1', ''];
+const nearKinds = ['LlamaStackDistributon', 'LlamaStackDistributions', 'llamastackdistribution', 'LlamaStackDistribution ', 'LLamaStackDistribution', 'Secrets', 'secret', 'ConfigMaps', 'Configmap', 'RenderConfig', 'Rendercofig', 'ResourceList', 'List', 'Deployment', 'SealedSecret', 'ExternalSecret', 'OGXServers', 'OgxServer', 'OGXserver', 'OGXServer ', ''];
+const nearApiVersions = ['llama-stack.io/v1alpha2', 'llamastack.io/v1alpha3', 'llamastack.io/v1alpha1', 'llamastack.io/v1', 'llamastack.io/v2alpha2', 'v1alpha2', 'llamastack.io', 'llamastack.io/', 'llamastack.ai/v1alpha2', 'v2', 'v1', 'apps/v1', 'fn.llamastack.io/v1alpha1', 'config.kubernetes.io/v1', 'bitnami.com/v1alpha1', 'external-secrets.io/v1beta1', 'ogx.io/v1alpha1', 'ogx.io/v1', 'ogx.ai/v1beta1', 'ogx.io', 'v1beta1', ''];
 const tags = ['!!binary', '!!bool', '!!int', '!!float', '!!str', '!!null', '!!set', '!!omap', '!!pairs', '!!timestamp', '!!merge', '!!map', '!!seq', '!custom', '!', '!<tag:yaml.org,2002:str>', '!!python/object'];
 
 function huge(r: Rng): string {
@@ -245,6 +248,8 @@ const ops: Record<string, Op> = {
     const tag = d.r.pick(tags);
     // The yaml library would refuse or quote some tags: write them raw, before the node's own text.
     if (isScalar(p.node)) p.set(rawToken(d, `${tag} ${JSON.stringify(String(p.node.value ?? ''))}`));
+    // An alias of a seed takes no tag (the yaml library throws): a tag on what it names instead is another case.
+    else if (isAlias(p.node)) return undefined;
     else p.node.tag = tag;
     return `tag ${tag} at ${p.key ?? '[]'}`;
   },
@@ -424,6 +429,46 @@ const credentialPlants: Array<(d: Draft, llsd: YAMLMap, marker: string) => strin
   },
 ];
 
+/** Credentials an OGXServer must not hold as values (src/api/ogxserver-credentials.ts, and the schema's refs). */
+const ogxCredentialPlants: Array<(d: Draft, server: YAMLMap, marker: string) => string | undefined> = [
+  (d, server, marker) => {
+    const custom = ogxGroupList(server, 'inference', 'remote', 'custom');
+    custom?.add(d.doc.createNode({ type: 'remote::groq', settings: { api_key: marker } }));
+    return custom && 'literal api_key in custom settings';
+  },
+  (d, server, marker) => {
+    const vllm = ogxGroupList(server, 'inference', 'remote', 'vllm');
+    vllm?.add(d.doc.createNode({ id: 'planted', endpoint: `http://user:${marker}@vllm.ai.svc:8000/v1` }));
+    return vllm && 'password in a vllm endpoint';
+  },
+  (d, server, marker) => {
+    const openai = ogxGroupList(server, 'inference', 'remote', 'openai');
+    openai?.add(d.doc.createNode({ id: 'planted-openai', apiKey: marker }));
+    return openai && 'literal openai apiKey';
+  },
+  (d, server, marker) => {
+    const spec = server.get('spec', true);
+    if (!isMap(spec)) return undefined;
+    spec.set('storage', d.doc.createNode({ kv: { type: 'redis', endpoint: `redis://:${marker}@redis.ai.svc:6379` } }));
+    return 'password in the redis endpoint';
+  },
+];
+
+/** `spec.providers.<api>.<side>.<type>` of an OGXServer as a list, made when missing; undefined when a mutation left no mapping there. */
+function ogxGroupList(server: YAMLMap, ...path: string[]): YAMLSeq | undefined {
+  let node: unknown = server.get('spec', true);
+  for (const key of ['providers', ...path.slice(0, -1)]) {
+    if (!isMap(node)) return undefined;
+    if (!node.has(key)) node.set(key, new YAMLMap());
+    node = node.get(key, true);
+  }
+  if (!isMap(node)) return undefined;
+  const last = path[path.length - 1] as string;
+  if (!node.has(last)) node.set(last, new YAMLSeq());
+  const list = node.get(last, true);
+  return isSeq(list) ? list : undefined;
+}
+
 function providerMaps(llsd: YAMLMap): YAMLMap[] {
   const providers = (llsd.get('spec', true) as YAMLMap | undefined)?.get?.('providers', true);
   if (!isMap(providers)) return [];
@@ -458,15 +503,19 @@ function plantSecrets(d: Draft): void {
     }
   }
   if (secretItems.length > 0) d.ops.push(`secrets in ${secretItems.length} Secret(s)`);
-  for (const llsd of llsds(d)) {
-    if (!d.r.chance(0.3)) continue;
-    const m = marker(d.r);
-    const what = d.r.pick(credentialPlants)(d, llsd, m);
-    if (what) {
-      d.secrets.push(m);
-      d.ops.push(`secret as ${what}`);
+  const plant = <T>(targets: T[], plants: Array<(d: Draft, target: T, marker: string) => string | undefined>): void => {
+    for (const target of targets) {
+      if (!d.r.chance(0.3)) continue;
+      const m = marker(d.r);
+      const what = d.r.pick(plants)(d, target, m);
+      if (what) {
+        d.secrets.push(m);
+        d.ops.push(`secret as ${what}`);
+      }
     }
-  }
+  };
+  plant(llsds(d), credentialPlants);
+  plant(ogxServers(d), ogxCredentialPlants);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -531,13 +580,17 @@ const byteOpNames = Object.keys(byteOps);
 /** Makes case `index` of `seed` from the corpus: the same numbers give the same bytes. */
 export function makeCase(corpus: readonly Seed[], seed: number, index: number): Case {
   const r = rng(caseSeed(seed, index));
-  const source = corpus[r.int(corpus.length)] as Seed;
+  // A fifth of the cases start from an OGXServer seed: drawn evenly, the few would get about 3 %.
+  const ogx = corpus.filter(isOgxSeed);
+  const source = (ogx.length > 0 && r.chance(0.2) ? r.pick(ogx) : corpus[r.int(corpus.length)]) as Seed;
   // A draw that makes more text than the writer can hold is drawn again (the same way every time).
   for (let attempt = 0; ; attempt++) {
     const made = attemptCase(corpus, source, r, attempt < 3);
     if (made) return { index, seedSource: source.source, ...made };
   }
 }
+
+const isOgxSeed = (seed: Seed): boolean => seed.docs.some((doc) => /^kind: OGXServer$/m.test(doc));
 
 const maxCaseChars = 24 * 1024 * 1024;
 

@@ -3,42 +3,12 @@
 // one invalidating mutation of a valid LLSD always gives an error result at the mutated field.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isNode, stringify } from 'yaml';
-import { annotation, type KrmObject } from '../../src/krm/item.js';
-import { readResourceList, writeResourceList, writeStream, type OutputItem } from '../../src/krm/resource-list.js';
-import type { Result } from '../../src/krm/result.js';
+import { stringify } from 'yaml';
+import { readResourceList, writeResourceList, writeStream } from '../../src/krm/resource-list.js';
 import { process as render } from '../../src/process.js';
 import { schemaProblem } from '../kubernetes-models.js';
-import { itemsFrom } from '../support.js';
 import { apis, providerKinds, unrelatedObjects, validLlsd, type Api, type GeneratedLlsd } from './arbitraries.js';
-
-/** Runs per property: the file stays under 20 s on 2 cores. LLSD_PROPERTY_RUNS=2000 for a longer hunt. */
-const numRuns = Number(process.env.LLSD_PROPERTY_RUNS ?? 50);
-
-const streamOf = (objects: readonly object[]): string => objects.map((o) => stringify(o)).join('---\n');
-
-function renderBuild(objects: readonly object[]) {
-  return render({ mode: 'build', items: itemsFrom(streamOf(objects)) });
-}
-
-/** One KRM run over a ResourceList text; returns the ResourceList it writes back. */
-function renderKrm(text: string): { text: string; results: Result[] } {
-  const list = readResourceList(text);
-  expect(list.results).toEqual([]);
-  const output = render({ mode: 'krm', items: list.items });
-  return { text: writeResourceList(output.items, []), results: output.results };
-}
-
-const resourceList = (objects: readonly object[]): string =>
-  stringify({ apiVersion: 'config.kubernetes.io/v1', kind: 'ResourceList', items: objects });
-
-const plain = (item: OutputItem): KrmObject => (isNode(item) ? (item.toJSON() as KrmObject) : (item as KrmObject));
-
-/** The objects llsd-render generated (they carry the generated-from annotation). */
-const generated = (items: readonly OutputItem[]): KrmObject[] =>
-  items.map(plain).filter((o) => o.metadata.annotations?.[annotation.generatedFrom] !== undefined);
-
-const errorsOf = (results: readonly Result[]) => results.filter((r) => r.severity === 'error');
+import { errorsOf, generated, numRuns, renderBuild, renderKrm, resourceList, shuffledKeys, streamOf } from './render.js';
 
 const inputOf = (g: GeneratedLlsd): object[] => [g.llsd, ...g.secrets];
 
@@ -120,18 +90,6 @@ describe('valid LLSDs', () => {
     );
   });
 });
-
-/** `value` with the keys of every mapping in it in a random order; lists keep theirs. */
-function shuffledKeys(value: unknown): fc.Arbitrary<unknown> {
-  if (Array.isArray(value)) return fc.tuple(...value.map(shuffledKeys));
-  if (value === null || typeof value !== 'object') return fc.constant(value);
-  const keys = Object.keys(value);
-  const children = fc.tuple(...keys.map((key) => shuffledKeys((value as Record<string, unknown>)[key])));
-  return fc.tuple(fc.shuffledSubarray(keys, { minLength: keys.length, maxLength: keys.length }), children).map(([order, values]) => {
-    const byKey = new Map(keys.map((key, i) => [key, values[i]]));
-    return Object.fromEntries(order.map((key) => [key, byKey.get(key)]));
-  });
-}
 
 /** One way to make a valid LLSD invalid, and the field path the error must name. */
 interface Mutation {

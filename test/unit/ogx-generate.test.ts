@@ -131,11 +131,12 @@ describe('secret env vars (GENERATION.md §7)', () => {
       remote:
         custom:
         - type: remote::openai
-          secretRefs: {api_key: {name: s, key: k}}
-          settings: {api_key: literal}
+          secretRefs: {base_url: {name: s, key: k}}
+          settings: {base_url: "http://openai.svc/v1"}
 `));
+    // (Not `api_key`: a literal credential in settings is refused before generation, src/api/ogxserver-credentials.ts.)
     expect(generated.ok).toBe(false);
-    expect(generated.problems.filter(isError)).toEqual([{ path: ['spec', 'providers', 'inference', 'remote', 'custom', 0, 'settings', 'api_key'], message: expect.stringContaining('is also a key of `secretRefs`') }]);
+    expect(generated.problems.filter(isError)).toEqual([{ path: ['spec', 'providers', 'inference', 'remote', 'custom', 0, 'settings', 'base_url'], message: expect.stringContaining('is also a key of `secretRefs`') }]);
   });
 });
 

@@ -244,6 +244,15 @@ describe('Deployment (§3)', () => {
     expect(claims).toEqual({ requests: { memory: '4Gi', cpu: '1' }, claims: [{ name: 'gpu' }] });
   });
 
+  it('writes the given requests and limits in key order, whatever order the CR lists them in (found by the property tests)', () => {
+    const ordered = container(render(plan('workload:\n  workers: 1\n  resources:\n    requests: {cpu: 250m, memory: 512Mi}\n    limits: {memory: 512Mi}'))).resources;
+    const reordered = container(render(plan('workload:\n  workers: 1\n  resources:\n    requests: {memory: 512Mi, cpu: 250m}\n    limits: {memory: 512Mi}'))).resources;
+    expect(Object.keys(reordered.requests)).toEqual(['cpu', 'memory']);
+    expect(JSON.stringify(reordered)).toBe(JSON.stringify(ordered));
+    // A defaulted quantity still comes after the given ones (the goldens' order).
+    expect(Object.keys(reordered.limits)).toEqual(['memory', 'cpu']);
+  });
+
   it('copies workload.resourceClaims to the pod (TestConfigureResourceClaims)', () => {
     const pod = get(render(plan('workload:\n  resourceClaims: [{name: gpu, resourceClaimTemplateName: gpu-template}]')), 'Deployment').spec.template.spec;
     expect(pod.resourceClaims).toEqual([{ name: 'gpu', resourceClaimTemplateName: 'gpu-template' }]);
