@@ -498,7 +498,11 @@ function convertStorage(llsd: Llsd, problems: FieldProblem[]): Plain | undefined
   problems.push({
     severity: 'warning',
     path: ['spec', 'storage'],
-    message: "replaces the distribution's whole `storage` section in the OGXServer (an LLSD changes only the backends it names): the stores become `metadata`, `inference`, `conversations` and `prompts` on the backends given here",
+    message: `replaces the distribution's whole \`storage\` section in the OGXServer (an LLSD changes only the backends it names): the stores become \`metadata\`, \`inference\`, \`conversations\` and \`prompts\` on the backends given here${
+      (sql?.type ?? 'sqlite') === 'sqlite' && llsd.spec.workload?.storage !== undefined
+        ? "; its sqlite SQL file is `sqlstore.db` where the LLSD's was `sql_store.db`, so on the adopted volume the SQL data is not found: rename the file on the volume before the OGXServer starts, or give the store by `spec.overrideConfig`"
+        : ''
+    }`,
   });
   return out;
 }

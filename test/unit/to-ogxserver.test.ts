@@ -265,3 +265,11 @@ describe('the release annotation (new-user probe: a converted example pinned at 
     expect(((kept.object as KrmObject).metadata.annotations ?? {})['llamastack.io/release']).toBe('1.2.2');
   });
 });
+
+describe('storage on an adopted volume (golden review: the SQL data was silently not found)', () => {
+  it('sqlite with workload.storage: the storage warning says the SQL file name changes, and what to do', () => {
+    const { warnings } = converted(v2({ storage: { sql: { type: 'sqlite' } }, workload: { storage: { size: '5Gi' } } }));
+    expect(warningAt(warnings, 'spec.storage')).toMatch(/its sqlite SQL file is `sqlstore\.db` where the LLSD's was `sql_store\.db`, so on the adopted volume the SQL data is not found: rename the file on the volume before the OGXServer starts, or give the store by `spec\.overrideConfig`$/);
+    expect(warningAt(converted(v2({ storage: { sql: { type: 'sqlite' } } })).warnings, 'spec.storage')).not.toContain('sqlstore.db');
+  });
+});
