@@ -20,6 +20,7 @@ import { isError, type FieldProblem } from './issues.js';
 import { llsdReaders, type Llsd, type LlsdVersion, type ModelEntry, type ProviderEntry } from './llsd.js';
 import { providerApis, type SecretRefInput, type StorageBackendInput } from './llsd-v1alpha2.js';
 import { ogxApiVersion, ogxDisableableApis, ogxKind, parseOgxServer } from './ogxserver.js';
+import { fitName } from '../manifests/metadata.js';
 
 type Plain = Record<string, unknown>;
 type Path = Array<string | number>;
@@ -118,11 +119,11 @@ function convertMetadata(object: KrmObject, llsd: Llsd, problems: FieldProblem[]
   return metadata;
 }
 
-/** `<name>-ogx`, the name cut so the whole fits (ending in a letter or digit). */
-function newName(name: string): string {
-  const room = maxNameLength - nameSuffix.length;
-  return `${name.length > room ? name.slice(0, room).replace(/-+$/, '') : name}${nameSuffix}`;
-}
+/**
+ * `<name>-ogx`; a name too long for that is cut and given 8 hex of its hash, as generated object
+ * names are (fitName), so two long LLSD names never become one OGXServer name.
+ */
+const newName = (name: string): string => fitName(name, nameSuffix, maxNameLength);
 
 // ---------------------------------------------------------------------------------------------
 // release: which config keys the LLSD's fields become (the same choice the renderer makes)

@@ -103,11 +103,14 @@ describe('MIGRATION.md §3, v1alpha1 → OGXServer, row by row', () => {
     expect(converted(server({})).metadata).toEqual({ name: 'demo-ogx', namespace: 'ai', annotations: { [adoptNetworkingAnnotation]: 'demo' } });
   });
 
-  it('a name too long for `-ogx` within 46 characters is cut, with a warning naming the new name', () => {
-    const long = 'a'.repeat(44);
-    const { metadata, warnings } = converted(v1({ server: { distribution: { name: 'starter' } } }, { name: long, namespace: 'ai' }));
-    expect(metadata.name).toBe(`${'a'.repeat(42)}-ogx`);
-    expect(warningAt(warnings, 'metadata.name')).toBe(`is too long for an OGXServer name with \`-ogx\` (at most 46 characters): the OGXServer is named "${'a'.repeat(42)}-ogx"`);
+  // Attacker probe: two long names that share 42 characters became one OGXServer name.
+  it('a name too long for `-ogx` within 46 characters is cut and given 8 hex of its hash, with a warning naming the new name', () => {
+    const name = (long: string): string => converted(v1({ server: { distribution: { name: 'starter' } } }, { name: long, namespace: 'ai' })).metadata.name as string;
+    const { metadata, warnings } = converted(v1({ server: { distribution: { name: 'starter' } } }, { name: `${'a'.repeat(44)}`, namespace: 'ai' }));
+    expect(metadata.name).toMatch(new RegExp(`^${'a'.repeat(33)}-[0-9a-f]{8}-ogx$`));
+    expect((metadata.name as string).length).toBe(46);
+    expect(warningAt(warnings, 'metadata.name')).toBe(`is too long for an OGXServer name with \`-ogx\` (at most 46 characters): the OGXServer is named "${metadata.name}"`);
+    expect(name(`${'a'.repeat(50)}-one`)).not.toBe(name(`${'a'.repeat(50)}-two`));
   });
 
   it('spec.server.userConfig.configMapName → spec.overrideConfig {name, key: config.yaml}', () => {
