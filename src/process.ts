@@ -22,6 +22,7 @@ import { Prepared, Written, type OutputItem, type OutputStore } from './krm/reso
 import { capRepeats, hasErrors, sortResults, type Result } from './krm/result.js';
 import { clip, code, quote } from './lib/quote.js';
 import { exposureProblems } from './manifests/exposure.js';
+import { overrideMountProblems } from './manifests/deployment.js';
 import { ogxObjectProblems, renderObjects, renderOgxObjects } from './manifests/index.js';
 import { networkPolicyProblems } from './manifests/network-policy.js';
 import { planOgxServer, type OgxPlan } from './plan/ogx-plan.js';
@@ -209,6 +210,9 @@ function renderLlsd(
       : `generated config.yaml with ${count(config.providerCount.fromLlsd, 'provider')} from the LLSD (${config.providerCount.total} in all) and ${count(config.modelCount, 'model')} for ${target}`,
   );
   const objects = renderObjects(plan, config, options);
+  const mounts = overrideMountProblems(objects.find((o) => o.kind === 'Deployment'), plan.llsd.spec.workload?.overrides);
+  results.push(...mounts.map(toResult));
+  if (mounts.length > 0) return { results };
   // Check config.yaml as the server will at startup, with the env the container really gets.
   const startup = checkAsServer(plan, config, objects, (configPath, parsed) => crFieldOf(configPath, plan, parsed), ['spec', 'overrideConfig', 'configMapName']);
   results.push(...startup.map(toResult));
@@ -253,6 +257,9 @@ function renderOgxServer(
   results.push(...ogxObjectProblems(plan, config).map(toResult));
   if (results.some((r) => r.severity === 'error')) return { results };
   const objects = renderOgxObjects(plan, config, options);
+  const mounts = overrideMountProblems(objects.find((o) => o.kind === 'Deployment'), plan.server.spec.workload?.overrides);
+  results.push(...mounts.map(toResult));
+  if (mounts.length > 0) return { results };
   const checked = checkOgxAsServer(plan, config, objects);
   results.push(...checked.map(toResult));
   if (checked.some(isError)) return { results };

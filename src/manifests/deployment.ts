@@ -11,6 +11,7 @@ import { ogxObjects, workloadDefaults } from '../catalog/catalog.js';
 import { externalProviderSettings, externalProvidersOf } from '../config/external-providers.js';
 import { annotation, type KrmObject } from '../krm/item.js';
 import { isPlainObject } from '../lib/objects.js';
+import { listOf, quote } from '../lib/quote.js';
 import type { OgxPlan } from '../plan/ogx-plan.js';
 import {
   ogxAdoptedStorage,
@@ -471,3 +472,44 @@ function ogxConfigPath(): string {
 }
 
 const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
+
+/**
+ * `workload.overrides.volumes`/`volumeMounts` (either API) are appended to what llsd-render mounts:
+ * a volume named like one of those, or like an earlier one, a mount of a volume the pod does not
+ * have, or two mounts at one path make a Deployment the API server refuses, so each is an error at
+ * the user's field (attacker probe: exit 0 with such a Deployment).
+ */
+export function overrideMountProblems(deployment: KrmObject | undefined, overrides: { volumes?: unknown[] | undefined; volumeMounts?: unknown[] | undefined } | undefined): FieldProblem[] {
+  const podSpec = (deployment as { spec?: { template?: { spec?: { volumes?: Array<{ name?: unknown }>; containers?: Array<{ volumeMounts?: Array<{ name?: unknown; mountPath?: unknown }> }> } } } } | undefined)?.spec?.template?.spec;
+  if (!podSpec || !overrides) return [];
+  const base = ['spec', 'workload', 'overrides'];
+  const problems: FieldProblem[] = [];
+  const userVolumes = overrides.volumes ?? [];
+  const volumes = podSpec.volumes ?? [];
+  const generated = volumes.slice(0, volumes.length - userVolumes.length).map((v) => String(v.name));
+  const seen = new Set(generated);
+  userVolumes.forEach((volume, i) => {
+    const name = String((volume as { name?: unknown }).name);
+    if (seen.has(name)) {
+      const whose = generated.includes(name) ? `llsd-render's own volume ${quote(name)} (it mounts ${listOf(generated)})` : `an earlier volume of \`overrides.volumes\``;
+      problems.push({ path: [...base, 'volumes', i, 'name'], message: `is the name of ${whose}: the API server refuses a pod with two volumes of one name; give this volume another name` });
+    }
+    seen.add(name);
+  });
+  const userMounts = overrides.volumeMounts ?? [];
+  const mounts = podSpec.containers?.[0]?.volumeMounts ?? [];
+  const generatedPaths = mounts.slice(0, mounts.length - userMounts.length).map((m) => String(m.mountPath));
+  const paths = new Set(generatedPaths);
+  userMounts.forEach((mount, i) => {
+    const { name, mountPath } = mount as { name?: unknown; mountPath?: unknown };
+    if (!seen.has(String(name))) {
+      problems.push({ path: [...base, 'volumeMounts', i, 'name'], message: `names no volume of the pod (${listOf([...seen])}); add the volume to \`overrides.volumes\` or name one of those` });
+    }
+    if (paths.has(String(mountPath))) {
+      const whose = generatedPaths.includes(String(mountPath)) ? 'a path llsd-render mounts already' : 'the path of an earlier mount of `overrides.volumeMounts`';
+      problems.push({ path: [...base, 'volumeMounts', i, 'mountPath'], message: `is ${whose}: the API server refuses two mounts at one path; mount it elsewhere` });
+    }
+    paths.add(String(mountPath));
+  });
+  return problems;
+}

@@ -1,7 +1,7 @@
 // An OGXServer through the commands a user runs (the new-user probe found `validate` refusing an
 // OGXServer-only directory, and KRM mode failing on any OGXServer item without kustomize's id).
 import { describe, expect, it } from 'vitest';
-import { LOCAL_CONFIG, parseResourceList, resourceList, run, tempDir, writeTree } from './run.js';
+import { LOCAL_CONFIG, parseResourceList, quickstartText, resourceList, run, tempDir, writeTree } from './run.js';
 
 const server = `apiVersion: ogx.io/v1beta1
 kind: OGXServer
@@ -78,5 +78,19 @@ describe('an OGXServer through the commands', () => {
     expect(r.stderr).toMatch(/spec\.workload\.replicas: warning: runs 3 pods, but .* keeps state on each pod's own volume .*Set `spec\.storage\.kv` to redis and give a PostgreSQL SQL store through `spec\.overrideConfig`/);
     const volume = writeTree(tempDir(), { 'server.yaml': `${server.replace('spec:\n', 'spec:\n  workload: {replicas: 2, storage: {size: 5Gi}}\n')}---\n${secret}` });
     expect(run(['build', volume]).stderr).toMatch(/spec\.workload\.replicas: warning: runs 2 pods, but `workload\.storage` is a ReadWriteOnce volume/);
+  });
+
+  // Attacker probe: these rendered a Deployment the API server refuses, with exit 0 (an LLSD too).
+  it('overrides.volumes named like a volume llsd-render mounts, a mount of no volume, two mounts at one path: an error each, at the field', () => {
+    const overrides = 'spec:\n  workload:\n    overrides:\n      volumes: [{name: user-config, emptyDir: {}}]\n      volumeMounts: [{name: nope, mountPath: /etc/ogx/}]\n';
+    const dir = writeTree(tempDir(), { 'server.yaml': `${server.replace('spec:\n', overrides)}---\n${secret}` });
+    const r = run(['build', dir]);
+    expect(r.status).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/: spec\.workload\.overrides\.volumes\[0\]\.name: is the name of llsd-render's own volume "user-config" \(it mounts ogx-storage, user-config\)/);
+    expect(r.stderr).toMatch(/: spec\.workload\.overrides\.volumeMounts\[0\]\.name: names no volume of the pod/);
+    expect(r.stderr).toMatch(/: spec\.workload\.overrides\.volumeMounts\[0\]\.mountPath: is a path llsd-render mounts already/);
+    const llsd = writeTree(tempDir(), { 'llsd.yaml': `${quickstartText()}  workload:\n    overrides:\n      volumeMounts: [{name: y, mountPath: /tmp}]\n` });
+    expect(run(['build', llsd]).stderr).toMatch(/llama\/quickstart: spec\.workload\.overrides\.volumeMounts\[0\]\.name: names no volume of the pod/);
   });
 });
