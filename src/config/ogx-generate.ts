@@ -7,7 +7,7 @@ import { isError, type FieldProblem } from '../api/issues.js';
 import { ogxDivergences, providerFields, providerSpec, runConfigStores } from '../catalog/catalog.js';
 import { stringifyPlainYaml } from '../krm/yaml.js';
 import { clonePlain, isPlainObject, setOwn } from '../lib/objects.js';
-import { clip, quote } from '../lib/quote.js';
+import { clip, code, listOf, quote } from '../lib/quote.js';
 import type { OgxPlan } from '../plan/ogx-plan.js';
 import type { GeneratedConfig, GenerateOutcome } from './generate.js';
 import { expandOgxProviders, storageEnv, type OgxExpansion, type OgxProviderEntry } from './ogx-providers.js';
@@ -229,7 +229,10 @@ function adaptToRelease(built: OperatorConfig, plan: OgxPlan, problems: FieldPro
     decimalsAsNumbers(provider.entry.config); // S2
   }
   // After the renames: the required keys are those of the type the server runs (A4–A9).
-  for (const provider of typedEntries(expansion)) fillRequired(provider, plan);
+  for (const provider of typedEntries(expansion)) {
+    fillRequired(provider, plan);
+    dropUnreadKeys(provider, plan, problems); // S3
+  }
   warnOverwrittenVectorStoresConfig(config, expansion, plan, problems); // B4
   keepDefaultEmbeddingProviders(config, plan, expansion, problems); // A14
   dropIgnoredModelKeys(config); // B2
@@ -303,6 +306,26 @@ function fillRequired(provider: OgxProviderEntry, plan: OgxPlan): void {
     const given = ogxDivergences().requiredValues.find((r) => r.api === api && r.type === entry.provider_type && r.key === key);
     if (given) setOwn(entry.config, key, clonePlain(given.value));
     else if (Object.hasOwn(sample, key)) setOwn(entry.config, key, withDistro(clonePlain(sample[key]), plan.distributionName));
+  }
+}
+
+/**
+ * S3: a typed field the CRD has but the target release's provider does not read (`doOcr` on a
+ * release whose docling has no `do_ocr`): the server ignores the key, and llsd-render writes no key
+ * the release does not read, so it is left out with a warning at the provider.
+ */
+function dropUnreadKeys(provider: OgxProviderEntry, plan: OgxPlan, problems: FieldProblem[]): void {
+  const { api, entry, path } = provider;
+  const keys = providerFields(plan.catalogRelease, api, entry.provider_type)?.keys;
+  if (!keys) return;
+  const unread = Object.keys(entry.config).filter((key) => !keys.includes(key));
+  for (const key of unread) delete entry.config[key];
+  if (unread.length > 0) {
+    problems.push({
+      severity: 'warning',
+      path,
+      message: `sets ${listOf(unread, { each: (key) => code(key) })}, which ${entry.provider_type} of OGX ${plan.release} does not read, so ${unread.length === 1 ? 'it is' : 'they are'} left out of config.yaml; remove ${unread.length === 1 ? 'it' : 'them'}, or pin a release that reads ${unread.length === 1 ? 'it' : 'them'} (\`llamastack.io/release\`)`,
+    });
   }
 }
 

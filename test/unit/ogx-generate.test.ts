@@ -394,3 +394,19 @@ describe('S2', () => {
     expect(checkReleaseSchema(served, { ...context, source: 'generated' }).filter((p) => p.severity === 'error')).toEqual([]);
   });
 });
+
+describe('S3', () => {
+  // Property tests: doOcr on OGX 1.0.0 was an error ("the server silently ignores it").
+  it('a typed field the release\'s provider does not read is left out with a warning at the provider', () => {
+    const spec = '  distribution: {name: starter}\n  providers:\n    fileProcessors:\n      inline:\n        docling: {doOcr: true}\n';
+    const releases = ogxServerReleases().filter((r) => {
+      const generated = generateOgxConfig(ogxPlan(spec, r));
+      return generated.ok && generated.problems.some((p) => p.message.includes('does not read'));
+    });
+    expect(releases.length).toBeGreaterThan(0);
+    const release = releases[0] as string;
+    const generated = generate(spec, release);
+    expect(JSON.stringify(providersOf(generated.config.value, 'file_processors'))).not.toContain('do_ocr');
+    expect(generated.problems).toEqual(expect.arrayContaining([{ severity: 'warning', path: ['spec', 'providers', 'fileProcessors', 'inline', 'docling'], message: expect.stringMatching(/^sets `do_ocr`, which inline::docling of OGX [\d.]+ does not read, so it is left out of config\.yaml/) }]));
+  });
+});
