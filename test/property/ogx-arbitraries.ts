@@ -448,8 +448,9 @@ function cleanWorkload(w: Record<string, any>): Record<string, unknown> {
   }
   if (w.autoscaling) {
     const a = clean(w.autoscaling) as Record<string, number>;
-    // CEL: maxReplicas ≥ minReplicas.
-    a.maxReplicas = Math.max(a.maxReplicas as number, a.minReplicas ?? 1);
+    // CEL: maxReplicas ≥ minReplicas; and ≥ replicas, which the HPA's minimum also takes (an HPA
+    // with its minimum above its maximum is refused by the API server: an error result).
+    a.maxReplicas = Math.max(a.maxReplicas as number, a.minReplicas ?? 1, typeof out.replicas === 'number' ? out.replicas : 1);
     out.autoscaling = a;
   }
   return out;
