@@ -147,11 +147,11 @@ const requiredHintsV1alpha1 = {
 };
 
 /**
- * `__proto__` anywhere in an LLSD: YAML keeps it as a key, but a JavaScript object cannot hold it
+ * `__proto__` anywhere in an LLSD (or an OGXServer): YAML keeps it as a key, but a JavaScript object cannot hold it
  * as one without special care at every copy, so it would be dropped on the way to config.yaml. No
  * Kubernetes field and no llama-stack setting has that name: it is refused, with its path.
  */
-function reservedKeys(object: unknown): FieldProblem[] {
+export function reservedKeys(object: unknown): FieldProblem[] {
   const problems: FieldProblem[] = [];
   const stack: Array<[unknown, Array<string | number>]> = [[object, []]];
   while (stack.length > 0) {

@@ -23,6 +23,7 @@ import { quote } from '../lib/quote.js';
 import { metadataSchema } from './llsd-v1alpha2.js';
 import { ogxLiteralCredentials } from './ogxserver-credentials.js';
 import { checkOgxRules, type OgxRuleOptions } from './ogxserver-rules.js';
+import { reservedKeys } from './llsd.js';
 
 export const ogxGroup = 'ogx.io';
 export const ogxKind = 'OGXServer';
@@ -746,6 +747,8 @@ const requiredHints = {
  * webhook's checks (`ogxserver-rules.ts`). Every problem has its field path in the item.
  */
 export function parseOgxServer(object: KrmObject, options: OgxRuleOptions = {}): ParsedOgxServer {
+  const reserved = reservedKeys(object);
+  if (reserved.length > 0) return { ok: false, problems: reserved };
   const { server: schema } = ogxSchemas();
   const parsed = schema.safeParse(object, { reportInput: true });
   if (!parsed.success) return { ok: false, problems: problemsFromIssues(parsed.error.issues, schema, requiredHints) };

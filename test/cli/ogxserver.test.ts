@@ -93,4 +93,12 @@ describe('an OGXServer through the commands', () => {
     const llsd = writeTree(tempDir(), { 'llsd.yaml': `${quickstartText()}  workload:\n    overrides:\n      volumeMounts: [{name: y, mountPath: /tmp}]\n` });
     expect(run(['build', llsd]).stderr).toMatch(/llama\/quickstart: spec\.workload\.overrides\.volumeMounts\[0\]\.name: names no volume of the pod/);
   });
+
+  // Attacker probe: in settings it gave a wrong message, in labels it was dropped silently.
+  it('a __proto__ key anywhere in an OGXServer is refused at its path, as in an LLSD', () => {
+    const dir = writeTree(tempDir(), { 'server.yaml': `${server.replace('  namespace: ai\n', '  namespace: ai\n  labels: {__proto__: x}\n')}---\n${secret}` });
+    const r = run(['build', dir]);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/ai\/chat: metadata\.labels\.__proto__: is not a key llsd-render can carry \(JavaScript reserves it\)/);
+  });
 });
