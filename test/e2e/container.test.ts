@@ -109,7 +109,7 @@ describe('container image (Dockerfile)', () => {
       const input = stringify({ apiVersion: 'config.kubernetes.io/v1', kind: 'ResourceList', items: [llsd] });
       const result = run(podman, ['run', '--rm', '-i', '--network', 'none', '--user', 'nobody', '-e', 'LLSD_RENDER_DEBUG=1', image], { input });
       expect(result.status, describeRun(result)).toBe(0);
-      expect(result.stderr).toMatch(/^llsd-render: code cache: read \/usr\/local\/lib\/llsd-render\/code-cache\/code-[0-9a-f]{16}-nodev[\d.]+-\w+\.v8cache$/m);
+      expect(result.stderr).toMatch(/^llsd-render: code cache: read \/usr\/local\/lib\/llsd-render\/code-cache\/code-[0-9a-f]{16}-\d+-\d+-nodev[\d.]+-\w+\.v8cache$/m);
       expect(result.stderr).not.toMatch(/code cache: (refused|wrote|cannot)/);
     });
 
@@ -222,7 +222,7 @@ describe('container image (Dockerfile)', () => {
       const inImage = inSidecar([...command, ...args], app, { ...appEnv, LLSD_RENDER_DEBUG: '1' });
       expect(inImage.status, describeRun(inImage)).toBe(0);
       // The image's code cache is read; as user 999 nothing may be written (or tried) anywhere.
-      expect(inImage.stderr).toMatch(/^llsd-render: code cache: read \/usr\/local\/lib\/llsd-render\/code-cache\/code-[0-9a-f]{16}-nodev[\d.]+-\w+\.v8cache$/m);
+      expect(inImage.stderr).toMatch(/^llsd-render: code cache: read \/usr\/local\/lib\/llsd-render\/code-cache\/code-[0-9a-f]{16}-\d+-\d+-nodev[\d.]+-\w+\.v8cache$/m);
       expect(inImage.stderr).not.toMatch(/code cache: (refused|wrote|cannot)|EROFS|EACCES/);
 
       const onHost = run(process.execPath, [requireBundle(), 'build', '--config', pluginEnv.ARGOCD_ENV_LLSD_CONFIG as string, '.'], { cwd: app });
