@@ -26,7 +26,7 @@ import { overrideMountProblems } from './manifests/deployment.js';
 import { ogxObjectProblems, renderObjects, renderOgxObjects } from './manifests/index.js';
 import { networkPolicyProblems } from './manifests/network-policy.js';
 import { planOgxServer, type OgxPlan } from './plan/ogx-plan.js';
-import { planLlsd, type Plan } from './plan/plan.js';
+import { planLlsd, type Plan, type ServerTarget } from './plan/plan.js';
 import type { ImageLookup } from './registry/labels.js';
 
 /**
@@ -283,10 +283,10 @@ function ogxSummary(plan: OgxPlan, config: GeneratedConfig | undefined, target: 
 }
 
 /** The server and release as messages name them: `llama-stack 0.7.1`, `OGX 1.3.0`. */
-const serverOf = (plan: Pick<Plan, 'release' | 'profile'>): string => `${plan.profile.serverName ?? 'llama-stack'} ${plan.release}`;
+const serverOf = (plan: ServerTarget): string => `${plan.profile.serverName ?? 'llama-stack'} ${plan.release}`;
 
 /** Where a base config from image labels came from: the tag's digest, the registry or mirror, the cache. */
-function imageSourceInfo(image: string, plan: Pick<Plan, 'image' | 'imageSource'>): FieldProblem {
+function imageSourceInfo(image: string, plan: ServerTarget): FieldProblem {
   const source = plan.imageSource as NonNullable<Plan['imageSource']>;
   const { config } = source;
   const label = config.from === 'base64' ? 'io.llamastack.config.base64' : `io.llamastack.config.layer (${config.path} in ${config.layer})`;
@@ -302,7 +302,7 @@ function imageSourceInfo(image: string, plan: Pick<Plan, 'image' | 'imageSource'
  * they point at the field naming that ConfigMap.
  */
 function checkAsServer(
-  plan: Pick<Plan, 'release' | 'catalogRelease' | 'profile'>,
+  plan: ServerTarget,
   config: Pick<GeneratedConfig, 'value' | 'fromConfigMap'>,
   objects: readonly KrmObject[],
   crField: (configPath: string, parsed: Record<string, unknown>) => FieldProblem['path'],

@@ -8,7 +8,7 @@
 // base comes from its labels. Only OGX releases (configs/ogx-divergences.yaml `releases`) qualify.
 import { closest, type FieldProblem } from '../api/issues.js';
 import type { OgxServer } from '../api/ogxserver.js';
-import { ogxServerReleases, type ReleaseProfile } from '../catalog/catalog.js';
+import { ogxServerReleases } from '../catalog/catalog.js';
 import { compareVersions, releaseSupport } from '../catalog/versions.js';
 import { distributionOfRepository, parseImage, releaseOfTag, shippedCatalog, unsupportedVersionMessage, type Catalog, type CatalogEntry, type CatalogRelease } from '../config/distributions.js';
 import { baseVersionProblem } from '../config/ogx-generate.js';
@@ -17,21 +17,13 @@ import { annotation } from '../krm/item.js';
 import { parseYaml11 } from '../krm/yaml.js';
 import { isPlainObject } from '../lib/objects.js';
 import { clip, listOf, quote } from '../lib/quote.js';
-import type { ImageLookup } from '../registry/labels.js';
-import { readOgxCaBundle, type CaBundle } from './ca-bundle.js';
-import type { ImageLabels } from './plan.js';
+import { readOgxCaBundle } from './ca-bundle.js';
+import type { ImageLabels, ServerTarget } from './plan.js';
 
-export interface OgxPlan {
+/** `distributionName`: `spec.distribution.name`, or `custom` for `spec.distribution.image`. */
+export interface OgxPlan extends ServerTarget {
   /** The parsed OGXServer, CRD defaults applied. */
   server: OgxServer;
-  /** `spec.distribution.name`, or `custom` for `spec.distribution.image`. */
-  distributionName: string;
-  /** The image the Deployment runs (a named distribution: our catalog's pinned image of the release). */
-  image: string;
-  release: string;
-  profile: ReleaseProfile;
-  /** The catalog release whose schemas and provider registry answer for `release`. */
-  catalogRelease: string;
   /**
    * GENERATION.md §1: `generated` (a config.yaml is generated from the base and the spec),
    * `override` (spec.overrideConfig is mounted as is, no secret env vars), `none` (the image's own config).
@@ -43,10 +35,6 @@ export interface OgxPlan {
   baseSource?: 'distribution' | 'baseConfig' | 'image-labels';
   /** Override mode: the user's ConfigMap, its key (mounted as config.yaml), the text and its parse. */
   overrideConfig?: { configMapName: string; key: string; text: string; value: Record<string, unknown> };
-  /** `spec.tls.trust.caCertificates`: the valid certificates of the selected keys of that ConfigMap. */
-  caBundle?: CaBundle;
-  /** Set when the base config came from the labels of `spec.distribution.image`. */
-  imageSource?: Extract<ImageLookup, { ok: true }>;
 }
 
 /** `problems` of a plan that succeeded are warnings. `pendingImage`: the image whose labels must be looked up first. */

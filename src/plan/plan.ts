@@ -29,15 +29,29 @@ import type { ImageLookup } from '../registry/labels.js';
 import { imageVersionLabel } from '../registry/labels.js';
 import { readCaBundle, type CaBundle } from './ca-bundle.js';
 
-export interface Plan {
-  llsd: Llsd;
+/**
+ * What an LLSD and an OGXServer both plan to, and what the stages after the plan read alike (the
+ * image, the release and its facts, the CA bundle, where a base config from image labels came
+ * from). Each API's plan adds its validated CR and its config source: `Plan` here, `OgxPlan`
+ * (src/plan/ogx-plan.ts).
+ */
+export interface ServerTarget {
   /** The named distribution; for an image of none, the config's `distro_name`/`image_name` or `custom`. */
   distributionName: string;
+  /** The image the Deployment runs. */
   image: string;
   release: string;
   profile: ReleaseProfile;
   /** The catalog release whose schemas and provider registry answer for `release` (itself, or the catalog's release of its major.minor). */
   catalogRelease: string;
+  /** The valid certificates of the CA bundle the CR names. */
+  caBundle?: CaBundle;
+  /** Set when the base config came from the labels of the CR's image: where from, for the info result. */
+  imageSource?: Extract<ImageLookup, { ok: true }>;
+}
+
+export interface Plan extends ServerTarget {
+  llsd: Llsd;
   /** Set when the release was not given but assumed (from the overrideConfig layout): says so, for the summary. */
   releaseNote?: string;
   /**
@@ -47,10 +61,6 @@ export interface Plan {
   baseConfig: Record<string, unknown>;
   /** `spec.overrideConfig`: the user's ConfigMap and its config.yaml, used instead of a generated one. */
   overrideConfig?: { configMapName: string; text: string; /** `text` as the server parses it. */ value: Record<string, unknown> };
-  /** `networking.tls.caBundle`: the valid certificates of the selected keys of that ConfigMap. */
-  caBundle?: CaBundle;
-  /** Set when the base config came from the labels of `spec.distribution.image`: where from, for the info result. */
-  imageSource?: Extract<ImageLookup, { ok: true }>;
 }
 
 /**
