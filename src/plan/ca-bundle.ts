@@ -110,10 +110,11 @@ const count = (n: number, what: string): string => `${n} ${what}${n === 1 ? '' :
  * that does not parse, both are errors here; `configMapName` is the first ConfigMap named.
  */
 export function readOgxCaBundle(refs: ReadonlyArray<{ name: string; key: string }> | undefined, namespace: string | undefined, inventory: Inventory): CaBundleOutcome {
-  if (!refs || refs.length === 0) return { problems: [] };
+  const odh = odhTrustedCertificates(namespace, inventory);
+  if ((!refs || refs.length === 0) && odh.length === 0) return { problems: [] };
   const problems: FieldProblem[] = [];
   const pems: string[] = [];
-  refs.forEach((ref, i) => {
+  (refs ?? []).forEach((ref, i) => {
     const path = ['spec', 'tls', 'trust', 'caCertificates', i];
     const data = (inventory.find('', 'ConfigMap', namespace, ref.name)?.object.data ?? {}) as Record<string, unknown>;
     const text = Object.hasOwn(data, ref.key) ? data[ref.key] : undefined;
@@ -130,6 +131,7 @@ export function readOgxCaBundle(refs: ReadonlyArray<{ name: string; key: string 
     pems.push(...parsed.valid);
   });
   if (problems.length > 0) return { problems };
+  pems.push(...odh);
   // The operator fails the reconcile when the named keys hold only whitespace: no bundle to mount.
   if (pems.length === 0) {
     return { problems: [{ path: ['spec', 'tls', 'trust', 'caCertificates'], message: 'names only keys without certificates (the operator fails: failed to find valid certificates in CA bundle ConfigMaps); add "-----BEGIN CERTIFICATE-----" blocks to them, or remove `tls.trust`' }] };
@@ -139,5 +141,26 @@ export function readOgxCaBundle(refs: ReadonlyArray<{ name: string; key: string 
   if (Buffer.byteLength(pem) > maxConfigMapBytes) {
     return { problems: [{ path: ['spec', 'tls', 'trust', 'caCertificates'], message: `holds ${count(pems.length, 'certificate')} that make ${Buffer.byteLength(pem)} bytes: more than a ConfigMap holds (1 MiB); name fewer keys` }] };
   }
-  return { bundle: { configMapName: (refs[0] as { name: string }).name, pem, certificates: pems.length }, problems: [] };
+  return { bundle: { configMapName: refs?.[0]?.name ?? odhTrustedBundle, pem, certificates: pems.length }, problems: [] };
 }
+
+/**
+ * OBJECTS.md §2: the operator adds the certificates of every key of a ConfigMap
+ * `odh-trusted-ca-bundle` in the server's namespace (OpenShift AI's cluster-wide trust) after the
+ * named ones, skipping keys that hold none. At commit time that ConfigMap counts when it is in the
+ * input; its keys are read in name order (the operator's order is Go's random map order).
+ */
+function odhTrustedCertificates(namespace: string | undefined, inventory: Inventory): string[] {
+  const data = inventory.find('', 'ConfigMap', namespace, odhTrustedBundle)?.object.data;
+  if (!data || typeof data !== 'object') return [];
+  return Object.keys(data)
+    .sort()
+    .flatMap((key) => {
+      const text = (data as Record<string, unknown>)[key];
+      if (typeof text !== 'string') return [];
+      const parsed = parseCertificates(text);
+      return parsed.invalid > 0 ? [] : parsed.valid;
+    });
+}
+
+const odhTrustedBundle = 'odh-trusted-ca-bundle';

@@ -119,6 +119,21 @@ describe('planOgxServer: the CA bundle as the operator gathers it (OBJECTS.md §
     expect(planned.plan.caBundle?.pem).toContain('-----END CERTIFICATE-----\n\n-----BEGIN CERTIFICATE-----');
   });
 
+  it('an odh-trusted-ca-bundle ConfigMap in the namespace adds its keys\' certificates after the named ones (keys in name order, invalid keys skipped), even without tls.trust', () => {
+    const odh = (data: Record<string, string>) =>
+      itemsFrom(`apiVersion: v1\nkind: ConfigMap\nmetadata: {name: odh-trusted-ca-bundle, namespace: ai}\ndata:\n${Object.entries(data).map(([k, v]) => `  ${k}: |\n${indent(v)}\n`).join('')}`);
+    const other = new X509Certificate(pem('other-ca.pem')).toString();
+    const corp = new X509Certificate(pem('corp-root-ca.pem')).toString();
+    const both = planOgxServer(trusting(['a.pem']), inventoryOf([...itemsFrom(`apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cas, namespace: ai}\ndata:\n  a.pem: |\n${indent(pem('corp-root-ca.pem'))}\n`), ...odh({ 'z.crt': pem('other-ca.pem'), 'bad.crt': '-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n' })]));
+    if (!both.ok) throw new Error(JSON.stringify(both.problems));
+    expect(both.plan.caBundle).toEqual({ configMapName: 'cas', pem: `${corp}\n${other}`, certificates: 2 });
+    const alone = planOgxServer(server('  distribution: {name: starter}\n'), inventoryOf(odh({ 'ca.crt': pem('other-ca.pem') })));
+    if (!alone.ok) throw new Error(JSON.stringify(alone.problems));
+    expect(alone.plan.caBundle).toEqual({ configMapName: 'odh-trusted-ca-bundle', pem: other, certificates: 1 });
+    const none = planOgxServer(server('  distribution: {name: starter}\n'), inventoryOf([]));
+    expect(none.ok && none.plan.caBundle).toBeUndefined();
+  });
+
   it('refs whose keys hold only whitespace are an error (the operator fails: no valid certificates)', () => {
     const planned = planOgxServer(trusting(['a.pem']), inventoryOf(itemsFrom('apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cas, namespace: ai}\ndata: {a.pem: "\\n  \\n"}\n')));
     expect(planned).toEqual({ ok: false, problems: [{ path: ['spec', 'tls', 'trust', 'caCertificates'], message: expect.stringContaining('failed to find valid certificates in CA bundle ConfigMaps') }] });
