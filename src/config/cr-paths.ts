@@ -45,6 +45,8 @@ export function ogxFieldOf(configPath: string, spec: Pick<OgxServerSpec, 'provid
     if (Number(model[1]) >= spec.resources.models.length) return ['spec', 'resources', 'models'];
     return ['spec', 'resources', 'models', Number(model[1]), ...(model[2] ? ['modelType'] : [])];
   }
+  // The base's own models: a problem with them comes from the inference providers that replaced the base's.
+  if (model && spec.providers?.inference) return ['spec', 'providers', 'inference'];
   if (configPath === 'server.port') return ['spec', 'network', 'port'];
   if (/^storage\b/.test(configPath) && spec.storage) return ['spec', 'storage'];
   return [];

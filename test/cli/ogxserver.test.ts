@@ -101,4 +101,12 @@ describe('an OGXServer through the commands', () => {
     expect(r.status).toBe(1);
     expect(r.stderr).toMatch(/ai\/chat: metadata\.labels\.__proto__: is not a key llsd-render can carry \(JavaScript reserves it\)/);
   });
+
+  // Property tests: these errors (the base's models naming the replaced providers) had no field path.
+  it('a base model left naming a provider the spec replaced points at spec.providers.inference', () => {
+    const dir = writeTree(tempDir(), { 'server.yaml': server.replace('name: starter', 'name: postgres-demo').replace(/  resources:\n    models:\n      - name: granite\n/, '') + `---\n${secret}` });
+    const r = run(['build', dir]);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/ai\/chat: spec\.providers\.inference: the generated config\.yaml would stop OGX [\d.]+ at startup: `registered_resources\.models\[\d\]\.provider_id` names the inference provider "vllm-inference", which is not configured/);
+  });
 });
