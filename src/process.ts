@@ -252,8 +252,9 @@ function renderOgxServer(
     if (!generated.ok) return { results };
     config = generated.config;
   }
-  const served = config?.value ?? plan.overrideConfig?.value;
-  if (served) results.push(...checkOgxScaling(served, plan).map(toResult));
+  // The config the pod reads; with none of its own (mode none), the image's, which is the base's.
+  const served = config?.value ?? plan.overrideConfig?.value ?? plan.baseConfig ?? {};
+  results.push(...checkOgxScaling(served, plan).map(toResult));
   results.push(...ogxObjectProblems(plan, config).map(toResult));
   if (results.some((r) => r.severity === 'error')) return { results };
   const objects = renderOgxObjects(plan, config, options);

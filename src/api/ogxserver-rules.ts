@@ -338,7 +338,7 @@ function checkDistributionName(spec: OgxServerSpec, known: readonly string[], of
   if (name === undefined || known.length === 0 || known.includes(name)) return [];
   const available = [...offered].sort().join(', ');
   const near = closest(name, offered);
-  return [{ path: ['spec', 'distribution', 'name'], message: `unknown distribution "${name}"; available distributions: ${available}${near ? `. Did you mean "${near}"?` : ''}; or set \`image\` instead of \`name\`` }];
+  return [{ path: ['spec', 'distribution', 'name'], message: `unknown distribution "${name}"${near ? ` (did you mean "${near}"?)` : ''}; available distributions: ${available}; or set \`image\` instead of \`name\`` }];
 }
 
 /** The named distributions of the catalog that have an OGX release (the others render only as LLSDs). */

@@ -19,6 +19,7 @@ import { renderRoute } from './route.js';
 import { renderOgxAdoptedService, renderOgxService, renderService } from './service.js';
 import { renderOgxServiceAccount, renderServiceAccount } from './service-account.js';
 import { renderServiceMonitor } from './service-monitor.js';
+import { ogxAdoptionProblems } from '../plan/ogx-workload.js';
 
 export function renderObjects(plan: Plan, config: GeneratedConfig, options: RenderOptions): KrmObject[] {
   return [
@@ -66,5 +67,5 @@ export function renderOgxObjects(plan: OgxPlan, config: GeneratedConfig | undefi
 
 /** Warnings about what the objects of an OGXServer do that its spec seems to ask otherwise. */
 export function ogxObjectProblems(plan: OgxPlan, config: GeneratedConfig | undefined): FieldProblem[] {
-  return [...ogxDeploymentProblems(plan, config), ...ogxIngressProblems(plan)];
+  return [...ogxDeploymentProblems(plan, config), ...ogxIngressProblems(plan), ...ogxAdoptionProblems(plan)];
 }

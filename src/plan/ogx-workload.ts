@@ -1,6 +1,8 @@
 // Facts about an OGXServer's workload that more than one object needs (reference OBJECTS.md),
 // each decided once here, with the operator's fallbacks where the CRD has no default.
 import { ogxObjects } from '../catalog/catalog.js';
+import type { FieldProblem } from '../api/issues.js';
+import { quote } from '../lib/quote.js';
 import type { OgxPlan } from './ogx-plan.js';
 
 /** The name and namespace of the OGXServer. */
@@ -45,6 +47,27 @@ function adoptedLlsd(plan: OgxPlan, annotation: string): string | undefined {
   const value = plan.server.metadata.annotations?.[annotation];
   if (value === undefined || value === plan.server.metadata.name) return undefined;
   return value.length <= 63 && /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(value) ? value : undefined;
+}
+
+/**
+ * Adoption annotations that adopt nothing, said (attacker probe: a typo, or adopt-storage without
+ * storage, left the legacy PVC out of the output, to be pruned with its data). The operator sets
+ * the condition AdoptionConfigInvalid for a value that is no DNS label; a render warns.
+ */
+export function ogxAdoptionProblems(plan: OgxPlan): FieldProblem[] {
+  const annotations = plan.server.metadata.annotations ?? {};
+  const problems: FieldProblem[] = [];
+  for (const key of [adoptStorageAnnotation, adoptNetworkingAnnotation]) {
+    const value = annotations[key];
+    if (value === undefined || value === plan.server.metadata.name) continue;
+    const path = ['metadata', 'annotations', key];
+    if (adoptedLlsd(plan, key) === undefined) {
+      problems.push({ severity: 'warning', path, message: `is not the name of an LLSD (a DNS label: lower-case letters, digits and "-", at most 63), so nothing is adopted, as the operator does; write the LLSD's metadata.name` });
+    } else if (key === adoptStorageAnnotation && !ogxHasStorage(plan)) {
+      problems.push({ severity: 'warning', path, message: `has no effect without \`spec.workload.storage\`: the pod keeps its state on an emptyDir, and ${quote(`${value}-pvc`)} is not in the output, so a GitOps prune would delete it and its data; add \`workload: {storage: {}}\`` });
+    }
+  }
+  return problems;
 }
 
 export const adoptStorageAnnotation = 'ogx.io/adopt-storage';

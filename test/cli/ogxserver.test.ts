@@ -109,4 +109,23 @@ describe('an OGXServer through the commands', () => {
     expect(r.status).toBe(1);
     expect(r.stderr).toMatch(/ai\/chat: spec\.providers\.inference: the generated config\.yaml would stop OGX [\d.]+ at startup: `registered_resources\.models\[\d\]\.provider_id` names the inference provider "vllm-inference", which is not configured/);
   });
+
+  // Attacker probe round 5: mode none (no providers, resources or storage) skipped the scaling checks.
+  it('an autoscaler whose minimum (from replicas) is above its maximum is an error in every config mode', () => {
+    const dir = writeTree(tempDir(), { 'server.yaml': 'apiVersion: ogx.io/v1beta1\nkind: OGXServer\nmetadata: {name: chat, namespace: ai}\nspec:\n  distribution: {name: starter}\n  workload: {replicas: 2, autoscaling: {maxReplicas: 1}}\n' });
+    const r = run(['build', dir]);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/ai\/chat: spec\.workload\.replicas: is 2, above `autoscaling\.maxReplicas` \(1\)/);
+  });
+
+  it('adoption annotations that adopt nothing get a warning: a value that is no LLSD name, adopt-storage without storage', () => {
+    const annotated = (annotations: string, spec = '') =>
+      run(['build', writeTree(tempDir(), { 'server.yaml': `${server.replace('  namespace: ai\n', `  namespace: ai\n  annotations: {${annotations}}\n`).replace('spec:\n', `spec:\n${spec}`)}---\n${secret}` })]);
+    const typo = annotated('ogx.io/adopt-storage: Old', '  workload: {storage: {}}\n');
+    expect(typo.status, typo.stderr).toBe(0);
+    expect(typo.stderr).toMatch(/metadata\.annotations\["ogx\.io\/adopt-storage"\]: warning: is not the name of an LLSD .* so nothing is adopted/);
+    const noStorage = annotated('ogx.io/adopt-storage: old');
+    expect(noStorage.stderr).toMatch(/metadata\.annotations\["ogx\.io\/adopt-storage"\]: warning: has no effect without `spec\.workload\.storage`: .*"old-pvc" is not in the output/);
+    expect(annotated('ogx.io/adopt-storage: old', '  workload: {storage: {}}\n').stderr).not.toContain('adopt-storage');
+  });
 });

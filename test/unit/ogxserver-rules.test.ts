@@ -182,14 +182,14 @@ describe('CEL rules', () => {
 
 describe('admission webhook', () => {
   it('an unknown distribution name lists the available ones', () => {
-    expectOne('distribution: {name: starterr}', 'spec.distribution.name', 'unknown distribution "starterr"; available distributions: postgres-demo, starter');
+    expectOne('distribution: {name: starterr}', 'spec.distribution.name', 'unknown distribution "starterr" (did you mean "starter"?); available distributions: postgres-demo, starter');
   });
 
   // New-user probe: the list named remote-vllm and meta-reference-gpu, which have no OGX release.
   it('the distribution names default to those of llsd-render\'s catalog with an OGX release, with the nearest one suggested', () => {
     const parsed = parseOgxServer(server('distribution: {name: startr}'));
     expect(parsed.problems.map((p) => p.path.join('.'))).toEqual(['spec.distribution.name']);
-    expect(parsed.problems[0]?.message).toBe('unknown distribution "startr"; available distributions: postgres-demo, starter. Did you mean "starter"?; or set `image` instead of `name`');
+    expect(parsed.problems[0]?.message).toBe('unknown distribution "startr" (did you mean "starter"?); available distributions: postgres-demo, starter; or set `image` instead of `name`');
   });
 
   it('a model naming a provider a typo away gets the nearest id suggested', () => {
