@@ -54,7 +54,8 @@ export type EarlierOutcomes = ReadonlyMap<InputItem, LlsdOutcome>;
 
 interface LlsdOutcome<Generated = KrmObject | Written> {
   results: Result[];
-  rendered?: { objects: Generated[]; summary: Result };
+  /** `path`: KRM mode, the file kpt writes the objects to. */
+  rendered?: { objects: Generated[]; summary: Result; path?: string };
   pendingImage?: string;
 }
 
@@ -72,6 +73,7 @@ export interface ProcessOutput {
 interface Rendered {
   item: InputItem;
   objects: Array<KrmObject | Written>;
+  path?: string | undefined;
 }
 
 export function process(input: ProcessInput): ProcessOutput {
@@ -143,11 +145,12 @@ export function process(input: ProcessInput): ProcessOutput {
     if (outcome.pendingImage !== undefined) pendingImages.push(outcome.pendingImage);
     else outcomes.set(item, outcome);
     if (outcome.rendered) {
-      rendered.push({ item, objects: outcome.rendered.objects });
+      rendered.push({ item, objects: outcome.rendered.objects, path: outcome.rendered.path });
       summaries.push(outcome.rendered.summary);
     }
   }
   results.push(...clashes(kept, rendered));
+  if (input.mode === 'krm') results.push(...sharedOutputPaths(rendered, options));
 
   if (hasErrors(results)) {
     // Nothing half-done: kpt keeps the package as it was, `build` prints nothing.
@@ -370,7 +373,7 @@ function placed(item: InputItem, outcome: LlsdOutcome<KrmObject>, mode: Mode, op
       [annotation.legacyIndex]: String(index),
     };
   });
-  return outcome;
+  return { ...outcome, rendered: { ...outcome.rendered, path } };
 }
 
 /**
@@ -442,6 +445,33 @@ function duplicateObjects(items: readonly InputItem[]): Result[] {
     const earlier = seen.get(id);
     if (!earlier) seen.set(id, item);
     else results.push(resultFor(item, 'error', `${clip(item.object.kind)} ${quote(item.object.metadata.name)} is defined twice${earlier.origin.file ? ` (also in ${earlier.origin.file})` : ''}; keep one`));
+  }
+  return results;
+}
+
+/**
+ * KRM mode: two rendered items whose objects go to one file (the same name in two namespaces, in one
+ * directory) would write index 0, 1, … twice, and kpt refuses the second ("already exists").
+ */
+function sharedOutputPaths(rendered: readonly Rendered[], options: RenderOptions): Result[] {
+  const first = new Map<string, InputItem>();
+  const results: Result[] = [];
+  for (const { item, path } of rendered) {
+    if (path === undefined) continue;
+    const earlier = first.get(path);
+    if (!earlier) {
+      first.set(path, item);
+      continue;
+    }
+    const other = `${earlier.object.kind} ${quote(`${earlier.object.metadata.namespace ?? 'default'}/${earlier.object.metadata.name}`)}`;
+    results.push(
+      resultFor(
+        item,
+        'error',
+        `writes its objects to ${quote(path)} (the \`outputPath\` option ${quote(options.outputPath)}), as ${other} does, and kpt refuses two objects at one path and index; set \`outputPath\` to a path with {namespace}, such as "{dir}/{namespace}-{name}.generated.yaml", or keep the two in different directories`,
+        ['metadata', 'name'],
+      ),
+    );
   }
   return results;
 }

@@ -128,4 +128,16 @@ describe('an OGXServer through the commands', () => {
     expect(noStorage.stderr).toMatch(/metadata\.annotations\["ogx\.io\/adopt-storage"\]: warning: has no effect without `spec\.workload\.storage`: .*"old-pvc" is not in the output/);
     expect(annotated('ogx.io/adopt-storage: old', '  workload: {storage: {}}\n').stderr).not.toContain('adopt-storage');
   });
+
+  // Attacker probe round 5: kpt failed ("already exists") and llsd-render said nothing.
+  it('KRM mode: two servers of one name in two namespaces of one file, which would write one output file, are an error', () => {
+    const at = (namespace: string) =>
+      server
+        .replace('  namespace: ai\n', `  namespace: ${namespace}\n  annotations:\n    config.kubernetes.io/path: apps/a.yaml\n    internal.config.kubernetes.io/path: apps/a.yaml\n`)
+        .replace(/  providers:[\s\S]*$/, '  storage: {}\n');
+    const r = run([], { input: resourceList([at('one'), at('two')]) });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain('writes its objects to "apps/chat.generated.yaml" (the `outputPath` option "{dir}/{name}.generated.yaml"), as OGXServer "one/chat" does, and kpt refuses two objects at one path and index');
+    expect(parseResourceList(r.stdout).items.map((i) => i.kind)).toEqual(['OGXServer', 'OGXServer']);
+  });
 });
