@@ -395,6 +395,7 @@ async function convert(io: Io, args: string[]): Promise<ExitCode> {
   const found = findYamlFiles(positionals);
   const read = readItems(found.files);
   const results: Result[] = [...found.results, ...read.results];
+  const convertedFrom = new Map<KrmObject, InputItem>();
   const output = read.items.map((item): OutputItem => {
     const { apiVersion, kind } = item.object;
     if (kind !== llsdKind || !apiVersion.startsWith(`${llsdGroup}/`) || apiVersion === to) return item.node;
@@ -404,8 +405,10 @@ async function convert(io: Io, args: string[]): Promise<ExitCode> {
     }
     const converted = convertItem(item.object);
     results.push(...converted.problems.map((p) => resultFor(item, p.severity ?? 'error', p.message, p.path)));
+    convertedFrom.set(converted.object as KrmObject, item);
     return converted.object as KrmObject;
   });
+  results.push(...sameIdentity(read.items.map((item, i) => ({ object: convertedFrom.has(output[i] as KrmObject) ? (output[i] as KrmObject) : item.object, from: convertedFrom.get(output[i] as KrmObject) }))));
   const sorted = sortResults(results);
   report(io, sorted);
   if (exitCodeOf(sorted) !== 0) return 1;
@@ -414,6 +417,27 @@ async function convert(io: Io, args: string[]): Promise<ExitCode> {
 }
 
 const ogxTarget = 'ogx.io/v1beta1';
+
+/**
+ * A converted object whose kind, namespace and name another document of the output already has
+ * (an LLSD `a` and an OGXServer `a-ogx`; a v1alpha1 and a v1alpha2 LLSD `b`): one would replace the
+ * other when applied, so it is an error at the LLSD that became it, and nothing is printed.
+ */
+function sameIdentity(documents: ReadonlyArray<{ object: KrmObject; from: InputItem | undefined }>): Result[] {
+  const seen = new Set<string>();
+  const results: Result[] = [];
+  // The documents left as they were first, so a converted object is the one told.
+  const ordered = [...documents.filter((d) => !d.from), ...documents.filter((d) => d.from)];
+  for (const { object, from } of ordered) {
+    if (typeof object?.kind !== 'string' || typeof object.metadata?.name !== 'string') continue;
+    const id = `${object.kind}/${object.metadata.namespace ?? ''}/${object.metadata.name}`;
+    if (seen.has(id) && from) {
+      results.push(resultFor(from, 'error', `becomes ${object.kind} ${quote(object.metadata.name)}, which another document of the output already is; rename this LLSD or that document before converting`, ['metadata', 'name']));
+    }
+    seen.add(id);
+  }
+  return results;
+}
 
 /** `--to`: an LLSD version (`v1alpha2` by default, the group optional) or `ogx.io/v1beta1` (`v1beta1` for short). */
 function convertTarget(value: string | undefined): string {

@@ -140,4 +140,13 @@ describe('an OGXServer through the commands', () => {
     expect(r.stderr).toContain('writes its objects to "apps/chat.generated.yaml" (the `outputPath` option "{dir}/{name}.generated.yaml"), as OGXServer "one/chat" does, and kpt refuses two objects at one path and index');
     expect(parseResourceList(r.stdout).items.map((i) => i.kind)).toEqual(['OGXServer', 'OGXServer']);
   });
+
+  // Attacker probe round 5: convert printed two OGXServers of one name, with exit 0.
+  it('convert --to ogx.io/v1beta1 refuses an LLSD that would become a document the output already has', () => {
+    const dir = writeTree(tempDir(), { 'a.yaml': quickstartText(), 'b.yaml': server.replace('name: chat', 'name: quickstart-ogx').replace('namespace: ai', 'namespace: llama') });
+    const r = run(['convert', '--to', 'ogx.io/v1beta1', dir]);
+    expect(r.status).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/llama\/quickstart: metadata\.name: becomes OGXServer "quickstart-ogx", which another document of the output already is/);
+  });
 });
