@@ -498,18 +498,20 @@ export function overrideMountProblems(deployment: KrmObject | undefined, overrid
   });
   const userMounts = overrides.volumeMounts ?? [];
   const mounts = podSpec.containers?.[0]?.volumeMounts ?? [];
-  const generatedPaths = mounts.slice(0, mounts.length - userMounts.length).map((m) => String(m.mountPath));
+  // Compared as paths (`/etc/ogx/`, `/etc/ogx` and `//etc/./ogx` are one), not as strings.
+  const samePath = (path: unknown): string => posix.normalize(String(path)).replace(/(.)\/+$/, '$1');
+  const generatedPaths = mounts.slice(0, mounts.length - userMounts.length).map((m) => samePath(m.mountPath));
   const paths = new Set(generatedPaths);
   userMounts.forEach((mount, i) => {
     const { name, mountPath } = mount as { name?: unknown; mountPath?: unknown };
     if (!seen.has(String(name))) {
       problems.push({ path: [...base, 'volumeMounts', i, 'name'], message: `names no volume of the pod (${listOf([...seen])}); add the volume to \`overrides.volumes\` or name one of those` });
     }
-    if (paths.has(String(mountPath))) {
-      const whose = generatedPaths.includes(String(mountPath)) ? 'a path llsd-render mounts already' : 'the path of an earlier mount of `overrides.volumeMounts`';
+    if (paths.has(samePath(mountPath))) {
+      const whose = generatedPaths.includes(samePath(mountPath)) ? 'a path llsd-render mounts already' : 'the path of an earlier mount of `overrides.volumeMounts`';
       problems.push({ path: [...base, 'volumeMounts', i, 'mountPath'], message: `is ${whose}: the API server refuses two mounts at one path; mount it elsewhere` });
     }
-    paths.add(String(mountPath));
+    paths.add(samePath(mountPath));
   });
   return problems;
 }

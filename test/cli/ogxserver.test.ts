@@ -90,6 +90,11 @@ describe('an OGXServer through the commands', () => {
     expect(r.stderr).toMatch(/: spec\.workload\.overrides\.volumes\[0\]\.name: is the name of llsd-render's own volume "user-config" \(it mounts ogx-storage, user-config\)/);
     expect(r.stderr).toMatch(/: spec\.workload\.overrides\.volumeMounts\[0\]\.name: names no volume of the pod/);
     expect(r.stderr).toMatch(/: spec\.workload\.overrides\.volumeMounts\[0\]\.mountPath: is a path llsd-render mounts already/);
+    // Attacker probe round 5: compared as strings, `/etc/ogx` (no slash) and `//etc/./ogx` got through.
+    for (const path of ['/etc/ogx', '//etc/./ogx']) {
+      const same = writeTree(tempDir(), { 'server.yaml': `${server.replace('spec:\n', `spec:\n  workload:\n    overrides:\n      volumes: [{name: extra, emptyDir: {}}]\n      volumeMounts: [{name: extra, mountPath: "${path}"}]\n`)}---\n${secret}` });
+      expect(run(['build', same]).stderr).toMatch(/: spec\.workload\.overrides\.volumeMounts\[0\]\.mountPath: is a path llsd-render mounts already/);
+    }
     const llsd = writeTree(tempDir(), { 'llsd.yaml': `${quickstartText()}  workload:\n    overrides:\n      volumeMounts: [{name: y, mountPath: /tmp}]\n` });
     expect(run(['build', llsd]).stderr).toMatch(/llama\/quickstart: spec\.workload\.overrides\.volumeMounts\[0\]\.name: names no volume of the pod/);
   });
