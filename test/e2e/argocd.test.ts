@@ -195,6 +195,35 @@ describe('Argo CD plugin (examples/argocd/plugin.yaml)', () => {
     expect(notFound.stdout).toBe('');
   });
 
+  // Issue 18: discovery missed forms `build` renders.
+  it('discovers the kind quoted, with a trailing comment and in flow style, as build reads it', () => {
+    const { root, binDir } = checkout();
+    const forms = [
+      'apiVersion: llamastack.io/v1alpha2\nkind: "LlamaStackDistribution"\nmetadata: {name: a}\n',
+      "apiVersion: ogx.io/v1beta1\nkind: 'OGXServer'   # the server\nmetadata: {name: a}\n",
+      '{apiVersion: llamastack.io/v1alpha2, kind: LlamaStackDistribution, metadata: {name: a}}\n',
+      '- {apiVersion: ogx.io/v1beta1, "kind": OGXServer}\n',
+    ];
+    forms.forEach((text, i) => {
+      const dir = join(root, `form-${i}`);
+      mkdirSync(dir);
+      writeFile(join(dir, 'x.yaml'), text);
+      const found = discover(dir, binDir);
+      expect(found.stdout.trim(), text).toBe('./x.yaml');
+    });
+    for (const text of [
+      'kind: ConfigMap  # not a LlamaStackDistribution\n',
+      'kindly: LlamaStackDistribution\n',
+      'kind: LlamaStackDistributionList\n',
+      'kind: ConfigMap\ndata:\n  llsd.yaml: |\n    kind: LlamaStackDistribution\n',
+    ]) {
+      const dir = join(root, `not-${forms.length}-${text.length}`);
+      mkdirSync(dir);
+      writeFile(join(dir, 'x.yaml'), text);
+      expect(discover(dir, binDir).stdout, text).toBe('');
+    }
+  });
+
   it('has a repo-server sidecar patch that runs argocd-cmp-server as user 999 with plugin.yaml mounted', () => {
     const patch = parseYaml(readText(join(exampleDir, 'repo-server-patch.yaml'))) as K8sObject & {
       spec: { template: { spec: { containers: Array<Record<string, unknown>>; volumes: Array<{ name: string; configMap?: { name: string } }> } } };

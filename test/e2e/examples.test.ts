@@ -100,6 +100,30 @@ describe('examples/flux: render in CI, Flux applies rendered/', () => {
     expect(changedFiles(checkedIn, fresh), 'files of examples/flux/rendered that differ from a fresh render (UPDATE_EXAMPLES=1 rewrites them)').toEqual([]);
   });
 
+  // Issue 18: the README's check was `git diff --exit-code`, which misses the untracked file of a new LLSD.
+  it('the README\'s CI check, run as written, fails when a new LLSD was not rendered and committed', () => {
+    const command = readText(join(exampleDir, 'README.md'))
+      .split('\n')
+      .find((line) => line.includes('git status --porcelain'))
+      ?.replace(/#.*$/, '')
+      .trim();
+    expect(command).toBe('test -z "$(git status --porcelain examples/flux/rendered)"');
+    const root = tmp('llsd-flux-git-');
+    const dir = copyDir(exampleDir, join(root, 'examples', 'flux'));
+    const git = (...args: string[]) => run('git', ['-c', 'user.email=ci@example.com', '-c', 'user.name=ci', ...args], { cwd: root });
+    expect(git('init', '-q').status).toBe(0);
+    expect(git('add', '.').status).toBe(0);
+    expect(git('commit', '-qm', 'rendered').status).toBe(0);
+    const check = () => run('sh', ['-c', command as string], { cwd: root });
+    expect(check().status, 'nothing changed: the check passes').toBe(0);
+    const llsd = readText(join(dir, 'app', 'llsd.yaml'));
+    writeFileSync(join(dir, 'app', 'second.yaml'), llsd.replace(/^  name: chat$/m, '  name: second'));
+    const env: Record<string, string | undefined> = { ...process.env, LLSD_RENDER: requireBundle() };
+    expect(run('sh', [join(dir, 'render.sh')], { cwd: root, baseEnv: env }).status).toBe(0);
+    expect(existsSync(join(dir, 'rendered', 'llama', 'second.yaml'))).toBe(true);
+    expect(check().status, 'the documented check catches it').not.toBe(0);
+  });
+
   it('marks every object holding ${env.…} substitute-disabled, and leaves only well-formed Flux variables elsewhere', () => {
     const text = readText(join(exampleDir, 'rendered', 'llama', 'chat.yaml'));
     const objects = parseStream(text);
