@@ -132,7 +132,10 @@ export function process(input: ProcessInput): ProcessOutput {
   const rendered: Rendered[] = [];
   const summaries: Result[] = [];
   const pendingImages: string[] = [];
-  const inventory = inventoryOf(kept);
+  // A generator's input holds no resources: kustomize passes it its functionConfig (and, v4, that
+  // again as the only item).
+  const generator = generatorLlsd;
+  const inventory = { ...inventoryOf(kept), generator: generator !== undefined && input.items.every((item) => sameObject(item.object, generator.object)) };
   // Each LLSD's outcome, unless it waits for an image: an LLSD that needed no image renders the
   // same with the images, so the render after the lookups takes it from here.
   const outcomes = new Map<InputItem, LlsdOutcome>();

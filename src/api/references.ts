@@ -50,6 +50,10 @@ export function checkSecrets(namespace: string | undefined, refs: readonly Secre
   for (const ref of refs) {
     if (seen.has(ref.name) || inventory.hasSecret(namespace, ref.name)) continue;
     seen.add(ref.name);
+    if (inventory.generator) {
+      problems.push(unseenByGenerator(ref, severity));
+      continue;
+    }
     problems.push({
       severity,
       path: ref.path,
@@ -57,6 +61,20 @@ export function checkSecrets(namespace: string | undefined, refs: readonly Secre
     });
   }
   return problems;
+}
+
+/**
+ * A kustomize generator sees no resources (issue 18: the warning claimed the Secret was missing while
+ * `secret.yaml` was in `resources:`). Said as what it is; under `strict` an error, since a generator
+ * can never show the Secret.
+ */
+function unseenByGenerator(ref: SecretReference, severity: 'error' | 'warning'): FieldProblem {
+  const instead = severity === 'error' ? ': with `secretPolicy: strict`, use the transformer form, which sees the resources, or set `secretPolicy: warn`' : '; make sure it exists where the pod runs';
+  return {
+    severity: severity === 'error' ? 'error' : 'info',
+    path: ref.path,
+    message: `refers to the Secret ${quote(ref.name)}, which a kustomize generator cannot check: kustomize gives a generator none of the kustomization's resources${instead}`,
+  };
 }
 
 /**

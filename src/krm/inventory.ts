@@ -10,6 +10,11 @@ export interface Inventory {
   find(group: string, kind: string, namespace: string | undefined, name: string): InputItem | undefined;
   /** Is a Secret of that name present, directly or as what a SealedSecret or ExternalSecret creates? */
   hasSecret(namespace: string | undefined, name: string): boolean;
+  /**
+   * The render is a kustomize generator's: kustomize gives a generator its functionConfig and none
+   * of the kustomization's resources, so an object missing here may well be there.
+   */
+  generator?: boolean;
 }
 
 export function inventoryOf(items: readonly InputItem[]): Inventory {
