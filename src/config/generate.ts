@@ -88,7 +88,7 @@ export function generateConfig(plan: Plan): GenerateOutcome {
 
   const { profile } = plan;
   const crIds = (api: string): string[] => plan.llsd.providers.filter((p) => p.api === api).map((p) => p.id);
-  const models = registerModels(plan.llsd.models, crIds('inference')[0], enabledIds(providers.inference), problems);
+  const models = registerModels(plan.llsd.models, crIds('inference')[0], enabledIds(providers.inference), problems, crIds('inference'));
   if (models.length > 0) setResourceList(config, profile, 'models', mergeModels(resourceList(config, profile, 'models'), models));
 
   const resources = plan.llsd.spec.resources;

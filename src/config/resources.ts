@@ -72,18 +72,22 @@ export const mergeModels = (base: unknown, ours: readonly RegisteredModel[]): un
 
 /**
  * Models to register. `defaultProvider` is the first inference provider of the CR (FR-040);
- * `enabledProviders` are the inference provider ids the server will have.
+ * `enabledProviders` are the inference provider ids the server will have; `ownProviders` the CR's
+ * own, listed first when a model names none of them (the user looks for theirs, not the base's).
  */
 export function registerModels(
   models: readonly ModelEntry[],
   defaultProvider: string | undefined,
   enabledProviders: readonly string[],
   problems: FieldProblem[],
+  ownProviders: readonly string[] = [],
 ): RegisteredModel[] {
   const registered: RegisteredModel[] = [];
+  const own = ownProviders.filter((id) => enabledProviders.includes(id));
+  const ordered = [...own, ...enabledProviders.filter((id) => !own.includes(id))];
   for (const model of models) {
     const provider = model.provider ?? defaultProvider;
-    const available = enabledProviders.length > 0 ? listOf(enabledProviders) : 'none';
+    const available = ordered.length > 0 ? listOf(ordered) : 'none';
     if (provider === undefined) {
       problems.push({
         path: model.path,
@@ -94,7 +98,7 @@ export function registerModels(
     if (!enabledProviders.includes(provider)) {
       problems.push({
         path: model.provider === undefined ? model.path : [...model.path, 'provider'],
-        message: `names the inference provider ${quote(provider)}, which the rendered config does not enable; use one of: ${available}`,
+        message: `names the inference provider ${quote(provider)}, which the rendered config does not enable;${nearest(provider, ordered)} use one of: ${available}`,
       });
       continue;
     }
@@ -307,3 +311,8 @@ export function registerTools(input: ToolInput, problems: FieldProblem[]): Regis
 }
 
 const orList = (items: readonly string[]): string => listOf(items, { last: 'or' });
+
+const nearest = (word: string, candidates: readonly string[]): string => {
+  const near = closest(word, candidates);
+  return near ? ` did you mean ${quote(near)}?` : '';
+};

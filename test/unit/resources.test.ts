@@ -2,6 +2,7 @@
 // notes §1.5, §1.7).
 import { describe, expect, it } from 'vitest';
 import { base02, base03, configOf, generate, inlinePlan, problemLines, profile02, profile03, profile04, starterPlan } from './plan-fixtures.js';
+import { registerModels } from '../../src/config/resources.js';
 
 const starter = (spec: string) => generate(starterPlan(`distribution: {name: starter}\n${spec}`));
 const old = (spec: string) => generate(inlinePlan(`distribution: {name: x}\n${spec}`, '0.2.24', profile02(), base02));
@@ -129,6 +130,16 @@ describe('tools', () => {
     ]);
     expect(problemLines(old('disabled: [toolRuntime, agents]\nresources:\n  tools: [websearch]'))).toEqual([
       'error spec.resources.tools: cannot be registered because `spec.disabled` lists tool_runtime; remove tool_runtime from `disabled`, or remove the tools',
+    ]);
+  });
+});
+
+describe('a model naming a provider that is not enabled (issue 18)', () => {
+  it('lists the CR\'s own provider ids first and suggests the nearest', () => {
+    const problems: Parameters<typeof registerModels>[3] = [];
+    registerModels([{ name: 'm', provider: 'my-vlm', path: ['spec', 'resources', 'models', 0] }], 'my-vllm', ['fireworks', 'together', 'my-vllm'], problems, ['my-vllm']);
+    expect(problems).toEqual([
+      { path: ['spec', 'resources', 'models', 0, 'provider'], message: 'names the inference provider "my-vlm", which the rendered config does not enable; did you mean "my-vllm"? use one of: my-vllm, fireworks, together' },
     ]);
   });
 });
