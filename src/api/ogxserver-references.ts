@@ -3,10 +3,9 @@
 // the input). The ConfigMaps it names (baseConfig, overrideConfig, CA certificates) are read by the
 // plan, which reports a missing one. Secret values are never read into a result.
 import type { Inventory } from '../krm/inventory.js';
-import { isPlainObject } from '../lib/objects.js';
 import type { FieldProblem } from './issues.js';
 import type { OgxServer } from './ogxserver.js';
-import { checkSecrets, type SecretReference } from './references.js';
+import { checkSecrets, secretReferencesIn, type SecretReference } from './references.js';
 import type { RenderOptions } from './render-config.js';
 
 export function checkOgxReferences(server: OgxServer, inventory: Inventory, options: RenderOptions): FieldProblem[] {
@@ -20,24 +19,12 @@ export function checkOgxReferences(server: OgxServer, inventory: Inventory, opti
  * read by nothing (API.md §8, §9), so the pod does not need them.
  */
 export function ogxSecretReferences(server: OgxServer): SecretReference[] {
-  const refs: SecretReference[] = [];
-  const walk = (value: unknown, path: Array<string | number>, refsHere: boolean): void => {
-    if (Array.isArray(value)) {
-      value.forEach((v, i) => walk(v, [...path, i], refsHere));
-      return;
-    }
-    if (!isPlainObject(value)) return;
-    const selector = isPlainObject(value.secretKeyRef) ? value.secretKeyRef : refsHere ? value : undefined;
-    if (selector && typeof selector.name === 'string' && typeof selector.key === 'string') {
-      refs.push({ name: selector.name, key: selector.key, path });
-      return;
-    }
-    // `settings` is free-form config: a `{name, key}` there is data, not a reference.
-    for (const [key, child] of Object.entries(value)) if (key !== 'settings') walk(child, [...path, key], refsHere);
-  };
   const { spec } = server;
-  walk(spec.providers, ['spec', 'providers'], true);
-  walk(spec.storage, ['spec', 'storage'], true);
-  walk(spec.workload, ['spec', 'workload'], false);
-  return refs;
+  // `settings` is free-form config: a `{name, key}` there is data, not a reference.
+  const settings = (key: string): boolean => key === 'settings';
+  return [
+    ...secretReferencesIn(spec.providers, ['spec', 'providers'], () => true, settings),
+    ...secretReferencesIn(spec.storage, ['spec', 'storage'], () => true, settings),
+    ...secretReferencesIn(spec.workload, ['spec', 'workload'], () => false),
+  ];
 }

@@ -131,26 +131,43 @@ function readsAs(value: string): 'a number' | 'a boolean' | 'empty' | undefined 
 
 /** Every Secret the LLSD refers to, with the path it was written at, in document order. */
 export function secretReferencesOf(llsd: Llsd): SecretReference[] {
-  const refs: SecretReference[] = [];
-  const walk = (value: unknown, path: Array<string | number>, shortFormAllowed: boolean): void => {
-    if (Array.isArray(value)) {
-      value.forEach((v, i) => walk(v, [...path, i], false));
-      return;
-    }
-    if (!isPlainObject(value)) return;
-    const selector = isPlainObject(value.secretKeyRef) ? value.secretKeyRef : shortFormAllowed ? value : undefined;
-    if (selector && typeof selector.name === 'string' && typeof selector.key === 'string') {
-      refs.push({ name: selector.name, key: selector.key, path });
-      return;
-    }
-    for (const [key, child] of Object.entries(value)) {
-      // `{name, key}` is a Secret reference only where the schema says so.
-      walk(child, [...path, key], shortForms.has(key) || path[path.length - 1] === 'secretRefs');
-    }
+  // `{name, key}` is a Secret reference only where the schema says so: a short-form field, or a `secretRefs` entry.
+  const bare = (path: ReadonlyArray<string | number>): boolean => {
+    const key = path[path.length - 1];
+    return typeof key === 'string' && (shortForms.has(key) || path[path.length - 2] === 'secretRefs');
   };
-  walk(llsd.spec, ['spec'], false);
+  const refs = secretReferencesIn(llsd.spec, ['spec'], bare);
   const tlsSecret = llsd.spec.networking?.tls?.secretName;
   if (tlsSecret) refs.push({ name: tlsSecret, path: ['spec', 'networking', 'tls', 'secretName'] });
+  return refs;
+}
+
+/**
+ * The Secret references under `value` (at `path`), in document order: every `secretKeyRef`
+ * selector, and every `{name, key}` at a path where `bare` says the API puts a Secret reference.
+ * Keys `skip` names are not entered (free-form data). For both input APIs.
+ */
+export function secretReferencesIn(
+  value: unknown,
+  path: Array<string | number>,
+  bare: (path: ReadonlyArray<string | number>) => boolean,
+  skip: (key: string) => boolean = () => false,
+): SecretReference[] {
+  const refs: SecretReference[] = [];
+  const walk = (node: unknown, at: Array<string | number>): void => {
+    if (Array.isArray(node)) {
+      node.forEach((v, i) => walk(v, [...at, i]));
+      return;
+    }
+    if (!isPlainObject(node)) return;
+    const selector = isPlainObject(node.secretKeyRef) ? node.secretKeyRef : bare(at) ? node : undefined;
+    if (selector && typeof selector.name === 'string' && typeof selector.key === 'string') {
+      refs.push({ name: selector.name, key: selector.key, path: at });
+      return;
+    }
+    for (const [key, child] of Object.entries(node)) if (!skip(key)) walk(child, [...at, key]);
+  };
+  walk(value, path);
   return refs;
 }
 
