@@ -167,7 +167,10 @@ function placeProvider(
     return;
   }
   const urlKey = providerKeys(resolved).urlKey;
-  const stoodIn = defaultUrlEntry(entries, built, urlKey);
+  // Only an entry of the base: one the CR wrote (earlier in its list, from the sample's localhost
+  // default) is a provider of its own, not one this provider stands in for.
+  const own = new Set(plan.llsd.providers.filter((p) => p.api === provider.api).map((p) => p.id));
+  const stoodIn = defaultUrlEntry(entries, built, urlKey, own);
   if (!stoodIn) {
     entries.push(entry);
     return;

@@ -448,10 +448,16 @@ function withOwnStorage(config: Record<string, unknown>, taken: ReadonlySet<stri
  * vLLM's models) would not start; a user who declares their vLLM under a new id means that one.
  * Returns its index and that URL, or undefined.
  */
-export function defaultUrlEntry(entries: readonly ConfigProvider[], built: ConfigProvider, urlKey: string | null): { index: number; url: string } | undefined {
+export function defaultUrlEntry(
+  entries: readonly ConfigProvider[],
+  built: ConfigProvider,
+  urlKey: string | null,
+  crIds: ReadonlySet<string> = new Set(),
+): { index: number; url: string } | undefined {
   if (urlKey === null || built.config?.[urlKey] === undefined) return undefined;
   for (const [index, e] of entries.entries()) {
     if (e.provider_type !== built.provider_type || typeof e.provider_id !== 'string' || e.provider_id === '' || e.provider_id.includes('${')) continue;
+    if (crIds.has(e.provider_id)) continue;
     const url = isPlainObject(e.config) ? localDefault(e.config[urlKey]) : undefined;
     if (url !== undefined) return { index, url };
   }

@@ -67,6 +67,16 @@ describe('build: providers from the release registry and samples', () => {
     for (const list of Object.values(config.providers) as Array<Array<Record<string, unknown>>>) for (const p of list) expect(Object.hasOwn(p, 'config'), String(p.provider_id)).toBe(true);
   });
 
+  // Property tests (a random seed): the CR's own first provider, on the sample's localhost URL, was
+  // taken for a base entry its second provider stands in for, and dropped without a word.
+  it('two providers of one type, the first without an endpoint: both are configured, neither replaces the other', () => {
+    const r = build({ 'llsd.yaml': llsd('distribution: {name: starter}\nproviders:\n  inference:\n    - {id: a, provider: llama-cpp-server}\n    - {id: a-a, provider: llama-cpp-server, endpoint: "http://a.svc"}\nresources:\n  models: [a]') });
+    expect(r.status, r.stderr).toBe(0);
+    const inference = (configOf(r.stdout).providers.inference as Array<{ provider_id: string }>).map((p) => p.provider_id);
+    expect(inference).toEqual(expect.arrayContaining(['a', 'a-a']));
+    expect(r.stderr).not.toContain('replaces the base config');
+  });
+
   it('remote-vllm 0.2.14 accepts the registry types llsd-render used to refuse by name', () => {
     const spec =
       'distribution: {name: remote-vllm}\nworkload:\n  overrides:\n    env: [{name: INFERENCE_MODEL, value: m}]\nproviders:\n  inference:\n    - {id: vllm-inference, provider: vllm, endpoint: "http://vllm:8000/v1"}\n    - {id: groq, provider: groq-openai-compat, endpoint: "https://api.groq.com/openai/v1"}\n    - {id: local, provider: "inline::vllm"}';
