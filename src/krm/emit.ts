@@ -134,6 +134,13 @@ const isSimplePlain = (value: string): boolean => (simplePlain.test(value) && !r
  */
 const colonPlain = /^(?![eE][-+]?[0-9])[A-Za-z][A-Za-z0-9_./-]*(?::+[A-Za-z0-9_./-]+)+$/;
 
+/**
+ * Lower-case hex digests (config hashes, image digests without `sha256:`): plain when a letter
+ * other than `b` and `e` is in them, since then no YAML 1.1 or 1.2 number (`0b…` binary, `1e5`
+ * float) nor any other tag reads them. One is distinct per LLSD, and asking `yaml` costs ~0.1 ms.
+ */
+const hexPlain = /^[0-9a-f]*[acdf][0-9a-f]*$/;
+
 const scalars = new Map<string, ScalarText>();
 /** Fractions and large numbers as `yaml` writes them (a Map keys -0 as 0, but -0 is the only zero that gets here). */
 const numbers = new Map<number, ScalarText>();
@@ -153,7 +160,7 @@ function scalarText(value: unknown): ScalarText {
   if (value instanceof Preformatted) return { head: value.text, block: false, lines: [] };
   if (typeof value !== 'string') throw new NotPlain();
   // Names, ids, paths and images: plain unless they are one of YAML's words for true, false or null.
-  if (isSimplePlain(value) || colonPlain.test(value)) return { head: value, block: false, lines: [] };
+  if (isSimplePlain(value) || colonPlain.test(value) || hexPlain.test(value)) return { head: value, block: false, lines: [] };
   if (needsEscapes(value)) return { head: escapedDoubleQuoted(value), block: false, lines: [] };
   const literal = plainLiteral(value);
   if (literal) return literal;

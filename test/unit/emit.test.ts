@@ -26,6 +26,9 @@ const tricky = fc.oneof(
   fc.stringMatching(/^[A-Za-z][A-Za-z0-9_./:#-]{0,10}$/),
   fc.constantFrom('Y', 'YES', 'yEs', 'Yes', 'N', 'NO', 'True', 'TRUE', 'tRUE', 'Null', 'NULL', 'On', 'ON', 'Off', 'Nan', 'NaN', 'Inf', 'inf', 'infinity', 'a.', 'x/-', 'v1.2.3', 'e10', 'E1', 'e-1', 'E+5', 'e-12', '---x', '...y', '%z', 'a\u2028b'),
   fc.string({ unit: 'grapheme', maxLength: 8 }),
+  // Digests and hex that YAML could read as numbers (`0b1`, `1e5`, `0x1`): emit.ts's hexPlain.
+  fc.stringMatching(/^[0-9a-f]{1,64}$/),
+  fc.constantFrom('0b101', '0b1a', '1e5', '1e5a', '0e0', '12d', 'a1', 'deadbeef', '0', '00a', 'ff', 'e', 'b', 'be', 'c0ffee'),
 );
 const scalar = fc.oneof(tricky, fc.integer(), fc.double({ noNaN: false }), fc.boolean(), fc.constant(null));
 const value = fc.letrec((tie) => ({
