@@ -4,6 +4,7 @@ import { isError, type FieldProblem } from '../api/issues.js';
 import { formatFieldPath } from '../krm/item.js';
 import { stringifyPlainYaml } from '../krm/yaml.js';
 import { clonePlain, isPlainObject, setOwn } from '../lib/objects.js';
+import { configSizeProblem } from './config-size.js';
 import { clip, code, quote } from '../lib/quote.js';
 import type { Plan } from '../plan/plan.js';
 import { applyDisabled } from './disabled.js';
@@ -116,6 +117,8 @@ export function generateConfig(plan: Plan): GenerateOutcome {
   problems.push(...checkScaling(config, plan));
   if (problems.some(isError)) return { ok: false, problems };
   const text = stringifyPlainYaml(config);
+  const tooLarge = configSizeProblem(text);
+  if (tooLarge) return { ok: false, problems: [...problems, tooLarge] };
   const hash = sha256(text);
   return {
     ok: true,

@@ -7,6 +7,7 @@ import { isError, type FieldProblem } from '../api/issues.js';
 import { ogxDivergences, providerFields, providerSpec, runConfigStores } from '../catalog/catalog.js';
 import { stringifyPlainYaml } from '../krm/yaml.js';
 import { clonePlain, isPlainObject, setOwn } from '../lib/objects.js';
+import { configSizeProblem } from './config-size.js';
 import { clip, code, listOf, quote } from '../lib/quote.js';
 import type { OgxPlan } from '../plan/ogx-plan.js';
 import type { GeneratedConfig, GenerateOutcome } from './generate.js';
@@ -39,6 +40,8 @@ export function generateOgxConfig(plan: OgxPlan): GenerateOutcome {
   checkEnvCollisions(env, problems);
   if (problems.some(isError)) return { ok: false, problems };
   const text = stringifyPlainYaml(sortedDocument(config));
+  const tooLarge = configSizeProblem(text);
+  if (tooLarge) return { ok: false, problems: [...problems, tooLarge] };
   const providers = isPlainObject(config.providers) ? Object.values(config.providers) : [];
   const result: GeneratedConfig = {
     text,

@@ -288,3 +288,37 @@ describe('aliases', () => {
     expectOneError(run(['build', dir]), 'build', /alias\.yaml:5: not valid YAML: this alias \(`\*`\) names no anchor \(`&`\) set before it in this document; quote the value if the `\*` is part of the text, or set the anchor first \(column 11\)$/);
   });
 });
+
+describe('a config.yaml larger than a ConfigMap holds (1 MiB of data)', () => {
+  const models = (n: number, item: (name: string) => string): string =>
+    Array.from({ length: n }, (_, i) => item(`example-org/a-rather-long-model-name-for-size-${String(i).padStart(6, '0')}`)).join('\n');
+
+  it('an LLSD with 12,000 models: an error at spec with the size and what to do, nothing printed', () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'llsd.yaml'), quickstartText().replace('      - meta-llama/Llama-3.2-3B-Instruct', models(12_000, (m) => `      - ${m}`)));
+    const r = run(['build', join(dir, 'llsd.yaml')]);
+    expectNoCrash(r);
+    expect(r.status).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/llama\/quickstart: spec: makes a config\.yaml of \d+ KiB, more than the 1024 KiB a ConfigMap can hold, so the API server would refuse it: .*spec\.overrideConfig/);
+  });
+
+  it('an LLSD with 1,000 models (about 200 KiB) still renders', () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'llsd.yaml'), quickstartText().replace('      - meta-llama/Llama-3.2-3B-Instruct', models(1_000, (m) => `      - ${m}`)));
+    const r = run(['build', join(dir, 'llsd.yaml')]);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toContain('a-rather-long-model-name-for-size-000999');
+  });
+
+  it('an OGXServer with 12,000 models: the same error', () => {
+    const dir = tempDir();
+    const ogx = `apiVersion: ogx.io/v1beta1\nkind: OGXServer\nmetadata:\n  name: big\n  namespace: llama\nspec:\n  distribution:\n    name: starter\n  providers:\n    inference:\n      remote:\n        vllm:\n        - endpoint: http://vllm:8000/v1\n  resources:\n    models:\n${models(12_000, (m) => `    - name: ${m}`)}\n`;
+    writeFileSync(join(dir, 'ogx.yaml'), ogx);
+    const r = run(['build', join(dir, 'ogx.yaml')]);
+    expectNoCrash(r);
+    expect(r.status).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/llama\/big: spec: makes a config\.yaml of \d+ KiB, more than the 1024 KiB a ConfigMap can hold/);
+  });
+});
