@@ -7,11 +7,12 @@
 // each block the clone is reset, so no block depends on another. A block that cannot run here
 // (a cluster, a registry) carries `<!-- not run: REASON -->` on the line before; those are listed
 // below, so a new one is a deliberate change to this test.
-import { mkdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { codeBlocks, isDocsPage, repositoryFiles } from '../unit/markdown.js';
-import { describeRun, repoRoot, requireTool, run, useTempDirs } from './tools.js';
+import { describeRun, repoRoot, requireTool, run } from './tools.js';
 
 const shellLanguages = ['sh', 'bash', 'shell', 'console', 'zsh'];
 
@@ -45,13 +46,14 @@ describe('shell blocks of README.md and docs/', () => {
 });
 
 describe('every unmarked shell block of README.md and docs/ runs as written in a clean clone', () => {
-  const tempDir = useTempDirs();
+  // One clone for all blocks (reset before each), removed after the last.
+  const root = mkdtempSync(join(tmpdir(), 'llsd-docs-'));
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
   let clone = '';
   let env: Record<string, string> = {};
 
   beforeAll(() => {
     requireTool('kpt');
-    const root = tempDir('llsd-docs-');
     clone = join(root, 'repo');
     const cloned = run('git', ['clone', '-q', repoRoot, clone], { cwd: root });
     expect(cloned.status, describeRun(cloned)).toBe(0);
