@@ -1,30 +1,33 @@
-// The README's release tables are made from configs/ (scripts/release-tables.mjs): a release or
-// distribution added to configs/ without `node scripts/release-tables.mjs --write` fails here.
+// The release tables (docs/releases.md) and the OGXServer divergence table (docs/ogxserver.md) are
+// made from configs/ (scripts/release-tables.mjs): a release, distribution or divergence added to
+// configs/ without `node scripts/release-tables.mjs --write` fails here.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error: a plain .mjs script without type declarations
-import { divergenceMarkers, markers, releaseTables, withTables } from '../../scripts/release-tables.mjs';
+import { divergenceMarkers, markers, pages, releaseTables, withDivergenceTable, withReleaseTables } from '../../scripts/release-tables.mjs';
 import { catalogReleases, distributions, ogxDivergences } from '../../src/catalog/catalog.js';
 
-const readme = readFileSync(join(import.meta.dirname, '..', '..', 'README.md'), 'utf8');
+const page = (path: string) => readFileSync(join(import.meta.dirname, '..', '..', path), 'utf8');
+const releasesPage = page(pages.releases);
+const ogxPage = page(pages.divergences);
 
-describe('README release tables', () => {
+describe('release tables of docs/releases.md', () => {
   it('are the tables configs/ gives (update: node scripts/release-tables.mjs --write)', () => {
-    expect(withTables(readme, releaseTables())).toBe(readme);
+    expect(withReleaseTables(releasesPage, releaseTables())).toBe(releasesPage);
   });
 
   it('name every catalog release and every named distribution with its default release', () => {
-    const block = readme.slice(readme.indexOf(markers.start), readme.indexOf(markers.end));
+    const block = releasesPage.slice(releasesPage.indexOf(markers.start), releasesPage.indexOf(markers.end));
     for (const release of catalogReleases()) expect(block).toMatch(new RegExp(`^\\| ${release.replaceAll('.', '\\.')} \\|`, 'm'));
     for (const [name, entry] of Object.entries(distributions())) expect(block).toContain(`| \`${name}\` | **${entry.defaultRelease}**`);
   });
 });
 
-describe('README OGXServer divergence table', () => {
+describe('OGXServer divergence table of docs/ogxserver.md', () => {
   it('is configs/ogx-divergences.yaml (update: node scripts/release-tables.mjs --write)', () => {
-    expect(readme).toContain(divergenceMarkers.start);
-    expect(withTables(readme)).toBe(readme);
+    expect(ogxPage).toContain(divergenceMarkers.start);
+    expect(withDivergenceTable(ogxPage)).toBe(ogxPage);
   });
 
   // A test's name, or the configgen cases' table of divergences (`ref: 'A3'`), names each reference.
