@@ -1,6 +1,6 @@
 // Imports the release catalog: for every release folder of the server catalog (facts extracted
 // from each llama-stack / OGX release's own code), writes what llsd-render consults into
-// configs/catalog/. Re-run it when a release is added (README "Adding a release"); its output is
+// configs/catalog/. Re-run it when a release is added (docs/releases.md "Adding a release"); its output is
 // checked in and reviewed like code.
 //
 //   node scripts/import-catalog.mjs [SERVER_CATALOG_DIR] [--prune]   (default ../shared/reference/server-catalog)

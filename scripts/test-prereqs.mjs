@@ -140,7 +140,7 @@ function ensureContainersConf() {
     for (const [section, , line] of added) say(`${file}: set [${section}] ${line}`);
   } catch (e) {
     say(
-      `cannot write ${file} (${e.code}); podman may need these settings (README, "Set up and try it"): add, as root,\n` +
+      `cannot write ${file} (${e.code}); podman may need these settings (docs/development.md, "Running the tests"): add, as root,\n` +
         added.map(([section, , line]) => `  [${section}]\n  ${line}`).join('\n'),
     );
   }

@@ -1,7 +1,7 @@
 // Credentials written as values in an OGXServer: the operator copies provider fields, custom
 // `settings` and `network.headers` into the generated config.yaml as they are, so a password in a
 // URL or a literal API key there would sit in a ConfigMap for anyone who can read it. The same
-// refusal as an LLSD's (src/config/providers.ts, README "Input that is refused"); values are never
+// refusal as an LLSD's (src/config/providers.ts, docs/validation.md "Input that is refused"); values are never
 // quoted. Not an upstream check: llsd-render's rule, on the parsed spec.
 import { isPlainObject } from '../lib/objects.js';
 import { isCredentialName, urlCredential } from '../lib/url-credentials.js';

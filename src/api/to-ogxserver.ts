@@ -493,7 +493,7 @@ function convertStorage(llsd: Llsd, problems: FieldProblem[]): Plain | undefined
       severity: 'warning',
       path: ['spec', 'storage', 'sql'],
       message:
-        "is dropped: an OGXServer takes a PostgreSQL store only as a connection string, which OGX does not read (it needs host, port, db and user: llsd-render refuses that form, README divergence A11), so the OGXServer uses sqlite on its storage volume; to keep PostgreSQL, give the whole config.yaml by `spec.overrideConfig` instead of `spec.storage`",
+        "is dropped: an OGXServer takes a PostgreSQL store only as a connection string, which OGX does not read (it needs host, port, db and user: llsd-render refuses that form, divergence A11 in docs/ogxserver.md), so the OGXServer uses sqlite on its storage volume; to keep PostgreSQL, give the whole config.yaml by `spec.overrideConfig` instead of `spec.storage`",
     });
   }
   problems.push({

@@ -327,7 +327,7 @@ export const ogxDivergencesSchema = z.strictObject({
   providerTypes: z.array(z.strictObject({ ref: z.string(), api: z.string(), operator: z.string(), server: z.string() })),
   /** Required config keys whose release sample has no usable value, and the value to write. */
   requiredValues: z.array(z.strictObject({ ref: z.string(), api: z.string(), type: z.string(), key: z.string(), value: z.unknown() })),
-  /** The README table: what the operator writes, what llsd-render writes, why. */
+  /** The divergence table of docs/ogxserver.md: what the operator writes, what llsd-render writes, why. */
   table: z.array(z.strictObject({ ref: z.string(), operator: z.string(), ours: z.string(), why: z.string() })),
 });
 export type OgxDivergences = z.infer<typeof ogxDivergencesSchema>;

@@ -61,5 +61,5 @@ export function releaseSupport(release: string): ReleaseSupport | undefined {
 /** The supported releases, for messages: "0.2.x (checked against 0.2.14), …". */
 export function supportedReleases(): string {
   const minors = [...new Set(catalogReleases().map((r) => `${r.split('.').slice(0, 2).join('.')}.x`))];
-  return `${minors.join(', ')} (the release catalog has ${catalogReleases().join(', ')}; README "Adding a release" says how to add one)`;
+  return `${minors.join(', ')} (the release catalog has ${catalogReleases().join(', ')}; docs/releases.md "Adding a release" says how to add one)`;
 }

@@ -22,7 +22,7 @@ export interface WebhookOptions {
 
 type Env = Readonly<Record<string, string | undefined>>;
 
-/** The bounds on every client, from the environment (README "Environment", `webhook --help`). */
+/** The bounds on every client, from the environment (docs/render-options.md "Environment", `webhook --help`). */
 export interface WebhookLimits {
   /** A request ends this long after its first byte: headers, body and the answer taken. */
   requestTimeoutMs: number;

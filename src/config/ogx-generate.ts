@@ -1,7 +1,7 @@
 // Generate config.yaml for an OGXServer in generated mode (reference GENERATION.md §2–§13): first
 // what the OGX operator writes for the spec and base (`operatorConfig`), then, where that output
 // is something the target OGX release rejects or ignores, what the server accepts instead
-// (`adaptToRelease`; each difference is a row of configs/ogx-divergences.yaml and the README table).
+// (`adaptToRelease`; each difference is a row of configs/ogx-divergences.yaml and the table in docs/ogxserver.md).
 import { createHash } from 'node:crypto';
 import { isError, type FieldProblem } from '../api/issues.js';
 import { ogxDivergences, providerFields, providerSpec, runConfigStores } from '../catalog/catalog.js';

@@ -169,7 +169,7 @@ export function checkScaling(config: Record<string, unknown>, plan: Plan): Field
   });
 }
 
-/** An OGXServer's `checkScaling`: its sqlite SQL store cannot move to postgres by `spec.storage` (README divergence A11). */
+/** An OGXServer's `checkScaling`: its sqlite SQL store cannot move to postgres by `spec.storage` (divergence A11 in docs/ogxserver.md). */
 export function checkOgxScaling(config: Record<string, unknown>, plan: OgxPlan): FieldProblem[] {
   return scalingProblems(config, {
     workload: plan.server.spec.workload ?? {},

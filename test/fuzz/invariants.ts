@@ -1,4 +1,4 @@
-// The promises every run keeps, whatever the input (README "Results and exit codes", "Input that
+// The promises every run keeps, whatever the input (docs/results.md, docs/validation.md "Input that
 // is refused"; issue 15 "Done when"). Used by the fuzz workers (in-process runs) and by the test
 // (runs of the real process). A failure names its invariant and quotes a little of the output.
 import { isAlias, isMap, isPair, isScalar, isSeq, parseAllDocuments, type Node } from 'yaml';

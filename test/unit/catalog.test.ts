@@ -39,7 +39,7 @@ describe('release profiles (configs/releases.yaml)', () => {
     expect(since).toEqual([...since].sort(compareVersions));
     expect(new Set(since).size).toBe(since.length);
     expect(since).toEqual(['0.2.0', '0.2.13', '0.2.17', '0.3.0', '0.3.1', '0.4.0', '0.5.0', '0.7.0', '0.8.0', '1.0.0', '1.1.0', '1.2.0', '1.3.0']);
-    expect(supportedReleases()).toBe('0.2.x, 0.4.x, 0.7.x, 0.8.x, 1.0.x, 1.1.x, 1.2.x, 1.3.x (the release catalog has 0.2.14, 0.4.4, 0.7.1, 0.8.0, 1.0.0, 1.1.3, 1.2.2, 1.3.0; README "Adding a release" says how to add one)');
+    expect(supportedReleases()).toBe('0.2.x, 0.4.x, 0.7.x, 0.8.x, 1.0.x, 1.1.x, 1.2.x, 1.3.x (the release catalog has 0.2.14, 0.4.4, 0.7.1, 0.8.0, 1.0.0, 1.1.3, 1.2.2, 1.3.0; docs/releases.md "Adding a release" says how to add one)');
     expect(profileFor('0.1.9')).toBeUndefined();
   });
 
@@ -279,7 +279,7 @@ describe('RenderConfig distributions against the shipped catalog', () => {
 
   it('an unsupported release, a tag that disagrees with `release`, and an unread configPath are errors', () => {
     expect(checkOverrides({ mine: { image: 'quay.io/me/mine:0.1.9', config: minimal } })).toEqual([
-      { path: ['mine', 'image'], message: 'llama-stack 0.1.9 is not supported; supported releases: 0.2.x, 0.4.x, 0.7.x, 0.8.x, 1.0.x, 1.1.x, 1.2.x, 1.3.x (the release catalog has 0.2.14, 0.4.4, 0.7.1, 0.8.0, 1.0.0, 1.1.3, 1.2.2, 1.3.0; README "Adding a release" says how to add one)' },
+      { path: ['mine', 'image'], message: 'llama-stack 0.1.9 is not supported; supported releases: 0.2.x, 0.4.x, 0.7.x, 0.8.x, 1.0.x, 1.1.x, 1.2.x, 1.3.x (the release catalog has 0.2.14, 0.4.4, 0.7.1, 0.8.0, 1.0.0, 1.1.3, 1.2.2, 1.3.0; docs/releases.md "Adding a release" says how to add one)' },
     ]);
     expect(checkOverrides({ starter: { image: 'mirror.local/starter:0.8.0', release: '0.7.1' } })).toEqual([
       { path: ['starter', 'image'], message: 'has the tag of release 0.8.0, but `release` is 0.7.1; make them agree' },

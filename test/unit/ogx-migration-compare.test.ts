@@ -244,7 +244,7 @@ const configDifferences: Difference[] = [
 
 const deploymentDifferences: Difference[] = [
   {
-    // The OGXServer is `<name>-ogx` (README "Migrating"); metadata and selectors are the operator's
+    // The OGXServer is `<name>-ogx` (docs/ogxserver.md "Migrating"); metadata and selectors are the operator's
     // (OBJECTS.md §0, §3), the LLSD's are llsd-render's app.kubernetes.io set.
     what: 'name, labels, selectors, owner mark',
     apply: ({ llsd, ogx }) => {

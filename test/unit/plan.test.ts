@@ -271,7 +271,7 @@ describe('release of `distribution.image`', () => {
 
   it('a release older than every profile is an error', () => {
     expect(problems(plan('distribution: {image: "quay.io/me/stack:0.1.9"}\noverrideConfig: {configMapName: mine}', { inputs: oldLayout }))).toEqual([
-      { path: ['spec', 'distribution', 'image'], message: 'llama-stack 0.1.9 is not supported; supported releases: 0.2.x, 0.4.x, 0.7.x, 0.8.x, 1.0.x, 1.1.x, 1.2.x, 1.3.x (the release catalog has 0.2.14, 0.4.4, 0.7.1, 0.8.0, 1.0.0, 1.1.3, 1.2.2, 1.3.0; README "Adding a release" says how to add one)' },
+      { path: ['spec', 'distribution', 'image'], message: 'llama-stack 0.1.9 is not supported; supported releases: 0.2.x, 0.4.x, 0.7.x, 0.8.x, 1.0.x, 1.1.x, 1.2.x, 1.3.x (the release catalog has 0.2.14, 0.4.4, 0.7.1, 0.8.0, 1.0.0, 1.1.3, 1.2.2, 1.3.0; docs/releases.md "Adding a release" says how to add one)' },
     ]);
   });
 
