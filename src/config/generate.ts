@@ -65,11 +65,14 @@ export function generateConfig(plan: Plan): GenerateOutcome {
   const providers = isPlainObject(config.providers) ? config.providers : {};
   setOwn(config, 'providers', providers);
   const env: SecretEnv[] = [];
+  // Providers refused here: what names them gets no error of its own (the provider's is the cause).
+  const failed = new Set<string>();
 
   for (const provider of plan.llsd.providers) {
     const resolved = resolveProviderType(provider, plan);
     if (!resolved.ok) {
       problems.push(resolved.problem);
+      failed.add(`${provider.api}/${provider.id}`);
       continue;
     }
     const built = buildProvider(provider, resolved.resolved, plan, problems);
@@ -89,12 +92,18 @@ export function generateConfig(plan: Plan): GenerateOutcome {
 
   const { profile } = plan;
   const crIds = (api: string): string[] => plan.llsd.providers.filter((p) => p.api === api).map((p) => p.id);
-  const models = registerModels(plan.llsd.models, crIds('inference')[0], enabledIds(providers.inference), problems, crIds('inference'));
+  const failedIds = (api: string): Set<string> => new Set(crIds(api).filter((id) => failed.has(`${api}/${id}`)));
+  const models = registerModels(plan.llsd.models, crIds('inference')[0], enabledIds(providers.inference), problems, crIds('inference'), failedIds('inference'));
   if (models.length > 0) setResourceList(config, profile, 'models', mergeModels(resourceList(config, profile, 'models'), models));
 
   const resources = plan.llsd.spec.resources;
   if (resources?.shields) {
-    const shields = registerShields({ config, profile, shields: resources.shields, crProviders: crIds('safety'), disabled: disabled.has('safety') }, problems);
+    // A CR model left out for an error of its own: a shield named after it is not a second mistake.
+    const refusedModels = new Set(plan.llsd.models.map((m) => m.name).filter((name) => !models.some((m) => m.model_id === name)));
+    const shields = registerShields(
+      { config, profile, shields: resources.shields, crProviders: crIds('safety'), disabled: disabled.has('safety'), providerFailed: failedIds('safety').size > 0, refusedModels },
+      problems,
+    );
     if (shields.length > 0) {
       setResourceList(config, profile, 'shields', mergeById(resourceList(config, profile, 'shields'), shields, 'shield_id'));
       settleDefaultShield(config, profile, shields, problems);

@@ -73,7 +73,9 @@ export const mergeModels = (base: unknown, ours: readonly RegisteredModel[]): un
 /**
  * Models to register. `defaultProvider` is the first inference provider of the CR (FR-040);
  * `enabledProviders` are the inference provider ids the server will have; `ownProviders` the CR's
- * own, listed first when a model names none of them (the user looks for theirs, not the base's).
+ * own, listed first when a model names none of them (the user looks for theirs, not the base's);
+ * `failedProviders` the CR's own that were refused (a misspelt type): a model naming one is left
+ * out without an error of its own, since the provider's error is the one to fix.
  */
 export function registerModels(
   models: readonly ModelEntry[],
@@ -81,6 +83,7 @@ export function registerModels(
   enabledProviders: readonly string[],
   problems: FieldProblem[],
   ownProviders: readonly string[] = [],
+  failedProviders: ReadonlySet<string> = new Set(),
 ): RegisteredModel[] {
   const registered: RegisteredModel[] = [];
   const own = ownProviders.filter((id) => enabledProviders.includes(id));
@@ -95,6 +98,7 @@ export function registerModels(
       });
       continue;
     }
+    if (failedProviders.has(provider)) continue;
     if (!enabledProviders.includes(provider)) {
       problems.push({
         path: model.provider === undefined ? model.path : [...model.path, 'provider'],
@@ -167,6 +171,10 @@ export interface ShieldInput {
   crProviders: readonly string[];
   /** `spec.disabled` lists safety. */
   disabled: boolean;
+  /** A CR safety provider was refused: its error is the one to fix, so the shields get none (nor infos about a fallback). */
+  providerFailed?: boolean;
+  /** Names of CR models refused with an error of their own: a shield named after one gets no second error. */
+  refusedModels?: ReadonlySet<string>;
 }
 
 /**
@@ -185,6 +193,7 @@ export function registerShields(input: ShieldInput, problems: FieldProblem[]): R
     problems.push({ path, message: 'cannot be registered because `spec.disabled` lists safety; remove safety from `disabled`, or remove the shields' });
     return [];
   }
+  if (input.providerFailed) return [];
   const chosen = enabled.find((p) => p.id === input.crProviders[0]) ?? enabled[0];
   if (!chosen) {
     problems.push({ path, message: 'needs a safety provider, and the distribution enables none: configure `spec.providers.safety`, for example `{provider: llama-guard}`' });
@@ -204,6 +213,7 @@ export function registerShields(input: ShieldInput, problems: FieldProblem[]): R
     let providerShieldId = name;
     if (chosen.type === 'inline::llama-guard') {
       const model = models.find((m) => m.model_id === name);
+      if (!model && input.refusedModels?.has(name)) return;
       if (!model) {
         problems.push({
           path: [...path, i],

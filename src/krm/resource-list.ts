@@ -107,6 +107,8 @@ export function readWholeList(text: string): ResourceListInput {
       results: problems.map((p) => ({
         severity: 'error' as const,
         message: `stdin is not valid YAML${p.line ? ` (line ${p.line})` : ''}: ${p.message}`,
+        // Not printed (stdin has no file), but it sorts the results by position.
+        ...(p.line !== undefined && { line: p.line }),
       })),
     };
   }

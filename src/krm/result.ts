@@ -30,7 +30,7 @@ export const exitCodeOf = (results: readonly Result[]): ExitCode => (hasErrors(r
 
 const severityRank: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
 
-/** A stable order: by file, then severity, then resource, field and message. */
+/** A stable order: by file, then severity, then resource, field, line and message. */
 export function sortResults(results: readonly Result[]): Result[] {
   const key = (r: Result) => [
     r.file?.path ?? '',
@@ -38,6 +38,9 @@ export function sortResults(results: readonly Result[]): Result[] {
     String(severityRank[r.severity]),
     r.resourceRef ? `${r.resourceRef.namespace ?? ''}/${r.resourceRef.name}` : '',
     r.field?.path ?? '',
+    // By line before the text: a file's YAML errors read top to bottom, as the user edits them
+    // (one without a line, such as "and 5 more problems", after them).
+    r.line === undefined ? '~' : String(r.line).padStart(10, '0'),
     r.message,
   ];
   return [...results].sort((a, b) => {

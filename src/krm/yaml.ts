@@ -7,8 +7,10 @@
 // - Strings we write are quoted whenever a YAML 1.1 reader (PyYAML in llama-stack, go-yaml v2 in
 //   parts of Kubernetes) or a YAML 1.2 reader would take the plain form for another type.
 import { emitPlainYaml } from './emit.js';
+import { explainSyntaxErrors, withinCauses, type YamlError } from './yaml-syntax.js';
 import {
   Composer,
+  type CST,
   Document,
   isAlias,
   isNode,
@@ -90,40 +92,60 @@ export function parseYamlStream(text: string): ParsedStream {
   const lines = new LineCounter();
   const binary = notText(text);
   if (binary) return { documents: [], problems: [binary], lines };
-  const { docs, dropped, stopped } = composeDocuments(text, lines, '1.2');
-  // Garbage gives an error per line; the first few say enough, the rest are counted.
-  const problems: YamlProblem[] = [];
-  let hidden = dropped;
-  const add = (problem: () => YamlProblem): void => {
-    if (problems.length >= maxProblems) {
-      hidden++;
-      return;
-    }
-    // A stack overflow deep in the parser can surface as an error of each document it cut short;
-    // one message at one line says it.
-    const found = problem();
-    if (!problems.some((p) => p.message === found.message && p.line === found.line)) problems.push(found);
-  };
+  const { docs, dropped, stopped, cst } = composeDocuments(text, lines, '1.2');
+  const found: Finding[] = [];
   const documents: ParsedDocument[] = [];
   for (const doc of docs) {
-    for (const error of doc.errors) add(() => syntaxProblem(error, lines));
+    const causes = explainSyntaxErrors(doc.errors, { text, lines, cst }, describeError);
+    for (const cause of causes) found.push({ line: cause.line, col: cause.col, problem: () => ({ message: withColumn(cause.message, cause.col), line: cause.line }) });
     const node = (doc.contents as Node | null) ?? null;
-    const { tooDeep, nodeProblems } = checkNodes(node, '1.2', (found) => add(() => nodeProblem(found, text, lines)));
+    const { tooDeep, nodeProblems } = checkNodes(node, '1.2', (problem) => {
+      const { line, col } = lines.linePos(problem.offset);
+      // A node problem where a syntax error was found follows from it (`- a` in a mapping is also a sequence key).
+      if (!withinCauses(causes, line)) found.push({ line, col, problem: () => nodeProblem(problem, text, lines) });
+    });
     if (doc.errors.length > 0 || nodeProblems > 0) continue;
     const line = lines.linePos(doc.range[0]).line;
     if (tooDeep) {
-      add(() => ({ message: tooDeepMessage, line }));
+      found.push({ line, col: 0, problem: () => ({ message: tooDeepMessage, line }) });
       continue;
     }
     try {
       documents.push({ node, value: doc.toJS({ maxAliasCount }), line, range: [doc.range[0], doc.range[2]] });
     } catch (error) {
-      add(() => ({ message: toJsProblem(error), line }));
+      found.push({ line, col: 0, problem: () => ({ message: toJsProblem(error), line }) });
     }
+  }
+  return { documents, problems: firstProblems(found, dropped, stopped), lines };
+}
+
+/** A problem found while reading, its message made only if it is shown (garbage has thousands). */
+interface Finding {
+  line: number;
+  col: number;
+  problem: () => YamlProblem;
+}
+
+/**
+ * The problems to show, by position: the first `maxProblems` (a stack overflow deep in the parser
+ * can surface as an error of each document it cut short, so one message at one line is shown
+ * once), then how many more there were.
+ */
+function firstProblems(found: Finding[], dropped: number, stopped: boolean): YamlProblem[] {
+  found.sort((a, b) => a.line - b.line || a.col - b.col);
+  const problems: YamlProblem[] = [];
+  let hidden = dropped;
+  for (const finding of found) {
+    if (problems.length >= maxProblems) {
+      hidden++;
+      continue;
+    }
+    const problem = finding.problem();
+    if (!problems.some((p) => p.message === problem.message && p.line === problem.line)) problems.push(problem);
   }
   if (stopped) problems.push({ message: `and more problems like these; llsd-render stops reading after ${maxErrors} errors` });
   else if (hidden > 0) problems.push({ message: `and ${hidden} more problems like these` });
-  return { documents, problems, lines };
+  return problems;
 }
 
 /**
@@ -153,9 +175,13 @@ const maxErrors = 100;
  * every earlier key of its mapping (100,000 keys took 90 s). `logLevel: 'error'` keeps `yaml`
  * from printing warnings of its own (toJS warns on stderr when it turns a key into a string).
  */
-function composeDocuments(text: string, lines: LineCounter, version: '1.1' | '1.2'): { docs: Array<Document.Parsed>; dropped: number; stopped: boolean } {
+function composeDocuments(text: string, lines: LineCounter, version: '1.1' | '1.2'): { docs: Array<Document.Parsed>; dropped: number; stopped: boolean; cst: CST.Token[] } {
   let errors = 0;
   let stopped = false;
+  // The CST of each token an error was reported for: where a quote or bracket opened is found there
+  // (yaml-syntax.ts). Only those are kept, so a text without errors keeps none.
+  const cst: CST.Token[] = [];
+  let current: CST.Token | undefined;
   const composer = new Composer({ version, uniqueKeys: false, logLevel: 'error', customTags: withBinaryAsText });
   // The composer reports through `onError`, which `yaml` does not expose; `yaml` is pinned to an
   // exact version, and test/unit/yaml-limits.test.ts fails if this stops working.
@@ -163,6 +189,7 @@ function composeDocuments(text: string, lines: LineCounter, version: '1.1' | '1.
   const report = hook.onError;
   hook.onError = (source, code, message, warning) => {
     if (!warning) errors++;
+    if (!warning && current && cst[cst.length - 1] !== current) cst.push(current);
     if (errors <= maxErrors) report(source, code, message, warning);
   };
   const docs: Array<Document.Parsed> = [];
@@ -172,11 +199,12 @@ function composeDocuments(text: string, lines: LineCounter, version: '1.1' | '1.
       stopped = true;
       break;
     }
+    current = token;
     for (const doc of composer.next(token)) docs.push(doc);
   }
   // When reading stopped, the errors so far may wait for a document that never came: force one to carry them.
   docs.push(...composer.end(stopped, text.length));
-  return { docs, dropped: Math.max(0, errors - maxErrors), stopped };
+  return { docs, dropped: Math.max(0, errors - maxErrors), stopped, cst };
 }
 
 /** A node that `checkNodes` refuses, and why. */
@@ -415,10 +443,10 @@ export function parseYaml11(text: string): { value: unknown; problem?: YamlProbl
   const binary = notText(text);
   if (binary) return { value: undefined, problem: binary };
   const lines = new LineCounter();
-  const { docs } = composeDocuments(text, lines, '1.1');
+  const { docs, cst } = composeDocuments(text, lines, '1.1');
   const first = docs[0];
-  const error = first?.errors[0];
-  if (error) return { value: undefined, problem: syntaxProblem(error, lines) };
+  const cause = first && explainSyntaxErrors(first.errors, { text, lines, cst }, describeError)[0];
+  if (cause) return { value: undefined, problem: { message: withColumn(cause.message, cause.col), line: cause.line } };
   let problem: NodeProblem | undefined;
   const { tooDeep } = checkNodes((first?.contents as Node | null) ?? null, '1.1', (found) => (problem ??= found));
   if (problem) return { value: undefined, problem: nodeProblem(problem, text, lines) };
@@ -460,17 +488,20 @@ function rangeLine(node: unknown, lines: LineCounter): number | undefined {
 }
 
 /**
- * A syntax error as `file:line: … (column N)` (at the end, so that results sort by what they say), in words that quote nothing of the input: `yaml`'s
+ * A message with its column at the end (so that results sort by what they say). Nesting is too
+ * deep where a collection opens, not at one column.
+ */
+function withColumn(message: string, col: number): string {
+  return message === tooDeepMessage ? message : `${message} (column ${col})`;
+}
+
+/**
+ * An error no rule of yaml-syntax.ts explains, in words that quote nothing of the input: `yaml`'s
  * messages may end in the offending text (`Unexpected scalar token in YAML stream: "<value>"`),
  * which may be a secret. Its first sentence is kept without that tail, and messages built around
  * input text are replaced by a fixed one of their kind.
  */
-function syntaxProblem(error: { code: string; message: string; pos: [number, number] }, lines: LineCounter): YamlProblem {
-  const { line, col } = lines.linePos(error.pos[0]);
-  const message = describeYamlError(error.code, error.message);
-  // Nesting is too deep where a collection opens, not at one column.
-  return { message: message === tooDeepMessage ? message : `${message} (column ${col})`, line };
-}
+const describeError = (error: YamlError): string => describeYamlError(error.code, error.message);
 
 /** `yaml`'s messages that are built around the input, by error code, in words of our own. */
 const messageByCode: Readonly<Record<string, string>> = {

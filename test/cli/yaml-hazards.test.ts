@@ -214,6 +214,36 @@ describe('YAML syntax errors quote no input: file, line and column instead', () 
   });
 });
 
+describe('YAML syntax errors in plain words, sorted by line, one per real problem (issue 18)', () => {
+  // yaml gave seven errors here, sorted by their text: the tab came last, after its own follow-ons.
+  // (An unclosed double quote runs over `---` lines to the end of the file, so it comes last.)
+  const text = `${configMap('data:\n\t- b: 1\n')}---\n${configMap('data:\n  c: foo:bar baz: x\n')}---\n${configMap('data:\n  a: "x\n')}`;
+  const quote = 'the quote " opened here is never closed';
+
+  it('build: one line each, top to bottom, at the line to edit', () => {
+    const r = run(['build', writeTree(tempDir(), { 'cm.yaml': text })]);
+    expectNoCrash(r);
+    expect(r.status).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(stderrLines(r).map((line) => line.replace(/^.*cm\.yaml:/, ''))).toEqual([
+      '6: not valid YAML: tabs are not allowed for indentation; use spaces (column 1)',
+      "13: not valid YAML: the value of `c` holds `: `, which YAML reads as the start of a mapping inside the value; quote the whole value ('…' or \"…\") (column 6)",
+      `20: not valid YAML: ${quote}, so the rest of the file was read as one text; end the value with " on this line (column 6)`,
+    ]);
+  });
+
+  it('KRM: the same results, sorted by line', () => {
+    const [tab, , unclosed] = text.split('---\n') as [string, string, string];
+    const r = run([], { input: resourceList([tab, unclosed]) });
+    expectNoCrash(r);
+    expect(r.status).toBe(1);
+    const messages = parseResourceList(r.stdout).results.map((x) => x.message);
+    expect(messages).toHaveLength(2);
+    expect(messages[0]).toMatch(/^stdin is not valid YAML \(line \d\): tabs are not allowed for indentation; use spaces/);
+    expect(messages[1]).toMatch(/^stdin is not valid YAML \(line 1\d\): the quote " opened here is never closed/);
+  });
+});
+
 describe('KRM mode: an invalid ResourceList apiVersion or kind is quoted in at most 100 characters', () => {
   it('a 5 MB apiVersion: one short line, that says how long it was', () => {
     const huge = 'x'.repeat(5_000_000);

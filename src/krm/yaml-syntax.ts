@@ -1,0 +1,270 @@
+// YAML syntax errors in plain words, one per real problem, at the line the user must edit.
+//
+// `yaml` reports what its parser met, where it met it: an unclosed quote at the end of the file,
+// a line indented too far as an error on the line above, a tab as one of four errors. Here each
+// error is matched to its likely cause by looking at the text around it (and at the CST for where
+// a quote or bracket opened); errors that follow from a cause already found are dropped. Nothing
+// of a value is quoted (it may be a secret): only key names, which are clipped.
+import type { CST, LineCounter } from 'yaml';
+
+/** An error as `yaml` reports it. */
+export interface YamlError {
+  code: string;
+  message: string;
+  pos: [number, number];
+}
+
+/** A cause found for an error: where to edit, what to say, and the lines its follow-on errors fall on. */
+export interface SyntaxCause {
+  line: number;
+  col: number;
+  message: string;
+  /** Lines (inclusive) where further errors are taken as caused by this one. */
+  region: [number, number];
+  /** A cause known for sure (a tab, an unclosed quote or bracket): explained before any other error. */
+  primary: boolean;
+}
+
+/** What explaining needs besides the error: the text, its lines, and the CST of the documents with errors. */
+export interface SyntaxContext {
+  text: string;
+  lines: LineCounter;
+  cst: readonly CST.Token[];
+}
+
+/**
+ * The causes of one document's errors, one per real problem: certain causes first claim the
+ * lines their follow-on errors fall on, then every other error is explained unless it falls on
+ * lines claimed already. `fallback` words an error no rule here knows.
+ */
+export function explainSyntaxErrors(errors: readonly YamlError[], context: SyntaxContext, fallback: (error: YamlError) => string): SyntaxCause[] {
+  const sorted = [...errors].sort((a, b) => a.pos[0] - b.pos[0]);
+  const causes = sorted.map((error) => ({ error, cause: causeOf(error, context, fallback) }));
+  const kept: SyntaxCause[] = [];
+  const claimed = (line: number): boolean => kept.some((cause) => line >= cause.region[0] && line <= cause.region[1]);
+  for (const pass of [true, false]) {
+    for (const { error, cause } of causes) {
+      if (cause.primary !== pass) continue;
+      // Each tab is a mistake of its own (mergeTabs says them once); nothing else explains one.
+      if (cause.message !== tabMessage && (claimed(cause.line) || claimed(lineOf(error.pos[0], context)))) continue;
+      kept.push(cause);
+    }
+  }
+  return mergeTabs(kept).sort((a, b) => a.line - b.line || a.col - b.col);
+}
+
+/** Whether a line (of a node problem, say) lies where a cause's follow-on errors fall. */
+export const withinCauses = (causes: readonly SyntaxCause[], line: number): boolean => causes.some((cause) => line >= cause.region[0] && line <= cause.region[1]);
+
+export const tabMessage = 'tabs are not allowed for indentation; use spaces';
+
+function causeOf(error: YamlError, context: SyntaxContext, fallback: (error: YamlError) => string): SyntaxCause {
+  const { line, col } = context.lines.linePos(error.pos[0]);
+  const at = (message: string, primary = false, region: [number, number] = [line, line]): SyntaxCause => ({ line, col, message, region, primary });
+  const first = error.message.split('\n')[0] ?? '';
+  if (error.code === 'TAB_AS_INDENT') return at(tabMessage, true, [line - 1, line + 1]);
+  if (error.code === 'MISSING_CHAR' && /^Missing closing ["']quote/.test(first)) return unclosedQuote(error, context) ?? at(fallback(error));
+  if (/^Flow (sequence|map) in block collection must be sufficiently indented/.test(first)) return flowCollection(error, context) ?? at(fallback(error));
+  if (/^All (mapping|sequence) items must start at the same column/.test(first)) {
+    const what = first.includes('mapping') ? 'keys of one mapping' : 'items of one list';
+    return { ...at(misaligned(line, context, what)), col: indentOf(lineText(line, context)) + 1 };
+  }
+  if (/^Nested mappings are not allowed in compact mappings/.test(first)) return nestedInValue(line, col, context) ?? at(fallback(error));
+  if (/^(A block sequence may not be used as an implicit map key|Unexpected block-seq-ind on same line with key)/.test(first)) return listItemInMapping(error, context) ?? at(fallback(error));
+  if (/^(Implicit keys need to be on a single line|Implicit map keys need to be followed by map values)/.test(first)) return notAKeyLine(line, col, context) ?? at(fallback(error));
+  return at(fallback(error));
+}
+
+/** Tabs on several lines of a document are one mistake: said once, at the first line, naming the others. */
+function mergeTabs(causes: SyntaxCause[]): SyntaxCause[] {
+  const tabs = causes.filter((cause) => cause.message === tabMessage);
+  if (tabs.length < 2) return causes;
+  const [first, ...rest] = tabs.sort((a, b) => a.line - b.line) as [SyntaxCause, ...SyntaxCause[]];
+  const shown = rest.slice(0, 5).map((cause) => cause.line);
+  const more = rest.length > shown.length ? ' and others' : '';
+  const merged: SyntaxCause = { ...first, message: `${tabMessage} (also on line${shown.length > 1 ? 's' : ''} ${shown.join(', ')}${more})` };
+  return [merged, ...causes.filter((cause) => cause.message !== tabMessage)];
+}
+
+/** A quote that is never closed: `yaml` says so at the end of the document; the user edits where it opened. */
+function unclosedQuote(error: YamlError, context: SyntaxContext): SyntaxCause | undefined {
+  const token = findToken(context.cst, (t) => (t.type === 'double-quoted-scalar' || t.type === 'single-quoted-scalar') && t.offset + t.source.length === error.pos[0]);
+  if (!token || !('source' in token)) return undefined;
+  const { line, col } = context.lines.linePos(token.offset);
+  const quote = token.type === 'double-quoted-scalar' ? '"' : "'";
+  const end = lineOf(error.pos[0], context);
+  const upTo = error.pos[0] >= context.text.trimEnd().length ? 'the rest of the file' : `everything up to line ${end}`;
+  return {
+    line,
+    col,
+    message: `the quote ${quote} opened here is never closed, so ${upTo} was read as one text; end the value with ${quote} on this line`,
+    region: [line, end],
+    primary: true,
+  };
+}
+
+/**
+ * A `[` or `{` at the end of which `yaml` found a line too little indented: either it is never
+ * closed (the usual case), or a line of it is indented no more than its key.
+ */
+function flowCollection(error: YamlError, context: SyntaxContext): SyntaxCause | undefined {
+  const found = findToken(context.cst, (t) => t.type === 'flow-collection' && t.start.offset < error.pos[0] && !isClosed(t) && endOf(t) <= error.pos[0] + 1);
+  const open = found?.type === 'flow-collection' ? found.start : undefined;
+  if (!open) return undefined;
+  const { line, col } = context.lines.linePos(open.offset);
+  const end = lineOf(error.pos[0], context);
+  const close = open.source === '[' ? ']' : '}';
+  const what = open.source === '[' ? 'list' : 'mapping';
+  const endText = lineText(end, context);
+  if (endText.includes(close)) {
+    // Closed on a line that is indented no more than the key: `yaml` ended the collection there.
+    const key = keyName(lineText(line, context));
+    return {
+      line: end,
+      col: indentOf(endText) + 1,
+      message: `a ${what} in \`${open.source}${close}\` that goes on over several lines must indent them more than its key${key ? ` ${key}` : ''} (line ${line}); indent this line further`,
+      region: [line, end],
+      primary: true,
+    };
+  }
+  return {
+    line,
+    col,
+    message: `the \`${open.source}\` opened here is never closed; end the ${what} with \`${close}\` (a ${what} in \`${open.source}${close}\` that goes on over several lines must indent them more than its key)`,
+    region: [line, end],
+    primary: true,
+  };
+}
+
+/** A key or item less indented than the one it follows, but more than the collection around it. */
+function misaligned(line: number, context: SyntaxContext, what: string): string {
+  const indent = indentOf(lineText(line, context));
+  let first: number | undefined;
+  let outer: number | undefined;
+  for (let above = line - 1; above >= 1; above--) {
+    const text = lineText(above, context);
+    if (isBlank(text)) continue;
+    if (indentOf(text) <= indent) {
+      outer = above;
+      break;
+    }
+    if (first === undefined || indentOf(text) <= indentOf(lineText(first, context))) first = above;
+  }
+  const column = (n: number): number => indentOf(lineText(n, context)) + 1;
+  const named = (n: number): string => `${keyName(lineText(n, context)) ?? 'the line'} (line ${n}, column ${column(n)})`;
+  const here = `this line starts at column ${indent + 1}, but the ${what} must start at the same column`;
+  if (first === undefined) return `${here}; line it up with the one above it`;
+  const belongs = outer !== undefined ? `, or at column ${column(outer)} like ${named(outer)}` : '';
+  return `${here}: indent it to column ${column(first)} like ${named(first)}${belongs}, whichever it belongs to`;
+}
+
+/**
+ * `Nested mappings are not allowed in compact mappings`: either a value holds `: ` (`image: a:b c: d`),
+ * or the next line is indented under a key that already has a value.
+ */
+function nestedInValue(line: number, col: number, context: SyntaxContext): SyntaxCause | undefined {
+  const text = lineText(line, context);
+  const key = keyName(text);
+  if (/:(\s|$)/.test(text.slice(col - 1))) {
+    return {
+      line,
+      col,
+      message: `the value${key ? ` of ${key}` : ''} holds \`: \`, which YAML reads as the start of a mapping inside the value; quote the whole value ('…' or "…")`,
+      region: [line, line],
+      primary: true,
+    };
+  }
+  const next = nextContentLine(line, context);
+  if (next === undefined || indentOf(lineText(next, context)) <= indentOf(text)) return undefined;
+  const column = indentOf(text) + 1;
+  return {
+    line: next,
+    col: indentOf(lineText(next, context)) + 1,
+    message: `this line is indented more than the key above it expects: ${key ?? 'the key'} on line ${line} already has a value, so nothing can be nested under it; start this line at column ${column}, like that key, or move that value onto lines of its own`,
+    region: [line, next],
+    primary: true,
+  };
+}
+
+/** A `- ` item where a mapping expects `key: value`. */
+function listItemInMapping(error: YamlError, context: SyntaxContext): SyntaxCause | undefined {
+  const start = lineOf(error.pos[0], context);
+  for (let line = start; line <= Math.min(start + 1, context.lines.lineStarts.length); line++) {
+    const text = lineText(line, context);
+    if (!/^\s*- /.test(text) && !/^\s*-$/.test(text)) continue;
+    return {
+      line,
+      col: indentOf(text) + 1,
+      message: 'a list item (`- `) where the mapping around it expects `key: value` lines; a mapping cannot also hold list items: put the list under a key of its own (`key:` and the items indented below it)',
+      region: [start, line],
+      primary: false,
+    };
+  }
+  return undefined;
+}
+
+/** A line in a mapping that is no `key: value`: a `:` without a space after it, or no `:` at all. */
+function notAKeyLine(line: number, col: number, context: SyntaxContext): SyntaxCause | undefined {
+  const text = lineText(line, context);
+  const rest = text.slice(col - 1);
+  if (/^- /.test(rest)) return listItemInMapping({ code: '', message: '', pos: [context.lines.lineStarts[line - 1] ?? 0, 0] }, context);
+  const next = nextContentLine(line, context) ?? line;
+  const region: [number, number] = [line, next];
+  const squeezed = /^([^\s:#'"][^\s:#]*):[^\s:]/.exec(rest);
+  if (squeezed && !/:(\s|$)/.test(rest)) {
+    return { line, col, message: `a key needs a space after its \`:\`: write ${quotedName(squeezed[1] ?? '')} followed by \`: \` and the value`, region, primary: false };
+  }
+  if (!/:(\s|$)/.test(rest)) {
+    return { line, col, message: 'this line is not `key: value` (it has no `: `), where the mapping around it expects one; add the missing `: `, or remove the line', region, primary: false };
+  }
+  return undefined;
+}
+
+function isClosed(token: CST.FlowCollection): boolean {
+  return token.end.some((t) => t.type === 'flow-map-end' || t.type === 'flow-seq-end');
+}
+
+function endOf(token: CST.FlowCollection): number {
+  const last = token.end[token.end.length - 1];
+  return last ? last.offset + last.source.length : token.offset;
+}
+
+/** The first token of the CST (documents with errors) that matches, without recursion (nesting may be deep). */
+function findToken(roots: readonly CST.Token[], match: (token: CST.Token) => boolean): CST.Token | undefined {
+  const stack: unknown[] = [...roots].reverse();
+  while (stack.length > 0) {
+    const item = stack.pop();
+    if (typeof item !== 'object' || item === null) continue;
+    if ('type' in item && typeof (item as { type: unknown }).type === 'string' && match(item as CST.Token)) return item as CST.Token;
+    const children = Array.isArray(item) ? item : Object.values(item);
+    for (let i = children.length - 1; i >= 0; i--) if (typeof children[i] === 'object') stack.push(children[i]);
+  }
+  return undefined;
+}
+
+const lineOf = (offset: number, context: SyntaxContext): number => context.lines.linePos(offset).line;
+
+function lineText(line: number, context: SyntaxContext): string {
+  const start = context.lines.lineStarts[line - 1];
+  if (start === undefined) return '';
+  const end = context.text.indexOf('\n', start);
+  return context.text.slice(start, end === -1 ? undefined : end).replace(/\r$/, '');
+}
+
+const isBlank = (text: string): boolean => /^\s*(#.*)?$/.test(text);
+const indentOf = (text: string): number => /^[ ]*/.exec(text)?.[0].length ?? 0;
+
+function nextContentLine(line: number, context: SyntaxContext): number | undefined {
+  for (let next = line + 1; next <= context.lines.lineStarts.length; next++) if (!isBlank(lineText(next, context))) return next;
+  return undefined;
+}
+
+/** The key a line starts with, quoted for a message (keys are names, never values), or undefined. */
+function keyName(text: string): string | undefined {
+  const name = /^\s*(?:-\s+)*("[^"]*"|'[^']*'|[^\s:#'"][^:#]*?)\s*:(?:\s|$)/.exec(text)?.[1];
+  return name === undefined ? undefined : quotedName(name.replace(/^["']|["']$/g, ''));
+}
+
+function quotedName(name: string): string {
+  return `\`${name.length > 60 ? `${name.slice(0, 57)}...` : name}\``.replace(/[\x00-\x1f\x7f]/g, '?');
+}
