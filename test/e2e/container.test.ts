@@ -1,11 +1,11 @@
 // The container image from the repository's Dockerfile, built and run with podman/buildah from
 // Debian's packages (shared/reference/notes/real-tools.md §3). No registry is reachable, so the
-// base is built locally from the host's node (scripts/local-base-image.sh) and passed as
+// base is built locally from the npm registry's Node 24 binary (scripts/local-base-image.sh) and passed as
 // BASE_IMAGE. The image then runs as a KRM function: plain `podman run`, `KPT_FN_RUNTIME=podman
 // kpt fn render`, and `kubectl kustomize --enable-alpha-plugins` through a `docker` → podman shim.
 // The same image then serves as the Argo CD plugin sidecar of examples/argocd: the plugin's
 // discover and generate commands run in it as argocd-cmp-server runs them.
-import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseDocument, parse as parseYaml, stringify } from 'yaml';
@@ -27,9 +27,11 @@ import {
   writeFile,
   type K8sObject,
 } from './tools.js';
+import { imageName, packageVersion } from './image.js';
 
-const image = 'localhost/llsd-render:test';
-const version = (JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { version: string }).version;
+// The documented name, so the examples that name the image run as written.
+const image = imageName;
+const version = packageVersion;
 const installHint = 'run `npm run test:prereqs` (as root it installs the Debian packages podman buildah runc and writes the /etc/containers/containers.conf settings podman needs here)';
 const buildTimeoutMs = 180_000;
 

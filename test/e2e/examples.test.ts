@@ -29,6 +29,7 @@ import {
   type K8sObject,
   type RunResult,
 } from './tools.js';
+import { imageName } from './image.js';
 
 const update = process.env.UPDATE_EXAMPLES === '1';
 const examples = join(repoRoot, 'examples');
@@ -262,7 +263,7 @@ describe('examples/kustomize/container: the container-function variant of transf
     expect(readText(join(dir, 'secret.yaml'))).toBe(readText(join(transformer, 'secret.yaml')));
     const [config] = parseStream(readText(join(dir, 'render-config.yaml')));
     const [exec] = parseStream(readText(join(transformer, 'render-config.yaml')));
-    expect(annotationsOf(config as K8sObject)['config.kubernetes.io/function']).toBe('container:\n  image: localhost/llsd-render:test\n');
+    expect(annotationsOf(config as K8sObject)['config.kubernetes.io/function']).toBe(`container:\n  image: ${imageName}\n`);
     expect(config?.spec).toEqual(exec?.spec);
     const kustomization = parseAllDocuments(readText(join(dir, 'kustomization.yaml')))[0]?.toJS() as Record<string, unknown>;
     expect(kustomization.transformers).toEqual(['render-config.yaml']);
