@@ -39,8 +39,10 @@ export interface ProcessInput {
   mode: Mode;
   items: InputItem[];
   functionConfig?: InputItem;
-  /** Option sources from outside the items (`build --config`), applied before those in the input. */
+  /** Option sources from the command line (`build --config`): applied last, so each key they set wins over the same key of a RenderConfig among the items. */
   options?: RenderOptionsInput[];
+  /** The file `options` came from, for the results that name it. */
+  optionsFrom?: string;
   /** Configs read from image labels by the registry adapter, by image as written in the LLSDs. */
   images?: ReadonlyMap<string, ImageLookup>;
   /** Write generated objects to this store as they are rendered (`Written`), to bound memory on large inputs. */
@@ -78,7 +80,7 @@ interface Rendered {
 
 export function process(input: ProcessInput): ProcessOutput {
   const results: Result[] = [];
-  const optionSources = [...(input.options ?? [])];
+  const optionSources: RenderOptionsInput[] = [];
   let generatorLlsd: InputItem | undefined;
 
   if (input.functionConfig) {
@@ -91,26 +93,15 @@ export function process(input: ProcessInput): ProcessOutput {
   }
   let items = input.items;
   if (input.mode === 'build') {
-    // Which RenderConfig among the inputs set each option first: a later one that sets it otherwise wins, and says so.
-    const setBy = new Map<string, { item: InputItem; value: string }>();
-    for (const item of items.filter(isRenderConfig)) {
-      const fc = readFunctionConfig(item);
-      if (fc.role === 'options') {
-        optionSources.push(fc.options);
-        for (const [key, value] of Object.entries(fc.options)) {
-          const json = JSON.stringify(value);
-          const earlier = setBy.get(key);
-          if (earlier && earlier.value !== json) {
-            const where = earlier.item.origin.file === undefined ? '' : ` in ${earlier.item.origin.file}`;
-            results.push(resultFor(item, 'warning', `is also set, otherwise, by the RenderConfig ${quote(earlier.item.object.metadata.name)}${where}; this one, read later, wins: keep each option in one RenderConfig`, ['spec', key]));
-          }
-          setBy.set(key, { item, value: json });
-        }
-      }
-      if (fc.role !== 'llsd') results.push(...fc.problems.map((p) => fromProblem(item, p)));
-    }
+    const found = optionsAmongItems(items);
+    optionSources.push(...found.sources);
+    results.push(...found.results, ...commandLineOverrides(items.filter(isRenderConfig), input.options ?? [], input.optionsFrom));
     items = items.filter((item) => !isRenderConfig(item));
   }
+  // The command line last, so it wins: an explicit `--config` beats a RenderConfig that happens to
+  // lie among the inputs, as a flag beats a config file in every CLI (key by key, so a RenderConfig
+  // in an app directory can still add what the shared file leaves unset).
+  optionSources.push(...(input.options ?? []));
   const options = mergeOptions(optionSources);
 
   // Mark and replace (DESIGN §4): what an earlier render generated is dropped and rendered anew.
@@ -498,6 +489,64 @@ function clashes(inputs: readonly InputItem[], rendered: readonly Rendered[]): R
   }
   return results;
 }
+
+/** The RenderConfigs among `build` inputs, in order; a later one that sets an option otherwise wins, and says so. */
+function optionsAmongItems(items: readonly InputItem[]): { sources: RenderOptionsInput[]; results: Result[] } {
+  const sources: RenderOptionsInput[] = [];
+  const results: Result[] = [];
+  const setBy = new Map<string, { item: InputItem; value: string }>();
+  for (const item of items.filter(isRenderConfig)) {
+    const fc = readFunctionConfig(item);
+    if (fc.role === 'options') {
+      sources.push(fc.options);
+      for (const [key, value] of Object.entries(fc.options)) {
+        const json = JSON.stringify(value);
+        const earlier = setBy.get(key);
+        if (earlier && earlier.value !== json) {
+          const where = earlier.item.origin.file === undefined ? '' : ` in ${earlier.item.origin.file}`;
+          results.push(resultFor(item, 'warning', `is also set, otherwise, by the RenderConfig ${quote(earlier.item.object.metadata.name)}${where}; this one, read later, wins: keep each option in one RenderConfig`, ['spec', key]));
+        }
+        setBy.set(key, { item, value: json });
+      }
+    }
+    if (fc.role !== 'llsd') results.push(...fc.problems.map((p) => fromProblem(item, p)));
+  }
+  return { sources, results };
+}
+
+/**
+ * A RenderConfig among the inputs that sets an option `--config` sets too: a warning per key it
+ * sets otherwise (the command line wins), one info for the keys it sets alike. Values are compared
+ * as parsed, so `"true"` in a ConfigMap and `true` in a RenderConfig agree.
+ */
+function commandLineOverrides(renderConfigs: readonly InputItem[], commandLine: readonly RenderOptionsInput[], file: string | undefined): Result[] {
+  if (commandLine.length === 0) return [];
+  const winning = parsedOptions(Object.assign({}, ...commandLine));
+  if (!winning) return [];
+  const source = file === undefined ? 'the command line (`--config`)' : `--config ${file}`;
+  const results: Result[] = [];
+  for (const item of renderConfigs) {
+    const fc = readFunctionConfig(item);
+    const own = fc.role === 'options' && fc.problems.length === 0 ? parsedOptions(fc.options) : undefined;
+    if (fc.role !== 'options' || !own) continue;
+    const shared = Object.keys(fc.options).filter((key) => commandLine.some((options) => Object.hasOwn(options, key)));
+    const alike: string[] = [];
+    for (const key of shared) {
+      const ownValue = JSON.stringify(own[key as keyof RenderOptions]);
+      if (ownValue === JSON.stringify(winning[key as keyof RenderOptions])) alike.push(key);
+      else results.push(resultFor(item, 'warning', `is set otherwise by ${source}, which wins: the command line takes precedence over a RenderConfig among the inputs; remove \`${key}\` here or from ${file ?? 'the --config file'}`, ['spec', key]));
+    }
+    if (alike.length > 0) {
+      results.push(resultFor(item, 'info', `sets ${alike.map((key) => code(key)).join(', ')} as ${source} does (the command line wins where both set an option); ${alike.length === 1 ? 'it' : 'they'} can be left out here`, ['spec']));
+    }
+  }
+  return results;
+}
+
+const parsedOptions = (options: RenderOptionsInput): RenderOptions | undefined => {
+  const parsed = renderOptionsSchema.safeParse(options);
+  return parsed.success ? parsed.data : undefined;
+};
 
 function mergeOptions(sources: readonly RenderOptionsInput[]): RenderOptions {
   return renderOptionsSchema.parse(Object.assign({}, ...sources));

@@ -199,14 +199,17 @@ async function renderFiles(io: Io, command: 'build' | 'validate', values: BuildV
   const options: RenderOptionsInput[] = [];
   const baseFiles = new Set<string>();
   const configResults = values.config === undefined ? [] : readConfigFile(values.config, options, baseFiles);
-  const resolved = read.items.map((item) => (isRenderConfig(item) ? resolveConfigPaths(item, baseFiles) : { item, results: [] }));
+  // The --config file may lie among the inputs too: read once, as the command line's.
+  const configFile = values.config === undefined ? undefined : resolve(values.config);
+  const inputs = read.items.filter((item) => !(isRenderConfig(item) && item.origin.file !== undefined && resolve(item.origin.file) === configFile));
+  const resolved = inputs.map((item) => (isRenderConfig(item) ? resolveConfigPaths(item, baseFiles) : { item, results: [] }));
   // A base config read through `configPath` is not a Kubernetes object: no "skipped" warning for it.
   const readResults = [...found, ...read.results].filter((r) => !(r.severity === 'warning' && r.file && baseFiles.has(resolve(r.file.path))));
   const mode: Mode = 'build';
   const { store, close } = openOutputStore();
   try {
-    const output = await renderWithImages({ mode, items: resolved.map((r) => r.item), options, store }, io.env ?? process.env, values.offline === true);
-    return await writeBuild(io, command, values, positionals, files, output, [...readResults, ...configResults, ...resolved.flatMap((r) => r.results), ...nothingToValidate(command, positionals, read.items, readResults)]);
+    const output = await renderWithImages({ mode, items: resolved.map((r) => r.item), options, ...(values.config !== undefined && { optionsFrom: values.config }), store }, io.env ?? process.env, values.offline === true);
+    return await writeBuild(io, command, values, positionals, files, output, [...readResults, ...configResults, ...resolved.flatMap((r) => r.results), ...nothingToValidate(command, positionals, inputs, readResults)]);
   } finally {
     close();
   }
