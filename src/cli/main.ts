@@ -36,6 +36,8 @@ export interface Io {
   stderr: (text: string) => void;
   /** The environment: registry credentials and the cache directory come from it. Default: this process's. */
   env?: Environment;
+  /** KRM mode under a host that shows the results itself (kpt): no stderr line repeats them. */
+  hostShowsResults?: boolean;
 }
 
 export async function main(io: Io): Promise<ExitCode> {
@@ -97,7 +99,7 @@ async function renderList(io: Io, text: string): Promise<ExitCode> {
   const { store, close } = openOutputStore();
   try {
     const output = await renderWithImages({ mode: 'krm', ...list, store }, io.env ?? process.env);
-    report(io, output.results);
+    if (!io.hostShowsResults) report(io, output.results);
     for (const chunk of resourceListChunks(output.items, output.results)) await io.stdout(chunk);
     return exitCodeOf(output.results);
   } finally {
@@ -115,7 +117,7 @@ function readKrmInput(text: string): Pick<ProcessInput, 'items' | 'functionConfi
 
 /** No ResourceList to render: the results alone, in an empty list. */
 function refuseList(io: Io, results: Result[]): ExitCode {
-  report(io, results);
+  if (!io.hostShowsResults) report(io, results);
   io.stdout(writeResourceList([], results));
   return exitCodeOf(results);
 }
