@@ -23,6 +23,7 @@ import { validate, type OutputUnit, type Schema } from '@cfworker/json-schema';
 import { closest } from '../api/issues.js';
 import { providerSpec, schemaOf, serverRelease } from '../catalog/catalog.js';
 import { commaListKeys, substitutionOf, type Substitution } from '../catalog/schemas.js';
+import type { WarningCode } from '../krm/result.js';
 import { formatFieldPath } from '../krm/item.js';
 import { clonePlain, isPlainObject } from '../lib/objects.js';
 import { clip, code, listOf, quote } from '../lib/quote.js';
@@ -48,6 +49,7 @@ export interface SchemaProblem {
   /** Config path, e.g. `providers.inference[0].config.max_tokens`. */
   path: string;
   message: string;
+  code: WarningCode;
 }
 
 type Segment = string | number;
@@ -91,6 +93,7 @@ export function checkReleaseSchema(config: unknown, context: SchemaContext): Sch
     severity: context.source === 'override' && f.kind === 'unknown' ? 'warning' : 'error',
     path: formatFieldPath(f.path),
     message: f.message,
+    code: 'unknown-config-key' as const,
   }));
 }
 
