@@ -211,7 +211,7 @@ describe('build --config FILE', () => {
       expect(annotationsOf(generatedConfigMap(objects))[ARGO_SYNC_OPTIONS]).toBe('PruneLast=true');
       expect(objects.map(ref)).toContain('NetworkPolicy/quickstart-network-policy');
       expect(stderrLines(r)).toEqual([
-        `render-config.yaml:6: options: spec.gitopsAnnotations: warning: is set otherwise by --config ${file}, which wins: the command line takes precedence over a RenderConfig among the inputs; remove \`gitopsAnnotations\` here or from ${file}`,
+        `render-config.yaml:6: options: spec.gitopsAnnotations: warning: is set otherwise by --config ${file}, which wins: the command line takes precedence over a RenderConfig among the inputs; remove \`gitopsAnnotations\` here or from ${file} [render-config-conflict]`,
       ]);
     });
 
