@@ -3,6 +3,7 @@
 // mode as a ResourceList with one error result, since kpt and kustomize expect one on stdout.
 import { once } from 'node:events';
 import { maxInputBytes } from './cli/files.js';
+import { parentIsKpt } from './cli/host.js';
 import { main, readAll, readAllSync } from './cli/main.js';
 import { writeResourceList } from './krm/resource-list.js';
 
@@ -51,6 +52,7 @@ main({
   },
   stdout: writeStdout,
   stderr: write(process.stderr),
+  hostShowsResults: krmMode && parentIsKpt(),
 }).then(
   (code) => {
     settled = true;

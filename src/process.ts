@@ -19,7 +19,8 @@ import { checkStartupRules } from './config/startup-rules.js';
 import { annotation, annotationsOf, identityOf, isClientSideOnly, resultFor, type InputItem, type KrmObject } from './krm/item.js';
 import { inventoryOf, type Inventory } from './krm/inventory.js';
 import { Prepared, Written, type OutputItem, type OutputStore } from './krm/resource-list.js';
-import { capRepeats, hasErrors, sortResults, type Result } from './krm/result.js';
+import { capRepeats, hasErrors, sortResults, type Result, type WarningCode } from './krm/result.js';
+import { codesFromText, silenceAnnotation, silencedNote, unknownCodeMessage, withoutSilenced } from './krm/silence.js';
 import { clip, code, quote } from './lib/quote.js';
 import { exposureProblems } from './manifests/exposure.js';
 import { overrideMountProblems } from './manifests/deployment.js';
@@ -39,8 +40,10 @@ export interface ProcessInput {
   mode: Mode;
   items: InputItem[];
   functionConfig?: InputItem;
-  /** Option sources from outside the items (`build --config`), applied before those in the input. */
+  /** Option sources from the command line (`build --config`): applied last, so each key they set wins over the same key of a RenderConfig among the items. */
   options?: RenderOptionsInput[];
+  /** The file `options` came from, for the results that name it. */
+  optionsFrom?: string;
   /** Configs read from image labels by the registry adapter, by image as written in the LLSDs. */
   images?: ReadonlyMap<string, ImageLookup>;
   /** Write generated objects to this store as they are rendered (`Written`), to bound memory on large inputs. */
@@ -62,6 +65,8 @@ interface LlsdOutcome<Generated = KrmObject | Written> {
 export interface ProcessOutput {
   items: OutputItem[];
   results: Result[];
+  /** The warning codes the options silence: the edge leaves out its own warnings of these too. */
+  silence: readonly WarningCode[];
   /**
    * Images whose labels must be read before this render can finish, and the registry options to
    * read them with: the edge looks them up and calls `process` again with `images` (DESIGN §10:
@@ -78,7 +83,7 @@ interface Rendered {
 
 export function process(input: ProcessInput): ProcessOutput {
   const results: Result[] = [];
-  const optionSources = [...(input.options ?? [])];
+  const optionSources: RenderOptionsInput[] = [];
   let generatorLlsd: InputItem | undefined;
 
   if (input.functionConfig) {
@@ -91,26 +96,15 @@ export function process(input: ProcessInput): ProcessOutput {
   }
   let items = input.items;
   if (input.mode === 'build') {
-    // Which RenderConfig among the inputs set each option first: a later one that sets it otherwise wins, and says so.
-    const setBy = new Map<string, { item: InputItem; value: string }>();
-    for (const item of items.filter(isRenderConfig)) {
-      const fc = readFunctionConfig(item);
-      if (fc.role === 'options') {
-        optionSources.push(fc.options);
-        for (const [key, value] of Object.entries(fc.options)) {
-          const json = JSON.stringify(value);
-          const earlier = setBy.get(key);
-          if (earlier && earlier.value !== json) {
-            const where = earlier.item.origin.file === undefined ? '' : ` in ${earlier.item.origin.file}`;
-            results.push(resultFor(item, 'warning', `is also set, otherwise, by the RenderConfig ${quote(earlier.item.object.metadata.name)}${where}; this one, read later, wins: keep each option in one RenderConfig`, ['spec', key]));
-          }
-          setBy.set(key, { item, value: json });
-        }
-      }
-      if (fc.role !== 'llsd') results.push(...fc.problems.map((p) => fromProblem(item, p)));
-    }
+    const found = optionsAmongItems(items);
+    optionSources.push(...found.sources);
+    results.push(...found.results, ...commandLineOverrides(items.filter(isRenderConfig), input.options ?? [], input.optionsFrom));
     items = items.filter((item) => !isRenderConfig(item));
   }
+  // The command line last, so it wins: an explicit `--config` beats a RenderConfig that happens to
+  // lie among the inputs, as a flag beats a config file in every CLI (key by key, so a RenderConfig
+  // in an app directory can still add what the shared file leaves unset).
+  optionSources.push(...(input.options ?? []));
   const options = mergeOptions(optionSources);
 
   // Mark and replace (DESIGN §4): what an earlier render generated is dropped and rendered anew.
@@ -144,7 +138,7 @@ export function process(input: ProcessInput): ProcessOutput {
   for (const item of llsdItems.filter((i) => !duplicates.items.has(i))) {
     const render = isOgxServerObject(item.object) ? renderOgxServer : renderLlsd;
     const outcome = input.earlier?.get(item) ?? written(placed(item, render(item, options, inventory, input.images), input.mode, options, packageFiles), input.store);
-    results.push(...outcome.results);
+    results.push(...silenced(item, outcome.results, options.silence));
     if (outcome.pendingImage !== undefined) pendingImages.push(outcome.pendingImage);
     else outcomes.set(item, outcome);
     if (outcome.rendered) {
@@ -155,15 +149,32 @@ export function process(input: ProcessInput): ProcessOutput {
   results.push(...clashes(kept, rendered));
   if (input.mode === 'krm') results.push(...sharedOutputPaths(rendered, options));
 
-  if (hasErrors(results)) {
+  // What no LLSD said (options, duplicates, near misses) is silenced by `silence` alone.
+  const { kept: reported } = withoutSilenced(results, new Set(options.silence));
+  if (hasErrors(reported)) {
     // Nothing half-done: kpt keeps the package as it was, `build` prints nothing.
     const pending = pendingImages.length > 0 ? { pending: { images: [...new Set(pendingImages)].sort(), registry: options.registry, earlier: outcomes } } : {};
-    return { items: input.mode === 'krm' ? input.items.map(asRead) : [], results: capRepeats(sortResults(results)), ...pending };
+    return { items: input.mode === 'krm' ? input.items.map(asRead) : [], results: capRepeats(sortResults(reported)), silence: options.silence, ...pending };
   }
   const output = input.mode === 'krm' ? krmOutput(kept) : buildOutput(kept);
   for (const { objects } of rendered) output.push(...objects);
   // One summary per LLSD, only when its objects are really in the output.
-  return { items: output, results: capRepeats(sortResults([...results, ...summaries])) };
+  return { items: output, results: capRepeats(sortResults([...reported, ...summaries])), silence: options.silence };
+}
+
+/**
+ * An LLSD's results without the warnings silenced for the whole render (`silence`) or for it alone
+ * (annotation `llamastack.io/silence`), and one info that counts them. An unknown code in the
+ * annotation is an error naming the nearest code.
+ */
+function silenced(item: InputItem, results: readonly Result[], global: readonly WarningCode[]): Result[] {
+  const text = annotationsOf(item.object)[silenceAnnotation];
+  const own = typeof text === 'string' ? codesFromText(text) : { codes: [], unknown: [] };
+  const path = ['metadata', 'annotations', silenceAnnotation];
+  const unknown = own.unknown.map((word) => resultFor(item, 'error', unknownCodeMessage(word), path));
+  const { kept, silenced: left } = withoutSilenced(results, new Set([...global, ...own.codes]));
+  const note = silencedNote(left);
+  return [...kept, ...unknown, ...(note === undefined ? [] : [resultFor(item, 'info', note)])];
 }
 
 /** With a store, the generated objects go to it as they are made (placed first in KRM mode: a Written object is final). */
@@ -328,18 +339,18 @@ function checkAsServer(
   const schema = checkReleaseSchema(parsed, { release: plan.release, catalogRelease: plan.catalogRelease, containerEnv, source }).filter((p) => !said.has(p.path));
   const checked = plan.catalogRelease === plan.release ? '' : ` (checked against the catalog's ${plan.catalogRelease})`;
   return [
-    ...notes.map((n) => ({ severity: 'warning' as const, path: pathOf(n.path), message: `${where}: ${code(n.path)} ${n.message}` })),
-    ...startup.map((p) => ({
-      severity: p.severity,
-      path: pathOf(p.path),
-      message: `${where} would ${p.severity === 'error' ? 'stop' : 'trouble'} ${serverOf(plan)} at startup: ${code(p.path || '(top level)')} ${p.message}`,
-    })),
-    ...schema.map((p) => ({
-      severity: p.severity,
-      path: pathOf(p.path),
-      message: `${where} does not fit the schema of ${serverOf(plan)}${checked}: ${code(p.path)} ${p.message}`,
-    })),
+    ...notes.map((n) => ({ severity: 'warning' as const, code: 'legacy-config-form' as const, path: pathOf(n.path), message: `${where}: ${code(n.path)} ${n.message}` })),
+    ...startup.map((p) =>
+      problemOf(p, pathOf(p.path), `${where} would ${p.severity === 'error' ? 'stop' : 'trouble'} ${serverOf(plan)} at startup: ${code(p.path || '(top level)')} ${p.message}`),
+    ),
+    ...schema.map((p) => problemOf(p, pathOf(p.path), `${where} does not fit the schema of ${serverOf(plan)}${checked}: ${code(p.path)} ${p.message}`)),
   ];
+}
+
+/** A check's finding at a CR field: a warning keeps its code (each check that warns names one). */
+function problemOf(found: { severity: 'error' | 'warning'; code?: WarningCode | undefined }, path: FieldProblem['path'], message: string): FieldProblem {
+  if (found.severity === 'error') return { severity: 'error', path, message };
+  return { severity: 'warning', code: found.code ?? 'env-conditional', path, message };
 }
 
 /**
@@ -499,12 +510,74 @@ function clashes(inputs: readonly InputItem[], rendered: readonly Rendered[]): R
   return results;
 }
 
+/** The RenderConfigs among `build` inputs, in order; a later one that sets an option otherwise wins, and says so. */
+function optionsAmongItems(items: readonly InputItem[]): { sources: RenderOptionsInput[]; results: Result[] } {
+  const sources: RenderOptionsInput[] = [];
+  const results: Result[] = [];
+  const setBy = new Map<string, { item: InputItem; value: string }>();
+  for (const item of items.filter(isRenderConfig)) {
+    const fc = readFunctionConfig(item);
+    if (fc.role === 'options') {
+      sources.push(fc.options);
+      for (const [key, value] of Object.entries(fc.options)) {
+        const json = JSON.stringify(value);
+        const earlier = setBy.get(key);
+        if (earlier && earlier.value !== json) {
+          const where = earlier.item.origin.file === undefined ? '' : ` in ${earlier.item.origin.file}`;
+          results.push(warningFor(item, 'render-config-conflict', `is also set, otherwise, by the RenderConfig ${quote(earlier.item.object.metadata.name)}${where}; this one, read later, wins: keep each option in one RenderConfig`, ['spec', key]));
+        }
+        setBy.set(key, { item, value: json });
+      }
+    }
+    if (fc.role !== 'llsd') results.push(...fc.problems.map((p) => fromProblem(item, p)));
+  }
+  return { sources, results };
+}
+
+/**
+ * A RenderConfig among the inputs that sets an option `--config` sets too: a warning per key it
+ * sets otherwise (the command line wins), one info for the keys it sets alike. Values are compared
+ * as parsed, so `"true"` in a ConfigMap and `true` in a RenderConfig agree.
+ */
+function commandLineOverrides(renderConfigs: readonly InputItem[], commandLine: readonly RenderOptionsInput[], file: string | undefined): Result[] {
+  if (commandLine.length === 0) return [];
+  const winning = parsedOptions(Object.assign({}, ...commandLine));
+  if (!winning) return [];
+  const source = file === undefined ? 'the command line (`--config`)' : `--config ${file}`;
+  const results: Result[] = [];
+  for (const item of renderConfigs) {
+    const fc = readFunctionConfig(item);
+    const own = fc.role === 'options' && fc.problems.length === 0 ? parsedOptions(fc.options) : undefined;
+    if (fc.role !== 'options' || !own) continue;
+    const shared = Object.keys(fc.options).filter((key) => commandLine.some((options) => Object.hasOwn(options, key)));
+    const alike: string[] = [];
+    for (const key of shared) {
+      const ownValue = JSON.stringify(own[key as keyof RenderOptions]);
+      if (ownValue === JSON.stringify(winning[key as keyof RenderOptions])) alike.push(key);
+      else results.push(warningFor(item, 'render-config-conflict', `is set otherwise by ${source}, which wins: the command line takes precedence over a RenderConfig among the inputs; remove \`${key}\` here or from ${file ?? 'the --config file'}`, ['spec', key]));
+    }
+    if (alike.length > 0) {
+      results.push(resultFor(item, 'info', `sets ${alike.map((key) => code(key)).join(', ')} as ${source} does (the command line wins where both set an option); ${alike.length === 1 ? 'it' : 'they'} can be left out here`, ['spec']));
+    }
+  }
+  return results;
+}
+
+const parsedOptions = (options: RenderOptionsInput): RenderOptions | undefined => {
+  const parsed = renderOptionsSchema.safeParse(options);
+  return parsed.success ? parsed.data : undefined;
+};
+
 function mergeOptions(sources: readonly RenderOptionsInput[]): RenderOptions {
   return renderOptionsSchema.parse(Object.assign({}, ...sources));
 }
 
-const fromProblem = (item: InputItem, problem: FieldProblem): Result =>
-  resultFor(item, problem.severity ?? 'error', problem.message, problem.path);
+export const fromProblem = (item: InputItem, problem: FieldProblem): Result => {
+  const result = resultFor(item, problem.severity ?? 'error', problem.message, problem.path);
+  return problem.severity === 'warning' ? { ...result, code: problem.code } : result;
+};
+
+const warningFor = (item: InputItem, code: WarningCode, message: string, path: FieldProblem['path']): Result => ({ ...resultFor(item, 'warning', message, path), code });
 
 const count = (n: number, noun: string): string => `${n} ${noun}${n === 1 ? '' : 's'}`;
 

@@ -401,12 +401,12 @@ function withoutCounterpart(path: string[], value: unknown, object: Plain): Fiel
   const at = ['spec', ...path];
   const name = path.join('.');
   if (name === 'server.containerSpec.name') {
-    return { severity: 'warning', path: at, message: `is ignored: the server container is always named \`llama-stack\`, not ${quote(String(value))}` };
+    return { severity: 'warning', code: 'v1alpha1-field-ignored', path: at, message: `is ignored: the server container is always named \`llama-stack\`, not ${quote(String(value))}` };
   }
   if (name === 'server.userConfig.configMapNamespace') {
     const configMap = getPath(object, ['spec', 'server', 'userConfig', 'configMapName']);
     return {
-      severity: 'warning',
+      severity: 'warning', code: 'v1alpha1-field-ignored',
       path: at,
       message: `is ignored: the pod mounts the ConfigMap ${quote(String(configMap))} from its own namespace, as the v1alpha1 operator does; keep the ConfigMap next to the LLSD`,
     };
@@ -520,7 +520,7 @@ export function convertChecked(object: Plain, apiVersion: string): Conversion {
     object: converted.object,
     problems: [
       {
-        severity: 'warning',
+        severity: 'warning', code: 'conversion-annotation',
         path: ['metadata', 'annotations', conversionAnnotation],
         message: `keeps ${shown.join(', ')}: ${apiVersion} has no field for ${fields.length === 1 ? 'it' : 'them'} (or cannot hold the value); converting back to ${object.apiVersion as string} restores ${fields.length === 1 ? 'it' : 'them'}`,
       },

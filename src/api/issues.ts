@@ -1,14 +1,17 @@
 // zod issues → user-facing problems with a field path (STYLE §4, §8): one message per problem,
 // written for the user, field names in back-quotes, "did you mean" where a near name exists.
 import { clip, count, listOf, quote } from '../lib/quote.js';
+import type { WarningCode } from '../krm/result.js';
 import type { z } from '../lib/zod.js';
 
-/** Something to tell the user about one field of an LLSD; an error unless `severity` says otherwise. */
-export interface FieldProblem {
-  path: Array<string | number>;
-  message: string;
-  severity?: 'error' | 'warning' | 'info';
-}
+/**
+ * Something to tell the user about one field of an LLSD; an error unless `severity` says otherwise.
+ * A warning names its class (`code`), so the user can silence it; the type makes every warning site say which.
+ */
+export type FieldProblem = { path: Array<string | number>; message: string } & (
+  | { severity?: 'error' | 'info'; code?: WarningCode }
+  | { severity: 'warning'; code: WarningCode }
+);
 
 /** A problem without a severity is an error. */
 export const isError = (problem: FieldProblem): boolean => (problem.severity ?? 'error') === 'error';

@@ -221,7 +221,7 @@ function withoutDisabled(providers: ProviderEntry[], spec: SpecInput, problems: 
     const api = providerApis[provider.api];
     if (!disabled.has(api)) return true;
     problems.push({
-      severity: 'warning',
+      severity: 'warning', code: 'provider-of-disabled-api',
       path: provider.path,
       message: `is ignored because \`spec.disabled\` lists ${api}; remove it from \`disabled\` to use this provider`,
     });

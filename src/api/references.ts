@@ -56,6 +56,7 @@ export function checkSecrets(namespace: string | undefined, refs: readonly Secre
     }
     problems.push({
       severity,
+      code: 'secret-not-in-input',
       path: ref.path,
       message: `refers to the Secret ${quote(ref.name)}, which is not in the input (as a Secret, SealedSecret or ExternalSecret); the pod will not start until it exists${namespace ? ` in namespace ${clip(namespace)}` : ''}${severity === 'warning' ? ' (set `secretPolicy: strict` to make this an error, or `off` to skip the check)' : ''}`,
     });
@@ -95,7 +96,7 @@ function typedSecretValues(namespace: string | undefined, refs: readonly SecretR
     const reads = value === undefined ? undefined : readsAs(value);
     if (reads === undefined) continue;
     problems.push({
-      severity: 'warning',
+      severity: 'warning', code: 'secret-value-not-text',
       path: ref.path,
       message:
         reads === 'empty'

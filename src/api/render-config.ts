@@ -4,6 +4,8 @@ import { checkOverrides, mergeCatalog, type DistributionOverride } from '../conf
 import { parseYaml11, parseYamlStream } from '../krm/yaml.js';
 import { isPlainObject } from '../lib/objects.js';
 import { code, listOf } from '../lib/quote.js';
+import type { WarningCode } from '../krm/result.js';
+import { codesFromText, isWarningCode, unknownCodeMessage } from '../krm/silence.js';
 import { described, z } from '../lib/zod.js';
 
 export const renderConfigApiVersion = 'fn.llamastack.io/v1alpha1';
@@ -193,6 +195,25 @@ const registrySpec = described(
   'Reading base configs from the labels of `spec.distribution.image` (FR-027): cache, offline mode, mirrors, plain-HTTP hosts.',
 );
 
+/** A warning code; an unknown one is an error that suggests the nearest. */
+const warningCode = z.pipe(
+  z.string().check(
+    z.superRefine((text, ctx) => {
+      if (!isWarningCode(text)) ctx.addIssue({ code: 'custom', message: unknownCodeMessage(text), input: text });
+    }),
+  ),
+  z.transform((text) => text as WarningCode),
+);
+const codeList = z.array(warningCode);
+/** As ConfigMap data: `a, b`, `a b`, `[a, b]` or a YAML list, each code checked as in a list. */
+const codesFromData = z.pipe(
+  z.string(),
+  z.transform((text) => {
+    const { codes, unknown } = codesFromText(text);
+    return [...codes, ...unknown];
+  }),
+);
+
 export const renderOptionsSchema = z.strictObject({
   distributions: distributionsOption,
   exposeKind: described(
@@ -255,6 +276,10 @@ export const renderOptionsSchema = z.strictObject({
   secretPolicy: described(
     z._default(z.enum(['warn', 'strict', 'off']), 'warn'),
     'What a referenced Secret missing from the input gives: `warn` (default; Secrets are often created outside git), `strict` (an error) or `off`. A SealedSecret or ExternalSecret that creates it counts as present.',
+  ),
+  silence: described(
+    z._default(z.union([z.pipe(codesFromData, codeList), codeList]), []),
+    'Warning codes not to report for any LLSD or OGXServer of the render, e.g. `[numeric-secret-value]` (every code, what it means and what to do: docs/warnings.md). One LLSD or OGXServer silences its own with the annotation `llamastack.io/silence: "code, code"`. Errors cannot be silenced. Default none. As ConfigMap data, a list such as `numeric-secret-value, secret-not-in-input`.',
   ),
 });
 export type RenderOptions = z.output<typeof renderOptionsSchema>;

@@ -92,7 +92,7 @@ export function toOgxServer(object: KrmObject): OgxConversion {
 function convertMetadata(object: KrmObject, llsd: Llsd, problems: FieldProblem[]): Plain {
   const name = newName(llsd.name);
   if (name !== `${llsd.name}${nameSuffix}`) {
-    problems.push({ severity: 'warning', path: ['metadata', 'name'], message: `is too long for an OGXServer name with ${code(nameSuffix)} (at most ${maxNameLength} characters): the OGXServer is named ${quote(name)}` });
+    problems.push({ severity: 'warning', code: 'ogx-conversion', path: ['metadata', 'name'], message: `is too long for an OGXServer name with ${code(nameSuffix)} (at most ${maxNameLength} characters): the OGXServer is named ${quote(name)}` });
   }
   const metadata: Plain = { name };
   if (llsd.namespace !== undefined) metadata.namespace = llsd.namespace;
@@ -101,13 +101,13 @@ function convertMetadata(object: KrmObject, llsd: Llsd, problems: FieldProblem[]
   for (const [key, value] of Object.entries(object.metadata.annotations ?? {})) {
     if (key === annotation.release && !ogxServerReleases().includes(value)) {
       problems.push({
-        severity: 'warning',
+        severity: 'warning', code: 'ogx-conversion',
         path: ['metadata', 'annotations', key],
         message: `is dropped: ${quote(value)} is no OGX release, and an OGXServer renders only against ${listOf(ogxServerReleases())} (without the annotation: its distribution's default release); add it back with one of those to pin another`,
       });
     } else if (key === conversionAnnotation) {
       problems.push({
-        severity: 'warning',
+        severity: 'warning', code: 'ogx-conversion',
         path: ['metadata', 'annotations', key],
         message: 'is dropped: it holds fields of another LLSD version, which OGXServer has none of either; convert the LLSD to that version first to see them',
       });
@@ -257,7 +257,7 @@ function convertProviders(llsd: Llsd, release: { release: string; catalogRelease
     const api = ogxApis[provider.api];
     if (api === undefined) {
       problems.push({
-        severity: 'warning',
+        severity: 'warning', code: 'ogx-conversion',
         path: provider.path,
         message: `is dropped: OGXServer has no ${provider.api} providers; to keep it, write the whole config.yaml in a ConfigMap and set \`spec.overrideConfig\``,
       });
@@ -280,7 +280,7 @@ function convertProviders(llsd: Llsd, release: { release: string; catalogRelease
     const lost = baseProvidersLost(llsd, release.release, llsdApi);
     if (lost.length === 0) continue;
     problems.push({
-      severity: 'warning',
+      severity: 'warning', code: 'ogx-conversion',
       path: ['spec', 'providers', llsdApi],
       message: `replaces the distribution's ${providerApis[llsdApi]} providers in the OGXServer (an LLSD lays its providers over them), so ${listOf(lost.map((id) => code(id)))} ${lost.length === 1 ? 'is' : 'are'} no longer configured; add those you use to \`spec.providers.${api}\` as \`custom\` providers`,
     });
@@ -424,7 +424,7 @@ function customEntry(provider: ProviderEntry, type: string, config: Map<string, 
 function externalProviderProblems(llsd: Llsd): FieldProblem[] {
   return Object.entries(llsd.spec.externalProviders ?? {}).flatMap(([api, list]) =>
     (list ?? []).map((external, i) => ({
-      severity: 'warning' as const,
+      severity: 'warning' as const, code: 'ogx-conversion' as const,
       path: ['spec', 'externalProviders', api, i],
       message: `is dropped: OGXServer cannot install a provider from an image; build a distribution image that contains ${quote(external.image)}'s package, set \`spec.distribution.image\` to it, and add the provider as \`custom\` under \`spec.providers\``,
     })),
@@ -447,7 +447,7 @@ function convertResources(llsd: Llsd, problems: FieldProblem[]): Plain | undefin
       kind === 'tools'
         ? 'OGX registers the tool groups of its tool_runtime providers itself; configure the provider under `spec.providers.toolRuntime`'
         : 'OGXServer has no safety API; to keep shields, write the whole config.yaml in a ConfigMap and set `spec.overrideConfig`';
-    problems.push({ severity: 'warning', path: ['spec', 'resources', kind], message: `is dropped: OGXServer registers only models; ${instead}` });
+    problems.push({ severity: 'warning', code: 'ogx-conversion', path: ['spec', 'resources', kind], message: `is dropped: OGXServer registers only models; ${instead}` });
   }
   return models.length > 0 ? { models } : undefined;
 }
@@ -458,7 +458,7 @@ function convertModel(model: ModelEntry, first: string | undefined, problems: Fi
   if (provider !== undefined) out.provider = provider;
   else {
     problems.push({
-      severity: 'warning',
+      severity: 'warning', code: 'ogx-conversion',
       path: model.path,
       message: "names no provider and the LLSD has no inference provider: the OGXServer registers it with the distribution's alphabetically first inference provider; name one in `provider`",
     });
@@ -468,7 +468,7 @@ function convertModel(model: ModelEntry, first: string | undefined, problems: Fi
   if (model.quantization !== undefined) out.quantization = model.quantization;
   if (model.embeddingDimension !== undefined) {
     problems.push({
-      severity: 'warning',
+      severity: 'warning', code: 'ogx-conversion',
       path: [...model.path, 'embeddingDimension'],
       message: 'is dropped: an OGXServer model has no metadata, so OGX asks the provider for the dimension; to keep it, write the whole config.yaml in a ConfigMap and set `spec.overrideConfig`',
     });
@@ -490,14 +490,14 @@ function convertStorage(llsd: Llsd, problems: FieldProblem[]): Plain | undefined
   if (sql && (sql.type ?? 'sqlite') === 'sqlite') out.sql = { type: 'sqlite' };
   else if (sql) {
     problems.push({
-      severity: 'warning',
+      severity: 'warning', code: 'ogx-conversion',
       path: ['spec', 'storage', 'sql'],
       message:
         "is dropped: an OGXServer takes a PostgreSQL store only as a connection string, which OGX does not read (it needs host, port, db and user: llsd-render refuses that form, divergence A11 in docs/ogxserver.md), so the OGXServer uses sqlite on its storage volume; to keep PostgreSQL, give the whole config.yaml by `spec.overrideConfig` instead of `spec.storage`",
     });
   }
   problems.push({
-    severity: 'warning',
+    severity: 'warning', code: 'ogx-conversion',
     path: ['spec', 'storage'],
     message: `replaces the distribution's whole \`storage\` section in the OGXServer (an LLSD changes only the backends it names): the stores become \`metadata\`, \`inference\`, \`conversations\` and \`prompts\` on the backends given here${
       (sql?.type ?? 'sqlite') === 'sqlite' && llsd.spec.workload?.storage !== undefined
@@ -512,13 +512,13 @@ function convertKv(kv: StorageBackendInput, path: Path, problems: FieldProblem[]
   const type = kv.type ?? 'sqlite';
   if (type === 'sqlite') return { type: 'sqlite' };
   if (type === 'postgres') {
-    problems.push({ severity: 'warning', path, message: 'is dropped: an OGXServer key-value store is sqlite or redis, not postgres; use `type: redis`, or leave it out for sqlite (until then the OGXServer uses sqlite)' });
+    problems.push({ severity: 'warning', code: 'ogx-conversion', path, message: 'is dropped: an OGXServer key-value store is sqlite or redis, not postgres; use `type: redis`, or leave it out for sqlite (until then the OGXServer uses sqlite)' });
     return undefined;
   }
   const out: Plain = { type: 'redis' };
   const secretField = (['host', 'port'] as const).find((f) => isPlainObject(kv[f]));
   if (secretField !== undefined) {
-    problems.push({ severity: 'warning', path: [...path, secretField], message: 'is dropped: an OGXServer takes the redis address as a plain `endpoint`, not from a Secret; write it in `spec.storage.kv.endpoint`' });
+    problems.push({ severity: 'warning', code: 'ogx-conversion', path: [...path, secretField], message: 'is dropped: an OGXServer takes the redis address as a plain `endpoint`, not from a Secret; write it in `spec.storage.kv.endpoint`' });
   }
   const host = typeof kv.host === 'string' ? kv.host : undefined;
   const port = typeof kv.port === 'number' ? kv.port : undefined;
@@ -537,7 +537,7 @@ function convertDisabled(llsd: Llsd, problems: FieldProblem[]): string[] | undef
       if (!out.includes(api)) out.push(api);
     } else {
       problems.push({
-        severity: 'warning',
+        severity: 'warning', code: 'ogx-conversion',
         path: ['spec', 'disabled', i],
         message: `is dropped: an OGXServer can disable only ${listOf([...ogxDisableableApis])}${api === 'safety' || api === 'telemetry' ? `, and OGX has no ${api} providers to disable` : ''}; to remove ${quote(name)}, write the whole config.yaml in a ConfigMap and set \`spec.overrideConfig\``,
       });
@@ -570,7 +570,7 @@ function convertNetwork(llsd: Llsd, problems: FieldProblem[]): Plain {
     out.policy = { ingress: [{ from: policyPeers(allowedFrom), ports: [{ protocol: 'TCP', port }] }] };
     if (out.externalAccess !== undefined && !allowedFrom.namespaces?.includes('*')) {
       problems.push({
-        severity: 'warning',
+        severity: 'warning', code: 'ogx-conversion',
         path: ['spec', 'networking', 'allowedFrom'],
         message: "becomes `spec.network.policy.ingress`, which admits no ingress controller: add a peer for its namespace (e.g. `{namespaceSelector: {matchLabels: {kubernetes.io/metadata.name: ingress-nginx}}}`) so the Ingress can reach the server",
       });
@@ -580,7 +580,7 @@ function convertNetwork(llsd: Llsd, problems: FieldProblem[]): Plain {
   if (tls?.enabled === true || tls?.secretName !== undefined) {
     if (tls.secretName !== undefined) out.tls = { secretName: tls.secretName };
     problems.push({
-      severity: 'warning',
+      severity: 'warning', code: 'ogx-conversion',
       path: ['spec', 'networking', 'tls', tls.enabled === true ? 'enabled' : 'secretName'],
       message:
         'has no working OGXServer counterpart: the operator reads no server TLS setting (`spec.network.tls` is ignored), so the server serves plain HTTP; terminate TLS in front of it (Ingress, service mesh), or write the whole config.yaml with `server.tls_certfile`/`tls_keyfile` in a ConfigMap for `spec.overrideConfig` and mount the Secret with `spec.workload.overrides`',
@@ -633,7 +633,7 @@ function convertWorkload(llsd: Llsd, env: Plain[], problems: FieldProblem[]): Pl
   if (Object.keys(pod).length > 0) out.overrides = pod;
   if (overrides?.terminationGracePeriodSeconds !== undefined) {
     problems.push({
-      severity: 'warning',
+      severity: 'warning', code: 'ogx-conversion',
       path: ['spec', 'workload', 'overrides', 'terminationGracePeriodSeconds'],
       message: 'is dropped: an OGXServer has no termination grace period, so the pod gets the Kubernetes default (30 s); patch the rendered Deployment (e.g. with kustomize) to keep it',
     });
@@ -658,7 +658,7 @@ function v1alpha1Only(object: KrmObject): FieldProblem[] {
   const container = spec?.server?.containerSpec?.name;
   if (container !== undefined) {
     problems.push({
-      severity: 'warning',
+      severity: 'warning', code: 'ogx-conversion',
       path: containerNamePath.split('.'),
       message: `is dropped: the OGXServer's container is always named \`ogx\`, not ${quote(String(container))}; update anything that names the container (\`kubectl logs -c\`, patches)`,
     });
@@ -666,7 +666,7 @@ function v1alpha1Only(object: KrmObject): FieldProblem[] {
   const namespace = spec?.server?.userConfig?.configMapNamespace;
   if (namespace !== undefined && namespace !== object.metadata.namespace) {
     problems.push({
-      severity: 'warning',
+      severity: 'warning', code: 'ogx-conversion',
       path: userConfigNamespacePath.split('.'),
       message: `is dropped: an OGXServer reads \`spec.overrideConfig\` from its own namespace only; copy the ConfigMap from ${quote(String(namespace))} there`,
     });

@@ -377,7 +377,7 @@ export function contentAfterDocumentEnd(text: string): number | undefined {
  * Why a document that is no Kubernetes object is left out: a warning, unless it was likely meant as
  * one of ours (skipped, an LLSD would silently render nothing, and Argo CD would prune its objects).
  */
-function leftOut(value: unknown): { severity: 'error' | 'warning'; message: string } {
+function leftOut(value: unknown): Pick<Result, 'severity' | 'message' | 'code'> {
   if (looksLikeOurs(value)) {
     return { severity: 'error', message: 'looks like an llsd-render object but lacks a string `apiVersion`, `kind` or `metadata.name`: write each as text (quote a number, `true` or `null`), e.g. `apiVersion: llamastack.io/v1alpha2` and `metadata: {name: chat}`' };
   }
@@ -388,7 +388,7 @@ function leftOut(value: unknown): { severity: 'error' | 'warning'; message: stri
       message: 'is a list of objects (`items`) holding an LLSD or RenderConfig, which would be skipped with it: write each object as a YAML document of its own, separated by `---`',
     };
   }
-  return { severity: 'warning', message: 'skipped: not a Kubernetes object (it needs string `apiVersion`, `kind` and `metadata.name`)' };
+  return { severity: 'warning', code: 'not-a-kubernetes-object', message: 'skipped: not a Kubernetes object (it needs string `apiVersion`, `kind` and `metadata.name`)' };
 }
 
 const isPlainObjectWith = (value: unknown, key: string): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value) && key in value;

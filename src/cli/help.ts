@@ -37,6 +37,7 @@ Options:
   -o, --output DIR    write one file per LlamaStackDistribution into DIR (<name>.yaml, or
                       <namespace>/<name>.yaml), and the other resources into DIR/_passthrough.yaml
   --config FILE       render options: a RenderConfig (fn.llamastack.io/v1alpha1) or a ConfigMap
+                      (each option it sets wins over a RenderConfig among the inputs)
   --allow-empty       succeed when nothing is rendered (by default an empty result is an error,
                       because Argo CD prunes everything when a plugin prints nothing)
   --offline           read the configs of images from the cache only; contact no registry
@@ -49,6 +50,7 @@ Exits 1 when there is an error.
 
 Options:
   --config FILE       render options: a RenderConfig (fn.llamastack.io/v1alpha1) or a ConfigMap
+                      (each option it sets wins over a RenderConfig among the inputs)
   --offline           read the configs of images from the cache only; contact no registry
   -h, --help          show this help
 `,

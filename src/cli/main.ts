@@ -13,13 +13,14 @@ import { group as llsdGroup, kind as llsdKind } from '../api/llsd-v1alpha2.js';
 import type { RenderOptionsInput } from '../api/render-config.js';
 import { annotation, resultFor, withObject, type InputItem, type KrmObject } from '../krm/item.js';
 import { Prepared, readResourceList, resourceListChunks, streamDocuments, writeResourceList, writeStream, Written, type OutputItem } from '../krm/resource-list.js';
-import { exitCodeOf, formatLine, hasErrors, sortResults, type ExitCode, type Result } from '../krm/result.js';
+import { exitCodeOf, formatLine, hasErrors, sortResults, type ExitCode, type Result, type WarningCode } from '../krm/result.js';
+import { withoutSilenced } from '../krm/silence.js';
 import { parseYaml11, stringifyYaml } from '../krm/yaml.js';
 import { v8 } from '../lib/builtins.js';
 import { elide, escapeControl, quote } from '../lib/quote.js';
 import { closest } from '../api/issues.js';
 import { isPlainObject, setOwn } from '../lib/objects.js';
-import type { Mode, ProcessInput } from '../process.js';
+import { fromProblem, type Mode, type ProcessInput } from '../process.js';
 import type { Environment } from '../registry/credentials.js';
 import { renderWithImages } from './images.js';
 import { decodeInput, findYamlFiles, inputProblem, maxInputBytes, readInputFile, readItems, readUpTo, tooLarge, UsageError } from './files.js';
@@ -36,6 +37,8 @@ export interface Io {
   stderr: (text: string) => void;
   /** The environment: registry credentials and the cache directory come from it. Default: this process's. */
   env?: Environment;
+  /** KRM mode under a host that shows the results itself (kpt): no stderr line repeats them. */
+  hostShowsResults?: boolean;
 }
 
 export async function main(io: Io): Promise<ExitCode> {
@@ -97,7 +100,7 @@ async function renderList(io: Io, text: string): Promise<ExitCode> {
   const { store, close } = openOutputStore();
   try {
     const output = await renderWithImages({ mode: 'krm', ...list, store }, io.env ?? process.env);
-    report(io, output.results);
+    if (!io.hostShowsResults) report(io, output.results);
     for (const chunk of resourceListChunks(output.items, output.results)) await io.stdout(chunk);
     return exitCodeOf(output.results);
   } finally {
@@ -115,7 +118,7 @@ function readKrmInput(text: string): Pick<ProcessInput, 'items' | 'functionConfi
 
 /** No ResourceList to render: the results alone, in an empty list. */
 function refuseList(io: Io, results: Result[]): ExitCode {
-  report(io, results);
+  if (!io.hostShowsResults) report(io, results);
   io.stdout(writeResourceList([], results));
   return exitCodeOf(results);
 }
@@ -199,14 +202,17 @@ async function renderFiles(io: Io, command: 'build' | 'validate', values: BuildV
   const options: RenderOptionsInput[] = [];
   const baseFiles = new Set<string>();
   const configResults = values.config === undefined ? [] : readConfigFile(values.config, options, baseFiles);
-  const resolved = read.items.map((item) => (isRenderConfig(item) ? resolveConfigPaths(item, baseFiles) : { item, results: [] }));
+  // The --config file may lie among the inputs too: read once, as the command line's.
+  const configFile = values.config === undefined ? undefined : resolve(values.config);
+  const inputs = read.items.filter((item) => !(isRenderConfig(item) && item.origin.file !== undefined && resolve(item.origin.file) === configFile));
+  const resolved = inputs.map((item) => (isRenderConfig(item) ? resolveConfigPaths(item, baseFiles) : { item, results: [] }));
   // A base config read through `configPath` is not a Kubernetes object: no "skipped" warning for it.
   const readResults = [...found, ...read.results].filter((r) => !(r.severity === 'warning' && r.file && baseFiles.has(resolve(r.file.path))));
   const mode: Mode = 'build';
   const { store, close } = openOutputStore();
   try {
-    const output = await renderWithImages({ mode, items: resolved.map((r) => r.item), options, store }, io.env ?? process.env, values.offline === true);
-    return await writeBuild(io, command, values, positionals, files, output, [...readResults, ...configResults, ...resolved.flatMap((r) => r.results), ...nothingToValidate(command, positionals, read.items, readResults)]);
+    const output = await renderWithImages({ mode, items: resolved.map((r) => r.item), options, ...(values.config !== undefined && { optionsFrom: values.config }), store }, io.env ?? process.env, values.offline === true);
+    return await writeBuild(io, command, values, positionals, files, output, [...readResults, ...configResults, ...resolved.flatMap((r) => r.results), ...nothingToValidate(command, positionals, inputs, readResults)]);
   } finally {
     close();
   }
@@ -228,10 +234,11 @@ async function writeBuild(
   values: BuildValues,
   positionals: readonly string[],
   inputs: readonly string[],
-  output: { items: OutputItem[]; results: Result[] },
+  output: { items: OutputItem[]; results: Result[]; silence: readonly WarningCode[] },
   readResults: Result[],
 ): Promise<ExitCode> {
-  const results = sortResults([...readResults, ...output.results]);
+  const silence = new Set(output.silence);
+  const results = sortResults([...withoutSilenced(readResults, silence).kept, ...output.results]);
 
   if (command === 'validate') {
     report(io, results);
@@ -250,7 +257,7 @@ async function writeBuild(
     const problems = await writeOutputDir(values.output, filesPerLlsd(output.items), inputs);
     report(io, problems);
     if (exitCodeOf(problems) !== 0) return 1;
-    report(io, outputInsideInput(values.output, positionals));
+    report(io, withoutSilenced(outputInsideInput(values.output, positionals), silence).kept);
   }
   // Waiting for a slow reader (a pipe) keeps the output from piling up in memory.
   else for (const document of streamDocuments(output.items)) await io.stdout(document);
@@ -272,6 +279,7 @@ function outputInsideInput(dir: string, positionals: readonly string[]): Result[
   return [
     {
       severity: 'warning',
+      code: 'output-inside-input',
       message: `-o ${dir} is inside the input ${input}: the pass-through objects are written again there (in _passthrough.yaml), so a tool that applies ${input} as a whole would apply them twice; write to a directory outside the inputs (e.g. -o rendered), or apply only ${dir}`,
     },
   ];
@@ -404,7 +412,7 @@ async function convert(io: Io, args: string[]): Promise<ExitCode> {
       return item.node;
     }
     const converted = convertItem(item.object);
-    results.push(...converted.problems.map((p) => resultFor(item, p.severity ?? 'error', p.message, p.path)));
+    results.push(...converted.problems.map((p) => fromProblem(item, p)));
     convertedFrom.set(converted.object as KrmObject, item);
     return converted.object as KrmObject;
   });

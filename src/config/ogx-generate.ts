@@ -325,7 +325,7 @@ function dropUnreadKeys(provider: OgxProviderEntry, plan: OgxPlan, problems: Fie
   for (const key of unread) delete entry.config[key];
   if (unread.length > 0) {
     problems.push({
-      severity: 'warning',
+      severity: 'warning', code: 'provider-setting-not-read',
       path,
       message: `sets ${listOf(unread, { each: (key) => code(key) })}, which ${entry.provider_type} of OGX ${plan.release} does not read, so ${unread.length === 1 ? 'it is' : 'they are'} left out of config.yaml; remove ${unread.length === 1 ? 'it' : 'them'}, or pin a release that reads ${unread.length === 1 ? 'it' : 'them'} (\`llamastack.io/release\`)`,
     });
@@ -376,7 +376,7 @@ function warnOverwrittenVectorStoresConfig(config: Obj, expansion: OgxExpansion,
   for (const provider of typedEntries(expansion)) {
     if (!Object.hasOwn(provider.entry.config, 'vector_stores_config')) continue;
     problems.push({
-      severity: 'warning',
+      severity: 'warning', code: 'field-has-no-effect',
       path: [...provider.path, 'vectorStoresConfig'],
       message: `has no effect: OGX ${plan.release} replaces it with the base config's top-level \`vector_stores\` at startup; give the settings in the base config's \`vector_stores\` (by \`spec.baseConfig\`) instead`,
     });
@@ -413,7 +413,7 @@ function adaptStorage(config: Obj, plan: OgxPlan, env: SecretEnv[], problems: Fi
   backends.kv_default = { type: 'kv_redis', host, ...(port !== undefined && { port }) };
   if (isPlainObject(kv.password)) {
     problems.push({
-      severity: 'warning',
+      severity: 'warning', code: 'field-has-no-effect',
       path: ['spec', 'storage', 'kv', 'password'],
       message: `is not used: OGX ${plan.release}'s redis store has no password setting (the operator writes one the server ignores), so the Secret is not mounted; use a redis that needs no password from inside the cluster, or remove \`password\``,
     });

@@ -23,6 +23,7 @@ import { validate, type OutputUnit, type Schema } from '@cfworker/json-schema';
 import { closest } from '../api/issues.js';
 import { providerSpec, schemaOf, serverRelease } from '../catalog/catalog.js';
 import { commaListKeys, substitutionOf, type Substitution } from '../catalog/schemas.js';
+import type { WarningCode } from '../krm/result.js';
 import { formatFieldPath } from '../krm/item.js';
 import { clonePlain, isPlainObject } from '../lib/objects.js';
 import { clip, code, listOf, quote } from '../lib/quote.js';
@@ -48,6 +49,8 @@ export interface SchemaProblem {
   /** Config path, e.g. `providers.inference[0].config.max_tokens`. */
   path: string;
   message: string;
+  /** A warning's class (docs/warnings.md). */
+  code?: WarningCode;
 }
 
 type Segment = string | number;
@@ -87,11 +90,10 @@ export function checkReleaseSchema(config: unknown, context: SchemaContext): Sch
   for (const key of (root.required ?? []) as string[]) {
     if (!Object.hasOwn(config, key)) found.push({ path: [key], kind: 'invalid', message: `is missing: llama-stack ${context.release} has no default for it, so the server rejects the config at startup` });
   }
-  return found.map((f) => ({
-    severity: context.source === 'override' && f.kind === 'unknown' ? 'warning' : 'error',
-    path: formatFieldPath(f.path),
-    message: f.message,
-  }));
+  return found.map((f): SchemaProblem => {
+    const finding = { path: formatFieldPath(f.path), message: f.message };
+    return context.source === 'override' && f.kind === 'unknown' ? { severity: 'warning', code: 'unknown-config-key', ...finding } : { severity: 'error', ...finding };
+  });
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -119,7 +119,7 @@ export function registerModels(
     if (Object.keys(metadata).length > 0) entry.metadata = metadata;
     if (model.quantization !== undefined) {
       problems.push({
-        severity: 'warning',
+        severity: 'warning', code: 'field-has-no-effect',
         path: [...model.path, 'quantization'],
         message: 'is not read by the llama-stack server, so it was not written; choose the quantization on the model server',
       });

@@ -15,6 +15,7 @@ import { placeholdersIn, type Placeholder } from './placeholders.js';
 import { isCredentialName } from '../lib/url-credentials.js';
 import { closest } from '../api/issues.js';
 import { formatFieldPath } from '../krm/item.js';
+import type { WarningCode } from '../krm/result.js';
 import { isPlainObject } from '../lib/objects.js';
 import { clip, code, listOf, quote } from '../lib/quote.js';
 import {
@@ -46,6 +47,8 @@ export interface StartupProblem {
   message: string;
   /** The rule of notes §6 (1–15). */
   rule: number;
+  /** The warning's class; every call that may add a warning names one (the overloads of `add`). */
+  code?: WarningCode;
 }
 
 export interface StartupContext {
@@ -164,8 +167,10 @@ class Checker {
     return this.apis.filter((api) => !this.routed.has(api));
   }
 
-  add(severity: Severity, path: Path, rule: number, message: string): void {
-    this.problems.push({ severity, path: formatFieldPath(path), message, rule });
+  add(severity: 'error', path: Path, rule: number, message: string): void;
+  add(severity: Severity, path: Path, rule: number, message: string, code: WarningCode): void;
+  add(severity: Severity, path: Path, rule: number, message: string, code?: WarningCode): void {
+    this.problems.push({ severity, path: formatFieldPath(path), message, rule, ...(severity === 'warning' && code !== undefined && { code }) });
   }
 
 
@@ -252,7 +257,7 @@ function checkNameAndProviders(ctx: Checker): void {
   if (profile.nameKey === 'distro_name') {
     if (present('distro_name')) return;
     if (present('image_name')) {
-      ctx.add('warning', ['image_name'], 1, `is deprecated in llama-stack ${release}: write \`distro_name\` (the server still reads image_name, with a warning)`);
+      ctx.add('warning', ['image_name'], 1, `is deprecated in llama-stack ${release}: write \`distro_name\` (the server still reads image_name, with a warning)`, 'deprecated');
     } else {
       ctx.add('error', ['distro_name'], 1, `is missing: llama-stack ${release} does not start without \`distro_name\` (or the deprecated \`image_name\`)`);
     }
@@ -295,7 +300,7 @@ function checkApiName(ctx: Checker, api: string, path: Path, where: 'providers' 
     if (where === 'providers') {
       ctx.add('error', path, 2, `${code(api)} is ${what}; it cannot take providers ("automatically provided and cannot be overridden")`);
     } else {
-      ctx.add('warning', path, 2, `${code(api)} is ${what}, not an API that takes providers; listing it in \`apis\` has no effect`);
+      ctx.add('warning', path, 2, `${code(api)} is ${what}, not an API that takes providers; listing it in \`apis\` has no effect`, 'apis-entry-no-effect');
     }
     return false;
   }
@@ -307,7 +312,7 @@ function checkApiName(ctx: Checker, api: string, path: Path, where: 'providers' 
     severity,
     path,
     2,
-    `${code(api)} is not an API in llama-stack ${release}${history ? ` (${history})` : ''}.${near ? ` Did you mean \`${near}\`?` : ''} APIs that take providers: ${listOf(ctx.apis)}`,
+    `${code(api)} is not an API in llama-stack ${release}${history ? ` (${history})` : ''}.${near ? ` Did you mean \`${near}\`?` : ''} APIs that take providers: ${listOf(ctx.apis)}`, 'external-api',
   );
   return false;
 }
@@ -384,7 +389,7 @@ function checkProviderTypes(ctx: Checker): void {
     const severity: Severity = p.id.state === 'enabled' ? 'error' : 'warning';
     const when = p.id.state === 'conditional' ? ` when ${clip(p.id.variable)} is set` : '';
     if (p.type.includes('${')) {
-      ctx.add('warning', path, 3, 'comes from an env var, so llsd-render cannot check that the type exists');
+      ctx.add('warning', path, 3, 'comes from an env var, so llsd-render cannot check that the type exists', 'provider-type-from-env');
       continue;
     }
     if (p.spec) {
@@ -404,7 +409,7 @@ function checkProviderTypes(ctx: Checker): void {
     const near = hint ? undefined : closest(p.type, valid);
     if (near) message += `. Did you mean \`${near}\`?`;
     if (valid.length > 0) message += `${near ? '' : '.'} ${clip(p.api)} providers: ${listOf(valid)}`;
-    ctx.add(severity, path, 3, message);
+    ctx.add(severity, path, 3, message, 'env-conditional');
   }
 }
 
@@ -412,16 +417,16 @@ function checkProviderTypes(ctx: Checker): void {
 function checkUsableType(ctx: Checker, p: Provider, spec: ProviderSpec, path: Path, severity: Severity, when: string): void {
   const type = p.type as string;
   if (spec.deprecationError !== undefined) {
-    ctx.add(severity, path, 3, `${clip(type)} is deprecated in llama-stack ${ctx.release} and refuses to start${when}: ${quote(clip(spec.deprecationError))}`);
+    ctx.add(severity, path, 3, `${clip(type)} is deprecated in llama-stack ${ctx.release} and refuses to start${when}: ${quote(clip(spec.deprecationError))}`, 'env-conditional');
     return;
   }
   const broken = releaseNotes().brokenProviders.find((b) => b.api === p.api && b.type === type && inRange(ctx.catalogRelease, b));
   if (broken) {
-    ctx.add(severity, path, 3, `${clip(type)} cannot start in llama-stack ${ctx.release}${when}: ${broken.why}`);
+    ctx.add(severity, path, 3, `${clip(type)} cannot start in llama-stack ${ctx.release}${when}: ${broken.why}`, 'env-conditional');
     return;
   }
   if (spec.deprecationWarning !== undefined) {
-    ctx.add('warning', path, 3, `${clip(type)} is deprecated in llama-stack ${ctx.release}: ${quote(clip(spec.deprecationWarning))}`);
+    ctx.add('warning', path, 3, `${clip(type)} is deprecated in llama-stack ${ctx.release}: ${quote(clip(spec.deprecationWarning))}`, 'deprecated');
   }
 }
 
@@ -470,7 +475,7 @@ function checkSingleProviderApis(ctx: Checker): void {
         'warning',
         ['providers', api],
         5,
-        `${clip(api)} takes exactly one provider, but ${on.length} are enabled when ${listOf(vars, { last: 'and' })} ${vars.length > 1 ? 'are' : 'is'} set: the server would keep only the last one`,
+        `${clip(api)} takes exactly one provider, but ${on.length} are enabled when ${listOf(vars, { last: 'and' })} ${vars.length > 1 ? 'are' : 'is'} set: the server would keep only the last one`, 'env-conditional',
       );
     }
   }
@@ -500,7 +505,7 @@ function checkApisList(ctx: Checker): void {
       ctx.add('error', ['apis', index], 6, `lists ${clip(api)}, which has no enabled provider: the server stops while setting up its routes (KeyError); add a ${clip(api)} provider or remove it from \`apis\``);
     } else if (on.every((p) => p.id.state === 'conditional')) {
       const vars = [...new Set(on.map((p) => p.id.variable as string))];
-      ctx.add('warning', ['apis', index], 6, `lists ${clip(api)}, whose providers are enabled only when ${listOf(vars, { last: 'or' })} is set; without one the server stops while setting up its routes`);
+      ctx.add('warning', ['apis', index], 6, `lists ${clip(api)}, whose providers are enabled only when ${listOf(vars, { last: 'or' })} is set; without one the server stops while setting up its routes`, 'env-conditional');
     }
   });
   if (names.length === 0) return;
@@ -512,7 +517,7 @@ function checkApisList(ctx: Checker): void {
       'warning',
       ['providers', api],
       6,
-      `has providers, but \`apis\` does not list ${clip(api)}: the server does not serve its routes${ctx.routed.has(api) ? ' or build its router, so providers that depend on it cannot start' : ''}; add it to \`apis\``,
+      `has providers, but \`apis\` does not list ${clip(api)}: the server does not serve its routes${ctx.routed.has(api) ? ' or build its router, so providers that depend on it cannot start' : ''}; add it to \`apis\``, 'api-not-listed',
     );
   }
 }
@@ -547,10 +552,10 @@ function checkDependencies(ctx: Checker): void {
             severity,
             p.path,
             7,
-            `${who} needs the ${api} API, but \`apis\` does not list ${api}, so the server builds no ${api} router and stops at startup ("required dependency '${api}' is not available"); add ${api} to \`apis\``,
+            `${who} needs the ${api} API, but \`apis\` does not list ${api}, so the server builds no ${api} router and stops at startup ("required dependency '${api}' is not available"); add ${api} to \`apis\``, 'env-conditional',
           );
         } else if (on.length === 0) {
-          ctx.add('warning', p.path, 7, `${who} needs the ${api} API, which has no provider: the server starts, but whatever ${clip(p.type)} asks of ${api} fails`);
+          ctx.add('warning', p.path, 7, `${who} needs the ${api} API, which has no provider: the server starts, but whatever ${clip(p.type)} asks of ${api} fails`, 'missing-api-dependency');
         }
         continue;
       }
@@ -559,11 +564,11 @@ function checkDependencies(ctx: Checker): void {
           severity,
           p.path,
           7,
-          `${who} needs the ${api} API, and no ${api} provider is enabled: the server stops at startup ("required dependency '${api}' is not available"); add a ${api} provider`,
+          `${who} needs the ${api} API, and no ${api} provider is enabled: the server stops at startup ("required dependency '${api}' is not available"); add a ${api} provider`, 'env-conditional',
         );
       } else if (on.every((d) => d.id.state === 'conditional')) {
         const vars = [...new Set(on.map((d) => d.id.variable as string))];
-        ctx.add('warning', p.path, 7, `${who} needs the ${api} API, whose providers are enabled only when ${listOf(vars, { last: 'or' })} is set; without one the server stops at startup`);
+        ctx.add('warning', p.path, 7, `${who} needs the ${api} API, whose providers are enabled only when ${listOf(vars, { last: 'or' })} is set; without one the server stops at startup`, 'env-conditional');
       }
     }
   }
@@ -598,7 +603,7 @@ function checkProviderConfigs(ctx: Checker): void {
     const severity: Severity = p.id.state === 'enabled' ? 'error' : 'warning';
     const configPath = [...p.path, 'config'];
     if (p.entry.config !== undefined && p.entry.config !== null && !isPlainObject(p.entry.config)) {
-      ctx.add(severity, configPath, 8, 'must be a mapping of the provider\'s settings');
+      ctx.add(severity, configPath, 8, 'must be a mapping of the provider\'s settings', 'env-conditional');
       continue;
     }
     checkRuntimeKeys(ctx, p, configPath, severity);
@@ -614,10 +619,10 @@ function checkRuntimeKeys(ctx: Checker, p: Provider, configPath: Path, severity:
   for (const fact of notes.requiredAtRuntime.filter(applies)) {
     const value = p.config[fact.key];
     if (value !== undefined && value !== null) continue;
-    ctx.add(severity, [...configPath, fact.key], 8, `is missing: ${clip(p.type)} in llama-stack ${ctx.release} needs it although its schema makes it optional: ${fact.why}`);
+    ctx.add(severity, [...configPath, fact.key], 8, `is missing: ${clip(p.type)} in llama-stack ${ctx.release} needs it although its schema makes it optional: ${fact.why}`, 'env-conditional');
   }
   for (const fact of notes.deprecatedKeys.filter(applies)) {
-    if (Object.hasOwn(p.config, fact.key)) ctx.add('warning', [...configPath, fact.key], 8, `is deprecated in llama-stack ${ctx.release}: ${fact.instead}`);
+    if (Object.hasOwn(p.config, fact.key)) ctx.add('warning', [...configPath, fact.key], 8, `is deprecated in llama-stack ${ctx.release}: ${fact.instead}`, 'deprecated');
   }
 }
 
@@ -630,7 +635,7 @@ function checkCredentialKey(ctx: Checker, p: Provider, fields: ProviderFields, c
       severity,
       [...configPath, key],
       8,
-      `is not a ${clip(p.type)} setting in llama-stack ${ctx.release}; the server silently ignores it and sends no credential: its credential key is \`${expected}\``,
+      `is not a ${clip(p.type)} setting in llama-stack ${ctx.release}; the server silently ignores it and sends no credential: its credential key is \`${expected}\``, 'env-conditional',
     );
   }
 }
@@ -642,7 +647,7 @@ function checkUrlKey(ctx: Checker, p: Provider, fields: ProviderFields, configPa
     const instead = expected
       ? `its URL key is \`${expected}\`${expected === 'base_url' && ctx.profile.inferenceUrlHasApiPrefix ? ' (the full URL including /v1)' : ''}`
       : `${clip(p.type)} takes no URL setting`;
-    ctx.add(severity, [...configPath, key], 8, `is not a ${clip(p.type)} setting in llama-stack ${ctx.release}; the server silently ignores it: ${instead}`);
+    ctx.add(severity, [...configPath, key], 8, `is not a ${clip(p.type)} setting in llama-stack ${ctx.release}; the server silently ignores it: ${instead}`, 'env-conditional');
   }
   if (expected === undefined) return;
   const value = p.config[expected];
@@ -651,7 +656,7 @@ function checkUrlKey(ctx: Checker, p: Provider, fields: ProviderFields, configPa
   const needsUrl = p.type === 'remote::vllm';
   if (value === undefined || value === null || value === '') {
     if (needsUrl) {
-      ctx.add(severity, at, 8, `is missing: ${clip(p.type)} has no default URL and refuses to start without one; write the server's full URL${ctx.profile.inferenceUrlHasApiPrefix ? ', including /v1' : ''}`);
+      ctx.add(severity, at, 8, `is missing: ${clip(p.type)} has no default URL and refuses to start without one; write the server's full URL${ctx.profile.inferenceUrlHasApiPrefix ? ', including /v1' : ''}`, 'env-conditional');
     }
     return;
   }
@@ -675,7 +680,7 @@ function checkUrlDefault(ctx: Checker, p: Provider, at: Path, value: string, sev
       // Empty unless the variable is set: vLLM then has no URL.
       if (p.type !== 'remote::vllm' || p.id.variable === name) return;
       const on = p.id.state === 'conditional' ? ` (enabled when ${clip(p.id.variable)} is set)` : '';
-      ctx.add(severity, at, 8, `is empty unless ${clip(name)} is set, and ${clip(p.type)}${on} refuses to start without a URL: ${howToSet(name)}`);
+      ctx.add(severity, at, 8, `is empty unless ${clip(name)} is set, and ${clip(p.type)}${on} refuses to start without a URL: ${howToSet(name)}`, 'env-conditional');
       return;
     }
     url = text;
@@ -686,7 +691,7 @@ function checkUrlDefault(ctx: Checker, p: Provider, at: Path, value: string, sev
   if (!httpUrl) return;
   const parsed = URL.canParse(url) ? new URL(url) : undefined;
   if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')) {
-    ctx.add(severity, at, 8, `${quote(url)}${which} is not an absolute http(s) URL, and base_url must be one: the server rejects the config at startup`);
+    ctx.add(severity, at, 8, `${quote(url)}${which} is not an absolute http(s) URL, and base_url must be one: the server rejects the config at startup`, 'env-conditional');
     return;
   }
   if ((parsed.pathname === '/' || parsed.pathname === '') && p.type && V1_PROVIDERS.has(p.type)) {
@@ -694,7 +699,7 @@ function checkUrlDefault(ctx: Checker, p: Provider, at: Path, value: string, sev
       'warning',
       at,
       8,
-      `${quote(url)}${which} has no path, but from llama-stack ${firstProfileSince((f) => f.inferenceUrlHasApiPrefix) ?? ctx.release} on base_url is the full OpenAI-compatible URL and nothing is appended at run time: write ${quote(`${url.replace(/\/$/, '')}/v1`)}`,
+      `${quote(url)}${which} has no path, but from llama-stack ${firstProfileSince((f) => f.inferenceUrlHasApiPrefix) ?? ctx.release} on base_url is the full OpenAI-compatible URL and nothing is appended at run time: write ${quote(`${url.replace(/\/$/, '')}/v1`)}`, 'base-url-without-path',
     );
   }
 }
@@ -714,7 +719,7 @@ function checkStorage(ctx: Checker): void {
   const defaults = stores.some((store) => store.defaultBackend !== undefined);
   for (const key of ['metadata_store', 'inference_store']) {
     if (config[key] !== undefined && config[key] !== null) {
-      ctx.add('warning', [key], 9, `is the ≤ 0.2 layout; llama-stack ${release} ignores it and reads \`storage.stores.${key === 'metadata_store' ? 'metadata' : 'inference'}\``);
+      ctx.add('warning', [key], 9, `is the ≤ 0.2 layout; llama-stack ${release} ignores it and reads \`storage.stores.${key === 'metadata_store' ? 'metadata' : 'inference'}\``, 'ignored-by-release');
     }
   }
   const backends = new Map<string, Family>();
@@ -748,7 +753,7 @@ function readBackends(ctx: Checker, storage: Record<string, unknown>, backends: 
   const raw = storage.backends;
   if (raw === undefined || raw === null) {
     if (defaults) {
-      ctx.add('warning', ['storage', 'backends'], 9, 'is missing: write the backends the stores name (kv_default and sql_default unless you name them otherwise)');
+      ctx.add('warning', ['storage', 'backends'], 9, 'is missing: write the backends the stores name (kv_default and sql_default unless you name them otherwise)', 'storage-backends-missing');
       backends.set('kv_default', 'kv').set('sql_default', 'sql');
     } else {
       ctx.add('error', ['storage', 'backends'], 9, `is missing: llama-stack ${ctx.release} has no default backends`);
@@ -820,19 +825,19 @@ function checkStores(ctx: Checker, storage: Record<string, unknown>, specs: read
   }
   for (const name of Object.keys(stores)) {
     if (specs.some((s) => s.name === name)) continue;
-    ctx.add('warning', ['storage', 'stores', name], 9, `is not a store in llama-stack ${ctx.release}; the server ignores it. Stores: ${listOf(specs.map((s) => s.name))}`);
+    ctx.add('warning', ['storage', 'stores', name], 9, `is not a store in llama-stack ${ctx.release}; the server ignores it. Stores: ${listOf(specs.map((s) => s.name))}`, 'ignored-by-release');
   }
 }
 
 function checkBackendRef(ctx: Checker, path: Path, value: unknown, family: Family, backends: Map<string, Family>, severity: Severity, what: string): void {
   if (!isPlainObject(value)) {
-    ctx.add(severity, path, 9, `must be a backend reference {backend: <a ${family}_* backend>, ${family === 'kv' ? 'namespace' : 'table_name'}: …}`);
+    ctx.add(severity, path, 9, `must be a backend reference {backend: <a ${family}_* backend>, ${family === 'kv' ? 'namespace' : 'table_name'}: …}`, 'env-conditional');
     return;
   }
   const backend = value.backend;
   if (backend === undefined || backend === null) {
     const old = value.type !== undefined ? ` (a full store config {type: …} is the ≤ 0.2 layout; llama-stack ${ctx.release} names a storage backend)` : '';
-    ctx.add(severity, [...path, 'backend'], 9, `is missing: ${what} must name a ${family}_* backend of storage.backends${old}`);
+    ctx.add(severity, [...path, 'backend'], 9, `is missing: ${what} must name a ${family}_* backend of storage.backends${old}`, 'env-conditional');
     return;
   }
   if (typeof backend !== 'string' || backend.includes('${')) return;
@@ -843,10 +848,10 @@ function checkBackendRef(ctx: Checker, path: Path, value: unknown, family: Famil
       severity,
       [...path, 'backend'],
       9,
-      `names the backend ${code(backend)}, which storage.backends does not define ("unknown backend" at startup)${names.length ? `; ${family}_* backends: ${listOf(names)}` : ''}`,
+      `names the backend ${code(backend)}, which storage.backends does not define ("unknown backend" at startup)${names.length ? `; ${family}_* backends: ${listOf(names)}` : ''}`, 'env-conditional',
     );
   } else if (found !== family) {
-    ctx.add(severity, [...path, 'backend'], 9, `names ${code(backend)}, a ${found}_* backend, but ${what} needs a ${family}_* backend`);
+    ctx.add(severity, [...path, 'backend'], 9, `names ${code(backend)}, a ${found}_* backend, but ${what} needs a ${family}_* backend`, 'env-conditional');
   }
 }
 
@@ -889,7 +894,7 @@ const OLD_PROVIDER_STORES: Record<string, Family> = {
 function checkOldStores(ctx: Checker): void {
   const { config, release } = ctx;
   if (config.storage !== undefined && config.storage !== null) {
-    ctx.add('warning', ['storage'], 9, `is read from ${storageLayoutSince()} on; llama-stack ${release} ignores it and reads \`metadata_store\`, \`inference_store\` and each provider's own store config`);
+    ctx.add('warning', ['storage'], 9, `is read from ${storageLayoutSince()} on; llama-stack ${release} ignores it and reads \`metadata_store\`, \`inference_store\` and each provider's own store config`, 'ignored-by-release');
   }
   if (config.metadata_store !== undefined && config.metadata_store !== null) checkOldStore(ctx, ['metadata_store'], config.metadata_store, 'kv', 'error');
   const inference = config.inference_store;
@@ -910,21 +915,21 @@ function checkOldStores(ctx: Checker): void {
 function checkOldStore(ctx: Checker, path: Path, value: unknown, family: Family, severity: Severity): void {
   const types = family === 'kv' ? OLD_KV_TYPES : OLD_SQL_TYPES;
   if (!isPlainObject(value)) {
-    ctx.add(severity, path, 9, `must be a store config {type: ${types.join('|')}, …}`);
+    ctx.add(severity, path, 9, `must be a store config {type: ${types.join('|')}, …}`, 'env-conditional');
     return;
   }
   if (value.backend !== undefined && value.type === undefined) {
-    ctx.add(severity, path, 9, `is a {backend, …} reference, which is read from ${storageLayoutSince()} on; llama-stack ${ctx.release} needs a full store config such as {type: sqlite, db_path: …}`);
+    ctx.add(severity, path, 9, `is a {backend, …} reference, which is read from ${storageLayoutSince()} on; llama-stack ${ctx.release} needs a full store config such as {type: sqlite, db_path: …}`, 'env-conditional');
     return;
   }
   const type = value.type;
   if (typeof type === 'string' && type.includes('${')) return;
   if (typeof type !== 'string' || !types.includes(type)) {
-    ctx.add(severity, [...path, 'type'], 9, `${type === undefined ? 'is missing' : `${quote(String(type))} is not a ${family === 'kv' ? 'key-value' : 'SQL'} store type`}: one of ${listOf(types)}`);
+    ctx.add(severity, [...path, 'type'], 9, `${type === undefined ? 'is missing' : `${quote(String(type))} is not a ${family === 'kv' ? 'key-value' : 'SQL'} store type`}: one of ${listOf(types)}`, 'env-conditional');
     return;
   }
   if (type === 'postgres' && !Object.hasOwn(value, 'user')) {
-    ctx.add(severity, [...path, 'user'], 9, 'is missing: a postgres store has no default user, so the server rejects the config at startup');
+    ctx.add(severity, [...path, 'user'], 9, 'is missing: a postgres store has no default user, so the server rejects the config at startup', 'env-conditional');
   }
 }
 
@@ -975,13 +980,13 @@ function checkReference(ctx: Checker, api: string, raw: unknown, path: Path, rul
       conditional ? 'warning' : 'error',
       path,
       rule,
-      `names the ${clip(api)} provider ${quote(ref.id)}, which is not ${ctx.providers.some((p) => p.api === api && p.entry.provider_id === ref.id) ? 'enabled' : 'configured'}: the server stops at startup ("Provider not found")${conditional ? ' once this entry is registered' : ''}.${near ? ` Did you mean ${quote(near)}?` : ''} ${ids.length ? `${clip(api)} providers: ${listOf(ids)}` : `There is no ${clip(api)} provider`}`,
+      `names the ${clip(api)} provider ${quote(ref.id)}, which is not ${ctx.providers.some((p) => p.api === api && p.entry.provider_id === ref.id) ? 'enabled' : 'configured'}: the server stops at startup ("Provider not found")${conditional ? ' once this entry is registered' : ''}.${near ? ` Did you mean ${quote(near)}?` : ''} ${ids.length ? `${clip(api)} providers: ${listOf(ids)}` : `There is no ${clip(api)} provider`}`, 'env-conditional',
     );
     return;
   }
   if (!conditional && matches.every((p) => p.id.state === 'conditional')) {
     const vars = [...new Set(matches.map((p) => p.id.variable as string))];
-    ctx.add('warning', path, rule, `names the ${clip(api)} provider ${quote(ref.id)}, which is enabled only when ${listOf(vars, { last: 'or' })} is set; without it the server stops at startup ("Provider not found")`);
+    ctx.add('warning', path, rule, `names the ${clip(api)} provider ${quote(ref.id)}, which is enabled only when ${listOf(vars, { last: 'or' })} is set; without it the server stops at startup ("Provider not found")`, 'env-conditional');
   }
 }
 
@@ -997,10 +1002,10 @@ const MODEL_TYPES = ['llm', 'embedding', 'rerank'];
 function checkModels(ctx: Checker): void {
   const { home, path: base } = resources(ctx);
   if (ctx.newLayout && isNonEmptyList(ctx.config.models)) {
-    ctx.add('warning', ['models'], 10, `is the ≤ 0.2 layout; llama-stack ${ctx.release} ignores it and registers \`registered_resources.models\``);
+    ctx.add('warning', ['models'], 10, `is the ≤ 0.2 layout; llama-stack ${ctx.release} ignores it and registers \`registered_resources.models\``, 'ignored-by-release');
   }
   if (!ctx.newLayout && ctx.config.registered_resources !== undefined && ctx.config.registered_resources !== null) {
-    ctx.add('warning', ['registered_resources'], 10, `is read from ${storageLayoutSince()} on; llama-stack ${ctx.release} ignores it and registers the top-level \`models\`, \`shields\`, \`vector_dbs\` and \`tool_groups\``);
+    ctx.add('warning', ['registered_resources'], 10, `is read from ${storageLayoutSince()} on; llama-stack ${ctx.release} ignores it and registers the top-level \`models\`, \`shields\`, \`vector_dbs\` and \`tool_groups\``, 'ignored-by-release');
   }
   const models = home.models;
   if (models === undefined || models === null) return;
@@ -1020,18 +1025,18 @@ function checkModels(ctx: Checker): void {
       ctx.add('error', [...path, 'model_id'], 10, 'is missing: every registered model needs a model_id');
     }
     if (model.provider_id === undefined || model.provider_id === null || model.provider_id === '') {
-      ctx.add('warning', [...path, 'provider_id'], 10, 'is missing: the server silently skips a model without provider_id; name its inference provider');
+      ctx.add('warning', [...path, 'provider_id'], 10, 'is missing: the server silently skips a model without provider_id; name its inference provider', 'missing-provider-id');
     } else if (!(model.provider_id === 'all' && ctx.profile.modelsForAllProviders)) {
       checkReference(ctx, 'inference', model.provider_id, [...path, 'provider_id'], 10, conditional);
     }
     const type = model.model_type ?? 'llm';
     if (typeof type === 'string' && !type.includes('${') && !MODEL_TYPES.includes(type)) {
-      ctx.add(severity, [...path, 'model_type'], 10, `${quote(type)} is not a model type: one of ${listOf(MODEL_TYPES)}`);
+      ctx.add(severity, [...path, 'model_type'], 10, `${quote(type)} is not a model type: one of ${listOf(MODEL_TYPES)}`, 'env-conditional');
     }
     if (type === 'embedding') {
       const metadata = model.metadata;
       if (!isPlainObject(metadata) || metadata.embedding_dimension === undefined || metadata.embedding_dimension === null) {
-        ctx.add(severity, [...path, 'metadata', 'embedding_dimension'], 10, 'is missing: an embedding model needs metadata.embedding_dimension, or the server stops at startup');
+        ctx.add(severity, [...path, 'metadata', 'embedding_dimension'], 10, 'is missing: an embedding model needs metadata.embedding_dimension, or the server stops at startup', 'env-conditional');
       }
     }
   });
@@ -1042,9 +1047,9 @@ function checkOtherResources(ctx: Checker): void {
   const release = ctx.release;
   if (ctx.newLayout) {
     for (const key of ['shields', 'vector_dbs', 'tool_groups']) {
-      if (isNonEmptyList(ctx.config[key])) ctx.add('warning', [key], 11, `is the ≤ 0.2 layout; llama-stack ${release} ignores it and reads \`registered_resources.${key === 'vector_dbs' ? 'vector_stores' : key}\``);
+      if (isNonEmptyList(ctx.config[key])) ctx.add('warning', [key], 11, `is the ≤ 0.2 layout; llama-stack ${release} ignores it and reads \`registered_resources.${key === 'vector_dbs' ? 'vector_stores' : key}\``, 'ignored-by-release');
     }
-    if (isNonEmptyList(home.vector_dbs)) ctx.add('warning', [...base, 'vector_dbs'], 11, `is not read by llama-stack ${release} (ignored): vector DBs became \`registered_resources.vector_stores\` in ${storageLayoutSince()}`);
+    if (isNonEmptyList(home.vector_dbs)) ctx.add('warning', [...base, 'vector_dbs'], 11, `is not read by llama-stack ${release} (ignored): vector DBs became \`registered_resources.vector_stores\` in ${storageLayoutSince()}`, 'ignored-by-release');
     for (const [key, api] of [
       ['datasets', 'datasetio'],
       ['scoring_fns', 'scoring'],
@@ -1052,7 +1057,7 @@ function checkOtherResources(ctx: Checker): void {
     ] as const) {
       if (isNonEmptyList(home[key]) && !ctx.apis.includes(api)) {
         const history = apiHistory(api, ctx.catalogRelease);
-        ctx.add('warning', [...base, key], 11, `is ignored by llama-stack ${release}: it has no ${clip(api)} API, and so none of its resources${history ? ` (${history})` : ''}`);
+        ctx.add('warning', [...base, key], 11, `is ignored by llama-stack ${release}: it has no ${clip(api)} API, and so none of its resources${history ? ` (${history})` : ''}`, 'ignored-by-release');
       }
     }
   }
@@ -1067,7 +1072,7 @@ function checkOtherResources(ctx: Checker): void {
   eachEntry(ctx, home, [...base, storesKey], (entry, path) => {
     const conditional = entryConditional(ctx, entry[idKey]);
     for (const key of required) {
-      if (entry[key] === undefined || entry[key] === null) ctx.add(conditional ? 'warning' : 'error', [...path, key], 11, `is missing: a registered vector store needs ${listOf(required)}`);
+      if (entry[key] === undefined || entry[key] === null) ctx.add(conditional ? 'warning' : 'error', [...path, key], 11, `is missing: a registered vector store needs ${listOf(required)}`, 'env-conditional');
     }
     resourceProvider(ctx, entry, path, 'vector_io', 'vector store', conditional);
   });
@@ -1078,7 +1083,7 @@ function checkOtherResources(ctx: Checker): void {
         'warning',
         [...base, 'tool_groups'],
         11,
-        `is ignored by llama-stack ${release} (emptied with a warning): tool groups are registered from the tool_runtime providers; configure those, and MCP servers under \`connectors\``,
+        `is ignored by llama-stack ${release} (emptied with a warning): tool groups are registered from the tool_runtime providers; configure those, and MCP servers under \`connectors\``, 'ignored-by-release',
       );
     }
     return;
@@ -1104,7 +1109,7 @@ function eachEntry(ctx: Checker, home: Record<string, unknown>, path: Array<stri
 
 function resourceProvider(ctx: Checker, entry: Record<string, unknown>, path: Path, api: string, what: string, conditional: boolean): void {
   if (entry.provider_id === undefined || entry.provider_id === null || entry.provider_id === '') {
-    ctx.add('warning', [...path, 'provider_id'], 11, `is missing: the server silently skips a ${what} without provider_id; name its ${clip(api)} provider`);
+    ctx.add('warning', [...path, 'provider_id'], 11, `is missing: the server silently skips a ${what} without provider_id; name its ${clip(api)} provider`, 'missing-provider-id');
     return;
   }
   checkReference(ctx, api, entry.provider_id, [...path, 'provider_id'], 11, conditional);
@@ -1125,7 +1130,7 @@ function checkDefaults(ctx: Checker): void {
       const path = ['vector_stores', key];
       if (!readKeys.includes(key)) {
         const from = catalogReleases().find((r) => compareVersions(r, ctx.catalogRelease) > 0 && runConfigKeys(r, ['vector_stores'])?.includes(key));
-        ctx.add('warning', path, 12, `is not read by llama-stack ${ctx.release}, which ignores it${from ? ` (read from ${from} on)` : ''}`);
+        ctx.add('warning', path, 12, `is not read by llama-stack ${ctx.release}, which ignores it${from ? ` (read from ${from} on)` : ''}`, 'ignored-by-release');
         continue;
       }
       if (!isPlainObject(value) || typeof value.model_id !== 'string' || value.provider_id === undefined || value.provider_id === null) {
@@ -1149,7 +1154,7 @@ function checkDefaults(ctx: Checker): void {
           'warning',
           ['vector_stores', 'default_provider_id'],
           12,
-          `names ${quote(defaultProvider)}, which is not an enabled vector_io provider: creating a vector store without naming a provider fails. vector_io providers: ${listOf(vectorIo.map((p) => String(p.id.id))) || 'none'}`,
+          `names ${quote(defaultProvider)}, which is not an enabled vector_io provider: creating a vector store without naming a provider fails. vector_io providers: ${listOf(vectorIo.map((p) => String(p.id.id))) || 'none'}`, 'default-provider-not-enabled',
         );
       }
     }
@@ -1158,7 +1163,7 @@ function checkDefaults(ctx: Checker): void {
   if (!isPlainObject(safety) || safety.default_shield_id === undefined || safety.default_shield_id === null) return;
   const path = ['safety', 'default_shield_id'];
   if (!ctx.profile.defaultShieldId) {
-    ctx.add('warning', path, 12, `is read from ${firstWith((p) => p.defaultShieldId)} on; llama-stack ${ctx.release} ignores it`);
+    ctx.add('warning', path, 12, `is read from ${firstWith((p) => p.defaultShieldId)} on; llama-stack ${ctx.release} ignores it`, 'ignored-by-release');
     return;
   }
   const wanted = safety.default_shield_id;
@@ -1175,7 +1180,7 @@ function checkDefaults(ctx: Checker): void {
     certain ? 'error' : 'warning',
     path,
     12,
-    `names the shield ${quote(wanted)}, which is not registered: with shields registered, the server stops at startup unless the default is one of them (${listOf(shields.map((s) => String(s.shield_id)))})`,
+    `names the shield ${quote(wanted)}, which is not registered: with shields registered, the server stops at startup unless the default is one of them (${listOf(shields.map((s) => String(s.shield_id)))})`, 'env-conditional',
   );
 }
 
@@ -1203,7 +1208,7 @@ function checkServer(ctx: Checker): void {
     ctx.add('error', ['server', has(cert) ? 'tls_keyfile' : 'tls_certfile'], 13, 'is missing: the server needs both tls_certfile and tls_keyfile for HTTPS, or neither');
   }
   if (has(server.workers) && !ctx.profile.serverWorkers) {
-    ctx.add('warning', ['server', 'workers'], 13, `is read from ${firstWith((p) => p.serverWorkers)} on; llama-stack ${ctx.release} ignores it`);
+    ctx.add('warning', ['server', 'workers'], 13, `is read from ${firstWith((p) => p.serverWorkers)} on; llama-stack ${ctx.release} ignores it`, 'ignored-by-release');
   }
   const cors = server.cors;
   if (isPlainObject(cors) && cors.allow_credentials === true && Array.isArray(cors.allow_origins) && cors.allow_origins.includes('*')) {
@@ -1236,14 +1241,14 @@ function checkServer(ctx: Checker): void {
   }
   if (type === undefined || type === '') return;
   if (!types.includes(type)) {
-    ctx.add(severity, [...path, 'type'], 13, `${quote(type)} is not an auth provider type in llama-stack ${ctx.release}: one of ${listOf(types)}`);
+    ctx.add(severity, [...path, 'type'], 13, `${quote(type)} is not an auth provider type in llama-stack ${ctx.release}: one of ${listOf(types)}`, 'env-conditional');
     return;
   }
   if (type === 'oauth2_token') {
     const jwks = has(providerConfig.jwks);
     const introspection = has(providerConfig.introspection);
     if (jwks === introspection) {
-      ctx.add(severity, path, 13, `${jwks ? 'sets both' : 'sets neither of'} \`jwks\` and \`introspection\`: an oauth2_token provider takes exactly one`);
+      ctx.add(severity, path, 13, `${jwks ? 'sets both' : 'sets neither of'} \`jwks\` and \`introspection\`: an oauth2_token provider takes exactly one`, 'env-conditional');
     }
   }
 }
@@ -1288,7 +1293,7 @@ function checkPlaceholders(ctx: Checker): void {
     if (!isPlainObject(value)) return;
     for (const key of Object.keys(value)) {
       path.push(key);
-      if (key.includes('${')) ctx.add('warning', path, 14, 'is a key with a placeholder; the server substitutes values only, so the key stays literally as written');
+      if (key.includes('${')) ctx.add('warning', path, 14, 'is a key with a placeholder; the server substitutes values only, so the key stays literally as written', 'placeholder-form');
       if (value !== authConfig || key === 'type') visit(value[key], provider);
       path.pop();
     }
@@ -1316,10 +1321,10 @@ function checkString(ctx: Checker, text: string, path: Path, provider: Provider 
       );
     }
     if (p.op !== '' && p.text.includes('{')) {
-      ctx.add('warning', path, 14, `${shown(p.raw)}: a default ends at the first \`}\`, so the rest of the text after it stays literal; a default cannot contain \`}\``);
+      ctx.add('warning', path, 14, `${shown(p.raw)}: a default ends at the first \`}\`, so the rest of the text after it stays literal; a default cannot contain \`}\``, 'placeholder-form');
     }
     if (!ctx.bash && p.op === ':=' && (p.text.startsWith('=') || p.text.startsWith('+'))) {
-      ctx.add('warning', path, 14, `${shown(p.raw)}: llama-stack ${ctx.release} reads \`\${env.X:default}\` and \`\${env.X+value}\` (\`:=\` and \`:+\` arrived in ${firstWith((f) => f.envSyntax === 'bash')}), so the default here starts with ${quote(p.text[0])}`);
+      ctx.add('warning', path, 14, `${shown(p.raw)}: llama-stack ${ctx.release} reads \`\${env.X:default}\` and \`\${env.X+value}\` (\`:=\` and \`:+\` arrived in ${firstWith((f) => f.envSyntax === 'bash')}), so the default here starts with ${quote(p.text[0])}`, 'placeholder-form');
     }
   }
   // `${…}` that is not a placeholder the server recognises stays in the value literally.
@@ -1328,7 +1333,7 @@ function checkString(ctx: Checker, text: string, path: Path, provider: Provider 
     if (covered.some(([from, to]) => m.index >= from && m.index < to)) continue;
     const end = text.indexOf('}', m.index);
     const snippet = end < 0 ? text.slice(m.index) : text.slice(m.index, end + 1);
-    ctx.add('warning', path, 14, `${shown(snippet)} is not a placeholder the server substitutes, so it stays in the value literally: ${secret ? 'the forms are `${env.NAME}`, `${env.NAME:=default}` and `${env.NAME:+value}`, and a credential comes from a Secret' : whyNotPlaceholder(snippet, ctx.bash)}`);
+    ctx.add('warning', path, 14, `${shown(snippet)} is not a placeholder the server substitutes, so it stays in the value literally: ${secret ? 'the forms are `${env.NAME}`, `${env.NAME:=default}` and `${env.NAME:+value}`, and a credential comes from a Secret' : whyNotPlaceholder(snippet, ctx.bash)}`, 'placeholder-form');
   }
 }
 
@@ -1390,7 +1395,7 @@ function checkPath(ctx: Checker, text: string, path: Path, home: string): void {
       'warning',
       path,
       15,
-      `${quote(value)}${when} resolves against the server's HOME (/: the image or the Deployment sets it) to ${clip(resolved)}, outside the state volume at ${home}: the data is lost when the pod restarts; write a path under ${home}`,
+      `${quote(value)}${when} resolves against the server's HOME (/: the image or the Deployment sets it) to ${clip(resolved)}, outside the state volume at ${home}: the data is lost when the pod restarts; write a path under ${home}`, 'path-outside-state-volume',
     );
     return;
   }
@@ -1398,6 +1403,6 @@ function checkPath(ctx: Checker, text: string, path: Path, home: string): void {
     'warning',
     path,
     15,
-    `${quote(value)}${when} is a relative path, which resolves against the server's working directory, not the state volume at ${home}: the data is lost when the pod restarts; write an absolute path under ${home}`,
+    `${quote(value)}${when} is a relative path, which resolves against the server's working directory, not the state volume at ${home}: the data is lost when the pod restarts; write an absolute path under ${home}`, 'path-outside-state-volume',
   );
 }

@@ -65,7 +65,7 @@ export function applyStorage(config: Record<string, unknown>, plan: Plan, env: S
       placeBackends(config, family, backend, home, files);
     } else if (placeStores(config, family, backend, home, files) === 0) {
       problems.push({
-        severity: 'warning',
+        severity: 'warning', code: 'field-has-no-effect',
         path: ['spec', 'storage', family],
         message: `has no effect: the llama-stack ${plan.release} config of distribution ${plan.distributionName} keeps no SQL store (inference_store, responses_store or files metadata_store); remove it`,
       });
@@ -145,7 +145,7 @@ function serverValue(family: Family, field: keyof StorageBackendInput, value: un
   env.push({ name, secretName: ref.name, key: ref.key, path });
   if (field === 'password' || field === 'user' || field === 'database') {
     problems.push({
-      severity: 'warning',
+      severity: 'warning', code: 'numeric-secret-value',
       path,
       message: `is read from the Secret ${quote(ref.name)} through \${env.${name}}; llama-stack turns a substituted value that reads as a number or as true/false into that type, so a ${field} such as 123456 would stop the server: keep the value of key ${quote(ref.key)} non-numeric`,
     });

@@ -14,6 +14,8 @@ export interface ResourceRef {
 export interface Result {
   severity: Severity;
   message: string;
+  /** A warning's class (docs/warnings.md): what `silence` and the `llamastack.io/silence` annotation name. Shown after the message. */
+  code?: WarningCode;
   resourceRef?: ResourceRef;
   field?: { path: string };
   file?: { path: string; index?: number };
@@ -22,6 +24,59 @@ export interface Result {
 }
 
 export type ExitCode = 0 | 1 | 2;
+
+/**
+ * Every class of warning, each a stable name a user can silence (RenderConfig `silence`, the
+ * annotation `llamastack.io/silence` on an LLSD or OGXServer) and look up in docs/warnings.md,
+ * which has one row per code (test/unit/warnings.test.ts keeps the two equal). Errors have no code:
+ * they can never be silenced.
+ */
+export const warningCodes = [
+  'api-not-listed',
+  'apis-entry-no-effect',
+  'backend-https',
+  'base-url-without-path',
+  'ca-bundle-invalid-block',
+  'conversion-annotation',
+  'default-provider-not-enabled',
+  'deprecated',
+  'entrypoint-replaced',
+  'env-conditional',
+  'external-api',
+  'external-provider-replaces',
+  'field-has-no-effect',
+  'ignored-by-release',
+  'ingress-tls-not-applied',
+  'legacy-config-form',
+  'missing-api-dependency',
+  'missing-provider-id',
+  'network-policy-ingress-peer',
+  'network-policy-off',
+  'not-a-kubernetes-object',
+  'nothing-adopted',
+  'numeric-secret-value',
+  'ogx-conversion',
+  'output-inside-input',
+  'path-outside-state-volume',
+  'pdb-blocks-eviction',
+  'placeholder-form',
+  'provider-of-disabled-api',
+  'provider-setting-not-read',
+  'provider-type-from-env',
+  'render-config-conflict',
+  'scaled-with-local-state',
+  'secret-not-in-input',
+  'secret-value-not-text',
+  'storage-backends-missing',
+  'tls-mismatch',
+  'unknown-config-key',
+  'v1alpha1-field-ignored',
+  'workers-mismatch',
+] as const;
+export type WarningCode = (typeof warningCodes)[number];
+
+/** A warning's code as users see it after the message, on the KRM wire and on stderr. */
+const withCode = (result: Result): string => (result.severity === 'warning' && result.code ? `${result.message} [${result.code}]` : result.message);
 
 export const hasErrors = (results: readonly Result[]): boolean => results.some((r) => r.severity === 'error');
 
@@ -62,7 +117,7 @@ export function sortResults(results: readonly Result[]): Result[] {
  * characters are escaped as on stderr, since kpt prints these fields to a terminal.
  */
 export function toWire(result: Result): Record<string, unknown> {
-  const wire: Record<string, unknown> = { message: printable(result.message, MAX_MESSAGE), severity: result.severity };
+  const wire: Record<string, unknown> = { message: printable(withCode(result), MAX_MESSAGE), severity: result.severity };
   if (result.resourceRef) wire.resourceRef = printableFields(result.resourceRef, MAX_PART);
   if (result.field) wire.field = { path: printable(result.field.path, MAX_PART) };
   if (result.file) wire.file = printableFields(result.file, MAX_FILE);
@@ -98,7 +153,7 @@ export function formatLine(result: Result): string {
   }
   if (result.field) parts.push(printable(result.field.path, MAX_PART));
   const prefix = result.severity === 'error' ? '' : `${result.severity}: `;
-  parts.push(prefix + printable(result.message, MAX_MESSAGE));
+  parts.push(prefix + printable(withCode(result), MAX_MESSAGE));
   return parts.join(': ');
 }
 

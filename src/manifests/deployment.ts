@@ -346,7 +346,7 @@ export function ogxDeploymentProblems(plan: OgxPlan, config: GeneratedConfig | u
   if (server.insecure === true || (server.tls_certfile !== undefined && server.tls_keyfile !== undefined)) return [];
   return [
     {
-      severity: 'warning',
+      severity: 'warning', code: 'entrypoint-replaced',
       path: ['spec', 'workload', 'overrides', 'command'],
       message: `replaces the image entrypoint${image.entrypoint ? ` (${image.entrypoint})` : ''}, which starts OGX ${plan.release} with \`--insecure\`; without it the server exits at start ("TLS required") unless its config.yaml sets \`server.insecure: true\` or \`server.tls_certfile\` and \`tls_keyfile\`. Use \`overrides.args\` to add arguments to the entrypoint's command instead`,
     },

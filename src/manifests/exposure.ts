@@ -86,28 +86,28 @@ export function exposureProblems(plan: Plan, options: RenderOptions): FieldProbl
 
   if (exposure.tls && exposure.kind === 'httproute') {
     problems.push({
-      severity: 'warning',
+      severity: 'warning', code: 'ingress-tls-not-applied',
       path: exposePath,
       message: `the \`ingressTls\` option does not apply to ${object}: TLS is set on the Gateway's listener (\`certificateRefs\`); remove the option or set up TLS there`,
     });
   }
   if (exposure.tls?.secretName !== undefined && exposure.kind === 'route') {
     problems.push({
-      severity: 'warning',
+      severity: 'warning', code: 'ingress-tls-not-applied',
       path: exposePath,
       message: `${object} terminates TLS with the router's default certificate, not the Secret ${quote(exposure.tls.secretName)} of the \`ingressTls\` option (a Route cannot refer to a Secret on every OpenShift release); use \`ingressTls: {}\`, or \`exposeKind: ingress\` for your own certificate`,
     });
   }
   if (exposure.backendTls && exposure.kind === 'ingress' && !Object.keys(exposure.annotations).some(saysBackendProtocol)) {
     problems.push({
-      severity: 'warning',
+      severity: 'warning', code: 'backend-https',
       path: ['spec', 'networking', 'tls', 'enabled'],
       message: `makes the server serve HTTPS, but ${object} sends plain HTTP to it unless its controller is told otherwise: add the controller's annotation to the \`ingressAnnotations\` option (ingress-nginx: \`nginx.ingress.kubernetes.io/backend-protocol: HTTPS\`)`,
     });
   }
   if (exposure.backendTls && exposure.kind === 'httproute') {
     problems.push({
-      severity: 'warning',
+      severity: 'warning', code: 'backend-https',
       path: ['spec', 'networking', 'tls', 'enabled'],
       message: `makes the server serve HTTPS, but the Gateway sends plain HTTP to it through ${object} unless a BackendTLSPolicy for the Service ${quote(names.service(llsd))} says otherwise: add one next to the LLSD`,
     });

@@ -54,7 +54,7 @@ export function ogxIngressProblems(plan: OgxPlan): FieldProblem[] {
   if (access?.enabled !== true || access.hostname === undefined) return [];
   return [
     {
-      severity: 'warning',
+      severity: 'warning', code: 'field-has-no-effect',
       path: ['spec', 'network', 'externalAccess', 'hostname'],
       message: `is ignored, as by the OGX operator: the Ingress ${quote(ogxNames.ingress(ogxSource(plan)))} has no host, so it answers on every host name its controller serves`,
     },

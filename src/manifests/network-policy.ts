@@ -103,7 +103,7 @@ export function networkPolicyProblems(plan: Plan, options: RenderOptions): Field
   });
   if (allowedFrom && options.networkPolicy === 'off') {
     problems.push({
-      severity: 'warning',
+      severity: 'warning', code: 'network-policy-off',
       path: allowedFromPath,
       message: 'is set, but the `networkPolicy` option is `off`: no NetworkPolicy is rendered, so every pod of the cluster may connect',
     });
@@ -112,7 +112,7 @@ export function networkPolicyProblems(plan: Plan, options: RenderOptions): Field
   if (wanted(plan, options) && exposure && !allowsAll(llsd) && options.ingressControllerNamespace === undefined && exposure.kind !== 'route') {
     const forwarder = exposure.kind === 'httproute' ? "the Gateway's proxies" : 'the ingress controller';
     problems.push({
-      severity: 'warning',
+      severity: 'warning', code: 'network-policy-ingress-peer',
       path: ['spec', 'networking', 'expose'],
       message: `is on, but the NetworkPolicy ${quote(networkPolicyName(llsd))} may shut out ${forwarder}: set the \`ingressControllerNamespace\` option to its namespace (e.g. \`ingress-nginx\`) so the policy admits it`,
     });

@@ -44,7 +44,7 @@ export function readCaBundle(llsd: Llsd, inventory: Inventory): CaBundleOutcome 
     pems.push(...parsed.valid);
     if (parsed.invalid > 0) {
       problems.push({
-        severity: 'warning',
+        severity: 'warning', code: 'ca-bundle-invalid-block',
         path,
         message: `${caBundle.configMapKeys ? `names the key ${quote(key)} of the ConfigMap ${quote(configMapName)}, which` : `names the ConfigMap ${quote(configMapName)}, whose key ${quote(key)}`} holds ${count(parsed.invalid, 'CERTIFICATE block')} that ${parsed.invalid === 1 ? 'is' : 'are'} not a valid X.509 certificate; ${parsed.invalid === 1 ? 'it is' : 'they are'} left out of the bundle`,
       });

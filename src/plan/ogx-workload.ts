@@ -62,9 +62,9 @@ export function ogxAdoptionProblems(plan: OgxPlan): FieldProblem[] {
     if (value === undefined || value === plan.server.metadata.name) continue;
     const path = ['metadata', 'annotations', key];
     if (adoptedLlsd(plan, key) === undefined) {
-      problems.push({ severity: 'warning', path, message: `is not the name of an LLSD (a DNS label: lower-case letters, digits and "-", at most 63), so nothing is adopted, as the operator does; write the LLSD's metadata.name` });
+      problems.push({ severity: 'warning', code: 'nothing-adopted', path, message: `is not the name of an LLSD (a DNS label: lower-case letters, digits and "-", at most 63), so nothing is adopted, as the operator does; write the LLSD's metadata.name` });
     } else if (key === adoptStorageAnnotation && !ogxHasStorage(plan)) {
-      problems.push({ severity: 'warning', path, message: `has no effect without \`spec.workload.storage\`: the pod keeps its state on an emptyDir, and ${quote(`${value}-pvc`)} is not in the output, so a GitOps prune would delete it and its data; add \`workload: {storage: {}}\`` });
+      problems.push({ severity: 'warning', code: 'field-has-no-effect', path, message: `has no effect without \`spec.workload.storage\`: the pod keeps its state on an emptyDir, and ${quote(`${value}-pvc`)} is not in the output, so a GitOps prune would delete it and its data; add \`workload: {storage: {}}\`` });
     }
   }
   return problems;

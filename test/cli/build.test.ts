@@ -189,6 +189,48 @@ describe('build --config FILE', () => {
     expect(r.stderr).toMatch(/opts: spec\.gitopsAnotations: is not a known field; did you mean `gitopsAnnotations`\?/);
   });
 
+  describe('against a RenderConfig among the inputs (the shared --config of the Argo CD README)', () => {
+    const shared = (spec: string) => {
+      const file = join(tempDir(), 'shared.yaml');
+      writeFileSync(file, `apiVersion: fn.llamastack.io/v1alpha1\nkind: RenderConfig\nmetadata:\n  name: shared\nspec:\n${spec}`);
+      return file;
+    };
+    // The app directory's RenderConfig says gitopsAnnotations: false and, on its own, networkPolicy: "on".
+    const appDir = lazy(() =>
+      writeTree(tempDir(), {
+        ...appTree,
+        'render-config.yaml': 'apiVersion: fn.llamastack.io/v1alpha1\nkind: RenderConfig\nmetadata:\n  name: options\nspec:\n  gitopsAnnotations: false\n  networkPolicy: "on"\n',
+      }),
+    );
+
+    it('--config wins key by key, with a warning naming both files and the key; keys only the app sets still apply', () => {
+      const file = shared('  gitopsAnnotations: true\n');
+      const r = run(['build', '--config', file, '.'], { cwd: appDir() });
+      expect(r.status, r.stderr).toBe(0);
+      const objects = parseStream(r.stdout);
+      expect(annotationsOf(generatedConfigMap(objects))[ARGO_SYNC_OPTIONS]).toBe('PruneLast=true');
+      expect(objects.map(ref)).toContain('NetworkPolicy/quickstart-network-policy');
+      expect(stderrLines(r)).toEqual([
+        `render-config.yaml:6: options: spec.gitopsAnnotations: warning: is set otherwise by --config ${file}, which wins: the command line takes precedence over a RenderConfig among the inputs; remove \`gitopsAnnotations\` here or from ${file} [render-config-conflict]`,
+      ]);
+    });
+
+    it('the same value on both sides: an info, no warning (validate prints it)', () => {
+      const file = shared('  gitopsAnnotations: "false"\n');
+      const r = run(['validate', '--config', file, '.'], { cwd: appDir() });
+      expect(r.status, r.stderr).toBe(0);
+      expect(r.stderr).toBe('');
+      expect(r.stdout).toContain(`render-config.yaml:5: options: spec: info: sets \`gitopsAnnotations\` as --config ${file} does (the command line wins where both set an option); it can be left out here\n`);
+    });
+
+    it('the --config file itself among the inputs is read once, as the command line, and says nothing', () => {
+      const r = run(['build', '--config', 'render-config.yaml', '.'], { cwd: appDir() });
+      expect(r.status, r.stderr).toBe(0);
+      expect(r.stderr).toBe('');
+      expect(parseStream(r.stdout).map(ref)).toContain('NetworkPolicy/quickstart-network-policy');
+    });
+  });
+
   it('a --config file that does not exist is a usage error (exit 2)', () => {
     const r = run(['build', '--config', join(tempDir(), 'missing.yaml'), 'examples/quickstart']);
     expect(r.status).toBe(2);

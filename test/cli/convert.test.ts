@@ -114,7 +114,7 @@ describe('convert PATH...: v1alpha1 to v1alpha2', () => {
   it('warns on stderr, at the LLSD, about the fields it keeps in the annotation', () => {
     const r = toV1alpha2();
     expect(stderrLines(r)).toEqual([
-      `apps/legacy.yaml:${lineOfMarker(legacyLlsd, 'metadata:')}: llama/legacy: metadata.annotations["${CONVERSION_DATA}"]: warning: keeps \`spec.server.containerSpec.name\`, \`spec.server.userConfig.configMapNamespace\`: llamastack.io/v1alpha2 has no field for them (or cannot hold the value); converting back to llamastack.io/v1alpha1 restores them`,
+      `apps/legacy.yaml:${lineOfMarker(legacyLlsd, 'metadata:')}: llama/legacy: metadata.annotations["${CONVERSION_DATA}"]: warning: keeps \`spec.server.containerSpec.name\`, \`spec.server.userConfig.configMapNamespace\`: llamastack.io/v1alpha2 has no field for them (or cannot hold the value); converting back to llamastack.io/v1alpha1 restores them [conversion-annotation]`,
     ]);
   });
 
@@ -246,7 +246,7 @@ describe('convert --to ogx.io/v1beta1: LLSDs of both versions rewritten as OGXSe
   it('warns on stderr, at the LLSD field, about each field without an equivalent', () => {
     const lines = stderrLines(toOgx());
     expect(lines).toContain(
-      `apps/legacy.yaml:${lineOfMarker(legacyLlsd, '      name: server')}: llama/legacy: spec.server.containerSpec.name: warning: is dropped: the OGXServer's container is always named \`ogx\`, not "server"; update anything that names the container (\`kubectl logs -c\`, patches)`,
+      `apps/legacy.yaml:${lineOfMarker(legacyLlsd, '      name: server')}: llama/legacy: spec.server.containerSpec.name: warning: is dropped: the OGXServer's container is always named \`ogx\`, not "server"; update anything that names the container (\`kubectl logs -c\`, patches) [ogx-conversion]`,
     );
     expect(lines.filter((l) => l.startsWith('apps/current.yaml:'))).toEqual([
       expect.stringMatching(/^apps\/current\.yaml:\d+: llama\/current: spec\.providers\.inference: warning: replaces the distribution's inference providers in the OGXServer/),

@@ -153,7 +153,7 @@ describe('two RenderConfigs among the inputs that set one option otherwise (atta
     const dir = writeTree(tempDir(), { 'llsd.yaml': llsd('llamastack.io/v1alpha2', 'LlamaStackDistribution'), 'a-rc.yaml': rc('a', 'off'), 'b-rc.yaml': rc('b', 'on') });
     const r = run(['build', '.'], { cwd: dir });
     expect(r.status, r.stderr).toBe(0);
-    expect(stderrLines(r)).toEqual(['b-rc.yaml:4: b: spec.networkPolicy: warning: is also set, otherwise, by the RenderConfig "a" in a-rc.yaml; this one, read later, wins: keep each option in one RenderConfig']);
+    expect(stderrLines(r)).toEqual(['b-rc.yaml:4: b: spec.networkPolicy: warning: is also set, otherwise, by the RenderConfig "a" in a-rc.yaml; this one, read later, wins: keep each option in one RenderConfig [render-config-conflict]']);
     expect(r.stdout).toContain('kind: NetworkPolicy');
   });
 });

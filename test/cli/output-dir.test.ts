@@ -98,7 +98,7 @@ describe('build -o DIR never replaces a file it did not write', () => {
     const r = run(['build', '-o', '.', '.'], { cwd: join(root, 'app') });
     expect(r.status, r.stderr).toBe(0);
     expect(stderrLines(r)).toEqual([
-      'warning: -o . is inside the input .: the pass-through objects are written again there (in _passthrough.yaml), so a tool that applies . as a whole would apply them twice; write to a directory outside the inputs (e.g. -o rendered), or apply only .',
+      'warning: -o . is inside the input .: the pass-through objects are written again there (in _passthrough.yaml), so a tool that applies . as a whole would apply them twice; write to a directory outside the inputs (e.g. -o rendered), or apply only . [output-inside-input]',
     ]);
     expect(existsSync(join(root, 'app/llama/quickstart.yaml'))).toBe(true);
     const outside = run(['build', '-o', 'rendered', 'app'], { cwd: root });

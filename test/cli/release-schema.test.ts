@@ -41,7 +41,7 @@ describe('release schema in build', () => {
     expect(r.status, r.stderr).toBe(0);
     expect(stderrLines(r).filter((l) => l.includes('servre'))).toEqual([
       expect.stringMatching(
-        /llsd\.yaml:\d+: ai\/demo: spec\.overrideConfig\.configMapName: warning: the config\.yaml of the ConfigMap "mine" does not fit the schema of llama-stack 0\.7\.1: `servre` is not a top-level setting in llama-stack 0\.7\.1; the server silently ignores it\. Did you mean `server`\?$/,
+        /llsd\.yaml:\d+: ai\/demo: spec\.overrideConfig\.configMapName: warning: the config\.yaml of the ConfigMap "mine" does not fit the schema of llama-stack 0\.7\.1: `servre` is not a top-level setting in llama-stack 0\.7\.1; the server silently ignores it\. Did you mean `server`\? \[unknown-config-key\]$/,
       ),
     ]);
   });

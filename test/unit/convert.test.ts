@@ -359,6 +359,7 @@ describe('convertChecked (the convert command)', () => {
     expect(converted.problems).toEqual([
       {
         severity: 'warning',
+        code: 'conversion-annotation',
         path: ['metadata', 'annotations', conversionAnnotation],
         message:
           'keeps `spec.providers.inference.provider`, `spec.disabled`: llamastack.io/v1alpha1 has no field for them (or cannot hold the value); converting back to llamastack.io/v1alpha2 restores them',

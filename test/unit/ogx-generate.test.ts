@@ -264,7 +264,7 @@ describe('storage (GENERATION.md §9, §13)', () => {
     if (!generated.ok) throw new Error(JSON.stringify(generated.problems));
     expect((generated.config.value.storage as { backends: Record<string, unknown> }).backends.kv_default).toEqual({ type: 'kv_redis', host: 'redis.ai.svc', port: 6380 });
     expect(generated.config.env).toEqual([]);
-    expect(generated.problems).toEqual([{ severity: 'warning', path: ['spec', 'storage', 'kv', 'password'], message: expect.stringContaining('redis store has no password setting') }]);
+    expect(generated.problems).toEqual([{ severity: 'warning', code: 'field-has-no-effect', path: ['spec', 'storage', 'kv', 'password'], message: expect.stringContaining('redis store has no password setting') }]);
     expect(splitRedisEndpoint('redis')).toEqual({ host: 'redis' });
     expect(splitRedisEndpoint('rediss://u:p@r:1/0')).toEqual({ host: 'r', port: 1 });
   });
@@ -299,7 +299,7 @@ describe('B4', () => {
 `));
     if (!generated.ok) throw new Error(JSON.stringify(generated.problems));
     expect(providersOf(generated.config.value, 'tool_runtime')[0]).toMatchObject({ provider_type: 'inline::file-search', config: { vector_stores_config: { default_provider_id: 'faiss' } } });
-    expect(generated.problems).toEqual([{ severity: 'warning', path: ['spec', 'providers', 'toolRuntime', 'inline', 'fileSearch', 0, 'vectorStoresConfig'], message: expect.stringContaining('has no effect') }]);
+    expect(generated.problems).toEqual([{ severity: 'warning', code: 'field-has-no-effect', path: ['spec', 'providers', 'toolRuntime', 'inline', 'fileSearch', 0, 'vectorStoresConfig'], message: expect.stringContaining('has no effect') }]);
   });
 });
 
@@ -407,6 +407,6 @@ describe('S3', () => {
     const release = releases[0] as string;
     const generated = generate(spec, release);
     expect(JSON.stringify(providersOf(generated.config.value, 'file_processors'))).not.toContain('do_ocr');
-    expect(generated.problems).toEqual(expect.arrayContaining([{ severity: 'warning', path: ['spec', 'providers', 'fileProcessors', 'inline', 'docling'], message: expect.stringMatching(/^sets `do_ocr`, which inline::docling of OGX [\d.]+ does not read, so it is left out of config\.yaml/) }]));
+    expect(generated.problems).toEqual(expect.arrayContaining([{ severity: 'warning', code: 'provider-setting-not-read', path: ['spec', 'providers', 'fileProcessors', 'inline', 'docling'], message: expect.stringMatching(/^sets `do_ocr`, which inline::docling of OGX [\d.]+ does not read, so it is left out of config\.yaml/) }]));
   });
 });

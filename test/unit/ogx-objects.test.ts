@@ -534,6 +534,7 @@ describe('ingress controller and warnings', () => {
     expect(ogxObjectProblems(plan('network:\n  externalAccess: {enabled: true, hostname: ogx.example.com}'), undefined)).toEqual([
       {
         severity: 'warning',
+        code: 'field-has-no-effect',
         path: ['spec', 'network', 'externalAccess', 'hostname'],
         message: 'is ignored, as by the OGX operator: the Ingress "srv-ingress" has no host, so it answers on every host name its controller serves',
       },
