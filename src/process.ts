@@ -55,7 +55,7 @@ export interface ProcessInput {
 /** The outcome of each LLSD that needed no image lookup, by item (the same items are passed again). */
 export type EarlierOutcomes = ReadonlyMap<InputItem, LlsdOutcome>;
 
-interface LlsdOutcome<Generated = KrmObject | Written> {
+export interface LlsdOutcome<Generated = KrmObject | Written> {
   results: Result[];
   /** `path`: KRM mode, the file kpt writes the objects to. */
   rendered?: { objects: Generated[]; summary: Result; path?: string };
@@ -81,7 +81,17 @@ interface Rendered {
   path?: string | undefined;
 }
 
-export function process(input: ProcessInput): ProcessOutput {
+/** What every LLSD's render shares: the options, the inventory, and the LLSDs to render, in order. */
+interface RenderContext {
+  results: Result[];
+  options: RenderOptions;
+  kept: InputItem[];
+  /** The LLSDs and OGXServers rendered, in the order their outcomes are reported. */
+  renderable: InputItem[];
+  render: (item: InputItem) => LlsdOutcome;
+}
+
+function prepare(input: ProcessInput): RenderContext {
   const results: Result[] = [];
   const optionSources: RenderOptionsInput[] = [];
   let generatorLlsd: InputItem | undefined;
@@ -123,21 +133,38 @@ export function process(input: ProcessInput): ProcessOutput {
   const duplicates = duplicateNames(llsdItems);
   results.push(...duplicates.results, ...duplicateObjects(kept.filter((item) => !isLlsd(item))), ...nearMisses(kept));
 
-  const rendered: Rendered[] = [];
-  const summaries: Result[] = [];
-  const pendingImages: string[] = [];
   // A generator's input holds no resources: kustomize passes it its functionConfig (and, v4, that
   // again as the only item).
   const generator = generatorLlsd;
   const inventory = { ...inventoryOf(kept), generator: generator !== undefined && input.items.every((item) => sameObject(item.object, generator.object)) };
+  // kpt refuses to write a generated object over a file of the package ("already exists").
+  const packageFiles = new Set(kept.flatMap((item) => (item.origin.file === undefined ? [] : [posix.normalize(item.origin.file)])));
+  const render = (item: InputItem): LlsdOutcome => {
+    const renderOne = isOgxServerObject(item.object) ? renderOgxServer : renderLlsd;
+    return written(placed(item, renderOne(item, options, inventory, input.images), input.mode, options, packageFiles), input.store);
+  };
+  return { results, options, kept, renderable: llsdItems.filter((i) => !duplicates.items.has(i)), render };
+}
+
+/**
+ * The LLSDs `process` renders, in its order, and what renders one as `process` would (its outcome
+ * as `earlier` gives it back): for rendering them in two threads (src/cli/parallel.ts).
+ */
+export function renderables(input: ProcessInput): { items: readonly InputItem[]; render: (item: InputItem) => LlsdOutcome } {
+  const { renderable, render } = prepare(input);
+  return { items: renderable, render };
+}
+
+export function process(input: ProcessInput): ProcessOutput {
+  const { results, options, kept, renderable, render } = prepare(input);
+  const rendered: Rendered[] = [];
+  const summaries: Result[] = [];
+  const pendingImages: string[] = [];
   // Each LLSD's outcome, unless it waits for an image: an LLSD that needed no image renders the
   // same with the images, so the render after the lookups takes it from here.
   const outcomes = new Map<InputItem, LlsdOutcome>();
-  // kpt refuses to write a generated object over a file of the package ("already exists").
-  const packageFiles = new Set(kept.flatMap((item) => (item.origin.file === undefined ? [] : [posix.normalize(item.origin.file)])));
-  for (const item of llsdItems.filter((i) => !duplicates.items.has(i))) {
-    const render = isOgxServerObject(item.object) ? renderOgxServer : renderLlsd;
-    const outcome = input.earlier?.get(item) ?? written(placed(item, render(item, options, inventory, input.images), input.mode, options, packageFiles), input.store);
+  for (const item of renderable) {
+    const outcome = input.earlier?.get(item) ?? render(item);
     results.push(...silenced(item, outcome.results, options.silence));
     if (outcome.pendingImage !== undefined) pendingImages.push(outcome.pendingImage);
     else outcomes.set(item, outcome);

@@ -20,9 +20,11 @@ import { v8 } from '../lib/builtins.js';
 import { elide, escapeControl, quote } from '../lib/quote.js';
 import { closest } from '../api/issues.js';
 import { isPlainObject, setOwn } from '../lib/objects.js';
-import { fromProblem, type Mode, type ProcessInput } from '../process.js';
+import { fromProblem, type ProcessInput } from '../process.js';
 import type { Environment } from '../registry/credentials.js';
 import { renderWithImages } from './images.js';
+import { serveShare, type ShareRequest, type ShareSource } from './parallel.js';
+import type { MessagePort } from 'node:worker_threads';
 import { decodeInput, findYamlFiles, inputProblem, maxInputBytes, readInputFile, readItems, readUpTo, tooLarge, UsageError } from './files.js';
 import { writeOutputDir, type OutputFile } from './output-dir.js';
 import { openOutputStore } from './output-store.js';
@@ -90,16 +92,17 @@ async function krm(io: Io): Promise<ExitCode> {
   const read = stdinText(await io.readStdin(), maxInputBytes(io.env ?? process.env));
   if ('problem' in read) return refuseList(io, [{ severity: 'error', message: `stdin ${read.problem}` }]);
   // As in `build`: a large list is rendered with the heap growing a fifth at a time.
-  return read.text.length < largeInputBytes ? await renderList(io, read.text) : await withSlowHeapGrowth(() => renderList(io, read.text));
+  return read.text.length < largeInputBytes ? await renderList(io, read.text, true) : await withSlowHeapGrowth(() => renderList(io, read.text, false));
 }
 
-async function renderList(io: Io, text: string): Promise<ExitCode> {
+async function renderList(io: Io, text: string, twoThreads: boolean): Promise<ExitCode> {
   const list = readKrmInput(text);
   if ('results' in list) return refuseList(io, list.results);
   // Generated objects wait in a temporary file, as in `build`: held as objects, those of 10,000 LLSDs took 180 MB.
   const { store, close } = openOutputStore();
   try {
-    const output = await renderWithImages({ mode: 'krm', ...list, store }, io.env ?? process.env);
+    const source: ShareSource | undefined = twoThreads ? { kind: 'krm', text } : undefined;
+    const output = await renderWithImages({ mode: 'krm', ...list, store }, io.env ?? process.env, false, source);
     if (!io.hostShowsResults) report(io, output.results);
     for (const chunk of resourceListChunks(output.items, output.results)) await io.stdout(chunk);
     return exitCodeOf(output.results);
@@ -190,28 +193,45 @@ async function build(io: Io, args: string[], command: 'build' | 'validate'): Pro
   // growing by a fifth at a time keeps the peak near what is live, for a few more full
   // collections: worth it for a large input only (1,000 LLSDs, 1.2 MB, would take 6 % longer).
   // The flag is reset at the end: V8 refuses a code cache made under other flags (src/loader.cjs).
-  const render = () => renderFiles(io, command, values, positionals, files, found);
-  return files.reduce((bytes, file) => bytes + statSync(file).size, 0) < largeInputBytes ? await render() : await withSlowHeapGrowth(render);
+  const large = files.reduce((bytes, file) => bytes + statSync(file).size, 0) >= largeInputBytes;
+  const render = () => renderFiles(io, command, values, positionals, files, found, !large);
+  return large ? await withSlowHeapGrowth(render) : await render();
 }
 
 /** About 3,000 LLSDs with their Secrets. */
 const largeInputBytes = 4 * 1024 * 1024;
 
-async function renderFiles(io: Io, command: 'build' | 'validate', values: BuildValues, positionals: string[], files: string[], found: Result[]): Promise<ExitCode> {
+/** What `build` and `validate` render, read from their files and `--config` (also by the worker thread of src/cli/parallel.ts). */
+function readBuildInput(files: string[], config: string | undefined) {
   const read = readItems(files, { nodes: 'drop' });
   const options: RenderOptionsInput[] = [];
   const baseFiles = new Set<string>();
-  const configResults = values.config === undefined ? [] : readConfigFile(values.config, options, baseFiles);
+  const configResults = config === undefined ? [] : readConfigFile(config, options, baseFiles);
   // The --config file may lie among the inputs too: read once, as the command line's.
-  const configFile = values.config === undefined ? undefined : resolve(values.config);
+  const configFile = config === undefined ? undefined : resolve(config);
   const inputs = read.items.filter((item) => !(isRenderConfig(item) && item.origin.file !== undefined && resolve(item.origin.file) === configFile));
   const resolved = inputs.map((item) => (isRenderConfig(item) ? resolveConfigPaths(item, baseFiles) : { item, results: [] }));
+  const input: ProcessInput = { mode: 'build', items: resolved.map((r) => r.item), options, ...(config !== undefined && { optionsFrom: config }) };
+  return { read, baseFiles, configResults, inputs, resolved, input };
+}
+
+/** A worker thread's part of a render (src/cli/parallel.ts): the input read as the main thread read it. */
+export function serveWorker(request: ShareRequest, port: MessagePort): void {
+  const { source } = request;
+  if (source.kind === 'build') return serveShare(readBuildInput(source.files, source.config).input, request, port);
+  const list = readKrmInput(source.text);
+  if ('results' in list) return port.postMessage([]);
+  serveShare({ mode: 'krm', ...list }, request, port);
+}
+
+async function renderFiles(io: Io, command: 'build' | 'validate', values: BuildValues, positionals: string[], files: string[], found: Result[], twoThreads: boolean): Promise<ExitCode> {
+  const { read, baseFiles, configResults, inputs, resolved, input } = readBuildInput(files, values.config);
   // A base config read through `configPath` is not a Kubernetes object: no "skipped" warning for it.
   const readResults = [...found, ...read.results].filter((r) => !(r.severity === 'warning' && r.file && baseFiles.has(resolve(r.file.path))));
-  const mode: Mode = 'build';
   const { store, close } = openOutputStore();
   try {
-    const output = await renderWithImages({ mode, items: resolved.map((r) => r.item), options, ...(values.config !== undefined && { optionsFrom: values.config }), store }, io.env ?? process.env, values.offline === true);
+    const source: ShareSource | undefined = twoThreads ? { kind: 'build', files, ...(values.config !== undefined && { config: values.config }) } : undefined;
+    const output = await renderWithImages({ ...input, store }, io.env ?? process.env, values.offline === true, source);
     return await writeBuild(io, command, values, positionals, files, output, [...readResults, ...configResults, ...resolved.flatMap((r) => r.results), ...nothingToValidate(command, positionals, inputs, readResults)]);
   } finally {
     close();
