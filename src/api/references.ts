@@ -3,8 +3,8 @@
 // up per the secret policy. Secret values are never read.
 import type { Inventory } from '../krm/inventory.js';
 import { isPlainObject } from '../lib/objects.js';
-import { clip, quote } from '../lib/quote.js';
-import type { FieldProblem } from './issues.js';
+import { clip, listOf, quote } from '../lib/quote.js';
+import { closest, type FieldProblem } from './issues.js';
 import type { Llsd } from './llsd.js';
 import type { RenderOptions } from './render-config.js';
 
@@ -47,6 +47,7 @@ export function checkSecrets(namespace: string | undefined, refs: readonly Secre
   if (options.secretPolicy === 'off') return problems;
   const severity = options.secretPolicy === 'strict' ? 'error' : 'warning';
   const seen = new Set<string>();
+  problems.push(...missingKeys(namespace, refs, inventory, severity));
   for (const ref of refs) {
     if (seen.has(ref.name) || inventory.hasSecret(namespace, ref.name)) continue;
     seen.add(ref.name);
@@ -59,6 +60,31 @@ export function checkSecrets(namespace: string | undefined, refs: readonly Secre
       code: 'secret-not-in-input',
       path: ref.path,
       message: `refers to the Secret ${quote(ref.name)}, which is not in the input (as a Secret, SealedSecret or ExternalSecret); the pod will not start until it exists${namespace ? ` in namespace ${clip(namespace)}` : ''}${severity === 'warning' ? ' (set `secretPolicy: strict` to make this an error, or `off` to skip the check)' : ''}`,
+    });
+  }
+  return problems;
+}
+
+/**
+ * A key the referenced Secret does not have, where the Secret itself is in the input: the pod
+ * would wait in CreateContainerConfigError. Only a plain Secret's keys are known here (a
+ * SealedSecret or ExternalSecret may make others); its key names are listed, never a value.
+ */
+function missingKeys(namespace: string | undefined, refs: readonly SecretReference[], inventory: Inventory, severity: 'error' | 'warning'): FieldProblem[] {
+  const problems: FieldProblem[] = [];
+  for (const ref of refs) {
+    if (ref.key === undefined) continue;
+    const secret = inventory.find('', 'Secret', namespace, ref.name)?.object;
+    if (!secret) continue;
+    const keys = [secret.data, secret.stringData].flatMap((map) => (isPlainObject(map) ? Object.keys(map) : []));
+    if (keys.includes(ref.key)) continue;
+    const near = closest(ref.key, keys);
+    const has = keys.length === 0 ? 'which has no keys' : `whose keys are ${listOf([...new Set(keys)].sort(), { each: (k) => quote(k) })}`;
+    problems.push({
+      severity,
+      code: 'secret-key-missing',
+      path: ref.path,
+      message: `refers to key ${quote(ref.key)} of the Secret ${quote(ref.name)}, ${has}; the pod would not start (CreateContainerConfigError): ${near ? `did you mean ${quote(near)}? ` : ''}write one of its keys, or add the key to the Secret`,
     });
   }
   return problems;

@@ -65,6 +65,7 @@ export const warningCodes = [
   'provider-type-from-env',
   'render-config-conflict',
   'scaled-with-local-state',
+  'secret-key-missing',
   'secret-not-in-input',
   'secret-value-not-text',
   'storage-backends-missing',

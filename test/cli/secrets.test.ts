@@ -198,3 +198,37 @@ describe('credentials in an image reference or a credential-named env var (attac
     expect(r.stderr).not.toContain('SECRETVAL');
   });
 });
+
+describe('a key the Secret in the input does not have (new-user probe, issue 18)', () => {
+  const secret = (stringData: Record<string, string>) => `---\napiVersion: v1\nkind: Secret\nmetadata:\n  name: vllm-credentials\n  namespace: llama\nstringData:\n${Object.entries(stringData).map(([k, v]) => `  ${k}: ${v}`).join('\n')}\n`;
+  const write = (extra: string, name = 'llsd.yaml'): string => {
+    const dir = tempDir();
+    writeFileSync(join(dir, name), quickstartText().replace('key: token', 'key: tokn') + extra);
+    return dir;
+  };
+
+  it('a warning at the reference naming the keys it has and the nearest, never a value; the render goes on', () => {
+    const r = run(['build', write(secret({ token: SECRET, other: 'x' }))]);
+    expectNoCrash(r);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/spec\.providers\.inference\.apiKey: warning: refers to key "tokn" of the Secret "vllm-credentials", whose keys are "other", "token"; the pod would not start \(CreateContainerConfigError\): did you mean "token"\? .*\[secret-key-missing\]/);
+    expect(occurrences(r.stderr, SECRET)).toBe(0);
+  });
+
+  it('with secretPolicy: strict an error, and nothing is printed', () => {
+    const dir = write(secret({ token: SECRET }));
+    writeFileSync(join(dir, 'render-config.yaml'), 'apiVersion: fn.llamastack.io/v1alpha1\nkind: RenderConfig\nmetadata:\n  name: strict\nspec:\n  secretPolicy: strict\n');
+    const r = run(['build', dir]);
+    expect(r.status).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/apiKey: refers to key "tokn" of the Secret "vllm-credentials", whose keys are "token"/);
+  });
+
+  it('the key present (in data, base64): no such warning', () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'llsd.yaml'), `${quickstartText()}---\napiVersion: v1\nkind: Secret\nmetadata:\n  name: vllm-credentials\n  namespace: llama\ndata:\n  token: ${SECRET_B64}\n`);
+    const r = run(['build', dir]);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).not.toContain('secret-key-missing');
+  });
+});
