@@ -2,7 +2,7 @@
 # Builds a node base image locally, with no image pulled from a registry: FROM scratch + a Node 24
 # binary + the shell tools the Argo CD plugin's commands run (sh, grep, head; env for the bundle's
 # `#!/usr/bin/env node` line) + the shared libraries `ldd` lists + /etc/passwd and /etc/group with
-# nobody + /tmp (recipe D in shared/reference/notes/real-tools.md §3). It stands in for
+# nobody + /tmp (the files a scratch image needs for node and those tools). It stands in for
 # node:24-bookworm-slim, the Dockerfile's default base, which has all of these.
 #
 # The node binary is the official Linux build as the npm package node-linux-<arch> ships it (what

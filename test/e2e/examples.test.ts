@@ -108,7 +108,7 @@ describe('examples/flux: render in CI, Flux applies rendered/', () => {
       .find((line) => line.includes('git status --porcelain'))
       ?.replace(/#.*$/, '')
       .trim();
-    expect(command).toBe('test -z "$(git status --porcelain examples/flux/rendered)"');
+    expect(command).toBe('git status --porcelain examples/flux/rendered; test -z "$(git status --porcelain examples/flux/rendered)"');
     const root = tmp('llsd-flux-git-');
     const dir = copyDir(exampleDir, join(root, 'examples', 'flux'));
     const git = (...args: string[]) => run('git', ['-c', 'user.email=ci@example.com', '-c', 'user.name=ci', ...args], { cwd: root });
@@ -122,7 +122,9 @@ describe('examples/flux: render in CI, Flux applies rendered/', () => {
     const env: Record<string, string | undefined> = { ...process.env, LLSD_RENDER: requireBundle() };
     expect(run('sh', [join(dir, 'render.sh')], { cwd: root, baseEnv: env }).status).toBe(0);
     expect(existsSync(join(dir, 'rendered', 'llama', 'second.yaml'))).toBe(true);
-    expect(check().status, 'the documented check catches it').not.toBe(0);
+    const caught = check();
+    expect(caught.status, 'the documented check catches it').not.toBe(0);
+    expect(caught.stdout, 'and says which file, for the CI log').toContain('examples/flux/rendered/llama/second.yaml');
   });
 
   it('marks every object holding ${env.…} substitute-disabled, and leaves only well-formed Flux variables elsewhere', () => {

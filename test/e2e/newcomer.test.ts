@@ -40,6 +40,8 @@ const checkout = join(root, 'checkout');
 const prefix = join(root, 'prefix');
 const tarball = join(root, `llsd-render-${packageVersion}.tgz`);
 const installed = join(prefix, 'bin', 'llsd-render');
+/** The pages of docs/ (the package ships them: the README and messages point there). */
+const docPages = readdirSync(join(repoRoot, 'docs')).filter((name) => name.endsWith('.md')).sort();
 /** What the newcomer's shell has: the empty prefix's bin first, node, the system's tools. */
 const newcomerEnv = (): Record<string, string | undefined> => ({
   ...withoutNpmScriptEnv(),
@@ -86,16 +88,18 @@ beforeAll(() => {
 }, 240_000);
 
 describe('npm pack and npm install -g: the tarball', () => {
-  it(`is llsd-render-${packageVersion}.tgz, holding only the bundle, README and package.json, and depending on nothing`, () => {
+  it(`is llsd-render-${packageVersion}.tgz, holding only the bundle, README, docs/ (which the README and messages cite) and package.json, and depending on nothing`, () => {
     const files = succeeded('tar tzf', run(requireProgram('tar'), ['tzf', tarball])).trim().split('\n').sort();
-    expect(files).toEqual(['package/README.md', 'package/dist/llsd-render.js', 'package/dist/package.json', 'package/package.json']);
+    expect(files).toEqual(['package/README.md', 'package/dist/llsd-render.js', 'package/dist/package.json', ...docPages.map((page) => `package/docs/${page}`), 'package/package.json'].sort());
     const manifest = JSON.parse(succeeded('tar xOzf', run(requireProgram('tar'), ['xOzf', tarball, 'package/package.json']))) as Record<string, unknown>;
     expect(manifest.dependencies, 'the bundle is self-contained: a runtime dependency would be fetched for nothing').toBeUndefined();
     expect(manifest.bin).toEqual({ 'llsd-render': 'dist/llsd-render.js' });
   });
 
   it('installs offline into an empty prefix: only the package, and llsd-render on PATH answers --version and --help', () => {
-    expect([...snapshotDir(join(prefix, 'lib', 'node_modules')).keys()].sort()).toEqual(['llsd-render/README.md', 'llsd-render/dist/llsd-render.js', 'llsd-render/dist/package.json', 'llsd-render/package.json']);
+    expect([...snapshotDir(join(prefix, 'lib', 'node_modules')).keys()].sort()).toEqual(
+      ['llsd-render/README.md', 'llsd-render/dist/llsd-render.js', 'llsd-render/dist/package.json', ...docPages.map((page) => `llsd-render/docs/${page}`), 'llsd-render/package.json'].sort(),
+    );
     expect(succeeded('command -v', run('sh', ['-c', 'command -v llsd-render'], { baseEnv: newcomerEnv() })).trim()).toBe(installed);
     expect(succeeded('--version', llsdRender(['--version'], root)).trim()).toBe(packageVersion);
     const help = succeeded('--help', llsdRender(['--help'], root));
