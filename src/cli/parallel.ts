@@ -65,8 +65,10 @@ export async function renderedInParallel(input: ProcessInput, source: ShareSourc
   }
   const outcomes: Array<LlsdOutcome | undefined> = new Array(items.length);
   for (let i = Atomics.add(counter, 0, 1); i < items.length; i = Atomics.add(counter, 0, 1)) outcomes[i] = render(items[i] as InputItem);
-  for (const [i, outcome] of await sent) outcomes[i] = received(outcome, input);
+  const fromWorker = await sent;
+  for (const [i, outcome] of fromWorker) outcomes[i] = received(outcome, input);
   void worker.terminate();
+  if (env.LLSD_RENDER_DEBUG) process.stderr.write(`llsd-render: threads: a worker rendered ${fromWorker.length} of ${items.length} LLSDs\n`);
   // What the worker claimed and did not send (it failed): rendered here.
   return new Map(items.map((item, i) => [item, outcomes[i] ?? render(item)]));
 }
