@@ -86,17 +86,21 @@ export const exitCodeOf = (results: readonly Result[]): ExitCode => (hasErrors(r
 
 const severityRank: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
 
-/** A stable order: by file, then severity, then resource, field, line and message. */
+/**
+ * A stable order: by file, then severity, then resource, line, field and message. By line before
+ * the field path: one object's results read top to bottom, as the user edits the file (a field
+ * path sorts `kv.password` before `kv.user`, which the file has the other way round). A result
+ * without a line (KRM input has none, nor "and 5 more problems") comes after those with one, so
+ * the order stays total; among results without a line the field path decides, as before.
+ */
 export function sortResults(results: readonly Result[]): Result[] {
   const key = (r: Result) => [
     r.file?.path ?? '',
     String(r.file?.index ?? 0).padStart(6, '0'),
     String(severityRank[r.severity]),
     r.resourceRef ? `${r.resourceRef.namespace ?? ''}/${r.resourceRef.name}` : '',
-    r.field?.path ?? '',
-    // By line before the text: a file's YAML errors read top to bottom, as the user edits them
-    // (one without a line, such as "and 5 more problems", after them).
     r.line === undefined ? '~' : String(r.line).padStart(10, '0'),
+    r.field?.path ?? '',
     r.message,
   ];
   return [...results].sort((a, b) => {

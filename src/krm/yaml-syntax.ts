@@ -23,6 +23,12 @@ export interface SyntaxCause {
   region: [number, number];
   /** A cause known for sure (a tab, an unclosed quote or bracket): explained before any other error. */
   primary: boolean;
+  /**
+   * Read from how lines are indented against each other (or not known at all): a tab earlier in
+   * the document, whose width YAML does not know, misplaces every line after it, so such a cause
+   * after a tab is taken as its follow-on. Causes read from a line's own text are kept.
+   */
+  fromLayout?: boolean;
 }
 
 /** What explaining needs besides the error: the text, its lines, and the CST of the documents with errors. */
@@ -50,7 +56,15 @@ export function explainSyntaxErrors(errors: readonly YamlError[], context: Synta
       kept.push(cause);
     }
   }
-  return mergeTabs(kept).sort((a, b) => a.line - b.line || a.col - b.col);
+  return mergeTabs(afterTabsDropped(kept)).sort((a, b) => a.line - b.line || a.col - b.col);
+}
+
+/** Causes read from the layout below a tab follow from it (a correct key further down looked misaligned). */
+function afterTabsDropped(causes: SyntaxCause[]): SyntaxCause[] {
+  const tabLines = causes.filter((cause) => cause.message === tabMessage).map((cause) => cause.line);
+  if (tabLines.length === 0) return causes;
+  const firstTab = Math.min(...tabLines);
+  return causes.filter((cause) => !(cause.fromLayout && cause.line > firstTab));
 }
 
 /** Whether a line (of a node problem, say) lies where a cause's follow-on errors fall. */
@@ -60,19 +74,21 @@ export const tabMessage = 'tabs are not allowed for indentation; use spaces';
 
 function causeOf(error: YamlError, context: SyntaxContext, fallback: (error: YamlError) => string): SyntaxCause {
   const { line, col } = context.lines.linePos(error.pos[0]);
-  const at = (message: string, primary = false, region: [number, number] = [line, line]): SyntaxCause => ({ line, col, message, region, primary });
+  const at = (message: string, primary = false, region: [number, number] = [line, line], fromLayout = false): SyntaxCause => ({ line, col, message, region, primary, fromLayout });
+  // An error no rule here knows may be a follow-on of anything, a tab above included.
+  const unknown = (): SyntaxCause => at(fallback(error), false, [line, line], true);
   const first = error.message.split('\n')[0] ?? '';
   if (error.code === 'TAB_AS_INDENT') return at(tabMessage, true, [line - 1, line + 1]);
-  if (error.code === 'MISSING_CHAR' && /^Missing closing ["']quote/.test(first)) return unclosedQuote(error, context) ?? at(fallback(error));
-  if (/^Flow (sequence|map) in block collection must be sufficiently indented/.test(first)) return flowCollection(error, context) ?? at(fallback(error));
+  if (error.code === 'MISSING_CHAR' && /^Missing closing ["']quote/.test(first)) return unclosedQuote(error, context) ?? unknown();
+  if (/^Flow (sequence|map) in block collection must be sufficiently indented/.test(first)) return flowCollection(error, context) ?? unknown();
   if (/^All (mapping|sequence) items must start at the same column/.test(first)) {
     const what = first.includes('mapping') ? 'keys of one mapping' : 'items of one list';
-    return { ...at(misaligned(line, context, what)), col: indentOf(lineText(line, context)) + 1 };
+    return { ...at(misaligned(line, context, what), false, [line, line], true), col: indentOf(lineText(line, context)) + 1 };
   }
-  if (/^Nested mappings are not allowed in compact mappings/.test(first)) return nestedInValue(line, col, context) ?? at(fallback(error));
-  if (/^(A block sequence may not be used as an implicit map key|Unexpected block-seq-ind on same line with key)/.test(first)) return listItemInMapping(error, context) ?? at(fallback(error));
-  if (/^(Implicit keys need to be on a single line|Implicit map keys need to be followed by map values)/.test(first)) return notAKeyLine(line, col, context) ?? at(fallback(error));
-  return at(fallback(error));
+  if (/^Nested mappings are not allowed in compact mappings/.test(first)) return nestedInValue(line, col, context) ?? unknown();
+  if (/^(A block sequence may not be used as an implicit map key|Unexpected block-seq-ind on same line with key)/.test(first)) return listItemInMapping(error, context) ?? unknown();
+  if (/^(Implicit keys need to be on a single line|Implicit map keys need to be followed by map values)/.test(first)) return notAKeyLine(line, col, context) ?? unknown();
+  return unknown();
 }
 
 /** Tabs on several lines of a document are one mistake: said once, at the first line, naming the others. */
@@ -176,6 +192,8 @@ function nestedInValue(line: number, col: number, context: SyntaxContext): Synta
   }
   const next = nextContentLine(line, context);
   if (next === undefined || indentOf(lineText(next, context)) <= indentOf(text)) return undefined;
+  const dedented = dedentedKey(line, next, context);
+  if (dedented) return dedented;
   const column = indentOf(text) + 1;
   return {
     line: next,
@@ -183,7 +201,56 @@ function nestedInValue(line: number, col: number, context: SyntaxContext): Synta
     message: `this line is indented more than the key above it expects: ${key ?? 'the key'} on line ${line} already has a value, so nothing can be nested under it; start this line at column ${column}, like that key, or move that value onto lines of its own`,
     region: [line, next],
     primary: true,
+    fromLayout: true,
   };
+}
+
+/**
+ * A key with a value followed by a line indented more: either that line is indented too far, or
+ * the key itself was moved left of its siblings. It is the key when other keys of its mapping
+ * (below the same parent) start where the next line does and none start where the key does; the
+ * user edits the key's line, not the next one.
+ */
+function dedentedKey(line: number, next: number, context: SyntaxContext): SyntaxCause | undefined {
+  const indent = indentOf(lineText(line, context));
+  const nextIndent = indentOf(lineText(next, context));
+  const block = blockAround(line, context);
+  const others = block.filter((n) => n !== line && n !== next);
+  const likeNext = others.filter((n) => indentOf(lineText(n, context)) === nextIndent);
+  if (likeNext.length === 0 || others.some((n) => indentOf(lineText(n, context)) === indent)) return undefined;
+  // The sibling nearest above, as the user reads it; else the next line, which is one too.
+  const sibling = likeNext.filter((n) => n < line).pop() ?? next;
+  const name = keyName(lineText(sibling, context)) ?? 'the line';
+  return {
+    line,
+    col: indent + 1,
+    message: `this line starts at column ${indent + 1}, but the keys of one mapping must start at the same column: indent it to column ${nextIndent + 1} like ${name} (line ${sibling}, column ${nextIndent + 1})`,
+    region: [line, next],
+    primary: true,
+    fromLayout: true,
+  };
+}
+
+/** The content lines below the parent of a line (the nearest line above indented less), up to the parent's next sibling. */
+function blockAround(line: number, context: SyntaxContext): number[] {
+  const indent = indentOf(lineText(line, context));
+  let parent = 0;
+  for (let above = line - 1; above >= 1; above--) {
+    const text = lineText(above, context);
+    if (!isBlank(text) && indentOf(text) < indent) {
+      parent = above;
+      break;
+    }
+  }
+  const floor = parent > 0 ? indentOf(lineText(parent, context)) : -1;
+  const block: number[] = [];
+  for (let n = parent + 1; n <= context.lines.lineStarts.length; n++) {
+    const text = lineText(n, context);
+    if (isBlank(text)) continue;
+    if (/^(---|\.\.\.)(\s|$)/.test(text) || indentOf(text) <= floor) break;
+    block.push(n);
+  }
+  return block;
 }
 
 /** A `- ` item where a mapping expects `key: value`. */
@@ -198,6 +265,7 @@ function listItemInMapping(error: YamlError, context: SyntaxContext): SyntaxCaus
       message: 'a list item (`- `) where the mapping around it expects `key: value` lines; a mapping cannot also hold list items: put the list under a key of its own (`key:` and the items indented below it)',
       region: [start, line],
       primary: false,
+      fromLayout: true,
     };
   }
   return undefined;

@@ -244,6 +244,29 @@ describe('YAML syntax errors in plain words, sorted by line, one per real proble
   });
 });
 
+describe('the quickstart LLSD with one line mis-indented (issue 18 probe): one error, at the line to edit, in one run', () => {
+  const quickstart = quickstartText();
+  const lineOf = (start: string): number => quickstart.split('\n').findIndex((line) => line.trimStart().startsWith(start)) + 1;
+  const edited = (line: number, edit: (text: string) => string): string => quickstart.split('\n').map((text, i) => (i === line - 1 ? edit(text) : text)).join('\n');
+  const buildLines = (text: string): string[] => {
+    const r = run(['build', writeTree(tempDir(), { 'llsd.yaml': text })]);
+    expectOneError(r, 'build', /./);
+    return stderrLines(r).map((line) => line.replace(/^.*llsd\.yaml:/, ''));
+  };
+
+  it('`endpoint:` moved one column left: its own line and the column of `provider` (it blamed the next line first)', () => {
+    const endpoint = lineOf('endpoint:');
+    expect(buildLines(edited(endpoint, (text) => text.slice(1)))).toEqual([
+      `${endpoint}: not valid YAML: this line starts at column 6, but the keys of one mapping must start at the same column: indent it to column 7 like \`provider\` (line ${endpoint - 1}, column 7) (column 6)`,
+    ]);
+  });
+
+  it('a tab before `provider:`: the tab only, no false "indent it" for the correct `resources:` below', () => {
+    const provider = lineOf('provider:');
+    expect(buildLines(edited(provider, (text) => `\t${text.trimStart()}`))).toEqual([`${provider}: not valid YAML: tabs are not allowed for indentation; use spaces (column 1)`]);
+  });
+});
+
 describe('KRM mode: an invalid ResourceList apiVersion or kind is quoted in at most 100 characters', () => {
   it('a 5 MB apiVersion: one short line, that says how long it was', () => {
     const huge = 'x'.repeat(5_000_000);

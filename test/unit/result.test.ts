@@ -23,6 +23,19 @@ describe('results', () => {
     expect(sortResults([a, b, c])).toEqual([c, b, a]);
   });
 
+  it('results of one object: by line before field path, as the file reads (examples/postgres: user on 21, password on 22); results without a line after', () => {
+    const at = (path: string, line?: number): Result => ({ severity: 'warning', message: 'w', resourceRef: ref, field: { path }, file: { path: 'llsd.yaml', index: 0 }, ...(line !== undefined && { line }) });
+    const sorted = sortResults([at('spec.storage.sql.password', 29), at('spec.a'), at('spec.storage.kv.password', 22), at('spec.storage.sql.user', 28), at('spec.storage.kv.user', 21), at('spec.b', 1)]);
+    expect(sorted.map((r) => [r.line, r.field?.path])).toEqual([
+      [1, 'spec.b'],
+      [21, 'spec.storage.kv.user'],
+      [22, 'spec.storage.kv.password'],
+      [28, 'spec.storage.sql.user'],
+      [29, 'spec.storage.sql.password'],
+      [undefined, 'spec.a'],
+    ]);
+  });
+
   it('exit code 1 only when there is an error', () => {
     expect(exitCodeOf([{ severity: 'warning', message: 'w' }, { severity: 'info', message: 'i' }])).toBe(0);
     expect(exitCodeOf([{ severity: 'warning', message: 'w' }, { severity: 'error', message: 'e' }])).toBe(1);

@@ -74,6 +74,45 @@ describe('a corpus of common YAML mistakes: one problem each, at the line to edi
     expect(parseYamlStream(text).problems).toEqual([{ message, line }]);
   });
 
+  // The provider block of examples/quickstart/llsd.yaml (lines 11-18 there are lines 2-9 here).
+  const providers = (edit: (lines: string[]) => void): string => {
+    const lines = ['spec:', '  providers:', '    inference:', '      provider: vllm', '      endpoint: http://vllm:8000/v1', '      apiKey:', '        secretKeyRef:', '          name: creds', '          key: token', '  resources:', '    models:', '      - m', ''];
+    edit(lines);
+    return lines.join('\n');
+  };
+  const dedent = (line: number) => (lines: string[]) => void (lines[line - 1] = (lines[line - 1] ?? '').slice(1));
+  const tabbed = (line: number) => (lines: string[]) => void (lines[line - 1] = `\t${(lines[line - 1] ?? '').trimStart()}`);
+
+  it.each([
+    // yaml's errors were on this line, but the nested-value rule blamed the next one (`apiKey`, "start it at column 6"), the wrong fix.
+    ['a key with a value moved left of the key above it', dedent(5), 5, 'this line starts at column 6, but the keys of one mapping must start at the same column: indent it to column 7 like `provider` (line 4, column 7) (column 6)'],
+    // No key above it to line up with: the keys after it show where it belongs.
+    ['the first key of a mapping moved left of the keys below it', dedent(4), 4, 'this line starts at column 6, but the keys of one mapping must start at the same column: indent it to column 7 like `endpoint` (line 5, column 7) (column 6)'],
+    // Alone in its mapping: nothing says the key moved, so the line indented under it is the one to fix, as before.
+    ['a lone key with a value moved left of the line under it', dedent(8), 9, 'this line is indented more than the key above it expects: `name` on line 8 already has a value, so nothing can be nested under it; start this line at column 10, like that key, or move that value onto lines of its own (column 11)'],
+  ])('an indentation mistake in the quickstart providers: %s', (_name, edit, line, message) => {
+    expect(parseYamlStream(providers(edit)).problems).toEqual([{ message, line }]);
+  });
+
+  it.each([
+    ['the first key of a nested mapping', 4],
+    ['the second key of a nested mapping', 5],
+    ['a key deeper down', 7],
+  ])('a tab on %s: one problem, no follow-on "indent it" for the correct `resources` below', (_name, line) => {
+    expect(parseYamlStream(providers(tabbed(line))).problems).toEqual([{ message: `${tabs} (column 1)`, line }]);
+  });
+
+  it('a tab does not hide a mistake below it that its own text shows (an unclosed quote)', () => {
+    const text = providers((lines) => {
+      tabbed(4)(lines);
+      lines.splice(10, 3, '    models: "m', '');
+    });
+    expect(parseYamlStream(text).problems).toEqual([
+      { message: `${tabs} (column 1)`, line: 4 },
+      { message: 'the quote " opened here is never closed, so the rest of the file was read as one text; end the value with " on this line (column 13)', line: 11 },
+    ]);
+  });
+
   it('tabs on several lines: one problem, at the first, naming the others', () => {
     expect(parseYamlStream('spec:\n\tproviders:\n\t\tinference:\n\t\t- provider: x\n').problems).toEqual([{ message: `${tabs} (also on lines 3, 4) (column 1)`, line: 2 }]);
   });
