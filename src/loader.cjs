@@ -15,11 +15,19 @@
 //
 // The cache is one file per program and Node build: `$LLSD_RENDER_CODE_CACHE` (a directory, or
 // `off`), else `$XDG_CACHE_HOME/llsd-render`, else `~/.cache/llsd-render` (the registry cache's
-// directory). V8 refuses data from another program, V8 version or flag set, and a refused or
-// missing cache is written anew after the run. Writing is best effort: a read-only home costs the
-// compile, nothing more.
-const { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } = require('node:fs');
-const { join } = require('node:path');
+// directory; a relative XDG_CACHE_HOME is ignored, as the XDG spec says). V8 refuses data from
+// another program, V8 version or flag set, but checks little else: one flipped byte deep in the
+// data crashed every later run (exit 133 on Node 20, SIGSEGV on 24). So the file starts with a
+// header holding the data's length and SHA-256, and only data that matches is given to V8
+// (hashing 1 MB takes under 1 ms; the program loads node:crypto at its start anyway). A file owned
+// by another user (not root), or writable by group or others, is not read: in a shared directory
+// it would be a way to run code in someone else's runs. A damaged, refused, untrusted or missing
+// cache is written anew after the run, and the oldest of this program's cache files beyond the
+// newest few are removed (each build of the bundle has a file of its own). Writing is best effort:
+// a read-only home costs the compile, nothing more.
+const { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } = require('node:fs');
+const { createHash, randomBytes } = require('node:crypto');
+const { basename, dirname, isAbsolute, join } = require('node:path');
 const { Script } = require('node:vm');
 
 /**
@@ -42,32 +50,83 @@ function renders(args) {
 function cacheFile(env) {
   const setting = env.LLSD_RENDER_CODE_CACHE;
   if (setting === 'off') return undefined;
-  const dir = setting || join(env.XDG_CACHE_HOME || join(env.HOME || require('node:os').homedir(), '.cache'), 'llsd-render');
+  const xdg = env.XDG_CACHE_HOME;
+  const dir = setting || join(xdg && isAbsolute(xdg) ? xdg : join(env.HOME || require('node:os').homedir(), '.cache'), 'llsd-render');
   const { size, mtimeMs } = statSync(__filename);
   return join(dir, `code-${programHash}-${size}-${Math.floor(mtimeMs)}-node${process.version}-${process.arch}.v8cache`);
 }
 
+// The file: a 48-byte header (magic, the data's length, its SHA-256), then V8's data. 48 keeps the
+// data 8-byte aligned in the buffer read, so V8 need not copy it.
+const cacheMagic = Buffer.from('llsd-cc-v1\n\0', 'latin1');
+const headerBytes = 48;
+/** A cache entry far larger than any cache (~1 MB) is no cache: reading it could take all memory. */
+const maxCacheBytes = 64 * 1024 * 1024;
+/** Cache files of other builds kept beside the one written: a few checkouts or Node versions at once. */
+const keptCaches = 8;
+
+/** The cache's data, or why there is none to give V8 (undefined: no file, or not to be said). */
 function readCache(file) {
+  if (file === undefined) return {};
+  let fd;
   try {
-    if (file === undefined) return undefined;
-    // A cache entry that is a device, a fifo or far larger than any cache (~4 MB) is no cache:
-    // reading it could take all memory or never end.
-    const stat = statSync(file);
-    if (!stat.isFile() || stat.size > 64 * 1024 * 1024) return undefined;
-    return readFileSync(file);
+    // Opened once and checked through the descriptor, so the file checked is the file read.
+    // O_NONBLOCK: opening a fifo must not wait for a writer (fstat then says what it is).
+    fd = openSync(file, constants.O_RDONLY | (constants.O_NONBLOCK || 0));
   } catch {
-    return undefined;
+    return {};
+  }
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile() || stat.size > maxCacheBytes) return { why: 'not a regular file of a sensible size' };
+    const distrust = untrusted(stat);
+    if (distrust) return { why: distrust };
+    return unpack(readFileSync(fd));
+  } catch {
+    return {};
+  } finally {
+    closeSync(fd);
   }
 }
 
-/** Written beside its name and renamed, so a reader never sees half a file. */
+/** Why a file with this stat may not be run as this user's code, or undefined. */
+function untrusted(stat) {
+  if (typeof process.getuid !== 'function') return undefined; // Windows: no owners to compare.
+  const uid = process.getuid();
+  if (stat.uid !== uid && stat.uid !== 0) return `owned by user ${stat.uid}, not by user ${uid} or root`;
+  if ((stat.mode & 0o022) !== 0) return 'writable by group or others';
+  return undefined;
+}
+
+function unpack(bytes) {
+  if (bytes.length < headerBytes || !bytes.subarray(0, cacheMagic.length).equals(cacheMagic)) return { why: 'damaged: no llsd-render header' };
+  const data = bytes.subarray(headerBytes);
+  if (data.length !== bytes.readUInt32LE(cacheMagic.length)) return { why: 'damaged: not the length its header says' };
+  if (!sha256(data).equals(bytes.subarray(headerBytes - 32, headerBytes))) return { why: 'damaged: its checksum does not match' };
+  return { data };
+}
+
+function pack(data) {
+  const header = Buffer.alloc(headerBytes);
+  cacheMagic.copy(header);
+  header.writeUInt32LE(data.length, cacheMagic.length);
+  sha256(data).copy(header, headerBytes - 32);
+  return Buffer.concat([header, data]);
+}
+
+const sha256 = (bytes) => createHash('sha256').update(bytes).digest();
+
+/**
+ * Written beside its name and renamed, so a reader never sees half a file. The temporary file is
+ * new (`wx`: a link planted at its name is not followed) and 0644 whatever the umask allows more
+ * of: a cache writable by others is not read, and the image's, written by root, is read by nobody.
+ */
 function writeCache(file, data) {
-  const temp = `${file}.${process.pid}.tmp`;
+  const temp = `${file}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
   try {
-    mkdirSync(join(file, '..'), { recursive: true });
-    writeFileSync(temp, data);
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(temp, pack(data), { flag: 'wx', mode: 0o644 });
     renameSync(temp, file);
-    return true;
   } catch {
     try {
       rmSync(temp, { force: true });
@@ -75,6 +134,35 @@ function writeCache(file, data) {
       // The directory itself could not be made: there is no temporary file.
     }
     return false;
+  }
+  pruneCaches(dirname(file), basename(file));
+  return true;
+}
+
+const cacheName = /^code-.*\.v8cache$/;
+const tempName = /^code-.*\.v8cache\.\d+-[0-9a-f]+\.tmp$/;
+
+/**
+ * Removes this user's older cache files of this program from `dir` (each build of the bundle
+ * names its own, so they would only grow): all but the newest `keptCaches` beside `written`, and
+ * temporary files a killed run left over an hour ago. Other files are never touched.
+ */
+function pruneCaches(dir, written) {
+  try {
+    const uid = typeof process.getuid === 'function' ? process.getuid() : undefined;
+    const now = Date.now();
+    const caches = [];
+    for (const name of readdirSync(dir)) {
+      if (name === written || !(cacheName.test(name) || tempName.test(name))) continue;
+      const stat = lstatSync(join(dir, name));
+      if (!stat.isFile() || (uid !== undefined && stat.uid !== uid)) continue;
+      if (cacheName.test(name)) caches.push({ name, mtimeMs: stat.mtimeMs });
+      else if (now - stat.mtimeMs > 3600_000) rmSync(join(dir, name), { force: true });
+    }
+    caches.sort((a, b) => b.mtimeMs - a.mtimeMs);
+    for (const { name } of caches.slice(keptCaches - 1)) rmSync(join(dir, name), { force: true });
+  } catch {
+    // Best effort, as the write: a file that cannot be removed is removed by a later run, or stays.
   }
 }
 
@@ -118,7 +206,7 @@ function load() {
   if (text.length !== fileLength) damaged(`it has ${text.length} bytes, not the ${fileLength} it was built with`);
   const program = programText(text);
   const file = cacheFile(process.env);
-  const cachedData = readCache(file);
+  const { data: cachedData, why } = readCache(file);
   // Line 2 of the script (after the wrapper's line) is line `programLine` of this file.
   // `__llsdEmbeddedConfigs` is how the bundle's `llsd-configs` module reaches the data (scripts/build.mjs).
   const script = new Script(`(function (exports, require, module, __filename, __dirname, __llsdEmbeddedConfigs) {\n${program}\n})`, {
@@ -131,6 +219,7 @@ function load() {
   if (file === undefined) debug('off (LLSD_RENDER_CODE_CACHE=off)');
   else if (used) debug(`read ${file}`);
   else if (cachedData !== undefined) debug(`refused by V8, to be written again: ${file}`);
+  else if (why !== undefined) debug(`not read (${why}), to be written again: ${file}`);
   if (file !== undefined && !used && renders(process.argv.slice(2))) {
     // At exit the data holds every function the run compiled, not just the top level; a run that
     // failed early compiled too little to keep (the next successful one writes it instead).

@@ -6,17 +6,22 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, isAbsolute, join } from 'node:path';
 import { readSmallFile } from '../lib/small-file.js';
 import { z } from '../lib/zod.js';
 import type { Environment } from './credentials.js';
 import { digestPattern } from './digest.js';
 import { imageConfigSchema, type ImageConfig } from './labels.js';
 
-/** The cache directory: RenderConfig `registry.cacheDir`, else `$XDG_CACHE_HOME/llsd-render`, else `~/.cache/llsd-render`. */
+/**
+ * The cache directory: RenderConfig `registry.cacheDir`, else `$XDG_CACHE_HOME/llsd-render`, else
+ * `~/.cache/llsd-render`. A relative XDG_CACHE_HOME is ignored, as the XDG spec says: it would put a
+ * cache in whatever directory the run starts in (an Argo CD app's, say).
+ */
 export function cacheDirectory(option: string | undefined, env: Environment): string {
   if (option !== undefined) return option;
-  const base = env.XDG_CACHE_HOME || join(env.HOME || homedir(), '.cache');
+  const xdg = env.XDG_CACHE_HOME;
+  const base = xdg && isAbsolute(xdg) ? xdg : join(env.HOME || homedir(), '.cache');
   return join(base, 'llsd-render');
 }
 

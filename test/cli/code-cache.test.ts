@@ -1,16 +1,25 @@
 // The bundle's loader (src/loader.cjs): the program runs the same with V8's code cache, without
 // it, with a damaged one and where none can be written; and its stack frames name lines of the file.
 import { spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, chownSync, existsSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { quickstartPath, repoRoot, requireBundle, tempDir } from './run.js';
 
+interface Rendered {
+  status: number | null;
+  stdout: string;
+  cacheLines: string[];
+  stderr: string;
+}
+
 /** One run of the bundle with the cache in `cache` (a directory, or `off`) and the loader's debug lines on stderr. */
-function render(cache: string, args: string[] = ['build', quickstartPath]): { status: number | null; stdout: string; cacheLines: string[]; stderr: string } {
-  const env: NodeJS.ProcessEnv = { ...process.env, LLSD_RENDER_CODE_CACHE: cache, LLSD_RENDER_DEBUG: '1' };
+function render(cache: string, args: string[] = ['build', quickstartPath], options: { uid?: number; env?: NodeJS.ProcessEnv; cwd?: string } = {}): Rendered {
+  const env: NodeJS.ProcessEnv = { ...process.env, LLSD_RENDER_CODE_CACHE: cache, LLSD_RENDER_DEBUG: '1', ...options.env };
   delete env.NODE_OPTIONS;
-  const r = spawnSync(process.execPath, [requireBundle(), ...args], { cwd: repoRoot, env, encoding: 'utf8', timeout: 60_000, maxBuffer: 64 * 1024 * 1024 });
+  if (cache === '') delete env.LLSD_RENDER_CODE_CACHE;
+  const as = options.uid === undefined ? {} : { uid: options.uid, gid: options.uid };
+  const r = spawnSync(process.execPath, [requireBundle(), ...args], { cwd: options.cwd ?? repoRoot, env, encoding: 'utf8', timeout: 60_000, maxBuffer: 64 * 1024 * 1024, ...as });
   const lines = r.stderr.split('\n').filter(Boolean);
   return { status: r.status, stdout: r.stdout, cacheLines: lines.filter((l) => l.startsWith('llsd-render: code cache: ')), stderr: lines.filter((l) => !l.startsWith('llsd-render: code cache: ')).join('\n') };
 }
@@ -48,20 +57,123 @@ describe('the code cache', () => {
     expect(krm.stdout).toContain('kind: Deployment');
   });
 
-  it('a damaged cache file (garbage, or cut short) is refused by V8 and written again', () => {
+  it('a damaged cache file (a byte flipped anywhere, cut short, grown, garbage) is not given to V8, and is written again (attacker round 6: exit 133 / SIGSEGV)', () => {
     const dir = tempDir('llsd-render-code-cache-');
     const expected = withoutCache();
     expect(render(dir).status).toBe(0);
     const file = join(dir, cacheFiles(dir)[0] as string);
-    const size = readFileSync(file).length;
-    for (const damage of [() => writeFileSync(file, 'not a code cache'), () => truncateSync(file, Math.floor(size / 2))]) {
+    const good = readFileSync(file);
+    const flip = (offset: number) => () => {
+      const bytes = Buffer.from(good);
+      bytes[offset] = (bytes[offset] as number) ^ 0xff;
+      writeFileSync(file, bytes);
+    };
+    const damages: Array<[string, () => void, string]> = [
+      ['byte 100 flipped', flip(100), 'its checksum does not match'],
+      ['byte 300000 flipped', flip(300_000), 'its checksum does not match'],
+      ['byte 800000 flipped', flip(800_000), 'its checksum does not match'],
+      ['last byte flipped', flip(good.length - 1), 'its checksum does not match'],
+      ['a checksum byte flipped', flip(40), 'its checksum does not match'],
+      ['a length byte flipped', flip(12), 'not the length its header says'],
+      ['cut short', () => truncateSync(file, Math.floor(good.length / 2)), 'not the length its header says'],
+      ['grown by a byte', () => appendFileSync(file, 'x'), 'not the length its header says'],
+      ['garbage', () => writeFileSync(file, 'not a code cache'), 'no llsd-render header'],
+      ['empty', () => writeFileSync(file, ''), 'no llsd-render header'],
+    ];
+    expect(good.length).toBeGreaterThan(800_000);
+    for (const [what, damage, why] of damages) {
+      writeFileSync(file, good);
       damage();
+      const r = render(dir);
+      expect(r.status, `${what}: ${r.stderr}`).toBe(0);
+      expect(r.stdout, what).toBe(expected);
+      expect(r.cacheLines, what).toEqual([`llsd-render: code cache: not read (damaged: ${why}), to be written again: ${file}`, `llsd-render: code cache: wrote ${file}`]);
+      const next = render(dir);
+      expect(next.cacheLines, what).toEqual([`llsd-render: code cache: read ${file}`]);
+      expect(next.stdout, what).toBe(expected);
+    }
+  }, 120_000);
+
+  it('a cache another user owns, or that group or others may write, is not read (a way to run code in their runs); root-owned 0644 is read by nobody', () => {
+    expect(process.getuid?.(), 'this test gives cache files to other users with chown: run it as root (the dev container and CI do)').toBe(0);
+    const dir = tempDir('llsd-render-code-cache-');
+    chmodSync(dir, 0o1777);
+    const expected = withoutCache();
+    // Written by nobody into the shared directory: read by nobody, not by root.
+    const byNobody = render(dir, undefined, { uid: 65534, cwd: '/' });
+    expect(byNobody.status, byNobody.stderr).toBe(0);
+    const file = join(dir, cacheFiles(dir)[0] as string);
+    expect(statSync(file).uid).toBe(65534);
+    expect(render(dir, undefined, { uid: 65534, cwd: '/' }).cacheLines).toEqual([`llsd-render: code cache: read ${file}`]);
+    const asRoot = render(dir);
+    expect(asRoot.status, asRoot.stderr).toBe(0);
+    expect(asRoot.stdout).toBe(expected);
+    expect(asRoot.cacheLines).toEqual([`llsd-render: code cache: not read (owned by user 65534, not by user 0 or root), to be written again: ${file}`, `llsd-render: code cache: wrote ${file}`]);
+    // Root's new file replaced nobody's: 0644, read by root and by nobody (as the image's pre-warmed cache is).
+    expect(statSync(file).uid).toBe(0);
+    expect(statSync(file).mode & 0o777).toBe(0o644);
+    expect(render(dir).cacheLines).toEqual([`llsd-render: code cache: read ${file}`]);
+    const nobodyReadsRoots = render(dir, undefined, { uid: 65534, cwd: '/' });
+    expect(nobodyReadsRoots.cacheLines).toEqual([`llsd-render: code cache: read ${file}`]);
+    expect(nobodyReadsRoots.stdout).toBe(expected);
+    // One's own file that others may write is not read either.
+    for (const mode of [0o664, 0o646]) {
+      chmodSync(file, mode);
       const r = render(dir);
       expect(r.status, r.stderr).toBe(0);
       expect(r.stdout).toBe(expected);
-      expect(r.cacheLines).toEqual([`llsd-render: code cache: refused by V8, to be written again: ${file}`, `llsd-render: code cache: wrote ${file}`]);
-      expect(readFileSync(file).length).toBeGreaterThan(size / 2);
+      expect(r.cacheLines).toEqual([`llsd-render: code cache: not read (writable by group or others), to be written again: ${file}`, `llsd-render: code cache: wrote ${file}`]);
+      expect(statSync(file).mode & 0o777).toBe(0o644);
     }
+    // A file given to another user afterwards (chown) is refused the same way.
+    chownSync(file, 1234, 1234);
+    expect(render(dir).cacheLines[0]).toBe(`llsd-render: code cache: not read (owned by user 1234, not by user 0 or root), to be written again: ${file}`);
+  }, 120_000);
+
+  it('writing a new cache removes the oldest of this user\'s code-*.v8cache files beyond the newest 8 and old temporary ones, and nothing else', () => {
+    const dir = tempDir('llsd-render-code-cache-');
+    const day = 24 * 3600;
+    const now = Date.now() / 1000;
+    // Twelve caches of earlier builds, a day apart (old-1 the newest), and files that are not this program's caches.
+    const old = Array.from({ length: 12 }, (_, i) => `code-0123456789abcdef-${1000 + i}-${i}-nodev20.0.0-x64.v8cache`);
+    old.forEach((name, i) => {
+      writeFileSync(join(dir, name), 'an older build\'s cache');
+      utimesSync(join(dir, name), now - (i + 1) * day, now - (i + 1) * day);
+    });
+    const others = ['notes.txt', 'code-cache.json', 'code-x.v8cache.bak', 'my.v8cache'];
+    for (const name of others) {
+      writeFileSync(join(dir, name), 'keep me');
+      utimesSync(join(dir, name), now - 30 * day, now - 30 * day);
+    }
+    const staleTemp = `${old[0]}.4242-deadbeef.tmp`;
+    const freshTemp = `${old[1]}.4243-cafebabe.tmp`;
+    writeFileSync(join(dir, staleTemp), 'left by a killed run');
+    utimesSync(join(dir, staleTemp), now - day, now - day);
+    writeFileSync(join(dir, freshTemp), 'another run is writing this now');
+    const r = render(dir);
+    expect(r.status, r.stderr).toBe(0);
+    const written = r.cacheLines[0]?.replace('llsd-render: code cache: wrote ', '') as string;
+    expect(existsSync(written), r.cacheLines.join('\n')).toBe(true);
+    const left = readdirSync(dir).sort();
+    expect(left).toEqual([...old.slice(0, 7), written.slice(dir.length + 1), ...others, freshTemp].sort());
+    // A run that reads its cache writes nothing, and removes nothing.
+    writeFileSync(join(dir, old[11] as string), 'back again');
+    utimesSync(join(dir, old[11] as string), now - 40 * day, now - 40 * day);
+    expect(render(dir).cacheLines).toEqual([`llsd-render: code cache: read ${written}`]);
+    expect(existsSync(join(dir, old[11] as string))).toBe(true);
+  });
+
+  it('a relative XDG_CACHE_HOME is ignored (XDG: paths must be absolute): the cache goes to ~/.cache, not into the working directory', () => {
+    const home = tempDir('llsd-render-home-');
+    const cwd = tempDir('llsd-render-app-');
+    const relative = render('', ['build', quickstartPath], { env: { XDG_CACHE_HOME: 'relcache', HOME: home }, cwd });
+    expect(relative.status, relative.stderr).toBe(0);
+    expect(readdirSync(cwd)).toEqual([]);
+    expect(relative.cacheLines).toHaveLength(1);
+    expect(relative.cacheLines[0]).toMatch(new RegExp(`^llsd-render: code cache: wrote ${join(home, '.cache', 'llsd-render')}/code-[^/]+\\.v8cache$`));
+    const xdg = tempDir('llsd-render-xdg-');
+    const absolute = render('', ['build', quickstartPath], { env: { XDG_CACHE_HOME: xdg, HOME: home }, cwd });
+    expect(absolute.cacheLines[0]).toMatch(new RegExp(`^llsd-render: code cache: wrote ${join(xdg, 'llsd-render')}/code-[^/]+\\.v8cache$`));
   });
 
   it('a cache file that is a link to /dev/zero (attacker probe: every run hung) is ignored', () => {

@@ -115,6 +115,33 @@ describe('container image (Dockerfile)', () => {
       expect(result.stderr).not.toMatch(/code cache: (refused|wrote|cannot)/);
     });
 
+    it('on its Node 24, a damaged copy of the code cache (a byte flipped at 100, 300000, 800000, the last) renders, and is written again (attacker round 6: SIGSEGV)', () => {
+      const llsd = parseYaml(readText(join(repoRoot, 'examples', 'kpt', 'apps', 'llsd.yaml'))) as K8sObject;
+      const input = stringify({ apiVersion: 'config.kubernetes.io/v1', kind: 'ResourceList', items: [llsd] });
+      // In the container, as nobody, with node alone (the image need not have a shell): copies the
+      // image's cache to /tmp/c, damages it, renders with it, renders again (which reads the cache
+      // the first run wrote), and reports each pair of runs.
+      const script = `
+        const fs = require('node:fs'); const { spawnSync } = require('node:child_process');
+        const from = '/usr/local/lib/llsd-render/code-cache'; const name = fs.readdirSync(from).find((f) => f.endsWith('.v8cache'));
+        const good = fs.readFileSync(from + '/' + name); fs.mkdirSync('/tmp/c');
+        const runs = [100, 300000, 800000, good.length - 1].map((offset) => {
+          const bytes = Buffer.from(good); bytes[offset] ^= 0xff; fs.writeFileSync('/tmp/c/' + name, bytes);
+          const [r, next] = [1, 2].map(() => spawnSync(process.execPath, ['/usr/local/lib/llsd-render/llsd-render.js'], { input: process.env.INPUT, encoding: 'utf8', env: { ...process.env, LLSD_RENDER_CODE_CACHE: '/tmp/c', LLSD_RENDER_DEBUG: '1' } }));
+          const cache = (run) => run.stderr.split('\n').filter((l) => l.includes('code cache')).map((l) => l.slice(0, l.lastIndexOf(' /')));
+          return { offset, status: r.status, signal: r.signal, resourceList: r.stdout.startsWith('apiVersion: config.kubernetes.io/v1\nkind: ResourceList'), cache: cache(r), next: cache(next), same: next.stdout === r.stdout };
+        });
+        process.stdout.write(JSON.stringify({ size: good.length, runs }));`;
+      const result = run(podman, ['run', '--rm', '--network', 'none', '--user', 'nobody', '-e', `INPUT=${input}`, '--entrypoint', 'node', image, '-e', script]);
+      expect(result.status, describeRun(result)).toBe(0);
+      const { size, runs } = JSON.parse(result.stdout) as { size: number; runs: unknown[] };
+      expect(size).toBeGreaterThan(800_000);
+      const notRead = 'llsd-render: code cache: not read (damaged: its checksum does not match), to be written again:';
+      expect(runs).toEqual(
+        [100, 300_000, 800_000, size - 1].map((offset) => ({ offset, status: 0, signal: null, resourceList: true, cache: [notRead, 'llsd-render: code cache: wrote'], next: ['llsd-render: code cache: read'], same: true })),
+      );
+    });
+
     it('runs under KPT_FN_RUNTIME=podman kpt fn render; a second render changes nothing', () => {
       const kpt = requireTool('kpt');
       const pkg = copyDir(join(repoRoot, 'examples', 'kpt'), join(tmp('llsd-kpt-podman-'), 'pkg'));

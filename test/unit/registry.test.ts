@@ -166,6 +166,13 @@ describe('the cache (FR-027d)', () => {
       '/h/.cache/llsd-render',
     ]);
   });
+
+  it('a relative XDG_CACHE_HOME is ignored (the XDG spec: paths must be absolute), not made in the working directory', () => {
+    expect([cacheDirectory(undefined, { XDG_CACHE_HOME: 'relcache', HOME: '/h' }), cacheDirectory(undefined, { XDG_CACHE_HOME: './x', HOME: '/h' })]).toEqual([
+      '/h/.cache/llsd-render',
+      '/h/.cache/llsd-render',
+    ]);
+  });
 });
 
 describe('registry credentials', () => {
