@@ -20,7 +20,7 @@ import { v8 } from '../lib/builtins.js';
 import { elide, escapeControl, quote } from '../lib/quote.js';
 import { closest } from '../api/issues.js';
 import { isPlainObject, setOwn } from '../lib/objects.js';
-import { fromProblem, type ProcessInput } from '../process.js';
+import { capWarningsPerFile, fromProblem, type ProcessInput } from '../process.js';
 import type { Environment } from '../registry/credentials.js';
 import { renderWithImages } from './images.js';
 import { serveShare, type ShareRequest, type ShareSource } from './parallel.js';
@@ -273,7 +273,8 @@ async function writeBuild(
   readResults: Result[],
 ): Promise<ExitCode> {
   const silence = new Set(output.silence);
-  const results = sortResults([...withoutSilenced(readResults, silence).kept, ...output.results]);
+  // The read's results are capped as the render's were (process caps those).
+  const results = sortResults([...capWarningsPerFile(sortResults(withoutSilenced(readResults, silence).kept)), ...output.results]);
 
   if (command === 'validate') {
     report(io, results);
