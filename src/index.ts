@@ -2,8 +2,9 @@
 // this far; they are reported without a stack trace unless LLSD_RENDER_DEBUG is set, and in KRM
 // mode as a ResourceList with one error result, since kpt and kustomize expect one on stdout.
 import { once } from 'node:events';
+import { constants } from 'node:os';
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
-import { maxInputBytes } from './cli/files.js';
+import { Interrupted, maxInputBytes } from './cli/files.js';
 import { parentIsKpt } from './cli/host.js';
 import { main, readAll, readAllSync, serveWorker } from './cli/main.js';
 import type { ShareRequest } from './cli/parallel.js';
@@ -69,6 +70,10 @@ function runCommandLine(): void {
     },
     (error: unknown) => {
       settled = true;
+      if (error instanceof Interrupted) {
+        endAsSignal(error.signal);
+        return;
+      }
       const detail = process.env.LLSD_RENDER_DEBUG ? String((error as Error)?.stack ?? error) : String((error as Error)?.message ?? error);
       process.stderr.write(`llsd-render: internal error: ${detail}\nPlease report this with the input that caused it; set LLSD_RENDER_DEBUG=1 for details.\n`);
       // The detail stays on stderr: a bug's message may quote input, and the list is written to the package.
@@ -77,6 +82,16 @@ function runCommandLine(): void {
     },
   );
 
+}
+
+/**
+ * A stop signal that interrupted reading the input without ending the process (node as PID 1 of a
+ * container ignores it after its own handler ran): end as the signal would have, with 128 + its
+ * number, and nothing on stdout, as when it kills the process elsewhere.
+ */
+function endAsSignal(signal: NodeJS.Signals): void {
+  process.stderr.write(`llsd-render: stopped by ${signal} while reading the input; nothing was written\n`);
+  process.exitCode = 128 + constants.signals[signal];
 }
 
 /** A ResourceList with no items and one error result: what kpt shows when the function failed. */

@@ -21,7 +21,7 @@ import { inventoryOf, type Inventory } from './krm/inventory.js';
 import { Prepared, Written, type OutputItem, type OutputStore } from './krm/resource-list.js';
 import { capRepeats, hasErrors, sortResults, type Result, type WarningCode } from './krm/result.js';
 import { codesFromText, silenceAnnotation, silencedNote, unknownCodeMessage, withoutSilenced } from './krm/silence.js';
-import { clip, code, quote } from './lib/quote.js';
+import { clip, code, count as grouped, quote } from './lib/quote.js';
 import { exposureProblems } from './manifests/exposure.js';
 import { overrideMountProblems } from './manifests/deployment.js';
 import { ogxObjectProblems, renderObjects, renderOgxObjects } from './manifests/index.js';
@@ -181,12 +181,12 @@ export function process(input: ProcessInput): ProcessOutput {
   if (hasErrors(reported)) {
     // Nothing half-done: kpt keeps the package as it was, `build` prints nothing.
     const pending = pendingImages.length > 0 ? { pending: { images: [...new Set(pendingImages)].sort(), registry: options.registry, earlier: outcomes } } : {};
-    return { items: input.mode === 'krm' ? input.items.map(asRead) : [], results: capRepeats(sortResults(reported)), silence: options.silence, ...pending };
+    return { items: input.mode === 'krm' ? input.items.map(asRead) : [], results: capWarningsPerFile(capRepeats(sortResults(reported))), silence: options.silence, ...pending };
   }
   const output = input.mode === 'krm' ? krmOutput(kept) : buildOutput(kept);
   for (const { objects } of rendered) output.push(...objects);
   // One summary per LLSD, only when its objects are really in the output.
-  return { items: output, results: capRepeats(sortResults([...reported, ...summaries])), silence: options.silence };
+  return { items: output, results: capWarningsPerFile(capRepeats(sortResults([...reported, ...summaries]))), silence: options.silence };
 }
 
 /**
@@ -588,6 +588,47 @@ function commandLineOverrides(renderConfigs: readonly InputItem[], commandLine: 
     }
   }
   return results;
+}
+
+/** How many warnings of one code one file shows. */
+export const MAX_WARNINGS_OF_A_CODE = 10;
+
+/**
+ * `sorted` with at most `MAX_WARNINGS_OF_A_CODE` warnings of one code per file, then one warning
+ * of that code that counts the rest: 20,000 documents that are no Kubernetes object give 11
+ * stderr lines, not 20,000. The count goes where the first one left out was (its file index and
+ * line), so it sorts after those shown.
+ */
+export function capWarningsPerFile(sorted: readonly Result[]): Result[] {
+  const groups = new Map<string, { shown: number; hidden: Result[] }>();
+  const out: Result[] = [];
+  for (const result of sorted) {
+    if (result.severity !== 'warning' || result.code === undefined || result.file === undefined) {
+      out.push(result);
+      continue;
+    }
+    const key = `${result.code}\u0000${result.file.path}`;
+    const group = groups.get(key) ?? { shown: 0, hidden: [] };
+    groups.set(key, group);
+    if (group.shown < MAX_WARNINGS_OF_A_CODE) {
+      group.shown++;
+      out.push(result);
+    } else group.hidden.push(result);
+  }
+  const counts = [...groups.values()].flatMap(({ hidden }) => (hidden[0] === undefined ? [] : [leftOutCount(hidden[0], hidden.length)]));
+  return counts.length === 0 ? out : sortResults([...out, ...counts]);
+}
+
+/** The warning that stands for `n` warnings like `first` left out of one file. */
+function leftOutCount(first: Result, n: number): Result {
+  const { file, line, code: warningCode } = first;
+  return {
+    severity: 'warning',
+    ...(warningCode !== undefined && { code: warningCode }),
+    ...(file !== undefined && { file }),
+    ...(line !== undefined && { line }),
+    message: `${grouped(n)} more ${n === 1 ? 'warning' : 'warnings'} like the ${MAX_WARNINGS_OF_A_CODE} above, from this line of the file on, are left out; fix those shown (or silence the code), then run again`,
+  };
 }
 
 const parsedOptions = (options: RenderOptionsInput): RenderOptions | undefined => {

@@ -1,6 +1,6 @@
 // The file-system edge of `build` and `validate`: find the YAML files, read them within the input
 // limits, and parse them into items (`-o DIR` output is written by output-dir.ts).
-import { closeSync, fstatSync, openSync, readdirSync, readlinkSync, readSync, realpathSync, statSync, type Stats } from 'node:fs';
+import { closeSync, fstatSync, openSync, readdirSync, readFileSync, readlinkSync, readSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import type { LineCounter, Node } from 'yaml';
 import { isClientSideOnly, isKrmObject, type InputItem, type KrmObject } from '../krm/item.js';
@@ -188,6 +188,8 @@ export function readInputFile(path: string, limit: number): { text: string } | {
     if (bytes.length > limit) return { problem: tooLarge(limit) };
     return decodeInput(bytes);
   } catch (error) {
+    // A signal ends the run, not this file: it is no problem of the input.
+    if (error instanceof Interrupted) throw error;
     return { problem: cannotRead(error) };
   } finally {
     closeSync(fd);
@@ -195,13 +197,62 @@ export function readInputFile(path: string, limit: number): { text: string } | {
 }
 
 /**
+ * A blocking read cut short by SIGINT or SIGTERM that did not end the process: node as PID 1 of a
+ * container, where the kernel ignores the signal once node's own handler has run, so the read
+ * fails with EINTR and the process lives on. The command line ends the run as the signal would
+ * (src/index.ts); nothing of the input is a problem.
+ */
+export class Interrupted extends Error {
+  constructor(readonly signal: StopSignal) {
+    super(`interrupted by ${signal}`);
+  }
+}
+
+type StopSignal = 'SIGINT' | 'SIGTERM';
+
+/** The reads `readUpTo` makes, and how it learns which signal interrupted one: replaceable in tests. */
+export interface BlockingReads {
+  read: (fd: number, buffer: Buffer, offset: number, length: number) => number;
+  /** The signal that interrupted a read (EINTR), or undefined when it was none that asks to stop. */
+  stopSignal: () => StopSignal | undefined;
+}
+
+const systemReads: BlockingReads = {
+  read: (fd, buffer, offset, length) => readSync(fd, buffer, offset, length, null),
+  stopSignal: () => {
+    let status: string | undefined;
+    try {
+      status = readFileSync('/proc/self/status', 'utf8');
+    } catch {
+      // No /proc: SIGTERM is what stops a container.
+    }
+    return stopSignalIn(status);
+  },
+};
+
+/**
+ * Which stop signal arrived, from `/proc/self/status`: node catches SIGINT and SIGTERM with a
+ * handler that runs once (SA_RESETHAND), so the one no longer in `SigCgt` (caught signals) is the
+ * one that came. Both still caught: another signal (SIGUSR1, say), and the read goes on. Without
+ * the file (not Linux), SIGTERM.
+ */
+export function stopSignalIn(status: string | undefined): StopSignal | undefined {
+  const mask = status === undefined ? undefined : /^SigCgt:\s*([0-9a-f]+)$/im.exec(status)?.[1];
+  if (mask === undefined) return 'SIGTERM';
+  const caught = (signal: number): boolean => ((BigInt(`0x${mask}`) >> BigInt(signal - 1)) & 1n) === 1n;
+  if (!caught(15)) return 'SIGTERM';
+  if (!caught(2)) return 'SIGINT';
+  return undefined;
+}
+
+/**
  * Up to `limit` + 1 bytes of a file descriptor, with blocking reads: more than `limit` means the
  * input is too large, and the rest is never read (a pipe of 400 MB, or `/dev/zero`, ends there).
  * `sizeHint` (a regular file's size) lets one read take it all. When the descriptor is
  * non-blocking and has nothing yet (EAGAIN), `'give-up'` returns undefined (read it as a stream
- * instead) and `'wait'` waits for it.
+ * instead) and `'wait'` waits for it. A read interrupted by SIGINT or SIGTERM throws `Interrupted`.
  */
-export function readUpTo(fd: number, limit: number, sizeHint: number, whenEmpty: 'give-up' | 'wait'): Buffer | undefined {
+export function readUpTo(fd: number, limit: number, sizeHint: number, whenEmpty: 'give-up' | 'wait', reads: BlockingReads = systemReads): Buffer | undefined {
   const chunks: Buffer[] = [];
   let size = 0;
   let buffer = Buffer.allocUnsafe(Math.min(limit + 1, Math.max(sizeHint + 1, 64 * 1024)));
@@ -214,9 +265,14 @@ export function readUpTo(fd: number, limit: number, sizeHint: number, whenEmpty:
     }
     let n: number;
     try {
-      n = readSync(fd, buffer, used, Math.min(buffer.length - used, limit + 1 - size), null);
+      n = reads.read(fd, buffer, used, Math.min(buffer.length - used, limit + 1 - size));
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'EINTR') {
+        const signal = reads.stopSignal();
+        if (signal !== undefined) throw new Interrupted(signal);
+        continue;
+      }
       if (code === 'EAGAIN' && size === 0 && whenEmpty === 'give-up') return undefined;
       if (code === 'EAGAIN') {
         // A non-blocking descriptor that ran dry: wait for more without spinning hard.

@@ -20,12 +20,12 @@ import { v8 } from '../lib/builtins.js';
 import { elide, escapeControl, quote } from '../lib/quote.js';
 import { closest } from '../api/issues.js';
 import { isPlainObject, setOwn } from '../lib/objects.js';
-import { fromProblem, type ProcessInput } from '../process.js';
+import { capWarningsPerFile, fromProblem, type ProcessInput } from '../process.js';
 import type { Environment } from '../registry/credentials.js';
 import { renderWithImages } from './images.js';
 import { serveShare, type ShareRequest, type ShareSource } from './parallel.js';
 import type { MessagePort } from 'node:worker_threads';
-import { decodeInput, findYamlFiles, inputProblem, maxInputBytes, readInputFile, readItems, readUpTo, tooLarge, UsageError } from './files.js';
+import { cannotRead, decodeInput, findYamlFiles, inputProblem, maxInputBytes, readInputFile, readItems, readUpTo, tooLarge, UsageError } from './files.js';
 import { writeOutputDir, type OutputFile } from './output-dir.js';
 import { openOutputStore } from './output-store.js';
 import { help, version } from './help.js';
@@ -161,7 +161,8 @@ async function withSlowHeapGrowth<T>(run: () => Promise<T>): Promise<T> {
 
 const buildOptions = {
   output: { type: 'string', short: 'o' },
-  config: { type: 'string' },
+  // Every --config is collected, so a repeated one is refused instead of the last silently winning.
+  config: { type: 'string', multiple: true },
   'allow-empty': { type: 'boolean' },
   offline: { type: 'boolean' },
   ...commonOptions,
@@ -181,7 +182,9 @@ function stdinText(input: string | Uint8Array, limit: number): { text: string } 
 async function build(io: Io, args: string[], command: 'build' | 'validate'): Promise<ExitCode> {
   const parsed = parseCommand(args, buildOptions, help[command], io.stdout);
   if (!parsed) return 0;
-  const { values, positionals } = parsed;
+  const { config, ...flags } = parsed.values;
+  const values: BuildValues = { ...flags, ...(config !== undefined && { config: oneConfig(config) }) };
+  const { positionals } = parsed;
   if (command === 'validate' && (values.output !== undefined || values['allow-empty'])) {
     throw new UsageError('validate takes only --config, --offline and PATH...');
   }
@@ -196,6 +199,18 @@ async function build(io: Io, args: string[], command: 'build' | 'validate'): Pro
   const large = files.reduce((bytes, file) => bytes + statSync(file).size, 0) >= largeInputBytes;
   const render = () => renderFiles(io, command, values, positionals, files, found, !large);
   return large ? await withSlowHeapGrowth(render) : await render();
+}
+
+/**
+ * The one `--config` FILE. Several are a usage error: merging them key by key would make their
+ * order on the command line matter, and Argo CD or CI would pass them as a hidden list.
+ */
+function oneConfig(paths: readonly string[]): string {
+  const [first, ...more] = paths;
+  if (first === undefined || more.length > 0) {
+    throw new UsageError(`--config is given ${paths.length} times (${paths.map((p) => quote(p)).join(', ')}), but llsd-render reads one: merge their options into one RenderConfig and pass that, or put the other RenderConfigs among the input files (\`--config\` wins over them key by key)`);
+  }
+  return first;
 }
 
 /** About 3,000 LLSDs with their Secrets. */
@@ -258,7 +273,8 @@ async function writeBuild(
   readResults: Result[],
 ): Promise<ExitCode> {
   const silence = new Set(output.silence);
-  const results = sortResults([...withoutSilenced(readResults, silence).kept, ...output.results]);
+  // The read's results are capped as the render's were (process caps those).
+  const results = sortResults([...capWarningsPerFile(sortResults(withoutSilenced(readResults, silence).kept)), ...output.results]);
 
   if (command === 'validate') {
     report(io, results);
@@ -305,26 +321,52 @@ function outputInsideInput(dir: string, positionals: readonly string[]): Result[
   ];
 }
 
-/** `--config FILE`: a RenderConfig or ConfigMap; its raw options are appended to `options`. */
+/**
+ * `--config FILE`: a RenderConfig or ConfigMap; its raw options are appended to `options`. Results
+ * name FILE as the user wrote it, and a file that cannot be read gets one result, its cause.
+ */
 function readConfigFile(path: string, options: RenderOptionsInput[], baseFiles: Set<string>): Result[] {
-  const found = findYamlFiles([path]);
-  const read = readItems(found.files);
-  const item = read.items[0];
-  if (read.items.length !== 1 || !item) {
-    return [
-      ...found.results,
-      ...read.results,
-      { severity: 'error', message: 'must hold exactly one RenderConfig (fn.llamastack.io/v1alpha1) or ConfigMap', file: { path } },
-    ];
+  const refused = configFileProblem(path);
+  if (refused !== undefined) return [{ severity: 'error', message: refused, file: { path } }];
+  const read = readItems([path]);
+  const asWritten = read.results.map((r) => (r.file ? { ...r, file: { ...r.file, path } } : r));
+  if (hasErrors(asWritten)) return asWritten;
+  const [first, ...more] = read.items;
+  if (first === undefined || more.length > 0) {
+    const held = first === undefined ? 'holds no Kubernetes object' : `holds ${read.items.length} objects`;
+    return [{ severity: 'error', message: `${held}, but --config takes a file with exactly one RenderConfig (fn.llamastack.io/v1alpha1) or ConfigMap`, file: { path } }];
   }
+  // Read with its node (readItems keeps it by default), so a plain copy keeps everything.
+  const item: InputItem = { ...first, origin: { ...first.origin, file: path } };
   const resolved = resolveConfigPaths(item, baseFiles);
   const fc = readFunctionConfig(resolved.item);
   if (fc.role === 'options') {
     options.push(fc.options);
-    return [...resolved.results, ...fc.problems.map((p) => resultFor(item, 'error', p.message, p.path))];
+    return [...asWritten, ...resolved.results, ...fc.problems.map((p) => resultFor(item, 'error', p.message, p.path))];
   }
   if (fc.role === 'llsd') return [resultFor(item, 'error', 'must be a RenderConfig or a ConfigMap, not a LlamaStackDistribution')];
   return fc.problems.map((p) => resultFor(item, 'error', p.message, p.path));
+}
+
+/**
+ * Why the `--config` path is no file to read, checked before it is opened: opening a fifo with no
+ * writer blocks forever, and a device (`/dev/zero`) or a directory holds no RenderConfig. A path
+ * that does not exist is a usage error, as a PATH that does not exist is.
+ */
+function configFileProblem(path: string): string | undefined {
+  const expected = '--config takes a file with one RenderConfig (fn.llamastack.io/v1alpha1) or ConfigMap';
+  let stat;
+  try {
+    stat = statSync(path);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') throw new UsageError(`--config ${path}: no such file or directory`);
+    if (code === 'ELOOP') return 'is a symbolic link that leads back to itself (a loop): point it at the RenderConfig file, or give that file';
+    return cannotRead(error);
+  }
+  if (stat.isDirectory()) return `is a directory, but ${expected}: give the path of that file`;
+  if (!stat.isFile()) return `is not a regular file (a device, a pipe or a socket), but ${expected}: write the options to a file and give its path`;
+  return undefined;
 }
 
 /**

@@ -92,12 +92,14 @@ export function parseYamlStream(text: string): ParsedStream {
   const lines = new LineCounter();
   const binary = notText(text);
   if (binary) return { documents: [], problems: [binary], lines };
-  const { docs, dropped, stopped, cst } = composeDocuments(text, lines, '1.2');
+  const { docs, dropped, stopped, cst, droppedAt } = composeDocuments(text, lines, '1.2');
   const found: Finding[] = [];
   const documents: ParsedDocument[] = [];
   for (const doc of docs) {
     const causes = explainSyntaxErrors(doc.errors, { text, lines, cst }, describeError);
     for (const cause of causes) found.push({ line: cause.line, col: cause.col, problem: () => ({ message: withColumn(cause.message, cause.col), line: cause.line }) });
+    // Its errors were past the budget and dropped (counted in "and N more"): broken, not clean.
+    if (causes.length === 0 && holdsOffset(droppedAt, doc.range[0], doc.range[2])) continue;
     const node = (doc.contents as Node | null) ?? null;
     const { tooDeep, nodeProblems } = checkNodes(node, '1.2', (problem) => {
       const { line, col } = lines.linePos(problem.offset);
@@ -175,8 +177,14 @@ const maxErrors = 100;
  * every earlier key of its mapping (100,000 keys took 90 s). `logLevel: 'error'` keeps `yaml`
  * from printing warnings of its own (toJS warns on stderr when it turns a key into a string).
  */
-function composeDocuments(text: string, lines: LineCounter, version: '1.1' | '1.2'): { docs: Array<Document.Parsed>; dropped: number; stopped: boolean; cst: CST.Token[] } {
+function composeDocuments(
+  text: string,
+  lines: LineCounter,
+  version: '1.1' | '1.2',
+): { docs: Array<Document.Parsed>; dropped: number; stopped: boolean; cst: CST.Token[]; droppedAt: number[] } {
   let errors = 0;
+  // Where each dropped error was: a document holding one is broken though it carries no error.
+  const droppedAt: number[] = [];
   let stopped = false;
   // The CST of each token an error was reported for: where a quote or bracket opened is found there
   // (yaml-syntax.ts). Only those are kept, so a text without errors keeps none.
@@ -191,6 +199,7 @@ function composeDocuments(text: string, lines: LineCounter, version: '1.1' | '1.
     if (!warning) errors++;
     if (!warning && current && cst[cst.length - 1] !== current) cst.push(current);
     if (errors <= maxErrors) report(source, code, message, warning);
+    else if (!warning) droppedAt.push(errorOffset(source));
   };
   const docs: Array<Document.Parsed> = [];
   // A plain loop: the parser is a generator already, and another around it costs per token.
@@ -204,7 +213,26 @@ function composeDocuments(text: string, lines: LineCounter, version: '1.1' | '1.
   }
   // When reading stopped, the errors so far may wait for a document that never came: force one to carry them.
   docs.push(...composer.end(stopped, text.length));
-  return { docs, dropped: Math.max(0, errors - maxErrors), stopped, cst };
+  return { docs, dropped: Math.max(0, errors - maxErrors), stopped, cst, droppedAt: droppedAt.sort((a, b) => a - b) };
+}
+
+/** Where an error `yaml`'s composer reports starts: an offset, a range, or a token. */
+function errorOffset(source: unknown): number {
+  if (typeof source === 'number') return source;
+  if (Array.isArray(source)) return Number(source[0]);
+  return Number((source as { offset?: unknown } | null)?.offset ?? 0);
+}
+
+/** Whether the sorted `offsets` hold one from `start` to `end`. */
+function holdsOffset(offsets: readonly number[], start: number, end: number): boolean {
+  let low = 0;
+  let high = offsets.length;
+  while (low < high) {
+    const mid = (low + high) >> 1;
+    if ((offsets[mid] as number) < start) low = mid + 1;
+    else high = mid;
+  }
+  return low < offsets.length && (offsets[low] as number) <= end;
 }
 
 /** A node that `checkNodes` refuses, and why. */

@@ -105,3 +105,51 @@ describe('many unknown fields in one mapping (attacker probe: 100,000 took 67 s 
     expect(errors).toContainEqual(expect.stringMatching(/: llama\/quickstart: spec: has 4,980 more fields that are not known besides the 20 named; remove them \(known fields: distribution, /));
   });
 });
+
+// Attacker round 6 (issue 18): results cascaded without bound. 20,000 `a: 1` documents gave 20,000
+// "not a Kubernetes object" lines, and a file of 5,000 broken documents gave its YAML errors and
+// then about 4,950 such warnings for the same documents (those past the parser's error budget).
+describe('warnings of one code in one file: 10, then one that counts the rest', () => {
+  const notAnObject = 'warning: skipped: not a Kubernetes object (it needs string `apiVersion`, `kind` and `metadata.name`) [not-a-kubernetes-object]';
+
+  it('20,000 documents that are no Kubernetes object beside an LLSD: 10 warnings and one count, and the render goes on', () => {
+    const text = `${quickstartText()}\n---\n${Array.from({ length: 20_000 }, () => 'a: 1\n').join('---\n')}`;
+    const dir = writeTree(tempDir(), { 'many.yaml': text });
+    const r = run(['build', 'many.yaml'], { cwd: dir });
+    expectNoCrash(r);
+    expect(r.status, r.stderr).toBe(0);
+    const lines = stderrLines(r).filter((line) => line.includes('[not-a-kubernetes-object]'));
+    expect(lines).toHaveLength(11);
+    for (const line of lines.slice(0, 10)) expect(line).toMatch(new RegExp(`^many\\.yaml:\\d+: ${escape(notAnObject)}$`));
+    // The count stands where the 11th such document starts (its `---`, two lines after the 10th).
+    const shownLines = lines.slice(0, 10).map((line) => Number(/^many\.yaml:(\d+):/.exec(line)?.[1]));
+    expect(lines[10]).toBe(`many.yaml:${(shownLines[9] as number) + 2}: warning: 19,990 more warnings like the 10 above, from this line of the file on, are left out; fix those shown (or silence the code), then run again [not-a-kubernetes-object]`);
+    expect(r.stdout).toContain('kind: Deployment');
+  });
+
+  it('5,000 documents with a YAML error: 10 errors and a count, and no "not a Kubernetes object" warning for any of them', () => {
+    const dir = writeTree(tempDir(), { 'm.yaml': Array.from({ length: 5_000 }, () => 'a: 1\n b: 2\n').join('---\n') });
+    const r = run(['validate', 'm.yaml'], { cwd: dir });
+    expectNoCrash(r);
+    expect(r.status).toBe(1);
+    const lines = stderrLines(r);
+    expect(lines.filter((line) => line.includes('warning:'))).toEqual([]);
+    expect(lines).toHaveLength(11);
+    expect(lines[0]).toMatch(/^m\.yaml:2: not valid YAML: this line is indented more than the key above it expects/);
+    expect(lines[10]).toMatch(/^m\.yaml: not valid YAML: and \d+ more problems like these$/);
+  });
+
+  it('a render warning repeated by 12 LLSDs of one file: 10 and a count', () => {
+    const llsds = Array.from({ length: 12 }, (_, i) => quickstartText().replace('name: quickstart', `name: quickstart-${String(i).padStart(2, '0')}`)).join('\n---\n');
+    const dir = writeTree(tempDir(), { 'llsds.yaml': llsds });
+    const r = run(['build', 'llsds.yaml'], { cwd: dir });
+    expectNoCrash(r);
+    expect(r.status, r.stderr).toBe(0);
+    const lines = stderrLines(r).filter((line) => line.includes('[secret-not-in-input]'));
+    expect(lines).toHaveLength(11);
+    expect(lines.slice(0, 10).map((line) => /llama\/(quickstart-\d\d)/.exec(line)?.[1])).toEqual(Array.from({ length: 10 }, (_, i) => `quickstart-0${i}`));
+    expect(lines[10]).toMatch(/^llsds\.yaml:\d+: warning: 2 more warnings like the 10 above, from this line of the file on, are left out; fix those shown \(or silence the code\), then run again \[secret-not-in-input\]$/);
+  });
+});
+
+const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -1,6 +1,7 @@
 // `build` (and `validate`) through the built bundle: what goes into the manifest stream, options,
 // `-o DIR`, empty renders and usage errors.
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
@@ -237,6 +238,60 @@ describe('build --config FILE', () => {
     expectNoCrash(r);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/missing\.yaml/);
+  });
+
+  // Attacker round 6 (issue 18): the first --config was dropped without a word.
+  it('--config given twice is a usage error (exit 2) saying to merge them, and nothing is rendered', () => {
+    const r = run(['build', '--config', 'fn-config/render-config.yaml', '--config', 'fn-config/configmap.yaml', 'examples/quickstart']);
+    expectNoCrash(r);
+    expect(r.status).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(
+      'llsd-render: --config is given 2 times ("fn-config/render-config.yaml", "fn-config/configmap.yaml"), but llsd-render reads one: merge their options into one RenderConfig and pass that, or put the other RenderConfigs among the input files (`--config` wins over them key by key)\nRun `llsd-render --help` for usage.\n',
+    );
+  });
+
+  // Attacker round 6 (issue 18): the real cause came with a follow-on "must hold exactly one
+  // RenderConfig", /dev/zero was named `../../dev/zero`, and a fifo with no writer hung forever.
+  describe('a --config path that is no file: one error naming it as written, exit 1, nothing printed', () => {
+    const expected = '--config takes a file with one RenderConfig (fn.llamastack.io/v1alpha1) or ConfigMap';
+    const cases: Array<{ title: string; setup: (dir: string) => string; message: string }> = [
+      {
+        title: 'a symbolic link to itself',
+        setup: (dir) => (symlinkSync('loop.yaml', join(dir, 'loop.yaml')), 'loop.yaml'),
+        message: 'loop.yaml: is a symbolic link that leads back to itself (a loop): point it at the RenderConfig file, or give that file',
+      },
+      { title: 'a directory', setup: (dir) => (mkdirSync(join(dir, 'opts')), 'opts'), message: `opts: is a directory, but ${expected}: give the path of that file` },
+      { title: '/dev/zero', setup: () => '/dev/zero', message: `/dev/zero: is not a regular file (a device, a pipe or a socket), but ${expected}: write the options to a file and give its path` },
+      { title: '/dev/null', setup: () => '/dev/null', message: `/dev/null: is not a regular file (a device, a pipe or a socket), but ${expected}: write the options to a file and give its path` },
+      {
+        title: 'a fifo nothing writes to (it hung)',
+        setup: (dir) => (expect(spawnSync('mkfifo', [join(dir, 'opts.yaml')]).status).toBe(0), 'opts.yaml'),
+        message: `opts.yaml: is not a regular file (a device, a pipe or a socket), but ${expected}: write the options to a file and give its path`,
+      },
+      { title: 'an empty file', setup: (dir) => (writeFileSync(join(dir, 'opts.yaml'), ''), 'opts.yaml'), message: `opts.yaml: holds no Kubernetes object, but --config takes a file with exactly one RenderConfig (fn.llamastack.io/v1alpha1) or ConfigMap` },
+    ];
+    for (const { title, setup, message } of cases) {
+      it(title, () => {
+        const dir = writeTree(tempDir(), { 'app/llsd.yaml': quickstartText() });
+        const config = setup(dir);
+        const r = run(['build', '--config', config, 'app'], { cwd: dir });
+        expectNoCrash(r);
+        expect(r.status).toBe(1);
+        expect(r.stdout).toBe('');
+        expect(stderrLines(r).filter((line) => !line.includes('warning: '))).toEqual([message]);
+      });
+    }
+
+    it('a file that is not valid YAML: its YAML error alone, no "exactly one RenderConfig" after it', () => {
+      const dir = writeTree(tempDir(), { 'app/llsd.yaml': quickstartText(), 'opts.yaml': 'apiVersion: [\n' });
+      const r = run(['build', '--config', 'opts.yaml', 'app'], { cwd: dir });
+      expectNoCrash(r);
+      expect(r.status).toBe(1);
+      const errors = stderrLines(r).filter((line) => !line.includes('warning: '));
+      expect(errors).toHaveLength(1);
+      expect(errors[0]).toMatch(/^opts\.yaml:1: not valid YAML: the `\[` opened here is never closed/);
+    });
   });
 });
 

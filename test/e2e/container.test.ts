@@ -142,6 +142,27 @@ describe('container image (Dockerfile)', () => {
       );
     });
 
+    // Node is PID 1 here: SIGTERM during the blocking read of stdin failed it with EINTR, and the
+    // run ended as "internal error … Please report this" (attacker round 6, issue 18).
+    it('podman kill --signal TERM while it waits for stdin: exit 143, one line on stderr, nothing on stdout', () => {
+      const dir = tmp('llsd-sigterm-');
+      const name = `llsd-render-sigterm-${process.pid}`;
+      // Half a ResourceList, then stdin stays open for 10 s; the container is stopped after 3.
+      const script = [
+        `(printf 'apiVersion: config.kubernetes.io/v1\\nkind: ResourceList\\nitems:\\n'; sleep 10) | "$1" run --rm -i --name "$2" --network none --user nobody --read-only "$3" >"$4/out" 2>"$4/err" &`,
+        'pid=$!',
+        'sleep 3',
+        '"$1" kill --signal TERM "$2" >/dev/null',
+        'wait $pid',
+        'echo $? >"$4/status"',
+      ].join('\n');
+      const result = run('sh', ['-c', script, 'sh', podman, name, image, dir], { timeoutMs: 60_000 });
+      expect(result.status, describeRun(result)).toBe(0);
+      expect(readText(join(dir, 'err'))).toBe('llsd-render: stopped by SIGTERM while reading the input; nothing was written\n');
+      expect(readText(join(dir, 'out'))).toBe('');
+      expect(readText(join(dir, 'status')).trim()).toBe('143');
+    });
+
     it('runs under KPT_FN_RUNTIME=podman kpt fn render; a second render changes nothing', () => {
       const kpt = requireTool('kpt');
       const pkg = copyDir(join(repoRoot, 'examples', 'kpt'), join(tmp('llsd-kpt-podman-'), 'pkg'));
