@@ -80,7 +80,8 @@ function causeOf(error: YamlError, context: SyntaxContext, fallback: (error: Yam
   const first = error.message.split('\n')[0] ?? '';
   if (error.code === 'TAB_AS_INDENT') return at(tabMessage, true, [line - 1, line + 1]);
   if (error.code === 'MISSING_CHAR' && /^Missing closing ["']quote/.test(first)) return unclosedQuote(error, context) ?? unknown();
-  if (/^Flow (sequence|map) in block collection must be sufficiently indented/.test(first)) return flowCollection(error, context) ?? unknown();
+  if (/^Flow (sequence|map) (in block collection must be sufficiently indented|must end with)/.test(first)) return flowCollection(error, context) ?? unknown();
+  if (error.code === 'BLOCK_IN_FLOW') return at(blockInFlow(error, context), true);
   if (/^All (mapping|sequence) items must start at the same column/.test(first)) {
     const what = first.includes('mapping') ? 'keys of one mapping' : 'items of one list';
     return { ...at(misaligned(line, context, what), false, [line, line], true), col: indentOf(lineText(line, context)) + 1 };
@@ -102,21 +103,44 @@ function mergeTabs(causes: SyntaxCause[]): SyntaxCause[] {
   return [merged, ...causes.filter((cause) => cause.message !== tabMessage)];
 }
 
-/** A quote that is never closed: `yaml` says so at the end of the document; the user edits where it opened. */
+/**
+ * A quote that is never closed: `yaml` says so where it stopped reading the value, and the user
+ * edits where it opened. With no quote of its kind further on, the value runs to the end of the
+ * file (over `---` lines too); with one, `yaml` ends the value before the first line indented no
+ * more than its key, a `---` line included. Either way the message names where that was.
+ */
 function unclosedQuote(error: YamlError, context: SyntaxContext): SyntaxCause | undefined {
   const token = findToken(context.cst, (t) => (t.type === 'double-quoted-scalar' || t.type === 'single-quoted-scalar') && t.offset + t.source.length === error.pos[0]);
   if (!token || !('source' in token)) return undefined;
   const { line, col } = context.lines.linePos(token.offset);
   const quote = token.type === 'double-quoted-scalar' ? '"' : "'";
   const end = lineOf(error.pos[0], context);
-  const upTo = error.pos[0] >= context.text.trimEnd().length ? 'the rest of the file' : `everything up to line ${end}`;
+  const toEnd = error.pos[0] >= context.text.trimEnd().length;
+  const where = toEnd || end === line ? 'on this line' : `where it ends (by line ${end})`;
+  const after = toEnd ? undefined : nextContentLine(end, context);
   return {
     line,
     col,
-    message: `the quote ${quote} opened here is never closed, so ${upTo} was read as one text; end the value with ${quote} on this line`,
-    region: [line, end],
+    message: `the quote ${quote} opened here is never closed${toEnd ? `, so ${restOfFile(line, context)} was read as one text` : before(after, context)}; end the value with ${quote} ${where}`,
+    region: [line, toEnd || after === undefined ? end : after - 1],
     primary: true,
   };
+}
+
+/** The rest of a file a quote ran over, naming the first `---` in it: the documents after it were lost in the value. */
+function restOfFile(line: number, context: SyntaxContext): string {
+  for (let n = line + 1; n <= context.lines.lineStarts.length; n++) {
+    if (/^---(\s|$)/.test(lineText(n, context))) return `the rest of the file (the \`---\` on line ${n} and the documents after it too)`;
+  }
+  return 'the rest of the file';
+}
+
+/** Where `yaml` ended an unclosed quoted value: before a `---` or `...` line, or before a line indented no more than its key. */
+function before(next: number | undefined, context: SyntaxContext): string {
+  if (next === undefined) return '';
+  const marker = /^(---|\.\.\.)(\s|$)/.exec(lineText(next, context))?.[1];
+  if (marker) return ` before the \`${marker}\` on line ${next}`;
+  return ` before line ${next}, which YAML reads as the next key (it is indented no more than this value's key)`;
 }
 
 /**
@@ -132,7 +156,7 @@ function flowCollection(error: YamlError, context: SyntaxContext): SyntaxCause |
   const close = open.source === '[' ? ']' : '}';
   const what = open.source === '[' ? 'list' : 'mapping';
   const endText = lineText(end, context);
-  if (endText.includes(close)) {
+  if (end > line && endText.includes(close)) {
     // Closed on a line that is indented no more than the key: `yaml` ended the collection there.
     const key = keyName(lineText(line, context));
     return {
@@ -286,6 +310,134 @@ function notAKeyLine(line: number, col: number, context: SyntaxContext): SyntaxC
     return { line, col, message: 'this line is not `key: value` (it has no `: `), where the mapping around it expects one; add the missing `: `, or remove the line', region, primary: false };
   }
   return undefined;
+}
+
+/**
+ * A block construct inside `[…]` or `{…}`: a `- ` item, or a value holding `: ` (which also
+ * happens when a `,` between two entries is missing).
+ */
+function blockInFlow(error: YamlError, context: SyntaxContext): string {
+  const brackets = innermostBracket(context.text, error.pos[0]) === '[' ? '`[…]`' : '`{…}`';
+  if (/^-(\s|$)/.test(context.text.slice(error.pos[0], error.pos[0] + 2))) {
+    return `a list item (\`- \`) inside ${brackets}; write the items inside the brackets separated by \`,\`, or write the list as \`- \` lines without the brackets`;
+  }
+  return `a value inside ${brackets} holds \`: \`, which YAML cannot read there; quote the value ('…' or "…"), or if it is two entries, put a \`,\` between them`;
+}
+
+/** The innermost `[` or `{` open at an offset, by counting brackets back on its lines (quotes are rare enough in keys here). */
+function innermostBracket(text: string, offset: number): string | undefined {
+  let depth = 0;
+  for (let i = offset - 1; i >= 0; i--) {
+    const ch = text[i];
+    if (ch === ']' || ch === '}') depth++;
+    else if (ch === '[' || ch === '{') {
+      if (depth === 0) return ch;
+      depth--;
+    }
+  }
+  return undefined;
+}
+
+/** `yaml`'s words for the user's tokens, by token type (the types are the parser's, never the input). */
+const tokenWords: Readonly<Record<string, string>> = {
+  'flow-seq-end': 'a `]` with no `[` open before it',
+  'flow-map-end': 'a `}` with no `{` open before it',
+  'flow-seq-start': 'a `[`',
+  'flow-map-start': 'a `{`',
+  comma: 'a `,`',
+  'map-value-ind': 'a `:`',
+  'seq-item-ind': 'a `- `',
+  'explicit-key-ind': 'a `?`',
+  anchor: 'an anchor (`&`)',
+  tag: 'a tag (`!`)',
+  alias: 'an alias (`*`)',
+  'doc-start': 'a `---`',
+  'doc-end': 'a `...` line',
+  'block-scalar-header': 'a `|` or `>`',
+  'double-quoted-scalar': 'a quoted value',
+  'single-quoted-scalar': 'a quoted value',
+};
+const indicators: Readonly<Record<string, string>> = { ',': 'comma', ':': 'map-value-ind', '-': 'seq-item-ind', '?': 'explicit-key-ind' };
+const flowName = (name: string | undefined): string => (name === 'flow map' ? '`{…}`' : name === 'flow sequence' ? '`[…]`' : 'this collection');
+const unexpectedText = 'unexpected text: check the indentation of this line, and that no `...` line (the end of a document) comes before it';
+
+/** What a token the parser did not expect here is, and what to do, from its type. */
+function unexpectedToken(type: string | undefined, inside?: string): string {
+  if (type === undefined || type === 'scalar') return unexpectedText;
+  const words = tokenWords[type];
+  if (!words) return genericYamlMessage;
+  const closing = type === 'flow-seq-end' || type === 'flow-map-end';
+  return `${words}${inside ? ` inside ${inside}` : ''}${closing ? '' : ' where YAML does not expect one'}; remove it, or quote the value it belongs to ('…' or "…")`;
+}
+
+/**
+ * `yaml`'s error messages in plain words, by code and first sentence, for an error no rule above
+ * explains from the text around it. Every message `yaml` 2.9 emits has a line here
+ * (test/unit/yaml-syntax.test.ts runs each); one it adds later gets the generic message at the end,
+ * never the parser's sentence, which may be cut short or end in the input (a secret).
+ */
+const plainMessages: ReadonlyArray<[code: string, first: RegExp, say: string | ((match: RegExpExecArray) => string)]> = [
+  ['KEY_OVER_1024_CHARS', /^The : indicator must be at most 1024 chars/, 'this key is longer than the 1024 characters YAML allows for a key; shorten it'],
+  ['BLOCK_IN_FLOW', /^Block collections are not allowed within flow collections/, 'a `- ` item or a value holding `: ` inside `[…]` or `{…}`; quote the value, or write the collection as lines without the brackets'],
+  ['MULTILINE_IMPLICIT_KEY', /^Implicit keys of flow sequence pairs need to be on a single line/, 'a `key: value` inside `[…]` must be on one line; join its lines, or quote the item if the `:` is part of it'],
+  ['MULTILINE_IMPLICIT_KEY', /^Implicit keys need to be on a single line/, 'a key and its `: ` must be on one line; join the lines, or quote the key'],
+  ['MISSING_CHAR', /^Implicit map keys need to be followed by map values/, 'this key has no `: ` after it, where the mapping around it expects `key: value`; add the missing `: `, or remove the line'],
+  ['BLOCK_AS_IMPLICIT_KEY', /^A block sequence may not be used as an implicit map key/, 'a list item (`- `) where the mapping around it expects `key: value` lines; put the list under a key of its own (`key:` and the items indented below it)'],
+  ['BLOCK_AS_IMPLICIT_KEY', /^Nested mappings are not allowed in compact mappings/, "a value holds `: `, which YAML reads as a mapping inside the value; quote the whole value ('…' or \"…\"), or move what is nested onto lines of its own"],
+  ['UNEXPECTED_TOKEN', /^Unexpected block-seq-ind on same line with key/, 'a list item (`- `) cannot start on the line of its key; put the items on the lines below it, indented, or quote the value if the `-` is part of it'],
+  ['BAD_INDENT', /^All mapping items must start at the same column/, 'the keys of one mapping must start at the same column; line this key up with the others'],
+  ['BAD_INDENT', /^All sequence items must start at the same column/, 'the items of one list must start at the same column; line this `- ` up with the others'],
+  ['BAD_INDENT', /^Flow (sequence|map) in block collection must be sufficiently indented/, (m) => `a ${flowName(`flow ${m[1]}`)} value must end with its closing bracket, and its lines must be indented more than its key; close it, or indent its lines further`],
+  ['MISSING_CHAR', /^Flow (sequence|map) must end with a/, (m) => `a ${flowName(`flow ${m[1]}`)} is never closed; end it with its closing bracket`],
+  ['BAD_INDENT', /^Flow end indicator should be more indented than parent/, 'the closing bracket must be indented more than the key the collection belongs to; indent it further'],
+  ['BAD_INDENT', /^Block scalar values in collections must be indented/, 'the text of a `|` or `>` block must be indented more than its key; indent its lines further'],
+  ['BAD_INDENT', /^Block scalar lines must not be less indented than their/, 'a line of a `|` or `>` block is indented less than its first line; indent it at least as far as the first line'],
+  ['MISSING_CHAR', /^Block scalars with more-indented leading empty lines/, 'a `|` or `>` block starts with blank lines holding more spaces than its first line of text; remove the spaces on those blank lines, or give the indentation after the `|` (`|2`)'],
+  ['MISSING_CHAR', /^Missing closing (["'])quote/, (m) => `a quote ${m[1] ?? '"'} opened in this value is never closed; end the value with ${m[1] ?? '"'}`],
+  ['MISSING_CHAR', /^Missing , between (flow map|flow sequence) items/, (m) => `items inside ${flowName(m[1])} must be separated by \`,\`; add the missing \`,\``],
+  ['MISSING_CHAR', /^Missing , or : between (flow map|flow sequence) items/, (m) => `items inside ${flowName(m[1])} must be separated by \`,\`, and a key from its value by \`: \`; add what is missing, or quote the item if it is one text`],
+  ['MISSING_CHAR', /^Missing space after : in (flow map|flow sequence)/, (m) => `a key inside ${flowName(m[1])} needs a space after its \`:\`; write \`key: value\``],
+  ['MISSING_CHAR', /^Comments must be separated from other tokens by white space/, 'a comment (`#`) must have a space before it; add one, or quote the value if the `#` is part of it'],
+  ['MISSING_CHAR', /^Tags and anchors must be separated from the next token by white space/, 'a tag (`!`) or anchor (`&`) must be followed by a space; add one, or quote the value if the `!` or `&` is part of it'],
+  ['MISSING_CHAR', /^Sequence item without - indicator/, 'a line in a list that does not start with `- `; start it with `- `, or indent it under the item above'],
+  ['MISSING_CHAR', /^Missing directives-end(\/doc-start)? indicator line/, 'a `%` directive line must be followed by a `---` line before the document; add `---`, or remove the directive'],
+  ['MISSING_CHAR', /^Block collection cannot start on same line with directives-end marker/, 'a mapping or list cannot start on the `---` line; move it to the next line'],
+  ['MISSING_CHAR', /^Missing newline after block sequence props/, 'an anchor (`&`) or tag (`!`) of a list must be followed by a line break; put the `- ` items on the lines below it'],
+  ['UNEXPECTED_TOKEN', /^Unexpected empty item in (flow map|flow sequence)/, (m) => `an empty item inside ${flowName(m[1])} (a \`,\` first, or two in a row); remove the extra \`,\``],
+  ['UNEXPECTED_TOKEN', /^Unexpected (\S) in (flow map|flow sequence|collection)/, (m) => unexpectedToken(indicators[m[1] ?? ''], flowName(m[2]))],
+  ['UNEXPECTED_TOKEN', /^Block scalar header includes extra characters/, 'only `-` or `+`, an indentation digit and a comment may follow `|` or `>` on its line; put the text on the lines below it, indented'],
+  ['UNEXPECTED_TOKEN', /^Unexpected ([a-z-]+) (?:token )?(?:in YAML (?:stream|document)|at node end)/, (m) => unexpectedToken(m[1])],
+  ['UNEXPECTED_TOKEN', /^Unexpected ([a-z-]+) token/, (m) => unexpectedToken(m[1])],
+  ['UNEXPECTED_TOKEN', /^Unexpected doc-end without preceding document/, 'a `...` line (the end of a document) where no document has started; remove it'],
+  ['UNEXPECTED_TOKEN', /^Not a YAML token/, 'a character YAML cannot read here; quote the value it belongs to'],
+  ['MULTIPLE_ANCHORS', /^A node can have at most one anchor/, 'a value can have only one anchor (`&`); remove the others'],
+  ['MULTIPLE_TAGS', /^A node can have at most one tag/, 'a value can have only one tag (`!`); remove the others'],
+  ['BAD_ALIAS', /^Anchor cannot be an empty string/, 'an anchor (`&`) needs a name after the `&`; write `&name`, or quote the value if the `&` is part of it'],
+  ['BAD_ALIAS', /^Alias cannot be an empty string/, 'an alias (`*`) needs a name after the `*`; write `*name`, or quote the value if the `*` is part of it'],
+  ['BAD_ALIAS', /^(Anchor|Alias) ending in : is ambiguous/, (m) => `the name of an ${m[1] === 'Anchor' ? 'anchor (`&`)' : 'alias (`*`)'} cannot end in \`:\`; put a space before the \`:\``],
+  ['ALIAS_PROPS', /^An alias node must not specify any properties/, 'an alias (`*`) cannot have an anchor (`&`) or tag (`!`) of its own; remove them'],
+  ['BAD_PROP_ORDER', /^/, 'anchors (`&`) and tags (`!`) must come after the `-`, `?` or `:` indicator'],
+  ['BAD_SCALAR_START', /^/, 'a plain value cannot start with this character; quote the value'],
+  ['BAD_DQ_ESCAPE', /^/, 'a double-quoted string holds an escape sequence YAML does not know; write \\\\ for a backslash, or use single quotes'],
+  ['BAD_DIRECTIVE', /^/, 'this `%` directive is not valid here; remove it (only `%YAML 1.1`, `%YAML 1.2` and `%TAG` are)'],
+  ['TAG_RESOLVE_FAILED', /^/, 'the tag here cannot be resolved, or the value does not fit it; remove the tag, or quote the value'],
+  ['BAD_COLLECTION_TYPE', /^/, 'the tag here is for another kind of collection; remove the tag'],
+  ['DUPLICATE_KEY', /^/, 'this key appears twice in one mapping; keep only one'],
+  ['NON_STRING_KEY', /^/, 'a key must be text; quote it'],
+];
+
+/** What YAML cannot read, when no line above knows the message: nothing of the parser's words. */
+export const genericYamlMessage = 'YAML cannot read this line from here on; check its indentation, and quote a value that holds `: ` or ` #` or starts with one of [ ] { } & * ! | > % @ `';
+
+/** `yaml`'s error in plain words: the first entry of its code whose pattern the message's first line matches. */
+export function plainYamlMessage(error: Pick<YamlError, 'code' | 'message'>): string {
+  const first = error.message.split('\n')[0] ?? '';
+  for (const [code, pattern, say] of plainMessages) {
+    if (code !== error.code) continue;
+    const match = pattern.exec(first);
+    if (match) return typeof say === 'string' ? say : say(match);
+  }
+  return genericYamlMessage;
 }
 
 function isClosed(token: CST.FlowCollection): boolean {

@@ -7,7 +7,7 @@
 // - Strings we write are quoted whenever a YAML 1.1 reader (PyYAML in llama-stack, go-yaml v2 in
 //   parts of Kubernetes) or a YAML 1.2 reader would take the plain form for another type.
 import { emitPlainYaml } from './emit.js';
-import { explainSyntaxErrors, withinCauses, type YamlError } from './yaml-syntax.js';
+import { explainSyntaxErrors, plainYamlMessage, withinCauses, type YamlError } from './yaml-syntax.js';
 import {
   Composer,
   type CST,
@@ -524,31 +524,15 @@ function withColumn(message: string, col: number): string {
 }
 
 /**
- * An error no rule of yaml-syntax.ts explains, in words that quote nothing of the input: `yaml`'s
- * messages may end in the offending text (`Unexpected scalar token in YAML stream: "<value>"`),
- * which may be a secret. Its first sentence is kept without that tail, and messages built around
- * input text are replaced by a fixed one of their kind.
+ * An error no rule of yaml-syntax.ts explains from the text around it: in words of our own by
+ * its code and message (plainYamlMessage), never `yaml`'s, which may be cut short or end in the
+ * input (a secret). A stack overflow deep in the parser is nesting too deep; our own message for
+ * `!!binary` reaches here as a tag error and is kept.
  */
-const describeError = (error: YamlError): string => describeYamlError(error.code, error.message);
-
-/** `yaml`'s messages that are built around the input, by error code, in words of our own. */
-const messageByCode: Readonly<Record<string, string>> = {
-  BAD_DQ_ESCAPE: 'a double-quoted string holds an escape sequence YAML does not know; write \\\\ for a backslash, or use single quotes',
-  BAD_SCALAR_START: 'a plain value cannot start with this character; quote the value',
-  BAD_PROP_ORDER: 'anchors (`&`) and tags (`!`) must come after the `-`, `?` or `:` indicator',
-  BAD_DIRECTIVE: 'this `%` directive is not valid here; remove it (only `%YAML 1.1`, `%YAML 1.2` and `%TAG` are)',
-  TAG_RESOLVE_FAILED: 'the tag here cannot be resolved, or the value does not fit it; remove the tag, or quote the value',
-};
-
-function describeYamlError(code: string, message: string): string {
-  if (/Maximum call stack size exceeded/.test(message) || code === 'RESOURCE_EXHAUSTION') return tooDeepMessage;
-  const fixed = messageByCode[code];
-  if (fixed && message !== binaryNotBase64) return fixed;
-  // Everything after a colon is the input (`…: "<value>"`, `…: |-x`).
-  const first = (message.split('\n')[0] ?? message).replace(/ at line \d+, column \d+:?$/, '').replace(/:\s.*$/, '').trim();
-  if (/^Unexpected scalar (token in YAML|at node end)/.test(first)) return 'unexpected text: check the indentation of this line, and that no `...` line (the end of a document) comes before it';
-  // `Unexpected , in flow map`: the character is the input.
-  return first.replace(/^Unexpected \S+ in /, 'Unexpected character in ');
+function describeError(error: YamlError): string {
+  if (/Maximum call stack size exceeded/.test(error.message) || error.code === 'RESOURCE_EXHAUSTION') return tooDeepMessage;
+  if (error.message === binaryNotBase64) return binaryNotBase64;
+  return plainYamlMessage(error);
 }
 
 /** A key as text in a message: at most ~100 characters of it, control characters escaped (the key may be long, or forge lines). */

@@ -195,7 +195,7 @@ describe('YAML syntax errors quote no input: file, line and column instead', () 
     ['text after a `...` document end', '  password: hunter2\n... Xy9secret\n', 7, /unexpected text: check the indentation of this line, and that no `\.\.\.` line \(the end of a document\) comes before it \(column 5\)$/],
     ['a value that is a stray sequence item', '  password: x\n- Xy9secret\n', 7, /\(column 1\)$/],
     ['an escape YAML does not know', '  password: "Xy9\\secret"\n', 6, /a double-quoted string holds an escape sequence YAML does not know; write \\\\ for a backslash, or use single quotes \(column 17\)$/],
-    ['a block scalar header with text after it', '  password: |Xy9secret\n    x\n', 6, /Block scalar header includes extra characters \(column 14\)$/],
+    ['a block scalar header with text after it', '  password: |Xy9secret\n    x\n', 6, /only `-` or `\+`, an indentation digit and a comment may follow `\|` or `>` on its line; put the text on the lines below it, indented \(column 14\)$/],
   ])('%s: the line and column, not the value (build and KRM)', (_name, stringData, line, message) => {
     const build = run(['build', writeTree(tempDir(), { 'secret.yaml': secret(stringData) })]);
     expectNoCrash(build);
@@ -216,7 +216,7 @@ describe('YAML syntax errors quote no input: file, line and column instead', () 
 
 describe('YAML syntax errors in plain words, sorted by line, one per real problem (issue 18)', () => {
   // yaml gave seven errors here, sorted by their text: the tab came last, after its own follow-ons.
-  // (An unclosed double quote runs over `---` lines to the end of the file, so it comes last.)
+  // (An unclosed double quote with no `"` after it runs to the end of the file, over `---` lines too, so it comes last.)
   const text = `${configMap('data:\n\t- b: 1\n')}---\n${configMap('data:\n  c: foo:bar baz: x\n')}---\n${configMap('data:\n  a: "x\n')}`;
   const quote = 'the quote " opened here is never closed';
 
@@ -241,6 +241,39 @@ describe('YAML syntax errors in plain words, sorted by line, one per real proble
     expect(messages).toHaveLength(2);
     expect(messages[0]).toMatch(/^stdin is not valid YAML \(line \d\): tabs are not allowed for indentation; use spaces/);
     expect(messages[1]).toMatch(/^stdin is not valid YAML \(line 1\d\): the quote " opened here is never closed/);
+  });
+});
+
+describe('attacker probe, round 3: no parser sentence, cut or whole, reaches the user', () => {
+  const secret = (stringData: string): string => `apiVersion: v1\nkind: Secret\nmetadata:\n  name: s\nstringData:\n${stringData}`;
+
+  it('a key of 3000 characters (it said "not valid YAML: The"): the 1024-character limit, the key not quoted (KRM)', () => {
+    const r = run([], { input: resourceList([secret(`  ${'K'.repeat(3000)}: Xy9secret\n`)]) });
+    expectOneError(r, 'krm', /^stdin is not valid YAML \(line \d+\): this key is longer than the 1024 characters YAML allows for a key; shorten it \(column 7\)$/);
+    expect(r.stdout + r.stderr).not.toContain('KKKKKKKKKK');
+    expect(r.stdout + r.stderr).not.toContain('Xy9');
+  });
+
+  it('`: ` inside a `{…}` value (it said "Block collections are not allowed within flow collections"), in build and KRM', () => {
+    const text = secret('  a: b\ndata: {password: Xy9: secret}\n').replace('stringData:\n  a: b\n', '');
+    const message = "a value inside `{…}` holds `: `, which YAML cannot read there; quote the value ('…' or \"…\"), or if it is two entries, put a `,` between them";
+    const build = run(['build', writeTree(tempDir(), { 'secret.yaml': text })]);
+    expectOneError(build, 'build', new RegExp(`secret\\.yaml:5: not valid YAML: ${escaped(message)} \\(column 18\\)$`));
+    const krm = run([], { input: resourceList([text]) });
+    expectOneError(krm, 'krm', new RegExp(`^stdin is not valid YAML \\(line 8\\): ${escaped(message)} \\(column 22\\)$`));
+    expect(build.stderr + krm.stdout + krm.stderr).not.toContain('Xy9');
+  });
+
+  it('an unclosed quote before a `---` (it said "everything up to line 2" on line 2): where it opened, and the `---` it ran over', () => {
+    const quote = (rest: string): string => `q.yaml:2: not valid YAML: the quote " opened here is never closed${rest}; end the value with " on this line (column 4)`;
+    const runOn = (text: string): string[] => {
+      const r = run(['build', writeTree(tempDir(), { 'q.yaml': text })]);
+      expectNoCrash(r);
+      expect(r.status).toBe(1);
+      return stderrLines(r).map((line) => line.replace(/^.*(?=q\.yaml:)/, ''));
+    };
+    expect(runOn('a: 1\nd: "x\ne: 1\n---\nb: 1\n')).toEqual([quote(', so the rest of the file (the `---` on line 4 and the documents after it too) was read as one text')]);
+    expect(runOn('a: 1\nd: "x\n---\nb: "1"\n')[0]).toBe(quote(' before the `---` on line 3'));
   });
 });
 

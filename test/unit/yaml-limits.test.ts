@@ -75,7 +75,7 @@ describe('error-dense input: a bounded number of errors is built', () => {
     const { problems } = parseYamlStream(']\n'.repeat(20_000));
     expect(errorsBuilt()).toBeLessThanOrEqual(100);
     expect(problems).toHaveLength(11);
-    expect(problems[0]).toEqual({ message: 'Unexpected flow-seq-end token in YAML document (column 1)', line: 1 });
+    expect(problems[0]).toEqual({ message: "a `]` with no `[` open before it; remove it, or quote the value it belongs to ('…' or \"…\") (column 1)", line: 1 });
     expect(problems[9]?.line).toBe(10);
     expect(problems[10]).toEqual({ message: 'and more problems like these; llsd-render stops reading after 100 errors' });
   });
@@ -96,7 +96,7 @@ describe('error-dense input: a bounded number of errors is built', () => {
   });
 
   it('YAML 1.1: the first error is reported', () => {
-    expect(parseYaml11('a: 1\n' + ']\n'.repeat(20_000)).problem).toEqual({ message: 'Unexpected flow-seq-end token in YAML stream (column 1)', line: 2 });
+    expect(parseYaml11('a: 1\n' + ']\n'.repeat(20_000)).problem).toEqual({ message: "a `]` with no `[` open before it; remove it, or quote the value it belongs to ('…' or \"…\") (column 1)", line: 2 });
     expect(errorsBuilt()).toBeLessThanOrEqual(100);
   });
 });
