@@ -68,6 +68,8 @@ interface Line {
 }
 
 const declined = Symbol('declined');
+/** YAML 1.2 §7.4.2 / `yaml`'s KEY_OVER_1024_CHARS: an implicit key is at most 1,024 characters. */
+const MAX_IMPLICIT_KEY = 1024;
 /** Ends the read: the text is outside the subset. */
 function decline(): never {
   throw declined;
@@ -267,8 +269,9 @@ class Reader {
       const match = keyLine.exec(line.content);
       if (!match) decline();
       const key = match[1] as string;
-      // A key `yaml` reads as a number, a boolean or null; one written twice; one JavaScript treats specially.
-      if (typeof resolvePlain(key) !== 'string' || Object.hasOwn(map, key) || key === '__proto__') decline();
+      // A key `yaml` reads as a number, a boolean or null; one written twice; one JavaScript treats
+      // specially; one over the 1,024 characters YAML allows an implicit key (`yaml` refuses it).
+      if (typeof resolvePlain(key) !== 'string' || Object.hasOwn(map, key) || key === '__proto__' || key.length > MAX_IMPLICIT_KEY) decline();
       const keyId = this.fields.add(id, mapStep(key), line.line);
       this.advance();
       const rest = match[2] ?? '';
@@ -393,7 +396,7 @@ class FlowReader {
           seq.push(this.node(this.field(id, seqStep(seq.length)), depth + 1));
         } else {
           const key = /^[A-Za-z0-9_.$][A-Za-z0-9_.$/-]*(?=: )/.exec(this.text.slice(this.at))?.[0];
-          if (key === undefined || typeof resolvePlain(key) !== 'string' || Object.hasOwn(map, key) || key === '__proto__') decline();
+          if (key === undefined || typeof resolvePlain(key) !== 'string' || Object.hasOwn(map, key) || key === '__proto__' || key.length > MAX_IMPLICIT_KEY) decline();
           this.at += key.length + 2;
           this.blanks();
           map[key] = this.node(this.field(id, mapStep(key)), depth + 1);

@@ -148,6 +148,9 @@ describe('readBlockYaml', () => {
     ['an anchor and an alias', 'a: &x 1\nb: *x\n'],
     ['a tag', 'a: !!str 1\n'],
     ['a flow mapping on two lines', 'a: {b: 1,\n  c: 2}\n'],
+    // yaml refuses a key over 1,024 characters (KEY_OVER_1024_CHARS); read here, it was passed through (attacker round 6).
+    ['a key of 1,025 characters', `${'k'.repeat(1025)}: v\n`],
+    ['a key of 1,025 characters in a flow mapping', `a: {${'k'.repeat(1025)}: v}\n`],
     ['a folded block scalar', 'a: >\n  text\n'],
     ['a block scalar with an indentation indicator', 'a: |2\n   text\n'],
     ['a multi-line plain scalar', 'a: one\n  two\n'],
