@@ -3,86 +3,75 @@
 // mode as a ResourceList with one error result, since kpt and kustomize expect one on stdout.
 import { once } from 'node:events';
 import { constants } from 'node:os';
-import { isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { Interrupted, maxInputBytes } from './cli/files.js';
 import { parentIsKpt } from './cli/host.js';
-import { main, readAll, readAllSync, serveWorker } from './cli/main.js';
-import type { ShareRequest } from './cli/parallel.js';
+import { main, readAll, readAllSync } from './cli/main.js';
 import { writeResourceList } from './krm/resource-list.js';
 
-// The bundle started again as the worker thread of a render (src/cli/parallel.ts): it renders its
-// share and sends it back; the main thread prints. Anything else runs the command line.
-const shareRequest = !isMainThread && parentPort !== null && (workerData as Partial<ShareRequest> | null)?.llsdRenderShare === true ? (workerData as ShareRequest) : undefined;
-if (shareRequest && parentPort) serveWorker(shareRequest, parentPort);
-else runCommandLine();
+const argv = process.argv.slice(2);
+/** KRM function mode: no command. */
+const krmMode = argv.length === 0;
 
-function runCommandLine(): void {
-  const argv = process.argv.slice(2);
-  /** KRM function mode: no command. */
-  const krmMode = argv.length === 0;
+const write = (stream: NodeJS.WriteStream) => (text: string) => void stream.write(text);
+// A pipe is written asynchronously: past its buffer, text waits in memory until the reader takes it.
+const writeStdout = (text: string): Promise<void> | undefined => (process.stdout.write(text) ? undefined : once(process.stdout, 'drain').then(() => {}));
 
-  const write = (stream: NodeJS.WriteStream) => (text: string) => void stream.write(text);
-  // A pipe is written asynchronously: past its buffer, text waits in memory until the reader takes it.
-  const writeStdout = (text: string): Promise<void> | undefined => (process.stdout.write(text) ? undefined : once(process.stdout, 'drain').then(() => {}));
-
-  // A reader that stops early (`llsd-render schema --crd | head`) is not an error of ours. Output
-  // that cannot be written (a full disk: `> /dev/full`) is one line on stderr and exit 1, not a
-  // stack trace; what was written of it is cut short, which the exit code says.
-  for (const stream of [process.stdout, process.stderr]) {
-    stream.on('error', (error: NodeJS.ErrnoException) => {
-      if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-      if (stream === process.stdout) {
-        try {
-          process.stderr.write(`llsd-render: cannot write the output to stdout (${error.code ?? error.message}); what was written is incomplete\n`);
-        } catch {
-          // stderr cannot be written either: the exit code is all that is left.
-        }
+// A reader that stops early (`llsd-render schema --crd | head`) is not an error of ours. Output
+// that cannot be written (a full disk: `> /dev/full`) is one line on stderr and exit 1, not a
+// stack trace; what was written of it is cut short, which the exit code says.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    if (stream === process.stdout) {
+      try {
+        process.stderr.write(`llsd-render: cannot write the output to stdout (${error.code ?? error.message}); what was written is incomplete\n`);
+      } catch {
+        // stderr cannot be written either: the exit code is all that is left.
       }
-      process.exit(1);
-    });
-  }
-
-  // If the work left nothing to wait for without finishing (a library that never settles its
-  // promise), Node would exit 0 with no output, which Argo CD takes as "prune everything".
-  let settled = false;
-  process.on('beforeExit', () => {
-    if (settled) return;
-    settled = true;
-    const message = 'internal error: the render stopped before it finished; nothing was written. Please report this with the input that caused it.';
-    process.stderr.write(`llsd-render: ${message}\n`);
-    if (krmMode) process.stdout.write(errorList(message));
-    process.exitCode = 1;
+    }
+    process.exit(1);
   });
-
-  main({
-    argv,
-    readStdin: async () => {
-      const limit = maxInputBytes(process.env);
-      return readAllSync(0, limit) ?? readAll(process.stdin, limit);
-    },
-    stdout: writeStdout,
-    stderr: write(process.stderr),
-    hostShowsResults: krmMode && parentIsKpt(),
-  }).then(
-    (code) => {
-      settled = true;
-      process.exitCode = code;
-    },
-    (error: unknown) => {
-      settled = true;
-      if (error instanceof Interrupted) {
-        endAsSignal(error.signal);
-        return;
-      }
-      const detail = process.env.LLSD_RENDER_DEBUG ? String((error as Error)?.stack ?? error) : String((error as Error)?.message ?? error);
-      process.stderr.write(`llsd-render: internal error: ${detail}\nPlease report this with the input that caused it; set LLSD_RENDER_DEBUG=1 for details.\n`);
-      // The detail stays on stderr: a bug's message may quote input, and the list is written to the package.
-      if (krmMode) process.stdout.write(errorList('internal error: llsd-render failed (the detail is on stderr). Please report this with the input that caused it; set LLSD_RENDER_DEBUG=1 for details.'));
-      process.exitCode = 1;
-    },
-  );
-
 }
+
+// If the work left nothing to wait for without finishing (a library that never settles its
+// promise), Node would exit 0 with no output, which Argo CD takes as "prune everything".
+let settled = false;
+process.on('beforeExit', () => {
+  if (settled) return;
+  settled = true;
+  const message = 'internal error: the render stopped before it finished; nothing was written. Please report this with the input that caused it.';
+  process.stderr.write(`llsd-render: ${message}\n`);
+  if (krmMode) process.stdout.write(errorList(message));
+  process.exitCode = 1;
+});
+
+main({
+  argv,
+  readStdin: async () => {
+    const limit = maxInputBytes(process.env);
+    return readAllSync(0, limit) ?? readAll(process.stdin, limit);
+  },
+  stdout: writeStdout,
+  stderr: write(process.stderr),
+  hostShowsResults: krmMode && parentIsKpt(),
+}).then(
+  (code) => {
+    settled = true;
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    settled = true;
+    if (error instanceof Interrupted) {
+      endAsSignal(error.signal);
+      return;
+    }
+    const detail = process.env.LLSD_RENDER_DEBUG ? String((error as Error)?.stack ?? error) : String((error as Error)?.message ?? error);
+    process.stderr.write(`llsd-render: internal error: ${detail}\nPlease report this with the input that caused it; set LLSD_RENDER_DEBUG=1 for details.\n`);
+    // The detail stays on stderr: a bug's message may quote input, and the list is written to the package.
+    if (krmMode) process.stdout.write(errorList('internal error: llsd-render failed (the detail is on stderr). Please report this with the input that caused it; set LLSD_RENDER_DEBUG=1 for details.'));
+    process.exitCode = 1;
+  },
+);
 
 /**
  * A stop signal that interrupted reading the input without ending the process (node as PID 1 of a

@@ -55,7 +55,7 @@ export interface ProcessInput {
 /** The outcome of each LLSD that needed no image lookup, by item (the same items are passed again). */
 export type EarlierOutcomes = ReadonlyMap<InputItem, LlsdOutcome>;
 
-export interface LlsdOutcome<Generated = KrmObject | Written> {
+interface LlsdOutcome<Generated = KrmObject | Written> {
   results: Result[];
   /** `path`: KRM mode, the file kpt writes the objects to. */
   rendered?: { objects: Generated[]; summary: Result; path?: string };
@@ -144,15 +144,6 @@ function prepare(input: ProcessInput): RenderContext {
     return written(placed(item, renderOne(item, options, inventory, input.images), input.mode, options, packageFiles), input.store);
   };
   return { results, options, kept, renderable: llsdItems.filter((i) => !duplicates.items.has(i)), render };
-}
-
-/**
- * The LLSDs `process` renders, in its order, and what renders one as `process` would (its outcome
- * as `earlier` gives it back): for rendering them in two threads (src/cli/parallel.ts).
- */
-export function renderables(input: ProcessInput): { items: readonly InputItem[]; render: (item: InputItem) => LlsdOutcome } {
-  const { renderable, render } = prepare(input);
-  return { items: renderable, render };
 }
 
 export function process(input: ProcessInput): ProcessOutput {

@@ -3,12 +3,9 @@
 // nothing: the registry code (and the tar reader) is loaded only then.
 import type { Environment } from '../registry/credentials.js';
 import { process as render, type ProcessInput, type ProcessOutput } from '../process.js';
-import { renderedInParallel, type ShareSource } from './parallel.js';
 
-export async function renderWithImages(input: ProcessInput, env: Environment, offline = false, source?: ShareSource): Promise<ProcessOutput> {
-  // Many LLSDs: rendered in two threads first (src/cli/parallel.ts); `process` takes their outcomes.
-  const earlier = await renderedInParallel(input, source, env);
-  const first = render(earlier ? { ...input, earlier } : input);
+export async function renderWithImages(input: ProcessInput, env: Environment, offline = false): Promise<ProcessOutput> {
+  const first = render(input);
   if (!first.pending) return first;
   const [{ cacheDirectory }, { lookUpImages }] = await Promise.all([import('../registry/cache.js'), import('../registry/lookup.js')]);
   const registry = offline ? { ...first.pending.registry, offline: true } : first.pending.registry;

@@ -23,8 +23,6 @@ import { isPlainObject, setOwn } from '../lib/objects.js';
 import { capWarningsPerFile, fromProblem, type ProcessInput } from '../process.js';
 import type { Environment } from '../registry/credentials.js';
 import { renderWithImages } from './images.js';
-import { serveShare, type ShareRequest, type ShareSource } from './parallel.js';
-import type { MessagePort } from 'node:worker_threads';
 import { cannotRead, decodeInput, findYamlFiles, inputProblem, maxInputBytes, readInputFile, readItems, readUpTo, tooLarge, UsageError } from './files.js';
 import { writeOutputDir, type OutputFile } from './output-dir.js';
 import { openOutputStore } from './output-store.js';
@@ -92,17 +90,16 @@ async function krm(io: Io): Promise<ExitCode> {
   const read = stdinText(await io.readStdin(), maxInputBytes(io.env ?? process.env));
   if ('problem' in read) return refuseList(io, [{ severity: 'error', message: `stdin ${read.problem}` }]);
   // As in `build`: a large list is rendered with the heap growing a fifth at a time.
-  return read.text.length < largeInputBytes ? await renderList(io, read.text, true) : await withSlowHeapGrowth(() => renderList(io, read.text, false));
+  return read.text.length < largeInputBytes ? await renderList(io, read.text) : await withSlowHeapGrowth(() => renderList(io, read.text));
 }
 
-async function renderList(io: Io, text: string, twoThreads: boolean): Promise<ExitCode> {
+async function renderList(io: Io, text: string): Promise<ExitCode> {
   const list = readKrmInput(text);
   if ('results' in list) return refuseList(io, list.results);
   // Generated objects wait in a temporary file, as in `build`: held as objects, those of 10,000 LLSDs took 180 MB.
   const { store, close } = openOutputStore();
   try {
-    const source: ShareSource | undefined = twoThreads ? { kind: 'krm', text } : undefined;
-    const output = await renderWithImages({ mode: 'krm', ...list, store }, io.env ?? process.env, false, source);
+    const output = await renderWithImages({ mode: 'krm', ...list, store }, io.env ?? process.env);
     if (!io.hostShowsResults) report(io, output.results);
     for (const chunk of resourceListChunks(output.items, output.results)) await io.stdout(chunk);
     return exitCodeOf(output.results);
@@ -197,7 +194,7 @@ async function build(io: Io, args: string[], command: 'build' | 'validate'): Pro
   // collections: worth it for a large input only (1,000 LLSDs, 1.2 MB, would take 6 % longer).
   // The flag is reset at the end: V8 refuses a code cache made under other flags (src/loader.cjs).
   const large = files.reduce((bytes, file) => bytes + statSync(file).size, 0) >= largeInputBytes;
-  const render = () => renderFiles(io, command, values, positionals, files, found, !large);
+  const render = () => renderFiles(io, command, values, positionals, files, found);
   return large ? await withSlowHeapGrowth(render) : await render();
 }
 
@@ -216,7 +213,7 @@ function oneConfig(paths: readonly string[]): string {
 /** About 3,000 LLSDs with their Secrets. */
 const largeInputBytes = 4 * 1024 * 1024;
 
-/** What `build` and `validate` render, read from their files and `--config` (also by the worker thread of src/cli/parallel.ts). */
+/** What `build` and `validate` render, read from their files and `--config`. */
 function readBuildInput(files: string[], config: string | undefined) {
   const read = readItems(files, { nodes: 'drop' });
   const options: RenderOptionsInput[] = [];
@@ -230,23 +227,13 @@ function readBuildInput(files: string[], config: string | undefined) {
   return { read, baseFiles, configResults, inputs, resolved, input };
 }
 
-/** A worker thread's part of a render (src/cli/parallel.ts): the input read as the main thread read it. */
-export function serveWorker(request: ShareRequest, port: MessagePort): void {
-  const { source } = request;
-  if (source.kind === 'build') return serveShare(readBuildInput(source.files, source.config).input, request, port);
-  const list = readKrmInput(source.text);
-  if ('results' in list) return port.postMessage([]);
-  serveShare({ mode: 'krm', ...list }, request, port);
-}
-
-async function renderFiles(io: Io, command: 'build' | 'validate', values: BuildValues, positionals: string[], files: string[], found: Result[], twoThreads: boolean): Promise<ExitCode> {
+async function renderFiles(io: Io, command: 'build' | 'validate', values: BuildValues, positionals: string[], files: string[], found: Result[]): Promise<ExitCode> {
   const { read, baseFiles, configResults, inputs, resolved, input } = readBuildInput(files, values.config);
   // A base config read through `configPath` is not a Kubernetes object: no "skipped" warning for it.
   const readResults = [...found, ...read.results].filter((r) => !(r.severity === 'warning' && r.file && baseFiles.has(resolve(r.file.path))));
   const { store, close } = openOutputStore();
   try {
-    const source: ShareSource | undefined = twoThreads ? { kind: 'build', files, ...(values.config !== undefined && { config: values.config }) } : undefined;
-    const output = await renderWithImages({ ...input, store }, io.env ?? process.env, values.offline === true, source);
+    const output = await renderWithImages({ ...input, store }, io.env ?? process.env, values.offline === true);
     return await writeBuild(io, command, values, positionals, files, output, [...readResults, ...configResults, ...resolved.flatMap((r) => r.results), ...nothingToValidate(command, positionals, inputs, readResults)]);
   } finally {
     close();

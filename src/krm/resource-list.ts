@@ -63,10 +63,8 @@ export class Written {
   constructor(
     object: KrmObject,
     private readonly store: OutputStore,
-    /** The object's YAML when another thread already wrote it (src/cli/parallel.ts). */
-    text?: string,
   ) {
-    this.handle = store.put(text ?? stringifyYaml(object));
+    this.handle = store.put(stringifyYaml(object));
     this.apiVersion = object.apiVersion;
     this.kind = object.kind;
     this.name = object.metadata.name;
