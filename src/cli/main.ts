@@ -299,11 +299,13 @@ function outputInsideInput(dir: string, positionals: readonly string[]): Result[
     return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel));
   });
   if (input === undefined) return [];
+  // `-o app app`: "apply only app" would be no advice, app being the input itself.
+  const same = relative(resolve(input), target) === '';
   return [
     {
       severity: 'warning',
       code: 'output-inside-input',
-      message: `-o ${dir} is inside the input ${input}: the pass-through objects are written again there (in _passthrough.yaml), so a tool that applies ${input} as a whole would apply them twice; write to a directory outside the inputs (e.g. -o rendered), or apply only ${dir}`,
+      message: `-o ${dir} is ${same ? 'the input itself' : `inside the input ${input}`}: the pass-through objects are written again there (in _passthrough.yaml), so a tool that applies ${input} as a whole would apply them twice; write to a directory outside the inputs (e.g. -o rendered)${same ? '' : `, or apply only ${dir}`}`,
     },
   ];
 }

@@ -98,9 +98,15 @@ describe('build -o DIR never replaces a file it did not write', () => {
     const r = run(['build', '-o', '.', '.'], { cwd: join(root, 'app') });
     expect(r.status, r.stderr).toBe(0);
     expect(stderrLines(r)).toEqual([
-      'warning: -o . is inside the input .: the pass-through objects are written again there (in _passthrough.yaml), so a tool that applies . as a whole would apply them twice; write to a directory outside the inputs (e.g. -o rendered), or apply only . [output-inside-input]',
+      'warning: -o . is the input itself: the pass-through objects are written again there (in _passthrough.yaml), so a tool that applies . as a whole would apply them twice; write to a directory outside the inputs (e.g. -o rendered) [output-inside-input]',
     ]);
     expect(existsSync(join(root, 'app/llama/quickstart.yaml'))).toBe(true);
+    // A directory inside the input: applying only it is advice that means something (new-user probe, issue 18).
+    const inside = run(['build', '-o', 'app/out', 'app'], { cwd: root });
+    expect(inside.status, inside.stderr).toBe(0);
+    expect(stderrLines(inside)).toEqual([
+      'warning: -o app/out is inside the input app: the pass-through objects are written again there (in _passthrough.yaml), so a tool that applies app as a whole would apply them twice; write to a directory outside the inputs (e.g. -o rendered), or apply only app/out [output-inside-input]',
+    ]);
     const outside = run(['build', '-o', 'rendered', 'app'], { cwd: root });
     expect(outside.status, outside.stderr).toBe(0);
     expect(outside.stderr).toBe('');
