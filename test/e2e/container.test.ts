@@ -128,8 +128,8 @@ describe('container image (Dockerfile)', () => {
         const runs = [100, 300000, 800000, good.length - 1].map((offset) => {
           const bytes = Buffer.from(good); bytes[offset] ^= 0xff; fs.writeFileSync('/tmp/c/' + name, bytes);
           const [r, next] = [1, 2].map(() => spawnSync(process.execPath, ['/usr/local/lib/llsd-render/llsd-render.js'], { input: process.env.INPUT, encoding: 'utf8', env: { ...process.env, LLSD_RENDER_CODE_CACHE: '/tmp/c', LLSD_RENDER_DEBUG: '1' } }));
-          const cache = (run) => run.stderr.split('\n').filter((l) => l.includes('code cache')).map((l) => l.slice(0, l.lastIndexOf(' /')));
-          return { offset, status: r.status, signal: r.signal, resourceList: r.stdout.startsWith('apiVersion: config.kubernetes.io/v1\nkind: ResourceList'), cache: cache(r), next: cache(next), same: next.stdout === r.stdout };
+          const cache = (run) => run.stderr.split('\\n').filter((l) => l.includes('code cache')).map((l) => l.slice(0, l.lastIndexOf(' /')));
+          return { offset, status: r.status, signal: r.signal, resourceList: r.stdout.startsWith('apiVersion: config.kubernetes.io/v1\\nkind: ResourceList'), cache: cache(r), next: cache(next), same: next.stdout === r.stdout };
         });
         process.stdout.write(JSON.stringify({ size: good.length, runs }));`;
       const result = run(podman, ['run', '--rm', '--network', 'none', '--user', 'nobody', '-e', `INPUT=${input}`, '--entrypoint', 'node', image, '-e', script]);

@@ -155,7 +155,7 @@ describe('scripts/test-prereqs.mjs (the first step of npm test)', () => {
     const result = prereqs('user', bin, conf);
     expect(result.status, describeRun(result)).toBe(0);
     expect(result.stderr).toBe(
-      `test-prereqs: cannot write ${conf} (EACCES); podman may need these settings (README, "Set up and try it"): add, as root,\n  [containers]\n  ${ulimits}\n  [engine]\n  ${runtime}\n`,
+      `test-prereqs: cannot write ${conf} (EACCES); podman may need these settings (docs/development.md, "Running the tests"): add, as root,\n  [containers]\n  ${ulimits}\n  [engine]\n  ${runtime}\n`,
     );
     expect(readFileSync(conf, 'utf8')).toBe('[engine]\nevents_logger = "file"\n');
     chmodSync(join(root, 'etc'), 0o755);
