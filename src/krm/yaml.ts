@@ -243,7 +243,7 @@ interface NodeProblem {
    * changes a value's type (`tag` names it); a merge key `<<` without mappings to merge, or a
    * `!!merge` tag that is not on a key.
    */
-  kind: 'duplicate' | 'sequence' | 'mapping' | 'cycle' | 'unresolved' | 'tag' | 'merge' | 'merge-tag';
+  kind: 'duplicate' | 'sequence' | 'mapping' | 'empty-key' | 'cycle' | 'unresolved' | 'tag' | 'merge' | 'merge-tag';
   /** Where the node starts in the text. */
   offset: number;
   /** Where it ends. */
@@ -316,7 +316,10 @@ function checkNodes(root: Node | null, version: YamlVersion, onProblem: (problem
     // reported as a whole (one problem per key).
     const key = item.key;
     const target = isAlias(key) ? anchors.get(key.source) : key;
-    if (isAlias(key) && target === undefined) found('unresolved', key);
+    // No key at all (`a: [x]: y` reads as `{a: [x], "": y}` in `yaml`, which PyYAML and Go refuse;
+    // `: y`): an empty key is no name Kubernetes or the server reads. At the value, the key having no place.
+    if (key === null || (isScalar(key) && key.value === null && !key.source)) found('empty-key', isNode(item.value) ? item.value : key);
+    else if (isAlias(key) && target === undefined) found('unresolved', key);
     else if (isMap(target) || isSeq(target)) found(isMap(target) ? 'mapping' : 'sequence', key);
     else if (isScalar(key)) {
       if (key.anchor) anchors.set(key.anchor, key);
@@ -550,6 +553,8 @@ function nodeProblem(problem: NodeProblem, text: string, lines: LineCounter): Ya
     case 'mapping':
       // Not quoted: a collection key holds values, and those may be secrets.
       return at(`this key is a ${problem.kind}; a mapping key must be a string or a number (quote the key to keep it as text)`);
+    case 'empty-key':
+      return at('this value has no key before its `:`: if the text before the `:` belongs to one value (as in `a: [x]: y`), quote that whole value; else write the key');
     case 'cycle':
       return at('this alias (`*`) is inside the node its anchor (`&`) names, so the value would contain itself without end; write the value out instead');
     case 'unresolved':

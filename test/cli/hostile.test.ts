@@ -182,6 +182,23 @@ describe('keys that are sequences or mappings (JSON and Kubernetes have string k
   });
 });
 
+describe('a value with no key (attacker round 7: `a: [x]: y` read as `{a: [x], "": y}` and written as `: "y"`)', () => {
+  const withData = (line: string): string => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: keys\ndata:\n  ${line}\n`;
+  it.each([
+    ['a: [x]: y', 11],
+    ['a: {x: y}: z', 14],
+  ])('%j: one error at its line saying to quote the value, nothing printed', (line, column) => {
+    const r = run(['build', writeTree(tempDir(), { 'keys.yaml': withData(line) })]);
+    expectOneError(r, 'build', new RegExp(`/keys\\.yaml:6: not valid YAML: this value has no key before its \`:\`: if the text before the \`:\` belongs to one value \\(as in \`a: \\[x\\]: y\`\\), quote that whole value; else write the key \\(column ${column}\\)$`));
+  });
+
+  it('the value quoted, and a quoted empty key, render', () => {
+    const r = run(['build', writeTree(tempDir(), { 'keys.yaml': withData('a: "[x]: y"\n  "": z') })]);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toContain('a: "[x]: y"');
+  });
+});
+
 describe('prototype-named keys', () => {
   const withSettings = (settings: string): string => quickstartText().replace(/(\n\s+provider: vllm\n)/, `$1      settings:\n${settings}`);
 
