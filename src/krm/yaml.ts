@@ -274,6 +274,7 @@ function checkNodes(root: Node | null, version: YamlVersion, onProblem: (problem
   };
   // Anchors seen so far: the walk is in document order, so an alias names the last one before it.
   const anchors = new Map<string, unknown>();
+  let emptyKeySeen = false;
   // The collections being walked: an alias to one of them is inside the node of its own anchor.
   const open = new Set<unknown>();
   // One frame per open collection, with the next item to visit.
@@ -318,7 +319,11 @@ function checkNodes(root: Node | null, version: YamlVersion, onProblem: (problem
     const target = isAlias(key) ? anchors.get(key.source) : key;
     // No key at all (`a: [x]: y` reads as `{a: [x], "": y}` in `yaml`, which PyYAML and Go refuse;
     // `: y`): an empty key is no name Kubernetes or the server reads. At the value, the key having no place.
-    if (key === null || (isScalar(key) && key.value === null && !key.source)) found('empty-key', isNode(item.value) ? item.value : key);
+    if (key === null || (isScalar(key) && key.value === null && !key.source)) {
+      // One per document: keyless values come from one mistake in how the text is laid out.
+      if (!emptyKeySeen) found('empty-key', isNode(item.value) ? item.value : key);
+      emptyKeySeen = true;
+    }
     else if (isAlias(key) && target === undefined) found('unresolved', key);
     else if (isMap(target) || isSeq(target)) found(isMap(target) ? 'mapping' : 'sequence', key);
     else if (isScalar(key)) {

@@ -109,6 +109,19 @@ describe('many unknown fields in one mapping (attacker probe: 100,000 took 67 s 
 // Attacker round 6 (issue 18): results cascaded without bound. 20,000 `a: 1` documents gave 20,000
 // "not a Kubernetes object" lines, and a file of 5,000 broken documents gave its YAML errors and
 // then about 4,950 such warnings for the same documents (those past the parser's error budget).
+describe('the same error many times in one file: 10, then one that counts the rest (attacker round 7)', () => {
+  it('5,000 copies of one ConfigMap: 10 "defined twice" errors and one count, not 4,999 lines', () => {
+    const dir = writeTree(tempDir(), { 'dup.yaml': Array.from({ length: 5_000 }, () => '{apiVersion: v1, kind: ConfigMap, metadata: {name: c}}\n').join('---\n') });
+    const r = run(['build', 'dup.yaml'], { cwd: dir });
+    expectNoCrash(r);
+    expect(r.status).toBe(1);
+    expect(r.stdout).toBe('');
+    const twice = stderrLines(r).filter((line) => line.includes('is defined twice'));
+    expect(twice).toHaveLength(11);
+    expect(twice[10]).toMatch(/^dup\.yaml:\d+: 4,989 more of the same error \(ConfigMap "c" is defined twice .*\), from this line of the file on, are left out$/);
+  });
+});
+
 describe('warnings of one code in one file: 10, then one that counts the rest', () => {
   const notAnObject = 'warning: skipped: not a Kubernetes object (it needs string `apiVersion`, `kind` and `metadata.name`) [not-a-kubernetes-object]';
 
