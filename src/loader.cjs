@@ -49,7 +49,8 @@ function renders(args) {
 // against a cache, so a copy of the bundle edited in place would run the code cached before the edit.
 function cacheFile(env) {
   const setting = env.LLSD_RENDER_CODE_CACHE;
-  if (setting === 'off') return undefined;
+  // `OFF` as well: it would otherwise be a directory of that name in the working directory.
+  if (setting !== undefined && setting.toLowerCase() === 'off') return undefined;
   const xdg = env.XDG_CACHE_HOME;
   const dir = setting || join(xdg && isAbsolute(xdg) ? xdg : join(env.HOME || require('node:os').homedir(), '.cache'), 'llsd-render');
   const { size, mtimeMs } = statSync(__filename);

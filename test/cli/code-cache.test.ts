@@ -176,6 +176,16 @@ describe('the code cache', () => {
     expect(absolute.cacheLines[0]).toMatch(new RegExp(`^llsd-render: code cache: wrote ${join(xdg, 'llsd-render')}/code-[^/]+\\.v8cache$`));
   });
 
+  it('LLSD_RENDER_CODE_CACHE=OFF is off, as `off` is, not a directory named OFF in the working directory (attacker round 7)', () => {
+    const cwd = tempDir('llsd-render-app-');
+    for (const off of ['off', 'OFF', 'Off']) {
+      const r = render(off, ['build', quickstartPath], { cwd });
+      expect(r.status, r.stderr).toBe(0);
+      expect(r.cacheLines).toEqual(['llsd-render: code cache: off (LLSD_RENDER_CODE_CACHE=off)']);
+    }
+    expect(readdirSync(cwd)).toEqual([]);
+  });
+
   it('a cache file that is a link to /dev/zero (attacker probe: every run hung) is ignored', () => {
     const dir = tempDir('llsd-render-code-cache-');
     const expected = withoutCache();

@@ -124,3 +124,22 @@ describe('a stop signal while KRM mode reads stdin, node as PID 1 (as in a conta
     expect(r.status).toBe(130);
   }, 40_000);
 });
+
+describe('SIGUSR1 (attacker round 7: it started Node\'s inspector on 127.0.0.1:9229)', () => {
+  it('a run sent SIGUSR1 goes on and ends as usual, with no inspector started', async () => {
+    // KRM mode waiting on stdin: the signal arrives while the process is alive, then the input ends it.
+    const child = spawn(process.execPath, [requireBundle()], { stdio: ['pipe', 'pipe', 'pipe'] });
+    let stderr = '';
+    let stdout = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    child.kill('SIGUSR1');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    child.stdin.end('apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\n');
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(stderr).not.toContain('Debugger listening');
+    expect(code).toBe(0);
+    expect(stdout).toContain('kind: ResourceList');
+  });
+});
