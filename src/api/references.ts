@@ -77,7 +77,8 @@ function missingKeys(namespace: string | undefined, refs: readonly SecretReferen
     const secret = inventory.find('', 'Secret', namespace, ref.name)?.object;
     if (!secret) continue;
     const keys = [secret.data, secret.stringData].flatMap((map) => (isPlainObject(map) ? Object.keys(map) : []));
-    if (keys.includes(ref.key)) continue;
+    // A YAML merge key `<<` (which Kubernetes' reader applies) brings keys not listed here: no verdict.
+    if (keys.includes(ref.key) || keys.includes('<<')) continue;
     const near = closest(ref.key, keys);
     const has = keys.length === 0 ? 'which has no keys' : `whose keys are ${listOf([...new Set(keys)].sort(), { each: (k) => quote(k) })}`;
     problems.push({

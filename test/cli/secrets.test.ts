@@ -224,6 +224,13 @@ describe('a key the Secret in the input does not have (new-user probe, issue 18)
     expect(r.stderr).toMatch(/apiKey: refers to key "tokn" of the Secret "vllm-credentials", whose keys are "token"/);
   });
 
+  it('a merge key `<<` in stringData (Kubernetes applies it, so the key may be there): no such warning (attacker round 7)', () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'llsd.yaml'), `${quickstartText().replace('key: token', 'key: user')}---\napiVersion: v1\nkind: Secret\nmetadata:\n  name: vllm-credentials\n  namespace: llama\nstringData: {<<: {user: x}, token: y}\n`);
+    const r = run(['build', dir]);
+    expect(r.stderr).not.toContain('secret-key-missing');
+  });
+
   it('the key present (in data, base64): no such warning', () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'llsd.yaml'), `${quickstartText()}---\napiVersion: v1\nkind: Secret\nmetadata:\n  name: vllm-credentials\n  namespace: llama\ndata:\n  token: ${SECRET_B64}\n`);
