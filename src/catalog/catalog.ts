@@ -78,12 +78,28 @@ export function catalogReleaseFor(version: string): string | undefined {
   return [...catalogReleases()].reverse().find((r) => r.split('.').slice(0, 2).join('.') === minor);
 }
 
+/**
+ * `read` remembered by its argument (a release, a schema key): the startup rules ask for the same
+ * facts thousands of times a render, and a file's path made anew each time (and hashed for the
+ * lookup) cost ~2% of 1,000 LLSDs.
+ */
+function byKey<T>(read: (key: string) => T): (key: string) => T {
+  const known = new Map<string, T>();
+  return (key) => {
+    if (known.has(key)) return known.get(key) as T;
+    const value = read(key);
+    known.set(key, value);
+    return value;
+  };
+}
+
 /** The facts of a catalog release (its APIs, its run-config schema); undefined when it is not in the catalog. */
-export const serverRelease = (release: string): ServerRelease | undefined => configFile(`catalog/${release}/release.yaml`) as ServerRelease | undefined;
+export const serverRelease = byKey((release): ServerRelease | undefined => configFile(`catalog/${release}/release.yaml`) as ServerRelease | undefined);
 
 /** The provider registry of a catalog release: API → provider type → spec. */
-export const providerRegistry = (release: string): Record<string, Record<string, ProviderSpec>> =>
-  (configFile(`catalog/${release}/providers.yaml`) as Record<string, Record<string, ProviderSpec>> | undefined) ?? {};
+export const providerRegistry = byKey(
+  (release): Record<string, Record<string, ProviderSpec>> => (configFile(`catalog/${release}/providers.yaml`) as Record<string, Record<string, ProviderSpec>> | undefined) ?? {},
+);
 
 /** One provider type of one API in a catalog release, or undefined when the release has no such provider. */
 export function providerSpec(release: string, api: string, type: string): ProviderSpec | undefined {
@@ -98,7 +114,7 @@ const schemaPrefix = 'catalog/schemas/';
  * undefined; a release and its providers name theirs. The build embeds each schema on its own
  * (scripts/embed-yaml.mjs), so a render parses only those it reads.
  */
-export const schemaOf = (key: string): Record<string, unknown> | undefined => configFile(`${schemaPrefix}${key}`) as Record<string, unknown> | undefined;
+export const schemaOf = byKey((key): Record<string, unknown> | undefined => configFile(`${schemaPrefix}${key}`) as Record<string, unknown> | undefined);
 
 /** Every schema of the catalog, by key: all of them parsed (the tests, and tools that walk the catalog). */
 export const schemaDefs = (): Record<string, unknown> =>
@@ -175,12 +191,16 @@ function runConfigNode(release: string, path: readonly string[]): unknown {
   return node;
 }
 
+const keysCache = new Map<string, readonly string[] | undefined>();
 /** The keys the run config reads at `path` (e.g. ['vector_stores']); undefined when the release has no such object. */
-export function runConfigKeys(release: string, path: readonly string[]): string[] | undefined {
+export function runConfigKeys(release: string, path: readonly string[]): readonly string[] | undefined {
+  const cacheKey = `${release}\t${path.join('\t')}`;
+  if (keysCache.has(cacheKey)) return keysCache.get(cacheKey);
   const node = runConfigNode(release, path);
   const objects = objectsOf(node);
-  if (node === undefined || objects.length === 0) return undefined;
-  return [...new Set(objects.flatMap((o) => Object.keys(o.properties as SchemaNode)))];
+  const keys = node === undefined || objects.length === 0 ? undefined : [...new Set(objects.flatMap((o) => Object.keys(o.properties as SchemaNode)))];
+  keysCache.set(cacheKey, keys);
+  return keys;
 }
 
 /** A store of `storage.stores`: its family (a KV or an SQL store reference) and the backend it names when omitted. */

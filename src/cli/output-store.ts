@@ -5,23 +5,29 @@
 import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { MemoryStore, type OutputStore } from '../krm/resource-list.js';
+import type { OutputStore } from '../krm/resource-list.js';
 
 /** Texts are appended to the file in blocks of this size, and read back in blocks at least this large. */
 const blockBytes = 1 << 20;
 
-/** The store in an open file (exported for its tests: a write to /dev/full fails as a full disk does). */
+/**
+ * The store in a file, opened by `open` when the first block is full: a small render (one LLSD
+ * under kpt) makes no file at all. Exported for its tests (a write to /dev/full fails as a full disk does).
+ */
 export class FileStore implements OutputStore {
   /** Offset and byte length of each text, by handle. */
   private readonly spans: number[] = [];
+  /** Texts not yet written, from handle `pendingFrom` on. */
   private pending: string[] = [];
+  private pendingFrom = 0;
   private pendingBytes = 0;
   private written = 0;
+  private fd: number | undefined;
   private block: { start: number; bytes: Buffer } | undefined;
-  /** Once the file cannot be written (a full disk), the texts from there on, in memory, by handle. */
+  /** Once the file cannot be made or written (a full disk), the texts from there on, in memory, by handle. */
   private memory: Map<number, string> | undefined;
 
-  constructor(private readonly fd: number) {}
+  constructor(private readonly open: () => number) {}
 
   put(text: string): number {
     const handle = this.spans.length / 2;
@@ -41,57 +47,59 @@ export class FileStore implements OutputStore {
   get(handle: number): string {
     const kept = this.memory?.get(handle);
     if (kept !== undefined) return kept;
+    if (handle >= this.pendingFrom) return this.pending[handle - this.pendingFrom] as string;
     const start = this.spans[2 * handle] as number;
     const length = this.spans[2 * handle + 1] as number;
-    if (start + length > this.written) this.flush();
-    if (this.memory?.has(handle)) return this.memory.get(handle) as string;
     // Texts are read back in the order they were put: one read serves many of them.
     if (!this.block || start < this.block.start || start + length > this.block.start + this.block.bytes.length) {
       const bytes = Buffer.allocUnsafe(Math.max(length, blockBytes));
-      const read = readSync(this.fd, bytes, 0, bytes.length, start);
+      const read = readSync(this.fd as number, bytes, 0, bytes.length, start);
       this.block = { start, bytes: bytes.subarray(0, read) };
     }
     const from = start - this.block.start;
     return this.block.bytes.toString('utf8', from, from + length);
   }
 
+  /** Closes the file, if one was made. */
+  close(): void {
+    if (this.fd !== undefined) closeSync(this.fd);
+    this.fd = undefined;
+  }
+
   private flush(): void {
     const data = Buffer.from(this.pending.join(''));
     try {
+      this.fd ??= this.open();
       let done = 0;
       while (done < data.length) done += writeSync(this.fd, data, done, data.length - done, this.written + done);
       this.written += data.length;
     } catch {
-      // The disk is full or failing: what was not written stays in memory, and so does what comes.
+      // No file can be made, or the disk is full or failing: what was not written stays in memory, and so does what comes.
       this.memory = new Map();
-      const first = this.spans.length / 2 - this.pending.length;
-      this.pending.forEach((text, i) => (this.memory as Map<number, string>).set(first + i, text));
+      this.pending.forEach((text, i) => (this.memory as Map<number, string>).set(this.pendingFrom + i, text));
     }
+    this.pendingFrom += this.pending.length;
     this.pending = [];
     this.pendingBytes = 0;
   }
 }
 
 /**
- * A store in a new unlinked file under the system's temporary directory, or in memory where no
- * file can be made there (a read-only file system). `close` releases the file.
+ * A store in a new unlinked file under the system's temporary directory, made once its first block
+ * is full, or in memory where no file can be made there (a read-only file system). `close`
+ * releases the file.
  */
 export function openOutputStore(): { store: OutputStore; close: () => void } {
-  let dir: string | undefined;
-  let fd: number | undefined;
+  const store = new FileStore(openUnlinkedFile);
+  return { store, close: () => store.close() };
+}
+
+/** A new file in a new directory under the temporary one, both removed at once: it lives while open. */
+function openUnlinkedFile(): number {
+  const dir = mkdtempSync(join(tmpdir(), 'llsd-render-'));
   try {
-    dir = mkdtempSync(join(tmpdir(), 'llsd-render-'));
-    fd = openSync(join(dir, 'output.yaml'), 'w+', 0o600);
+    return openSync(join(dir, 'output.yaml'), 'w+', 0o600);
+  } finally {
     rmSync(dir, { recursive: true, force: true });
-    const open = fd;
-    return { store: new FileStore(open), close: () => closeSync(open) };
-  } catch {
-    try {
-      if (fd !== undefined) closeSync(fd);
-      if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
-    } catch {
-      // Nothing more to do: the store is in memory.
-    }
-    return { store: new MemoryStore(), close: () => {} };
   }
 }

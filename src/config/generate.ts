@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { isError, type FieldProblem } from '../api/issues.js';
 import { formatFieldPath } from '../krm/item.js';
 import { stringifyPlainYaml } from '../krm/yaml.js';
-import { clonePlain, isPlainObject, setOwn } from '../lib/objects.js';
+import { freshCopy, isPlainObject, setOwn } from '../lib/objects.js';
 import { configSizeProblem } from './config-size.js';
 import { clip, code, quote } from '../lib/quote.js';
 import type { Plan } from '../plan/plan.js';
@@ -61,7 +61,7 @@ export function generateConfig(plan: Plan): GenerateOutcome {
   }
   const problems: FieldProblem[] = [];
   if (refuseRemovedApis(plan, problems)) return { ok: false, problems };
-  const config = clonePlain(plan.baseConfig);
+  const config = freshCopy(plan.baseConfig);
   const providers = isPlainObject(config.providers) ? config.providers : {};
   setOwn(config, 'providers', providers);
   const env: SecretEnv[] = [];

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { isError, type FieldProblem } from '../api/issues.js';
 import { ogxDivergences, providerFields, providerSpec, runConfigStores } from '../catalog/catalog.js';
 import { stringifyPlainYaml } from '../krm/yaml.js';
-import { clonePlain, isPlainObject, setOwn } from '../lib/objects.js';
+import { clonePlain, freshCopy, isPlainObject, setOwn } from '../lib/objects.js';
 import { configSizeProblem } from './config-size.js';
 import { clip, code, listOf, quote } from '../lib/quote.js';
 import type { OgxPlan } from '../plan/ogx-plan.js';
@@ -105,7 +105,7 @@ interface ParsedBase {
 
 /** §2.1: the fixed shape the operator parses the base into; everything else is dropped. */
 function parseBase(base: Obj): ParsedBase {
-  const copy = clonePlain(base);
+  const copy = freshCopy(base);
   const providers: Record<string, Obj[]> = {};
   if (isPlainObject(copy.providers)) {
     for (const [api, list] of Object.entries(copy.providers)) {

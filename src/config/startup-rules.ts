@@ -1305,8 +1305,8 @@ function checkString(ctx: Checker, text: string, path: Path, provider: Provider 
   if (!text.includes('${')) return;
   const placeholders = placeholdersIn(text, ctx.bash);
   // A credential's text is never quoted, not even in a placeholder (its default may be the secret).
-  const secret = isCredentialName(String(path[path.length - 1] ?? ''));
-  const shown = (raw: string): string => (secret ? 'the placeholder of this credential' : code(raw));
+  const secret = (): boolean => isCredentialName(String(path[path.length - 1] ?? ''));
+  const shown = (raw: string): string => (secret() ? 'the placeholder of this credential' : code(raw));
   for (const p of placeholders) {
     if (p.op === '' && !ctx.env.has(p.name)) {
       const inDisabled =
@@ -1328,14 +1328,25 @@ function checkString(ctx: Checker, text: string, path: Path, provider: Provider 
     }
   }
   // `${…}` that is not a placeholder the server recognises stays in the value literally.
+  for (const snippet of strayDollarBraces(text, placeholders)) {
+    ctx.add('warning', path, 14, `${shown(snippet)} is not a placeholder the server substitutes, so it stays in the value literally: ${secret() ? 'the forms are `${env.NAME}`, `${env.NAME:=default}` and `${env.NAME:+value}`, and a credential comes from a Secret' : whyNotPlaceholder(snippet, ctx.bash)}`, 'placeholder-form');
+  }
+}
+
+/** Each `${…}` of `text` outside its placeholders, to its first `}`; none for almost every text, so the empty list is shared. */
+function strayDollarBraces(text: string, placeholders: readonly Placeholder[]): readonly string[] {
+  // Every `${` of a text made of placeholders alone starts one of them: nothing to scan for.
+  if (placeholders.length === 1 && placeholders[0]?.raw === text) return noStrays;
   const covered = placeholders.map((p) => [p.index, p.index + p.raw.length] as const);
+  const strays: string[] = [];
   for (const m of text.matchAll(/\$\{/g)) {
     if (covered.some(([from, to]) => m.index >= from && m.index < to)) continue;
     const end = text.indexOf('}', m.index);
-    const snippet = end < 0 ? text.slice(m.index) : text.slice(m.index, end + 1);
-    ctx.add('warning', path, 14, `${shown(snippet)} is not a placeholder the server substitutes, so it stays in the value literally: ${secret ? 'the forms are `${env.NAME}`, `${env.NAME:=default}` and `${env.NAME:+value}`, and a credential comes from a Secret' : whyNotPlaceholder(snippet, ctx.bash)}`, 'placeholder-form');
+    strays.push(end < 0 ? text.slice(m.index) : text.slice(m.index, end + 1));
   }
+  return strays.length === 0 ? noStrays : strays;
 }
+const noStrays: readonly string[] = [];
 
 function whyNotPlaceholder(snippet: string, bash: boolean): string {
   const m = /^\$\{env\.([^:+}]*)(.*)\}$/.exec(snippet);

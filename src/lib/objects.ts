@@ -1,6 +1,8 @@
 // Plain-object helpers shared by the stages. Keys come from user input, so values are set as own
 // properties: a key named `__proto__` is data, never a prototype change.
 
+import { isDeepStrictEqual } from 'node:util';
+
 export const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
@@ -36,4 +38,24 @@ export function clonePlain<T>(value: T): T {
     else out[key] = copy;
   }
   return out as T;
+}
+
+/** JSON text of data that JSON gives back exactly, by the object: see freshCopy. */
+const jsonTexts = new WeakMap<object, string | false>();
+
+/**
+ * A deep copy of `value` to change freely, for data copied again and again (the base config of a
+ * distribution, once for every LLSD on it): the second time on, V8's JSON parser makes it, about
+ * three times faster than clonePlain. Only for data JSON gives back exactly (no timestamp, no
+ * infinity, no undefined); other data is copied by clonePlain each time. `value` must not change.
+ */
+export function freshCopy<T extends object>(value: T): T {
+  let text = jsonTexts.get(value);
+  if (text === undefined) {
+    const json = JSON.stringify(value);
+    text = json !== undefined && isDeepStrictEqual(JSON.parse(json), value) ? json : false;
+    jsonTexts.set(value, text);
+    return clonePlain(value);
+  }
+  return text === false ? clonePlain(value) : (JSON.parse(text) as T);
 }

@@ -26,8 +26,16 @@ export function shownUrl(url: string): string {
  * is a count (`max_tokens`), not a credential.
  */
 export function isCredentialName(name: string): boolean {
-  const word = name.toLowerCase().replace(/[^a-z0-9]/g, '');
-  return credentialWords.has(word) || credentialName.test(word);
+  // Asked of every key of every config (the same few hundred names, LLSD after LLSD): remembered.
+  let known = credentialNames.get(name);
+  if (known === undefined) {
+    const word = name.toLowerCase().replace(/[^a-z0-9]/g, '');
+    known = credentialWords.has(word) || credentialName.test(word);
+    if (credentialNames.size >= 10_000) credentialNames.clear();
+    credentialNames.set(name, known);
+  }
+  return known;
 }
+const credentialNames = new Map<string, boolean>();
 const credentialWords = new Set(['pwd', 'pat', 'cookie', 'jwt']);
 const credentialName = /(?:password|passwd|passphrase|secret|secretkey|token|apikey|accesskey|privatekey|signingkey|encryptionkey|sessionkey|masterkey|credentials?|authorization)$/;

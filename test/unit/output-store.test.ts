@@ -40,9 +40,12 @@ describe('the output store', () => {
     try {
       const { store, close } = openOutputStore();
       store.put('text');
+      // Past the first block the texts are in the file, which is unlinked as soon as it is open.
+      store.put('x'.repeat(1_100_000));
+      store.put('after');
       expect(readdirSync(dir)).toEqual([]);
       expect(store).not.toBeInstanceOf(MemoryStore);
-      expect(store.get(0)).toBe('text');
+      expect([store.get(0), store.get(1).length, store.get(2)]).toEqual(['text', 1_100_000, 'after']);
       close();
     } finally {
       if (saved === undefined) delete process.env.TMPDIR;
@@ -53,13 +56,28 @@ describe('the output store', () => {
   it('a file that cannot be written (a full disk: /dev/full) keeps the texts in memory instead, every one intact', () => {
     const fd = openSync('/dev/full', 'r+');
     try {
-      const store = new FileStore(fd);
+      const store = new FileStore(() => fd);
       const texts = ['a'.repeat(700_000), 'é'.repeat(400_000), 'after the failure', 'x'.repeat(2_000_000), 'last'];
       const handles = texts.map((text) => store.put(text));
       texts.forEach((text, i) => expect(store.get(handles[i] as number)).toBe(text));
     } finally {
       closeSync(fd);
     }
+  });
+  it('makes no file for a small output, and keeps the texts in memory where no file can be made', () => {
+    let opened = 0;
+    const small = new FileStore(() => {
+      opened++;
+      throw new Error('a read-only file system');
+    });
+    expect(small.put('one LLSD')).toBe(0);
+    expect(small.get(0)).toBe('one LLSD');
+    expect(opened).toBe(0);
+    const texts = ['a'.repeat(700_000), 'é'.repeat(400_000), 'after the failure'];
+    const handles = texts.map((text) => small.put(text));
+    expect(opened).toBe(1);
+    texts.forEach((text, i) => expect(small.get(handles[i] as number)).toBe(text));
+    expect(small.get(0)).toBe('one LLSD');
   });
 });
 
