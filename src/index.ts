@@ -3,6 +3,7 @@
 // mode as a ResourceList with one error result, since kpt and kustomize expect one on stdout.
 import { once } from 'node:events';
 import { constants } from 'node:os';
+import { DamagedBundle } from './catalog/files.js';
 import { Interrupted, maxInputBytes } from './cli/files.js';
 import { parentIsKpt } from './cli/host.js';
 import { main, readAll, readAllSync } from './cli/main.js';
@@ -68,6 +69,11 @@ main({
     settled = true;
     if (error instanceof Interrupted) {
       endAsSignal(error.signal);
+      return;
+    }
+    if (error instanceof DamagedBundle) {
+      process.stderr.write(`llsd-render: ${process.argv[1]} is damaged (${error.message}): build it again with \`npm run build\`, or take a fresh copy\n`);
+      process.exitCode = 2;
       return;
     }
     const detail = process.env.LLSD_RENDER_DEBUG ? String((error as Error)?.stack ?? error) : String((error as Error)?.message ?? error);

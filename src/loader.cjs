@@ -1,4 +1,6 @@
 'use strict';
+// Before anything else: a copy cut short here, in the comments below, would run nothing and exit 0.
+let loading = false; process.on('exit', () => { if (!loading) { process.stderr.write(`llsd-render: ${__filename} is damaged (it ends before its program): build it again with \`npm run build\`, or take a fresh copy\n`); process.exitCode = 2; } });
 // The start of dist/llsd-render.js (scripts/build.mjs puts it there): it runs the bundled program,
 // which is the text of the block comment after it in the same file, through V8's code cache.
 //
@@ -203,6 +205,7 @@ function damaged(why) {
 }
 
 function load() {
+  loading = true;
   const text = readFileSync(__filename, 'latin1');
   if (text.length !== fileLength) damaged(`it has ${text.length} bytes, not the ${fileLength} it was built with`);
   const program = programText(text);
@@ -210,11 +213,17 @@ function load() {
   const { data: cachedData, why } = readCache(file);
   // Line 2 of the script (after the wrapper's line) is line `programLine` of this file.
   // `__llsdEmbeddedConfigs` is how the bundle's `llsd-configs` module reaches the data (scripts/build.mjs).
-  const script = new Script(`(function (exports, require, module, __filename, __dirname, __llsdEmbeddedConfigs) {\n${program}\n})`, {
-    filename: __filename,
-    lineOffset: programLine - 2,
-    cachedData,
-  });
+  let script;
+  try {
+    script = new Script(`(function (exports, require, module, __filename, __dirname, __llsdEmbeddedConfigs) {\n${program}\n})`, {
+      filename: __filename,
+      lineOffset: programLine - 2,
+      cachedData,
+    });
+  } catch (error) {
+    // Edited in place (the length is right): V8's message, not the program's line, which may be kB long.
+    damaged(`its program does not compile: ${error instanceof SyntaxError ? error.message : error}`);
+  }
   const used = cachedData !== undefined && !script.cachedDataRejected;
   const debug = process.env.LLSD_RENDER_DEBUG ? (line) => process.stderr.write(`llsd-render: code cache: ${line}\n`) : () => {};
   if (file === undefined) debug('off (LLSD_RENDER_CODE_CACHE=off)');
@@ -228,5 +237,11 @@ function load() {
       if (code === 0) debug(writeCache(file, script.createCachedData()) ? `wrote ${file}` : `cannot write ${file}`);
     });
   }
-  script.runInThisContext()(module.exports, require, module, __filename, __dirname, embeddedConfigs(text));
+  try {
+    script.runInThisContext()(module.exports, require, module, __filename, __dirname, embeddedConfigs(text));
+  } catch (error) {
+    // An embedded configs/ text read while the modules load (src/catalog/files.ts); later, src/index.ts says it.
+    if (error?.name === 'DamagedBundle') damaged(error.message);
+    throw error;
+  }
 }

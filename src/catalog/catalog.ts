@@ -79,27 +79,28 @@ export function catalogReleaseFor(version: string): string | undefined {
 }
 
 /**
- * `read` remembered by its argument (a release, a schema key): the startup rules ask for the same
- * facts thousands of times a render, and a file's path made anew each time (and hashed for the
- * lookup) cost ~2% of 1,000 LLSDs.
+ * `known`'s value for `key`, read once: the startup rules ask for the same facts (by release, by
+ * schema key) thousands of times a render, and a file's path made anew each time (and hashed for
+ * the lookup) cost ~2% of 1,000 LLSDs. Declared functions below, so stack traces name them.
  */
-function byKey<T>(read: (key: string) => T): (key: string) => T {
-  const known = new Map<string, T>();
-  return (key) => {
-    if (known.has(key)) return known.get(key) as T;
-    const value = read(key);
-    known.set(key, value);
-    return value;
-  };
+function readOnce<T>(known: Map<string, T>, key: string, read: () => T): T {
+  if (known.has(key)) return known.get(key) as T;
+  const value = read();
+  known.set(key, value);
+  return value;
 }
 
+const serverReleases = new Map<string, ServerRelease | undefined>();
 /** The facts of a catalog release (its APIs, its run-config schema); undefined when it is not in the catalog. */
-export const serverRelease = byKey((release): ServerRelease | undefined => configFile(`catalog/${release}/release.yaml`) as ServerRelease | undefined);
+export function serverRelease(release: string): ServerRelease | undefined {
+  return readOnce(serverReleases, release, () => configFile(`catalog/${release}/release.yaml`) as ServerRelease | undefined);
+}
 
+const registries = new Map<string, Record<string, Record<string, ProviderSpec>>>();
 /** The provider registry of a catalog release: API → provider type → spec. */
-export const providerRegistry = byKey(
-  (release): Record<string, Record<string, ProviderSpec>> => (configFile(`catalog/${release}/providers.yaml`) as Record<string, Record<string, ProviderSpec>> | undefined) ?? {},
-);
+export function providerRegistry(release: string): Record<string, Record<string, ProviderSpec>> {
+  return readOnce(registries, release, () => (configFile(`catalog/${release}/providers.yaml`) as Record<string, Record<string, ProviderSpec>> | undefined) ?? {});
+}
 
 /** One provider type of one API in a catalog release, or undefined when the release has no such provider. */
 export function providerSpec(release: string, api: string, type: string): ProviderSpec | undefined {
@@ -114,7 +115,10 @@ const schemaPrefix = 'catalog/schemas/';
  * undefined; a release and its providers name theirs. The build embeds each schema on its own
  * (scripts/embed-yaml.mjs), so a render parses only those it reads.
  */
-export const schemaOf = byKey((key): Record<string, unknown> | undefined => configFile(`${schemaPrefix}${key}`) as Record<string, unknown> | undefined);
+const schemas = new Map<string, Record<string, unknown> | undefined>();
+export function schemaOf(key: string): Record<string, unknown> | undefined {
+  return readOnce(schemas, key, () => configFile(`${schemaPrefix}${key}`) as Record<string, unknown> | undefined);
+}
 
 /** Every schema of the catalog, by key: all of them parsed (the tests, and tools that walk the catalog). */
 export const schemaDefs = (): Record<string, unknown> =>

@@ -5,11 +5,25 @@ import embedded from 'llsd-configs';
 
 const parsed = new Map<string, unknown>();
 
+/**
+ * An embedded text that does not parse: the build checks every one, so the bundle was edited or
+ * damaged after it (src/index.ts says so plainly, exit 2, as the loader does for a file of the wrong length).
+ */
+export class DamagedBundle extends Error {
+  // The loader knows it by this name when it is thrown while the program's modules load.
+  override name = 'DamagedBundle';
+}
+
 /** The value of `configs/<path>`, or undefined when no such file is embedded. */
 export function configFile(path: string): unknown {
   if (parsed.has(path)) return parsed.get(path);
   if (!Object.hasOwn(embedded, path)) return undefined;
-  const value: unknown = JSON.parse(embedded[path] as string);
+  let value: unknown;
+  try {
+    value = JSON.parse(embedded[path] as string);
+  } catch {
+    throw new DamagedBundle(`its embedded configs/${path} does not parse`);
+  }
   parsed.set(path, value);
   return value;
 }

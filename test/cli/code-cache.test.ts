@@ -299,4 +299,53 @@ describe('the bundle itself (attacker probe)', () => {
     expect(r.status).toBe(2);
     expect(r.stderr).toBe(`llsd-render: ${copy} is damaged (it has ${readFileSync(copy).length} bytes, not the ${readFileSync(copy).length - 1} it was built with): build it again with \`npm run build\`, or take a fresh copy\n`);
   });
+
+  /** A copy of the bundle, changed by `edit`, run on the quickstart without a code cache. */
+  const runDamaged = (edit: (text: string) => string) => {
+    const dir = tempDir('llsd-render-code-cache-');
+    const copy = join(dir, 'llsd-render.js');
+    writeFileSync(join(dir, 'package.json'), '{ "type": "commonjs" }\n');
+    writeFileSync(copy, edit(readFileSync(requireBundle(), 'latin1')), 'latin1');
+    const r = spawnSync(process.execPath, [copy, 'build', quickstartPath], { cwd: repoRoot, encoding: 'utf8', env: { ...process.env, LLSD_RENDER_CODE_CACHE: 'off' } });
+    return { ...r, copy };
+  };
+  const damagedLine = (copy: string, why: string): string => `llsd-render: ${copy} is damaged (${why}): build it again with \`npm run build\`, or take a fresh copy\n`;
+
+  it('a bundle cut short in the comments of its loader is refused with exit 2, not run as an empty program that exits 0 (attacker round 8)', () => {
+    const guardEnd = readFileSync(requireBundle(), 'latin1').indexOf('// The start of dist/llsd-render.js');
+    for (const length of [guardEnd, guardEnd + 100, guardEnd + 1500]) {
+      const r = runDamaged((text) => text.slice(0, length));
+      expect(r.status, `cut at ${length}`).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toBe(damagedLine(r.copy, 'it ends before its program'));
+    }
+  });
+
+  it('a program edited out of shape in place (the same length) is refused plainly with exit 2, without its kB-long line (attacker round 8)', () => {
+    const r = runDamaged((text) => {
+      const at = text.indexOf('function ', text.indexOf('\n/*\n') + 1000);
+      return `${text.slice(0, at)}fu(ction${text.slice(at + 'function'.length)}`;
+    });
+    expect(r.status).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^llsd-render: \S+ is damaged \(its program does not compile: [^\n]{1,100}\): build it again with `npm run build`, or take a fresh copy\n$/);
+  });
+
+  it('an embedded configs/ text edited out of shape is refused plainly with exit 2 when a render reads it, not as an internal error (attacker round 8)', () => {
+    const r = runDamaged((text) => {
+      // The data section: a line with the index ([path, length] of each entry), then the texts in order.
+      const dataOffset = Number(/const dataOffset = Number\('(\d+)'\)/.exec(text)?.[1]);
+      const indexEnd = text.indexOf('\n', dataOffset);
+      let at = indexEnd + 1;
+      for (const [path, length] of JSON.parse(text.slice(dataOffset, indexEnd)) as Array<[string, number]>) {
+        if (path === 'distributions.yaml') break;
+        at += length;
+      }
+      const colon = text.indexOf('":', at);
+      return `${text.slice(0, colon + 1)};${text.slice(colon + 2)}`;
+    });
+    expect(r.status).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(damagedLine(r.copy, 'its embedded configs/distributions.yaml does not parse'));
+  });
 });
