@@ -25,7 +25,7 @@ import { providerSpec, schemaOf, serverRelease } from '../catalog/catalog.js';
 import { commaListKeys, substitutionOf, type Substitution } from '../catalog/schemas.js';
 import type { WarningCode } from '../krm/result.js';
 import { formatFieldPath } from '../krm/item.js';
-import { clonePlain, isPlainObject } from '../lib/objects.js';
+import { clonePlain, isPlainObject, setOwn } from '../lib/objects.js';
 import { clip, code, listOf, quote } from '../lib/quote.js';
 import { isCredentialName } from '../lib/url-credentials.js';
 import { surelyValid } from './release-schema-fast.js';
@@ -231,7 +231,7 @@ function section(
     byValue = new Map();
     memo.set(scope, byValue);
   }
-  const json = JSON.stringify(raw);
+  const json = memoKey(raw);
   let relative = byValue.get(json);
   if (relative === undefined) {
     relative = findings(node, raw, base, labels, sub, env, commaLists);
@@ -330,12 +330,36 @@ function isData(value: object): boolean {
 function findings(node: Schema, raw: unknown, base: Segment[], labels: Labels, sub: Substitution, env: Env, commaLists: readonly string[]): Found[] {
   const dropped: Segment[][] = [];
   const value = splitAtCommas(resolve(raw, base, sub, env, dropped), commaLists);
+  const checked = infinitiesAsNaN(value);
   // Most sections are valid: the fast check says so for most (release-schema-fast.ts), cfworker's
   // first pass, which stops at the first error, for the rest; only an invalid one is validated
   // again for all its errors.
-  if (surelyValid(value, node, refNode) || validate(value, node, '2020-12', lookup, true).valid) return [];
-  const found = explainAll(node, value, validate(value, node, '2020-12', lookup, false).errors, labels);
+  if (surelyValid(checked, node, refNode) || validate(checked, node, '2020-12', lookup, true).valid) return [];
+  const found = explainAll(node, value, validate(checked, node, '2020-12', lookup, false).errors, labels);
   return dropped.length === 0 ? found : found.filter((f) => !dropped.some((d) => d.slice(base.length).every((s, i) => f.path[i] === s)));
+}
+
+/**
+ * `value` with ±Infinity (YAML `.inf`) as NaN, for cfworker, which takes infinity for an integer
+ * (`Infinity % 1` is NaN, so not a remainder): the server's int fields refuse it, its float fields
+ * take both. NaN fails `integer` and passes `number` there, as the server does. Unchanged (the same
+ * object) when there is none.
+ */
+function infinitiesAsNaN(value: unknown): unknown {
+  if (typeof value === 'number') return Number.isFinite(value) || Number.isNaN(value) ? value : Number.NaN;
+  if (Array.isArray(value)) {
+    const items = value.map(infinitiesAsNaN);
+    return items.every((item, i) => item === value[i]) ? value : items;
+  }
+  if (!isPlainObject(value)) return value;
+  let out: Record<string, unknown> | undefined;
+  for (const [key, item] of Object.entries(value)) {
+    const changed = infinitiesAsNaN(item);
+    if (changed === item) continue;
+    out ??= { ...value };
+    setOwn(out, key, changed);
+  }
+  return out ?? value;
 }
 
 /** A before-validator's split of `a,b` into a list; a string still holding a placeholder is one unknown item. */
@@ -347,6 +371,16 @@ function splitAtCommas(value: unknown, keys: readonly string[]): unknown {
     if (typeof text === 'string') out[key] = text.includes('${env.') ? [text] : text.split(',').map((s) => s.trim());
   }
   return out;
+}
+
+/**
+ * The memo's key of a value: its JSON text, where JSON writes NaN and ±Infinity as `null` too; a
+ * text with `null` in it is made again with those told apart (rare: a replacer costs every value).
+ */
+function memoKey(raw: unknown): string {
+  const json = JSON.stringify(raw) ?? 'undefined';
+  if (!json.includes('null')) return json;
+  return JSON.stringify(raw, (_, v: unknown) => (typeof v === 'number' && !Number.isFinite(v) ? `\u0000${String(v)}` : v));
 }
 
 /** Findings by section (schema, labels, env names) and value as written; bounded, emptied when full. */
@@ -645,6 +679,8 @@ function shown(value: unknown, path: Segment[], labels: Labels): string {
   if (typeof value === 'string') return quote(value);
   if (Array.isArray(value)) return 'a list';
   if (isPlainObject(value)) return 'a mapping';
+  // As YAML writes them (JSON has no infinity and would say `null`).
+  if (typeof value === 'number' && !Number.isFinite(value)) return Number.isNaN(value) ? '.nan' : value > 0 ? '.inf' : '-.inf';
   return clip(JSON.stringify(value) ?? String(value));
 }
 

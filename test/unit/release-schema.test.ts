@@ -219,3 +219,21 @@ describe('release schema: findings kept from earlier checks', () => {
     expect(check(config, '0.7.1')).toEqual(first);
   });
 });
+
+describe('release schema: infinity and NaN (YAML .inf, .nan) (attacker round 8)', () => {
+  it('an integer field refuses .inf, -.inf and .nan, as the server does, and the message writes them as YAML does', () => {
+    for (const [value, shown] of [
+      [Number.POSITIVE_INFINITY, '.inf'],
+      [Number.NEGATIVE_INFINITY, '-.inf'],
+      [Number.NaN, '.nan'],
+    ] as const) {
+      const p = only(check(vllm({ max_tokens: value }), '0.7.1'));
+      expect(p).toEqual({ severity: 'error', path: 'providers.inference[0].config.max_tokens', message: `must be an integer, not ${shown}` });
+    }
+  });
+
+  it('a value JSON writes as null is not mistaken for null: each is judged on its own, in either order', () => {
+    const infinityFirst = [check(vllm({ max_tokens: Number.POSITIVE_INFINITY }), '0.7.1'), check(vllm({ max_tokens: null }), '0.7.1'), check(vllm({ max_tokens: 4096 }), '0.7.1')];
+    expect(infinityFirst.map((problems) => problems.map((p) => p.message))).toEqual([['must be an integer, not .inf'], ['must be an integer, not null'], []]);
+  });
+});
