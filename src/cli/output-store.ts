@@ -2,7 +2,7 @@
 // to be free of errors (nothing is printed before that). Held in memory, the output of 10,000
 // LLSDs is 165 MB of text; on disk it costs the page cache, and the file is unlinked as soon as it
 // is open, so nothing is left behind whatever ends the process.
-import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, constants, mkdtempSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { OutputStore } from '../krm/resource-list.js';
@@ -94,8 +94,19 @@ export function openOutputStore(): { store: OutputStore; close: () => void } {
   return { store, close: () => store.close() };
 }
 
-/** A new file in a new directory under the temporary one, both removed at once: it lives while open. */
+/**
+ * A file under the temporary directory that has no name: it lives while open. On Linux, O_TMPFILE
+ * makes it so at once, and nothing is left whatever kills the process; elsewhere (or a file
+ * system without it) a new file in a new directory, both removed at once.
+ */
 function openUnlinkedFile(): number {
+  if (process.platform === 'linux') {
+    try {
+      return openSync(tmpdir(), linuxTmpfile | constants.O_DIRECTORY | constants.O_RDWR, 0o600);
+    } catch {
+      // EOPNOTSUPP, EISDIR (a kernel before 3.11), EINVAL: the other way.
+    }
+  }
   const dir = mkdtempSync(join(tmpdir(), 'llsd-render-'));
   try {
     return openSync(join(dir, 'output.yaml'), 'w+', 0o600);
@@ -103,3 +114,5 @@ function openUnlinkedFile(): number {
     rmSync(dir, { recursive: true, force: true });
   }
 }
+/** Linux's __O_TMPFILE (the same on every architecture; Node's fs.constants has no O_TMPFILE). */
+const linuxTmpfile = 0o20000000;

@@ -1,6 +1,6 @@
 // Where `build` keeps its output until it is known to be free of errors (src/cli/output-store.ts),
 // and how it hands that output to a slow reader.
-import { closeSync, mkdtempSync, openSync, readdirSync } from 'node:fs';
+import { closeSync, constants, mkdtempSync, openSync, readdirSync, readlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -46,6 +46,25 @@ describe('the output store', () => {
       expect(readdirSync(dir)).toEqual([]);
       expect(store).not.toBeInstanceOf(MemoryStore);
       expect([store.get(0), store.get(1).length, store.get(2)]).toEqual(['text', 1_100_000, 'after']);
+      // Where the file system has O_TMPFILE (Linux), the file never had a name: no moment in which
+      // a kill could leave it. Elsewhere it was made in a directory of its own, both removed at once.
+      const nameless = ((): boolean => {
+        try {
+          closeSync(openSync(dir, 0o20000000 | constants.O_DIRECTORY | constants.O_RDWR, 0o600));
+          return process.platform === 'linux';
+        } catch {
+          return false;
+        }
+      })();
+      const open = readdirSync('/proc/self/fd').map((fd) => {
+        try {
+          return readlinkSync(`/proc/self/fd/${fd}`);
+        } catch {
+          return '';
+        }
+      });
+      const expected = nameless ? `^${dir}/#\\d+ \\(deleted\\)$` : `^${dir}/llsd-render-[^/]+/output\\.yaml \\(deleted\\)$`;
+      expect(open.filter((target) => target.startsWith(`${dir}/`))).toEqual([expect.stringMatching(new RegExp(expected))]);
       close();
     } finally {
       if (saved === undefined) delete process.env.TMPDIR;
