@@ -98,7 +98,9 @@ if (data.includes('*/') || /[^\x00-\x7e]/.test(data)) throw new Error('internal:
 // loader turns it back. The program's first line is the line after `/*`, and every program
 // line keeps a line of the file to itself.
 const loader = readFileSync('src/loader.cjs', 'utf8');
-const start = `#!/usr/bin/env node\n// llsd-render ${version}\n${loader}\nload();\n/*\n`;
+// The loader's first line right after the #! line: it is what says that a copy cut short is damaged.
+const [loaderGuard, ...loaderRest] = loader.split('\n');
+const start = `#!/usr/bin/env node\n${loaderGuard}\n// llsd-render ${version}\n${loaderRest.join('\n')}\nload();\n/*\n`;
 const programLine = start.split('\n').length;
 const head = start.replace("'%PROGRAM_HASH%'", `'${hash}'`).replace("'%PROGRAM_LINE%'", `'${programLine}'`);
 if (/[^\x00-\x7f]/.test(head)) throw new Error('src/loader.cjs must be ASCII: the program offset counts bytes');

@@ -72,7 +72,9 @@ main({
       return;
     }
     if (error instanceof DamagedBundle) {
-      process.stderr.write(`llsd-render: ${process.argv[1]} is damaged (${error.message}): build it again with \`npm run build\`, or take a fresh copy\n`);
+      const message = `${process.argv[1]} is damaged (${error.message}): build it again with \`npm run build\`, or take a fresh copy`;
+      process.stderr.write(`llsd-render: ${message}\n`);
+      if (krmMode) process.stdout.write(errorList(message));
       process.exitCode = 2;
       return;
     }

@@ -1,6 +1,9 @@
-'use strict';
-// Before anything else: a copy cut short here, in the comments below, would run nothing and exit 0.
-let loading = false; process.on('exit', () => { if (!loading) { process.stderr.write(`llsd-render: ${__filename} is damaged (it ends before its program): build it again with \`npm run build\`, or take a fresh copy\n`); process.exitCode = 2; } });
+'use strict'; { var loading = false; var damaged = (why) => { const message = `${__filename} is damaged (${why}): build it again with \`npm run build\`, or take a fresh copy`; process.stderr.write(`llsd-render: ${message}\n`); if (process.argv.length <= 2) process.stdout.write(`apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\nresults:\n  - severity: error\n    message: ${JSON.stringify(message)}\n`); process.exit(2); }; process.on('exit', () => loading || damaged('it ends before its program')); }
+// The line above comes first, whole: a copy cut short after it (in the comments below) would
+// otherwise run nothing and exit 0 with no output, and one cut inside its block does not parse.
+// `damaged(why)`: a bundle cut short, grown, or edited out of shape, said plainly with exit 2 (not
+// as a stack trace from its parts); in KRM mode (no arguments) also as the ResourceList that kpt
+// and kustomize expect (JSON text is a YAML double-quoted scalar).
 // The start of dist/llsd-render.js (scripts/build.mjs puts it there): it runs the bundled program,
 // which is the text of the block comment after it in the same file, through V8's code cache.
 //
@@ -190,6 +193,9 @@ function embeddedConfigs(text) {
   } catch {
     damaged('its data index does not parse');
   }
+  if (!Array.isArray(index) || !index.every((entry) => Array.isArray(entry) && typeof entry[0] === 'string' && Number.isSafeInteger(entry[1]) && entry[1] >= 0)) {
+    damaged('its data index is not a list of [path, length]');
+  }
   for (const [path, length] of index) {
     files[path] = text.slice(at, at + length);
     at += length;
@@ -198,11 +204,6 @@ function embeddedConfigs(text) {
   return files;
 }
 
-/** A bundle cut short, grown, or edited out of shape: said plainly (exit 2), not as a stack trace from its parts. */
-function damaged(why) {
-  process.stderr.write(`llsd-render: ${__filename} is damaged (${why}): build it again with \`npm run build\`, or take a fresh copy\n`);
-  process.exit(2);
-}
 
 function load() {
   loading = true;
@@ -240,8 +241,10 @@ function load() {
   try {
     script.runInThisContext()(module.exports, require, module, __filename, __dirname, embeddedConfigs(text));
   } catch (error) {
-    // An embedded configs/ text read while the modules load (src/catalog/files.ts); later, src/index.ts says it.
-    if (error?.name === 'DamagedBundle') damaged(error.message);
-    throw error;
+    // Thrown while the program's modules load, before any input is read: an embedded configs/ text
+    // that does not parse (src/catalog/files.ts; later, src/index.ts says it), or a program edited
+    // so that it compiles but cannot start (an unknown built-in module, say).
+    if (process.env.LLSD_RENDER_DEBUG) process.stderr.write(`${error?.stack ?? error}\n`);
+    damaged(error?.name === 'DamagedBundle' ? error.message : `its program stops while it loads: ${String(error?.message ?? error).split('\n')[0].slice(0, 200)}`);
   }
 }

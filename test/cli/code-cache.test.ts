@@ -300,25 +300,56 @@ describe('the bundle itself (attacker probe)', () => {
     expect(r.stderr).toBe(`llsd-render: ${copy} is damaged (it has ${readFileSync(copy).length} bytes, not the ${readFileSync(copy).length - 1} it was built with): build it again with \`npm run build\`, or take a fresh copy\n`);
   });
 
-  /** A copy of the bundle, changed by `edit`, run on the quickstart without a code cache. */
-  const runDamaged = (edit: (text: string) => string) => {
+  /** A copy of the bundle, changed by `edit`, run on the quickstart (or in KRM mode on `stdin`) without a code cache. */
+  const runDamaged = (edit: (text: string) => string, stdin?: string) => {
     const dir = tempDir('llsd-render-code-cache-');
     const copy = join(dir, 'llsd-render.js');
     writeFileSync(join(dir, 'package.json'), '{ "type": "commonjs" }\n');
     writeFileSync(copy, edit(readFileSync(requireBundle(), 'latin1')), 'latin1');
-    const r = spawnSync(process.execPath, [copy, 'build', quickstartPath], { cwd: repoRoot, encoding: 'utf8', env: { ...process.env, LLSD_RENDER_CODE_CACHE: 'off' } });
+    const args = stdin === undefined ? [copy, 'build', quickstartPath] : [copy];
+    const r = spawnSync(process.execPath, args, { cwd: repoRoot, encoding: 'utf8', input: stdin, env: { ...process.env, LLSD_RENDER_CODE_CACHE: 'off' } });
     return { ...r, copy };
+  };
+  /** The data section's index line: [start, end) in the bundle's text. */
+  const dataIndex = (text: string): [number, number] => {
+    const dataOffset = Number(/const dataOffset = Number\('(\d+)'\)/.exec(text)?.[1]);
+    return [dataOffset, text.indexOf('\n', dataOffset)];
   };
   const damagedLine = (copy: string, why: string): string => `llsd-render: ${copy} is damaged (${why}): build it again with \`npm run build\`, or take a fresh copy\n`;
 
   it('a bundle cut short in the comments of its loader is refused with exit 2, not run as an empty program that exits 0 (attacker round 8)', () => {
-    const guardEnd = readFileSync(requireBundle(), 'latin1').indexOf('// The start of dist/llsd-render.js');
+    // The guard is the loader's first line, right after the #! line; a cut inside it does not parse.
+    const guardEnd = readFileSync(requireBundle(), 'latin1').indexOf('\n', '#!/usr/bin/env node\n'.length) + 1;
     for (const length of [guardEnd, guardEnd + 100, guardEnd + 1500]) {
       const r = runDamaged((text) => text.slice(0, length));
       expect(r.status, `cut at ${length}`).toBe(2);
       expect(r.stdout).toBe('');
       expect(r.stderr).toBe(damagedLine(r.copy, 'it ends before its program'));
     }
+  });
+
+  it('in KRM mode a damaged bundle also writes a ResourceList with the error, which kpt and kustomize expect (attacker round 9)', () => {
+    const r = runDamaged((text) => text.slice(0, 3000), 'apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\n');
+    expect(r.status).toBe(2);
+    expect(r.stderr).toBe(damagedLine(r.copy, 'it ends before its program'));
+    expect(r.stdout).toBe(
+      `apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\nresults:\n  - severity: error\n    message: ${JSON.stringify(damagedLine(r.copy, 'it ends before its program').slice('llsd-render: '.length, -1))}\n`,
+    );
+  });
+
+  it('a data index of the right length that is not a list of [path, length] is refused plainly (attacker round 9)', () => {
+    const r = runDamaged((text) => {
+      const [start, end] = dataIndex(text);
+      return `${text.slice(0, start)}${'{}'.padEnd(end - start)}${text.slice(end)}`;
+    });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toBe(damagedLine(r.copy, 'its data index is not a list of [path, length]'));
+  });
+
+  it('a program edited so that it compiles but cannot start is refused plainly, its stack only with LLSD_RENDER_DEBUG (attacker round 9)', () => {
+    const r = runDamaged((text) => text.replace('require("node:fs")', 'require("node:fx")'));
+    expect(r.status).toBe(2);
+    expect(r.stderr).toBe(damagedLine(r.copy, 'its program stops while it loads: No such built-in module: node:fx'));
   });
 
   it('a program edited out of shape in place (the same length) is refused plainly with exit 2, without its kB-long line (attacker round 8)', () => {
@@ -334,8 +365,7 @@ describe('the bundle itself (attacker probe)', () => {
   it('an embedded configs/ text edited out of shape is refused plainly with exit 2 when a render reads it, not as an internal error (attacker round 8)', () => {
     const r = runDamaged((text) => {
       // The data section: a line with the index ([path, length] of each entry), then the texts in order.
-      const dataOffset = Number(/const dataOffset = Number\('(\d+)'\)/.exec(text)?.[1]);
-      const indexEnd = text.indexOf('\n', dataOffset);
+      const [dataOffset, indexEnd] = dataIndex(text);
       let at = indexEnd + 1;
       for (const [path, length] of JSON.parse(text.slice(dataOffset, indexEnd)) as Array<[string, number]>) {
         if (path === 'distributions.yaml') break;
