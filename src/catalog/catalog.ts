@@ -133,15 +133,13 @@ export interface ProviderFields {
 const fieldsCache = new Map<string, ProviderFields | undefined>();
 /** What a provider's config schema says about its top-level keys; undefined when the release has no such provider. */
 export function providerFields(release: string, api: string, type: string): ProviderFields | undefined {
-  const cacheKey = `${release} ${api} ${type}`;
-  if (fieldsCache.has(cacheKey)) return fieldsCache.get(cacheKey);
-  const spec = providerSpec(release, api, type);
-  const schema = spec ? schemaOf(spec.schema) : undefined;
-  const fields = schema
-    ? { keys: Object.keys((schema.properties as Record<string, unknown> | undefined) ?? {}), required: [...((schema.required as string[] | undefined) ?? [])] }
-    : undefined;
-  fieldsCache.set(cacheKey, fields);
-  return fields;
+  return readOnce(fieldsCache, `${release} ${api} ${type}`, () => {
+    const spec = providerSpec(release, api, type);
+    const schema = spec ? schemaOf(spec.schema) : undefined;
+    return schema
+      ? { keys: Object.keys((schema.properties as Record<string, unknown> | undefined) ?? {}), required: [...((schema.required as string[] | undefined) ?? [])] }
+      : undefined;
+  });
 }
 
 /** The APIs a provider type needs in a catalog release (the server stops without them); empty when it has no such provider. */
@@ -198,13 +196,11 @@ function runConfigNode(release: string, path: readonly string[]): unknown {
 const keysCache = new Map<string, readonly string[] | undefined>();
 /** The keys the run config reads at `path` (e.g. ['vector_stores']); undefined when the release has no such object. */
 export function runConfigKeys(release: string, path: readonly string[]): readonly string[] | undefined {
-  const cacheKey = `${release}\t${path.join('\t')}`;
-  if (keysCache.has(cacheKey)) return keysCache.get(cacheKey);
-  const node = runConfigNode(release, path);
-  const objects = objectsOf(node);
-  const keys = node === undefined || objects.length === 0 ? undefined : [...new Set(objects.flatMap((o) => Object.keys(o.properties as SchemaNode)))];
-  keysCache.set(cacheKey, keys);
-  return keys;
+  return readOnce(keysCache, `${release}\t${path.join('\t')}`, () => {
+    const node = runConfigNode(release, path);
+    const objects = objectsOf(node);
+    return node === undefined || objects.length === 0 ? undefined : [...new Set(objects.flatMap((o) => Object.keys(o.properties as SchemaNode)))];
+  });
 }
 
 /** A store of `storage.stores`: its family (a KV or an SQL store reference) and the backend it names when omitted. */

@@ -1,6 +1,5 @@
 // Plain-object helpers shared by the stages. Keys come from user input, so values are set as own
 // properties: a key named `__proto__` is data, never a prototype change.
-
 import { isDeepStrictEqual } from 'node:util';
 
 export const isPlainObject = (value: unknown): value is Record<string, unknown> =>
