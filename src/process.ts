@@ -3,7 +3,7 @@
 import { posix } from 'node:path';
 import { readFunctionConfig, isRenderConfig, renderConfigNearMiss } from './api/function-config.js';
 import { llsdKind, llsdNearMiss, llsdReaders, supportedLlsdVersions, type LlsdVersion } from './api/llsd.js';
-import { renderOptionsSchema, type RegistryOptions, type RenderOptions, type RenderOptionsInput } from './api/render-config.js';
+import { parseRenderOptions, type RegistryOptions, type RenderOptions, type RenderOptionsInput } from './api/render-config.js';
 import { isError, type FieldProblem } from './api/issues.js';
 import { checkReferences } from './api/references.js';
 import { isOgxServerObject, ogxKind, ogxNearMiss, parseOgxServer } from './api/ogxserver.js';
@@ -629,12 +629,15 @@ function leftOutCount(first: Result, n: number): Result {
 }
 
 const parsedOptions = (options: RenderOptionsInput): RenderOptions | undefined => {
-  const parsed = renderOptionsSchema.safeParse(options);
+  const parsed = parseRenderOptions(options);
   return parsed.success ? parsed.data : undefined;
 };
 
 function mergeOptions(sources: readonly RenderOptionsInput[]): RenderOptions {
-  return renderOptionsSchema.parse(Object.assign({}, ...sources));
+  const parsed = parseRenderOptions(Object.assign({}, ...sources));
+  // Each source was checked on its own: merged ones that fail are a bug (an internal error).
+  if (!parsed.success) throw parsed.error;
+  return parsed.data;
 }
 
 export const fromProblem = (item: InputItem, problem: FieldProblem): Result => {

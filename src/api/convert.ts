@@ -23,7 +23,7 @@ import { clip, code, quote } from '../lib/quote.js';
 import type { z } from '../lib/zod.js';
 import { problemsFromIssues, type FieldProblem } from './issues.js';
 import { v1alpha1Schemas } from './llsd-v1alpha1.js';
-import { group, kind, llsdSchema, specSchema } from './llsd-v1alpha2.js';
+import { group, kind, llsdV1alpha2Schemas } from './llsd-v1alpha2.js';
 
 export const conversionAnnotation = 'llamastack.io/conversion-data';
 
@@ -112,6 +112,7 @@ let directions: { up: Direction; down: Direction } | undefined;
 function directionsOf(): { up: Direction; down: Direction } {
   if (directions) return directions;
   const { specV1alpha1Schema } = v1alpha1Schemas();
+  const { specSchema } = llsdV1alpha2Schemas();
   return (directions = {
     up: { from: v1alpha1, to: v1alpha2, rows: rowsOf(false), sourceSpec: specV1alpha1Schema, targetSpec: specSchema },
     down: { from: v1alpha2, to: v1alpha1, rows: rowsOf(true), sourceSpec: specSchema, targetSpec: specV1alpha1Schema },
@@ -391,6 +392,7 @@ function rejectedValue(path: string[], value: unknown): FieldProblem[] {
   setPath(single, path, value);
   const row = directionsOf().up.rows.find((r) => samePath(r.from, path)) as Row;
   const forced = mapSpec(single, directionsOf().up, true) ?? {};
+  const { specSchema } = llsdV1alpha2Schemas();
   const parsed = specSchema.safeParse(forced);
   const issues = parsed.success ? [] : parsed.error.issues.filter((issue) => row.to.every((key, i) => issue.path[i] === key));
   const problems = problemsFromIssues(issues, specSchema).map((p) => v1alpha1Problem({ ...p, path: ['spec', ...p.path] }));
@@ -497,7 +499,7 @@ function deepEqual(a: unknown, b: unknown): boolean {
 // ---------------------------------------------------------------------------------------------
 // The `convert` command's view: the source checked against its own schema first.
 
-const llsdSchemas = (): Record<string, Schema> => ({ [v1alpha1]: v1alpha1Schemas().llsdV1alpha1Schema, [v1alpha2]: llsdSchema });
+const llsdSchemas = (): Record<string, Schema> => ({ [v1alpha1]: v1alpha1Schemas().llsdV1alpha1Schema, [v1alpha2]: llsdV1alpha2Schemas().llsdSchema });
 
 /**
  * `object` in `apiVersion`, after checking it against the schema of its own version (problems at

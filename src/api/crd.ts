@@ -9,7 +9,7 @@
 import type { z } from '../lib/zod.js';
 import { jsonSchemaOf, type JsonSchema } from './json-schema.js';
 import { v1alpha1Schemas } from './llsd-v1alpha1.js';
-import { dnsLabel, group, kind, specSchema } from './llsd-v1alpha2.js';
+import { group, kind, llsdV1alpha2Schemas } from './llsd-v1alpha2.js';
 
 /** The Service in front of `llsd-render webhook`, which converts between the served versions. */
 export const conversionWebhook = {
@@ -133,7 +133,7 @@ export function crd(versions: readonly VersionSource[] = servedVersions): Custom
 
 function crdVersion(source: VersionSource, storage: boolean): CrdVersion {
   const spec = withRules(structural(jsonSchemaOf(source.spec), 'spec'), source.rules);
-  const name = structural(jsonSchemaOf(dnsLabel), 'metadata.name');
+  const name = structural(jsonSchemaOf(llsdV1alpha2Schemas().dnsLabel), 'metadata.name');
   return {
     name: source.name,
     served: true,
@@ -427,7 +427,9 @@ export const rulesV1alpha2: Readonly<Record<string, readonly ValidationRule[]>> 
 
 const v1alpha2: VersionSource = {
   name: 'v1alpha2',
-  spec: specSchema,
+  get spec() {
+    return llsdV1alpha2Schemas().specSchema;
+  },
   rules: rulesV1alpha2,
   columns: [
     { name: 'Distribution', type: 'string', jsonPath: '.spec.distribution.name', description: 'The named distribution.' },

@@ -9,8 +9,8 @@ import { ogxApiVersion, ogxKind } from './ogxserver.js';
 import {
   renderConfigApiVersion,
   renderConfigKind,
-  renderConfigSchema,
-  renderOptionsSchema,
+  parseRenderOptions,
+  renderConfigSchemas,
   type RenderOptionsInput,
 } from './render-config.js';
 
@@ -87,12 +87,12 @@ export const isRenderConfig = (item: InputItem): boolean =>
 
 function fromConfigMap(item: InputItem): FunctionConfig {
   const options = (item.object.data ?? {}) as Record<string, unknown>;
-  const parsed = renderOptionsSchema.safeParse(options, { reportInput: true });
+  const parsed = parseRenderOptions(options as RenderOptionsInput);
   if (!parsed.success) {
     return {
       role: 'options',
       options: {},
-      problems: problemsFromIssues(parsed.error.issues, renderOptionsSchema).map((p) => ({ ...p, path: ['data', ...p.path] })),
+      problems: problemsFromIssues(parsed.error.issues, renderConfigSchemas().renderOptionsSchema).map((p) => ({ ...p, path: ['data', ...p.path] })),
     };
   }
   // The raw keys, not the parsed ones: defaults are applied once, after every source is merged.
@@ -100,6 +100,7 @@ function fromConfigMap(item: InputItem): FunctionConfig {
 }
 
 function fromRenderConfig(item: InputItem): FunctionConfig {
+  const { renderConfigSchema } = renderConfigSchemas();
   const parsed = renderConfigSchema.safeParse(item.object, { reportInput: true });
   if (!parsed.success) {
     return { role: 'options', options: {}, problems: problemsFromIssues(parsed.error.issues, renderConfigSchema) };

@@ -7,18 +7,18 @@
 // These schemas check the shape of each field; the rules across fields (`rules.ts`) are not in
 // them. The CRD (`crd.ts`) is derived from `jsonSchemaOfSpec()`.
 import { z } from '../lib/zod.js';
-import { group, kind, llsdSchema, specSchema, version } from './llsd-v1alpha2.js';
+import { group, kind, llsdV1alpha2Schemas, version } from './llsd-v1alpha2.js';
 
 export type JsonSchema = z.core.JSONSchema.BaseSchema;
 
 /** The JSON Schema of a v1alpha2 `spec`; objects that zod declares strict have `additionalProperties: false`. */
 export function jsonSchemaOfSpec(): JsonSchema {
-  return titled(jsonSchemaOf(specSchema), `${kind} spec (${group}/${version})`);
+  return titled(jsonSchemaOf(llsdV1alpha2Schemas().specSchema), `${kind} spec (${group}/${version})`);
 }
 
 /** The JSON Schema of a whole v1alpha2 LlamaStackDistribution: apiVersion, kind, metadata and spec. */
 export function jsonSchemaOfLlsd(): JsonSchema {
-  return titled(jsonSchemaOf(llsdSchema), `${kind} (${group}/${version})`, {
+  return titled(jsonSchemaOf(llsdV1alpha2Schemas().llsdSchema), `${kind} (${group}/${version})`, {
     description: `A ${kind}, rendered by llsd-render. This schema checks the shape of each field; \`llsd-render validate\` also checks the rules across fields.`,
   });
 }

@@ -7,8 +7,8 @@
 // CEL rule (not both `distribution.name` and `distribution.image`) is checked after conversion,
 // by the v1alpha2 rule that says the same (`rules.ts`).
 import { described, z } from '../lib/zod.js';
-import { envVar, quantity, volume, volumeMount } from './core-v1.js';
-import { group, kind, metadataSchema } from './llsd-v1alpha2.js';
+import { coreV1Schemas } from './core-v1.js';
+import { group, kind, llsdV1alpha2Schemas } from './llsd-v1alpha2.js';
 
 export const version = 'v1alpha1';
 export const apiVersion = `${group}/${version}`;
@@ -18,6 +18,8 @@ export const apiVersion = `${group}/${version}`;
  * building them costs a render that has none a noticeable part of its start-up.
  */
 function defineSchemas() {
+  const { envVar, quantity, volume, volumeMount } = coreV1Schemas();
+  const { metadataSchema } = llsdV1alpha2Schemas();
   const intOrString = described(z.union([z.int(), z.string()]), 'A number, or a string such as a percentage (`50%`).');
 
   /** Kubernetes ResourceRequirements (core/v1). */

@@ -4,6 +4,7 @@
 import type { KrmObject } from '../krm/item.js';
 import { isPlainObject, setOwn } from '../lib/objects.js';
 import { quote } from '../lib/quote.js';
+import { safeParseVia } from '../lib/zod-shape.js';
 import { toV1alpha2, v1alpha1FieldsNotRendered, v1alpha1Problem } from './convert.js';
 import { v1alpha1Schemas } from './llsd-v1alpha1.js';
 import { apiOfDisabled, checkRules } from './rules.js';
@@ -11,7 +12,8 @@ import { isError, isNear, problemsFromIssues, type FieldProblem } from './issues
 import {
   group,
   kind,
-  llsdSchema,
+  llsdShapes,
+  llsdV1alpha2Schemas,
   providerApis,
   type ModelInput,
   type ProviderApi,
@@ -101,9 +103,9 @@ const requiredHints = {
 export function parseLlsd(object: KrmObject): ParsedLlsd {
   const reserved = reservedKeys(object);
   if (reserved.length > 0) return { ok: false, problems: reserved };
-  const parsed = llsdSchema.safeParse(object, { reportInput: true });
+  const parsed = safeParseVia(llsdShapes().llsd, () => llsdV1alpha2Schemas().llsdSchema, object, { reportInput: true });
   if (!parsed.success) {
-    return { ok: false, problems: problemsFromIssues(parsed.error.issues, llsdSchema, requiredHints) };
+    return { ok: false, problems: problemsFromIssues(parsed.error.issues, llsdV1alpha2Schemas().llsdSchema, requiredHints) };
   }
   const { metadata } = parsed.data;
   // The order of a mapping's keys carries no meaning (a reformat may change it), so it must not

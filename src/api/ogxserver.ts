@@ -8,19 +8,16 @@
 import type { KrmObject } from '../krm/item.js';
 import { described, z } from '../lib/zod.js';
 import {
-  envVar,
+  coreV1Schemas,
   networkPolicyEgressRule,
   networkPolicyIngressRule,
   podResourceClaim,
-  quantity,
   resourceRequirements,
   topologySpreadConstraint,
-  volume,
-  volumeMount,
 } from './core-v1.js';
 import { isError, isNear, problemsFromIssues, type FieldProblem } from './issues.js';
 import { quote } from '../lib/quote.js';
-import { metadataSchema } from './llsd-v1alpha2.js';
+import { llsdV1alpha2Schemas } from './llsd-v1alpha2.js';
 import { ogxLiteralCredentials } from './ogxserver-credentials.js';
 import { checkOgxRules, type OgxRuleOptions } from './ogxserver-rules.js';
 import { reservedKeys } from './llsd.js';
@@ -73,6 +70,8 @@ let schemas: ReturnType<typeof defineSchemas> | undefined;
 export const ogxSchemas = () => (schemas ??= defineSchemas());
 
 function defineSchemas() {
+  const { envVar, quantity, volume, volumeMount } = coreV1Schemas();
+  const { metadataSchema } = llsdV1alpha2Schemas();
   /** A whole number of at least `min` (and at most `max`). */
   const int = (min: number, max?: number) => z.int().check(z.minimum(min), ...(max === undefined ? [] : [z.maximum(max)]));
   const int32 = (min: number, max?: number) => z.int32().check(z.minimum(min), ...(max === undefined ? [] : [z.maximum(max)]));
@@ -759,7 +758,7 @@ export function parseOgxServer(object: KrmObject, options: OgxRuleOptions = {}):
   return { ok: true, server, problems };
 }
 
-function pickMetadata(metadata: z.output<typeof metadataSchema>): OgxServer['metadata'] {
+function pickMetadata(metadata: z.output<ReturnType<typeof llsdV1alpha2Schemas>['metadataSchema']>): OgxServer['metadata'] {
   const out: OgxServer['metadata'] = { name: metadata.name };
   if (metadata.namespace !== undefined) out.namespace = metadata.namespace;
   if (metadata.labels !== undefined) out.labels = metadata.labels;

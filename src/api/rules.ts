@@ -5,10 +5,10 @@ import { clip, quote } from '../lib/quote.js';
 import type { FieldProblem } from './issues.js';
 import { formatFieldPath } from '../krm/item.js';
 import { isPlainObject } from '../lib/objects.js';
-import { z } from '../lib/zod.js';
+import { safeParseVia } from '../lib/zod-shape.js';
 import { problemsFromIssues } from './issues.js';
 import type { Llsd, ModelEntry, ProviderEntry } from './llsd.js';
-import { providerApis, secretKeySelector, type ProviderApi, type SpecInput, type StorageBackendInput } from './llsd-v1alpha2.js';
+import { llsdShapes, llsdV1alpha2Schemas, providerApis, type ProviderApi, type SpecInput, type StorageBackendInput } from './llsd-v1alpha2.js';
 
 export function checkRules(llsd: Llsd): FieldProblem[] {
   const problems: FieldProblem[] = [];
@@ -185,8 +185,8 @@ function checkSettingsSecrets(providers: readonly ProviderEntry[], problems: Fie
     if (Array.isArray(value)) return value.forEach((v, i) => walk(v, [...path, i]));
     if (!isPlainObject(value)) return;
     if ('secretKeyRef' in value) {
-      const parsed = secretLeaf.safeParse(value, { reportInput: true });
-      if (!parsed.success) problems.push(...problemsFromIssues(parsed.error.issues, secretLeaf).map((p) => ({ ...p, path: [...path, ...p.path] })));
+      const parsed = safeParseVia(llsdShapes().secretLeaf, secretLeaf, value, { reportInput: true });
+      if (!parsed.success) problems.push(...problemsFromIssues(parsed.error.issues, secretLeaf()).map((p) => ({ ...p, path: [...path, ...p.path] })));
       return;
     }
     for (const [key, child] of Object.entries(value)) walk(child, [...path, key]);
@@ -194,7 +194,7 @@ function checkSettingsSecrets(providers: readonly ProviderEntry[], problems: Fie
   for (const provider of providers) walk(provider.settings, [...provider.path, 'settings']);
 }
 
-const secretLeaf = z.strictObject({ secretKeyRef: secretKeySelector });
+const secretLeaf = () => llsdV1alpha2Schemas().secretLeaf;
 
 /** Two external providers with one id would replace each other (spec 001: a failure). */
 function checkExternalProviders(spec: SpecInput, problems: FieldProblem[]): void {

@@ -7,7 +7,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { toV1alpha1, toV1alpha2 } from '../../src/api/convert.js';
 import { v1alpha1Schemas } from '../../src/api/llsd-v1alpha1.js';
-import { disableableApis, llsdSchema } from '../../src/api/llsd-v1alpha2.js';
+import { disableableApis, llsdV1alpha2Schemas } from '../../src/api/llsd-v1alpha2.js';
+
+const { llsdSchema } = llsdV1alpha2Schemas();
 
 const { llsdV1alpha1Schema } = v1alpha1Schemas();
 

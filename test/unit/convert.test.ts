@@ -14,9 +14,11 @@ import {
 import { problemsFromIssues } from '../../src/api/issues.js';
 import { llsdReaders, supportedLlsdVersions } from '../../src/api/llsd.js';
 import { v1alpha1Schemas } from '../../src/api/llsd-v1alpha1.js';
-import { llsdSchema } from '../../src/api/llsd-v1alpha2.js';
+import { llsdV1alpha2Schemas } from '../../src/api/llsd-v1alpha2.js';
 import type { KrmObject } from '../../src/krm/item.js';
 import { z } from '../../src/lib/zod.js';
+
+const { llsdSchema } = llsdV1alpha2Schemas();
 
 const { llsdV1alpha1Schema, specV1alpha1Schema } = v1alpha1Schemas();
 

@@ -317,7 +317,7 @@ spec:
 
 describe('RenderConfig options for exposure', () => {
   it('reject values the API server would reject, at the option path', async () => {
-    const { renderOptionsSchema } = await import('../../src/api/render-config.js');
+    const { renderOptionsSchema } = (await import('../../src/api/render-config.js')).renderConfigSchemas();
     const { problemsFromIssues } = await import('../../src/api/issues.js');
     const problems = (input: unknown) => {
       const parsed = renderOptionsSchema.safeParse(input, { reportInput: true });

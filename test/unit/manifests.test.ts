@@ -8,7 +8,7 @@ import { inventoryOf } from '../../src/krm/inventory.js';
 import { planLlsd } from '../../src/plan/plan.js';
 import { itemFrom, llsdYaml, releaseMetadata } from '../support.js';
 
-function render(spec: string, metadata?: string, options = defaultRenderOptions): KrmObject[] {
+function render(spec: string, metadata?: string, options = defaultRenderOptions()): KrmObject[] {
   const parsed = parseLlsd(itemFrom(llsdYaml(spec, metadata ?? releaseMetadata('0.7.1'))).object);
   if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems));
   const planned = planLlsd(parsed.llsd, inventoryOf([]));
@@ -63,7 +63,7 @@ describe('ConfigMap', () => {
   });
 
   it('GitOps annotations can be switched off', () => {
-    const cm = byKind(render(vllmSpec, undefined, { ...defaultRenderOptions, gitopsAnnotations: false }), 'ConfigMap');
+    const cm = byKind(render(vllmSpec, undefined, { ...defaultRenderOptions(), gitopsAnnotations: false }), 'ConfigMap');
     expect(Object.keys(cm.metadata.annotations ?? {})).toEqual(['llamastack.io/generated-from']);
   });
 });
@@ -125,7 +125,7 @@ describe('Deployment', () => {
 describe('RoleBinding (OpenShift anyuid, as the v1alpha1 operator)', () => {
   it('is rendered only when the RenderConfig asks, for the ServiceAccount the pod runs as', () => {
     expect(render(vllmSpec).some((o) => o.kind === 'RoleBinding')).toBe(false);
-    const objects = render(`${vllmSpec}\nworkload:\n  overrides: {serviceAccountName: mine}`, undefined, { ...defaultRenderOptions, openshiftAnyuid: true });
+    const objects = render(`${vllmSpec}\nworkload:\n  overrides: {serviceAccountName: mine}`, undefined, { ...defaultRenderOptions(), openshiftAnyuid: true });
     const binding = byKind(objects, 'RoleBinding') as unknown as KrmObject & { roleRef: unknown; subjects: unknown };
     expect(binding.metadata.name).toBe('demo-rb');
     expect(binding.roleRef).toEqual({ apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'system:openshift:scc:anyuid' });

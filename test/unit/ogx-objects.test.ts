@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { parseOgxServer } from '../../src/api/ogxserver.js';
-import { defaultRenderOptions, renderOptionsSchema, type RenderOptions, type RenderOptionsInput } from '../../src/api/render-config.js';
+import { defaultRenderOptions, renderConfigSchemas, type RenderOptions, type RenderOptionsInput } from '../../src/api/render-config.js';
 import { releaseSupport } from '../../src/catalog/versions.js';
 import type { GeneratedConfig } from '../../src/config/generate.js';
 import type { KrmObject } from '../../src/krm/item.js';
@@ -45,9 +45,9 @@ const generated: GeneratedConfig = {
   modelCount: 0,
 };
 
-const options = (input: RenderOptionsInput = {}): RenderOptions => renderOptionsSchema.parse(input);
+const options = (input: RenderOptionsInput = {}): RenderOptions => renderConfigSchemas().renderOptionsSchema.parse(input);
 
-function render(p: OgxPlan, config?: GeneratedConfig, opts: RenderOptions = defaultRenderOptions): KrmObject[] {
+function render(p: OgxPlan, config?: GeneratedConfig, opts: RenderOptions = defaultRenderOptions()): KrmObject[] {
   return renderOgxObjects(p, config, opts);
 }
 

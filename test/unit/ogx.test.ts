@@ -31,7 +31,7 @@ function deployment(spec: string, release: string): Record<string, any> {
   const p = plan(spec, release);
   const outcome = generateConfig(p);
   if (!outcome.ok) throw new Error(JSON.stringify(outcome.problems));
-  return renderObjects(p, outcome.config, defaultRenderOptions).find((o: KrmObject) => o.kind === 'Deployment') as Record<string, any>;
+  return renderObjects(p, outcome.config, defaultRenderOptions()).find((o: KrmObject) => o.kind === 'Deployment') as Record<string, any>;
 }
 
 const problemsOf = (outcome: GenerateOutcome) => outcome.problems.map((p) => ({ path: p.path.join('.'), severity: p.severity ?? 'error', message: p.message }));

@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { readFunctionConfig } from '../../src/api/function-config.js';
 import { parseLlsd } from '../../src/api/llsd.js';
-import { renderOptionsSchema } from '../../src/api/render-config.js';
+import { renderConfigSchemas } from '../../src/api/render-config.js';
 import { main } from '../../src/cli/main.js';
 import type { Catalog } from '../../src/config/distributions.js';
 import { inventoryOf } from '../../src/krm/inventory.js';
@@ -66,7 +66,7 @@ providers:
 metadata_store: {type: sqlite, db_path: /tmp/registry.db}
 `);
 
-const catalogWith = (distributions: unknown): Catalog => renderOptionsSchema.parse({ distributions }).distributions;
+const catalogWith = (distributions: unknown): Catalog => renderConfigSchemas().renderOptionsSchema.parse({ distributions }).distributions;
 
 describe('release of a named distribution', () => {
   it('is the default release: starter → 1.3.0 (the newest OGX) with its pinned image and base config', () => {
@@ -348,7 +348,7 @@ describe('RenderConfig `distributions` as an option', () => {
   });
 
   it('the registry option: defaults, ConfigMap YAML string, and errors at their field', () => {
-    const defaults = renderOptionsSchema.parse({}).registry;
+    const defaults = renderConfigSchemas().renderOptionsSchema.parse({}).registry;
     expect(defaults).toEqual({ offline: false, mirrors: {}, insecure: [], platform: 'linux/amd64', timeoutSeconds: 30, pinDigest: false });
     const fromData = readFunctionConfig(itemFrom(configMap('  registry: "{offline: \'true\', insecure: [127.0.0.1:5000], mirrors: {docker.io: [mirror.internal/hub]}}"\n')));
     expect(fromData.role === 'options' && fromData.problems).toEqual([]);

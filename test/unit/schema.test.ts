@@ -10,9 +10,11 @@ import { parseAllDocuments } from 'yaml';
 import { crd, structural, type StructuralSchema, type ValidationRule } from '../../src/api/crd.js';
 import { jsonSchemaOf, jsonSchemaOfLlsd, jsonSchemaOfSpec } from '../../src/api/json-schema.js';
 import { parseLlsd } from '../../src/api/llsd.js';
-import { distributionSpec, llsdSchema, specSchema } from '../../src/api/llsd-v1alpha2.js';
+import { llsdV1alpha2Schemas } from '../../src/api/llsd-v1alpha2.js';
 import type { KrmObject } from '../../src/krm/item.js';
 import { described, z } from '../../src/lib/zod.js';
+
+const { distributionSpec, llsdSchema, specSchema } = llsdV1alpha2Schemas();
 
 const repoRoot = join(import.meta.dirname, '..', '..');
 const definition = crd();
