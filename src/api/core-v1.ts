@@ -1,7 +1,7 @@
 // Kubernetes core/v1 shapes that both LLSD versions embed and hand to the pod as written (EnvVar,
 // VolumeMount, Volume), checked as the CRD checks them so that what reaches the Deployment is
 // valid for its kind. Shared by llsd-v1alpha2.ts and llsd-v1alpha1.ts.
-import { described, z } from '../lib/zod.js';
+import { described, lazily, z } from '../lib/zod.js';
 
 /** The volume sources a Kubernetes Volume (core/v1) may name; each is passed to the pod as written. */
 const volumeSources = [
@@ -142,8 +142,7 @@ function defineSchemas() {
   return { quantity, envVar, volumeMount, volume };
 }
 
-let schemas: ReturnType<typeof defineSchemas> | undefined;
-export const coreV1Schemas = (): ReturnType<typeof defineSchemas> => (schemas ??= defineSchemas());
+export const coreV1Schemas = lazily(defineSchemas);
 
 // Builders for the native shapes only OGXServer embeds. They are functions, not constants, so
 // that a render without OGXServer items builds none of them (each call builds fresh schemas).

@@ -6,7 +6,7 @@
 // Plain zod only (no transforms): the CRD and JSON Schema are generated from it. The CRD's one
 // CEL rule (not both `distribution.name` and `distribution.image`) is checked after conversion,
 // by the v1alpha2 rule that says the same (`rules.ts`).
-import { described, z } from '../lib/zod.js';
+import { described, lazily, z } from '../lib/zod.js';
 import { coreV1Schemas } from './core-v1.js';
 import { group, kind, llsdV1alpha2Schemas } from './llsd-v1alpha2.js';
 
@@ -215,8 +215,7 @@ function defineSchemas() {
   return { distributionV1alpha1, containerSpecV1alpha1, serverV1alpha1, networkV1alpha1, specV1alpha1Schema, llsdV1alpha1Schema };
 }
 
-let schemas: ReturnType<typeof defineSchemas> | undefined;
-export const v1alpha1Schemas = (): ReturnType<typeof defineSchemas> => (schemas ??= defineSchemas());
+export const v1alpha1Schemas = lazily(defineSchemas);
 
 export type SpecV1alpha1 = z.infer<ReturnType<typeof defineSchemas>['specV1alpha1Schema']>;
 export type LlsdV1alpha1 = z.infer<ReturnType<typeof defineSchemas>['llsdV1alpha1Schema']>;

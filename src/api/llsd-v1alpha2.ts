@@ -4,7 +4,7 @@
 //
 // Shape rules live here; rules across fields live in `rules.ts`, so each rule is written once and
 // reported with its field path.
-import { described, z } from '../lib/zod.js';
+import { described, lazily, z } from '../lib/zod.js';
 import { coreV1Schemas } from './core-v1.js';
 import { prebuilt } from './prebuilt.js';
 import { packShapes, shapeOf, unpackShapes, type PackedShapes, type Shape } from '../lib/zod-shape.js';
@@ -414,14 +414,12 @@ function defineSchemas() {
   return { secretLeaf, dnsLabel, dnsSubdomain, secretKeySelector, secretRef, providerSpec, providersSpec, modelSpec, resourcesSpec, storageBackend, workloadSpec, caBundleSpec, networkingSpec, externalProviderSpec, distributionSpec, specSchema, metadataSchema, llsdSchema };
 }
 
-let schemas: ReturnType<typeof defineSchemas> | undefined;
-export const llsdV1alpha2Schemas = (): ReturnType<typeof defineSchemas> => (schemas ??= defineSchemas());
+export const llsdV1alpha2Schemas = lazily(defineSchemas);
 
 type Schemas = ReturnType<typeof defineSchemas>;
 
 /** The shapes a render reads LLSDs through (src/lib/zod-shape.ts), embedded by the build. */
-let shapes: Record<'llsd' | 'secretLeaf', Shape> | undefined;
-export const llsdShapes = (): Record<'llsd' | 'secretLeaf', Shape> => (shapes ??= unpackShapes(prebuilt('llsdShapes', llsdShapesFromSchemas)));
+export const llsdShapes = lazily((): Record<'llsd' | 'secretLeaf', Shape> => unpackShapes(prebuilt('llsdShapes', llsdShapesFromSchemas)));
 
 export function llsdShapesFromSchemas(): PackedShapes<'llsd' | 'secretLeaf'> {
   const { llsdSchema, secretLeaf } = llsdV1alpha2Schemas();

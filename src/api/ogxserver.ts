@@ -6,7 +6,7 @@
 //
 // Built lazily (`ogxSchemas()`): a render without OGXServer items builds none of these schemas.
 import type { KrmObject } from '../krm/item.js';
-import { described, z } from '../lib/zod.js';
+import { described, lazily, z } from '../lib/zod.js';
 import {
   coreV1Schemas,
   networkPolicyEgressRule,
@@ -65,9 +65,8 @@ export function ogxNearMiss(object: Pick<KrmObject, 'apiVersion' | 'kind'>): Fie
 /** The API names `disabledAPIs` accepts, in the CRD's order. */
 export const ogxDisableableApis = ['batches', 'file_processors', 'inference', 'responses', 'tool_runtime', 'vector_io', 'files'] as const;
 
-let schemas: ReturnType<typeof defineSchemas> | undefined;
 /** The OGXServer schemas, built on first use. */
-export const ogxSchemas = () => (schemas ??= defineSchemas());
+export const ogxSchemas = lazily(defineSchemas);
 
 function defineSchemas() {
   const { envVar, quantity, volume, volumeMount } = coreV1Schemas();

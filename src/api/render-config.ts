@@ -6,7 +6,7 @@ import { isPlainObject } from '../lib/objects.js';
 import { code, listOf } from '../lib/quote.js';
 import type { WarningCode } from '../krm/result.js';
 import { codesFromText, isWarningCode, unknownCodeMessage } from '../krm/silence.js';
-import { described, z } from '../lib/zod.js';
+import { described, lazily, z } from '../lib/zod.js';
 import { prebuilt } from './prebuilt.js';
 
 export const renderConfigApiVersion = 'fn.llamastack.io/v1alpha1';
@@ -297,8 +297,7 @@ function defineSchemas() {
   return { renderOptionsSchema, renderConfigSchema };
 }
 
-let schemas: ReturnType<typeof defineSchemas> | undefined;
-export const renderConfigSchemas = (): ReturnType<typeof defineSchemas> => (schemas ??= defineSchemas());
+export const renderConfigSchemas = lazily(defineSchemas);
 
 type Schemas = ReturnType<typeof defineSchemas>;
 export type RenderOptions = z.output<Schemas['renderOptionsSchema']>;

@@ -13,6 +13,15 @@ z.config(z.locales.en());
 export { z };
 
 /**
+ * A schema built on first use (call the returned function to get it): a schema for something only
+ * some runs read (an image lookup, a cache file) then costs the others nothing at start-up.
+ */
+export function lazily<T>(build: () => T): () => T {
+  let built: T | undefined;
+  return () => (built ??= build());
+}
+
+/**
  * `schema` with a field doc, registered in `z.globalRegistry` as classic zod's `.describe()` does;
  * the JSON Schema and the CRD take their descriptions from there. It registers `schema` itself
  * (classic registered a clone): pass a schema made for this place, such as `z.optional(x)`, never

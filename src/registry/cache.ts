@@ -8,7 +8,7 @@ import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join } from 'node:path';
 import { readSmallFile } from '../lib/small-file.js';
-import { z } from '../lib/zod.js';
+import { lazily, z } from '../lib/zod.js';
 import type { Environment } from './credentials.js';
 import { digestPattern } from './digest.js';
 import { imageConfigSchema, type ImageConfig } from './labels.js';
@@ -25,8 +25,8 @@ export function cacheDirectory(option: string | undefined, env: Environment): st
   return join(base, 'llsd-render');
 }
 
-const entrySchema = z.object({ schema: z.literal(1), textSha256: z.string(), config: imageConfigSchema });
-const tagSchema = z.object({ schema: z.literal(1), reference: z.string(), platform: z.string(), digest: z.string().check(z.regex(digestPattern)) });
+const entrySchema = lazily(() => z.object({ schema: z.literal(1), textSha256: z.string(), config: imageConfigSchema() }));
+const tagSchema = lazily(() => z.object({ schema: z.literal(1), reference: z.string(), platform: z.string(), digest: z.string().check(z.regex(digestPattern)) }));
 
 const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
 const platformFile = (platform: string): string => `${platform.replaceAll('/', '-')}.json`;
@@ -34,7 +34,7 @@ const entryPath = (dir: string, digest: string, platform: string): string => joi
 const tagPath = (dir: string, reference: string, platform: string): string => join(dir, 'v1', 'tags', `${sha256(`${reference} ${platform}`)}.json`);
 
 export function readCachedConfig(dir: string, digest: string, platform: string): ImageConfig | undefined {
-  const entry = readJson(entryPath(dir, digest, platform), entrySchema);
+  const entry = readJson(entryPath(dir, digest, platform), entrySchema());
   if (!entry || entry.config.digest !== digest || entry.config.platform !== platform || entry.textSha256 !== sha256(entry.config.text)) return undefined;
   return entry.config;
 }
@@ -45,7 +45,7 @@ export function writeCachedConfig(dir: string, config: ImageConfig): void {
 
 /** The digest `reference` (a tag) had when it was last resolved online. */
 export function readCachedTag(dir: string, reference: string, platform: string): string | undefined {
-  const entry = readJson(tagPath(dir, reference, platform), tagSchema);
+  const entry = readJson(tagPath(dir, reference, platform), tagSchema());
   return entry && entry.reference === reference && entry.platform === platform ? entry.digest : undefined;
 }
 

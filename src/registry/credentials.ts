@@ -9,7 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { readSmallFile } from '../lib/small-file.js';
-import { z } from '../lib/zod.js';
+import { lazily, z } from '../lib/zod.js';
 
 export interface Credentials {
   username: string;
@@ -19,18 +19,22 @@ export interface Credentials {
 }
 
 /** An entry under `auths`: `auth` is base64 of `user:password`; docker also writes the parts, or an identity token. */
-const authEntry = z.looseObject({
-  auth: z.optional(z.string()),
-  username: z.optional(z.string()),
-  password: z.optional(z.string()),
-  identitytoken: z.optional(z.string()),
-});
-const authFile = z.looseObject({
-  auths: z.optional(z.record(z.string(), authEntry)),
-  credHelpers: z.optional(z.record(z.string(), z.string())),
-  credsStore: z.optional(z.string()),
-});
-type AuthFile = z.infer<typeof authFile>;
+const authEntry = lazily(() =>
+  z.looseObject({
+    auth: z.optional(z.string()),
+    username: z.optional(z.string()),
+    password: z.optional(z.string()),
+    identitytoken: z.optional(z.string()),
+  }),
+);
+const authFile = lazily(() =>
+  z.looseObject({
+    auths: z.optional(z.record(z.string(), authEntry())),
+    credHelpers: z.optional(z.record(z.string(), z.string())),
+    credsStore: z.optional(z.string()),
+  }),
+);
+type AuthFile = z.infer<ReturnType<typeof authFile>>;
 
 export type Environment = Readonly<Record<string, string | undefined>>;
 
@@ -80,14 +84,14 @@ function readAuthFile(path: string): AuthFile | undefined {
   const text = readSmallFile(path, 16 * 1024 * 1024);
   if (text === undefined) return undefined;
   try {
-    const parsed = authFile.safeParse(JSON.parse(text));
+    const parsed = authFile().safeParse(JSON.parse(text));
     return parsed.success ? parsed.data : undefined;
   } catch {
     return undefined;
   }
 }
 
-function fromEntry(entry: z.infer<typeof authEntry>): Credentials | undefined {
+function fromEntry(entry: z.infer<ReturnType<typeof authEntry>>): Credentials | undefined {
   if (entry.identitytoken) return { username: '<token>', password: '', identityToken: entry.identitytoken };
   if (entry.username !== undefined && entry.password !== undefined) return { username: entry.username, password: entry.password };
   if (!entry.auth) return undefined;

@@ -3,7 +3,7 @@
 // is the config schema version; an OGX image's `com.ogx.distribution.default-config` + `com.ogx.config.<file>`
 // come after them. Pure: what the labels say, and the labels for a given config.
 import { supportedConfigVersions } from '../config/distributions.js';
-import { z } from '../lib/zod.js';
+import { lazily, z } from '../lib/zod.js';
 import { digestPattern, isDigest } from './digest.js';
 
 export const configLabel = {
@@ -24,7 +24,8 @@ export const imageVersionLabel = 'org.opencontainers.image.version';
 export const maxInlineConfigBytes = 50 * 1024;
 
 /** The config found for an image: what the render uses, and what the cache keeps (by manifest digest). */
-export const imageConfigSchema = z.object({
+export const imageConfigSchema = lazily(() =>
+  z.object({
   /** The digest the reference resolved to (an index or a manifest): the image's identity, and what a pin uses. */
   digest: z.string().check(z.regex(digestPattern)),
   /** `os/architecture[/variant]` the config was read for. */
@@ -39,8 +40,9 @@ export const imageConfigSchema = z.object({
   imageVersion: z.optional(z.string()),
   /** The config.yaml text. */
   text: z.string(),
-});
-export type ImageConfig = z.infer<typeof imageConfigSchema>;
+}),
+);
+export type ImageConfig = z.infer<ReturnType<typeof imageConfigSchema>>;
 
 /** The outcome of looking up one `spec.distribution.image`, as the render receives it. */
 export type ImageLookup =

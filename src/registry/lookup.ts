@@ -7,7 +7,7 @@ import { Parser, type ReadEntry } from 'tar';
 import type { RegistryOptions } from '../api/render-config.js';
 import { quote } from '../lib/quote.js';
 import { urlCredential } from '../lib/url-credentials.js';
-import { z } from '../lib/zod.js';
+import { lazily, z } from '../lib/zod.js';
 import { readCachedConfig, readCachedTag, writeCachedConfig, writeCachedTag } from './cache.js';
 import { manifestMediaTypes, RegistryClient, RegistryError } from './client.js';
 import type { Environment } from './credentials.js';
@@ -88,16 +88,20 @@ function sourcesOf(ref: ImageReference, mirrors: Readonly<Record<string, readonl
   return [...viaMirrors, { host: ref.registry, repository: ref.repository, mirror: false }];
 }
 
-const descriptor = z.looseObject({
-  mediaType: z.optional(z.string()),
-  digest: z.string().check(z.regex(digestPattern)),
-  size: z.optional(z.number().check(z.int(), z.nonnegative())),
+const schemas = lazily(() => {
+  const descriptor = z.looseObject({
+    mediaType: z.optional(z.string()),
+    digest: z.string().check(z.regex(digestPattern)),
+    size: z.optional(z.number().check(z.int(), z.nonnegative())),
+  });
+  return {
+    imageManifest: z.looseObject({ config: descriptor, layers: z.array(descriptor) }),
+    imageIndex: z.looseObject({
+      manifests: z.array(z.extend(descriptor, { platform: z.optional(z.looseObject({ os: z.string(), architecture: z.string(), variant: z.optional(z.string()) })) })),
+    }),
+    imageConfigBlob: z.looseObject({ config: z.nullish(z.looseObject({ Labels: z.nullish(z.record(z.string(), z.string())) })) }),
+  };
 });
-const imageManifest = z.looseObject({ config: descriptor, layers: z.array(descriptor) });
-const imageIndex = z.looseObject({
-  manifests: z.array(z.extend(descriptor, { platform: z.optional(z.looseObject({ os: z.string(), architecture: z.string(), variant: z.optional(z.string()) })) })),
-});
-const imageConfigBlob = z.looseObject({ config: z.nullish(z.looseObject({ Labels: z.nullish(z.record(z.string(), z.string())) })) });
 
 async function readFromRegistry(client: RegistryClient, ref: ImageReference, image: string, settings: LookupSettings): Promise<{ config: ImageConfig; cached: boolean; tag?: string }> {
   const tag = ref.digest === undefined ? (ref.tag ?? 'latest') : undefined;
@@ -108,7 +112,7 @@ async function readFromRegistry(client: RegistryClient, ref: ImageReference, ima
 
   let manifest = resolved?.manifest ?? (await client.manifest(digest));
   if (manifest.mediaType === manifestMediaTypes.ociIndex || manifest.mediaType === manifestMediaTypes.dockerList) {
-    const index = parseJson(manifest.bytes, imageIndex, `the index ${digest} of ${image}`);
+    const index = parseJson(manifest.bytes, schemas().imageIndex, `the index ${digest} of ${image}`);
     const chosen = choosePlatform(index.manifests, settings.platform);
     if (!chosen) {
       const offered = index.manifests.map((m) => (m.platform ? platformOf(m.platform) : 'unknown')).filter((p) => p !== 'unknown/unknown' && p !== 'unknown');
@@ -119,8 +123,8 @@ async function readFromRegistry(client: RegistryClient, ref: ImageReference, ima
   if (manifest.mediaType !== manifestMediaTypes.ociManifest && manifest.mediaType !== manifestMediaTypes.dockerManifest) {
     throw new RegistryError('protocol', `${image} has a manifest of type "${manifest.mediaType}", which llsd-render cannot read (OCI or Docker schema 2 only)`);
   }
-  const parsed = parseJson(manifest.bytes, imageManifest, `the manifest of ${image}`);
-  const blob = parseJson(await client.blob(parsed.config.digest, parsed.config.size), imageConfigBlob, `the config of ${image}`);
+  const parsed = parseJson(manifest.bytes, schemas().imageManifest, `the manifest of ${image}`);
+  const blob = parseJson(await client.blob(parsed.config.digest, parsed.config.size), schemas().imageConfigBlob, `the config of ${image}`);
   const labels = blob.config?.Labels ?? {};
   const location = configLocation(labels);
   const common = {
