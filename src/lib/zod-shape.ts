@@ -187,37 +187,40 @@ export function parseSurely(shape: Shape, value: unknown): unknown {
   }
 }
 
-/** A mapping as YAML and JSON make them: no prototype but Object's (or none), no `__proto__` key, no symbol keys. */
+/** A mapping as YAML and JSON make them: no prototype but Object's (or none), and no `__proto__` key (zod would set the output's prototype). */
 function isPlainData(value: unknown): value is Record<string, unknown> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   const prototype = Object.getPrototypeOf(value);
-  return (prototype === Object.prototype || prototype === null) && !Object.hasOwn(value, '__proto__') && Object.getOwnPropertySymbols(value).length === 0;
+  return (prototype === Object.prototype || prototype === null) && !Object.hasOwn(value, '__proto__');
 }
 
 function objectOf(shape: Extract<Shape, { type: 'object' }>, input: Record<string, unknown>): unknown {
   const out: Record<string, unknown> = {};
-  const known = new Set<string>();
+  let present = 0;
   for (const [key, property] of shape.properties) {
-    known.add(key);
+    const own = Object.hasOwn(input, key);
     // zod reads `input[key]`, which an inherited property (`constructor`) would answer.
-    if (!Object.hasOwn(input, key) && key in input) return notSure;
+    if (!own && key in input) return notSure;
+    if (own) present++;
     const parsed = parseSurely(property, input[key]);
     if (parsed === notSure) return notSure;
     if (parsed !== undefined) out[key] = parsed;
-    else if (Object.hasOwn(input, key)) out[key] = undefined;
+    else if (own) out[key] = undefined;
   }
-  for (const key of Object.keys(input)) {
-    if (known.has(key)) continue;
-    if (shape.rest === 'strict') return notSure;
-    if (shape.rest === 'loose') out[key] = input[key];
-  }
+  // zod goes through the input's keys (`for … in`) for those the schema does not name.
+  const keys = Object.keys(input);
+  if (keys.length === present || shape.rest === 'strip') return out;
+  if (shape.rest === 'strict') return notSure;
+  const named = new Set(shape.properties.map(([key]) => key));
+  for (const key of keys) if (!named.has(key)) out[key] = input[key];
   return out;
 }
 
 function recordOf(shape: Extract<Shape, { type: 'record' }>, input: Record<string, unknown>): unknown {
   const out: Record<string, unknown> = {};
-  for (const key of Object.keys(input)) {
-    if (parseSurely(shape.key, key) !== key) return notSure;
+  // zod reads every own key (Reflect.ownKeys): a symbol one is not data the shape knows.
+  for (const key of Reflect.ownKeys(input)) {
+    if (typeof key !== 'string' || parseSurely(shape.key, key) !== key) return notSure;
     const parsed = parseSurely(shape.item, input[key]);
     if (parsed === notSure) return notSure;
     out[key] = parsed;

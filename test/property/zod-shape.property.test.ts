@@ -210,12 +210,15 @@ describe('each zod construct, on any JSON value', () => {
     });
   }
 
-  it('values that are not plain data go to zod: class instances, a __proto__ key, symbol keys, inherited keys', () => {
+  it('values that are not plain data go to zod: class instances, a __proto__ key, inherited keys, symbol keys of a record', () => {
     const shape = shapeOf(z.looseObject({ name: z.optional(z.string()) }));
     const withProtoKey = JSON.parse('{"__proto__": {"x": 1}}') as unknown;
-    for (const value of [new Date(0), new Map(), withProtoKey, { [Symbol('s')]: 1 }, Object.create({ name: 'inherited' }) as unknown]) {
+    for (const value of [new Date(0), new Map(), withProtoKey, Object.create({ name: 'inherited' }) as unknown]) {
       expect(parseSurely(shape, value)).toBe(notSure);
     }
     expect(parseSurely(shapeOf(z.strictObject({ toString: z.optional(z.string()) })), {})).toBe(notSure);
+    expect(parseSurely(shapeOf(z.record(z.string(), z.string())), { [Symbol('s')]: 'x' })).toBe(notSure);
+    // An object's symbol keys: zod does not read them (for … in), and neither does the shape.
+    expect(agrees(z.looseObject({ name: z.optional(z.string()) }), shape, { name: 'a', [Symbol('s')]: 1 })).toBe(true);
   });
 });
