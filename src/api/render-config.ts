@@ -311,7 +311,8 @@ export function defaultRenderOptions(): RenderOptions {
 
 /** `options` parsed, with their defaults; the schema is built only when some option is given. */
 export function parseRenderOptions(options: RenderOptionsInput): z.core.util.SafeParseResult<RenderOptions> {
-  if (Object.keys(options).length === 0) return { success: true, data: defaultRenderOptions() };
+  // Only a mapping with no keys is "no options": `[]`, `""` or `0` (ConfigMap `data: []`) are for zod to refuse.
+  if (isPlainObject(options) && Object.keys(options).length === 0) return { success: true, data: defaultRenderOptions() };
   return renderConfigSchemas().renderOptionsSchema.safeParse(options, { reportInput: true });
 }
 

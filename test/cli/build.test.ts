@@ -179,6 +179,18 @@ describe('build --config FILE', () => {
     });
   }
 
+  // Attacker round 10: "no options" (defaults taken from the build) was any value without keys.
+  for (const [data, type] of [['[]', 'a list'], ['""', 'a string'], ['0', 'an integer'], ['true', 'a boolean']]) {
+    it(`a ConfigMap --config whose data is ${data}: exit 1, "data: must be a mapping, not ${type}", nothing printed`, () => {
+      const file = join(tempDir(), 'options.yaml');
+      writeFileSync(file, `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: opts\ndata: ${data}\n`);
+      const r = run(['build', '--config', file, 'examples/quickstart']);
+      expect(r.status, r.stderr).toBe(1);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(/data: must be a mapping, not /);
+    });
+  }
+
   it('a --config file with an unknown key: exit 1, an error naming the key, nothing printed', () => {
     const file = join(tempDir(), 'options.yaml');
     writeFileSync(file, 'apiVersion: fn.llamastack.io/v1alpha1\nkind: RenderConfig\nmetadata:\n  name: opts\nspec:\n  gitopsAnotations: false\n');
