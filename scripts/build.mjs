@@ -17,7 +17,7 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 process.chdir(root);
 
 // Facts the program would otherwise compute from its zod schemas at every start (the shape LLSDs
-// are read through, the default options: src/api/prebuilt-sources.ts), computed here once by
+// are read through, the default options: src/llsd/prebuilt-sources.ts), computed here once by
 // running that module, and handed to the program as the JSON text `__LLSD_RENDER_PREBUILT__`.
 const prebuilt = await prebuiltFacts();
 
@@ -132,11 +132,11 @@ function asciiJson(json) {
   return out;
 }
 
-/** Every fact of src/api/prebuilt-sources.ts, computed by bundling that module (with configs/ as vitest reads it) and running it. */
+/** Every fact of src/llsd/prebuilt-sources.ts, computed by bundling that module (with configs/ as vitest reads it) and running it. */
 async function prebuiltFacts() {
   const { outputFiles } = await build({
     absWorkingDir: root,
-    entryPoints: ['src/api/prebuilt-sources.ts'],
+    entryPoints: ['src/llsd/prebuilt-sources.ts'],
     write: false,
     bundle: true,
     platform: 'node',

@@ -1,21 +1,21 @@
 // The whole render as one pure function (STYLE §2): items in, items and results out.
 // read → parse & validate → plan → generate config.yaml → render objects → assemble (DESIGN §10).
 import { posix } from 'node:path';
-import { readFunctionConfig, isRenderConfig, renderConfigNearMiss } from './api/function-config.js';
-import { llsdKind, llsdNearMiss, llsdReaders, supportedLlsdVersions, type LlsdVersion } from './api/llsd.js';
-import { parseRenderOptions, type RegistryOptions, type RenderOptions, type RenderOptionsInput } from './api/render-config.js';
-import { isError, type FieldProblem } from './api/issues.js';
-import { checkReferences } from './api/references.js';
-import { isOgxServerObject, ogxKind, ogxNearMiss, parseOgxServer } from './api/ogxserver.js';
-import { checkOgxReferences } from './api/ogxserver-references.js';
-import { isRenderedObject } from './api/rendered.js';
-import { crFieldOf, ogxFieldOf } from './config/cr-paths.js';
-import { asServerConverts } from './config/legacy-forms.js';
-import { generateConfig, type GeneratedConfig } from './config/generate.js';
-import { generateOgxConfig } from './config/ogx-generate.js';
-import { checkOgxScaling } from './config/server-settings.js';
-import { checkReleaseSchema } from './config/release-schema.js';
-import { checkStartupRules } from './config/startup-rules.js';
+import { readFunctionConfig, isRenderConfig, renderConfigNearMiss } from './function-config.js';
+import { llsdKind, llsdNearMiss, llsdReaders, supportedLlsdVersions, type LlsdVersion } from './llsd/llsd.js';
+import { parseRenderOptions, type RegistryOptions, type RenderOptions, type RenderOptionsInput } from './core/render-config.js';
+import { isError, type FieldProblem } from './lib/issues.js';
+import { checkReferences } from './llsd/references.js';
+import { isOgxServerObject, ogxKind, ogxNearMiss, parseOgxServer } from './ogx/ogxserver.js';
+import { checkOgxReferences } from './ogx/references.js';
+import { isRenderedObject } from './front-ends.js';
+import { crFieldOf, ogxFieldOf } from './cr-paths.js';
+import { asServerConverts } from './core/legacy-forms.js';
+import { generateConfig, type GeneratedConfig } from './llsd/generate.js';
+import { generateOgxConfig } from './ogx/generate.js';
+import { checkOgxScaling } from './core/server-settings.js';
+import { checkReleaseSchema } from './core/release-schema.js';
+import { checkStartupRules } from './core/startup-rules.js';
 import { annotation, annotationsOf, identityOf, isClientSideOnly, resultFor, type InputItem, type KrmObject } from './krm/item.js';
 import { inventoryOf, type Inventory } from './krm/inventory.js';
 import { Prepared, Written, type OutputItem, type OutputStore } from './krm/resource-list.js';
@@ -26,9 +26,9 @@ import { exposureProblems } from './manifests/exposure.js';
 import { overrideMountProblems } from './manifests/deployment.js';
 import { ogxObjectProblems, renderObjects, renderOgxObjects } from './manifests/index.js';
 import { networkPolicyProblems } from './manifests/network-policy.js';
-import { planOgxServer, type OgxPlan } from './plan/ogx-plan.js';
-import { planLlsd, type Plan, type ServerTarget } from './plan/plan.js';
-import type { ImageLookup } from './registry/labels.js';
+import { planOgxServer, type OgxPlan } from './ogx/plan.js';
+import { planLlsd, type Plan, type ServerTarget } from './llsd/plan.js';
+import type { ImageLookup } from './catalog/image-labels.js';
 
 /**
  * `krm`: a KRM function under kpt or kustomize; the output is the whole item list.

@@ -18,7 +18,7 @@ import type {
   ToolGroupTable,
   WorkloadDefaults,
 } from './schema.js';
-import { compareVersions } from './versions.js';
+import { compareVersions } from '../lib/compare-versions.js';
 
 export type { DistributionCatalog, ExternalProviderSettings, OgxDivergences, OgxObjects, ProviderRow, ProviderSpec, ReleaseNotes, ReleaseProfile, ServerRelease, ToolGroupTable, WorkloadDefaults };
 

@@ -1,7 +1,7 @@
 // The argument handling every command shares: node:util parseArgs with its errors as usage errors
 // (exit 2), and `--help` / `--version`, which print and end the command.
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { closest } from '../api/issues.js';
+import { closest } from '../lib/issues.js';
 import { quote } from '../lib/quote.js';
 import { UsageError } from './files.js';
 import { version } from './help.js';

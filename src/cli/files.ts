@@ -5,7 +5,7 @@ import { join, relative, sep } from 'node:path';
 import type { LineCounter, Node } from 'yaml';
 import { isClientSideOnly, isKrmObject, type InputItem, type KrmObject } from '../krm/item.js';
 import type { Result } from '../krm/result.js';
-import { isRenderedObject } from '../api/rendered.js';
+import { isRenderedObject } from '../front-ends.js';
 import { fieldLine, fieldLinesOf } from '../krm/field-lines.js';
 import { readBlockYaml } from '../krm/block-yaml.js';
 import { parseYamlStream, prepareForOutput, stringifyYaml, type YamlProblem } from '../krm/yaml.js';

@@ -1,11 +1,11 @@
 // `image-labels`: the OCI labels that put a config.yaml into a distribution image (FR-027a), for
 // distribution builders to add with `buildah config --label` or `crane mutate --label`.
 import type { ParseArgsConfig } from 'node:util';
-import { supportedConfigVersions, unsupportedVersionMessage } from '../config/distributions.js';
+import { supportedConfigVersions, unsupportedVersionMessage } from '../catalog/distributions.js';
 import type { ExitCode } from '../krm/result.js';
 import { parseYaml11 } from '../krm/yaml.js';
 import { isPlainObject } from '../lib/objects.js';
-import { configLabel, labelsFor, maxInlineConfigBytes } from '../registry/labels.js';
+import { configLabel, labelsFor, maxInlineConfigBytes } from '../catalog/image-labels.js';
 import { commonOptions, parseCommand } from './args.js';
 import { maxInputBytes, readInputFile, UsageError } from './files.js';
 import { help } from './help.js';

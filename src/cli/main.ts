@@ -5,12 +5,12 @@ import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import type { ParseArgsConfig } from 'node:util';
 import { commonOptions, parseCommand } from './args.js';
 import { isNode } from 'yaml';
-import { convertChecked, llsdApiVersions } from '../api/convert.js';
-import { isRenderConfig, readFunctionConfig } from '../api/function-config.js';
-import { isRenderedObject } from '../api/rendered.js';
-import { ogxApiVersion, ogxKind } from '../api/ogxserver.js';
-import { group as llsdGroup, kind as llsdKind } from '../api/llsd-v1alpha2.js';
-import type { RenderOptionsInput } from '../api/render-config.js';
+import { convertChecked, llsdApiVersions } from '../llsd/conversion.js';
+import { isRenderConfig, readFunctionConfig } from '../function-config.js';
+import { isRenderedObject } from '../front-ends.js';
+import { ogxApiVersion, ogxKind } from '../ogx/ogxserver.js';
+import { group as llsdGroup, kind as llsdKind } from '../llsd/llsd-v1alpha2.js';
+import type { RenderOptionsInput } from '../core/render-config.js';
 import { annotation, resultFor, withObject, type InputItem, type KrmObject } from '../krm/item.js';
 import { Prepared, readResourceList, resourceListChunks, streamDocuments, writeResourceList, writeStream, Written, type OutputItem } from '../krm/resource-list.js';
 import { exitCodeOf, formatLine, hasErrors, sortResults, type ExitCode, type Result, type WarningCode } from '../krm/result.js';
@@ -18,7 +18,7 @@ import { withoutSilenced } from '../krm/silence.js';
 import { parseYaml11, stringifyYaml } from '../krm/yaml.js';
 import { v8 } from '../lib/builtins.js';
 import { elide, escapeControl, quote } from '../lib/quote.js';
-import { closest } from '../api/issues.js';
+import { closest } from '../lib/issues.js';
 import { isPlainObject, setOwn } from '../lib/objects.js';
 import { capWarningsPerFile, fromProblem, type ProcessInput } from '../process.js';
 import type { Environment } from '../registry/credentials.js';
@@ -450,7 +450,7 @@ async function convert(io: Io, args: string[]): Promise<ExitCode> {
   if (positionals.length === 0) throw new UsageError('convert needs at least one PATH');
 
   // The OGXServer conversion (and the schemas it checks its output with) is loaded only when asked for.
-  const convertItem = to === ogxTarget ? (await import('../api/to-ogxserver.js')).toOgxServer : (object: KrmObject) => convertChecked(object, to);
+  const convertItem = to === ogxTarget ? (await import('../convert/to-ogxserver.js')).toOgxServer : (object: KrmObject) => convertChecked(object, to);
   const found = findYamlFiles(positionals);
   const read = readItems(found.files);
   const results: Result[] = [...found.results, ...read.results];

@@ -1,8 +1,8 @@
 // `llsd-render schema`: print the JSON Schema or the CRD generated from the zod schemas (DESIGN §2).
 import type { ParseArgsConfig } from 'node:util';
 import { commonOptions, parseCommand } from './args.js';
-import { crd } from '../api/crd.js';
-import { jsonSchemaOfLlsd, jsonSchemaOfSpec } from '../api/json-schema.js';
+import { crd } from '../llsd/crd.js';
+import { jsonSchemaOfLlsd, jsonSchemaOfSpec } from '../llsd/json-schema.js';
 import { stringifyPlainYaml } from '../krm/yaml.js';
 import { help } from './help.js';
 import { UsageError } from './files.js';

@@ -1,5 +1,5 @@
 // `llsd-render webhook`: the CRD conversion webhook, an HTTPS server on node:https. It answers
-// ConversionReview POSTs at `/convert` (and `/`) with `reviewConversion` (src/api/conversion-review.ts)
+// ConversionReview POSTs at `/convert` (and `/`) with `reviewConversion` (src/convert/conversion-review.ts)
 // and `GET /healthz` with 200; it stops gracefully on SIGTERM or SIGINT.
 //
 // Every client is bounded (webhookLimits): the TLS handshake, the whole request (headers, body and
@@ -9,7 +9,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer, type Server } from 'node:https';
 import type { Socket } from 'node:net';
-import { parseReviewBody, reviewConversion } from '../api/conversion-review.js';
+import { parseReviewBody, reviewConversion } from '../convert/conversion-review.js';
 import type { ExitCode } from '../krm/result.js';
 import { readInputFile } from './files.js';
 

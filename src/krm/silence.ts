@@ -1,7 +1,7 @@
 // Silencing warnings by code (docs/warnings.md): RenderConfig `silence` for a whole render, the
 // annotation `llamastack.io/silence` for one LLSD or OGXServer. Errors have no code and are never
 // silenced. Pure: codes in, results out.
-import { closest } from '../api/issues.js';
+import { closest } from '../lib/issues.js';
 import { parseYamlStream } from './yaml.js';
 import { count, quote } from '../lib/quote.js';
 import { warningCodes, type Result, type WarningCode } from './result.js';

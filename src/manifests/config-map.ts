@@ -2,13 +2,13 @@
 // gathered from `networking.tls.caBundle` (FR-063). For an OGXServer, the operator's generated
 // `<name>-config-<hash16>` and its `<name>-ca-bundle` (reference OBJECTS.md §1, §2).
 import { createHash } from 'node:crypto';
-import type { RenderOptions } from '../api/render-config.js';
-import type { GeneratedConfig } from '../config/generate.js';
+import type { RenderOptions } from '../core/render-config.js';
+import type { GeneratedConfig } from '../llsd/generate.js';
 import { ogxObjects, workloadDefaults } from '../catalog/catalog.js';
 import { annotation, type KrmObject } from '../krm/item.js';
-import type { OgxPlan } from '../plan/ogx-plan.js';
-import { ogxSource } from '../plan/ogx-workload.js';
-import type { Plan } from '../plan/plan.js';
+import type { OgxPlan } from '../ogx/plan.js';
+import { ogxSource } from '../core/ogx-workload.js';
+import type { Plan } from '../llsd/plan.js';
 import { metadataFor, names, ogxNames, ogxOwnMetadata } from './metadata.js';
 
 export function renderConfigMap(plan: Plan, config: GeneratedConfig, options: RenderOptions): KrmObject | undefined {

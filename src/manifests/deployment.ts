@@ -5,14 +5,13 @@
 // resource defaults and the pod placement.
 import { createHash } from 'node:crypto';
 import { posix } from 'node:path';
-import type { FieldProblem } from '../api/issues.js';
-import type { GeneratedConfig } from '../config/generate.js';
-import { ogxObjects, workloadDefaults } from '../catalog/catalog.js';
-import { externalProviderSettings, externalProvidersOf } from '../config/external-providers.js';
+import type { FieldProblem } from '../lib/issues.js';
+import type { GeneratedConfig } from '../llsd/generate.js';
+import { externalProviderSettings, ogxObjects, workloadDefaults } from '../catalog/catalog.js';
 import { annotation, type KrmObject } from '../krm/item.js';
 import { isPlainObject } from '../lib/objects.js';
 import { listOf, quote } from '../lib/quote.js';
-import type { OgxPlan } from '../plan/ogx-plan.js';
+import type { OgxPlan } from '../ogx/plan.js';
 import {
   ogxAdoptedStorage,
   ogxHasRuntimeConfig,
@@ -22,9 +21,9 @@ import {
   ogxReplicas,
   ogxSource,
   ogxStatePath,
-} from '../plan/ogx-workload.js';
-import type { Plan } from '../plan/plan.js';
-import { hasPersistentVolume, maxPods, serverPort, servesTls, stateDirectory } from '../plan/workload.js';
+} from '../core/ogx-workload.js';
+import type { Plan } from '../llsd/plan.js';
+import { hasPersistentVolume, maxPods, serverPort, servesTls, stateDirectory } from '../core/workload.js';
 import { caBundleName } from './config-map.js';
 import { fitName, labelsFor, metadataFor, names, ogxMetadata, ogxNames, ogxSelectorLabels, selectorLabels } from './metadata.js';
 
@@ -255,7 +254,7 @@ function initContainerName(providerId: string): string {
  * container of the distribution image; the server finds them through PYTHONPATH.
  */
 function externalProviderInstall(plan: Plan) {
-  const providers = externalProvidersOf(plan.llsd);
+  const providers = Object.values(plan.llsd.spec.externalProviders ?? {}).flatMap((list) => list ?? []);
   if (providers.length === 0) return undefined;
   const s = externalProviderSettings();
   const securityContext = workloadDefaults().containerSecurityContext;

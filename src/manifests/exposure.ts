@@ -1,12 +1,12 @@
 // What `spec.networking.expose` asks for (FR-064/065, DESIGN §7), shared by the Ingress, Route and
 // HTTPRoute renderers: whether the server is exposed, at which host, with which TLS, and what to
 // tell the user about it. `expose: {}` means exposed with defaults (DESIGN §8).
-import type { FieldProblem } from '../api/issues.js';
-import type { Llsd } from '../api/llsd.js';
-import type { RenderOptions } from '../api/render-config.js';
+import type { FieldProblem } from '../lib/issues.js';
+import type { Llsd } from '../llsd/llsd.js';
+import type { RenderOptions } from '../core/render-config.js';
 import { isPlainObject } from '../lib/objects.js';
 import { quote } from '../lib/quote.js';
-import type { Plan } from '../plan/plan.js';
+import type { Plan } from '../llsd/plan.js';
 import { names } from './metadata.js';
 
 export type ExposeKind = RenderOptions['exposeKind'];

@@ -3,10 +3,10 @@
 // resource given, CPU 80% when none is (DESIGN §6; OGXServer: reference OBJECTS.md §10).
 import { ogxObjects, workloadDefaults } from '../catalog/catalog.js';
 import type { KrmObject } from '../krm/item.js';
-import type { OgxPlan } from '../plan/ogx-plan.js';
-import { ogxSource } from '../plan/ogx-workload.js';
-import type { Plan } from '../plan/plan.js';
-import { minReplicas } from '../plan/workload.js';
+import type { OgxPlan } from '../ogx/plan.js';
+import { ogxSource } from '../core/ogx-workload.js';
+import type { Plan } from '../llsd/plan.js';
+import { minReplicas } from '../core/workload.js';
 import { metadataFor, names, ogxMetadata, ogxNames } from './metadata.js';
 
 export function renderHorizontalPodAutoscaler(plan: Plan): KrmObject | undefined {

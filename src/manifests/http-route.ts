@@ -1,9 +1,9 @@
 // The Gateway API HTTPRoute `<name>-httproute` for `spec.networking.expose` with
 // `exposeKind: httproute`, attached to the Gateway of the `gateway` option. TLS is the Gateway
 // listener's business; exposureProblems says so when `ingressTls` or server HTTPS is set.
-import type { RenderOptions } from '../api/render-config.js';
+import type { RenderOptions } from '../core/render-config.js';
 import type { KrmObject } from '../krm/item.js';
-import type { Plan } from '../plan/plan.js';
+import type { Plan } from '../llsd/plan.js';
 import { serverPort } from './deployment.js';
 import { exposeNames, exposureOf } from './exposure.js';
 import { metadataFor, names } from './metadata.js';

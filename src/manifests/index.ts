@@ -1,10 +1,10 @@
 // Every object generated from one LLSD, in the fixed order they are written in (DESIGN §4).
-import type { FieldProblem } from '../api/issues.js';
-import type { RenderOptions } from '../api/render-config.js';
-import type { GeneratedConfig } from '../config/generate.js';
+import type { FieldProblem } from '../lib/issues.js';
+import type { RenderOptions } from '../core/render-config.js';
+import type { GeneratedConfig } from '../llsd/generate.js';
 import type { KrmObject } from '../krm/item.js';
-import type { OgxPlan } from '../plan/ogx-plan.js';
-import type { Plan } from '../plan/plan.js';
+import type { OgxPlan } from '../ogx/plan.js';
+import type { Plan } from '../llsd/plan.js';
 import { renderCaBundle, renderConfigMap, renderOgxCaBundle, renderOgxConfigMap } from './config-map.js';
 import { ogxDeploymentProblems, renderDeployment, renderOgxDeployment } from './deployment.js';
 import { renderHorizontalPodAutoscaler, renderOgxHorizontalPodAutoscaler } from './horizontal-pod-autoscaler.js';
@@ -19,7 +19,7 @@ import { renderRoute } from './route.js';
 import { renderOgxAdoptedService, renderOgxService, renderService } from './service.js';
 import { renderOgxServiceAccount, renderServiceAccount } from './service-account.js';
 import { renderServiceMonitor } from './service-monitor.js';
-import { ogxAdoptionProblems } from '../plan/ogx-workload.js';
+import { ogxAdoptionProblems } from '../core/ogx-workload.js';
 
 export function renderObjects(plan: Plan, config: GeneratedConfig, options: RenderOptions): KrmObject[] {
   return [

@@ -1,14 +1,14 @@
 // The Ingress `<name>-ingress` for `spec.networking.expose` (FR-064/065) with the default
 // `exposeKind: ingress`: one rule, path `/` to the Service's `http` port. For an OGXServer with
 // `network.externalAccess.enabled`, the OGX operator's (reference OBJECTS.md §9).
-import type { FieldProblem } from '../api/issues.js';
-import type { RenderOptions } from '../api/render-config.js';
+import type { FieldProblem } from '../lib/issues.js';
+import type { RenderOptions } from '../core/render-config.js';
 import { workloadDefaults } from '../catalog/catalog.js';
 import type { KrmObject } from '../krm/item.js';
 import { quote } from '../lib/quote.js';
-import type { OgxPlan } from '../plan/ogx-plan.js';
-import { ogxPort, ogxSource } from '../plan/ogx-workload.js';
-import type { Plan } from '../plan/plan.js';
+import type { OgxPlan } from '../ogx/plan.js';
+import { ogxPort, ogxSource } from '../core/ogx-workload.js';
+import type { Plan } from '../llsd/plan.js';
 import { exposeNames, exposureOf, type Exposure } from './exposure.js';
 import { metadataFor, names, ogxNames, ogxOwnMetadata } from './metadata.js';
 

@@ -1,6 +1,6 @@
 // Names, labels and annotations shared by every generated object (DESIGN §4, §6).
 import { createHash } from 'node:crypto';
-import type { Llsd } from '../api/llsd.js';
+import type { Llsd } from '../llsd/llsd.js';
 import { ogxObjects } from '../catalog/catalog.js';
 import { annotation, type KrmObject } from '../krm/item.js';
 

@@ -6,15 +6,15 @@
 // namespace (the `ingressControllerNamespace` option; for a Route by default the OpenShift router
 // namespaces, as the operator admitted them); `"*"` alone means every namespace. For an OGXServer,
 // the OGX operator's policy (renderOgxNetworkPolicy).
-import type { FieldProblem } from '../api/issues.js';
-import type { Llsd } from '../api/llsd.js';
-import type { RenderOptions } from '../api/render-config.js';
+import type { FieldProblem } from '../lib/issues.js';
+import type { Llsd } from '../llsd/llsd.js';
+import type { RenderOptions } from '../core/render-config.js';
 import { ogxObjects } from '../catalog/catalog.js';
 import type { KrmObject } from '../krm/item.js';
 import { quote } from '../lib/quote.js';
-import type { OgxPlan } from '../plan/ogx-plan.js';
-import { ogxMetricsPort, ogxPort, ogxSource } from '../plan/ogx-workload.js';
-import type { Plan } from '../plan/plan.js';
+import type { OgxPlan } from '../ogx/plan.js';
+import { ogxMetricsPort, ogxPort, ogxSource } from '../core/ogx-workload.js';
+import type { Plan } from '../llsd/plan.js';
 import { serverPort } from './deployment.js';
 import { exposureOf } from './exposure.js';
 import { metadataFor, names, ogxMetadata, ogxNames, ogxSelectorLabels, selectorLabels } from './metadata.js';

@@ -2,10 +2,10 @@
 // the operators': ReadWriteOnce, 10Gi unless `size` says otherwise, the cluster's default class.
 import { workloadDefaults } from '../catalog/catalog.js';
 import type { KrmObject } from '../krm/item.js';
-import type { OgxPlan } from '../plan/ogx-plan.js';
-import { adoptedFromLabel, ogxAdoptedStorage, ogxHasStorage, ogxSource } from '../plan/ogx-workload.js';
-import type { Plan } from '../plan/plan.js';
-import { hasPersistentVolume } from '../plan/workload.js';
+import type { OgxPlan } from '../ogx/plan.js';
+import { adoptedFromLabel, ogxAdoptedStorage, ogxHasStorage, ogxSource } from '../core/ogx-workload.js';
+import type { Plan } from '../llsd/plan.js';
+import { hasPersistentVolume } from '../core/workload.js';
 import { metadataFor, names, ogxMetadata, ogxNames } from './metadata.js';
 
 export function renderPersistentVolumeClaim(plan: Plan): KrmObject | undefined {

@@ -3,10 +3,10 @@
 // OGXServer: reference OBJECTS.md §11).
 import { workloadDefaults } from '../catalog/catalog.js';
 import type { KrmObject } from '../krm/item.js';
-import type { OgxPlan } from '../plan/ogx-plan.js';
-import { ogxReplicas, ogxSource } from '../plan/ogx-workload.js';
-import type { Plan } from '../plan/plan.js';
-import { maxPods } from '../plan/workload.js';
+import type { OgxPlan } from '../ogx/plan.js';
+import { ogxReplicas, ogxSource } from '../core/ogx-workload.js';
+import type { Plan } from '../llsd/plan.js';
+import { maxPods } from '../core/workload.js';
 import { ogxBaseLabels } from './horizontal-pod-autoscaler.js';
 import { metadataFor, names, ogxMetadata, ogxNames, ogxSelectorLabels, selectorLabels } from './metadata.js';
 

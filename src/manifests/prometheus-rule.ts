@@ -1,11 +1,11 @@
 // The PrometheusRule `<name>-prometheus-rules` (monitoring.coreos.com/v1) of an OGXServer with
 // monitoring on, as the OGX operator's (reference OBJECTS.md §13): one group of recording rules,
 // a 0/1 "in use" signal per API surface, scoped to no namespace or instance (as upstream).
-import type { RenderOptions } from '../api/render-config.js';
+import type { RenderOptions } from '../core/render-config.js';
 import { ogxObjects } from '../catalog/catalog.js';
 import type { KrmObject } from '../krm/item.js';
-import type { OgxPlan } from '../plan/ogx-plan.js';
-import { ogxSource } from '../plan/ogx-workload.js';
+import type { OgxPlan } from '../ogx/plan.js';
+import { ogxSource } from '../core/ogx-workload.js';
 import { ogxMetadata, ogxNames } from './metadata.js';
 import { ogxMonitoringObjects } from './service-monitor.js';
 

@@ -1,12 +1,12 @@
 // The RoleBinding that lets the server's ServiceAccount use OpenShift's anyuid SCC, as the v1alpha1
 // operator created it and the OGX operator creates `<name>-rb` wherever that ClusterRole exists;
 // only when the RenderConfig asks (`openshiftAnyuid`: the ClusterRole exists only on OpenShift).
-import type { RenderOptions } from '../api/render-config.js';
+import type { RenderOptions } from '../core/render-config.js';
 import { ogxObjects } from '../catalog/catalog.js';
 import type { KrmObject } from '../krm/item.js';
-import type { OgxPlan } from '../plan/ogx-plan.js';
-import { ogxSource } from '../plan/ogx-workload.js';
-import type { Plan } from '../plan/plan.js';
+import type { OgxPlan } from '../ogx/plan.js';
+import { ogxSource } from '../core/ogx-workload.js';
+import type { Plan } from '../llsd/plan.js';
 import { metadataFor, names, ogxMetadata, ogxNames, type Source } from './metadata.js';
 
 export function renderRoleBinding(plan: Plan, options: RenderOptions): KrmObject | undefined {

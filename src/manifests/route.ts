@@ -3,10 +3,10 @@
 // `passthrough` (clients see the server's certificate, which must cover the host); both →
 // `reencrypt` (the router trusts OpenShift service-serving certificates by default, so the
 // server's certificate should come from the service CA). HTTP is redirected to HTTPS.
-import type { RenderOptions } from '../api/render-config.js';
+import type { RenderOptions } from '../core/render-config.js';
 import { workloadDefaults } from '../catalog/catalog.js';
 import type { KrmObject } from '../krm/item.js';
-import type { Plan } from '../plan/plan.js';
+import type { Plan } from '../llsd/plan.js';
 import { exposeNames, exposureOf, type Exposure } from './exposure.js';
 import { metadataFor, names } from './metadata.js';
 

@@ -1,11 +1,11 @@
 // The ServiceMonitor `<name>-service-monitor` (monitoring.coreos.com/v1) of an OGXServer with
 // monitoring on, as the OGX operator's (reference OBJECTS.md §12); only where the prometheus-operator
 // CRDs exist (the `monitoringCrds` option).
-import type { RenderOptions } from '../api/render-config.js';
+import type { RenderOptions } from '../core/render-config.js';
 import { ogxObjects } from '../catalog/catalog.js';
 import type { KrmObject } from '../krm/item.js';
-import type { OgxPlan } from '../plan/ogx-plan.js';
-import { ogxMetricsPort, ogxSource } from '../plan/ogx-workload.js';
+import type { OgxPlan } from '../ogx/plan.js';
+import { ogxMetricsPort, ogxSource } from '../core/ogx-workload.js';
 import { ogxMetadata, ogxNames } from './metadata.js';
 
 /**

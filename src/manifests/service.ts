@@ -1,9 +1,9 @@
 // The ClusterIP Service in front of the server (DESIGN §6; OGXServer: reference OBJECTS.md §7).
 import { ogxObjects, workloadDefaults } from '../catalog/catalog.js';
 import type { KrmObject } from '../krm/item.js';
-import type { OgxPlan } from '../plan/ogx-plan.js';
-import { adoptedFromLabel, ogxAdoptedNetworking, ogxMetricsPort, ogxPort, ogxSource } from '../plan/ogx-workload.js';
-import type { Plan } from '../plan/plan.js';
+import type { OgxPlan } from '../ogx/plan.js';
+import { adoptedFromLabel, ogxAdoptedNetworking, ogxMetricsPort, ogxPort, ogxSource } from '../core/ogx-workload.js';
+import type { Plan } from '../llsd/plan.js';
 import { serverPort } from './deployment.js';
 import { metadataFor, names, ogxMetadata, ogxNames, ogxSelectorLabels, selectorLabels } from './metadata.js';
 

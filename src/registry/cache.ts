@@ -10,8 +10,8 @@ import { dirname, isAbsolute, join } from 'node:path';
 import { readSmallFile } from '../lib/small-file.js';
 import { lazily, z } from '../lib/zod.js';
 import type { Environment } from './credentials.js';
-import { digestPattern } from './digest.js';
-import { imageConfigSchema, type ImageConfig } from './labels.js';
+import { digestPattern } from '../lib/digest.js';
+import { imageConfigSchema, type ImageConfig } from '../catalog/image-labels.js';
 
 /**
  * The cache directory: RenderConfig `registry.cacheDir`, else `$XDG_CACHE_HOME/llsd-render`, else

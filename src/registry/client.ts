@@ -11,8 +11,8 @@
 // `auth-header`; layers are read with `tar` (lookup.ts).
 import authHeader, { type Challenge } from 'auth-header';
 import { credentialsFor, type Credentials, type Environment } from './credentials.js';
-import { algorithmOf, digestOf, hasherFor } from './digest.js';
-import { apiHost } from './reference.js';
+import { algorithmOf, digestOf, hasherFor } from '../lib/digest.js';
+import { apiHost } from '../lib/image-reference.js';
 
 export const manifestMediaTypes = {
   ociManifest: 'application/vnd.oci.image.manifest.v1+json',

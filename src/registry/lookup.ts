@@ -4,16 +4,16 @@
 // failure is a message for the user; only a bug throws.
 import { newestRelease } from '../catalog/catalog.js';
 import { Parser, type ReadEntry } from 'tar';
-import type { RegistryOptions } from '../api/render-config.js';
+import type { RegistryOptions } from '../core/render-config.js';
 import { quote } from '../lib/quote.js';
 import { urlCredential } from '../lib/url-credentials.js';
 import { lazily, z } from '../lib/zod.js';
 import { readCachedConfig, readCachedTag, writeCachedConfig, writeCachedTag } from './cache.js';
 import { manifestMediaTypes, RegistryClient, RegistryError } from './client.js';
 import type { Environment } from './credentials.js';
-import { digestPattern } from './digest.js';
-import { configLabel, configLocation, imageVersionLabel, missingLabelsMessage, samePath, type ImageConfig, type ImageLookup } from './labels.js';
-import { formatReference, parseReference, type ImageReference } from './reference.js';
+import { digestPattern } from '../lib/digest.js';
+import { configLabel, configLocation, imageVersionLabel, missingLabelsMessage, samePath, type ImageConfig, type ImageLookup } from '../catalog/image-labels.js';
+import { formatReference, parseReference, type ImageReference } from '../lib/image-reference.js';
 
 /** What the edge resolves before the render: the options and where the cache lives. */
 export interface LookupSettings extends RegistryOptions {

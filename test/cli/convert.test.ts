@@ -1,7 +1,7 @@
 // `llsd-render convert` through the built bundle (DESIGN §2, §9): v1alpha1 LLSDs rewritten as
 // v1alpha2 (or back with --to v1alpha1), every other document printed as it was, in order.
 import { describe, expect, it } from 'vitest';
-import { parseOgxServer } from '../../src/api/ogxserver.js';
+import { parseOgxServer } from '../../src/ogx/ogxserver.js';
 import { help } from '../../src/cli/help.js';
 import type { KrmObject } from '../../src/krm/item.js';
 import { expectNoCrash, lazy, lineOfMarker, packageVersion, parseStream, run, stderrLines, streamDocuments, tempDir, writeTree } from './run.js';

@@ -3,7 +3,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { configLocation } from '../../src/registry/labels.js';
+import { configLocation } from '../../src/catalog/image-labels.js';
 import { expectNoCrash, repoRoot, run, tempDir } from './run.js';
 
 const starter = join(repoRoot, 'configs', 'distributions', 'starter', '0.7.1.yaml');

@@ -1,8 +1,8 @@
 // `llsd-render schema`, run in process with a fake io (the lead wires it into main.ts).
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { crd } from '../../src/api/crd.js';
-import { jsonSchemaOfLlsd, jsonSchemaOfSpec } from '../../src/api/json-schema.js';
+import { crd } from '../../src/llsd/crd.js';
+import { jsonSchemaOfLlsd, jsonSchemaOfSpec } from '../../src/llsd/json-schema.js';
 import { UsageError } from '../../src/cli/files.js';
 import { help } from '../../src/cli/help.js';
 import { schemaCommand } from '../../src/cli/schema.js';

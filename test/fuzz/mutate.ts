@@ -429,7 +429,7 @@ const credentialPlants: Array<(d: Draft, llsd: YAMLMap, marker: string) => strin
   },
 ];
 
-/** Credentials an OGXServer must not hold as values (src/api/ogxserver-credentials.ts, and the schema's refs). */
+/** Credentials an OGXServer must not hold as values (src/ogx/credentials.ts, and the schema's refs). */
 const ogxCredentialPlants: Array<(d: Draft, server: YAMLMap, marker: string) => string | undefined> = [
   (d, server, marker) => {
     const custom = ogxGroupList(server, 'inference', 'remote', 'custom');

@@ -1,5 +1,5 @@
 // fast-check arbitraries for v1alpha2 LLSDs that llsd-render renders today (distribution `starter`
-// 0.7.1), with the Secrets they refer to. Only fields outside `pendingFields` (src/plan/plan.ts) are
+// 0.7.1), with the Secrets they refer to. Only fields outside `pendingFields` (src/llsd/plan.ts) are
 // generated, and only combinations the renderer accepts: unique provider ids across APIs, env var
 // names that cannot collide, `endpoint`/`apiKey`/`host` only on provider types that have that key.
 import fc from 'fast-check';

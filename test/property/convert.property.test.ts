@@ -5,9 +5,9 @@
 // cannot hold (port 0, empty lists, names that are not DNS names, loose Kubernetes objects).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { toV1alpha1, toV1alpha2 } from '../../src/api/convert.js';
-import { v1alpha1Schemas } from '../../src/api/llsd-v1alpha1.js';
-import { disableableApis, llsdV1alpha2Schemas } from '../../src/api/llsd-v1alpha2.js';
+import { toV1alpha1, toV1alpha2 } from '../../src/llsd/conversion.js';
+import { v1alpha1Schemas } from '../../src/llsd/llsd-v1alpha1.js';
+import { disableableApis, llsdV1alpha2Schemas } from '../../src/llsd/llsd-v1alpha2.js';
 
 const { llsdSchema } = llsdV1alpha2Schemas();
 
@@ -192,7 +192,7 @@ const storageBackendV2 = some({
 });
 const quantityV2 = fc.oneof(fc.integer({ min: 0, max: 64 }), fc.constantFrom('0.5', '1.5', '500m', '4Gi', '2', '1e3'));
 const intOrPercentV2 = fc.oneof(fc.nat(10), fc.constantFrom('50%', '0%', '100%'));
-/** Kubernetes core/v1 objects handed to the pod: checked by their own schemas (src/api/core-v1.ts). */
+/** Kubernetes core/v1 objects handed to the pod: checked by their own schemas (src/core/core-v1.ts). */
 const envV2 = fc.oneof(
   fc.record({ name: nonEmpty, value: text }),
   fc.record({ name: nonEmpty, valueFrom: fc.record({ secretKeyRef: fc.record({ name: dnsLabel, key: dnsLabel }) }) }),

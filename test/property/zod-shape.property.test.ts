@@ -6,7 +6,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { llsdShapes, llsdShapesFromSchemas, llsdV1alpha2Schemas } from '../../src/api/llsd-v1alpha2.js';
+import { llsdShapes, llsdShapesFromSchemas, llsdV1alpha2Schemas } from '../../src/llsd/llsd-v1alpha2.js';
 import { parseYamlStream } from '../../src/krm/yaml.js';
 import { notSure, packShapes, parseSurely, shapeOf, unpackShapes, type Shape } from '../../src/lib/zod-shape.js';
 import { z } from '../../src/lib/zod.js';

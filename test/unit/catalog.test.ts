@@ -12,7 +12,7 @@ import {
   parseImage,
   releaseOfTag,
   shippedCatalog,
-} from '../../src/config/distributions.js';
+} from '../../src/catalog/distributions.js';
 import { compareVersions, profileFor, supportedReleases } from '../../src/catalog/versions.js';
 import { parseYaml11 } from '../../src/krm/yaml.js';
 import { isPlainObject } from '../../src/lib/objects.js';

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { parseLlsd } from '../../src/api/llsd.js';
-import { generateConfig, type GenerateOutcome } from '../../src/config/generate.js';
-import { envName } from '../../src/config/secrets.js';
+import { parseLlsd } from '../../src/llsd/llsd.js';
+import { generateConfig, type GenerateOutcome } from '../../src/llsd/generate.js';
+import { envName } from '../../src/core/secrets.js';
 import { parseYaml11 } from '../../src/krm/yaml.js';
 import { inventoryOf } from '../../src/krm/inventory.js';
-import { planLlsd } from '../../src/plan/plan.js';
+import { planLlsd } from '../../src/llsd/plan.js';
 import { itemFrom, llsdYaml, releaseMetadata } from '../support.js';
 
 function generate(spec: string, metadata?: string): GenerateOutcome {

@@ -1,7 +1,7 @@
 // The conversion webhook's pure part: ConversionReview in, ConversionReview (or HTTP 400) out.
 import { describe, expect, it } from 'vitest';
-import { maxBodyDepth, nestsDeeperThan, parseReviewBody, reviewConversion } from '../../src/api/conversion-review.js';
-import { conversionAnnotation } from '../../src/api/convert.js';
+import { maxBodyDepth, nestsDeeperThan, parseReviewBody, reviewConversion } from '../../src/convert/conversion-review.js';
+import { conversionAnnotation } from '../../src/llsd/conversion.js';
 
 type Plain = Record<string, unknown>;
 

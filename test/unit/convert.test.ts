@@ -10,11 +10,11 @@ import {
   toV1alpha2,
   v1alpha1FieldsNotRendered,
   v1alpha1Problem,
-} from '../../src/api/convert.js';
-import { problemsFromIssues } from '../../src/api/issues.js';
-import { llsdReaders, supportedLlsdVersions } from '../../src/api/llsd.js';
-import { v1alpha1Schemas } from '../../src/api/llsd-v1alpha1.js';
-import { llsdV1alpha2Schemas } from '../../src/api/llsd-v1alpha2.js';
+} from '../../src/llsd/conversion.js';
+import { problemsFromIssues } from '../../src/lib/issues.js';
+import { llsdReaders, supportedLlsdVersions } from '../../src/llsd/llsd.js';
+import { v1alpha1Schemas } from '../../src/llsd/llsd-v1alpha1.js';
+import { llsdV1alpha2Schemas } from '../../src/llsd/llsd-v1alpha2.js';
 import type { KrmObject } from '../../src/krm/item.js';
 import { z } from '../../src/lib/zod.js';
 

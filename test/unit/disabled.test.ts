@@ -1,7 +1,7 @@
 // spec.disabled → APIs removed with their providers and what refers to them (DESIGN §5 "Disabled
 // APIs"); a disabled API that a remaining provider needs is an error, not a cascade.
 import { describe, expect, it } from 'vitest';
-import { checkStartupRules } from '../../src/config/startup-rules.js';
+import { checkStartupRules } from '../../src/core/startup-rules.js';
 import { releaseSupport } from '../../src/catalog/versions.js';
 import { base02, base03, configOf, generate, inlinePlan, problemLines, profile02, profile04, starterPlan } from './plan-fixtures.js';
 

@@ -2,7 +2,7 @@
 // HTTPRoute, host name choice, class, TLS, annotations, and the results that go with them.
 import { isNode } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import type { RenderOptionsInput } from '../../src/api/render-config.js';
+import type { RenderOptionsInput } from '../../src/core/render-config.js';
 import type { KrmObject } from '../../src/krm/item.js';
 import type { Result } from '../../src/krm/result.js';
 import { process as render } from '../../src/process.js';
@@ -317,8 +317,8 @@ spec:
 
 describe('RenderConfig options for exposure', () => {
   it('reject values the API server would reject, at the option path', async () => {
-    const { renderOptionsSchema } = (await import('../../src/api/render-config.js')).renderConfigSchemas();
-    const { problemsFromIssues } = await import('../../src/api/issues.js');
+    const { renderOptionsSchema } = (await import('../../src/core/render-config.js')).renderConfigSchemas();
+    const { problemsFromIssues } = await import('../../src/lib/issues.js');
     const problems = (input: unknown) => {
       const parsed = renderOptionsSchema.safeParse(input, { reportInput: true });
       return parsed.success ? [] : problemsFromIssues(parsed.error.issues, renderOptionsSchema);

@@ -2,8 +2,8 @@
 // kvStoresMigratedToSql): the checks judge the converted config, and a warning says what to write.
 import { describe, expect, it } from 'vitest';
 import { profileFor } from '../../src/catalog/versions.js';
-import { asServerConverts } from '../../src/config/legacy-forms.js';
-import { checkStartupRules } from '../../src/config/startup-rules.js';
+import { asServerConverts } from '../../src/core/legacy-forms.js';
+import { checkStartupRules } from '../../src/core/startup-rules.js';
 
 const config = (prompts: Record<string, unknown>, backends: Record<string, unknown>) => ({
   version: 2,

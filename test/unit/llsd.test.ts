@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseLlsd } from '../../src/api/llsd.js';
+import { parseLlsd } from '../../src/llsd/llsd.js';
 import { itemFrom, llsdYaml } from '../support.js';
 
 const parse = (spec: string) => parseLlsd(itemFrom(llsdYaml(spec)).object);

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { parseLlsd } from '../../src/api/llsd.js';
-import { defaultRenderOptions } from '../../src/api/render-config.js';
-import { generateConfig } from '../../src/config/generate.js';
+import { parseLlsd } from '../../src/llsd/llsd.js';
+import { defaultRenderOptions } from '../../src/core/render-config.js';
+import { generateConfig } from '../../src/llsd/generate.js';
 import type { KrmObject } from '../../src/krm/item.js';
 import { renderObjects } from '../../src/manifests/index.js';
 import { inventoryOf } from '../../src/krm/inventory.js';
-import { planLlsd } from '../../src/plan/plan.js';
+import { planLlsd } from '../../src/llsd/plan.js';
 import { itemFrom, llsdYaml, releaseMetadata } from '../support.js';
 
 function render(spec: string, metadata?: string, options = defaultRenderOptions()): KrmObject[] {

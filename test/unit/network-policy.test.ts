@@ -2,7 +2,7 @@
 // `networkPolicy` option), its peers (as the v1alpha1 operator's), and the results.
 import { isNode } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import type { RenderOptionsInput } from '../../src/api/render-config.js';
+import type { RenderOptionsInput } from '../../src/core/render-config.js';
 import type { KrmObject } from '../../src/krm/item.js';
 import type { Result } from '../../src/krm/result.js';
 import { process as render } from '../../src/process.js';

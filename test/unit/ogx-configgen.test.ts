@@ -6,15 +6,15 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseOgxServer, type OgxServer } from '../../src/api/ogxserver.js';
+import { parseOgxServer, type OgxServer } from '../../src/ogx/ogxserver.js';
 import { ogxDivergences } from '../../src/catalog/catalog.js';
 import { releaseSupport } from '../../src/catalog/versions.js';
-import { generateOgxConfig, operatorConfig } from '../../src/config/ogx-generate.js';
+import { generateOgxConfig, operatorConfig } from '../../src/ogx/generate.js';
 import { inventoryOf } from '../../src/krm/inventory.js';
 import { parseYaml11 } from '../../src/krm/yaml.js';
 import { clonePlain, isPlainObject } from '../../src/lib/objects.js';
-import type { OgxPlan } from '../../src/plan/ogx-plan.js';
-import { planOgxServer } from '../../src/plan/ogx-plan.js';
+import type { OgxPlan } from '../../src/ogx/plan.js';
+import { planOgxServer } from '../../src/ogx/plan.js';
 import { itemFrom, itemsFrom } from '../support.js';
 
 const dir = join(import.meta.dirname, '..', 'fixtures', 'ogx-configgen');

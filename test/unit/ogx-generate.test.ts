@@ -1,17 +1,17 @@
 // OGXServer config generation: every OGX release of the catalog starts with a typical spec (the
 // same startup and release-schema checks as LLSD output), and the rules of GENERATION.md §7–§10.
 import { describe, expect, it } from 'vitest';
-import { isError } from '../../src/api/issues.js';
-import { parseOgxServer, type OgxServer } from '../../src/api/ogxserver.js';
+import { isError } from '../../src/lib/issues.js';
+import { parseOgxServer, type OgxServer } from '../../src/ogx/ogxserver.js';
 import { ogxServerReleases } from '../../src/catalog/catalog.js';
-import { generateOgxConfig, naturalLess, sortedDocument, splitRedisEndpoint } from '../../src/config/ogx-generate.js';
-import { expandOgxProviders, normEnv } from '../../src/config/ogx-providers.js';
-import { ogxProviderIds } from '../../src/api/ogxserver-rules.js';
-import { asServerConverts } from '../../src/config/legacy-forms.js';
-import { checkReleaseSchema } from '../../src/config/release-schema.js';
-import { checkStartupRules } from '../../src/config/startup-rules.js';
+import { generateOgxConfig, naturalLess, sortedDocument, splitRedisEndpoint } from '../../src/ogx/generate.js';
+import { expandOgxProviders, normEnv } from '../../src/ogx/providers.js';
+import { ogxProviderIds } from '../../src/ogx/rules.js';
+import { asServerConverts } from '../../src/core/legacy-forms.js';
+import { checkReleaseSchema } from '../../src/core/release-schema.js';
+import { checkStartupRules } from '../../src/core/startup-rules.js';
 import { inventoryOf } from '../../src/krm/inventory.js';
-import { planOgxServer, type OgxPlan } from '../../src/plan/ogx-plan.js';
+import { planOgxServer, type OgxPlan } from '../../src/ogx/plan.js';
 import { itemFrom } from '../support.js';
 
 /** An OGXServer with `spec` given as YAML text indented under `spec:`, at a release by the annotation. */
@@ -134,7 +134,7 @@ describe('secret env vars (GENERATION.md §7)', () => {
           secretRefs: {base_url: {name: s, key: k}}
           settings: {base_url: "http://openai.svc/v1"}
 `));
-    // (Not `api_key`: a literal credential in settings is refused before generation, src/api/ogxserver-credentials.ts.)
+    // (Not `api_key`: a literal credential in settings is refused before generation, src/ogx/credentials.ts.)
     expect(generated.ok).toBe(false);
     expect(generated.problems.filter(isError)).toEqual([{ path: ['spec', 'providers', 'inference', 'remote', 'custom', 0, 'settings', 'base_url'], message: expect.stringContaining('is also a key of `secretRefs`') }]);
   });

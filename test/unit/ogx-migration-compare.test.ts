@@ -5,9 +5,9 @@
 // be on both sides, then takes it out of both, and what is left must be equal.
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { toOgxServer } from '../../src/api/to-ogxserver.js';
+import { toOgxServer } from '../../src/convert/to-ogxserver.js';
 import { baseConfig, distributions } from '../../src/catalog/catalog.js';
-import type { FieldProblem } from '../../src/api/issues.js';
+import type { FieldProblem } from '../../src/lib/issues.js';
 import type { KrmObject } from '../../src/krm/item.js';
 import { parseYaml11 } from '../../src/krm/yaml.js';
 import { process as render } from '../../src/process.js';

@@ -3,13 +3,13 @@
 // every test shows one object decision.
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { parseOgxServer } from '../../src/api/ogxserver.js';
-import { defaultRenderOptions, renderConfigSchemas, type RenderOptions, type RenderOptionsInput } from '../../src/api/render-config.js';
+import { parseOgxServer } from '../../src/ogx/ogxserver.js';
+import { defaultRenderOptions, renderConfigSchemas, type RenderOptions, type RenderOptionsInput } from '../../src/core/render-config.js';
 import { releaseSupport } from '../../src/catalog/versions.js';
-import type { GeneratedConfig } from '../../src/config/generate.js';
+import type { GeneratedConfig } from '../../src/llsd/generate.js';
 import type { KrmObject } from '../../src/krm/item.js';
 import { ogxObjectProblems, renderOgxObjects } from '../../src/manifests/index.js';
-import type { OgxPlan } from '../../src/plan/ogx-plan.js';
+import type { OgxPlan } from '../../src/ogx/plan.js';
 import { schemaProblem } from '../kubernetes-models.js';
 import { itemFrom } from '../support.js';
 

@@ -4,12 +4,12 @@ import { X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseOgxServer, type OgxServer } from '../../src/api/ogxserver.js';
+import { parseOgxServer, type OgxServer } from '../../src/ogx/ogxserver.js';
 import { ogxServerReleases } from '../../src/catalog/catalog.js';
-import { shippedCatalog } from '../../src/config/distributions.js';
+import { shippedCatalog } from '../../src/catalog/distributions.js';
 import { inventoryOf } from '../../src/krm/inventory.js';
-import { planOgxServer } from '../../src/plan/ogx-plan.js';
-import { configLocation, type ImageLookup } from '../../src/registry/labels.js';
+import { planOgxServer } from '../../src/ogx/plan.js';
+import { configLocation, type ImageLookup } from '../../src/catalog/image-labels.js';
 import { itemFrom, itemsFrom } from '../support.js';
 
 function server(spec: string, annotations = ''): OgxServer {

@@ -2,13 +2,13 @@
 // config and a Deployment for these releases need. Rendered without the startup check, so that each
 // test shows one generator decision.
 import { describe, expect, it } from 'vitest';
-import { parseLlsd } from '../../src/api/llsd.js';
-import { defaultRenderOptions } from '../../src/api/render-config.js';
-import { generateConfig, type GenerateOutcome } from '../../src/config/generate.js';
+import { parseLlsd } from '../../src/llsd/llsd.js';
+import { defaultRenderOptions } from '../../src/core/render-config.js';
+import { generateConfig, type GenerateOutcome } from '../../src/llsd/generate.js';
 import { inventoryOf } from '../../src/krm/inventory.js';
 import type { KrmObject } from '../../src/krm/item.js';
 import { renderObjects } from '../../src/manifests/index.js';
-import { planLlsd, type Plan } from '../../src/plan/plan.js';
+import { planLlsd, type Plan } from '../../src/llsd/plan.js';
 import { itemFrom, itemsFrom, llsdYaml, releaseMetadata } from '../support.js';
 
 function plan(spec: string, release: string): Plan {

@@ -1,9 +1,9 @@
-// Credentials written as values in an OGXServer (src/api/ogxserver-credentials.ts): the operator
+// Credentials written as values in an OGXServer (src/ogx/credentials.ts): the operator
 // copies them into the generated ConfigMap, so each is an error at its field, without the value.
 // Found by the OGXServer mutation fuzz: literal `api_key` settings and URL passwords reached stdout.
 import { describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
-import { parseOgxServer } from '../../src/api/ogxserver.js';
+import { parseOgxServer } from '../../src/ogx/ogxserver.js';
 import type { KrmObject } from '../../src/krm/item.js';
 import { process as render } from '../../src/process.js';
 import { itemsFrom } from '../support.js';

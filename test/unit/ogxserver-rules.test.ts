@@ -4,8 +4,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import type { KrmObject } from '../../src/krm/item.js';
-import { ogxNearMiss, parseOgxServer } from '../../src/api/ogxserver.js';
-import { ogxProviderIds } from '../../src/api/ogxserver-rules.js';
+import { ogxNearMiss, parseOgxServer } from '../../src/ogx/ogxserver.js';
+import { ogxProviderIds } from '../../src/ogx/rules.js';
 
 const casesDir = '/work/shared/reference/ogxserver/configgen-cases';
 const known = ['starter', 'postgres-demo'];

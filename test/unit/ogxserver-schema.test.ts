@@ -1,11 +1,11 @@
-// Fidelity of the OGXServer schema (src/api/ogxserver.ts) to the CRD as upstream ships it: the
+// Fidelity of the OGXServer schema (src/ogx/ogxserver.ts) to the CRD as upstream ships it: the
 // same property paths, required lists, enums, bounds and defaults. Deliberate differences are
 // listed below with their reasons.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { jsonSchemaOf } from '../../src/api/json-schema.js';
-import { ogxSchemas } from '../../src/api/ogxserver.js';
+import { jsonSchemaOf } from '../../src/llsd/json-schema.js';
+import { ogxSchemas } from '../../src/ogx/ogxserver.js';
 
 const crdPath = '/work/shared/reference/ogxserver/crd/ogx.io_ogxservers.yaml';
 

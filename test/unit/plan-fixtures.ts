@@ -2,15 +2,15 @@
 // bases of older layouts with a release profile written here (built on the shipped 0.7 profile, so
 // fields a later profile schema adds keep their 0.7 values), so these tests do not depend on which
 // release profiles and base configs the catalog ships.
-import { parseLlsd } from '../../src/api/llsd.js';
+import { parseLlsd } from '../../src/llsd/llsd.js';
 import type { ReleaseProfile } from '../../src/catalog/catalog.js';
-import { generateConfig, type GenerateOutcome } from '../../src/config/generate.js';
+import { generateConfig, type GenerateOutcome } from '../../src/llsd/generate.js';
 import { profileFor } from '../../src/catalog/versions.js';
 import { catalogReleaseFor, catalogReleases } from '../../src/catalog/catalog.js';
 import { compareVersions } from '../../src/catalog/versions.js';
 import { inventoryOf } from '../../src/krm/inventory.js';
 import { parseYaml11 } from '../../src/krm/yaml.js';
-import { planLlsd, type Plan } from '../../src/plan/plan.js';
+import { planLlsd, type Plan } from '../../src/llsd/plan.js';
 import { itemFrom, llsdYaml } from '../support.js';
 
 function llsdOf(spec: string, metadata?: string) {

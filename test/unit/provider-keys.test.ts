@@ -4,10 +4,10 @@
 // differ from the newest release's), every key of the entry is one the release's schema defines,
 // and a release without such a key gets an error instead.
 import { describe, expect, it } from 'vitest';
-import type { ProviderApi } from '../../src/api/llsd-v1alpha2.js';
+import type { ProviderApi } from '../../src/llsd/llsd-v1alpha2.js';
 import { catalogReleases, providerFields, providerRegistry, providerTable, type ProviderRow } from '../../src/catalog/catalog.js';
 import { profileFor } from '../../src/catalog/versions.js';
-import type { Plan } from '../../src/plan/plan.js';
+import type { Plan } from '../../src/llsd/plan.js';
 import { base02, configOf, generate, inlinePlan } from './plan-fixtures.js';
 
 type Keys = [url: string | null, credential: string | null];

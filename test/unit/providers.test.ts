@@ -1,9 +1,9 @@
 // Issue 16 item 3: provider types from the release's own registry, new providers from the release's
 // sample config, the base's localhost vLLM replaced, and `config` on every 0.2.x entry.
 import { describe, expect, it } from 'vitest';
-import { parseLlsd } from '../../src/api/llsd.js';
+import { parseLlsd } from '../../src/llsd/llsd.js';
 import { profileFor } from '../../src/catalog/versions.js';
-import type { Plan } from '../../src/plan/plan.js';
+import type { Plan } from '../../src/llsd/plan.js';
 import { itemFrom, llsdYaml } from '../support.js';
 import { base02, configOf, generate, inlinePlan, problemLines, starterPlan } from './plan-fixtures.js';
 

@@ -1,7 +1,7 @@
 // Bounded, one-line message parts (issue 15): a value is quoted up to 100 characters, a list shows
 // up to 10 items, control characters are escaped, and "did you mean" stays cheap on huge input.
 import { describe, expect, it } from 'vitest';
-import { closest } from '../../src/api/issues.js';
+import { closest } from '../../src/lib/issues.js';
 import { clip, code, count, elide, escapeControl, listOf, quote } from '../../src/lib/quote.js';
 
 describe('quote, code and clip', () => {

@@ -13,7 +13,7 @@ import { gzipSync } from 'node:zlib';
 import { create as createTar } from 'tar';
 import { afterAll, describe, expect, it } from 'vitest';
 import { lookUpImage, type LookupSettings } from '../../src/registry/lookup.js';
-import type { ImageLookup } from '../../src/registry/labels.js';
+import type { ImageLookup } from '../../src/catalog/image-labels.js';
 
 const dirs: string[] = [];
 const tempDir = (): string => {

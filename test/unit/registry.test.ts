@@ -8,8 +8,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cacheDirectory, readCachedConfig, readCachedTag, writeCachedConfig, writeCachedTag } from '../../src/registry/cache.js';
 import { authFilePaths, credentialsFor } from '../../src/registry/credentials.js';
-import { configLocation, labelsFor, missingLabelsMessage, samePath, type ImageConfig } from '../../src/registry/labels.js';
-import { formatReference, parseReference } from '../../src/registry/reference.js';
+import { configLocation, labelsFor, missingLabelsMessage, samePath, type ImageConfig } from '../../src/catalog/image-labels.js';
+import { formatReference, parseReference } from '../../src/lib/image-reference.js';
 
 const dirs: string[] = [];
 const tempDir = (): string => {

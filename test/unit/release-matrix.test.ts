@@ -10,9 +10,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { catalogReleases, providerRegistry, providerSpec, schemaOf } from '../../src/catalog/catalog.js';
 import { profileFor } from '../../src/catalog/versions.js';
-import { generateConfig } from '../../src/config/generate.js';
-import { checkReleaseSchema } from '../../src/config/release-schema.js';
-import { checkStartupRules } from '../../src/config/startup-rules.js';
+import { generateConfig } from '../../src/llsd/generate.js';
+import { checkReleaseSchema } from '../../src/core/release-schema.js';
+import { checkStartupRules } from '../../src/core/startup-rules.js';
 import { parseYaml11 } from '../../src/krm/yaml.js';
 import { inlinePlan } from './plan-fixtures.js';
 

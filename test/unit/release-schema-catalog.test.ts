@@ -4,7 +4,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { baseConfigPaths, catalogReleases, distributions, providerSpec, schemaDefs, serverRelease } from '../../src/catalog/catalog.js';
-import { checkReleaseSchema } from '../../src/config/release-schema.js';
+import { checkReleaseSchema } from '../../src/core/release-schema.js';
 import { parseYaml11 } from '../../src/krm/yaml.js';
 import { shippedConfigText } from '../support.js';
 

@@ -4,7 +4,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { validate, type Schema } from '@cfworker/json-schema';
 import { describe, expect, it } from 'vitest';
 import { catalogReleases, providerRegistry, schemaDefs, serverRelease } from '../../src/catalog/catalog.js';
-import { surelyValid } from '../../src/config/release-schema-fast.js';
+import { surelyValid } from '../../src/core/release-schema-fast.js';
 import { parseYaml11 } from '../../src/krm/yaml.js';
 
 const lookup: Record<string, Schema> = Object.create(null) as Record<string, Schema>;

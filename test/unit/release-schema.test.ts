@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkReleaseSchema, type SchemaProblem } from '../../src/config/release-schema.js';
+import { checkReleaseSchema, type SchemaProblem } from '../../src/core/release-schema.js';
 
 type Config = Record<string, unknown>;
 

@@ -2,7 +2,7 @@
 // notes §1.5, §1.7).
 import { describe, expect, it } from 'vitest';
 import { base02, base03, configOf, generate, inlinePlan, problemLines, profile02, profile03, profile04, starterPlan } from './plan-fixtures.js';
-import { registerModels } from '../../src/config/resources.js';
+import { registerModels } from '../../src/llsd/resources.js';
 
 const starter = (spec: string) => generate(starterPlan(`distribution: {name: starter}\n${spec}`));
 const old = (spec: string) => generate(inlinePlan(`distribution: {name: x}\n${spec}`, '0.2.24', profile02(), base02));

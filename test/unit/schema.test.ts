@@ -7,10 +7,10 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
-import { crd, structural, type StructuralSchema, type ValidationRule } from '../../src/api/crd.js';
-import { jsonSchemaOf, jsonSchemaOfLlsd, jsonSchemaOfSpec } from '../../src/api/json-schema.js';
-import { parseLlsd } from '../../src/api/llsd.js';
-import { llsdV1alpha2Schemas } from '../../src/api/llsd-v1alpha2.js';
+import { crd, structural, type StructuralSchema, type ValidationRule } from '../../src/llsd/crd.js';
+import { jsonSchemaOf, jsonSchemaOfLlsd, jsonSchemaOfSpec } from '../../src/llsd/json-schema.js';
+import { parseLlsd } from '../../src/llsd/llsd.js';
+import { llsdV1alpha2Schemas } from '../../src/llsd/llsd-v1alpha2.js';
 import type { KrmObject } from '../../src/krm/item.js';
 import { described, z } from '../../src/lib/zod.js';
 

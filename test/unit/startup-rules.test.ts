@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { distributions } from '../../src/catalog/catalog.js';
 import { shippedConfigText } from '../support.js';
-import { checkStartupRules, type StartupProblem } from '../../src/config/startup-rules.js';
+import { checkStartupRules, type StartupProblem } from '../../src/core/startup-rules.js';
 import { releaseSupport } from '../../src/catalog/versions.js';
 import { formatFieldPath } from '../../src/krm/item.js';
 import { parseYaml11 } from '../../src/krm/yaml.js';

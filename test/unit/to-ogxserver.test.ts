@@ -3,8 +3,8 @@
 // then the v1alpha2-only fields (providers, models, storage, disabled). Every converted object must
 // parse with parseOgxServer, which `converted()` asserts.
 import { describe, expect, it } from 'vitest';
-import { parseOgxServer } from '../../src/api/ogxserver.js';
-import { adoptNetworkingAnnotation, adoptStorageAnnotation, toOgxServer } from '../../src/api/to-ogxserver.js';
+import { parseOgxServer } from '../../src/ogx/ogxserver.js';
+import { adoptNetworkingAnnotation, adoptStorageAnnotation, toOgxServer } from '../../src/convert/to-ogxserver.js';
 import type { KrmObject } from '../../src/krm/item.js';
 
 type Plain = Record<string, unknown>;

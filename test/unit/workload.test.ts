@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { isNode, parse } from 'yaml';
 import type { KrmObject } from '../../src/krm/item.js';
 import type { Result } from '../../src/krm/result.js';
-import { parseCertificates } from '../../src/plan/ca-bundle.js';
+import { parseCertificates } from '../../src/core/ca-bundle.js';
 import { process as render } from '../../src/process.js';
 import { itemsFrom, llsdYaml, releaseMetadata } from '../support.js';
 

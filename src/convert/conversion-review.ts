@@ -1,0 +1,107 @@
+// The conversion webhook's answer to an `apiextensions.k8s.io/v1` ConversionReview, as a pure
+// function (the HTTPS server is in src/cli/webhook.ts). Every object of the request is converted
+// to `desiredAPIVersion` with the conversion library (convert.ts); the API server accepts all of
+// them or none, so one object that cannot be converted fails the whole review.
+import { formatFieldPath } from '../krm/item.js';
+import { isPlainObject } from '../lib/objects.js';
+import { clip, elide, escapeControl } from '../lib/quote.js';
+import { convertTo } from '../llsd/conversion.js';
+import { isError } from '../lib/issues.js';
+
+export const conversionReviewApiVersion = 'apiextensions.k8s.io/v1';
+const conversionReviewKind = 'ConversionReview';
+
+/** What to send back: a ConversionReview with a response, or (for a request that is not one) HTTP 400 and why. */
+export type ReviewAnswer = { ok: true; review: Record<string, unknown> } | { ok: false; message: string };
+
+/**
+ * How deep a request body may nest objects and lists. A ConversionReview of LLSDs needs about 20
+ * levels; the conversion recurses over the objects, and a few thousand levels exhaust the stack.
+ */
+export const maxBodyDepth = 200;
+
+/** The request body as JSON, or (HTTP 400) why not; refused before parsing when it nests too deep. */
+export function parseReviewBody(text: string): { ok: true; body: unknown } | { ok: false; message: string } {
+  if (nestsDeeperThan(text, maxBodyDepth)) {
+    return {
+      ok: false,
+      message: `the request body nests objects and lists more than ${maxBodyDepth} levels deep, the most the webhook reads: send ConversionReviews of LlamaStackDistributions, which need far fewer`,
+    };
+  }
+  try {
+    return { ok: true, body: JSON.parse(text) };
+  } catch (error) {
+    // V8's message quotes the body around the mistake; the body is the client's and may hold anything.
+    const reason = (error as Error).message.replace(/,? (?:\.\.\.)?".*$/s, '');
+    return { ok: false, message: `the request body is not valid JSON (${reason}): send a ConversionReview as JSON` };
+  }
+}
+
+/**
+ * Whether JSON text opens more than `limit` objects and lists inside each other: one linear pass
+ * over the brackets outside strings, with no recursion, so it is safe on any input. Text that is
+ * not JSON gets an answer too; JSON.parse then refuses it.
+ */
+export function nestsDeeperThan(text: string, limit: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === backslash) i++; // the escaped character cannot end the string
+      else if (c === quote) inString = false;
+    } else if (c === quote) inString = true;
+    else if (c === openBrace || c === openBracket) {
+      if (++depth > limit) return true;
+    } else if (c === closeBrace || c === closeBracket) depth--;
+  }
+  return false;
+}
+
+export function reviewConversion(body: unknown): ReviewAnswer {
+  if (!isPlainObject(body) || body.kind !== conversionReviewKind || body.apiVersion !== conversionReviewApiVersion) {
+    return { ok: false, message: `the request body must be an ${conversionReviewApiVersion} ${conversionReviewKind}` };
+  }
+  const request = body.request;
+  if (!isPlainObject(request)) return { ok: false, message: 'the ConversionReview has no `request`' };
+  const { uid, desiredAPIVersion, objects } = request;
+  if (typeof uid !== 'string' || uid === '') return { ok: false, message: 'the ConversionReview `request.uid` must be a non-empty string' };
+  if (typeof desiredAPIVersion !== 'string') return { ok: false, message: 'the ConversionReview `request.desiredAPIVersion` must be a string' };
+  if (!Array.isArray(objects)) return { ok: false, message: 'the ConversionReview `request.objects` must be a list' };
+
+  const converted: unknown[] = [];
+  for (const [index, object] of objects.entries()) {
+    const { object: result, problems } = convertTo(object, desiredAPIVersion);
+    const errors = problems.filter(isError);
+    if (errors.length > 0) {
+      const message = errors.map((p) => (p.path.length > 0 ? `${formatFieldPath(p.path)}: ${p.message}` : p.message)).join('; ');
+      return answer(uid, { status: 'Failure', message: `${describe(object, index)}: ${message}` });
+    }
+    converted.push(result);
+  }
+  return answer(uid, { status: 'Success' }, converted);
+}
+
+function answer(uid: string, result: { status: 'Success' | 'Failure'; message?: string }, convertedObjects?: unknown[]): ReviewAnswer {
+  // kubectl prints the message to the user: one bounded line, whatever the object held.
+  const shown = result.message === undefined ? result : { ...result, message: escapeControl(elide(result.message, 4000)) };
+  const response: Record<string, unknown> = { uid, result: shown };
+  if (convertedObjects) response.convertedObjects = convertedObjects;
+  return { ok: true, review: { apiVersion: conversionReviewApiVersion, kind: conversionReviewKind, response } };
+}
+
+/** `LlamaStackDistribution ai/demo`, or the object's place in the request when it has no name. */
+function describe(object: unknown, index: number): string {
+  const o = isPlainObject(object) ? object : {};
+  const metadata = isPlainObject(o.metadata) ? o.metadata : {};
+  const kind = typeof o.kind === 'string' ? o.kind : 'object';
+  if (typeof metadata.name !== 'string') return `request.objects[${index}]`;
+  return `${clip(kind)} ${typeof metadata.namespace === 'string' ? `${clip(metadata.namespace)}/` : ''}${clip(metadata.name)}`;
+}
+
+const quote = 0x22;
+const backslash = 0x5c;
+const openBracket = 0x5b;
+const closeBracket = 0x5d;
+const openBrace = 0x7b;
+const closeBrace = 0x7d;

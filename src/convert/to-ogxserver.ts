@@ -1,0 +1,675 @@
+// LLSD (v1alpha1 or v1alpha2) → `ogx.io/v1beta1` OGXServer, for `convert --to ogx.io/v1beta1`
+// (issue 17 "Migration"; ../shared/reference/ogxserver/MIGRATION.md). A pure function over plain
+// objects: the LLSD is read as the renderer reads it (schema, v1alpha1 converted, rules), then each
+// part of its spec is written as the OGXServer field that renders the same thing. A field with no
+// such counterpart is a warning naming the LLSD field and saying what to do instead: nothing is
+// dropped silently. Problems are at the LLSD's own field paths (v1alpha1 ones for a v1alpha1 LLSD).
+//
+// The OGXServer gets another name (`<name>-ogx`): the operator refuses adoption by a CR of the same
+// name, and a Deployment's selector cannot change in place. The adoption annotations name the
+// LLSD, so its PVC and Service are kept (MIGRATION.md §5).
+import { baseConfig, catalogReleaseFor, distributions, newestRelease, ogxServerReleases } from '../catalog/catalog.js';
+import { profileFor } from '../catalog/versions.js';
+import { providerKeys, resolveProviderType, type ResolvedType } from '../llsd/providers.js';
+import { envName, isSecretLeaf, placeholder, selectorOf } from '../core/secrets.js';
+import { annotation, type KrmObject } from '../krm/item.js';
+import { isPlainObject, setOwn } from '../lib/objects.js';
+import { code, listOf, quote } from '../lib/quote.js';
+import { conversionAnnotation } from '../llsd/conversion.js';
+import { isError, type FieldProblem } from '../lib/issues.js';
+import { llsdReaders, type Llsd, type LlsdVersion, type ModelEntry, type ProviderEntry } from '../llsd/llsd.js';
+import { providerApis, type SecretRefInput, type StorageBackendInput } from '../llsd/llsd-v1alpha2.js';
+import { ogxApiVersion, ogxDisableableApis, ogxKind, parseOgxServer } from '../ogx/ogxserver.js';
+import { fitName } from '../manifests/metadata.js';
+
+type Plain = Record<string, unknown>;
+type Path = Array<string | number>;
+
+export const adoptStorageAnnotation = 'ogx.io/adopt-storage';
+export const adoptNetworkingAnnotation = 'ogx.io/adopt-networking';
+
+/** The converted object (the input itself when there is an error) and what the user must know. */
+export interface OgxConversion {
+  object: Plain;
+  problems: FieldProblem[];
+}
+
+/** The longest OGXServer name: the operator names objects `<name>-prometheus-rules` (API.md §14). */
+const maxNameLength = 46;
+const nameSuffix = '-ogx';
+
+/**
+ * An LLSD as an OGXServer. Errors when the LLSD itself is invalid (the renderer's own messages) or
+ * when something it sets cannot be carried at all; warnings for each field left behind.
+ */
+export function toOgxServer(object: KrmObject): OgxConversion {
+  const reader = Object.hasOwn(llsdReaders, object.apiVersion) ? llsdReaders[object.apiVersion as LlsdVersion] : undefined;
+  if (!reader) return { object, problems: [{ path: ['apiVersion'], message: `must be ${listOf(Object.keys(llsdReaders))} to be converted to ${ogxApiVersion}` }] };
+  const parsed = reader.parse(object);
+  if (!parsed.ok) return { object, problems: parsed.problems };
+  const { llsd } = parsed;
+  const problems: FieldProblem[] = [];
+  const env: Plain[] = [];
+  const spec: Plain = {};
+  const release = releaseOf(llsd);
+
+  setOwn(spec, 'distribution', { ...llsd.spec.distribution });
+  const providers = convertProviders(llsd, release, env, problems);
+  if (providers) spec.providers = providers;
+  const resources = convertResources(llsd, problems);
+  if (resources) spec.resources = resources;
+  const storage = convertStorage(llsd, problems);
+  if (storage) spec.storage = storage;
+  const disabled = convertDisabled(llsd, problems);
+  if (disabled) spec.disabledAPIs = disabled;
+  if (llsd.spec.overrideConfig) spec.overrideConfig = { name: llsd.spec.overrideConfig.configMapName, key: 'config.yaml' };
+  spec.network = convertNetwork(llsd, problems);
+  const tls = convertTrust(llsd);
+  if (tls) spec.tls = tls;
+  const workload = convertWorkload(llsd, env, problems);
+  if (workload) spec.workload = workload;
+  problems.push(...externalProviderProblems(llsd));
+
+  const local = [...parsed.problems.filter((p) => !replacedWarning(p, object)), ...problems.map(reader.localise), ...v1alpha1Only(object)];
+  const metadata = convertMetadata(object, llsd, local);
+  const converted: Plain = { apiVersion: ogxApiVersion, kind: ogxKind, metadata, spec };
+  const check = parseOgxServer(converted as KrmObject);
+  if (!check.ok) {
+    // A bug of this conversion, told as an error rather than written out as an object that does not apply.
+    const invalid = check.problems.filter(isError).map((p) => ({ path: [], message: `cannot be converted: the OGXServer would be invalid at \`${p.path.join('.')}\`: ${p.message}` }));
+    return { object, problems: [...local, ...invalid] };
+  }
+  return { object: converted, problems: local };
+}
+
+// ---------------------------------------------------------------------------------------------
+// metadata
+
+/**
+ * `<name>-ogx` (cut to 46 characters), the LLSD's namespace, labels and annotations, and the
+ * adoption annotations naming the LLSD: its PVC when it has storage, its Service (and Ingress) always.
+ */
+function convertMetadata(object: KrmObject, llsd: Llsd, problems: FieldProblem[]): Plain {
+  const name = newName(llsd.name);
+  if (name !== `${llsd.name}${nameSuffix}`) {
+    problems.push({ severity: 'warning', code: 'ogx-conversion', path: ['metadata', 'name'], message: `is too long for an OGXServer name with ${code(nameSuffix)} (at most ${maxNameLength} characters): the OGXServer is named ${quote(name)}` });
+  }
+  const metadata: Plain = { name };
+  if (llsd.namespace !== undefined) metadata.namespace = llsd.namespace;
+  if (object.metadata.labels !== undefined) metadata.labels = { ...object.metadata.labels };
+  const annotations: Record<string, string> = {};
+  for (const [key, value] of Object.entries(object.metadata.annotations ?? {})) {
+    if (key === annotation.release && !ogxServerReleases().includes(value)) {
+      problems.push({
+        severity: 'warning', code: 'ogx-conversion',
+        path: ['metadata', 'annotations', key],
+        message: `is dropped: ${quote(value)} is no OGX release, and an OGXServer renders only against ${listOf(ogxServerReleases())} (without the annotation: its distribution's default release); add it back with one of those to pin another`,
+      });
+    } else if (key === conversionAnnotation) {
+      problems.push({
+        severity: 'warning', code: 'ogx-conversion',
+        path: ['metadata', 'annotations', key],
+        message: 'is dropped: it holds fields of another LLSD version, which OGXServer has none of either; convert the LLSD to that version first to see them',
+      });
+    } else annotations[key] = value;
+  }
+  if (llsd.spec.workload?.storage !== undefined) annotations[adoptStorageAnnotation] ??= llsd.name;
+  annotations[adoptNetworkingAnnotation] ??= llsd.name;
+  metadata.annotations = annotations;
+  return metadata;
+}
+
+/**
+ * `<name>-ogx`; a name too long for that is cut and given 8 hex of its hash, as generated object
+ * names are (fitName), so two long LLSD names never become one OGXServer name.
+ */
+const newName = (name: string): string => fitName(name, nameSuffix, maxNameLength);
+
+// ---------------------------------------------------------------------------------------------
+// release: which config keys the LLSD's fields become (the same choice the renderer makes)
+
+/** The release the LLSD renders against, as far as it is known without the registry: annotation, distribution default, image tag, newest. */
+function releaseOf(llsd: Llsd): { release: string; catalogRelease: string } {
+  const requested = llsd.annotations[annotation.release];
+  const { name, image } = llsd.spec.distribution;
+  const named = name !== undefined && Object.hasOwn(distributions(), name) ? distributions()[name]?.defaultRelease : undefined;
+  const tagged = image !== undefined ? /:v?(\d+\.\d+\.\d+)$/.exec(image)?.[1] : undefined;
+  const release = requested ?? named ?? tagged ?? newestRelease();
+  return { release, catalogRelease: catalogReleaseFor(release) ?? newestRelease() };
+}
+
+// ---------------------------------------------------------------------------------------------
+// providers
+
+/** LLSD API → OGXServer `spec.providers` key; safety and telemetry have none. */
+const ogxApis: Partial<Record<ProviderEntry['api'], string>> = { inference: 'inference', vectorIo: 'vectorIo', toolRuntime: 'toolRuntime' };
+
+type FieldKind = 'string' | 'int' | 'port' | 'bool' | 'strings' | 'secret' | readonly string[];
+
+/**
+ * An OGXServer typed provider: its list under `remote`/`inline`, and config key → field, the
+ * reverse of GENERATION.md §4 (what the operator writes for each field). `required`: fields the
+ * CRD requires; without them the provider stays `custom`.
+ */
+interface TypedProvider {
+  group: 'remote' | 'inline';
+  list: string;
+  fields: Record<string, readonly [field: string, kind: FieldKind]>;
+  required: readonly string[];
+}
+
+/** refreshModels, allowedModels: every typed inference provider has them (`network` is left to `custom`). */
+const inferenceCommon = { refresh_models: ['refreshModels', 'bool'], allowed_models: ['allowedModels', 'strings'] } as const;
+const searchTool = { api_key: ['apiKey', 'secret'], max_results: ['maxResults', 'int'] } as const;
+
+const typedProviders: Record<string, Record<string, TypedProvider>> = {
+  inference: {
+    'remote::vllm': {
+      group: 'remote',
+      list: 'vllm',
+      fields: { ...inferenceCommon, base_url: ['endpoint', 'string'], api_token: ['apiToken', 'secret'], max_tokens: ['maxTokens', 'int'] },
+      required: ['endpoint'],
+    },
+    'remote::openai': { group: 'remote', list: 'openai', fields: { ...inferenceCommon, base_url: ['endpoint', 'string'], api_key: ['apiKey', 'secret'] }, required: ['apiKey'] },
+    'remote::azure': {
+      group: 'remote',
+      list: 'azure',
+      fields: { ...inferenceCommon, base_url: ['endpoint', 'string'], api_key: ['apiKey', 'secret'], api_version: ['apiVersion', 'string'], api_type: ['apiType', 'string'] },
+      required: ['endpoint', 'apiKey'],
+    },
+    'remote::bedrock': {
+      group: 'remote',
+      list: 'bedrock',
+      fields: {
+        ...inferenceCommon,
+        region_name: ['region', 'string'],
+        api_key: ['apiKey', 'secret'],
+        aws_access_key_id: ['awsAccessKeyId', 'secret'],
+        aws_secret_access_key: ['awsSecretAccessKey', 'secret'],
+        aws_session_token: ['awsSessionToken', 'secret'],
+        aws_role_arn: ['awsRoleArn', 'string'],
+        aws_web_identity_token_file: ['awsWebIdentityTokenFile', 'string'],
+        aws_role_session_name: ['awsRoleSessionName', 'string'],
+        profile_name: ['profileName', 'string'],
+        retry_mode: ['retryMode', 'string'],
+        total_max_attempts: ['totalMaxAttempts', 'int'],
+        connect_timeout: ['connectTimeout', 'int'],
+        read_timeout: ['readTimeout', 'int'],
+        session_ttl: ['sessionTTL', 'int'],
+      },
+      required: ['region'],
+    },
+    'remote::vertexai': { group: 'remote', list: 'vertexai', fields: { ...inferenceCommon, project: ['project', 'string'], location: ['location', 'string'] }, required: ['project'] },
+    'remote::watsonx': {
+      group: 'remote',
+      list: 'watsonx',
+      fields: { ...inferenceCommon, base_url: ['endpoint', 'string'], api_key: ['apiKey', 'secret'], project_id: ['projectId', 'string'], timeout: ['timeout', 'int'] },
+      required: ['apiKey'],
+    },
+  },
+  vectorIo: {
+    'remote::pgvector': {
+      group: 'remote',
+      list: 'pgvector',
+      fields: {
+        host: ['host', 'string'],
+        port: ['port', 'port'],
+        db: ['db', 'string'],
+        user: ['user', 'string'],
+        password: ['password', 'secret'],
+        distance_metric: ['distanceMetric', ['COSINE', 'L2', 'L1', 'INNER_PRODUCT']],
+      },
+      required: ['password'],
+    },
+    'remote::milvus': { group: 'remote', list: 'milvus', fields: { uri: ['uri', 'string'], token: ['token', 'secret'], consistency_level: ['consistencyLevel', 'string'] }, required: ['uri'] },
+    'remote::qdrant': {
+      group: 'remote',
+      list: 'qdrant',
+      fields: {
+        url: ['url', 'string'],
+        host: ['host', 'string'],
+        port: ['port', 'port'],
+        location: ['location', 'string'],
+        api_key: ['apiKey', 'secret'],
+        grpc_port: ['grpcPort', 'port'],
+        prefer_grpc: ['preferGrpc', 'bool'],
+        https: ['https', 'bool'],
+        prefix: ['prefix', 'string'],
+        timeout: ['timeout', 'int'],
+      },
+      required: [],
+    },
+  },
+  toolRuntime: {
+    'remote::brave-search': { group: 'remote', list: 'braveSearch', fields: searchTool, required: ['apiKey'] },
+    'remote::tavily-search': { group: 'remote', list: 'tavilySearch', fields: searchTool, required: ['apiKey'] },
+    'remote::model-context-protocol': { group: 'remote', list: 'modelContextProtocol', fields: {}, required: [] },
+    'inline::file-search': { group: 'inline', list: 'fileSearch', fields: {}, required: [] },
+  },
+};
+
+/** One config key of an LLSD provider, as the renderer would write it: a value, or a Secret key. */
+type ConfigValue = { value: unknown } | { secret: { name: string; key: string } };
+
+function convertProviders(llsd: Llsd, release: { release: string; catalogRelease: string }, env: Plain[], problems: FieldProblem[]): Plain | undefined {
+  const out: Plain = {};
+  for (const provider of llsd.providers) {
+    const api = ogxApis[provider.api];
+    if (api === undefined) {
+      problems.push({
+        severity: 'warning', code: 'ogx-conversion',
+        path: provider.path,
+        message: `is dropped: OGXServer has no ${provider.api} providers; to keep it, write the whole config.yaml in a ConfigMap and set \`spec.overrideConfig\``,
+      });
+      continue;
+    }
+    const resolved = resolveProviderType(provider, release);
+    if (!resolved.ok) {
+      problems.push(resolved.problem);
+      continue;
+    }
+    const config = providerConfig(provider, resolved.resolved, release.release, env, problems);
+    if (config === undefined) continue;
+    const [group, list, entry] = typedEntry(provider.id, resolved.resolved.type, typedProviders[provider.api]?.[resolved.resolved.type], config) ?? customEntry(provider, resolved.resolved.type, config);
+    const apiOut = (out[api] ??= {}) as Plain;
+    const groupOut = (apiOut[group] ??= {}) as Plain;
+    ((groupOut[list] ??= []) as Plain[]).push(entry);
+  }
+  for (const api of Object.keys(out)) {
+    const llsdApi = Object.keys(ogxApis).find((k) => ogxApis[k as ProviderEntry['api']] === api) as ProviderEntry['api'];
+    const lost = baseProvidersLost(llsd, release.release, llsdApi);
+    if (lost.length === 0) continue;
+    problems.push({
+      severity: 'warning', code: 'ogx-conversion',
+      path: ['spec', 'providers', llsdApi],
+      message: `replaces the distribution's ${providerApis[llsdApi]} providers in the OGXServer (an LLSD lays its providers over them), so ${listOf(lost.map((id) => code(id)))} ${lost.length === 1 ? 'is' : 'are'} no longer configured; add those you use to \`spec.providers.${api}\` as \`custom\` providers`,
+    });
+  }
+  return Object.keys(out).length > 0 ? out : undefined;
+}
+
+/**
+ * The providers of the named distribution's base config for `api` that the server runs and the
+ * LLSD does not override: literal ids, and conditional ones (`${env.X:+id}`) whose X the LLSD sets.
+ */
+function baseProvidersLost(llsd: Llsd, release: string, api: ProviderEntry['api']): string[] {
+  const name = llsd.spec.distribution.name;
+  const entry = name !== undefined && Object.hasOwn(distributions(), name) ? distributions()[name] : undefined;
+  const path = entry && Object.hasOwn(entry.releases, release) ? entry.releases[release]?.config : undefined;
+  const base = path === undefined ? undefined : baseConfig(path);
+  const list = isPlainObject(base) && isPlainObject(base.providers) ? base.providers[providerApis[api]] : undefined;
+  const ours = new Set(llsd.providers.filter((p) => p.api === api).map((p) => p.id));
+  const env = new Set((llsd.spec.workload?.overrides?.env ?? []).map((e) => e.name));
+  const ids = (Array.isArray(list) ? list : []).map((p) => (isPlainObject(p) ? p.provider_id : undefined));
+  return ids.flatMap((id) => {
+    if (typeof id !== 'string') return [];
+    const conditional = /^\$\{env\.([A-Za-z0-9_]+):\+([^}]*)\}$/.exec(id);
+    const active = conditional ? (env.has(conditional[1] as string) ? conditional[2] : undefined) : id.includes('${') ? undefined : id;
+    return active !== undefined && active !== '' && !ours.has(active) ? [active] : [];
+  });
+}
+
+/**
+ * The config keys the renderer writes for the provider (the same keys: `endpoint` to the release's
+ * URL key, `apiKey` to its credential key, …), or undefined when a field has no key in that release
+ * (the LLSD would not render either; the error says so).
+ */
+function providerConfig(provider: ProviderEntry, resolved: ResolvedType, release: string, env: Plain[], problems: FieldProblem[]): Map<string, ConfigValue> | undefined {
+  const keys = providerKeys(resolved);
+  const config = new Map<string, ConfigValue>();
+  let ok = true;
+  for (const [key, value] of Object.entries(provider.settings ?? {})) {
+    if (isSecretLeaf(value)) config.set(key, { secret: value.secretKeyRef });
+    else config.set(key, { value: withSecretsAsEnv(value, provider.id, [key], env) });
+  }
+  if (provider.endpoint !== undefined) {
+    if (keys.urlKey === null) {
+      problems.push({ path: [...provider.path, 'endpoint'], message: `cannot be converted: ${resolved.type} has no URL setting in release ${release}; remove \`endpoint\` or pass the provider's own keys in \`settings\`` });
+      ok = false;
+    } else config.set(keys.urlKey, { value: completeEndpoint(provider, resolved, keys.urlKey, release, problems) });
+  }
+  if (provider.apiKey !== undefined) {
+    if (keys.credentialKey === null) {
+      problems.push({ path: [...provider.path, 'apiKey'], message: `cannot be converted: ${resolved.type} takes no API key in release ${release}; use \`secretRefs\` with the provider's own keys` });
+      ok = false;
+    } else config.set(keys.credentialKey, { secret: selectorOf(provider.apiKey) });
+  }
+  if (provider.host !== undefined) config.set('host', typeof provider.host === 'string' ? { value: provider.host } : { secret: provider.host.secretKeyRef });
+  for (const [key, ref] of Object.entries(provider.secretRefs ?? {})) config.set(key, { secret: selectorOf(ref) });
+  return ok ? config : undefined;
+}
+
+/**
+ * A settings value with each nested `{secretKeyRef}` leaf as an `${env.X}` placeholder, and X
+ * added to the pod env from the Secret: OGXServer `secretRefs` take top-level keys only, and
+ * `settings` reach config.yaml as written (GENERATION.md §4.8). The env name is the renderer's.
+ */
+function withSecretsAsEnv(value: unknown, id: string, keys: string[], env: Plain[]): unknown {
+  if (Array.isArray(value)) return value.map((child, i) => withSecretsAsEnv(child, id, [...keys, String(i)], env));
+  if (!isPlainObject(value)) return value;
+  const out: Plain = {};
+  for (const [key, child] of Object.entries(value)) {
+    if (isSecretLeaf(child)) {
+      const name = envName(id, ...keys, key);
+      env.push({ name, valueFrom: { secretKeyRef: { ...child.secretKeyRef } } });
+      setOwn(out, key, placeholder(name));
+    } else setOwn(out, key, withSecretsAsEnv(child, id, [...keys, key], env));
+  }
+  return out;
+}
+
+/** As the renderer: an inference `base_url` given as a bare host gets `/v1` (0.4.0+ read the full URL). */
+function completeEndpoint(provider: ProviderEntry, resolved: ResolvedType, urlKey: string, release: string, problems: FieldProblem[]): string {
+  const endpoint = provider.endpoint as string;
+  if (urlKey !== 'base_url' || resolved.api !== 'inference' || !profileFor(release)?.inferenceUrlHasApiPrefix || !URL.canParse(endpoint)) return endpoint;
+  const { pathname } = new URL(endpoint);
+  if (pathname !== '/' && pathname !== '') return endpoint;
+  const completed = `${endpoint.replace(/\/$/, '')}/v1`;
+  problems.push({ severity: 'info', path: [...provider.path, 'endpoint'], message: `became ${quote(completed)}, the URL the LLSD renders to (the server reads the full URL including /v1)` });
+  return completed;
+}
+
+/** The provider as a typed OGXServer provider, when every config key is one of its fields with a value it takes. */
+function typedEntry(id: string, type: string, typed: TypedProvider | undefined, config: Map<string, ConfigValue>): [string, string, Plain] | undefined {
+  if (!typed) return undefined;
+  if ([...config.keys()].some((key) => !Object.hasOwn(typed.fields, key))) return undefined;
+  const entry: Plain = { id };
+  // In the table's order, so the output does not depend on the order of the LLSD's fields.
+  for (const [key, [field, kind]] of Object.entries(typed.fields)) {
+    const value = config.get(key);
+    if (value === undefined) continue;
+    if (!fits(kind, value)) return undefined;
+    setOwn(entry, field, 'secret' in value ? { ...value.secret } : value.value);
+  }
+  if (!typed.required.every((f) => Object.hasOwn(entry, f))) return undefined;
+  // qdrant: the CRD wants `url` or `host` (a `location`-only qdrant stays custom).
+  if (type === 'remote::qdrant' && entry.url === undefined && entry.host === undefined) return undefined;
+  return [typed.group, typed.list, entry];
+}
+
+function fits(kind: FieldKind, value: ConfigValue): boolean {
+  if (kind === 'secret') return 'secret' in value;
+  if ('secret' in value) return false;
+  const v = value.value;
+  if (Array.isArray(kind)) return typeof v === 'string' && kind.includes(v);
+  switch (kind) {
+    case 'string':
+      return typeof v === 'string' && v !== '';
+    case 'int':
+      return Number.isInteger(v) && (v as number) >= 1;
+    case 'port':
+      return Number.isInteger(v) && (v as number) >= 1 && (v as number) <= 65535;
+    case 'bool':
+      return typeof v === 'boolean';
+    default:
+      return Array.isArray(v) && v.length > 0 && v.every((s) => typeof s === 'string' && s !== '');
+  }
+}
+
+/** `custom`: the type, `settings` as the renderer writes them, and the Secret keys in `secretRefs`. */
+function customEntry(provider: ProviderEntry, type: string, config: Map<string, ConfigValue>): [string, string, Plain] {
+  const entry: Plain = { id: provider.id, type };
+  const settings: Plain = {};
+  const secretRefs: Plain = {};
+  for (const [key, value] of config) {
+    if ('secret' in value) setOwn(secretRefs, key, { ...value.secret });
+    else setOwn(settings, key, value.value);
+  }
+  if (Object.keys(secretRefs).length > 0) entry.secretRefs = secretRefs;
+  if (Object.keys(settings).length > 0) entry.settings = settings;
+  return [type.startsWith('inline::') ? 'inline' : 'remote', 'custom', entry];
+}
+
+/** `spec.externalProviders`: OGXServer installs no provider packages. */
+function externalProviderProblems(llsd: Llsd): FieldProblem[] {
+  return Object.entries(llsd.spec.externalProviders ?? {}).flatMap(([api, list]) =>
+    (list ?? []).map((external, i) => ({
+      severity: 'warning' as const, code: 'ogx-conversion' as const,
+      path: ['spec', 'externalProviders', api, i],
+      message: `is dropped: OGXServer cannot install a provider from an image; build a distribution image that contains ${quote(external.image)}'s package, set \`spec.distribution.image\` to it, and add the provider as \`custom\` under \`spec.providers\``,
+    })),
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// resources, storage, disabled APIs
+
+/**
+ * Models, each with its provider named: an LLSD model without one goes to the first inference
+ * provider of the LLSD, an OGXServer's to the alphabetically smallest id (GENERATION.md §8).
+ */
+function convertResources(llsd: Llsd, problems: FieldProblem[]): Plain | undefined {
+  const first = llsd.providers.find((p) => p.api === 'inference')?.id;
+  const models = llsd.models.map((model) => convertModel(model, first, problems));
+  for (const kind of ['tools', 'shields'] as const) {
+    if (llsd.spec.resources?.[kind] === undefined) continue;
+    const instead =
+      kind === 'tools'
+        ? 'OGX registers the tool groups of its tool_runtime providers itself; configure the provider under `spec.providers.toolRuntime`'
+        : 'OGXServer has no safety API; to keep shields, write the whole config.yaml in a ConfigMap and set `spec.overrideConfig`';
+    problems.push({ severity: 'warning', code: 'ogx-conversion', path: ['spec', 'resources', kind], message: `is dropped: OGXServer registers only models; ${instead}` });
+  }
+  return models.length > 0 ? { models } : undefined;
+}
+
+function convertModel(model: ModelEntry, first: string | undefined, problems: FieldProblem[]): Plain {
+  const out: Plain = { name: model.name };
+  const provider = model.provider ?? first;
+  if (provider !== undefined) out.provider = provider;
+  else {
+    problems.push({
+      severity: 'warning', code: 'ogx-conversion',
+      path: model.path,
+      message: "names no provider and the LLSD has no inference provider: the OGXServer registers it with the distribution's alphabetically first inference provider; name one in `provider`",
+    });
+  }
+  if (model.modelType !== undefined) out.modelType = model.modelType;
+  if (model.contextLength !== undefined) out.contextLength = model.contextLength;
+  if (model.quantization !== undefined) out.quantization = model.quantization;
+  if (model.embeddingDimension !== undefined) {
+    problems.push({
+      severity: 'warning', code: 'ogx-conversion',
+      path: [...model.path, 'embeddingDimension'],
+      message: 'is dropped: an OGXServer model has no metadata, so OGX asks the provider for the dimension; to keep it, write the whole config.yaml in a ConfigMap and set `spec.overrideConfig`',
+    });
+  }
+  return out;
+}
+
+/**
+ * `spec.storage`: sqlite and redis key-value stores, sqlite SQL stores. A PostgreSQL store is one
+ * Secret key (`connectionString`) in an OGXServer, which the LLSD's fields cannot make.
+ */
+function convertStorage(llsd: Llsd, problems: FieldProblem[]): Plain | undefined {
+  const storage = llsd.spec.storage;
+  if (!storage) return undefined;
+  const out: Plain = {};
+  const kv = storage.kv && convertKv(storage.kv, ['spec', 'storage', 'kv'], problems);
+  if (kv) out.kv = kv;
+  const sql = storage.sql;
+  if (sql && (sql.type ?? 'sqlite') === 'sqlite') out.sql = { type: 'sqlite' };
+  else if (sql) {
+    problems.push({
+      severity: 'warning', code: 'ogx-conversion',
+      path: ['spec', 'storage', 'sql'],
+      message:
+        "is dropped: an OGXServer takes a PostgreSQL store only as a connection string, which OGX does not read (it needs host, port, db and user: llsd-render refuses that form, divergence A11 in docs/ogxserver.md), so the OGXServer uses sqlite on its storage volume; to keep PostgreSQL, give the whole config.yaml by `spec.overrideConfig` instead of `spec.storage`",
+    });
+  }
+  problems.push({
+    severity: 'warning', code: 'ogx-conversion',
+    path: ['spec', 'storage'],
+    message: `replaces the distribution's whole \`storage\` section in the OGXServer (an LLSD changes only the backends it names): the stores become \`metadata\`, \`inference\`, \`conversations\` and \`prompts\` on the backends given here${
+      (sql?.type ?? 'sqlite') === 'sqlite' && llsd.spec.workload?.storage !== undefined
+        ? "; its sqlite SQL file is `sqlstore.db` where the LLSD's was `sql_store.db`, so on the adopted volume the SQL data is not found: rename the file on the volume before the OGXServer starts, or give the store by `spec.overrideConfig`"
+        : ''
+    }`,
+  });
+  return out;
+}
+
+function convertKv(kv: StorageBackendInput, path: Path, problems: FieldProblem[]): Plain | undefined {
+  const type = kv.type ?? 'sqlite';
+  if (type === 'sqlite') return { type: 'sqlite' };
+  if (type === 'postgres') {
+    problems.push({ severity: 'warning', code: 'ogx-conversion', path, message: 'is dropped: an OGXServer key-value store is sqlite or redis, not postgres; use `type: redis`, or leave it out for sqlite (until then the OGXServer uses sqlite)' });
+    return undefined;
+  }
+  const out: Plain = { type: 'redis' };
+  const secretField = (['host', 'port'] as const).find((f) => isPlainObject(kv[f]));
+  if (secretField !== undefined) {
+    problems.push({ severity: 'warning', code: 'ogx-conversion', path: [...path, secretField], message: 'is dropped: an OGXServer takes the redis address as a plain `endpoint`, not from a Secret; write it in `spec.storage.kv.endpoint`' });
+  }
+  const host = typeof kv.host === 'string' ? kv.host : undefined;
+  const port = typeof kv.port === 'number' ? kv.port : undefined;
+  const endpoint = kv.endpoint ?? (host !== undefined ? (port !== undefined ? `redis://${host}:${port}` : host) : undefined);
+  if (endpoint !== undefined) out.endpoint = endpoint;
+  if (kv.password !== undefined) out.password = { ...selectorOf(kv.password as SecretRefInput) };
+  return out;
+}
+
+/** `spec.disabled` → `disabledAPIs`, for the seven APIs an OGXServer can disable. */
+function convertDisabled(llsd: Llsd, problems: FieldProblem[]): string[] | undefined {
+  const out: string[] = [];
+  (llsd.spec.disabled ?? []).forEach((name, i) => {
+    const api = name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+    if ((ogxDisableableApis as readonly string[]).includes(api)) {
+      if (!out.includes(api)) out.push(api);
+    } else {
+      problems.push({
+        severity: 'warning', code: 'ogx-conversion',
+        path: ['spec', 'disabled', i],
+        message: `is dropped: an OGXServer can disable only ${listOf([...ogxDisableableApis])}${api === 'safety' || api === 'telemetry' ? `, and OGX has no ${api} providers to disable` : ''}; to remove ${quote(name)}, write the whole config.yaml in a ConfigMap and set \`spec.overrideConfig\``,
+      });
+    }
+  });
+  return out.length > 0 ? out : undefined;
+}
+
+// ---------------------------------------------------------------------------------------------
+// network, TLS trust, workload
+
+/**
+ * `spec.network`: port, external access, and the NetworkPolicy as the LLSD renders it. An LLSD
+ * renders no NetworkPolicy without `allowedFrom`, an OGXServer one by default (`policy.enabled:
+ * false` keeps it so); with `allowedFrom` the policy's peers become `policy.ingress` rules, which
+ * replace the OGXServer's default peers (MIGRATION.md §3), so the LLSD's own-namespace peer is kept.
+ */
+function convertNetwork(llsd: Llsd, problems: FieldProblem[]): Plain {
+  const networking = llsd.spec.networking ?? {};
+  const out: Plain = {};
+  if (networking.port !== undefined) out.port = networking.port;
+  const expose = networking.expose;
+  if (expose !== undefined && expose !== false) {
+    out.externalAccess = { enabled: true, ...(typeof expose === 'object' && expose.hostname !== undefined && { hostname: expose.hostname }) };
+  }
+  const allowedFrom = networking.allowedFrom;
+  if (allowedFrom === undefined) out.policy = { enabled: false };
+  else {
+    const port = networking.port ?? 8321;
+    out.policy = { ingress: [{ from: policyPeers(allowedFrom), ports: [{ protocol: 'TCP', port }] }] };
+    if (out.externalAccess !== undefined && !allowedFrom.namespaces?.includes('*')) {
+      problems.push({
+        severity: 'warning', code: 'ogx-conversion',
+        path: ['spec', 'networking', 'allowedFrom'],
+        message: "becomes `spec.network.policy.ingress`, which admits no ingress controller: add a peer for its namespace (e.g. `{namespaceSelector: {matchLabels: {kubernetes.io/metadata.name: ingress-nginx}}}`) so the Ingress can reach the server",
+      });
+    }
+  }
+  const tls = networking.tls;
+  if (tls?.enabled === true || tls?.secretName !== undefined) {
+    if (tls.secretName !== undefined) out.tls = { secretName: tls.secretName };
+    problems.push({
+      severity: 'warning', code: 'ogx-conversion',
+      path: ['spec', 'networking', 'tls', tls.enabled === true ? 'enabled' : 'secretName'],
+      message:
+        'has no working OGXServer counterpart: the operator reads no server TLS setting (`spec.network.tls` is ignored), so the server serves plain HTTP; terminate TLS in front of it (Ingress, service mesh), or write the whole config.yaml with `server.tls_certfile`/`tls_keyfile` in a ConfigMap for `spec.overrideConfig` and mount the Secret with `spec.workload.overrides`',
+    });
+  }
+  return out;
+}
+
+/** The LLSD's NetworkPolicy peers (src/manifests/network-policy.ts), without the ones render options add. */
+function policyPeers(allowedFrom: { namespaces?: string[] | undefined; labels?: string[] | undefined }): Plain[] {
+  if (allowedFrom.namespaces?.includes('*')) return [{ namespaceSelector: {} }];
+  const peers: Plain[] = [{ podSelector: {} }];
+  for (const namespace of new Set(allowedFrom.namespaces ?? [])) peers.push({ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': namespace } } });
+  for (const label of new Set(allowedFrom.labels ?? [])) peers.push({ namespaceSelector: { matchExpressions: [{ key: label, operator: 'Exists' }] } });
+  return peers;
+}
+
+/** `networking.tls.caBundle` → `spec.tls.trust.caCertificates`, one entry per key (default `ca-bundle.crt`). */
+function convertTrust(llsd: Llsd): Plain | undefined {
+  const bundle = llsd.spec.networking?.tls?.caBundle;
+  if (!bundle) return undefined;
+  const keys = bundle.configMapKeys ?? ['ca-bundle.crt'];
+  return { trust: { caCertificates: keys.map((key) => ({ name: bundle.configMapName, key })) } };
+}
+
+function convertWorkload(llsd: Llsd, env: Plain[], problems: FieldProblem[]): Plain | undefined {
+  const workload = llsd.spec.workload ?? {};
+  const out: Plain = {};
+  for (const field of ['replicas', 'workers', 'resources', 'podDisruptionBudget', 'topologySpreadConstraints'] as const) {
+    if (workload[field] !== undefined) setOwn(out, field, structuredClone(workload[field]));
+  }
+  const { autoscaling, storage, overrides } = workload;
+  if (autoscaling) {
+    const hpa: Plain = { maxReplicas: autoscaling.maxReplicas };
+    if (autoscaling.minReplicas !== undefined) hpa.minReplicas = autoscaling.minReplicas;
+    if (autoscaling.targetCPUUtilization !== undefined) hpa.targetCPUUtilizationPercentage = autoscaling.targetCPUUtilization;
+    if (autoscaling.targetMemoryUtilization !== undefined) hpa.targetMemoryUtilizationPercentage = autoscaling.targetMemoryUtilization;
+    out.autoscaling = hpa;
+  }
+  if (storage) out.storage = structuredClone(storage);
+  const pod: Plain = {};
+  for (const field of ['serviceAccountName', 'env', 'command', 'args', 'volumes', 'volumeMounts'] as const) {
+    if (overrides?.[field] !== undefined) setOwn(pod, field, structuredClone(overrides[field]));
+  }
+  if (env.length > 0) {
+    // Secrets of nested provider settings (withSecretsAsEnv); an env var the user set wins.
+    const own = new Set(((pod.env as Plain[] | undefined) ?? []).map((e) => e.name));
+    pod.env = [...((pod.env as Plain[] | undefined) ?? []), ...env.filter((e) => !own.has(e.name))];
+  }
+  if (Object.keys(pod).length > 0) out.overrides = pod;
+  if (overrides?.terminationGracePeriodSeconds !== undefined) {
+    problems.push({
+      severity: 'warning', code: 'ogx-conversion',
+      path: ['spec', 'workload', 'overrides', 'terminationGracePeriodSeconds'],
+      message: 'is dropped: an OGXServer has no termination grace period, so the pod gets the Kubernetes default (30 s); patch the rendered Deployment (e.g. with kustomize) to keep it',
+    });
+  }
+  return Object.keys(out).length > 0 ? out : undefined;
+}
+
+// ---------------------------------------------------------------------------------------------
+// v1alpha1 fields with no v1alpha2 counterpart (the v1alpha2 reader warns about them in its own terms)
+
+const containerNamePath = 'spec.server.containerSpec.name';
+const userConfigNamespacePath = 'spec.server.userConfig.configMapNamespace';
+
+/** The reader's warning about a v1alpha1 field that `v1alpha1Only` tells in OGXServer terms instead. */
+const replacedWarning = (problem: FieldProblem, object: KrmObject): boolean =>
+  object.apiVersion.endsWith('/v1alpha1') && [containerNamePath, userConfigNamespacePath].includes(problem.path.join('.'));
+
+function v1alpha1Only(object: KrmObject): FieldProblem[] {
+  if (!object.apiVersion.endsWith('/v1alpha1')) return [];
+  const spec = (object as { spec?: { server?: { containerSpec?: { name?: unknown }; userConfig?: { configMapNamespace?: unknown } } } }).spec;
+  const problems: FieldProblem[] = [];
+  const container = spec?.server?.containerSpec?.name;
+  if (container !== undefined) {
+    problems.push({
+      severity: 'warning', code: 'ogx-conversion',
+      path: containerNamePath.split('.'),
+      message: `is dropped: the OGXServer's container is always named \`ogx\`, not ${quote(String(container))}; update anything that names the container (\`kubectl logs -c\`, patches)`,
+    });
+  }
+  const namespace = spec?.server?.userConfig?.configMapNamespace;
+  if (namespace !== undefined && namespace !== object.metadata.namespace) {
+    problems.push({
+      severity: 'warning', code: 'ogx-conversion',
+      path: userConfigNamespacePath.split('.'),
+      message: `is dropped: an OGXServer reads \`spec.overrideConfig\` from its own namespace only; copy the ConfigMap from ${quote(String(namespace))} there`,
+    });
+  }
+  return problems;
+}

@@ -1,0 +1,76 @@
+// Facts about an OGXServer's workload that more than one object needs (reference OBJECTS.md),
+// each decided once here, with the operator's fallbacks where the CRD has no default.
+import { ogxObjects } from '../catalog/catalog.js';
+import type { FieldProblem } from '../lib/issues.js';
+import { quote } from '../lib/quote.js';
+import type { OgxPlan } from '../ogx/plan.js';
+
+/** The name and namespace of the OGXServer. */
+export function ogxSource(plan: OgxPlan): { name: string; namespace?: string } {
+  const { name, namespace } = plan.server.metadata;
+  return namespace === undefined ? { name } : { name, namespace };
+}
+
+/** `spec.network.port`; 8321 also without `network` (the CRD default applies only inside it). */
+export const ogxPort = (plan: OgxPlan): number => plan.server.spec.network?.port ?? ogxObjects().container.port;
+
+/** The metrics port, or undefined when monitoring is disabled (it is on when `monitoring` is absent). */
+export function ogxMetricsPort(plan: OgxPlan): number | undefined {
+  const monitoring = plan.server.spec.monitoring;
+  if (monitoring?.enabled === false) return undefined;
+  return monitoring?.metricsPort ?? ogxObjects().container.metricsPort;
+}
+
+/** `workload.replicas` (default 1): more than one turns on the PDB, topology spread and anti-affinity; the HPA bounds do not. */
+export const ogxReplicas = (plan: OgxPlan): number => plan.server.spec.workload?.replicas ?? 1;
+
+/** Where the state volume is mounted, and HF_HOME: `workload.storage.mountPath`, default `/.ogx`. */
+export const ogxStatePath = (plan: OgxPlan): string => plan.server.spec.workload?.storage?.mountPath ?? ogxObjects().container.storageMountPath;
+
+/** `workload.storage` (even `{}`): a PersistentVolumeClaim instead of an emptyDir, and the Recreate strategy. */
+export const ogxHasStorage = (plan: OgxPlan): boolean => plan.server.spec.workload?.storage !== undefined;
+
+/** Whether a config.yaml is mounted at /etc/ogx (override or generated mode, GENERATION.md §1). */
+export const ogxHasRuntimeConfig = (plan: OgxPlan): boolean => plan.mode !== 'none';
+
+/**
+ * The legacy LLSD whose PVC `<llsd>-pvc` the pod uses instead of `<name>-pvc` (annotation
+ * `ogx.io/adopt-storage`, MIGRATION.md). As the operator: a value that is no DNS label, or the
+ * OGXServer's own name, adopts nothing (the webhook refuses the latter).
+ */
+export const ogxAdoptedStorage = (plan: OgxPlan): string | undefined => adoptedLlsd(plan, adoptStorageAnnotation);
+
+/** The legacy LLSD whose Service `<llsd>-service` is kept, selecting this server's pods (annotation `ogx.io/adopt-networking`). */
+export const ogxAdoptedNetworking = (plan: OgxPlan): string | undefined => adoptedLlsd(plan, adoptNetworkingAnnotation);
+
+function adoptedLlsd(plan: OgxPlan, annotation: string): string | undefined {
+  const value = plan.server.metadata.annotations?.[annotation];
+  if (value === undefined || value === plan.server.metadata.name) return undefined;
+  return value.length <= 63 && /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(value) ? value : undefined;
+}
+
+/**
+ * Adoption annotations that adopt nothing, said (attacker probe: a typo, or adopt-storage without
+ * storage, left the legacy PVC out of the output, to be pruned with its data). The operator sets
+ * the condition AdoptionConfigInvalid for a value that is no DNS label; a render warns.
+ */
+export function ogxAdoptionProblems(plan: OgxPlan): FieldProblem[] {
+  const annotations = plan.server.metadata.annotations ?? {};
+  const problems: FieldProblem[] = [];
+  for (const key of [adoptStorageAnnotation, adoptNetworkingAnnotation]) {
+    const value = annotations[key];
+    if (value === undefined || value === plan.server.metadata.name) continue;
+    const path = ['metadata', 'annotations', key];
+    if (adoptedLlsd(plan, key) === undefined) {
+      problems.push({ severity: 'warning', code: 'nothing-adopted', path, message: `is not the name of an LLSD (a DNS label: lower-case letters, digits and "-", at most 63), so nothing is adopted, as the operator does; write the LLSD's metadata.name` });
+    } else if (key === adoptStorageAnnotation && !ogxHasStorage(plan)) {
+      problems.push({ severity: 'warning', code: 'field-has-no-effect', path, message: `has no effect without \`spec.workload.storage\`: the pod keeps its state on an emptyDir, and ${quote(`${value}-pvc`)} is not in the output, so a GitOps prune would delete it and its data; add \`workload: {storage: {}}\`` });
+    }
+  }
+  return problems;
+}
+
+export const adoptStorageAnnotation = 'ogx.io/adopt-storage';
+export const adoptNetworkingAnnotation = 'ogx.io/adopt-networking';
+/** The label the operator puts on what it adopted (MIGRATION.md §5). */
+export const adoptedFromLabel = 'ogx.io/adopted-from';

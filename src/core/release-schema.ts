@@ -1,0 +1,687 @@
+// config.yaml against its release's own JSON Schemas (issue 16; DESIGN §5 "never write a key the
+// target release does not read"): the run-config schema section by section, and each provider's
+// `config` against its type's schema, both from configs/catalog/schemas.json. A key the release
+// does not define, a wrong type, a missing required field and a value outside an enum are found
+// here; what no schema can say (references, dependencies, env vars) stays with the startup rules.
+//
+// Validator: @cfworker/json-schema, which interprets a schema. ajv compiles each one with
+// `new Function` at run time (~70 ms for one release's run-config schema, more than the start-up
+// budget of BENCHMARKS.md) and its precompiled code for the catalog is 2 MB. cfworker's `validate`
+// is called with one lookup of every `$defs` entry (schemaLookup) rather than a `Validator` per
+// schema key: each `new Validator` walks the whole catalog (10–20 ms). One validation of a whole
+// config costs ~1 ms, too much for 1,000 LLSDs in 2 s (BENCHMARKS.md), so: a section deep-equal to
+// one seen at the same place before (the configs of many LLSDs share most of their base config)
+// takes its findings; else one with the same JSON text; else it is resolved and checked, by the
+// fast check of release-schema-fast.ts first, by cfworker only when that is not sure it is valid.
+//
+// Pure: the config is read, never changed. Placeholders are resolved first, as the release's
+// `replace_env_vars` would (server catalog <R>/env-substitution.md), where their value is known:
+// a variable the container does not set takes its `:=` default or `:+` emptiness; one it sets, or
+// a bare `${env.X}`, keeps the string, which the schemas accept wherever a scalar is expected.
+import { placeholdersIn } from './placeholders.js';
+import { validate, type OutputUnit, type Schema } from '@cfworker/json-schema';
+import { closest } from '../lib/issues.js';
+import { providerSpec, schemaOf, serverRelease } from '../catalog/catalog.js';
+import { commaListKeys, substitutionOf, type Substitution } from '../catalog/schemas.js';
+import type { WarningCode } from '../krm/result.js';
+import { formatFieldPath } from '../krm/item.js';
+import { clonePlain, isPlainObject, setOwn } from '../lib/objects.js';
+import { clip, code, listOf, quote } from '../lib/quote.js';
+import { isCredentialName } from '../lib/url-credentials.js';
+import { surelyValid } from './release-schema-fast.js';
+
+export interface SchemaContext {
+  /** The release named in messages (the plan's release). */
+  release: string;
+  /** The catalog release whose schemas answer for it. */
+  catalogRelease: string;
+  /** Names of the env vars the container sets. */
+  containerEnv: ReadonlySet<string>;
+  /**
+   * `override`: the user's overrideConfig, where a key the server ignores is a warning (it still
+   * starts); `generated`: ours, where every finding is an error.
+   */
+  source: 'generated' | 'override';
+}
+
+export interface SchemaProblem {
+  severity: 'error' | 'warning';
+  /** Config path, e.g. `providers.inference[0].config.max_tokens`. */
+  path: string;
+  message: string;
+  /** A warning's class (docs/warnings.md). */
+  code?: WarningCode;
+}
+
+type Segment = string | number;
+
+/** One finding, its path relative to the section validated. `unknown`: a key the server ignores. */
+interface Found {
+  path: Segment[];
+  kind: 'unknown' | 'invalid';
+  message: string;
+}
+
+export function checkReleaseSchema(config: unknown, context: SchemaContext): SchemaProblem[] {
+  const runKey = serverRelease(context.catalogRelease)?.runConfigSchema;
+  const root = runKey === undefined ? undefined : defNode(runKey);
+  // Not a mapping: the startup rules say so (rule 1).
+  if (!root || runKey === undefined || !isPlainObject(config)) return [];
+  const sub = substitutionOf(context.catalogRelease);
+  const env = envOf(context.containerEnv);
+  const properties = (root.properties ?? {}) as Record<string, Schema>;
+  // Where a value sits: findings of the same value at the same place are kept (see remembered).
+  const place = `${context.release}\t${context.catalogRelease}\t${env.key}`;
+  const found: Found[] = [];
+  for (const [key, raw] of Object.entries(config)) {
+    if (!Object.hasOwn(properties, key)) {
+      found.push(unknownKey([key], Object.keys(properties), 'a top-level setting', context.release));
+    } else if (key === 'providers' && isPlainObject(raw)) {
+      found.push(...providerProblems(raw, properties.providers as Schema, context, sub, env, place));
+    } else {
+      found.push(
+        ...remembered(seenAt(`${place}\t${key}`), raw, () => {
+          const labels: Labels = { release: context.release, setting: `a ${code(key)} setting`, owner: `llama-stack ${context.release}`, secrets: noSecrets };
+          return section(`${runKey}/${key}`, properties[key] as Schema, raw, [key], labels, sub, env);
+        }),
+      );
+    }
+  }
+  for (const key of (root.required ?? []) as string[]) {
+    if (!Object.hasOwn(config, key)) found.push({ path: [key], kind: 'invalid', message: `is missing: llama-stack ${context.release} has no default for it, so the server rejects the config at startup` });
+  }
+  return found.map((f): SchemaProblem => {
+    const finding = { path: formatFieldPath(f.path), message: f.message };
+    return context.source === 'override' && f.kind === 'unknown' ? { severity: 'warning', code: 'unknown-config-key', ...finding } : { severity: 'error', ...finding };
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Providers: each entry (without its config) against the entry schema, its config against its type's
+
+function providerProblems(providers: Record<string, unknown>, providersNode: Schema, context: SchemaContext, sub: Substitution, env: Env, place: string): Found[] {
+  const entryNode = (providersNode.additionalProperties as Schema | undefined)?.items as Schema | undefined;
+  const entryKey = `${runKeyOf(context)}/providers/entry`;
+  const entryLabels: Labels = { release: context.release, setting: 'a key of a provider entry', owner: `llama-stack ${context.release}`, secrets: noSecrets };
+  const found: Found[] = [];
+  for (const [api, entries] of Object.entries(providers)) {
+    // Not a list: the startup rules say so (rule 1).
+    if (!Array.isArray(entries)) continue;
+    // Each entry (its config with it) by its place: one deep comparison for an entry as before.
+    const places = seenInList(`${place}\t${api}`);
+    entries.forEach((entry: unknown, index) => {
+      const compute = (): Found[] => entryProblems(api, entry, index, entryNode, entryKey, entryLabels, context, sub, env);
+      found.push(...remembered((places[index] ??= []), entry, compute));
+    });
+  }
+  return found;
+}
+
+/** The findings of one provider entry and its config, paths from the config's top. */
+function entryProblems(
+  api: string,
+  entry: unknown,
+  index: number,
+  entryNode: Schema | undefined,
+  entryKey: string,
+  entryLabels: Labels,
+  context: SchemaContext,
+  sub: Substitution,
+  env: Env,
+): Found[] {
+  if (!isPlainObject(entry) || droppedProvider(entry.provider_id, sub, env)) return [];
+  const found: Found[] = [];
+  const path: Segment[] = ['providers', api, index];
+  // A provider switched on by `${env.X:+id}` runs only when X is set: judge its config so.
+  const switched = withSwitches(entry.provider_id, env);
+  if (entryNode) {
+    const { config, ...rest } = entry;
+    const shell = config === undefined ? rest : { ...rest, config: isPlainObject(config) ? {} : config };
+    found.push(...section(entryKey, entryNode, shell, path, entryLabels, sub, switched));
+  }
+  // External providers bring their own config class; unknown types are rule 3's.
+  const external = typeof entry.module === 'string' && entry.module !== '';
+  // An entry without `config` gets the server's default, `{}` (a release whose Provider requires the
+  // key says so above): its provider's required keys are still missing.
+  const providerConfig = entry.config === undefined || entry.config === null ? {} : entry.config;
+  if (external || typeof entry.provider_type !== 'string' || !isPlainObject(providerConfig)) return found;
+  const checked = providerCheck(context, api, entry.provider_type);
+  if (checked) found.push(...section(checked.schemaKey, checked.node, providerConfig, [...path, 'config'], checked.labels, sub, switched, checked.split));
+  return found;
+}
+
+interface ProviderCheck {
+  schemaKey: string;
+  node: Schema;
+  labels: Labels;
+  split: readonly string[];
+}
+const providerChecks = new Map<string, ProviderCheck | undefined>();
+
+/** What checking one provider type's config needs, once per type; undefined when the release has no such type. */
+function providerCheck(context: SchemaContext, api: string, type: string): ProviderCheck | undefined {
+  const key = `${context.release}\t${context.catalogRelease}\t${api}\t${type}`;
+  if (providerChecks.has(key)) return providerChecks.get(key);
+  const spec = providerSpec(context.catalogRelease, api, type);
+  const node = spec ? defNode(spec.schema) : undefined;
+  const checked = spec && node
+    ? {
+        schemaKey: spec.schema,
+        node,
+        labels: { release: context.release, setting: `a ${clip(type)} setting`, owner: clip(type), secrets: new Set(spec.secretFields ?? []) },
+        split: commaListKeys(context.catalogRelease, api, type),
+      }
+    : undefined;
+  providerChecks.set(key, checked);
+  return checked;
+}
+
+/** provider_id null, empty or `__disabled__` (also through a placeholder): the server never reads the entry's config. */
+function droppedProvider(id: unknown, sub: Substitution, env: Env): boolean {
+  if (id === null || id === '' || id === '__disabled__') return true;
+  return typeof id === 'string' && id.includes('__disabled__') && resolveString(id, sub, env) === '__disabled__';
+}
+
+/** The env names the container sets, and a key for them (results are memoized per key). */
+interface Env {
+  has(name: string): boolean;
+  key: string;
+}
+
+function envOf(names: ReadonlySet<string>): Env {
+  return { has: (name) => names.has(name), key: [...names].sort().join(',') };
+}
+
+function withSwitches(id: unknown, env: Env): Env {
+  if (typeof id !== 'string') return env;
+  const switches = placeholdersIn(id).filter((p) => p.op === ':+' && !env.has(p.name)).map((p) => p.name);
+  if (switches.length === 0) return env;
+  return { has: (name) => env.has(name) || switches.includes(name), key: `${env.key}+${switches.join(',')}` };
+}
+
+// ---------------------------------------------------------------------------------------------
+// One section: resolved, validated (memoized), explained
+
+interface Labels {
+  release: string;
+  /** What a key here is, in "is not <setting> in llama-stack R". */
+  setting: string;
+  /** Who has no default for a missing key. */
+  owner: string;
+  secrets: ReadonlySet<string>;
+}
+const noSecrets: ReadonlySet<string> = new Set();
+
+function section(
+  schemaKey: string,
+  node: Schema,
+  raw: unknown,
+  base: Segment[],
+  labels: Labels,
+  sub: Substitution,
+  env: Env,
+  commaLists: readonly string[] = [],
+): Found[] {
+  // Keyed by the section as written: a hit skips resolving and validating (sections of many LLSDs
+  // that are not where they were in an earlier one); what the value resolves to depends only on
+  // the env names.
+  const scope = `${labels.release}\t${labels.setting}\t${schemaKey}\t${env.key}`;
+  let byValue = memo.get(scope);
+  if (!byValue) {
+    byValue = new Map();
+    memo.set(scope, byValue);
+  }
+  const json = memoKey(raw);
+  let relative = byValue.get(json);
+  if (relative === undefined) {
+    relative = findings(node, raw, base, labels, sub, env, commaLists);
+    if (++memoSize > MEMO_LIMIT) {
+      memo.clear();
+      memoSize = 0;
+    }
+    byValue.set(json, relative);
+  }
+  return relative.length === 0 ? [] : relative.map((f) => ({ ...f, path: [...base, ...f.path] }));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Values seen before at the same place: the configs of many LLSDs repeat their base config's
+// sections and provider lists, and a deep comparison with a kept copy costs a fraction of the
+// JSON text of a section (≈170 sections an LLSD, ~20 MB of text for 1,000 LLSDs).
+
+interface Seen {
+  /** A copy: the caller's config may change after the check. */
+  value: unknown;
+  found: Found[];
+}
+/**
+ * By place (release, env names and top-level key; or API list, then index in it), the latest few
+ * values seen there, the most recently matched first. Bounded: emptied when full.
+ */
+const places = new Map<string, Seen[]>();
+const listPlaces = new Map<string, Seen[][]>();
+const SEEN_PER_PLACE = 4;
+const PLACES = 2_000;
+
+/** The entry of `place` in a bounded map (emptied when it grows large), made on first use. */
+function entryOf<T>(map: Map<string, T[]>, place: string): T[] {
+  let seen = map.get(place);
+  if (!seen) {
+    if (map.size >= PLACES) map.clear();
+    seen = [];
+    map.set(place, seen);
+  }
+  return seen;
+}
+const seenAt = (place: string): Seen[] => entryOf(places, place);
+const seenInList = (place: string): Seen[][] => entryOf(listPlaces, place);
+
+/** The findings kept for a value deep-equal to one seen at this place, else `compute()`'s, kept there. */
+function remembered(seen: Seen[], value: unknown, compute: () => Found[]): Found[] {
+  for (let i = 0; i < seen.length; i++) {
+    const hit = seen[i] as Seen;
+    if (!sameData(hit.value, value)) continue;
+    if (i > 0) seen.unshift(...seen.splice(i, 1));
+    return hit.found;
+  }
+  const found = compute();
+  // A place is kept from its second visit: one config (a KRM run for one LLSD) copies nothing.
+  if (seen.length === 0 && !visited.has(seen)) {
+    visited.add(seen);
+    return found;
+  }
+  seen.unshift({ value: clonePlain(value), found });
+  if (seen.length > SEEN_PER_PLACE) seen.pop();
+  return found;
+}
+const visited = new WeakSet<Seen[]>();
+
+/**
+ * The same plain data, keys in the same order (findings follow key order). Anything else (a
+ * Date, NaN) is never the same: its findings are computed again, so an answer here is never wrong.
+ */
+function sameData(a: unknown, b: unknown): boolean {
+  if (a === b && (typeof a !== 'object' || a === null)) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameData(a[i], b[i])) return false;
+    return true;
+  }
+  if (Array.isArray(b) || !isData(a) || !isData(b)) return false;
+  const keysA = Object.keys(a);
+  const keysB = Object.keys(b);
+  if (keysA.length !== keysB.length) return false;
+  for (let i = 0; i < keysA.length; i++) {
+    const key = keysA[i] as string;
+    if (key !== keysB[i] || !sameData((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key])) return false;
+  }
+  return true;
+}
+
+/** A mapping or list of plain data (a YAML 1.1 timestamp, binary or set is not). */
+function isData(value: object): boolean {
+  if (Array.isArray(value)) return true;
+  const prototype = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
+}
+
+/** The findings in one section, relative to it. */
+function findings(node: Schema, raw: unknown, base: Segment[], labels: Labels, sub: Substitution, env: Env, commaLists: readonly string[]): Found[] {
+  const dropped: Segment[][] = [];
+  const value = splitAtCommas(resolve(raw, base, sub, env, dropped), commaLists);
+  const checked = infinitiesAsNaN(value);
+  // Most sections are valid: the fast check says so for most (release-schema-fast.ts), cfworker's
+  // first pass, which stops at the first error, for the rest; only an invalid one is validated
+  // again for all its errors.
+  if (surelyValid(checked, node, refNode) || validate(checked, node, '2020-12', lookup, true).valid) return [];
+  const found = explainAll(node, value, validate(checked, node, '2020-12', lookup, false).errors, labels);
+  return dropped.length === 0 ? found : found.filter((f) => !dropped.some((d) => d.slice(base.length).every((s, i) => f.path[i] === s)));
+}
+
+/**
+ * `value` with ±Infinity (YAML `.inf`) as NaN, for cfworker, which takes infinity for an integer
+ * (`Infinity % 1` is NaN, so not a remainder): the server's int fields refuse it, its float fields
+ * take both. NaN fails `integer` and passes `number` there, as the server does. Unchanged (the same
+ * object) when there is none.
+ */
+function infinitiesAsNaN(value: unknown): unknown {
+  if (typeof value === 'number') return Number.isFinite(value) || Number.isNaN(value) ? value : Number.NaN;
+  if (Array.isArray(value)) {
+    const items = value.map(infinitiesAsNaN);
+    return items.every((item, i) => item === value[i]) ? value : items;
+  }
+  if (!isPlainObject(value)) return value;
+  let out: Record<string, unknown> | undefined;
+  for (const [key, item] of Object.entries(value)) {
+    const changed = infinitiesAsNaN(item);
+    if (changed === item) continue;
+    out ??= { ...value };
+    setOwn(out, key, changed);
+  }
+  return out ?? value;
+}
+
+/** A before-validator's split of `a,b` into a list; a string still holding a placeholder is one unknown item. */
+function splitAtCommas(value: unknown, keys: readonly string[]): unknown {
+  if (keys.length === 0 || !isPlainObject(value)) return value;
+  const out = { ...value };
+  for (const key of keys) {
+    const text = out[key];
+    if (typeof text === 'string') out[key] = text.includes('${env.') ? [text] : text.split(',').map((s) => s.trim());
+  }
+  return out;
+}
+
+/**
+ * The memo's key of a value: its JSON text, where JSON writes NaN and ±Infinity as `null` too; a
+ * text with `null` in it is made again with those told apart (rare: a replacer costs every value).
+ */
+function memoKey(raw: unknown): string {
+  const json = JSON.stringify(raw) ?? 'undefined';
+  if (!json.includes('null')) return json;
+  return JSON.stringify(raw, (_, v: unknown) => (typeof v === 'number' && !Number.isFinite(v) ? `\u0000${String(v)}` : v));
+}
+
+/** Findings by section (schema, labels, env names) and value as written; bounded, emptied when full. */
+const memo = new Map<string, Map<string, Found[]>>();
+let memoSize = 0;
+const MEMO_LIMIT = 20_000;
+
+// cfworker's lookup, by `$ref` as written (`#/$defs/<key>`): every ref of the catalog has that form,
+// so the nodes need no indexing (cfworker's `dereference` walks and marks every node: ~60 ms for
+// the catalog, ~20 ms for one release, on every start) and the catalog's data is never changed.
+// A proxy, so that a schema is parsed when a ref first names it, not all of them at start-up.
+const lookup = new Proxy({} as Record<string, Schema | boolean>, {
+  get: (_, ref) => (typeof ref === 'string' ? refNode(ref) : undefined),
+});
+
+const defNode = (key: string): Schema | undefined => schemaOf(key) as Schema | undefined;
+
+const DEFS = '#/$defs/';
+const refNode = (ref: string): Schema | undefined => (ref.startsWith(DEFS) ? defNode(ref.slice(DEFS.length)) : undefined);
+
+// ---------------------------------------------------------------------------------------------
+// Placeholders, resolved as the release would where the value is known
+
+/** The value the server validates, or the string itself when a variable's value is unknown. */
+function resolveString(text: string, sub: Substitution, env: Env): unknown {
+  const placeholders = placeholdersIn(text);
+  if (placeholders.length === 0) return sub.convertsEveryString ? converted(text) : text;
+  let out = '';
+  let last = 0;
+  for (const p of placeholders) {
+    if (p.op === '' || env.has(p.name)) return text;
+    out += text.slice(last, p.index) + (p.op === ':=' ? p.text : '');
+    last = p.index + p.raw.length;
+  }
+  return converted(out + text.slice(last));
+}
+
+// Python's int() / float() on a substituted string (`_convert_string_to_proper_type`).
+const INT = /^\s*[+-]?\d+(?:_\d+)*\s*$/;
+const FLOAT = /^\s*[+-]?(?:(?:\d+(?:_\d+)*)?\.?\d+(?:_\d+)*(?:[eE][+-]?\d+)?|\d+\.|inf(?:inity)?|nan)\s*$/i;
+
+function converted(text: string): unknown {
+  if (text === '') return null;
+  const lower = text.toLowerCase();
+  if (lower === 'true' || lower === 'false') return lower === 'true';
+  if (INT.test(text) || FLOAT.test(text)) {
+    const t = text.trim().replace(/_/g, '').toLowerCase().replace(/^([+-]?)inf(inity)?$/, '$1Infinity');
+    return t.endsWith('nan') ? Number.NaN : Number(t);
+  }
+  return text;
+}
+
+/** `raw` as the server validates it; list entries it drops before validating are recorded in `dropped`. */
+function resolve(raw: unknown, path: Segment[], sub: Substitution, env: Env, dropped: Segment[][]): unknown {
+  if (typeof raw === 'string') return resolveString(raw, sub, env);
+  if (Array.isArray(raw)) {
+    return raw.map((item: unknown, i) => {
+      if (isPlainObject(item) && droppedEntry(item, sub, env)) dropped.push([...path, i]);
+      return resolve(item, [...path, i], sub, env, dropped);
+    });
+  }
+  if (!isPlainObject(raw)) return raw;
+  if (sub.authTypeEmptyDisables && path.length === 3 && path[0] === 'server' && path[1] === 'auth' && path[2] === 'provider_config') {
+    const type = typeof raw.type === 'string' ? resolveString(raw.type, sub, env) : raw.type;
+    if (type === null || type === '') return null;
+  }
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(raw)) out[key] = resolve(value, [...path, key], sub, env, dropped);
+  return out;
+}
+
+function droppedEntry(item: Record<string, unknown>, sub: Substitution, env: Env): boolean {
+  if (typeof item.provider_id === 'string' && !sub.convertsEveryString && resolveString(item.provider_id, sub, env) === '__disabled__') return true;
+  return sub.droppedWhenEmpty.some((field) => {
+    const id = item[field];
+    if (typeof id !== 'string') return false;
+    const value = resolveString(id, sub, env);
+    return value === null || value === '';
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// cfworker's errors → findings: grouped by (keywordLocation, instanceLocation) prefix, each keyword
+// resolved in the schema itself (its English messages are not parsed)
+
+interface Walk {
+  errors: readonly OutputUnit[];
+  labels: Labels;
+  out: Found[];
+}
+
+function explainAll(node: Schema, value: unknown, errors: readonly OutputUnit[], labels: Labels): Found[] {
+  const walk: Walk = { errors, labels, out: [] };
+  explain(walk, node, '#', value, '#', []);
+  // One message per path and text.
+  const seen = new Set<string>();
+  return walk.out.filter((f) => {
+    const key = `${formatFieldPath(f.path)}\n${f.message}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+const under = (location: string, prefix: string): boolean => location === prefix || location.startsWith(`${prefix}/`);
+const pointer = (key: string | number): string => encodePointer(String(key));
+const encodePointer = (p: string): string => encodeURI(p.replace(/~/g, '~0').replace(/\//g, '~1')).replace(/#/g, '%23');
+
+function explain(walk: Walk, node: Schema, at: string, value: unknown, instance: string, path: Segment[]): void {
+  const errors = walk.errors.filter((e) => under(e.keywordLocation, at) && under(e.instanceLocation, instance));
+  if (errors.length === 0) return;
+  const failed = (keyword: string): boolean => errors.some((e) => e.keywordLocation === `${at}/${keyword}` && e.instanceLocation === instance);
+  const before = walk.out.length;
+  const add = (message: string, where: Segment[] = path, kind: Found['kind'] = 'invalid'): void => {
+    walk.out.push({ path: where, kind, message });
+  };
+
+  if (node.$ref !== undefined) explain(walk, refTarget(node), `${at}/$ref`, value, instance, path);
+  if (failed('type')) {
+    add(`must be ${expected(node)}, not ${shown(value, path, walk.labels)}`);
+    return;
+  }
+  if (failed('anyOf')) explainUnion(walk, node, at, value, instance, path);
+  if (failed('const') || failed('enum')) add(enumMessage(node.const !== undefined ? [node.const] : (node.enum as unknown[]), value, path, walk.labels));
+  if (failed('required') && isPlainObject(value)) {
+    for (const key of (node.required ?? []) as string[]) {
+      if (!Object.hasOwn(value, key)) add(`is missing: ${walk.labels.owner} has no default for it, so the server rejects the config at startup`, [...path, key]);
+    }
+  }
+  const properties = (node.properties ?? {}) as Record<string, Schema>;
+  if (isPlainObject(value)) {
+    for (const key of Object.keys(value)) {
+      if (Object.hasOwn(properties, key)) {
+        explain(walk, properties[key] as Schema, `${at}/properties/${pointer(key)}`, value[key], `${instance}/${pointer(key)}`, [...path, key]);
+      } else if (node.additionalProperties === false) {
+        if (failed('additionalProperties')) walk.out.push(unknownKey([...path, key], Object.keys(properties), walk.labels.setting, walk.labels.release));
+      } else if (isPlainObject(node.additionalProperties)) {
+        explain(walk, node.additionalProperties as Schema, `${at}/additionalProperties`, value[key], `${instance}/${pointer(key)}`, [...path, key]);
+      }
+    }
+  }
+  if (Array.isArray(value)) {
+    value.forEach((item: unknown, i) => {
+      const prefix = node.prefixItems as Schema[] | undefined;
+      if (prefix && i < prefix.length) explain(walk, prefix[i] as Schema, `${at}/prefixItems/${i}`, item, `${instance}/${i}`, [...path, i]);
+      else if (isPlainObject(node.items)) explain(walk, node.items as Schema, `${at}/items`, item, `${instance}/${i}`, [...path, i]);
+    });
+  }
+  ((node.allOf ?? []) as Schema[]).forEach((branch, j) => explain(walk, branch, `${at}/allOf/${j}`, value, instance, path));
+  for (const [keyword, words] of Object.entries(BOUNDS)) {
+    if (failed(keyword)) add(words(node[keyword], value, path, walk.labels));
+  }
+  // Nothing named: a keyword this module does not word; still one message, never silence.
+  if (walk.out.length === before && errors.some((e) => e.instanceLocation === instance)) {
+    add(`is not what llama-stack ${walk.labels.release} accepts here (${shown(value, path, walk.labels)})`);
+  }
+}
+
+const BOUNDS: Record<string, (bound: unknown, value: unknown, path: Segment[], labels: Labels) => string> = {
+  minimum: (n, v, p, l) => `must be at least ${String(n)}, not ${shown(v, p, l)}`,
+  maximum: (n, v, p, l) => `must be at most ${String(n)}, not ${shown(v, p, l)}`,
+  exclusiveMinimum: (n, v, p, l) => `must be greater than ${String(n)}, not ${shown(v, p, l)}`,
+  exclusiveMaximum: (n, v, p, l) => `must be less than ${String(n)}, not ${shown(v, p, l)}`,
+  multipleOf: (n, v, p, l) => `must be a multiple of ${String(n)}, not ${shown(v, p, l)}`,
+  minLength: (n) => (n === 1 ? 'must not be empty' : `must be at least ${String(n)} characters long`),
+  maxLength: (n) => `must be at most ${String(n)} characters long`,
+  pattern: (pattern, v, p, l) => `must match the pattern ${code(String(pattern))}, not ${shown(v, p, l)}`,
+  minItems: (n) => `must list at least ${String(n)} item${n === 1 ? '' : 's'}`,
+  maxItems: (n) => `must list at most ${String(n)} item${n === 1 ? '' : 's'}`,
+  uniqueItems: () => 'must not list the same item twice',
+  minProperties: (n) => `must have at least ${String(n)} key${n === 1 ? '' : 's'}`,
+  maxProperties: (n) => `must have at most ${String(n)} key${n === 1 ? '' : 's'}`,
+};
+
+/** `anyOf`: report the branch the value was meant for, or what the union accepts. */
+function explainUnion(walk: Walk, node: Schema, at: string, value: unknown, instance: string, path: Segment[]): void {
+  const branches = flatten((node.anyOf ?? []) as Schema[], `${at}/anyOf`);
+  const meant = branches.filter((b) => fits(b.target, value) && tagFits(b.target, value) && (!b.placeholder || (typeof value === 'string' && value.includes('${env.'))));
+  if (meant.length === 1) return explain(walk, (meant[0] as Branch).node, (meant[0] as Branch).at, value, instance, path);
+  // Several mappings could be meant (no tag tells): the one with the fewest errors.
+  if (meant.length > 1 && isPlainObject(value)) {
+    const count = (b: Branch): number => walk.errors.filter((e) => under(e.keywordLocation, b.at)).length;
+    const best = [...meant].sort((a, b) => count(a) - count(b))[0] as Branch;
+    return explain(walk, best.node, best.at, value, instance, path);
+  }
+  const offered = branches.filter((b) => !b.placeholder);
+  const tags = offered.map((b) => tagOf(b.target)).filter((t): t is string => typeof t === 'string');
+  if (isPlainObject(value) && typeof value.type === 'string' && tags.length > 0 && tags.length === offered.filter((b) => typeIncludes(b.target, 'object')).length) {
+    walk.out.push({ path: [...path, 'type'], kind: 'invalid', message: enumMessage(tags, value.type, [...path, 'type'], walk.labels) });
+    return;
+  }
+  const accepted = [...new Set(offered.flatMap((b) => describe(b.target)))];
+  walk.out.push({ path, kind: 'invalid', message: `must be ${listOf(accepted, { each: (s) => s, last: 'or' })}, not ${shown(value, path, walk.labels)}` });
+}
+
+interface Branch {
+  node: Schema;
+  at: string;
+  /** The branch with its `$ref` followed, for its type and tag. */
+  target: Schema;
+  placeholder: boolean;
+}
+
+/** Nested `anyOf` branches (pydantic's Optional of a union) as one list. */
+function flatten(nodes: readonly Schema[], at: string): Branch[] {
+  return nodes.flatMap((node, j): Branch[] => {
+    const here = `${at}/${j}`;
+    const target = node.$ref !== undefined ? refTarget(node) : node;
+    if (node.$ref === undefined && Array.isArray(node.anyOf) && node.type === undefined && node.properties === undefined) return flatten(node.anyOf as Schema[], `${here}/anyOf`);
+    return [{ node, at: here, target, placeholder: node.$ref === '#/$defs/EnvPlaceholder' }];
+  });
+}
+
+const refTarget = (node: Schema): Schema => (lookup[String(node.$ref)] ?? {}) as Schema;
+
+function jsonType(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
+  return typeof value === 'object' ? 'object' : typeof value;
+}
+
+const typesOf = (node: Schema): string[] => (node.type === undefined ? [] : [node.type as string | string[]].flat());
+const typeIncludes = (node: Schema, type: string): boolean => typesOf(node).includes(type);
+
+function fits(node: Schema, value: unknown): boolean {
+  const types = typesOf(node);
+  const actual = jsonType(value);
+  if (types.length === 0) {
+    if (node.const !== undefined) return jsonType(node.const) === actual;
+    if (Array.isArray(node.enum)) return node.enum.some((v) => jsonType(v) === actual);
+    return true;
+  }
+  return types.includes(actual) || (actual === 'integer' && types.includes('number'));
+}
+
+/** The const of a discriminator `type` property (also behind the placeholder wrapper). */
+function tagOf(node: Schema): unknown {
+  const tag = (node.properties as Record<string, Schema> | undefined)?.type;
+  if (!tag) return undefined;
+  if (tag.const !== undefined) return tag.const;
+  if (Array.isArray(tag.enum) && tag.enum.length === 1) return tag.enum[0];
+  const inner = ((tag.anyOf ?? []) as Schema[]).find((b) => b.const !== undefined);
+  return inner?.const;
+}
+
+function tagFits(node: Schema, value: unknown): boolean {
+  if (!isPlainObject(value) || value.type === undefined) return true;
+  const tag = tagOf(node);
+  return tag === undefined || tag === value.type;
+}
+
+const ARTICLE: Record<string, string> = {
+  string: 'a string',
+  integer: 'an integer',
+  number: 'a number',
+  boolean: 'a boolean (true or false)',
+  null: 'null',
+  object: 'a mapping',
+  array: 'a list',
+};
+
+function describe(node: Schema): string[] {
+  if (node.const !== undefined) return [code(String(node.const))];
+  if (Array.isArray(node.enum)) return node.enum.map((v) => code(String(v)));
+  const tag = tagOf(node);
+  if (tag !== undefined && typeIncludes(node, 'object')) return [`a mapping with \`type: ${String(tag)}\``];
+  const types = typesOf(node);
+  return types.length === 0 ? ['a value of another form'] : types.map((t) => ARTICLE[t] ?? t);
+}
+
+function expected(node: Schema): string {
+  return listOf(typesOf(node).map((t) => ARTICLE[t] ?? t), { each: (s) => s, last: 'or' });
+}
+
+function enumMessage(values: readonly unknown[], value: unknown, path: Segment[], labels: Labels): string {
+  const names = values.map((v) => String(v));
+  const near = typeof value === 'string' && !isSecret(path, labels) ? closest(value, names) : undefined;
+  const list = names.length === 1 ? code(names[0]) : `one of ${listOf(names, { each: (v) => code(v) })}`;
+  return `must be ${list}, not ${shown(value, path, labels)}${near ? `; did you mean \`${near}\`?` : ''}`;
+}
+
+function unknownKey(path: Segment[], known: readonly string[], setting: string, release: string): Found {
+  const key = String(path.at(-1));
+  const near = closest(key, known);
+  const instead = near ? ` Did you mean \`${near}\`?` : known.length > 0 ? ` It reads: ${listOf(known)}` : ' It reads no settings here';
+  return { path, kind: 'unknown', message: `is not ${setting} in llama-stack ${release}; the server silently ignores it.${instead}` };
+}
+
+const isSecret = (path: Segment[], labels: Labels): boolean =>
+  path.some((s) => typeof s === 'string' && (labels.secrets.has(s) || isCredentialName(s)));
+
+/** A value as a message may show it: never a secret's. */
+function shown(value: unknown, path: Segment[], labels: Labels): string {
+  if (isSecret(path, labels)) return 'the value';
+  if (typeof value === 'string') return quote(value);
+  if (Array.isArray(value)) return 'a list';
+  if (isPlainObject(value)) return 'a mapping';
+  // As YAML writes them (JSON has no infinity and would say `null`).
+  if (typeof value === 'number' && !Number.isFinite(value)) return Number.isNaN(value) ? '.nan' : value > 0 ? '.inf' : '-.inf';
+  return clip(JSON.stringify(value) ?? String(value));
+}
+
+const runKeyOf = (context: SchemaContext): string => serverRelease(context.catalogRelease)?.runConfigSchema ?? '';

@@ -1,0 +1,537 @@
+// v1alpha1 ⇄ v1alpha2 conversion (DESIGN §9), following the spec's field table ("Field Mapping:
+// v1alpha1 to v1alpha2"). Pure functions over plain objects: the `convert` command, the conversion
+// webhook and the renderer (v1alpha1 LLSDs are rendered as their v1alpha2 conversion) share them.
+//
+// Lossless both ways. A value is carried to its counterpart when the target schema accepts it
+// there; everything else (fields the other version has no counterpart for, and values it cannot
+// hold, such as `containerSpec.port: 0` or an empty `env` list) is kept as JSON in one annotation,
+// `llamastack.io/conversion-data`, and restored when the object is converted back:
+//
+//   {"apiVersion":"llamastack.io/v1alpha2","spec":{"providers":{"inference":{"provider":"vllm"}}}}
+//
+// is a v1alpha1 object's record of the v1alpha2 fields it cannot hold; `apiVersion` says whose
+// fields they are. The record is what must be added to the plain conversion to get the original
+// back, computed by converting there and back again, so no field can be forgotten. Restoring only
+// fills what the converted object lacks: a field changed after the conversion keeps its new value.
+//
+// The functions never validate the object against its schema (the webhook must convert whatever
+// the API server stored; the CLI and the renderer validate before converting); their problems are
+// about the conversion itself.
+import { formatFieldPath } from '../krm/item.js';
+import { isPlainObject, setOwn } from '../lib/objects.js';
+import { clip, code, quote } from '../lib/quote.js';
+import type { z } from '../lib/zod.js';
+import { problemsFromIssues, type FieldProblem } from '../lib/issues.js';
+import { v1alpha1Schemas } from './llsd-v1alpha1.js';
+import { group, kind, llsdV1alpha2Schemas } from './llsd-v1alpha2.js';
+
+export const conversionAnnotation = 'llamastack.io/conversion-data';
+
+export const v1alpha1 = `${group}/v1alpha1`;
+export const v1alpha2 = `${group}/v1alpha2`;
+export const llsdApiVersions = [v1alpha1, v1alpha2] as const;
+
+type Plain = Record<string, unknown>;
+type Schema = z.core.$ZodType;
+
+export interface Conversion {
+  /** The converted object; the input itself when there is an error. */
+  object: Plain;
+  problems: FieldProblem[];
+}
+
+/**
+ * The field table, paths under `spec`. A row marked `object` maps a mapping as such (so `{}` stays
+ * `{}`); its fields have rows of their own, and a field without a row has no counterpart.
+ * `workload`, `networking`, `server`, `containerSpec`, `podOverrides` and `network` have no row:
+ * they only group fields, and exist on the converted object when one of their fields does.
+ */
+const fieldTable: ReadonlyArray<readonly [v1alpha1: string, v1alpha2: string, shape?: 'object']> = [
+  ['server.distribution', 'distribution', 'object'],
+  ['server.distribution.name', 'distribution.name'],
+  ['server.distribution.image', 'distribution.image'],
+  ['server.containerSpec.port', 'networking.port'],
+  ['server.containerSpec.resources', 'workload.resources', 'object'],
+  ['server.containerSpec.resources.requests', 'workload.resources.requests'],
+  ['server.containerSpec.resources.limits', 'workload.resources.limits'],
+  ['server.containerSpec.env', 'workload.overrides.env'],
+  ['server.containerSpec.command', 'workload.overrides.command'],
+  ['server.containerSpec.args', 'workload.overrides.args'],
+  ['server.userConfig', 'overrideConfig', 'object'],
+  ['server.userConfig.configMapName', 'overrideConfig.configMapName'],
+  ['server.storage', 'workload.storage', 'object'],
+  ['server.storage.size', 'workload.storage.size'],
+  ['server.storage.mountPath', 'workload.storage.mountPath'],
+  ['server.tlsConfig', 'networking.tls', 'object'],
+  ['server.tlsConfig.caBundle', 'networking.tls.caBundle', 'object'],
+  ['server.tlsConfig.caBundle.configMapName', 'networking.tls.caBundle.configMapName'],
+  ['server.tlsConfig.caBundle.configMapKeys', 'networking.tls.caBundle.configMapKeys'],
+  ['server.autoscaling', 'workload.autoscaling', 'object'],
+  ['server.autoscaling.minReplicas', 'workload.autoscaling.minReplicas'],
+  ['server.autoscaling.maxReplicas', 'workload.autoscaling.maxReplicas'],
+  ['server.autoscaling.targetCPUUtilizationPercentage', 'workload.autoscaling.targetCPUUtilization'],
+  ['server.autoscaling.targetMemoryUtilizationPercentage', 'workload.autoscaling.targetMemoryUtilization'],
+  ['server.workers', 'workload.workers'],
+  ['server.podOverrides.serviceAccountName', 'workload.overrides.serviceAccountName'],
+  ['server.podOverrides.terminationGracePeriodSeconds', 'workload.overrides.terminationGracePeriodSeconds'],
+  ['server.podOverrides.volumes', 'workload.overrides.volumes'],
+  ['server.podOverrides.volumeMounts', 'workload.overrides.volumeMounts'],
+  ['server.podDisruptionBudget', 'workload.podDisruptionBudget', 'object'],
+  ['server.podDisruptionBudget.minAvailable', 'workload.podDisruptionBudget.minAvailable'],
+  ['server.podDisruptionBudget.maxUnavailable', 'workload.podDisruptionBudget.maxUnavailable'],
+  ['server.topologySpreadConstraints', 'workload.topologySpreadConstraints'],
+  ['replicas', 'workload.replicas'],
+  ['network.exposeRoute', 'networking.expose'],
+  ['network.allowedFrom', 'networking.allowedFrom', 'object'],
+  ['network.allowedFrom.namespaces', 'networking.allowedFrom.namespaces'],
+  ['network.allowedFrom.labels', 'networking.allowedFrom.labels'],
+];
+
+interface Row {
+  from: string[];
+  to: string[];
+  object: boolean;
+}
+
+interface Direction {
+  from: string;
+  to: string;
+  rows: readonly Row[];
+  sourceSpec: Schema;
+  targetSpec: Schema;
+}
+
+const rowsOf = (reverse: boolean): Row[] =>
+  fieldTable.map(([v1, v2, shape]) => {
+    const [from, to] = reverse ? [v2, v1] : [v1, v2];
+    return { from: from.split('.'), to: to.split('.'), object: shape === 'object' };
+  });
+
+/** Both directions, made on first use (the v1alpha1 schemas are built lazily). */
+let directions: { up: Direction; down: Direction } | undefined;
+function directionsOf(): { up: Direction; down: Direction } {
+  if (directions) return directions;
+  const { specV1alpha1Schema } = v1alpha1Schemas();
+  const { specSchema } = llsdV1alpha2Schemas();
+  return (directions = {
+    up: { from: v1alpha1, to: v1alpha2, rows: rowsOf(false), sourceSpec: specV1alpha1Schema, targetSpec: specSchema },
+    down: { from: v1alpha2, to: v1alpha1, rows: rowsOf(true), sourceSpec: specSchema, targetSpec: specV1alpha1Schema },
+  });
+}
+const reverseOf = (d: Direction): Direction => (d === directionsOf().up ? directionsOf().down : directionsOf().up);
+
+/** A v1alpha1 LLSD as v1alpha2. */
+export const toV1alpha2 = (object: unknown): Conversion => convert(object, directionsOf().up);
+
+/** A v1alpha2 LLSD as v1alpha1. */
+export const toV1alpha1 = (object: unknown): Conversion => convert(object, directionsOf().down);
+
+/** An LLSD in `apiVersion`: converted when it is in the other version, the object itself when it is already there. */
+export function convertTo(object: unknown, apiVersion: string): Conversion {
+  const source = isPlainObject(object) ? object : {};
+  if (!(llsdApiVersions as readonly string[]).includes(apiVersion)) {
+    return { object: source, problems: [{ path: [], message: `cannot be converted to ${quote(apiVersion)}: the supported versions are ${llsdApiVersions.join(' and ')}` }] };
+  }
+  if (isPlainObject(object) && object.apiVersion === apiVersion && object.kind === kind) return { object, problems: [] };
+  return convert(object, apiVersion === v1alpha2 ? directionsOf().up : directionsOf().down);
+}
+
+function convert(object: unknown, d: Direction): Conversion {
+  if (!isPlainObject(object) || !isPlainObject(object.metadata)) {
+    return { object: isPlainObject(object) ? object : {}, problems: [{ path: [], message: `must be a ${kind} with \`metadata\`` }] };
+  }
+  if (object.kind !== kind || object.apiVersion !== d.from) {
+    const what = `${typeof object.apiVersion === 'string' ? clip(object.apiVersion) : '(no apiVersion)'} ${typeof object.kind === 'string' ? clip(object.kind) : '(no kind)'}`;
+    return { object, problems: [{ path: ['apiVersion'], message: `must be ${d.from} ${kind} to be converted to ${d.to}, not ${what}` }] };
+  }
+  const taken = takeConversionData(object.metadata, d);
+  if ('problem' in taken) return { object, problems: [taken.problem] };
+
+  const spec = mapSpec(object.spec, d);
+  const residue = ordered(additions(mapSpec(spec, reverseOf(d)), object.spec), d.sourceSpec);
+  const restored = taken.data?.spec === undefined ? spec : fillMissing(spec, taken.data.spec);
+
+  const metadata: Plain = {};
+  for (const [key, value] of Object.entries(object.metadata)) if (key !== 'annotations') setOwn(metadata, key, clone(value));
+  let annotations = fillMissing(taken.annotations, taken.data?.metadata?.annotations) as Plain | undefined;
+  if (residue !== undefined) {
+    if (annotations !== undefined && !isPlainObject(annotations)) {
+      return { object, problems: [{ path: ['metadata', 'annotations'], message: 'must be a mapping to hold the conversion record' }] };
+    }
+    const record: Plain = { apiVersion: d.from };
+    // An empty annotations map would disappear with the record on the way back.
+    if (isPlainObject(taken.annotations) && Object.keys(taken.annotations).length === 0) record.metadata = { annotations: {} };
+    record.spec = residue;
+    annotations = { ...(annotations ?? {}) };
+    setOwn(annotations, conversionAnnotation, JSON.stringify(record));
+  }
+  if (annotations !== undefined) setOwn(metadata, 'annotations', annotations);
+
+  const out: Plain = {};
+  for (const [key, value] of Object.entries(object)) {
+    if (key === 'apiVersion') setOwn(out, key, d.to);
+    else if (key === 'metadata') setOwn(out, key, reorderMetadata(metadata, object.metadata));
+    else if (key === 'spec') {
+      if (restored !== undefined) setOwn(out, key, ordered(restored, d.targetSpec));
+    } else setOwn(out, key, clone(value));
+  }
+  if (!Object.hasOwn(out, 'spec') && restored !== undefined) setOwn(out, 'spec', ordered(restored, d.targetSpec));
+  return { object: out, problems: [] };
+}
+
+interface ConversionData {
+  metadata?: { annotations?: Plain };
+  spec?: unknown;
+}
+
+/** The object's annotations without the conversion record, and the record when it holds fields of the target version. */
+function takeConversionData(metadata: Plain, d: Direction): { annotations: Plain | undefined; data?: ConversionData } | { problem: FieldProblem } {
+  const annotations = metadata.annotations;
+  if (!isPlainObject(annotations) || !Object.hasOwn(annotations, conversionAnnotation)) {
+    return { annotations: annotations === undefined ? undefined : (clone(annotations) as Plain) };
+  }
+  const rest: Plain = {};
+  for (const [key, value] of Object.entries(annotations)) if (key !== conversionAnnotation) setOwn(rest, key, value);
+  const path = ['metadata', 'annotations', conversionAnnotation];
+  const raw = annotations[conversionAnnotation];
+  let data: unknown;
+  try {
+    data = typeof raw === 'string' ? JSON.parse(raw) : undefined;
+  } catch {
+    data = undefined;
+  }
+  const fix = 'restore the value llsd-render wrote, or remove the annotation to convert without it (the fields it held are then lost)';
+  const recordedAnnotations = isPlainObject(data) && isPlainObject(data.metadata) ? data.metadata.annotations : undefined;
+  if (
+    !isPlainObject(data) ||
+    typeof data.apiVersion !== 'string' ||
+    (data.metadata !== undefined && !isPlainObject(data.metadata)) ||
+    (recordedAnnotations !== undefined && !isPlainObject(recordedAnnotations))
+  ) {
+    return { problem: { path, message: `must be the JSON record llsd-render writes (\`{"apiVersion": …, "spec": {…}}\`); ${fix}` } };
+  }
+  if (data.apiVersion !== d.to) {
+    return { problem: { path, message: `holds fields of ${data.apiVersion}, but this object is converted from ${d.from} to ${d.to}; ${fix}` } };
+  }
+  return { annotations: Object.keys(rest).length === 0 ? undefined : rest, data: data as ConversionData };
+}
+
+/**
+ * Maps a spec through the field table. A value is carried when both schemas accept it at their
+ * ends of the row; anything else stays behind (and so goes into the conversion record as it is),
+ * which keeps a value from being both carried and recorded.
+ */
+function mapSpec(spec: unknown, d: Direction, force = false): Plain | undefined {
+  if (!isPlainObject(spec)) return undefined;
+  const out: Plain = {};
+  for (const row of d.rows) {
+    const value = getPath(spec, row.from);
+    if (value === undefined) continue;
+    if (row.object) {
+      if (isPlainObject(value) && getPath(out, row.to) === undefined) setPath(out, row.to, {});
+    } else if (force || (accepts(d.targetSpec, row.to, value) && accepts(d.sourceSpec, row.from, value))) {
+      setPath(out, row.to, clone(value));
+    }
+  }
+  if (!force) {
+    // A mapping the target cannot hold as a whole (a required field left behind) stays behind too.
+    for (const row of d.rows.filter((r) => r.object).reverse()) {
+      const value = getPath(out, row.to);
+      if (value !== undefined && !accepts(d.targetSpec, row.to, value)) removePath(out, row.to, d.rows);
+    }
+  }
+  return out;
+}
+
+/** What must be added to `base` to get `source` back. `base` holds only values taken from `source`. */
+function additions(base: unknown, source: unknown): unknown {
+  if (base === undefined) return clone(source);
+  if (isPlainObject(base) && isPlainObject(source)) {
+    const out: Plain = {};
+    for (const [key, value] of Object.entries(source)) {
+      const added = Object.hasOwn(base, key) ? additions(base[key], value) : clone(value);
+      if (added !== undefined) setOwn(out, key, added);
+    }
+    const invented = Object.keys(base).find((key) => !Object.hasOwn(source, key));
+    if (invented !== undefined) throw new Error(`conversion invented the field "${invented}"`);
+    return Object.keys(out).length > 0 ? out : undefined;
+  }
+  if (deepEqual(base, source)) return undefined;
+  throw new Error('conversion changed a value it carried');
+}
+
+/** `target` with what it lacks taken from `data`; what it has wins. */
+function fillMissing(target: unknown, data: unknown): unknown {
+  if (target === undefined) return clone(data);
+  if (!isPlainObject(target) || !isPlainObject(data)) return target;
+  const out: Plain = {};
+  for (const [key, value] of Object.entries(target)) setOwn(out, key, value);
+  for (const [key, value] of Object.entries(data)) setOwn(out, key, fillMissing(Object.hasOwn(out, key) ? out[key] : undefined, value));
+  return out;
+}
+
+/** Does the schema accept `value` at `path`? */
+function accepts(schema: Schema, path: readonly string[], value: unknown): boolean {
+  const at = schemaAt(schema, path);
+  return at !== undefined && (at as z.ZodMiniType).safeParse(value).success;
+}
+
+function unwrap(schema: Schema): Schema {
+  let s = schema;
+  for (;;) {
+    const def = s._zod.def as unknown as { type: string; innerType?: Schema };
+    if (!['optional', 'default', 'prefault', 'nullable', 'readonly', 'nonoptional'].includes(def.type) || !def.innerType) return s;
+    s = def.innerType;
+  }
+}
+
+function schemaAt(schema: Schema, path: readonly string[]): Schema | undefined {
+  let s: Schema | undefined = schema;
+  for (const key of path) {
+    if (!s) return undefined;
+    const def = unwrap(s)._zod.def as unknown as { type: string; shape?: Record<string, Schema> };
+    s = def.type === 'object' && def.shape && Object.hasOwn(def.shape, key) ? def.shape[key] : undefined;
+  }
+  return s;
+}
+
+/** `value` with its keys in the order of the schema's fields (others after them, as they were). */
+function ordered(value: unknown, schema: Schema | undefined): unknown {
+  if (schema === undefined || (!Array.isArray(value) && !isPlainObject(value))) return value;
+  const def = unwrap(schema)._zod.def as unknown as {
+    type: string;
+    shape?: Record<string, Schema>;
+    element?: Schema;
+    valueType?: Schema;
+    options?: Schema[];
+  };
+  if (Array.isArray(value)) return def.type === 'array' ? value.map((v) => ordered(v, def.element)) : value;
+  if (def.type === 'record') {
+    const out: Plain = {};
+    for (const [key, v] of Object.entries(value)) setOwn(out, key, ordered(v, def.valueType));
+    return out;
+  }
+  if (def.type === 'union') {
+    const option = def.options?.find((o) => {
+      const shape = (unwrap(o)._zod.def as unknown as { shape?: Record<string, Schema> }).shape;
+      return shape !== undefined && Object.keys(value).every((key) => Object.hasOwn(shape, key));
+    });
+    return option ? ordered(value, option) : value;
+  }
+  if (def.type !== 'object' || !def.shape) return value;
+  const out: Plain = {};
+  for (const [key, field] of Object.entries(def.shape)) if (Object.hasOwn(value, key)) setOwn(out, key, ordered(value[key], field));
+  for (const [key, v] of Object.entries(value)) if (!Object.hasOwn(out, key)) setOwn(out, key, v);
+  return out;
+}
+
+/** The metadata keys in the order the source had them (`annotations` may be new: then last). */
+function reorderMetadata(metadata: Plain, source: Plain): Plain {
+  const out: Plain = {};
+  for (const key of Object.keys(source)) if (Object.hasOwn(metadata, key)) setOwn(out, key, metadata[key]);
+  for (const [key, value] of Object.entries(metadata)) if (!Object.hasOwn(out, key)) setOwn(out, key, value);
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The renderer's view: v1alpha1 LLSDs render as their v1alpha2 conversion, and what that
+// conversion could not carry is said, in v1alpha1 field paths.
+
+/**
+ * A problem found in the v1alpha2 conversion of a v1alpha1 LLSD, at the v1alpha1 field it came
+ * from. A v1alpha2 field with no v1alpha1 counterpart can only have come from the conversion
+ * record, so the problem is put on that annotation and names the field.
+ */
+export function v1alpha1Problem(problem: FieldProblem): FieldProblem {
+  const [head, ...rest] = problem.path;
+  if (head !== 'spec' || rest.length === 0) return problem;
+  let row: Row | undefined;
+  for (const r of directionsOf().down.rows) {
+    if (r.from.length <= rest.length && r.from.every((key, i) => rest[i] === key) && (!row || r.from.length > row.from.length)) row = r;
+  }
+  if (row) return { ...problem, path: ['spec', ...row.to, ...rest.slice(row.from.length)] };
+  return {
+    ...problem,
+    path: ['metadata', 'annotations', conversionAnnotation],
+    message: `${code(formatFieldPath(problem.path))} (a v1alpha2 field kept in this annotation) ${problem.message}`,
+  };
+}
+
+/**
+ * What the v1alpha2 conversion of a v1alpha1 LLSD leaves behind and so does not render, as
+ * problems at the v1alpha1 fields: a value v1alpha2 cannot hold gets the message v1alpha2 would
+ * give for it. Values that mean the default in v1alpha1 (an empty list, `port: 0`, the default
+ * container name, the LLSD's own namespace) are left behind silently.
+ */
+export function v1alpha1FieldsNotRendered(object: Plain): FieldProblem[] {
+  const spec = object.spec;
+  const converted = mapSpec(spec, directionsOf().up);
+  const residue = additions(mapSpec(converted, directionsOf().down), spec);
+  const namespace = isPlainObject(object.metadata) && typeof object.metadata.namespace === 'string' ? object.metadata.namespace : undefined;
+  const problems: FieldProblem[] = [];
+  const walk = (path: string[], value: unknown): void => {
+    const row = directionsOf().up.rows.find((r) => samePath(r.from, path));
+    if (row && getPath(converted, row.to) === undefined) {
+      if (!isDefaultValue(path, value, namespace)) problems.push(...rejectedValue(path, value));
+      if (isPlainObject(value)) for (const [key, v] of Object.entries(value)) if (!directionsOf().up.rows.some((r) => samePath(r.from, [...path, key]))) walk([...path, key], v);
+      return;
+    }
+    if (isPlainObject(value) && (row || isGroup(path))) {
+      for (const [key, v] of Object.entries(value)) walk([...path, key], v);
+      return;
+    }
+    if (!isDefaultValue(path, value, namespace)) problems.push(withoutCounterpart(path, value, object));
+  };
+  if (isPlainObject(residue)) for (const [key, value] of Object.entries(residue)) walk([key], value);
+  return problems;
+}
+
+/** v1alpha2's own messages for a value it cannot hold, at the v1alpha1 paths. */
+function rejectedValue(path: string[], value: unknown): FieldProblem[] {
+  const single: Plain = {};
+  setPath(single, path, value);
+  const row = directionsOf().up.rows.find((r) => samePath(r.from, path)) as Row;
+  const forced = mapSpec(single, directionsOf().up, true) ?? {};
+  const { specSchema } = llsdV1alpha2Schemas();
+  const parsed = specSchema.safeParse(forced);
+  const issues = parsed.success ? [] : parsed.error.issues.filter((issue) => row.to.every((key, i) => issue.path[i] === key));
+  const problems = problemsFromIssues(issues, specSchema).map((p) => v1alpha1Problem({ ...p, path: ['spec', ...p.path] }));
+  return problems.length > 0 ? problems : [{ path: ['spec', ...path], message: 'cannot be converted to v1alpha2, so it cannot be rendered' }];
+}
+
+function withoutCounterpart(path: string[], value: unknown, object: Plain): FieldProblem {
+  const at = ['spec', ...path];
+  const name = path.join('.');
+  if (name === 'server.containerSpec.name') {
+    return { severity: 'warning', code: 'v1alpha1-field-ignored', path: at, message: `is ignored: the server container is always named \`llama-stack\`, not ${quote(String(value))}` };
+  }
+  if (name === 'server.userConfig.configMapNamespace') {
+    const configMap = getPath(object, ['spec', 'server', 'userConfig', 'configMapName']);
+    return {
+      severity: 'warning', code: 'v1alpha1-field-ignored',
+      path: at,
+      message: `is ignored: the pod mounts the ConfigMap ${quote(String(configMap))} from its own namespace, as the v1alpha1 operator does; keep the ConfigMap next to the LLSD`,
+    };
+  }
+  if (name === 'server.tlsConfig.caBundle.configMapNamespace') {
+    return { path: at, message: `must be the LLSD's own namespace: a pod can mount a CA bundle ConfigMap only from its namespace; copy the ConfigMap there and remove \`configMapNamespace\`` };
+  }
+  if (name === 'server.containerSpec.resources.claims') {
+    return { path: at, message: 'is not supported: v1alpha2 has no resource claims; remove `claims`' };
+  }
+  return { path: at, message: 'has no v1alpha2 counterpart, so it cannot be rendered; remove it' };
+}
+
+/** Values that mean the same as leaving the field out, in v1alpha1. */
+function isDefaultValue(path: string[], value: unknown, namespace: string | undefined): boolean {
+  if (Array.isArray(value) && value.length === 0) return true;
+  if (isPlainObject(value) && Object.keys(value).length === 0) return true;
+  switch (path.join('.')) {
+    case 'server.containerSpec.port':
+      return value === 0;
+    case 'server.containerSpec.name':
+      return value === 'llama-stack';
+    case 'server.userConfig.configMapNamespace':
+    case 'server.tlsConfig.caBundle.configMapNamespace':
+      return value === namespace;
+    default:
+      return false;
+  }
+}
+
+/** v1alpha1 mappings that only group fields. */
+const isGroup = (path: readonly string[]): boolean => ['server', 'server.containerSpec', 'server.podOverrides', 'network'].includes(path.join('.'));
+
+// ---------------------------------------------------------------------------------------------
+// Plain-value helpers. Keys come from user input: values are set as own properties.
+
+const samePath = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && a.every((key, i) => b[i] === key);
+
+function getPath(value: unknown, path: readonly string[]): unknown {
+  let v = value;
+  for (const key of path) {
+    if (!isPlainObject(v) || !Object.hasOwn(v, key)) return undefined;
+    v = v[key];
+  }
+  return v;
+}
+
+function setPath(target: Plain, path: readonly string[], value: unknown): void {
+  let t = target;
+  path.slice(0, -1).forEach((key) => {
+    if (!isPlainObject(t[key]) || !Object.hasOwn(t, key)) setOwn(t, key, {});
+    t = t[key] as Plain;
+  });
+  setOwn(t, path[path.length - 1] as string, value);
+}
+
+/** Removes the value at `path`, and the grouping mappings it leaves empty. */
+function removePath(target: Plain, path: readonly string[], rows: readonly Row[]): void {
+  for (let end = path.length; end > 0; end--) {
+    const parent = getPath(target, path.slice(0, end - 1));
+    if (!isPlainObject(parent)) return;
+    const key = path[end - 1] as string;
+    const value = parent[key];
+    const isRowTarget = rows.some((r) => r.object && samePath(r.to, path.slice(0, end)));
+    if (end < path.length && (!isPlainObject(value) || Object.keys(value).length > 0 || isRowTarget)) return;
+    delete parent[key];
+  }
+}
+
+function clone(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(clone);
+  if (!isPlainObject(value)) return value;
+  const out: Plain = {};
+  for (const [key, v] of Object.entries(value)) setOwn(out, key, clone(v));
+  return out;
+}
+
+function deepEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((v, i) => deepEqual(v, b[i]));
+  if (isPlainObject(a) && isPlainObject(b)) {
+    const keys = Object.keys(a);
+    return keys.length === Object.keys(b).length && keys.every((key) => Object.hasOwn(b, key) && deepEqual(a[key], b[key]));
+  }
+  return false;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The `convert` command's view: the source checked against its own schema first.
+
+const llsdSchemas = (): Record<string, Schema> => ({ [v1alpha1]: v1alpha1Schemas().llsdV1alpha1Schema, [v1alpha2]: llsdV1alpha2Schemas().llsdSchema });
+
+/**
+ * `object` in `apiVersion`, after checking it against the schema of its own version (problems at
+ * its field paths). A warning names the fields the conversion keeps in the annotation.
+ */
+export function convertChecked(object: Plain, apiVersion: string): Conversion {
+  const schemas = llsdSchemas();
+  const source = typeof object.apiVersion === 'string' && Object.hasOwn(schemas, object.apiVersion) ? schemas[object.apiVersion] : undefined;
+  if (object.apiVersion !== apiVersion && source) {
+    const checked = (source as unknown as z.ZodMiniType).safeParse(object, { reportInput: true });
+    if (!checked.success) return { object, problems: problemsFromIssues(checked.error.issues, source) };
+  }
+  const converted = convertTo(object, apiVersion);
+  if (converted.problems.length > 0 || converted.object === object) return converted;
+  const record = (converted.object.metadata as { annotations?: Record<string, string> }).annotations?.[conversionAnnotation];
+  if (record === undefined) return converted;
+  const fields = leafPaths((JSON.parse(record) as { spec?: unknown }).spec, ['spec']).map((p) => code(formatFieldPath(p)));
+  const shown = fields.length > 6 ? [...fields.slice(0, 5), `${fields.length - 5} more`] : fields;
+  return {
+    object: converted.object,
+    problems: [
+      {
+        severity: 'warning', code: 'conversion-annotation',
+        path: ['metadata', 'annotations', conversionAnnotation],
+        message: `keeps ${shown.join(', ')}: ${apiVersion} has no field for ${fields.length === 1 ? 'it' : 'them'} (or cannot hold the value); converting back to ${object.apiVersion as string} restores ${fields.length === 1 ? 'it' : 'them'}`,
+      },
+    ],
+  };
+}
+
+/** The paths of the values in `value` that are not mappings with fields. */
+function leafPaths(value: unknown, path: string[]): string[][] {
+  if (!isPlainObject(value) || Object.keys(value).length === 0) return [path];
+  return Object.entries(value).flatMap(([key, v]) => leafPaths(v, [...path, key]));
+}

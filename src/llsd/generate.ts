@@ -1,0 +1,252 @@
+// Generate config.yaml: the distribution's base config with the CR laid over it (DESIGN §5).
+import { createHash } from 'node:crypto';
+import { isError, type FieldProblem } from '../lib/issues.js';
+import { formatFieldPath } from '../krm/item.js';
+import { stringifyPlainYaml } from '../krm/yaml.js';
+import { freshCopy, isPlainObject, setOwn } from '../lib/objects.js';
+import { configSizeProblem } from '../core/config-size.js';
+import { clip, code, quote } from '../lib/quote.js';
+import type { Plan } from './plan.js';
+import { applyDisabled } from './disabled.js';
+import { mergeExternalProviders } from './external-providers.js';
+import { refuseRemovedApis } from './removed-apis.js';
+import type { ProviderEntry } from './llsd.js';
+import {
+  buildProvider,
+  defaultUrlEntry,
+  findBaseEntry,
+  newProviderEntry,
+  overlay,
+  providerConfigRequired,
+  providerKeys,
+  resolveProviderType,
+  type ConfigProvider,
+  type ResolvedType,
+} from './providers.js';
+import { mergeById, mergeModels, registerModels, resourceListsOf, registerShields, registerTools, resourceList, setResourceList, settleDefaultShield } from './resources.js';
+import type { SecretEnv } from '../core/secrets.js';
+import { applyServerSettings, checkOverrideServerSettings, checkScaling } from '../core/server-settings.js';
+import { applyStorage } from './storage.js';
+
+export interface GeneratedConfig {
+  /** config.yaml as written to the ConfigMap. */
+  text: string;
+  /** `text` as the server parses it (YAML 1.1), for the startup check; not to be changed. */
+  value: Record<string, unknown>;
+  /** sha256 of `text`, hex. */
+  hash: string;
+  /** Env vars the container needs for the secret placeholders, in the order they appear. */
+  env: SecretEnv[];
+  /** Providers the LLSD configures, and all provider entries of the config (the base's included). */
+  providerCount: { fromLlsd: number; total: number };
+  modelCount: number;
+  /** `spec.overrideConfig`: the user's ConfigMap holds `text`; no ConfigMap is generated. */
+  fromConfigMap?: string;
+}
+
+export type GenerateOutcome =
+  | { ok: true; config: GeneratedConfig; problems: FieldProblem[] }
+  | { ok: false; problems: FieldProblem[] };
+
+export function generateConfig(plan: Plan): GenerateOutcome {
+  if (plan.overrideConfig) {
+    const { configMapName, text, value: parsed } = plan.overrideConfig;
+    const problems = [...checkOverrideServerSettings(parsed, plan, configMapName), ...checkScaling(parsed, plan)];
+    if (problems.some(isError)) return { ok: false, problems };
+    return {
+      ok: true,
+      config: { text, value: parsed, hash: sha256(text), env: [], providerCount: { fromLlsd: 0, total: 0 }, modelCount: 0, fromConfigMap: configMapName },
+      problems,
+    };
+  }
+  const problems: FieldProblem[] = [];
+  if (refuseRemovedApis(plan, problems)) return { ok: false, problems };
+  const config = freshCopy(plan.baseConfig);
+  const providers = isPlainObject(config.providers) ? config.providers : {};
+  setOwn(config, 'providers', providers);
+  const env: SecretEnv[] = [];
+  // Providers refused here: what names them gets no error of its own (the provider's is the cause).
+  const failed = new Set<string>();
+
+  for (const provider of plan.llsd.providers) {
+    const resolved = resolveProviderType(provider, plan);
+    if (!resolved.ok) {
+      problems.push(resolved.problem);
+      failed.add(`${provider.api}/${provider.id}`);
+      continue;
+    }
+    const built = buildProvider(provider, resolved.resolved, plan, problems);
+    const entries = (Array.isArray(providers[built.api]) ? providers[built.api] : []) as ConfigProvider[];
+    placeProvider(config, entries, provider, built.entry, resolved.resolved, plan, problems);
+    setOwn(providers, built.api, entries);
+    addApi(config, built.api);
+    env.push(...built.env);
+  }
+
+  // After the CR's providers (their dependencies count) and before the resources (a disabled API's
+  // providers are no fallback for them).
+  const disabled = applyDisabled(config, plan, problems);
+  applyStorage(config, plan, env, problems);
+  applyServerSettings(config, plan, problems);
+  checkEnvNames(env, problems);
+
+  const { profile } = plan;
+  const crIds = (api: string): string[] => plan.llsd.providers.filter((p) => p.api === api).map((p) => p.id);
+  const failedIds = (api: string): Set<string> => new Set(crIds(api).filter((id) => failed.has(`${api}/${id}`)));
+  const models = registerModels(plan.llsd.models, crIds('inference')[0], enabledIds(providers.inference), problems, crIds('inference'), failedIds('inference'));
+  if (models.length > 0) setResourceList(config, profile, 'models', mergeModels(resourceList(config, profile, 'models'), models));
+
+  const resources = plan.llsd.spec.resources;
+  if (resources?.shields) {
+    // A CR model left out for an error of its own: a shield named after it is not a second mistake.
+    const refusedModels = new Set(plan.llsd.models.map((m) => m.name).filter((name) => !models.some((m) => m.model_id === name)));
+    const shields = registerShields(
+      { config, profile, shields: resources.shields, crProviders: crIds('safety'), disabled: disabled.has('safety'), providerFailed: failedIds('safety').size > 0, refusedModels },
+      problems,
+    );
+    if (shields.length > 0) {
+      setResourceList(config, profile, 'shields', mergeById(resourceList(config, profile, 'shields'), shields, 'shield_id'));
+      settleDefaultShield(config, profile, shields, problems);
+    }
+  }
+  if (resources?.tools) {
+    const groups = registerTools(
+      { config, profile, release: plan.release, tools: resources.tools, crProviders: crIds('toolRuntime'), disabled: disabled.has('tool_runtime') },
+      problems,
+    );
+    if (groups.length > 0) {
+      setResourceList(config, profile, 'tool_groups', mergeById(resourceList(config, profile, 'tool_groups'), groups, 'toolgroup_id'));
+    }
+  }
+
+  // Spec 001: external providers are laid over the generated config last (FR-090–FR-092).
+  const external = mergeExternalProviders(config, plan.llsd, problems);
+
+  if (providerConfigRequired(plan.catalogRelease)) addEmptyConfigs(providers);
+  problems.push(...checkScaling(config, plan));
+  if (problems.some(isError)) return { ok: false, problems };
+  const text = stringifyPlainYaml(config);
+  const tooLarge = configSizeProblem(text);
+  if (tooLarge) return { ok: false, problems: [...problems, tooLarge] };
+  const hash = sha256(text);
+  return {
+    ok: true,
+    config: {
+      text,
+      // What stringifyPlainYaml writes reads back as this under YAML 1.1 (test/unit/config.test.ts).
+      value: config,
+      hash,
+      env,
+      providerCount: {
+        fromLlsd: plan.llsd.providers.length + external,
+        total: Object.values(providers).reduce((n: number, list) => n + (Array.isArray(list) ? list.length : 0), 0),
+      },
+      modelCount: models.length,
+    },
+    problems,
+  };
+}
+
+/**
+ * Puts a CR provider into its API's entries: over the base entry of its id and type; else as a new
+ * entry from the release's sample, in place of the base entry of that id (another type), or of a
+ * base entry it stands in for (defaultUrlEntry: the base's resources follow it, with an info
+ * result), or at the end.
+ */
+function placeProvider(
+  config: Record<string, unknown>,
+  entries: ConfigProvider[],
+  provider: ProviderEntry,
+  built: ConfigProvider,
+  resolved: ResolvedType,
+  plan: Plan,
+  problems: FieldProblem[],
+): void {
+  const at = findBaseEntry(entries, provider.id);
+  const base = at >= 0 ? entries[at] : undefined;
+  if (base && base.provider_type === built.provider_type) {
+    entries[at] = overlay(base, built);
+    return;
+  }
+  const entry = newProviderEntry(
+    entries.filter((_, i) => i !== at),
+    built,
+    resolved,
+    plan,
+  );
+  if (at >= 0) {
+    entries[at] = entry;
+    return;
+  }
+  const urlKey = providerKeys(resolved).urlKey;
+  // Only an entry of the base: one the CR wrote (earlier in its list, from the sample's localhost
+  // default) is a provider of its own, not one this provider stands in for.
+  const own = new Set(plan.llsd.providers.filter((p) => p.api === provider.api).map((p) => p.id));
+  const stoodIn = defaultUrlEntry(entries, built, urlKey, own);
+  if (!stoodIn) {
+    entries.push(entry);
+    return;
+  }
+  const oldId = String((entries[stoodIn.index] as ConfigProvider).provider_id);
+  entries[stoodIn.index] = entry;
+  const moved = repointResources(config, plan, resolved.api, oldId, provider.id);
+  problems.push({
+    severity: 'info',
+    path: provider.path,
+    message: `replaces the base config's provider ${quote(oldId)} (${resolved.type} at ${clip(stoodIn.url)}, a default address nothing in the pod serves, which would stop the server at startup)${moved > 0 ? `; resources registered with it now use ${quote(provider.id)}` : ''}; to configure that entry instead, give this provider \`id: ${oldId}\``,
+  });
+}
+
+/** Registered resources of the API's provider `from` are moved to `to`; returns how many. */
+function repointResources(config: Record<string, unknown>, plan: Plan, api: string, from: string, to: string): number {
+  let moved = 0;
+  for (const key of resourceListsOf[api] ?? []) {
+    for (const resource of resourceList(config, plan.profile, key)) {
+      if (isPlainObject(resource) && resource.provider_id === from) {
+        resource.provider_id = to;
+        moved += 1;
+      }
+    }
+  }
+  return moved;
+}
+
+/** Every provider entry gets a `config` mapping, for releases whose run-config schema requires one. */
+function addEmptyConfigs(providers: Record<string, unknown>): void {
+  for (const list of Object.values(providers)) {
+    if (!Array.isArray(list)) continue;
+    for (const entry of list) if (isPlainObject(entry) && !Object.hasOwn(entry, 'config')) setOwn(entry, 'config', {});
+  }
+}
+
+const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
+
+/** A provider for an API the base does not serve adds the API to `apis` (when the base lists them). */
+function addApi(config: Record<string, unknown>, api: string): void {
+  const apis = config.apis;
+  if (Array.isArray(apis) && apis.length > 0 && !apis.includes(api)) apis.push(api);
+}
+
+/** Provider ids the server will certainly have: literal ids, not ones switched by an env var. */
+function enabledIds(entries: unknown): string[] {
+  if (!Array.isArray(entries)) return [];
+  return entries
+    .map((e) => (isPlainObject(e) ? e.provider_id : undefined))
+    .filter((id): id is string => typeof id === 'string' && id !== '' && !id.includes('${'));
+}
+
+/** Two references that would share an env var name are an error: one would silently win. */
+function checkEnvNames(env: readonly SecretEnv[], problems: FieldProblem[]): void {
+  const seen = new Map<string, SecretEnv>();
+  for (const entry of env) {
+    const earlier = seen.get(entry.name);
+    if (earlier) {
+      problems.push({
+        path: entry.path,
+        message: `would use the env var ${clip(entry.name)}, which already carries the secret of ${code(formatFieldPath(earlier.path))}; rename a provider id or settings key so the names differ`,
+      });
+    } else {
+      seen.set(entry.name, entry);
+    }
+  }
+}

@@ -1,0 +1,280 @@
+// Plan: which distribution, release, image and base config an LLSD renders against (DESIGN §5).
+//
+// The release, in this order: the `llamastack.io/release` annotation (another release of a named
+// distribution); the named distribution's default release; for `distribution.image`, the image
+// tag when it is a release; for an image whose config comes from its labels, also its
+// `org.opencontainers.image.version` label; else the layout of the config.yaml (overrideConfig or labels).
+import type { FieldProblem } from '../lib/issues.js';
+import { closest, isError } from '../lib/issues.js';
+import { clip, listOf, quote } from '../lib/quote.js';
+import type { Llsd } from './llsd.js';
+import { catalogReleases, newestRelease, providableApis, type ReleaseProfile } from '../catalog/catalog.js';
+import {
+  distributionOfRepository,
+  layoutOf,
+  parseImage,
+  releaseOfTag,
+  shippedCatalog,
+  unsupportedVersionMessage,
+  type Catalog,
+  type CatalogEntry,
+  type CatalogRelease,
+} from '../catalog/distributions.js';
+import { compareVersions, releaseSupport, supportedReleases } from '../catalog/versions.js';
+import { annotation } from '../krm/item.js';
+import type { Inventory } from '../krm/inventory.js';
+import { parseYaml11 } from '../krm/yaml.js';
+import { isPlainObject } from '../lib/objects.js';
+import type { ImageLookup } from '../catalog/image-labels.js';
+import { imageVersionLabel } from '../catalog/image-labels.js';
+import { readCaBundle, type CaBundle } from '../core/ca-bundle.js';
+
+/**
+ * What an LLSD and an OGXServer both plan to, and what the stages after the plan read alike (the
+ * image, the release and its facts, the CA bundle, where a base config from image labels came
+ * from). Each API's plan adds its validated CR and its config source: `Plan` here, `OgxPlan`
+ * (src/ogx/plan.ts).
+ */
+export interface ServerTarget {
+  /** The named distribution; for an image of none, the config's `distro_name`/`image_name` or `custom`. */
+  distributionName: string;
+  /** The image the Deployment runs. */
+  image: string;
+  release: string;
+  profile: ReleaseProfile;
+  /** The catalog release whose schemas and provider registry answer for `release` (itself, or the catalog's release of its major.minor). */
+  catalogRelease: string;
+  /** The valid certificates of the CA bundle the CR names. */
+  caBundle?: CaBundle;
+  /** Set when the base config came from the labels of the CR's image: where from, for the info result. */
+  imageSource?: Extract<ImageLookup, { ok: true }>;
+}
+
+export interface Plan extends ServerTarget {
+  llsd: Llsd;
+  /** Set when the release was not given but assumed (from the overrideConfig layout): says so, for the summary. */
+  releaseNote?: string;
+  /**
+   * The distribution's config.yaml as the server would parse it (with overrideConfig and no base:
+   * that config). Shared with the catalog and other plans: never changed (generateConfig copies it).
+   */
+  baseConfig: Record<string, unknown>;
+  /** `spec.overrideConfig`: the user's ConfigMap and its config.yaml, used instead of a generated one. */
+  overrideConfig?: { configMapName: string; text: string; /** `text` as the server parses it. */ value: Record<string, unknown> };
+}
+
+/**
+ * `problems` of a plan that succeeded are warnings. `pendingImage`: the plan needs the config in
+ * the labels of that image, which the registry adapter has not looked up yet (see `process`).
+ */
+export type PlanOutcome = { ok: true; plan: Plan; problems?: FieldProblem[] } | { ok: false; problems: FieldProblem[]; pendingImage?: string };
+
+/** How `spec.distribution.image` configs from labels are used: the lookups done so far, and the digest pin. */
+export interface ImageLabels {
+  lookups?: ReadonlyMap<string, ImageLookup> | undefined;
+  pinDigest?: boolean | undefined;
+}
+
+interface OverrideConfig {
+  configMapName: string;
+  text: string;
+  value: Record<string, unknown>;
+}
+
+const releasePath = ['metadata', 'annotations', annotation.release];
+const imagePath = ['spec', 'distribution', 'image'];
+
+/**
+ * `catalog`: the named distributions, shipped ones with the RenderConfig `distributions` laid over
+ * them (RenderOptions.distributions).
+ */
+export function planLlsd(llsd: Llsd, inventory: Inventory, catalog: Catalog = shippedCatalog(), labels: ImageLabels = {}): PlanOutcome {
+  const { name, image } = llsd.spec.distribution;
+  // A named distribution is planned first, so its errors come before the overrideConfig's; an
+  // image may need the overrideConfig's layout to tell its release.
+  const named = name !== undefined ? planNamed(llsd, name, catalog) : undefined;
+  if (named && !named.ok) return named;
+  let override: OverrideConfig | undefined;
+  if (llsd.spec.overrideConfig) {
+    const read = readOverrideConfig(llsd, inventory);
+    if ('problem' in read) return { ok: false, problems: [read.problem] };
+    override = read;
+  }
+  const planned = named ?? planImage(llsd, String(image), catalog, override, labels);
+  if (!planned.ok) return planned;
+  if (override) planned.plan.overrideConfig = { configMapName: override.configMapName, text: override.text, value: override.value };
+  const ca = readCaBundle(llsd, inventory);
+  if (ca.problems.some(isError)) return { ok: false, problems: ca.problems };
+  if (ca.bundle) planned.plan.caBundle = ca.bundle;
+  return ca.problems.length > 0 ? { ...planned, problems: ca.problems } : planned;
+}
+
+/** `distribution.name`: the annotation's release or the default one, with its pinned image and base config. */
+function planNamed(llsd: Llsd, name: string, catalog: Catalog): PlanOutcome {
+  const entry = Object.hasOwn(catalog, name) ? catalog[name] : undefined;
+  if (!entry) {
+    const known = Object.keys(catalog).sort();
+    const near = closest(name, known);
+    return fail(
+      ['spec', 'distribution', 'name'],
+      `unknown distribution ${quote(name)}.${near ? ` Did you mean "${near}"?` : ''} Known distributions: ${listOf(known)}; or set \`spec.distribution.image\` instead.`,
+    );
+  }
+  const requested = llsd.annotations[annotation.release];
+  const release = requested ?? entry.defaultRelease;
+  const pinned = Object.hasOwn(entry.releases, release) ? entry.releases[release] : undefined;
+  if (!pinned) return fail(releasePath, `distribution "${name}" has no release ${quote(release)}; available: ${releasesOf(entry)}`);
+  return withBase(llsd, name, pinned.image, release, pinned, ['spec', 'distribution', 'name']);
+}
+
+/**
+ * `distribution.image`: the release is the annotation's or the tag's. An image of a named
+ * distribution (its repository or a mirror's) at a release with a base config uses that base;
+ * with `overrideConfig`, that config; any other image, the config in its OCI labels (FR-027).
+ */
+function planImage(llsd: Llsd, image: string, catalog: Catalog, override: OverrideConfig | undefined, labels: ImageLabels): PlanOutcome {
+  const ref = parseImage(image);
+  const tagRelease = releaseOfTag(ref.tag);
+  const annotated = llsd.annotations[annotation.release];
+  if (annotated !== undefined && tagRelease !== undefined && annotated !== tagRelease) {
+    return fail(releasePath, `says release ${clip(annotated)}, but the image tag says ${tagRelease}; remove the annotation or make it agree with the tag`);
+  }
+  const release = annotated ?? tagRelease;
+  const fromPath = annotated !== undefined ? releasePath : imagePath;
+  const name = distributionOfRepository(catalog, ref.repository);
+  const entry = name === undefined ? undefined : (catalog[name] as CatalogEntry);
+  const pinned = entry && release !== undefined && Object.hasOwn(entry.releases, release) ? entry.releases[release] : undefined;
+  if (name !== undefined && pinned) return withBase(llsd, name, image, release as string, pinned, fromPath);
+  if (override) return planConfig(llsd, image, name ?? nameInConfig(override.value) ?? 'custom', release, fromPath, override.value, 'the overrideConfig config.yaml');
+
+  const lookup = labels.lookups?.get(image);
+  if (!lookup) return { ok: false, problems: [{ path: imagePath, message: `the config in the labels of ${clip(image)} has not been looked up (a render without registry access)` }], pendingImage: image };
+  if (!lookup.ok) {
+    const shipped = entry ? `; "${name}" ships base configs for ${releasesOf(entry)}: use one of them` : '';
+    return fail(imagePath, `${lookup.message}${shipped}`);
+  }
+  const parsed = parseYaml11(lookup.config.text);
+  if (parsed.problem || !isPlainObject(parsed.value)) {
+    return fail(imagePath, `the config.yaml in the labels of ${clip(image)} is not a YAML mapping${parsed.problem ? ` (line ${parsed.problem.line ?? '?'}: ${parsed.problem.message})` : ''}; fix the image's labels or use \`spec.overrideConfig\``);
+  }
+  const version = unsupportedVersionMessage(parsed.value);
+  if (version) return fail(imagePath, `the config.yaml in the labels of ${image}: ${version}`);
+  const labelRelease = release === undefined ? releaseOfTag(lookup.config.imageVersion) : undefined;
+  const runImage = labels.pinDigest ? pinnedImage(image, lookup.config.digest) : image;
+  const planned = planConfig(llsd, runImage, name ?? nameInConfig(parsed.value) ?? 'custom', release ?? labelRelease, labelRelease !== undefined ? imagePath : fromPath, parsed.value, `the config.yaml in the labels of ${clip(image)}`, labelRelease !== undefined ? `the image's label ${imageVersionLabel}` : undefined);
+  if (planned.ok) planned.plan.imageSource = lookup;
+  return planned;
+}
+
+/** `repo:tag@sha256:…`: the tag stays for people to read; the runtime pulls by the digest. */
+function pinnedImage(image: string, digest: string): string {
+  const at = image.indexOf('@');
+  return `${at < 0 ? image : image.slice(0, at)}@${digest}`;
+}
+
+/**
+ * A plan on a config.yaml given whole (overrideConfig, or an image's labels): the release given,
+ * or assumed from the config's layout, with a note saying so.
+ */
+function planConfig(
+  llsd: Llsd,
+  image: string,
+  distributionName: string,
+  release: string | undefined,
+  releaseFrom: FieldProblem['path'],
+  config: Record<string, unknown>,
+  what: string,
+  releaseSource?: string,
+): PlanOutcome {
+  if (release !== undefined) {
+    const support = releaseSupport(release);
+    if (!support) return fail(releaseFrom, `llama-stack ${clip(release)} is not supported${releaseSource ? ` (the release from ${releaseSource})` : ''}; supported releases: ${supportedReleases()}`);
+    return {
+      ok: true,
+      plan: { llsd, distributionName, image, release, ...support, baseConfig: config, ...(releaseSource && { releaseNote: `the release is ${releaseSource}` }) },
+    };
+  }
+  const assumed = assumeRelease(config);
+  if (!assumed) {
+    return fail(
+      imagePath,
+      `cannot tell which llama-stack release ${clip(image)} runs: no profile serves the APIs of ${what}. Tag the image with its release (e.g. \`:${newestRelease()}\`) or set the \`${annotation.release}\` annotation`,
+    );
+  }
+  return {
+    ok: true,
+    plan: {
+      llsd,
+      distributionName,
+      image,
+      release: assumed.release,
+      profile: assumed.profile,
+      catalogRelease: assumed.release,
+      releaseNote: `the release is assumed from ${assumed.why} of ${what}, as the image tag is not a release: tag the image with its release or set the \`${annotation.release}\` annotation`,
+      baseConfig: config,
+    },
+  };
+}
+
+/** A plan on a catalog release: its base config parsed and checked (FR-029). */
+function withBase(llsd: Llsd, name: string, image: string, release: string, pinned: CatalogRelease, path: FieldProblem['path']): PlanOutcome {
+  const support = releaseSupport(release);
+  if (!support) return fail(path, `llama-stack ${release} is not supported; supported releases: ${supportedReleases()}`);
+  let baseConfig: Record<string, unknown>;
+  if ('value' in pinned.config) {
+    baseConfig = pinned.config.value;
+  } else {
+    const parsed = parseYaml11(pinned.config.text);
+    if (parsed.problem || !isPlainObject(parsed.value)) throw new Error(`${pinned.source} does not parse`);
+    baseConfig = parsed.value;
+  }
+  const version = unsupportedVersionMessage(baseConfig);
+  if (version) return fail(['spec', 'distribution'], version);
+  return { ok: true, plan: { llsd, distributionName: name, image, release, ...support, baseConfig } };
+}
+
+/**
+ * The newest catalog release that can run `config`: its layout (`storage.backends` or the old
+ * stores), its name key (`distro_name`) and its `providers:` APIs must fit.
+ */
+function assumeRelease(config: Record<string, unknown>): { release: string; profile: ReleaseProfile; why: string } | undefined {
+  const layout = layoutOf(config);
+  const apis = isPlainObject(config.providers) ? Object.keys(config.providers) : [];
+  const hasDistroName = typeof config.distro_name === 'string';
+  const fits = (release: string): ReleaseProfile | undefined => {
+    const p = releaseSupport(release)?.profile;
+    return p && (layout === undefined || p.layout === layout) && (!hasDistroName || p.nameKey === 'distro_name') && apis.every((api) => providableApis(release).includes(api)) ? p : undefined;
+  };
+  const release = [...catalogReleases()].sort((a, b) => compareVersions(b, a)).find((r) => fits(r) !== undefined);
+  const profile = release === undefined ? undefined : fits(release);
+  if (release === undefined || !profile) return undefined;
+  const signs = [
+    layout === 'storage-backends' ? '`storage.backends`' : layout === 'top-level-stores' ? '`metadata_store`' : undefined,
+    hasDistroName ? '`distro_name`' : undefined,
+    apis.length > 0 ? `the APIs ${listOf([...apis].sort())}` : undefined,
+  ].filter((s): s is string => s !== undefined);
+  return { release, profile, why: signs.length > 0 ? signs.join(', ') : 'nothing (the newest release)' };
+}
+
+const nameInConfig = (config: Record<string, unknown>): string | undefined =>
+  [config.distro_name, config.image_name].find((v): v is string => typeof v === 'string' && v !== '');
+
+const releasesOf = (entry: CatalogEntry): string => listOf(Object.keys(entry.releases).sort(compareVersions));
+
+/** The overrideConfig ConfigMap's config.yaml, checked the way the server reads it (FR-029, FR-074). */
+function readOverrideConfig(llsd: Llsd, inventory: Inventory): OverrideConfig | { problem: FieldProblem } {
+  const configMapName = (llsd.spec.overrideConfig as { configMapName: string }).configMapName;
+  const path = ['spec', 'overrideConfig', 'configMapName'];
+  const text = (inventory.find('', 'ConfigMap', llsd.namespace, configMapName)?.object.data as Record<string, unknown> | undefined)?.['config.yaml'];
+  // checkReferences has already reported a missing ConfigMap or key.
+  if (typeof text !== 'string') return { problem: { path, message: `the ConfigMap ${quote(configMapName)} must be in the input with a \`config.yaml\` key` } };
+  const parsed = parseYaml11(text);
+  if (parsed.problem || !isPlainObject(parsed.value)) {
+    return { problem: { path, message: `the config.yaml of the ConfigMap ${quote(configMapName)} is not a YAML mapping${parsed.problem ? ` (line ${parsed.problem.line ?? '?'}: ${parsed.problem.message})` : ''}` } };
+  }
+  const version = unsupportedVersionMessage(parsed.value);
+  if (version) return { problem: { path, message: version } };
+  return { configMapName, text, value: parsed.value };
+}
+
+const fail = (path: FieldProblem['path'], message: string): PlanOutcome => ({ ok: false, problems: [{ path, message }] });

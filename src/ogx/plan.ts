@@ -1,0 +1,199 @@
+// Plan for an `ogx.io/v1beta1` OGXServer: which OGX release, image and base config it renders
+// against, and which of the operator's three config modes applies (reference GENERATION.md §1–§2).
+// The generation (src/ogx/generate.ts) and the objects read only this plan.
+//
+// The release: llsd-render renders against a release of its catalog, never `:latest`. A named
+// distribution: the `llamastack.io/release` annotation, else the name's default release; an image:
+// its tag (or the annotation), else the image's `org.opencontainers.image.version` label when its
+// base comes from its labels. Only OGX releases (configs/ogx-divergences.yaml `releases`) qualify.
+import { closest, type FieldProblem } from '../lib/issues.js';
+import type { OgxServer } from './ogxserver.js';
+import { ogxServerReleases } from '../catalog/catalog.js';
+import { compareVersions, releaseSupport } from '../catalog/versions.js';
+import { distributionOfRepository, parseImage, releaseOfTag, shippedCatalog, unsupportedVersionMessage, type Catalog, type CatalogEntry, type CatalogRelease } from '../catalog/distributions.js';
+import { baseVersionProblem } from './generate.js';
+import type { Inventory } from '../krm/inventory.js';
+import { annotation } from '../krm/item.js';
+import { parseYaml11 } from '../krm/yaml.js';
+import { isPlainObject } from '../lib/objects.js';
+import { clip, listOf, quote } from '../lib/quote.js';
+import { readOgxCaBundle } from '../core/ca-bundle.js';
+import type { ImageLabels, ServerTarget } from '../llsd/plan.js';
+
+/** `distributionName`: `spec.distribution.name`, or `custom` for `spec.distribution.image`. */
+export interface OgxPlan extends ServerTarget {
+  /** The parsed OGXServer, CRD defaults applied. */
+  server: OgxServer;
+  /**
+   * GENERATION.md §1: `generated` (a config.yaml is generated from the base and the spec),
+   * `override` (spec.overrideConfig is mounted as is, no secret env vars), `none` (the image's own config).
+   */
+  mode: 'generated' | 'override' | 'none';
+  /** Generated mode: the base config as the server parses it. Shared: never changed (the generator copies it). */
+  baseConfig?: Record<string, unknown>;
+  /** Where `baseConfig` came from. */
+  baseSource?: 'distribution' | 'baseConfig' | 'image-labels';
+  /** Override mode: the user's ConfigMap, its key (mounted as config.yaml), the text and its parse. */
+  overrideConfig?: { configMapName: string; key: string; text: string; value: Record<string, unknown> };
+}
+
+/** `problems` of a plan that succeeded are warnings. `pendingImage`: the image whose labels must be looked up first. */
+export type OgxPlanOutcome = { ok: true; plan: OgxPlan; problems?: FieldProblem[] } | { ok: false; problems: FieldProblem[]; pendingImage?: string };
+
+type Path = FieldProblem['path'];
+const releasePath: Path = ['metadata', 'annotations', annotation.release];
+const namePath: Path = ['spec', 'distribution', 'name'];
+const imagePath: Path = ['spec', 'distribution', 'image'];
+
+/** GENERATION.md §1: override wins; any declarative field (even `{}`), or a non-empty disabledAPIs, generates. */
+export function ogxConfigMode(spec: OgxServer['spec']): OgxPlan['mode'] {
+  if (spec.overrideConfig?.name && spec.overrideConfig.key) return 'override';
+  const declarative = spec.providers !== undefined || spec.resources !== undefined || spec.storage !== undefined || (spec.disabledAPIs?.length ?? 0) > 0;
+  return declarative ? 'generated' : 'none';
+}
+
+/**
+ * Plans an OGXServer: release, image, config mode and its config source, CA bundle. `catalog`:
+ * the named distributions (RenderOptions.distributions laid over the shipped ones); `labels`: the
+ * image label lookups done so far (a plan that needs one not done returns `pendingImage`).
+ */
+export function planOgxServer(server: OgxServer, inventory: Inventory, catalog: Catalog = shippedCatalog(), labels: ImageLabels = {}): OgxPlanOutcome {
+  const { spec } = server;
+  const mode = ogxConfigMode(spec);
+  const where = spec.distribution.name !== undefined ? planNamed(server, spec.distribution.name, catalog) : planImage(server, String(spec.distribution.image), catalog, mode, labels);
+  if (!where.ok) return where;
+  const plan: OgxPlan = { server, ...where.value, mode };
+  if (mode === 'override') {
+    const read = readConfigMapConfig(server, inventory, spec.overrideConfig as { name: string; key: string }, ['spec', 'overrideConfig'], 'override');
+    if (!read.ok) return read;
+    plan.overrideConfig = { configMapName: read.name, key: read.key, text: read.text, value: read.value };
+    delete plan.baseConfig;
+    delete plan.baseSource;
+    delete plan.imageSource;
+  } else if (mode === 'generated' && spec.baseConfig) {
+    const read = readConfigMapConfig(server, inventory, spec.baseConfig, ['spec', 'baseConfig'], 'base');
+    if (!read.ok) return read;
+    plan.baseConfig = read.value;
+    plan.baseSource = 'baseConfig';
+    delete plan.imageSource;
+  } else if (mode === 'none') {
+    // The image's own config runs: nothing is generated, so no base is needed (§1).
+    delete plan.baseConfig;
+    delete plan.baseSource;
+  } else if (plan.baseConfig) {
+    const missing = baseVersionProblem(plan.baseConfig);
+    if (missing) return fail(plan.baseSource === 'image-labels' ? imagePath : namePath, missing);
+  }
+  const ca = readOgxCaBundle(spec.tls?.trust?.caCertificates, server.metadata.namespace, inventory);
+  if (ca.problems.length > 0) return { ok: false, problems: ca.problems };
+  if (ca.bundle) plan.caBundle = ca.bundle;
+  return { ok: true, plan };
+}
+
+type Where = Omit<OgxPlan, 'server' | 'mode'>;
+type WhereOutcome = { ok: true; value: Where } | { ok: false; problems: FieldProblem[]; pendingImage?: string };
+
+/** `distribution.name`: our catalog's release (the annotation's, else the default), its pinned image and base. */
+function planNamed(server: OgxServer, name: string, catalog: Catalog): WhereOutcome {
+  const entry = Object.hasOwn(catalog, name) ? catalog[name] : undefined;
+  const named = Object.keys(catalog).filter((n) => ogxReleasesOf(catalog[n] as CatalogEntry).length > 0).sort();
+  if (!entry || ogxReleasesOf(entry).length === 0) {
+    const near = closest(name, named);
+    const why = entry ? `has no OGX release in llsd-render's catalog (an LLSD can use it)` : 'is not a distribution llsd-render knows';
+    return fail(namePath, `${quote(name)} ${why}.${near && near !== name ? ` Did you mean "${near}"?` : ''} OGX distributions: ${listOf(named)}; or set \`spec.distribution.image\` to an OGX image with a release tag`);
+  }
+  const requested = server.metadata.annotations?.[annotation.release];
+  const release = requested ?? (isOgxRelease(entry.defaultRelease) ? entry.defaultRelease : (ogxReleasesOf(entry).at(-1) as string));
+  const pinned = Object.hasOwn(entry.releases, release) ? entry.releases[release] : undefined;
+  if (!pinned || !isOgxRelease(release)) {
+    return fail(releasePath, `distribution ${quote(name)} has no OGX release ${quote(release)}; OGX releases of it: ${listOf(ogxReleasesOf(entry))}`);
+  }
+  const support = releaseSupport(release);
+  if (!support) return fail(releasePath, `OGX ${clip(release)} is not supported; OGX releases: ${listOf(ogxServerReleases())}`);
+  return { ok: true, value: { distributionName: name, image: pinned.image, release, ...support, baseConfig: baseOf(pinned), baseSource: 'distribution' } };
+}
+
+/**
+ * `distribution.image`: the release from the tag or the annotation; the base is our catalog's when
+ * the image is a named distribution's at a pinned release, else the image's labels.
+ */
+function planImage(server: OgxServer, image: string, catalog: Catalog, mode: OgxPlan['mode'], labels: ImageLabels): WhereOutcome {
+  const ref = parseImage(image);
+  const tagRelease = releaseOfTag(ref.tag);
+  const annotated = server.metadata.annotations?.[annotation.release];
+  if (annotated !== undefined && tagRelease !== undefined && annotated !== tagRelease) {
+    return fail(releasePath, `says release ${clip(annotated)}, but the image tag says ${tagRelease}; remove the annotation or make it agree with the tag`);
+  }
+  let release = annotated ?? tagRelease;
+  const name = distributionOfRepository(catalog, ref.repository);
+  const entry = name === undefined ? undefined : (catalog[name] as CatalogEntry);
+  const pinned = entry && release !== undefined && Object.hasOwn(entry.releases, release) ? entry.releases[release] : undefined;
+  const needsBase = mode === 'generated' && !server.spec.baseConfig;
+  let base: Pick<Where, 'baseConfig' | 'baseSource' | 'imageSource'> = {};
+  let runImage = image;
+  if (needsBase && pinned) {
+    base = { baseConfig: baseOf(pinned), baseSource: 'distribution' };
+  } else if (needsBase || release === undefined) {
+    const lookup = labels.lookups?.get(image);
+    if (!lookup) return { ok: false, problems: [{ path: imagePath, message: `the labels of ${clip(image)} have not been looked up (a render without registry access)` }], pendingImage: image };
+    if (!lookup.ok) return fail(imagePath, `${lookup.message}; or give the base config by \`spec.baseConfig\``);
+    if (needsBase) {
+      const parsed = parseYaml11(lookup.config.text);
+      if (parsed.problem || !isPlainObject(parsed.value)) return fail(imagePath, `the config in the labels of ${clip(image)} is not a YAML mapping; fix the image's labels or give the base by \`spec.baseConfig\``);
+      base = { baseConfig: parsed.value, baseSource: 'image-labels', imageSource: lookup };
+    }
+    release ??= releaseOfTag(lookup.config.imageVersion);
+    if (labels.pinDigest) runImage = `${image.includes('@') ? image.slice(0, image.indexOf('@')) : image}@${lookup.config.digest}`;
+  }
+  const from = annotated !== undefined ? releasePath : imagePath;
+  if (release === undefined) {
+    return fail(imagePath, `does not say which OGX release it runs: tag it with the release (e.g. \`:${ogxServerReleases().at(-1) ?? ''}\`) or set the annotation \`${annotation.release}\``);
+  }
+  const support = isOgxRelease(release) ? releaseSupport(release) : undefined;
+  if (!support) return fail(from, `OGX ${clip(release)} is not a release an OGXServer renders against; OGX releases: ${listOf(ogxServerReleases())} (and their patch releases)`);
+  return { ok: true, value: { distributionName: 'custom', image: runImage, release, ...support, ...base } };
+}
+
+/** An OGX release: at or after the first the catalog renders OGXServers against, and supported. */
+function isOgxRelease(release: string): boolean {
+  const first = ogxServerReleases()[0];
+  return first !== undefined && compareVersions(release, first) >= 0 && releaseSupport(release) !== undefined;
+}
+
+const ogxReleasesOf = (entry: CatalogEntry): string[] => Object.keys(entry.releases).filter(isOgxRelease).sort(compareVersions);
+
+/** A catalog release's base config (parsed on first use, shared: never changed). */
+function baseOf(pinned: CatalogRelease): Record<string, unknown> {
+  if ('value' in pinned.config) return pinned.config.value;
+  const parsed = parseYaml11(pinned.config.text);
+  if (parsed.problem || !isPlainObject(parsed.value)) throw new Error(`${pinned.source} does not parse`);
+  return parsed.value;
+}
+
+type ReadConfig = { ok: true; name: string; key: string; text: string; value: Record<string, unknown> } | { ok: false; problems: FieldProblem[] };
+
+/** `spec.baseConfig` / `spec.overrideConfig`: the ConfigMap key in the input, parsed as the server does, with `version`. */
+function readConfigMapConfig(server: OgxServer, inventory: Inventory, ref: { name: string; key: string }, path: Path, what: 'base' | 'override'): ReadConfig {
+  const namespace = server.metadata.namespace;
+  const configMap = inventory.find('', 'ConfigMap', namespace, ref.name);
+  const where = `${namespace ?? '<namespace>'}/${ref.name}`;
+  if (!configMap) {
+    return { ok: false, problems: [{ path: [...path, 'name'], message: `names the ConfigMap ${quote(ref.name)}, which is not in the input (the operator fails: failed to find referenced ${what === 'base' ? 'base ' : ''}ConfigMap ${where}); add it to the input, labelled \`ogx.io/watch: "true"\`` }] };
+  }
+  const data = (configMap.object.data ?? {}) as Record<string, unknown>;
+  const text = Object.hasOwn(data, ref.key) ? data[ref.key] : undefined;
+  if (typeof text !== 'string') {
+    const keys = Object.keys(data).sort();
+    return { ok: false, problems: [{ path: [...path, 'key'], message: `names the key ${quote(ref.key)}, which the ConfigMap ${quote(ref.name)} does not have (the operator fails: failed to find ${what === 'base' ? 'base ' : ''}ConfigMap key '${clip(ref.key)}' in ConfigMap ${where})${keys.length > 0 ? `; its keys: ${listOf(keys)}` : ''}` }] };
+  }
+  const parsed = parseYaml11(text);
+  if (parsed.problem || !isPlainObject(parsed.value)) {
+    return { ok: false, problems: [{ path: [...path, 'key'], message: `names a config.yaml that is not a YAML mapping${parsed.problem ? ` (line ${parsed.problem.line ?? '?'}: ${parsed.problem.message})` : ''}` }] };
+  }
+  // The operator refuses a base without `version`; the server, an override of another version.
+  const missing = what === 'base' ? baseVersionProblem(parsed.value) : unsupportedVersionMessage(parsed.value);
+  if (missing) return { ok: false, problems: [{ path: [...path, 'key'], message: `names a config.yaml ${what === 'base' ? 'the operator' : 'the server'} refuses: ${missing}` }] };
+  return { ok: true, name: ref.name, key: ref.key, text, value: parsed.value };
+}
+
+const fail = (path: Path, message: string): { ok: false; problems: FieldProblem[] } => ({ ok: false, problems: [{ path, message }] });

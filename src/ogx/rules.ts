@@ -1,0 +1,408 @@
+// Rules across fields of one OGXServer, each written once: the CRD's CEL rules (API.md §1–§12) with
+// the CRD's own message, and the admission webhook's checks (API.md §14) with upstream's message.
+// Each is reported at the field to change, with what to write instead where the message does not
+// say it. The operator's id derivation (`ogxProviderIds`) is here too: the webhook's uniqueness
+// check and the config generator read the same list.
+import { distributions, ogxServerReleases } from '../catalog/catalog.js';
+import { formatFieldPath } from '../krm/item.js';
+import { closest, type FieldProblem } from '../lib/issues.js';
+import type { OgxServer, OgxServerSpec } from './ogxserver.js';
+
+type Path = Array<string | number>;
+type Obj = Record<string, unknown>;
+
+/** What the checks need from outside the object: the distribution names known to the renderer. */
+export interface OgxRuleOptions {
+  /** Known distribution names; default: the distributions of llsd-render's catalog. */
+  distributions?: readonly string[];
+}
+
+export function checkOgxRules(server: OgxServer, options: OgxRuleOptions = {}): FieldProblem[] {
+  const problems: FieldProblem[] = [];
+  const spec = server.spec as unknown as Obj;
+  for (const rule of celRules) problems.push(...rule(spec));
+  problems.push(...checkWebhook(server, options));
+  return problems;
+}
+
+// --- CEL rules -------------------------------------------------------------------------------
+
+type CelRule = (spec: Obj) => FieldProblem[];
+
+/**
+ * Every value at `pattern` below `spec`, with its path: `*` is every key of a mapping, `[]` every
+ * item of a list (the CRD's rules sit on list items as well as on objects).
+ */
+function select(spec: Obj, pattern: string): Array<{ value: Obj; path: Path }> {
+  let found: Array<{ value: unknown; path: Path }> = [{ value: spec, path: ['spec'] }];
+  for (const segment of pattern.split('.').filter((s) => s !== '')) {
+    const next: Array<{ value: unknown; path: Path }> = [];
+    const [key, each] = segment.endsWith('[]') ? [segment.slice(0, -2), true] : [segment, false];
+    for (const { value, path } of found) {
+      if (!isObj(value)) continue;
+      const keys = key === '*' ? Object.keys(value) : [key];
+      for (const k of keys) {
+        const child = value[k];
+        if (child === undefined) continue;
+        if (!each) next.push({ value: child, path: [...path, k] });
+        else if (Array.isArray(child)) child.forEach((item, i) => next.push({ value: item, path: [...path, k, i] }));
+      }
+    }
+    found = next;
+  }
+  return found.filter((f): f is { value: Obj; path: Path } => isObj(f.value));
+}
+
+const isObj = (value: unknown): value is Obj => value !== null && typeof value === 'object' && !Array.isArray(value);
+const has = (object: Obj, field: string): boolean => object[field] !== undefined;
+
+/** CEL `!has(self.f) || self.f.size() > 0` with upstream's message, at the field. */
+const notEmptyIfSpecified =
+  (pattern: string, fields: readonly string[]): CelRule =>
+  (spec) =>
+    select(spec, pattern).flatMap(({ value, path }) =>
+      fields
+        .filter((field) => value[field] === '')
+        .map((field) => ({ path: [...path, field], message: `${field} must not be empty if specified: give it a value, or remove \`${field}\`` })),
+    );
+
+/** A rule on every object at `pattern`: `check` returns the problems of one object at its path. */
+const on =
+  (pattern: string, check: (object: Obj, path: Path) => FieldProblem[]): CelRule =>
+  (spec) =>
+    select(spec, pattern).flatMap(({ value, path }) => check(value, path));
+
+/** The CRD's API names in `disabledAPIs`, with the providers field of each. */
+const disableable = [
+  ['inference', 'inference'],
+  ['vector_io', 'vectorIo'],
+  ['tool_runtime', 'toolRuntime'],
+  ['files', 'files'],
+  ['batches', 'batches'],
+  ['responses', 'responses'],
+  ['file_processors', 'fileProcessors'],
+] as const;
+
+const overrideExcludes = ['providers', 'resources', 'storage', 'disabledAPIs', 'baseConfig'] as const;
+
+const specRules: CelRule[] = [
+  (spec) =>
+    has(spec, 'overrideConfig')
+      ? overrideExcludes
+          .filter((field) => has(spec, field))
+          .map((field) => ({
+            path: ['spec', field],
+            message: `overrideConfig and ${field} are mutually exclusive: \`overrideConfig\` supplies the whole config.yaml, so remove \`${field}\` (put it in that ConfigMap's config.yaml instead), or remove \`overrideConfig\` to have the config generated`,
+          }))
+      : [],
+  (spec) => {
+    const disabled = (spec.disabledAPIs ?? []) as string[];
+    const providers = (spec.providers ?? {}) as Obj;
+    return disableable
+      .filter(([api, field]) => disabled.includes(api) && has(providers, field))
+      .map(([api, field]) => ({
+        path: ['spec', 'providers', field],
+        message: `${api} cannot be both in providers and disabledAPIs: remove \`providers.${field}\`, or take \`${api}\` out of \`disabledAPIs\``,
+      }));
+  },
+];
+
+const distributionRule = on('distribution', (distribution, path) => {
+  const name = has(distribution, 'name');
+  const image = has(distribution, 'image');
+  if (name && image) return [{ path, message: 'only one of name or image can be specified: keep `name` (a named distribution already has its image) or `image`' }];
+  if (!name && !image) return [{ path, message: 'one of name or image must be specified: set `name` (for example `starter`) or `image`' }];
+  return [];
+});
+
+const customTypeRule = on('providers.*.*.custom[]', (custom, path) => {
+  const type = custom.type as string;
+  if (type.startsWith('remote::') || type.startsWith('inline::')) return [];
+  return [{ path: [...path, 'type'], message: "type must have a 'remote::' or 'inline::' prefix (e.g., 'remote::llama-guard', 'inline::my-provider')" }];
+});
+
+const vectorIndexRule = on('providers.vectorIo.remote.pgvector[].vectorIndex', (index, path) => {
+  const hnsw = has(index, 'hnsw');
+  const ivfFlat = has(index, 'ivfFlat');
+  if (!hnsw && !ivfFlat) return [{ path, message: 'one of hnsw or ivfFlat must be specified: add `hnsw: {}` or `ivfFlat: {}`, or remove `vectorIndex`' }];
+  if (hnsw && ivfFlat) return [{ path, message: 'only one of hnsw or ivfFlat can be specified: remove one of them' }];
+  return [];
+});
+
+const qdrantRule = on('providers.vectorIo.remote.qdrant[]', (qdrant, path) =>
+  has(qdrant, 'url') || has(qdrant, 'host') ? [] : [{ path, message: 'at least one of url or host must be specified: add `url` (for example `http://qdrant:6333`) or `host`' }],
+);
+
+const kvRule = on('storage.kv', (kv, path) => {
+  const redis = kv.type === 'redis';
+  const problems: FieldProblem[] = [];
+  if (redis && !has(kv, 'endpoint')) problems.push({ path: [...path, 'endpoint'], message: 'endpoint is required when type is redis: add `endpoint`, for example `redis://redis:6379`' });
+  if (!redis && has(kv, 'endpoint')) problems.push({ path: [...path, 'endpoint'], message: 'endpoint is only valid when type is redis: remove `endpoint`, or set `type: redis`' });
+  if (!redis && has(kv, 'password')) problems.push({ path: [...path, 'password'], message: 'password is only valid when type is redis: remove `password`, or set `type: redis`' });
+  return problems;
+});
+
+const sqlRule = on('storage.sql', (sql, path) => {
+  const postgres = sql.type === 'postgres';
+  if (postgres && !has(sql, 'connectionString')) {
+    return [{ path: [...path, 'connectionString'], message: 'connectionString is required when type is postgres: add `connectionString: {name: <secret>, key: <key>}`' }];
+  }
+  if (!postgres && has(sql, 'connectionString')) {
+    return [{ path: [...path, 'connectionString'], message: 'connectionString is only valid when type is postgres: remove `connectionString`, or set `type: postgres`' }];
+  }
+  return [];
+});
+
+const autoscalingRule = on('workload.autoscaling', (autoscaling, path) =>
+  has(autoscaling, 'minReplicas') && (autoscaling.maxReplicas as number) < (autoscaling.minReplicas as number)
+    ? [{ path: [...path, 'maxReplicas'], message: `maxReplicas must be greater than or equal to minReplicas: raise \`maxReplicas\` to at least ${String(autoscaling.minReplicas)}, or lower \`minReplicas\`` }]
+    : [],
+);
+
+const pdbRule = on('workload.podDisruptionBudget', (pdb, path) => {
+  const min = has(pdb, 'minAvailable');
+  const max = has(pdb, 'maxUnavailable');
+  if (!min && !max) return [{ path, message: 'at least one of minAvailable or maxUnavailable must be specified: add `minAvailable: 1` or `maxUnavailable: 1`, or remove `podDisruptionBudget`' }];
+  if (min && max) return [{ path, message: 'minAvailable and maxUnavailable are mutually exclusive: remove one of them' }];
+  return [];
+});
+
+const storageSizeRule = on('workload.storage', (storage, path) =>
+  has(storage, 'size') && !isPositiveQuantity(storage.size as number | string)
+    ? [{ path: [...path, 'size'], message: 'size must be a positive quantity: write a size such as `10Gi`' }]
+    : [],
+);
+
+/**
+ * CEL `quantity(size).isGreaterThan(quantity('0'))`. The schema has already checked the quantity
+ * form; its suffix only scales the number, so the sign and the digits decide.
+ */
+function isPositiveQuantity(size: number | string): boolean {
+  if (typeof size === 'number') return size > 0;
+  const number = /^([+-]?)([0-9]*\.?[0-9]*)/.exec(size);
+  return number !== null && number[1] !== '-' && Number(number[2]) > 0;
+}
+
+const celRules: CelRule[] = [
+  ...specRules,
+  distributionRule,
+  notEmptyIfSpecified('providers.*.*.*[]', ['id']),
+  customTypeRule,
+  notEmptyIfSpecified('providers.inference.remote.openai[]', ['endpoint']),
+  notEmptyIfSpecified('providers.inference.remote.azure[]', ['apiVersion', 'apiType']),
+  notEmptyIfSpecified('providers.inference.remote.bedrock[]', ['awsRoleArn', 'awsWebIdentityTokenFile', 'awsRoleSessionName', 'profileName', 'retryMode']),
+  notEmptyIfSpecified('providers.inference.remote.vertexai[]', ['location']),
+  notEmptyIfSpecified('providers.inference.remote.watsonx[]', ['endpoint', 'projectId']),
+  notEmptyIfSpecified('providers.inference.remote.*[].network.proxy', ['url', 'http', 'https', 'cacert']),
+  notEmptyIfSpecified('providers.vectorIo.remote.pgvector[]', ['host', 'db', 'user']),
+  vectorIndexRule,
+  notEmptyIfSpecified('providers.vectorIo.remote.milvus[]', ['consistencyLevel']),
+  qdrantRule,
+  notEmptyIfSpecified('providers.vectorIo.remote.qdrant[]', ['url', 'host', 'location', 'prefix']),
+  notEmptyIfSpecified('providers.toolRuntime.inline.fileSearch[].vectorStoresConfig', ['defaultProviderId']),
+  notEmptyIfSpecified('providers.files.remote.s3', ['region', 'endpointUrl']),
+  notEmptyIfSpecified('providers.responses.inline.builtin.compactionConfig', ['summarizationPrompt', 'summaryPrefix', 'summarizationModel', 'tokenizerEncoding']),
+  notEmptyIfSpecified('providers.responses.inline.builtin.vectorStoresConfig', ['defaultProviderId']),
+  notEmptyIfSpecified('providers.fileProcessors.remote.doclingServe', ['baseUrl']),
+  notEmptyIfSpecified('resources.models[]', ['provider', 'modelType', 'quantization']),
+  kvRule,
+  sqlRule,
+  notEmptyIfSpecified('network.externalAccess', ['hostname']),
+  autoscalingRule,
+  notEmptyIfSpecified('workload.storage', ['mountPath']),
+  storageSizeRule,
+  pdbRule,
+  notEmptyIfSpecified('workload.overrides', ['serviceAccountName']),
+];
+
+// --- Provider ids (upstream `ProvidersSpec.IDs`) ----------------------------------------------
+
+/** One provider of `spec.providers`, with the id the operator derives for it. */
+export interface OgxProviderId {
+  /** The provider id: `id`, else the type's default id (GENERATION.md §4), compared as written. */
+  id: string;
+  /** The llama-stack API (`inference`, `vector_io`, …). */
+  api: string;
+  /** The field under `spec.providers` (`inference`, `vectorIo`, …). */
+  apiField: string;
+  placement: 'remote' | 'inline';
+  /** The field of the provider under its placement (`vllm`, `s3`, `custom`, …). */
+  field: string;
+  /** provider_type as the operator writes it (custom: its `type`). */
+  providerType: string;
+  /** Where it is written: a list item, or the single object. */
+  path: Path;
+  /** The provider as written (after CRD defaults). */
+  entry: Record<string, unknown>;
+}
+
+/** A typed provider: its field, provider_type and default (or fixed) id; `single` has no `id` field. */
+type Typed = readonly [field: string, providerType: string, defaultId: string, single?: 'single'];
+
+/** The id derivation order of upstream (API.md §14): API, then remote before inline, then types. */
+const providerOrder: ReadonlyArray<readonly [apiField: string, api: string, remote: readonly Typed[], inline: readonly Typed[]]> = [
+  [
+    'inference',
+    'inference',
+    [
+      ['vllm', 'remote::vllm', 'remote-vllm'],
+      ['openai', 'remote::openai', 'remote-openai'],
+      ['azure', 'remote::azure', 'remote-azure'],
+      ['bedrock', 'remote::bedrock', 'remote-bedrock'],
+      ['vertexai', 'remote::vertexai', 'remote-vertexai'],
+      ['watsonx', 'remote::watsonx', 'remote-watsonx'],
+    ],
+    [],
+  ],
+  ['vectorIo', 'vector_io', [['pgvector', 'remote::pgvector', 'remote-pgvector'], ['milvus', 'remote::milvus', 'remote-milvus'], ['qdrant', 'remote::qdrant', 'remote-qdrant']], []],
+  [
+    'toolRuntime',
+    'tool_runtime',
+    [
+      ['braveSearch', 'remote::brave-search', 'remote-brave-search'],
+      ['tavilySearch', 'remote::tavily-search', 'remote-tavily-search'],
+      ['modelContextProtocol', 'remote::model-context-protocol', 'remote-model-context-protocol'],
+    ],
+    // Upstream writes `inline::rag-runtime` here (GENERATION.md §13).
+    [['fileSearch', 'inline::rag-runtime', 'inline-file-search']],
+  ],
+  ['files', 'files', [['s3', 'remote::s3', 'remote-s3', 'single']], [['localfs', 'inline::localfs', 'inline-localfs', 'single']]],
+  ['batches', 'batches', [], [['reference', 'inline::batch-reference', 'inline-reference', 'single']]],
+  ['responses', 'responses', [], [['builtin', 'inline::responses', 'inline-builtin', 'single']]],
+  [
+    'fileProcessors',
+    'file_processors',
+    [['doclingServe', 'remote::docling-serve', 'remote-docling-serve', 'single']],
+    [
+      ['auto', 'inline::auto', 'inline-auto', 'single'],
+      ['pypdf', 'inline::pypdf', 'inline-pypdf', 'single'],
+      ['markitdown', 'inline::markitdown', 'inline-markitdown', 'single'],
+      ['docling', 'inline::docling', 'inline-docling', 'single'],
+    ],
+  ],
+];
+
+/**
+ * Every provider of `spec.providers` with its derived id, in upstream's order (inference remote
+ * vllm … custom, inference inline custom, vectorIo …). A custom provider's default id is its
+ * `type` with every `::` replaced by `-`.
+ */
+export function ogxProviderIds(spec: Pick<OgxServerSpec, 'providers'>): OgxProviderId[] {
+  const ids: OgxProviderId[] = [];
+  const providers = (spec.providers ?? {}) as Obj;
+  for (const [apiField, api, remote, inline] of providerOrder) {
+    const groups = (providers[apiField] ?? {}) as Obj;
+    for (const [placement, typed] of [['remote', remote], ['inline', inline]] as const) {
+      const group = (groups[placement] ?? {}) as Obj;
+      const base: Path = ['spec', 'providers', apiField, placement];
+      const add = (field: string, providerType: string, id: string, path: Path, entry: Obj) =>
+        ids.push({ id, api, apiField, placement, field, providerType, path, entry });
+      for (const [field, providerType, defaultId, single] of typed) {
+        const value = group[field];
+        if (value === undefined) continue;
+        if (single) add(field, providerType, defaultId, [...base, field], value as Obj);
+        else (value as Obj[]).forEach((entry, i) => add(field, providerType, (entry.id as string | undefined) ?? defaultId, [...base, field, i], entry));
+      }
+      ((group.custom ?? []) as Obj[]).forEach((entry, i) => {
+        const type = entry.type as string;
+        add('custom', type, (entry.id as string | undefined) ?? type.replaceAll('::', '-'), [...base, 'custom', i], entry);
+      });
+    }
+  }
+  return ids;
+}
+
+// --- Admission webhook --------------------------------------------------------------------------
+
+const adoptionAnnotations = ['ogx.io/adopt-storage', 'ogx.io/adopt-networking'] as const;
+/** The longest suffix the operator adds to the name (`-prometheus-rules`), in a 63-character DNS label. */
+const maxNameLength = 63 - '-prometheus-rules'.length;
+
+function checkWebhook(server: OgxServer, options: OgxRuleOptions): FieldProblem[] {
+  return [
+    ...checkDistributionName(server.spec, options.distributions ?? Object.keys(distributions()), options.distributions ?? ogxDistributionNames()),
+    ...checkUniqueIds(server.spec),
+    ...checkModelProviders(server.spec),
+    ...checkAdoption(server),
+    ...checkNameLength(server),
+  ];
+}
+
+/**
+ * `known`: every name of the catalog (one without an OGX release is the plan's to explain);
+ * `offered`: those listed and suggested, the ones an OGXServer can use.
+ */
+function checkDistributionName(spec: OgxServerSpec, known: readonly string[], offered: readonly string[]): FieldProblem[] {
+  const { name } = spec.distribution;
+  // Upstream skips the check when its registry is empty.
+  if (name === undefined || known.length === 0 || known.includes(name)) return [];
+  const available = [...offered].sort().join(', ');
+  const near = closest(name, offered);
+  return [{ path: ['spec', 'distribution', 'name'], message: `unknown distribution "${name}"${near ? ` (did you mean "${near}"?)` : ''}; available distributions: ${available}; or set \`image\` instead of \`name\`` }];
+}
+
+/** The named distributions of the catalog that have an OGX release (the others render only as LLSDs). */
+const ogxDistributionNames = (): string[] =>
+  Object.entries(distributions())
+    .filter(([, entry]) => Object.keys(entry.releases).some((release) => ogxServerReleases().includes(release)))
+    .map(([name]) => name);
+
+/** One problem per repeated occurrence, at that occurrence (upstream reports them all at `spec.providers`). */
+function checkUniqueIds(spec: OgxServerSpec): FieldProblem[] {
+  const first = new Map<string, OgxProviderId>();
+  const problems: FieldProblem[] = [];
+  for (const provider of ogxProviderIds(spec)) {
+    const earlier = first.get(provider.id);
+    if (!earlier) {
+      first.set(provider.id, provider);
+      continue;
+    }
+    const explicit = provider.entry.id !== undefined;
+    problems.push({
+      path: explicit ? [...provider.path, 'id'] : provider.path,
+      message: `duplicate provider ID "${provider.id}": \`${formatFieldPath(earlier.path)}\` has it already; provider ids are unique across all APIs, so give this provider a different \`id\``,
+    });
+  }
+  return problems;
+}
+
+function checkModelProviders(spec: OgxServerSpec): FieldProblem[] {
+  if (spec.resources === undefined || spec.providers === undefined) return [];
+  const ids = [...new Set(ogxProviderIds(spec).map((p) => p.id))].sort();
+  return (spec.resources.models ?? []).flatMap((model, i) =>
+    model.provider === undefined || model.provider === '' || ids.includes(model.provider)
+      ? []
+      : [
+          {
+            path: ['spec', 'resources', 'models', i, 'provider'],
+            message: `references unknown provider ID; available: [${ids.join(' ')}]${didYouMean(model.provider, ids)} (a provider without \`id\` has its type's default id, such as \`remote-vllm\`)`,
+          },
+        ],
+  );
+}
+
+function checkAdoption(server: OgxServer): FieldProblem[] {
+  const annotations = server.metadata.annotations ?? {};
+  return adoptionAnnotations
+    .filter((key) => annotations[key] === server.metadata.name)
+    .map((key) => ({
+      path: ['metadata', 'annotations', key],
+      message: 'adoption annotation value must not equal the CR name; same-name adoption causes resource conflicts: write the name of the LlamaStackDistribution to adopt from, or remove the annotation',
+    }));
+}
+
+function checkNameLength(server: OgxServer): FieldProblem[] {
+  const { name } = server.metadata;
+  if (name.length <= maxNameLength) return [];
+  return [
+    {
+      path: ['metadata', 'name'],
+      message: `must be at most ${maxNameLength} characters, not ${name.length}: the operator names objects \`<name>-prometheus-rules\`, which must be a DNS label of at most 63 characters; choose a shorter name`,
+    },
+  ];
+}
+
+const didYouMean = (word: string, candidates: readonly string[]): string => {
+  const near = closest(word, candidates);
+  return near ? `. Did you mean "${near}"?` : '';
+};
