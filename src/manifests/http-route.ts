@@ -1,35 +1,30 @@
-// The Gateway API HTTPRoute `<name>-httproute` for `spec.networking.expose` with
-// `exposeKind: httproute`, attached to the Gateway of the `gateway` option. TLS is the Gateway
-// listener's business; exposureProblems says so when `ingressTls` or server HTTPS is set.
+// The Gateway API HTTPRoute for an exposed server (`exposeKind: httproute`), attached to the
+// Gateway of the `gateway` option. TLS is the Gateway listener's business (the LLSD's
+// exposureProblems says so when `ingressTls` or server HTTPS is set).
 import type { RenderOptions } from '../core/render-config.js';
-import type { KrmObject } from '../krm/item.js';
-import type { Plan } from '../llsd/plan.js';
-import { serverPort } from './deployment.js';
-import { exposeNames, exposureOf } from './exposure.js';
-import { metadataFor, names } from './metadata.js';
+import type { HTTPRoute, Metadata } from './k8s.js';
 
-/** Undefined without a `gateway` option too: exposureProblems has reported that as an error. */
-export function renderHttpRoute(plan: Plan, options: RenderOptions): KrmObject | undefined {
-  const exposure = exposureOf(plan, options);
-  if (exposure?.kind !== 'httproute' || !options.gateway) return undefined;
-  const { llsd } = plan;
-  const { name, namespace, sectionName } = options.gateway;
-  const parentRef: Record<string, unknown> = { name };
-  if (namespace !== undefined) parentRef.namespace = namespace;
-  if (sectionName !== undefined) parentRef.sectionName = sectionName;
-  const spec: Record<string, unknown> = { parentRefs: [parentRef] };
-  if (exposure.host !== undefined) spec.hostnames = [exposure.host];
-  spec.rules = [
-    {
-      matches: [{ path: { type: 'PathPrefix', value: '/' } }],
-      // A Service backend needs the port number; the Service's port equals the server port.
-      backendRefs: [{ name: names.service(llsd), port: serverPort(plan) }],
-    },
-  ];
+export interface HttpRouteInput {
+  metadata: Metadata;
+  gateway: NonNullable<RenderOptions['gateway']>;
+  /** No host names: it takes every host name of the Gateway listener. */
+  host: string | undefined;
+  service: string;
+  /** A Service backend needs the port number; the Service's port equals the server port. */
+  port: number;
+}
+
+export function renderHttpRoute({ metadata, gateway, host, service, port }: HttpRouteInput): HTTPRoute {
+  const { name, namespace, sectionName } = gateway;
+  const parentRef = { name, ...(namespace !== undefined ? { namespace } : {}), ...(sectionName !== undefined ? { sectionName } : {}) };
   return {
     apiVersion: 'gateway.networking.k8s.io/v1',
     kind: 'HTTPRoute',
-    metadata: metadataFor(llsd, exposeNames.httproute(llsd), 'server', exposure.annotations),
-    spec,
+    metadata,
+    spec: {
+      parentRefs: [parentRef],
+      ...(host !== undefined ? { hostnames: [host] } : {}),
+      rules: [{ matches: [{ path: { type: 'PathPrefix', value: '/' } }], backendRefs: [{ name: service, port }] }],
+    },
   };
 }

@@ -1,84 +1,68 @@
-// The NetworkPolicy `<name>-network-policy` (FR-066, DESIGN §7): who may reach the server port.
-// Emitted when `spec.networking.allowedFrom` is set, or for every LLSD with the `networkPolicy`
-// option `on`, never with `off`. Peers as the v1alpha1 operator's (§1a), less its own namespace
-// (there is no operator): pods of the LLSD's own namespace, each listed namespace, namespaces
-// with any of the listed label keys, and when the server is exposed the ingress controller's
-// namespace (the `ingressControllerNamespace` option; for a Route by default the OpenShift router
-// namespaces, as the operator admitted them); `"*"` alone means every namespace. For an OGXServer,
-// the OGX operator's policy (renderOgxNetworkPolicy).
+// The NetworkPolicy `<name>-network-policy`: who may reach the server (FR-066, DESIGN §7), built
+// once; which peers each API admits is its own data, computed below.
+//
+// An LLSD's: emitted when `spec.networking.allowedFrom` is set, or for every LLSD with the
+// `networkPolicy` option `on`, never with `off`. Peers as the v1alpha1 operator's, less its own
+// namespace (there is no operator): pods of the LLSD's own namespace, each listed namespace,
+// namespaces with any of the listed label keys, and when the server is exposed the ingress
+// controller's namespace (the `ingressControllerNamespace` option; for a Route by default the
+// OpenShift router namespaces, as the operator admitted them); `"*"` alone means every namespace.
+// An OGXServer's: the OGX operator's policy (ogxPolicyRules).
 import type { FieldProblem } from '../lib/issues.js';
 import type { Llsd } from '../llsd/llsd.js';
 import type { RenderOptions } from '../core/render-config.js';
 import { ogxObjects } from '../catalog/catalog.js';
-import type { KrmObject } from '../krm/item.js';
 import { quote } from '../lib/quote.js';
 import type { OgxPlan } from '../ogx/plan.js';
-import { ogxMetricsPort, ogxPort, ogxSource } from '../core/ogx-workload.js';
+import { ogxMetricsPort, ogxPort } from '../core/ogx-workload.js';
 import type { Plan } from '../llsd/plan.js';
-import { serverPort } from './deployment.js';
+import { serverPort } from '../core/workload.js';
 import { exposureOf } from './exposure.js';
-import { metadataFor, names, ogxMetadata, ogxNames, ogxSelectorLabels, selectorLabels } from './metadata.js';
+import type { Metadata, NetworkPolicy, NetworkPolicyEgressRule, NetworkPolicyIngressRule, NetworkPolicyPeer } from './k8s.js';
+import { names } from './metadata.js';
 
-export function renderNetworkPolicy(plan: Plan, options: RenderOptions): KrmObject | undefined {
-  if (!wanted(plan, options)) return undefined;
-  const { llsd } = plan;
-  return networkPolicy(metadataFor(llsd, networkPolicyName(llsd), 'server'), selectorLabels(llsd), {
-    ingress: [{ from: peers(plan, options), ports: [{ protocol: 'TCP', port: serverPort(plan) }] }],
-  });
+export interface NetworkPolicyInput {
+  metadata: Metadata;
+  selector: Record<string, string>;
+  ingress: NetworkPolicyIngressRule[];
+  /** Egress rules, if any: `policyTypes` follows the rules given. */
+  egress?: NetworkPolicyEgressRule[] | undefined;
 }
 
-/**
- * The OGX operator's policy (OBJECTS.md §8), unless `network.policy.enabled: false` or the
- * `networkPolicy` option is `off`. A non-empty `policy.ingress` replaces every default rule, and
- * only then does a non-empty `policy.egress` apply; `policy.policyTypes` is never read.
- */
-export function renderOgxNetworkPolicy(plan: OgxPlan, options: RenderOptions): KrmObject | undefined {
-  const policy = plan.server.spec.network?.policy;
-  if (policy?.enabled === false || options.networkPolicy === 'off') return undefined;
-  const source = ogxSource(plan);
-  const metadata = ogxMetadata(source, ogxNames.networkPolicy(source));
-  const selector = ogxSelectorLabels(source);
-  if (policy?.ingress && policy.ingress.length > 0) {
-    const egress = policy.egress && policy.egress.length > 0 ? policy.egress : undefined;
-    return networkPolicy(metadata, selector, { ingress: policy.ingress, ...(egress && { egress }) });
-  }
-  return networkPolicy(metadata, selector, { ingress: ogxDefaultIngress(plan, options) });
-}
-
-/**
- * Own namespace, the operator's namespace and (with `spec.network`, per `openshiftRouterPeer`) the
- * OpenShift routers on the API port; with monitoring on, OpenShift monitoring on the metrics port.
- * With `externalAccess` and the `ingressControllerNamespace` option, that namespace too.
- */
-function ogxDefaultIngress(plan: OgxPlan, options: RenderOptions): Array<Record<string, unknown>> {
-  const { networkPolicy: peers } = ogxObjects();
-  const from: Array<Record<string, unknown>> = [{ podSelector: {} }, { namespaceSelector: { matchLabels: { [peers.namespaceNameLabel]: options.ogxOperatorNamespace } } }];
-  const router = options.openshiftRouterPeer === 'auto' ? plan.server.spec.network !== undefined : options.openshiftRouterPeer === 'on';
-  if (router) from.push({ namespaceSelector: { matchLabels: peers.routerPeer } });
-  // Not upstream (it admits no ingress controller): with the option set, the Ingress can reach the pods.
-  const controller = options.ingressControllerNamespace;
-  if (controller !== undefined && plan.server.spec.network?.externalAccess?.enabled === true && controller !== options.ogxOperatorNamespace) {
-    from.push({ namespaceSelector: { matchLabels: { [peers.namespaceNameLabel]: controller } } });
-  }
-  const rules: Array<Record<string, unknown>> = [{ from, ports: [{ protocol: 'TCP', port: ogxPort(plan) }] }];
-  const metrics = ogxMetricsPort(plan);
-  if (metrics !== undefined) rules.push({ from: [{ namespaceSelector: { matchLabels: peers.monitoringPeer } }], ports: [{ protocol: 'TCP', port: metrics }] });
-  return rules;
-}
-
-/** `policyTypes` follows the rules given: Egress only with egress rules. */
-function networkPolicy(metadata: KrmObject['metadata'], selector: Record<string, string>, rules: { ingress: unknown[]; egress?: unknown[] }): KrmObject {
+export function renderNetworkPolicy({ metadata, selector, ingress, egress }: NetworkPolicyInput): NetworkPolicy {
   return {
     apiVersion: 'networking.k8s.io/v1',
     kind: 'NetworkPolicy',
     metadata,
     spec: {
       podSelector: { matchLabels: selector },
-      policyTypes: rules.egress ? ['Ingress', 'Egress'] : ['Ingress'],
-      ingress: rules.ingress,
-      ...(rules.egress && { egress: rules.egress }),
+      policyTypes: egress ? ['Ingress', 'Egress'] : ['Ingress'],
+      ingress,
+      ...(egress && { egress }),
     },
   };
+}
+
+/** An LLSD's ingress rules, or undefined when it gets no policy. */
+export function llsdPolicyRules(plan: Plan, options: RenderOptions): NetworkPolicyIngressRule[] | undefined {
+  if (!wanted(plan, options)) return undefined;
+  return [{ from: peers(plan, options), ports: [{ protocol: 'TCP', port: serverPort(plan) }] }];
+}
+
+/**
+ * An OGXServer's rules as its operator's policy, or undefined with `network.policy.enabled: false`
+ * or the `networkPolicy` option `off`. A non-empty `policy.ingress` replaces every default rule,
+ * and only then does a non-empty `policy.egress` apply; `policy.policyTypes` is never read.
+ */
+export function ogxPolicyRules(plan: OgxPlan, options: RenderOptions): Pick<NetworkPolicyInput, 'ingress' | 'egress'> | undefined {
+  const policy = plan.server.spec.network?.policy;
+  if (policy?.enabled === false || options.networkPolicy === 'off') return undefined;
+  if (policy?.ingress && policy.ingress.length > 0) {
+    const egress = policy.egress && policy.egress.length > 0 ? policy.egress : undefined;
+    // As the user wrote them, checked by the OGXServer schema.
+    return { ingress: policy.ingress as NetworkPolicyIngressRule[], ...(egress && { egress: egress as NetworkPolicyEgressRule[] }) };
+  }
+  return { ingress: ogxDefaultIngress(plan, options) };
 }
 
 export const networkPolicyName = (llsd: Llsd): string => names.networkPolicy(llsd);
@@ -124,12 +108,12 @@ export function networkPolicyProblems(plan: Plan, options: RenderOptions): Field
 const wanted = (plan: Plan, options: RenderOptions): boolean =>
   options.networkPolicy === 'on' || (options.networkPolicy === 'auto' && plan.llsd.spec.networking?.allowedFrom !== undefined);
 
-function peers(plan: Plan, options: RenderOptions): Array<Record<string, unknown>> {
+function peers(plan: Plan, options: RenderOptions): NetworkPolicyPeer[] {
   const { llsd } = plan;
   if (allowsAll(llsd)) return [{ namespaceSelector: {} }];
   const allowedFrom = llsd.spec.networking?.allowedFrom ?? {};
   const namespaces = new Set(allowedFrom.namespaces ?? []);
-  const peers: Array<Record<string, unknown>> = [{ podSelector: {} }];
+  const peers: NetworkPolicyPeer[] = [{ podSelector: {} }];
   for (const namespace of namespaces) peers.push(namespacePeer(namespace));
   for (const label of new Set(allowedFrom.labels ?? [])) peers.push({ namespaceSelector: { matchExpressions: [{ key: label, operator: 'Exists' }] } });
   const exposure = exposureOf(plan, options);
@@ -139,7 +123,7 @@ function peers(plan: Plan, options: RenderOptions): Array<Record<string, unknown
   return peers;
 }
 
-const namespacePeer = (namespace: string): Record<string, unknown> => ({ namespaceSelector: { matchLabels: { [namespaceNameLabel]: namespace } } });
+const namespacePeer = (namespace: string): NetworkPolicyPeer => ({ namespaceSelector: { matchLabels: { [namespaceNameLabel]: namespace } } });
 
 const allowsAll = (llsd: Llsd): boolean => llsd.spec.networking?.allowedFrom?.namespaces?.includes(allNamespaces) === true;
 
@@ -152,6 +136,27 @@ function isLabelKey(key: string): boolean {
   const name = key.slice(slash + 1);
   const prefixOk = prefix === undefined || (prefix.length <= 253 && prefix.split('.').every(isDnsLabel));
   return prefixOk && name.length <= 63 && /^[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/.test(name);
+}
+
+/**
+ * Own namespace, the operator's namespace and (with `spec.network`, per `openshiftRouterPeer`) the
+ * OpenShift routers on the API port; with monitoring on, OpenShift monitoring on the metrics port.
+ * With `externalAccess` and the `ingressControllerNamespace` option, that namespace too.
+ */
+function ogxDefaultIngress(plan: OgxPlan, options: RenderOptions): NetworkPolicyIngressRule[] {
+  const { networkPolicy: peers } = ogxObjects();
+  const from: NetworkPolicyPeer[] = [{ podSelector: {} }, { namespaceSelector: { matchLabels: { [peers.namespaceNameLabel]: options.ogxOperatorNamespace } } }];
+  const router = options.openshiftRouterPeer === 'auto' ? plan.server.spec.network !== undefined : options.openshiftRouterPeer === 'on';
+  if (router) from.push({ namespaceSelector: { matchLabels: peers.routerPeer } });
+  // Not upstream (it admits no ingress controller): with the option set, the Ingress can reach the pods.
+  const controller = options.ingressControllerNamespace;
+  if (controller !== undefined && plan.server.spec.network?.externalAccess?.enabled === true && controller !== options.ogxOperatorNamespace) {
+    from.push({ namespaceSelector: { matchLabels: { [peers.namespaceNameLabel]: controller } } });
+  }
+  const rules: NetworkPolicyIngressRule[] = [{ from, ports: [{ protocol: 'TCP', port: ogxPort(plan) }] }];
+  const metrics = ogxMetricsPort(plan);
+  if (metrics !== undefined) rules.push({ from: [{ namespaceSelector: { matchLabels: peers.monitoringPeer } }], ports: [{ protocol: 'TCP', port: metrics }] });
+  return rules;
 }
 
 const allNamespaces = '*';

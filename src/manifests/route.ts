@@ -1,34 +1,34 @@
-// The OpenShift Route `<name>` for `spec.networking.expose` with `exposeKind: route`. TLS, by what
-// is asked: `ingressTls` alone → `edge` (the router's certificate); server HTTPS alone →
-// `passthrough` (clients see the server's certificate, which must cover the host); both →
-// `reencrypt` (the router trusts OpenShift service-serving certificates by default, so the
-// server's certificate should come from the service CA). HTTP is redirected to HTTPS.
-import type { RenderOptions } from '../core/render-config.js';
-import { workloadDefaults } from '../catalog/catalog.js';
-import type { KrmObject } from '../krm/item.js';
-import type { Plan } from '../llsd/plan.js';
-import { exposeNames, exposureOf, type Exposure } from './exposure.js';
-import { metadataFor, names } from './metadata.js';
+// The OpenShift Route for an exposed server (`exposeKind: route`). TLS, by what is asked:
+// `ingressTls` alone → `edge` (the router's certificate); server HTTPS alone → `passthrough`
+// (clients see the server's certificate, which must cover the host); both → `reencrypt` (the
+// router trusts OpenShift service-serving certificates by default, so the server's certificate
+// should come from the service CA). HTTP is redirected to HTTPS.
+import type { Metadata, Route } from './k8s.js';
 
-export function renderRoute(plan: Plan, options: RenderOptions): KrmObject | undefined {
-  const exposure = exposureOf(plan, options);
-  if (exposure?.kind !== 'route') return undefined;
-  const { llsd } = plan;
-  const spec: Record<string, unknown> = {};
-  if (exposure.host !== undefined) spec.host = exposure.host;
-  spec.to = { kind: 'Service', name: names.service(llsd), weight: 100 };
-  spec.port = { targetPort: workloadDefaults().container.portName };
-  const termination = terminationOf(exposure);
-  if (termination) spec.tls = { termination, insecureEdgeTerminationPolicy: 'Redirect' };
+export interface RouteInput {
+  metadata: Metadata;
+  /** No host: OpenShift gives it `<route name>-<namespace>.<router domain>`. */
+  host: string | undefined;
+  service: string;
+  /** The Service port's name. */
+  targetPort: string;
+  /** TLS at the router (the `ingressTls` option). */
+  routerTls: boolean;
+  /** The server itself serves HTTPS. */
+  backendTls: boolean;
+}
+
+export function renderRoute({ metadata, host, service, targetPort, routerTls, backendTls }: RouteInput): Route {
+  const termination = backendTls ? (routerTls ? 'reencrypt' : 'passthrough') : routerTls ? 'edge' : undefined;
   return {
     apiVersion: 'route.openshift.io/v1',
     kind: 'Route',
-    metadata: metadataFor(llsd, exposeNames.route(llsd), 'server', exposure.annotations),
-    spec,
+    metadata,
+    spec: {
+      ...(host !== undefined ? { host } : {}),
+      to: { kind: 'Service', name: service, weight: 100 },
+      port: { targetPort },
+      ...(termination ? { tls: { termination, insecureEdgeTerminationPolicy: 'Redirect' as const } } : {}),
+    },
   };
-}
-
-function terminationOf(exposure: Exposure): 'edge' | 'passthrough' | 'reencrypt' | undefined {
-  if (exposure.backendTls) return exposure.tls ? 'reencrypt' : 'passthrough';
-  return exposure.tls ? 'edge' : undefined;
 }
