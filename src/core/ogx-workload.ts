@@ -1,5 +1,5 @@
-// Facts about an OGXServer's workload that more than one object needs (reference OBJECTS.md),
-// each decided once here, with the operator's fallbacks where the CRD has no default.
+// Facts about an OGXServer's workload that more than one object needs, each decided once here as
+// the OGX operator decides it, with the operator's fallbacks where the CRD has no default.
 import { ogxObjects } from '../catalog/catalog.js';
 import type { FieldProblem } from '../lib/issues.js';
 import { quote } from '../lib/quote.js';
@@ -30,12 +30,12 @@ export const ogxStatePath = (plan: OgxPlan): string => plan.server.spec.workload
 /** `workload.storage` (even `{}`): a PersistentVolumeClaim instead of an emptyDir, and the Recreate strategy. */
 export const ogxHasStorage = (plan: OgxPlan): boolean => plan.server.spec.workload?.storage !== undefined;
 
-/** Whether a config.yaml is mounted at /etc/ogx (override or generated mode, GENERATION.md §1). */
+/** Whether a config.yaml is mounted at /etc/ogx (override or generated mode; none mode runs the image's own config). */
 export const ogxHasRuntimeConfig = (plan: OgxPlan): boolean => plan.mode !== 'none';
 
 /**
  * The legacy LLSD whose PVC `<llsd>-pvc` the pod uses instead of `<name>-pvc` (annotation
- * `ogx.io/adopt-storage`, MIGRATION.md). As the operator: a value that is no DNS label, or the
+ * `ogx.io/adopt-storage`, see docs/ogxserver.md). As the operator: a value that is no DNS label, or the
  * OGXServer's own name, adopts nothing (the webhook refuses the latter).
  */
 export const ogxAdoptedStorage = (plan: OgxPlan): string | undefined => adoptedLlsd(plan, adoptStorageAnnotation);
@@ -62,9 +62,15 @@ export function ogxAdoptionProblems(plan: OgxPlan): FieldProblem[] {
     if (value === undefined || value === plan.server.metadata.name) continue;
     const path = ['metadata', 'annotations', key];
     if (adoptedLlsd(plan, key) === undefined) {
-      problems.push({ severity: 'warning', code: 'nothing-adopted', path, message: `is not the name of an LLSD (a DNS label: lower-case letters, digits and "-", at most 63), so nothing is adopted, as the operator does; write the LLSD's metadata.name` });
+      const message = 'is not the name of an LLSD (a DNS label: lower-case letters, digits and "-", at most 63), ' +
+        'so nothing is adopted, as the operator does; ' +
+        "write the LLSD's metadata.name";
+      problems.push({ severity: 'warning', code: 'nothing-adopted', path, message });
     } else if (key === adoptStorageAnnotation && !ogxHasStorage(plan)) {
-      problems.push({ severity: 'warning', code: 'field-has-no-effect', path, message: `has no effect without \`spec.workload.storage\`: the pod keeps its state on an emptyDir, and ${quote(`${value}-pvc`)} is not in the output, so a GitOps prune would delete it and its data; add \`workload: {storage: {}}\`` });
+      const message = 'has no effect without `spec.workload.storage`: the pod keeps its state on an emptyDir, ' +
+        `and ${quote(`${value}-pvc`)} is not in the output, ` +
+        'so a GitOps prune would delete it and its data; add `workload: {storage: {}}`';
+      problems.push({ severity: 'warning', code: 'field-has-no-effect', path, message });
     }
   }
   return problems;
@@ -72,5 +78,5 @@ export function ogxAdoptionProblems(plan: OgxPlan): FieldProblem[] {
 
 export const adoptStorageAnnotation = 'ogx.io/adopt-storage';
 export const adoptNetworkingAnnotation = 'ogx.io/adopt-networking';
-/** The label the operator puts on what it adopted (MIGRATION.md §5). */
+/** The label the operator puts on what it adopted. */
 export const adoptedFromLabel = 'ogx.io/adopted-from';

@@ -1,4 +1,4 @@
-// The ConfigMaps a server mounts: its config.yaml (DESIGN §6) and its CA bundle, for either API.
+// The ConfigMaps a server mounts: its config.yaml and its CA bundle, for either API.
 // Hash-named ones are immutable; the OGX operator's `<name>-ca-bundle` is updated in place, so it
 // is not (its pods roll on the `llamastack.io/ca-bundle-hash` annotation instead).
 import type { GeneratedConfig } from '../llsd/generate.js';

@@ -1,4 +1,4 @@
-// The Deployment that runs the server (DESIGN §6), built once for either API: config mounted
+// The Deployment that runs the server, built once for either API: config mounted
 // read-only, secrets only through `secretKeyRef` env vars, pods rolled when what they mount
 // changes, placed by the operators' spreading defaults when more than one may run. The server
 // container is each API's own (llsd-pod.ts, ogx-pod.ts): the OGX operator's differs in its env,
@@ -74,7 +74,7 @@ export function renderDeployment(input: DeploymentInput): Deployment {
  * `workers`) and requests.memory 1Gi; with `workers`, a missing limit equals the request. A request
  * whose limit is given is left to Kubernetes, which takes the limit (a default above it is refused).
  */
-export function defaultedResources(workers: number | undefined, given: { requests?: Quantities | undefined; limits?: Quantities | undefined }): ResourceRequirements {
+export function defaultedResources(workers: number | undefined, given: GivenResources): ResourceRequirements {
   const { cpuPerWorker, memoryRequest } = workloadDefaults().resources;
   // The given quantities in key order, not the CR's: reordering a mapping must not change the bytes.
   const requests = byKey(given.requests);
@@ -90,8 +90,19 @@ export function defaultedResources(workers: number | undefined, given: { request
   return out;
 }
 
+/** `workload.overrides.volumes` and `volumeMounts` as the CR gives them (either API). */
+interface UserMounts {
+  volumes?: unknown[] | undefined;
+  volumeMounts?: unknown[] | undefined;
+}
+
 /** Resource quantities by resource name: `"500m"`, `2`, `"1Gi"`. */
 type Quantities = Record<string, string | number>;
+
+interface GivenResources {
+  requests?: Quantities | undefined;
+  limits?: Quantities | undefined;
+}
 
 const byKey = (map: Quantities = {}): Quantities => Object.fromEntries(Object.entries(map).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 
@@ -101,7 +112,8 @@ function placement({ labels, given, several }: Placement): { affinity?: object; 
   const selector = { matchLabels: labels };
   if (several) {
     const { weight, topologyKey } = workloadDefaults().podAntiAffinity;
-    out.affinity = { podAntiAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [{ weight, podAffinityTerm: { labelSelector: selector, topologyKey } }] } };
+    const preferred = [{ weight, podAffinityTerm: { labelSelector: selector, topologyKey } }];
+    out.affinity = { podAntiAffinity: { preferredDuringSchedulingIgnoredDuringExecution: preferred } };
   }
   if (given) {
     out.topologySpreadConstraints = given;
@@ -118,8 +130,9 @@ function placement({ labels, given, several }: Placement): { affinity?: object; 
  * have, or two mounts at one path make a Deployment the API server refuses, so each is an error at
  * the user's field (attacker probe: exit 0 with such a Deployment).
  */
-export function overrideMountProblems(deployment: KrmObject | undefined, overrides: { volumes?: unknown[] | undefined; volumeMounts?: unknown[] | undefined } | undefined): FieldProblem[] {
-  const podSpec = (deployment as { spec?: { template?: { spec?: { volumes?: Array<{ name?: unknown }>; containers?: Array<{ volumeMounts?: Array<{ name?: unknown; mountPath?: unknown }> }> } } } } | undefined)?.spec?.template?.spec;
+export function overrideMountProblems(deployment: KrmObject | undefined, overrides: UserMounts | undefined): FieldProblem[] {
+  // The Deployment renderDeployment built (process.ts finds it among the objects by kind).
+  const podSpec = (deployment as Deployment | undefined)?.spec?.template?.spec;
   if (!podSpec || !overrides) return [];
   const base = ['spec', 'workload', 'overrides'];
   const problems: FieldProblem[] = [];
@@ -130,8 +143,11 @@ export function overrideMountProblems(deployment: KrmObject | undefined, overrid
   userVolumes.forEach((volume, i) => {
     const name = String((volume as { name?: unknown }).name);
     if (seen.has(name)) {
-      const whose = generated.includes(name) ? `llsd-render's own volume ${quote(name)} (it mounts ${listOf(generated)})` : `an earlier volume of \`overrides.volumes\``;
-      problems.push({ path: [...base, 'volumes', i, 'name'], message: `is the name of ${whose}: the API server refuses a pod with two volumes of one name; give this volume another name` });
+      const whose = generated.includes(name)
+        ? `llsd-render's own volume ${quote(name)} (it mounts ${listOf(generated)})`
+        : `an earlier volume of \`overrides.volumes\``;
+      const message = `is the name of ${whose}: the API server refuses a pod with two volumes of one name; give this volume another name`;
+      problems.push({ path: [...base, 'volumes', i, 'name'], message });
     }
     seen.add(name);
   });
@@ -144,11 +160,15 @@ export function overrideMountProblems(deployment: KrmObject | undefined, overrid
   userMounts.forEach((mount, i) => {
     const { name, mountPath } = mount as { name?: unknown; mountPath?: unknown };
     if (!seen.has(String(name))) {
-      problems.push({ path: [...base, 'volumeMounts', i, 'name'], message: `names no volume of the pod (${listOf([...seen])}); add the volume to \`overrides.volumes\` or name one of those` });
+      const message = `names no volume of the pod (${listOf([...seen])}); add the volume to \`overrides.volumes\` or name one of those`;
+      problems.push({ path: [...base, 'volumeMounts', i, 'name'], message });
     }
     if (paths.has(samePath(mountPath))) {
-      const whose = generatedPaths.includes(samePath(mountPath)) ? 'a path llsd-render mounts already' : 'the path of an earlier mount of `overrides.volumeMounts`';
-      problems.push({ path: [...base, 'volumeMounts', i, 'mountPath'], message: `is ${whose}: the API server refuses two mounts at one path; mount it elsewhere` });
+      const whose = generatedPaths.includes(samePath(mountPath))
+        ? 'a path llsd-render mounts already'
+        : 'the path of an earlier mount of `overrides.volumeMounts`';
+      const message = `is ${whose}: the API server refuses two mounts at one path; mount it elsewhere`;
+      problems.push({ path: [...base, 'volumeMounts', i, 'mountPath'], message });
     }
     paths.add(samePath(mountPath));
   });

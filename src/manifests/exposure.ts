@@ -1,6 +1,6 @@
-// What `spec.networking.expose` asks for (FR-064/065, DESIGN §7), shared by the Ingress, Route and
-// HTTPRoute renderers: whether the server is exposed, at which host, with which TLS, and what to
-// tell the user about it. `expose: {}` means exposed with defaults (DESIGN §8).
+// What an LLSD's `spec.networking.expose` and the render options ask for, read for its Ingress,
+// Route and HTTPRoute: whether the server is exposed, at which host, with which TLS, and what to
+// tell the user about it. `expose: {}` means exposed with defaults.
 import type { FieldProblem } from '../lib/issues.js';
 import type { Llsd } from '../llsd/llsd.js';
 import type { RenderOptions } from '../core/render-config.js';
@@ -72,13 +72,15 @@ export function exposureProblems(plan: Plan, options: RenderOptions): FieldProbl
   } else if (hostname === undefined && exposure.host !== undefined && !isDnsName(exposure.host)) {
     problems.push({
       path: exposePath,
-      message: `gives the host name ${quote(exposure.host)} (\`<name>-<namespace>.<ingressDomain>\`), which is not a valid DNS name: its first label must be at most 63 characters. Set \`spec.networking.expose.hostname\``,
+      message: `gives the host name ${quote(exposure.host)} (\`<name>-<namespace>.<ingressDomain>\`), which is not a valid DNS name: ` +
+        'its first label must be at most 63 characters. Set `spec.networking.expose.hostname`',
     });
   }
   if (exposure.kind === 'httproute' && !options.gateway) {
     problems.push({
       path: exposePath,
-      message: 'is rendered as an HTTPRoute (`exposeKind: httproute`), which needs a Gateway: set the `gateway` option, e.g. `gateway: {name: public, namespace: gateway-system}`',
+      message: 'is rendered as an HTTPRoute (`exposeKind: httproute`), which needs a Gateway: ' +
+        'set the `gateway` option, e.g. `gateway: {name: public, namespace: gateway-system}`',
     });
   }
 
@@ -88,28 +90,33 @@ export function exposureProblems(plan: Plan, options: RenderOptions): FieldProbl
     problems.push({
       severity: 'warning', code: 'ingress-tls-not-applied',
       path: exposePath,
-      message: `the \`ingressTls\` option does not apply to ${object}: TLS is set on the Gateway's listener (\`certificateRefs\`); remove the option or set up TLS there`,
+      message: `the \`ingressTls\` option does not apply to ${object}: ` +
+        "TLS is set on the Gateway's listener (`certificateRefs`); remove the option or set up TLS there",
     });
   }
   if (exposure.tls?.secretName !== undefined && exposure.kind === 'route') {
     problems.push({
       severity: 'warning', code: 'ingress-tls-not-applied',
       path: exposePath,
-      message: `${object} terminates TLS with the router's default certificate, not the Secret ${quote(exposure.tls.secretName)} of the \`ingressTls\` option (a Route cannot refer to a Secret on every OpenShift release); use \`ingressTls: {}\`, or \`exposeKind: ingress\` for your own certificate`,
+      message: `${object} terminates TLS with the router's default certificate, ` +
+        `not the Secret ${quote(exposure.tls.secretName)} of the \`ingressTls\` option ` +
+        '(a Route cannot refer to a Secret on every OpenShift release); use `ingressTls: {}`, or `exposeKind: ingress` for your own certificate',
     });
   }
   if (exposure.backendTls && exposure.kind === 'ingress' && !Object.keys(exposure.annotations).some(saysBackendProtocol)) {
     problems.push({
       severity: 'warning', code: 'backend-https',
       path: ['spec', 'networking', 'tls', 'enabled'],
-      message: `makes the server serve HTTPS, but ${object} sends plain HTTP to it unless its controller is told otherwise: add the controller's annotation to the \`ingressAnnotations\` option (ingress-nginx: \`nginx.ingress.kubernetes.io/backend-protocol: HTTPS\`)`,
+      message: `makes the server serve HTTPS, but ${object} sends plain HTTP to it unless its controller is told otherwise: ` +
+        "add the controller's annotation to the `ingressAnnotations` option (ingress-nginx: `nginx.ingress.kubernetes.io/backend-protocol: HTTPS`)",
     });
   }
   if (exposure.backendTls && exposure.kind === 'httproute') {
     problems.push({
       severity: 'warning', code: 'backend-https',
       path: ['spec', 'networking', 'tls', 'enabled'],
-      message: `makes the server serve HTTPS, but the Gateway sends plain HTTP to it through ${object} unless a BackendTLSPolicy for the Service ${quote(names.service(llsd))} says otherwise: add one next to the LLSD`,
+      message: `makes the server serve HTTPS, but the Gateway sends plain HTTP to it through ${object} ` +
+        `unless a BackendTLSPolicy for the Service ${quote(names.service(llsd))} says otherwise: add one next to the LLSD`,
     });
   }
   return problems;
@@ -138,6 +145,7 @@ const setHost = 'set `spec.networking.expose.hostname`, or the `ingressDomain` o
 
 const withoutHost: Record<ExposeKind, (llsd: Llsd) => string> = {
   ingress: () => `has no host, so it answers on every host name its controller serves; ${setHost}`,
-  route: (llsd) => `has no host, so OpenShift gives it ${quote(`${llsd.name}-${llsd.namespace ?? '<namespace>'}.<router domain>`)}; for another one, ${setHost}`,
+  route: (llsd) => `has no host, so OpenShift gives it ${quote(`${llsd.name}-${llsd.namespace ?? '<namespace>'}.<router domain>`)}; ` +
+    `for another one, ${setHost}`,
   httproute: () => `has no host names, so it takes every host name of the Gateway listener; ${setHost}`,
 };

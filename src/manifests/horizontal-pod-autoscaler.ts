@@ -1,5 +1,5 @@
 // `workload.autoscaling`: the HorizontalPodAutoscaler (autoscaling/v2) of the Deployment, as both
-// operators make it: one Utilization target per resource given, CPU 80% when none is (DESIGN §6).
+// operators make it: one Utilization target per resource given, CPU 80% when none is.
 import { workloadDefaults } from '../catalog/catalog.js';
 import type { HorizontalPodAutoscaler, Metadata } from './k8s.js';
 

@@ -1,6 +1,6 @@
 // The Ingress in front of the Service: one rule, path `/` to the server port. An LLSD's
 // `spec.networking.expose` (with the default `exposeKind: ingress`) may give it a host and TLS;
-// an OGXServer's `network.externalAccess.enabled` gives neither, as its operator (DESIGN §7).
+// an OGXServer's `network.externalAccess.enabled` gives neither, as its operator.
 import type { Ingress, Metadata } from './k8s.js';
 
 export interface IngressInput {

@@ -1,4 +1,4 @@
-// Every object generated from one LLSD, in the fixed order they are written in (DESIGN §4): the
+// Every object generated from one LLSD, in the fixed order they are written in (so a second render changes nothing): the
 // LLSD's choices for each kind, passed as data to the kind's one builder.
 import type { RenderOptions } from '../core/render-config.js';
 import type { GeneratedConfig } from '../llsd/generate.js';

@@ -1,4 +1,4 @@
-// An LLSD's Deployment (DESIGN §6): every `spec.workload` field, the release profile's start
+// An LLSD's Deployment: every `spec.workload` field, the release profile's start
 // command and env, the TLS certificate and CA bundle of `networking.tls`, and the init containers
 // that install external providers. The Deployment itself is built by renderDeployment.
 import { createHash } from 'node:crypto';

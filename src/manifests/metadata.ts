@@ -1,4 +1,5 @@
-// Names, labels and annotations shared by every generated object (DESIGN §4, §6).
+// Names, labels and annotations shared by every generated object: the v1alpha1 operator's names
+// for an LLSD, the OGX operator's for an OGXServer, and the owner mark of both.
 import { createHash } from 'node:crypto';
 import type { Llsd } from '../llsd/llsd.js';
 import { ogxObjects } from '../catalog/catalog.js';
@@ -69,7 +70,7 @@ export function metadataFor(llsd: Llsd, name: string, component: Component, anno
 
 /**
  * Metadata of an object generated from `source`: its namespace, the labels given, and the owner
- * mark that the next render drops and regenerates it by (DESIGN §4), whatever the input API.
+ * mark that the next render drops and regenerates it by, whatever the input API.
  */
 export function markedMetadata(source: Source, name: string, labels: Record<string, string>, annotations: Record<string, string> = {}): KrmObject['metadata'] {
   const metadata: KrmObject['metadata'] = { name };
@@ -81,7 +82,7 @@ export function markedMetadata(source: Source, name: string, labels: Record<stri
 
 /**
  * The LLSD's own labels that generated objects inherit: everything but the prefixes tools own
- * (DESIGN §4: never copy kpt's, kustomize's or our own bookkeeping onto generated objects).
+ * (never copy kpt's, kustomize's or our own bookkeeping onto generated objects).
  */
 function userLabels(llsd: Llsd): Record<string, string> {
   return Object.fromEntries(Object.entries(llsd.labels).filter(([key]) => !reservedPrefixes.some((p) => key.startsWith(p))));
@@ -97,7 +98,7 @@ const reservedPrefixes = [
 ];
 
 // ---------------------------------------------------------------------------------------------
-// OGXServer: the operator's names and labels (reference OBJECTS.md §0), so that its ServiceMonitor
+// OGXServer: the operator's names and labels, so that its ServiceMonitor
 // selector (`managed-by: ogx-operator`, `part-of: ogx`) finds the Service as on a cluster it runs.
 
 /** `<name>-<suffix>`: the operator's kustomize name prefix; the API's 46-character limit keeps each a DNS label. */

@@ -1,4 +1,4 @@
-// The NetworkPolicy `<name>-network-policy`: who may reach the server (FR-066, DESIGN §7), built
+// The NetworkPolicy `<name>-network-policy`: who may reach the server, built
 // once; which peers each API admits is its own data, computed below.
 //
 // An LLSD's: emitted when `spec.networking.allowedFrom` is set, or for every LLSD with the
@@ -77,7 +77,8 @@ export function networkPolicyProblems(plan: Plan, options: RenderOptions): Field
   const problems: FieldProblem[] = [];
   (allowedFrom?.namespaces ?? []).forEach((namespace, index) => {
     if (namespace !== allNamespaces && !isDnsLabel(namespace)) {
-      problems.push({ path: [...allowedFromPath, 'namespaces', index], message: 'must be a namespace name (lower case letters, digits and `-`, at most 63 characters) or `"*"` for every namespace' });
+      const message = 'must be a namespace name (lower case letters, digits and `-`, at most 63 characters) or `"*"` for every namespace';
+      problems.push({ path: [...allowedFromPath, 'namespaces', index], message });
     }
   });
   (allowedFrom?.labels ?? []).forEach((label, index) => {
@@ -98,7 +99,8 @@ export function networkPolicyProblems(plan: Plan, options: RenderOptions): Field
     problems.push({
       severity: 'warning', code: 'network-policy-ingress-peer',
       path: ['spec', 'networking', 'expose'],
-      message: `is on, but the NetworkPolicy ${quote(networkPolicyName(llsd))} may shut out ${forwarder}: set the \`ingressControllerNamespace\` option to its namespace (e.g. \`ingress-nginx\`) so the policy admits it`,
+      message: `is on, but the NetworkPolicy ${quote(networkPolicyName(llsd))} may shut out ${forwarder}: ` +
+        'set the `ingressControllerNamespace` option to its namespace (e.g. `ingress-nginx`) so the policy admits it',
     });
   }
   return problems;

@@ -21,6 +21,7 @@ import {
   ogxReplicas,
   ogxSource,
 } from '../core/ogx-workload.js';
+import { minReplicas } from '../core/workload.js';
 import { gitopsAnnotations, renderConfigMap } from './config-map.js';
 import { renderDeployment } from './deployment.js';
 import { renderHorizontalPodAutoscaler } from './horizontal-pod-autoscaler.js';
@@ -50,7 +51,9 @@ export function renderOgxObjects(plan: OgxPlan, config: GeneratedConfig | undefi
     // Generated mode only: the override ConfigMap is the user's, and with no config the image runs its own.
     plan.mode === 'generated' && config
       ? renderConfigMap({
-        metadata: ogxOwnMetadata(source, ogxNames.configMap(source, config.hash), { ...generatedConfigLabel, ...watchLabel }, gitopsAnnotations(config, options)),
+        metadata: ogxOwnMetadata(
+          source, ogxNames.configMap(source, config.hash), { ...generatedConfigLabel, ...watchLabel }, gitopsAnnotations(config, options),
+        ),
         immutable: true,
         key: container.configFileName,
         text: config.text,
@@ -92,7 +95,7 @@ export function renderOgxObjects(plan: OgxPlan, config: GeneratedConfig | undefi
       ? renderHorizontalPodAutoscaler({
         metadata: ogxMetadata(source, ogxNames.horizontalPodAutoscaler(source), baseLabels()),
         deployment: ogxNames.deployment(source),
-        min: Math.max(1, workload.replicas ?? 1, workload.autoscaling.minReplicas ?? 1),
+        min: minReplicas(workload),
         max: workload.autoscaling.maxReplicas,
         cpu: workload.autoscaling.targetCPUUtilizationPercentage,
         memory: workload.autoscaling.targetMemoryUtilizationPercentage,
@@ -159,7 +162,8 @@ function ingressProblems(plan: OgxPlan): FieldProblem[] {
     {
       severity: 'warning', code: 'field-has-no-effect',
       path: ['spec', 'network', 'externalAccess', 'hostname'],
-      message: `is ignored, as by the OGX operator: the Ingress ${quote(ogxNames.ingress(ogxSource(plan)))} has no host, so it answers on every host name its controller serves`,
+      message: `is ignored, as by the OGX operator: the Ingress ${quote(ogxNames.ingress(ogxSource(plan)))} has no host, ` +
+        'so it answers on every host name its controller serves',
     },
   ];
 }

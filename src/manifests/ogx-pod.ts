@@ -70,7 +70,10 @@ export function ogxDeploymentProblems(plan: OgxPlan, config: GeneratedConfig | u
     {
       severity: 'warning', code: 'entrypoint-replaced',
       path: ['spec', 'workload', 'overrides', 'command'],
-      message: `replaces the image entrypoint${image.entrypoint ? ` (${image.entrypoint})` : ''}, which starts OGX ${plan.release} with \`--insecure\`; without it the server exits at start ("TLS required") unless its config.yaml sets \`server.insecure: true\` or \`server.tls_certfile\` and \`tls_keyfile\`. Use \`overrides.args\` to add arguments to the entrypoint's command instead`,
+      message: `replaces the image entrypoint${image.entrypoint ? ` (${image.entrypoint})` : ''}, which starts OGX ${plan.release} with \`--insecure\`; ` +
+        'without it the server exits at start ("TLS required") unless its config.yaml sets `server.insecure: true` ' +
+        'or `server.tls_certfile` and `tls_keyfile`. ' +
+        "Use `overrides.args` to add arguments to the entrypoint's command instead",
     },
   ];
 }
@@ -95,7 +98,12 @@ function ogxContainer(plan: OgxPlan, config: GeneratedConfig | undefined): Conta
     env: ogxEnv(plan, config),
     startupProbe: { httpGet: { path, port }, ...timing },
     resources: { ...defaultedResources(plan.server.spec.workload?.workers, given), ...(given.claims ? { claims: given.claims } : {}) },
-    volumeMounts: [ogxStorageVolume(plan).mount, ...(runtime ? [runtime.mount] : []), ...(ca ? [ca.mount] : []), ...((overrides.volumeMounts ?? []) as VolumeMount[])],
+    volumeMounts: [
+      ogxStorageVolume(plan).mount,
+      ...(runtime ? [runtime.mount] : []),
+      ...(ca ? [ca.mount] : []),
+      ...((overrides.volumeMounts ?? []) as VolumeMount[]),
+    ],
   };
 }
 

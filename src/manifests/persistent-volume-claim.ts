@@ -1,4 +1,4 @@
-// `workload.storage`: the PersistentVolumeClaim for the server state (DESIGN §6), as both
+// `workload.storage`: the PersistentVolumeClaim for the server state, as both
 // operators make it: ReadWriteOnce, 10Gi unless `size` says otherwise, the cluster's default class.
 import { workloadDefaults } from '../catalog/catalog.js';
 import type { Metadata, PersistentVolumeClaim, PersistentVolumeClaimSpec } from './k8s.js';

@@ -1,5 +1,5 @@
 // `workload.podDisruptionBudget`: the PodDisruptionBudget (policy/v1) of the server pods; without
-// one, and with more than one pod, the operators' `maxUnavailable: 1` (DESIGN §6).
+// one, and with more than one pod, the operators' `maxUnavailable: 1`.
 import { workloadDefaults } from '../catalog/catalog.js';
 import type { Metadata, PodDisruptionBudget, PodDisruptionBudgetSpec } from './k8s.js';
 

@@ -1,4 +1,4 @@
-// The ServiceAccount the server runs as (DESIGN §6). Whether there is one is each API's choice:
+// The ServiceAccount the server runs as. Whether there is one is each API's choice:
 // an LLSD's unless the CR names its own, an OGXServer's always, as its operator creates `<name>-sa`.
 import type { Metadata, ServiceAccount } from './k8s.js';
 

@@ -1,4 +1,4 @@
-// The ClusterIP Service in front of the server (DESIGN §6), its ports as each API names them.
+// The ClusterIP Service in front of the server, its ports as each API names them.
 import type { Metadata, Service, ServicePort } from './k8s.js';
 
 export interface ServiceInput {
