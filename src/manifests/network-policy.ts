@@ -65,8 +65,6 @@ export function ogxPolicyRules(plan: OgxPlan, options: RenderOptions): Pick<Netw
   return { ingress: ogxDefaultIngress(plan, options) };
 }
 
-export const networkPolicyName = (llsd: Llsd): string => names.networkPolicy(llsd);
-
 /**
  * Values the API server would reject, `allowedFrom` without a policy (`networkPolicy: off`), and
  * an exposed server whose ingress controller the policy may shut out.
@@ -99,7 +97,7 @@ export function networkPolicyProblems(plan: Plan, options: RenderOptions): Field
     problems.push({
       severity: 'warning', code: 'network-policy-ingress-peer',
       path: ['spec', 'networking', 'expose'],
-      message: `is on, but the NetworkPolicy ${quote(networkPolicyName(llsd))} may shut out ${forwarder}: ` +
+      message: `is on, but the NetworkPolicy ${quote(names.networkPolicy(llsd))} may shut out ${forwarder}: ` +
         'set the `ingressControllerNamespace` option to its namespace (e.g. `ingress-nginx`) so the policy admits it',
     });
   }
