@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { parseLlsd } from '../../src/llsd/llsd.js';
 import { defaultRenderOptions } from '../../src/core/render-config.js';
 import { generateConfig } from '../../src/llsd/generate.js';
@@ -158,5 +160,28 @@ describe('names longer than 63 characters (hostile or just long LLSD names)', ()
     const objects = render(full, `name: ${longName}\n  namespace: ai`);
     expect(byKind(objects, 'Deployment').spec.template.spec.serviceAccountName).toBe(byKind(objects, 'ServiceAccount').metadata.name);
     expect(byKind(objects, 'Ingress').spec.rules[0].http.paths[0].backend.service.name).toBe(byKind(objects, 'Service').metadata.name);
+  });
+});
+
+describe('one builder per kind (each API passes its choices as data)', () => {
+  const folder = join(import.meta.dirname, '..', '..', 'src', 'manifests');
+  // network-policy.ts also holds each API's rules and the LLSD's checks; exposure.ts, the pod and
+  // objects modules are the APIs' choices, metadata.ts their names.
+  const kinds = readdirSync(folder).filter((file) => !/^(index|k8s|metadata|exposure|network-policy|(llsd|ogx)-(objects|pod))\.ts$/.test(file));
+
+  it('a kind file exports one render function and reads neither API\'s plan', () => {
+    expect(kinds.length).toBeGreaterThanOrEqual(12);
+    for (const file of kinds) {
+      const text = readFileSync(join(folder, file), 'utf8');
+      expect({ file, renders: text.match(/^export (function|const) render\w+/gm)?.length }).toEqual({ file, renders: 1 });
+      expect({ file, plans: text.match(/from '\.\.\/(llsd|ogx)\/(plan|llsd|ogxserver)\.js'/g) }).toEqual({ file, plans: null });
+    }
+  });
+
+  it('the Kubernetes wire types are imported as types only, so the bundle holds none of their package', () => {
+    for (const file of readdirSync(folder)) {
+      const imports = readFileSync(join(folder, file), 'utf8').match(/^import (?!type ).*kubernetes-models.*$/gm);
+      expect({ file, imports }).toEqual({ file, imports: null });
+    }
   });
 });
