@@ -21,7 +21,8 @@ function render(spec: string, metadata?: string, options = defaultRenderOptions(
 }
 
 const vllmSpec =
-  'distribution: {name: starter}\nproviders:\n  inference: {provider: vllm, endpoint: "http://vllm:8000/v1", apiKey: {secretKeyRef: {name: creds, key: token}}}';
+  'distribution: {name: starter}\nproviders:\n' +
+  '  inference: {provider: vllm, endpoint: "http://vllm:8000/v1", apiKey: {secretKeyRef: {name: creds, key: token}}}';
 const byKind = (objects: KrmObject[], kind: string) => objects.find((o) => o.kind === kind) as KrmObject & { spec: any; data: any };
 
 describe('objects of one LLSD', () => {
