@@ -192,9 +192,9 @@ function initContainerName(providerId: string): string {
 }
 
 /**
- * External providers: each provider image's wheels are copied to a shared volume by an init container of
- * that image, then installed there (no dependencies: the distribution image has them) by an init
- * container of the distribution image; the server finds them through PYTHONPATH.
+ * External providers: each provider image's wheels are copied to a shared volume by an init
+ * container of that image, then installed there (no dependencies: the distribution image has them)
+ * by an init container of the distribution image; the server finds them through PYTHONPATH.
  */
 function externalProviderInstall(plan: Plan) {
   const providers = Object.values(plan.llsd.spec.externalProviders ?? {}).flatMap((list) => list ?? []);
