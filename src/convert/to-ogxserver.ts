@@ -8,7 +8,8 @@
 // The OGXServer gets another name (`<name>-ogx`): the operator refuses adoption by a CR of the same
 // name, and a Deployment's selector cannot change in place. The adoption annotations name the
 // LLSD, so its PVC and Service are kept (MIGRATION.md §5).
-import { baseConfig, catalogReleaseFor, distributions, newestRelease, ogxServerReleases } from '../catalog/catalog.js';
+import { baseConfig, catalogReleaseFor, distributions, newestRelease, ogxDivergences, ogxServerReleases } from '../catalog/catalog.js';
+import { ogxTypedApis, ogxTypedProviders, type OgxTypedField, type OgxTypedProvider } from '../catalog/ogx-providers.js';
 import { profileFor } from '../catalog/versions.js';
 import { providerKeys, resolveProviderType, type ResolvedType } from '../llsd/providers.js';
 import { envName, isSecretLeaf, placeholder, selectorOf } from '../core/secrets.js';
@@ -141,112 +142,24 @@ function releaseOf(llsd: Llsd): { release: string; catalogRelease: string } {
 // ---------------------------------------------------------------------------------------------
 // providers
 
-/** LLSD API → OGXServer `spec.providers` key; safety and telemetry have none. */
-const ogxApis: Partial<Record<ProviderEntry['api'], string>> = { inference: 'inference', vectorIo: 'vectorIo', toolRuntime: 'toolRuntime' };
+/**
+ * The OGXServer `spec.providers` key of an LLSD provider API: the one that fills the same config API
+ * (`vectorIo` → `vectorIo`); safety and telemetry have none.
+ */
+const ogxApiOf = (api: ProviderEntry['api']): string | undefined => ogxTypedApis().find((a) => a.api === providerApis[api])?.field;
 
-type FieldKind = 'string' | 'int' | 'port' | 'bool' | 'strings' | 'secret' | readonly string[];
+/** The CR field kinds an LLSD value can be written as; objects, maps and decimals are left to `custom`. */
+const convertible = new Set(['string', 'int', 'bool', 'strings', 'enum', 'secret']);
 
 /**
- * An OGXServer typed provider: its list under `remote`/`inline`, and config key → field, the
- * reverse of GENERATION.md §4 (what the operator writes for each field). `required`: fields the
- * CRD requires; without them the provider stays `custom`.
+ * The OGXServer typed provider for an LLSD provider of `type` under the config API `api`: the table's
+ * provider whose type the server runs as `type` (the operator's `inline::rag-runtime` is OGX's
+ * `inline::file-search`, configs/ogx-divergences.yaml), or undefined.
  */
-interface TypedProvider {
-  group: 'remote' | 'inline';
-  list: string;
-  fields: Record<string, readonly [field: string, kind: FieldKind]>;
-  required: readonly string[];
+function typedProviderOf(api: string, type: string): OgxTypedProvider | undefined {
+  const serverType = (operator: string): string => ogxDivergences().providerTypes.find((r) => r.api === api && r.operator === operator)?.server ?? operator;
+  return ogxTypedProviders().find((p) => p.api === api && serverType(p.type) === type);
 }
-
-/** refreshModels, allowedModels: every typed inference provider has them (`network` is left to `custom`). */
-const inferenceCommon = { refresh_models: ['refreshModels', 'bool'], allowed_models: ['allowedModels', 'strings'] } as const;
-const searchTool = { api_key: ['apiKey', 'secret'], max_results: ['maxResults', 'int'] } as const;
-
-const typedProviders: Record<string, Record<string, TypedProvider>> = {
-  inference: {
-    'remote::vllm': {
-      group: 'remote',
-      list: 'vllm',
-      fields: { ...inferenceCommon, base_url: ['endpoint', 'string'], api_token: ['apiToken', 'secret'], max_tokens: ['maxTokens', 'int'] },
-      required: ['endpoint'],
-    },
-    'remote::openai': { group: 'remote', list: 'openai', fields: { ...inferenceCommon, base_url: ['endpoint', 'string'], api_key: ['apiKey', 'secret'] }, required: ['apiKey'] },
-    'remote::azure': {
-      group: 'remote',
-      list: 'azure',
-      fields: { ...inferenceCommon, base_url: ['endpoint', 'string'], api_key: ['apiKey', 'secret'], api_version: ['apiVersion', 'string'], api_type: ['apiType', 'string'] },
-      required: ['endpoint', 'apiKey'],
-    },
-    'remote::bedrock': {
-      group: 'remote',
-      list: 'bedrock',
-      fields: {
-        ...inferenceCommon,
-        region_name: ['region', 'string'],
-        api_key: ['apiKey', 'secret'],
-        aws_access_key_id: ['awsAccessKeyId', 'secret'],
-        aws_secret_access_key: ['awsSecretAccessKey', 'secret'],
-        aws_session_token: ['awsSessionToken', 'secret'],
-        aws_role_arn: ['awsRoleArn', 'string'],
-        aws_web_identity_token_file: ['awsWebIdentityTokenFile', 'string'],
-        aws_role_session_name: ['awsRoleSessionName', 'string'],
-        profile_name: ['profileName', 'string'],
-        retry_mode: ['retryMode', 'string'],
-        total_max_attempts: ['totalMaxAttempts', 'int'],
-        connect_timeout: ['connectTimeout', 'int'],
-        read_timeout: ['readTimeout', 'int'],
-        session_ttl: ['sessionTTL', 'int'],
-      },
-      required: ['region'],
-    },
-    'remote::vertexai': { group: 'remote', list: 'vertexai', fields: { ...inferenceCommon, project: ['project', 'string'], location: ['location', 'string'] }, required: ['project'] },
-    'remote::watsonx': {
-      group: 'remote',
-      list: 'watsonx',
-      fields: { ...inferenceCommon, base_url: ['endpoint', 'string'], api_key: ['apiKey', 'secret'], project_id: ['projectId', 'string'], timeout: ['timeout', 'int'] },
-      required: ['apiKey'],
-    },
-  },
-  vectorIo: {
-    'remote::pgvector': {
-      group: 'remote',
-      list: 'pgvector',
-      fields: {
-        host: ['host', 'string'],
-        port: ['port', 'port'],
-        db: ['db', 'string'],
-        user: ['user', 'string'],
-        password: ['password', 'secret'],
-        distance_metric: ['distanceMetric', ['COSINE', 'L2', 'L1', 'INNER_PRODUCT']],
-      },
-      required: ['password'],
-    },
-    'remote::milvus': { group: 'remote', list: 'milvus', fields: { uri: ['uri', 'string'], token: ['token', 'secret'], consistency_level: ['consistencyLevel', 'string'] }, required: ['uri'] },
-    'remote::qdrant': {
-      group: 'remote',
-      list: 'qdrant',
-      fields: {
-        url: ['url', 'string'],
-        host: ['host', 'string'],
-        port: ['port', 'port'],
-        location: ['location', 'string'],
-        api_key: ['apiKey', 'secret'],
-        grpc_port: ['grpcPort', 'port'],
-        prefer_grpc: ['preferGrpc', 'bool'],
-        https: ['https', 'bool'],
-        prefix: ['prefix', 'string'],
-        timeout: ['timeout', 'int'],
-      },
-      required: [],
-    },
-  },
-  toolRuntime: {
-    'remote::brave-search': { group: 'remote', list: 'braveSearch', fields: searchTool, required: ['apiKey'] },
-    'remote::tavily-search': { group: 'remote', list: 'tavilySearch', fields: searchTool, required: ['apiKey'] },
-    'remote::model-context-protocol': { group: 'remote', list: 'modelContextProtocol', fields: {}, required: [] },
-    'inline::file-search': { group: 'inline', list: 'fileSearch', fields: {}, required: [] },
-  },
-};
 
 /** One config key of an LLSD provider, as the renderer would write it: a value, or a Secret key. */
 type ConfigValue = { value: unknown } | { secret: { name: string; key: string } };
@@ -254,7 +167,7 @@ type ConfigValue = { value: unknown } | { secret: { name: string; key: string } 
 function convertProviders(llsd: Llsd, release: { release: string; catalogRelease: string }, env: Plain[], problems: FieldProblem[]): Plain | undefined {
   const out: Plain = {};
   for (const provider of llsd.providers) {
-    const api = ogxApis[provider.api];
+    const api = ogxApiOf(provider.api);
     if (api === undefined) {
       problems.push({
         severity: 'warning', code: 'ogx-conversion',
@@ -270,13 +183,14 @@ function convertProviders(llsd: Llsd, release: { release: string; catalogRelease
     }
     const config = providerConfig(provider, resolved.resolved, release.release, env, problems);
     if (config === undefined) continue;
-    const [group, list, entry] = typedEntry(provider.id, resolved.resolved.type, typedProviders[provider.api]?.[resolved.resolved.type], config) ?? customEntry(provider, resolved.resolved.type, config);
+    const typed = typedProviderOf(providerApis[provider.api], resolved.resolved.type);
+    const [group, list, entry] = typedEntry(provider.id, typed, config) ?? customEntry(provider, resolved.resolved.type, config);
     const apiOut = (out[api] ??= {}) as Plain;
     const groupOut = (apiOut[group] ??= {}) as Plain;
     ((groupOut[list] ??= []) as Plain[]).push(entry);
   }
   for (const api of Object.keys(out)) {
-    const llsdApi = Object.keys(ogxApis).find((k) => ogxApis[k as ProviderEntry['api']] === api) as ProviderEntry['api'];
+    const llsdApi = (Object.keys(providerApis) as Array<ProviderEntry['api']>).find((k) => ogxApiOf(k) === api) as ProviderEntry['api'];
     const lost = baseProvidersLost(llsd, release.release, llsdApi);
     if (lost.length === 0) continue;
     problems.push({
@@ -370,35 +284,36 @@ function completeEndpoint(provider: ProviderEntry, resolved: ResolvedType, urlKe
 }
 
 /** The provider as a typed OGXServer provider, when every config key is one of its fields with a value it takes. */
-function typedEntry(id: string, type: string, typed: TypedProvider | undefined, config: Map<string, ConfigValue>): [string, string, Plain] | undefined {
+function typedEntry(id: string, typed: OgxTypedProvider | undefined, config: Map<string, ConfigValue>): [string, string, Plain] | undefined {
   if (!typed) return undefined;
-  if ([...config.keys()].some((key) => !Object.hasOwn(typed.fields, key))) return undefined;
+  const fields = typed.conversionFields.filter((f) => convertible.has(f.kind));
+  if ([...config.keys()].some((key) => !fields.some((f) => f.key === key))) return undefined;
   const entry: Plain = { id };
   // In the table's order, so the output does not depend on the order of the LLSD's fields.
-  for (const [key, [field, kind]] of Object.entries(typed.fields)) {
-    const value = config.get(key);
+  for (const f of fields) {
+    const value = config.get(f.key);
     if (value === undefined) continue;
-    if (!fits(kind, value)) return undefined;
-    setOwn(entry, field, 'secret' in value ? { ...value.secret } : value.value);
+    if (!fits(f, value)) return undefined;
+    setOwn(entry, f.field, 'secret' in value ? { ...value.secret } : value.value);
   }
-  if (!typed.required.every((f) => Object.hasOwn(entry, f))) return undefined;
-  // qdrant: the CRD wants `url` or `host` (a `location`-only qdrant stays custom).
-  if (type === 'remote::qdrant' && entry.url === undefined && entry.host === undefined) return undefined;
-  return [typed.group, typed.list, entry];
+  if (!fields.every((f) => !f.required || Object.hasOwn(entry, f.field))) return undefined;
+  // The CRD wants one of these (qdrant: `url` or `host`; a `location`-only qdrant stays custom).
+  const oneOf = fields.filter((f) => typed.oneOf.includes(f.key));
+  if (oneOf.length > 0 && oneOf.every((f) => entry[f.field] === undefined)) return undefined;
+  return [typed.placement, typed.field, entry];
 }
 
-function fits(kind: FieldKind, value: ConfigValue): boolean {
-  if (kind === 'secret') return 'secret' in value;
+function fits(field: OgxTypedField, value: ConfigValue): boolean {
+  if (field.kind === 'secret') return 'secret' in value;
   if ('secret' in value) return false;
   const v = value.value;
-  if (Array.isArray(kind)) return typeof v === 'string' && kind.includes(v);
-  switch (kind) {
+  switch (field.kind) {
+    case 'enum':
+      return typeof v === 'string' && (field.values ?? []).includes(v);
     case 'string':
       return typeof v === 'string' && v !== '';
     case 'int':
-      return Number.isInteger(v) && (v as number) >= 1;
-    case 'port':
-      return Number.isInteger(v) && (v as number) >= 1 && (v as number) <= 65535;
+      return Number.isInteger(v) && (v as number) >= (field.min ?? 1) && (field.max === undefined || (v as number) <= field.max);
     case 'bool':
       return typeof v === 'boolean';
     default:

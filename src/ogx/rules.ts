@@ -4,6 +4,7 @@
 // say it. The operator's id derivation (`ogxProviderIds`) is here too: the webhook's uniqueness
 // check and the config generator read the same list.
 import { distributions, ogxServerReleases } from '../catalog/catalog.js';
+import { ogxTypedApis, ogxTypedProvidersOf } from '../catalog/ogx-providers.js';
 import { formatFieldPath } from '../krm/item.js';
 import { closest, type FieldProblem } from '../lib/issues.js';
 import type { OgxServer, OgxServerSpec } from './ogxserver.js';
@@ -72,17 +73,6 @@ const on =
   (spec) =>
     select(spec, pattern).flatMap(({ value, path }) => check(value, path));
 
-/** The CRD's API names in `disabledAPIs`, with the providers field of each. */
-const disableable = [
-  ['inference', 'inference'],
-  ['vector_io', 'vectorIo'],
-  ['tool_runtime', 'toolRuntime'],
-  ['files', 'files'],
-  ['batches', 'batches'],
-  ['responses', 'responses'],
-  ['file_processors', 'fileProcessors'],
-] as const;
-
 const overrideExcludes = ['providers', 'resources', 'storage', 'disabledAPIs', 'baseConfig'] as const;
 
 const specRules: CelRule[] = [
@@ -98,7 +88,8 @@ const specRules: CelRule[] = [
   (spec) => {
     const disabled = (spec.disabledAPIs ?? []) as string[];
     const providers = (spec.providers ?? {}) as Obj;
-    return disableable
+    return ogxTypedApis()
+      .map(({ api, field }) => [api, field] as const)
       .filter(([api, field]) => disabled.includes(api) && has(providers, field))
       .map(([api, field]) => ({
         path: ['spec', 'providers', field],
@@ -236,52 +227,6 @@ export interface OgxProviderId {
   entry: Record<string, unknown>;
 }
 
-/** A typed provider: its field, provider_type and default (or fixed) id; `single` has no `id` field. */
-type Typed = readonly [field: string, providerType: string, defaultId: string, single?: 'single'];
-
-/** The id derivation order of upstream (API.md §14): API, then remote before inline, then types. */
-const providerOrder: ReadonlyArray<readonly [apiField: string, api: string, remote: readonly Typed[], inline: readonly Typed[]]> = [
-  [
-    'inference',
-    'inference',
-    [
-      ['vllm', 'remote::vllm', 'remote-vllm'],
-      ['openai', 'remote::openai', 'remote-openai'],
-      ['azure', 'remote::azure', 'remote-azure'],
-      ['bedrock', 'remote::bedrock', 'remote-bedrock'],
-      ['vertexai', 'remote::vertexai', 'remote-vertexai'],
-      ['watsonx', 'remote::watsonx', 'remote-watsonx'],
-    ],
-    [],
-  ],
-  ['vectorIo', 'vector_io', [['pgvector', 'remote::pgvector', 'remote-pgvector'], ['milvus', 'remote::milvus', 'remote-milvus'], ['qdrant', 'remote::qdrant', 'remote-qdrant']], []],
-  [
-    'toolRuntime',
-    'tool_runtime',
-    [
-      ['braveSearch', 'remote::brave-search', 'remote-brave-search'],
-      ['tavilySearch', 'remote::tavily-search', 'remote-tavily-search'],
-      ['modelContextProtocol', 'remote::model-context-protocol', 'remote-model-context-protocol'],
-    ],
-    // Upstream writes `inline::rag-runtime` here (GENERATION.md §13).
-    [['fileSearch', 'inline::rag-runtime', 'inline-file-search']],
-  ],
-  ['files', 'files', [['s3', 'remote::s3', 'remote-s3', 'single']], [['localfs', 'inline::localfs', 'inline-localfs', 'single']]],
-  ['batches', 'batches', [], [['reference', 'inline::batch-reference', 'inline-reference', 'single']]],
-  ['responses', 'responses', [], [['builtin', 'inline::responses', 'inline-builtin', 'single']]],
-  [
-    'fileProcessors',
-    'file_processors',
-    [['doclingServe', 'remote::docling-serve', 'remote-docling-serve', 'single']],
-    [
-      ['auto', 'inline::auto', 'inline-auto', 'single'],
-      ['pypdf', 'inline::pypdf', 'inline-pypdf', 'single'],
-      ['markitdown', 'inline::markitdown', 'inline-markitdown', 'single'],
-      ['docling', 'inline::docling', 'inline-docling', 'single'],
-    ],
-  ],
-];
-
 /**
  * Every provider of `spec.providers` with its derived id, in upstream's order (inference remote
  * vllm … custom, inference inline custom, vectorIo …). A custom provider's default id is its
@@ -290,18 +235,18 @@ const providerOrder: ReadonlyArray<readonly [apiField: string, api: string, remo
 export function ogxProviderIds(spec: Pick<OgxServerSpec, 'providers'>): OgxProviderId[] {
   const ids: OgxProviderId[] = [];
   const providers = (spec.providers ?? {}) as Obj;
-  for (const [apiField, api, remote, inline] of providerOrder) {
+  for (const { field: apiField, api } of ogxTypedApis()) {
     const groups = (providers[apiField] ?? {}) as Obj;
-    for (const [placement, typed] of [['remote', remote], ['inline', inline]] as const) {
+    for (const placement of ['remote', 'inline'] as const) {
       const group = (groups[placement] ?? {}) as Obj;
       const base: Path = ['spec', 'providers', apiField, placement];
       const add = (field: string, providerType: string, id: string, path: Path, entry: Obj) =>
         ids.push({ id, api, apiField, placement, field, providerType, path, entry });
-      for (const [field, providerType, defaultId, single] of typed) {
+      for (const { field, type, id: defaultId, single } of ogxTypedProvidersOf(apiField, placement)) {
         const value = group[field];
         if (value === undefined) continue;
-        if (single) add(field, providerType, defaultId, [...base, field], value as Obj);
-        else (value as Obj[]).forEach((entry, i) => add(field, providerType, (entry.id as string | undefined) ?? defaultId, [...base, field, i], entry));
+        if (single) add(field, type, defaultId, [...base, field], value as Obj);
+        else (value as Obj[]).forEach((entry, i) => add(field, type, (entry.id as string | undefined) ?? defaultId, [...base, field, i], entry));
       }
       ((group.custom ?? []) as Obj[]).forEach((entry, i) => {
         const type = entry.type as string;
