@@ -1,4 +1,4 @@
-// CR resources → registered resources (DESIGN §5; notes §1.5, §1.7): models, shields and tool
+// CR resources → registered resources (DESIGN §5; docs/config-generation.md "The generated config.yaml"): models, shields and tool
 // groups, under `registered_resources` (0.3.0+) or as top-level lists (≤ 0.2). Every entry gets an
 // explicit provider_id: the server silently skips entries without one.
 import type { FieldProblem } from '../lib/issues.js';
@@ -8,7 +8,7 @@ import { isPlainObject, setOwn } from '../lib/objects.js';
 import { clip, listOf, quote } from '../lib/quote.js';
 import type { ReleaseProfile } from '../catalog/catalog.js';
 import { compareVersions } from '../catalog/versions.js';
-import { toolGroupTable, type ToolGroupTable } from '../catalog/catalog.js';
+import { providerTable, toolGroupTable, type ToolGroupTable } from '../catalog/catalog.js';
 
 export interface RegisteredModel {
   model_id: string;
@@ -179,10 +179,11 @@ export interface ShieldInput {
 
 /**
  * Shields (FR-044) go to the CR's first safety provider, else the distribution's first enabled one.
- * `provider_shield_id` is what the provider runs: for `inline::llama-guard` a guard model served by
- * an inference provider, so the shield must be named after a registered model (the spec's shields
- * are plain names, and upstream's configs name the shield after its guard model too); for the
- * other safety providers it is the shield's own name (the server's default when left out).
+ * `provider_shield_id` is what the provider runs: for a guard-model provider (`shieldIsModel` in
+ * configs/providers.yaml: llama-guard) a guard model served by an inference provider, so the shield
+ * must be named after a registered model (the spec's shields are plain names, and upstream's configs
+ * name the shield after its guard model too); for the other safety providers it is the shield's own
+ * name (the server's default when left out).
  */
 export function registerShields(input: ShieldInput, problems: FieldProblem[]): RegisteredShield[] {
   const { config, profile } = input;
@@ -207,17 +208,18 @@ export function registerShields(input: ShieldInput, problems: FieldProblem[]): R
     });
   }
   const models = certainModels(config, profile);
+  const runsModel = providerTable().some((row) => row.api === 'safety' && row.type === chosen.type && row.shieldIsModel === true);
   const registered: RegisteredShield[] = [];
   input.shields.forEach((name, i) => {
     if (registered.some((s) => s.shield_id === name)) return;
     let providerShieldId = name;
-    if (chosen.type === 'inline::llama-guard') {
+    if (runsModel) {
       const model = models.find((m) => m.model_id === name);
       if (!model && input.refusedModels?.has(name)) return;
       if (!model) {
         problems.push({
           path: [...path, i],
-          message: `names no registered model: the safety provider ${quote(chosen.id)} (inline::llama-guard) runs each shield's guard model through inference, so register the guard model under the shield's name in \`spec.resources.models\`, for example \`models: [{name: meta-llama/Llama-Guard-3-8B, provider: <inference provider id>}]\` and \`shields: [meta-llama/Llama-Guard-3-8B]\``,
+          message: `names no registered model: the safety provider ${quote(chosen.id)} (${chosen.type}) runs each shield's guard model through inference, so register the guard model under the shield's name in \`spec.resources.models\`, for example \`models: [{name: meta-llama/Llama-Guard-3-8B, provider: <inference provider id>}]\` and \`shields: [meta-llama/Llama-Guard-3-8B]\``,
         });
         return;
       }
