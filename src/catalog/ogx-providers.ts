@@ -112,9 +112,11 @@ export function ogxTypedProviders(): readonly OgxTypedProvider[] {
 export const ogxTypedProvidersOf = (apiField: string, placement: OgxPlacement): OgxTypedProvider[] =>
   ogxTypedProviders().filter((p) => p.apiField === apiField && p.placement === placement);
 
+let decimalKeys: Set<string> | undefined;
 /** The config keys whose CR field is a decimal string (divergence S2: OGX reads a float). */
 export function ogxDecimalKeys(): ReadonlySet<string> {
-  const keys = new Set<string>();
+  if (decimalKeys) return decimalKeys;
+  const keys = (decimalKeys = new Set<string>());
   const walk = (fields: readonly OgxTypedField[]): void =>
     fields.forEach((f) => {
       if (f.kind === 'decimal') keys.add(f.key);

@@ -38,8 +38,6 @@ export function normEnv(text: string): string {
 
 /** `OGX_<norm(id)>_<field>`: the env var of a provider's secret. */
 export const ogxEnvName = (providerId: string, field: string): string => `OGX_${normEnv(providerId)}_${field}`;
-/** The fixed env vars of the storage secrets (§7.1). */
-export const storageEnv = { kvPassword: 'OGX_STORAGE_KV_PASSWORD', sqlConnection: 'OGX_STORAGE_SQL_CONNECTION_STRING' } as const;
 
 const placeholder = (name: string): string => `\${env.${name}}`;
 

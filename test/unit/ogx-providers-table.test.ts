@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { ogxDecimalKeys, ogxProvidersSchema, ogxTypedApis, ogxTypedProviders, type OgxTypedField, type OgxTypedProvider } from '../../src/catalog/ogx-providers.js';
+import { ogxStorage, ogxStorageSchema } from '../../src/catalog/ogx-storage.js';
 import { jsonSchemaOf } from '../../src/llsd/json-schema.js';
 import { ogxDisableableApis, ogxSchemas } from '../../src/ogx/ogxserver.js';
 
@@ -82,10 +83,24 @@ function differences(providers: readonly OgxTypedProvider[], schema: Node): stri
 
 const schema = (): Node => jsonSchemaOf(ogxSchemas().providers) as Node;
 
+const configFile = (name: string): unknown => parse(readFileSync(join(import.meta.dirname, '..', '..', 'configs', name), 'utf8'));
+
+describe('configs/ogx-storage.yaml', () => {
+  it('has the shape src/catalog/ogx-storage.ts reads', () => {
+    const result = ogxStorageSchema().safeParse(configFile('ogx-storage.yaml'));
+    expect(result.success ? [] : result.error.issues).toEqual([]);
+  });
+
+  it('names a backend of its own for every store', () => {
+    const { backends, stores } = ogxStorage();
+    expect(Object.values(stores).filter((s) => !Object.hasOwn(backends, s.backend))).toEqual([]);
+    expect(Object.keys(stores)).toEqual(['metadata', 'inference', 'conversations', 'prompts']);
+  });
+});
+
 describe('configs/ogx-providers.yaml', () => {
   it('has the shape src/catalog/ogx-providers.ts reads', () => {
-    const file = parse(readFileSync(join(import.meta.dirname, '..', '..', 'configs', 'ogx-providers.yaml'), 'utf8'));
-    const result = ogxProvidersSchema().safeParse(file);
+    const result = ogxProvidersSchema().safeParse(configFile('ogx-providers.yaml'));
     expect(result.success ? [] : result.error.issues).toEqual([]);
   });
 
