@@ -1,5 +1,5 @@
 // LLSD (v1alpha1 or v1alpha2) → `ogx.io/v1beta1` OGXServer, for `convert --to ogx.io/v1beta1`
-// (issue 17 "Migration"; ../shared/reference/ogxserver/MIGRATION.md). A pure function over plain
+// (issue 17 "Migration"; docs/ogxserver.md "Migrating to OGXServer"). A pure function over plain
 // objects: the LLSD is read as the renderer reads it (schema, v1alpha1 converted, rules), then each
 // part of its spec is written as the OGXServer field that renders the same thing. A field with no
 // such counterpart is a warning naming the LLSD field and saying what to do instead: nothing is
@@ -7,7 +7,7 @@
 //
 // The OGXServer gets another name (`<name>-ogx`): the operator refuses adoption by a CR of the same
 // name, and a Deployment's selector cannot change in place. The adoption annotations name the
-// LLSD, so its PVC and Service are kept (MIGRATION.md §5).
+// LLSD, so its PVC and Service are kept (the operator adopts them).
 import { baseConfig, catalogReleaseFor, distributions, newestRelease, ogxDivergences, ogxServerReleases } from '../catalog/catalog.js';
 import { ogxTypedApis, ogxTypedProviders, type OgxTypedField, type OgxTypedProvider } from '../catalog/ogx-providers.js';
 import { profileFor } from '../catalog/versions.js';
@@ -35,7 +35,7 @@ export interface OgxConversion {
   problems: FieldProblem[];
 }
 
-/** The longest OGXServer name: the operator names objects `<name>-prometheus-rules` (API.md §14). */
+/** The longest OGXServer name: the operator names objects `<name>-prometheus-rules` (its webhook checks the length). */
 const maxNameLength = 46;
 const nameSuffix = '-ogx';
 
@@ -256,7 +256,7 @@ function providerConfig(provider: ProviderEntry, resolved: ResolvedType, release
 /**
  * A settings value with each nested `{secretKeyRef}` leaf as an `${env.X}` placeholder, and X
  * added to the pod env from the Secret: OGXServer `secretRefs` take top-level keys only, and
- * `settings` reach config.yaml as written (GENERATION.md §4.8). The env name is the renderer's.
+ * `settings` reach config.yaml as written (the operator copies them). The env name is the renderer's.
  */
 function withSecretsAsEnv(value: unknown, id: string, keys: string[], env: Plain[]): unknown {
   if (Array.isArray(value)) return value.map((child, i) => withSecretsAsEnv(child, id, [...keys, String(i)], env));
@@ -351,7 +351,7 @@ function externalProviderProblems(llsd: Llsd): FieldProblem[] {
 
 /**
  * Models, each with its provider named: an LLSD model without one goes to the first inference
- * provider of the LLSD, an OGXServer's to the alphabetically smallest id (GENERATION.md §8).
+ * provider of the LLSD, an OGXServer's to the alphabetically smallest id (the operator's rule).
  */
 function convertResources(llsd: Llsd, problems: FieldProblem[]): Plain | undefined {
   const first = llsd.providers.find((p) => p.api === 'inference')?.id;
@@ -468,7 +468,7 @@ function convertDisabled(llsd: Llsd, problems: FieldProblem[]): string[] | undef
  * `spec.network`: port, external access, and the NetworkPolicy as the LLSD renders it. An LLSD
  * renders no NetworkPolicy without `allowedFrom`, an OGXServer one by default (`policy.enabled:
  * false` keeps it so); with `allowedFrom` the policy's peers become `policy.ingress` rules, which
- * replace the OGXServer's default peers (MIGRATION.md §3), so the LLSD's own-namespace peer is kept.
+ * replace the OGXServer's default peers (the operator's NetworkPolicy), so the LLSD's own-namespace peer is kept.
  */
 function convertNetwork(llsd: Llsd, problems: FieldProblem[]): Plain {
   const networking = llsd.spec.networking ?? {};

@@ -1,7 +1,11 @@
-// Generate config.yaml for an OGXServer in generated mode (reference GENERATION.md §2–§13): first
-// what the OGX operator writes for the spec and base (`operatorConfig`), then, where that output
-// is something the target OGX release rejects or ignores, what the server accepts instead
-// (`adaptToRelease`; each difference is a row of configs/ogx-divergences.yaml and the table in docs/ogxserver.md).
+// Generate config.yaml for an OGXServer in generated mode: first what the OGX operator writes for
+// the spec and base (`operatorConfig`, as its generator in pkg/config of ogx-ai/ogx-k8s-operator
+// does), then, where that output is something the target OGX release rejects or ignores, what the
+// server accepts instead (`adaptToRelease`; each difference is a row of configs/ogx-divergences.yaml
+// and the table in docs/ogxserver.md). The § numbers are the generator's steps: §1 the mode, §2 the
+// base, §3 the pipeline, §4 providers (typed: configs/ogx-providers.yaml), §5 the per-API merge,
+// §7 Secret env vars, §8 models, §9 storage, §11 the server and distro name, §12 the YAML it
+// writes, §13 what the release needs instead.
 import { createHash } from 'node:crypto';
 import { isError, type FieldProblem } from '../lib/issues.js';
 import { ogxDivergences, providerFields, providerSpec, runConfigStores } from '../catalog/catalog.js';

@@ -1,6 +1,7 @@
 // OGXServer `spec.providers` → config.yaml provider entries, as the OGX operator expands them
-// (reference GENERATION.md §4, §6, §7; pkg/config/provider.go). Pure: the spec has passed its schema,
-// so the walk reads it as data; what a release rejects is fixed later (ogx-generate.ts adaptToRelease).
+// (pkg/config/provider.go of ogx-ai/ogx-k8s-operator; the typed providers' fields and config keys are
+// configs/ogx-providers.yaml). Pure: the spec has passed its schema, so the walk reads it as data;
+// what a release rejects is fixed later (generate.ts adaptToRelease). § numbers: generate.ts's.
 import type { FieldProblem } from '../lib/issues.js';
 import { isPlainObject, setOwn } from '../lib/objects.js';
 import { quote } from '../lib/quote.js';
@@ -27,7 +28,7 @@ export interface OgxExpansion {
 }
 
 /**
- * GENERATION.md §7.1: upper case, every run of characters outside A–Z/0–9 one `_`, trimmed; empty
+ * The operator's env name of a value (§7): upper case, every run of characters outside A–Z/0–9 one `_`, trimmed; empty
  * becomes `_`, a leading digit gets `_` in front.
  */
 export function normEnv(text: string): string {

@@ -1,5 +1,6 @@
-// Rules across fields of one OGXServer, each written once: the CRD's CEL rules (API.md §1–§12) with
-// the CRD's own message, and the admission webhook's checks (API.md §14) with upstream's message.
+// Rules across fields of one OGXServer, each written once: the CRD's CEL rules (its
+// `x-kubernetes-validations`) with the CRD's own message, and the operator's admission webhook's
+// checks with upstream's message.
 // Each is reported at the field to change, with what to write instead where the message does not
 // say it. The operator's id derivation (`ogxProviderIds`) is here too: the webhook's uniqueness
 // check and the config generator read the same list.
@@ -106,6 +107,8 @@ const distributionRule = on('distribution', (distribution, path) => {
   return [];
 });
 
+// The two provider types in the message are the CRD's own examples, quoted as its CEL rule words
+// them (the message is upstream's, byte for byte); they are no facts llsd-render acts on.
 const customTypeRule = on('providers.*.*.custom[]', (custom, path) => {
   const type = custom.type as string;
   if (type.startsWith('remote::') || type.startsWith('inline::')) return [];
@@ -210,7 +213,7 @@ const celRules: CelRule[] = [
 
 /** One provider of `spec.providers`, with the id the operator derives for it. */
 export interface OgxProviderId {
-  /** The provider id: `id`, else the type's default id (GENERATION.md §4), compared as written. */
+  /** The provider id: `id`, else the type's default id (configs/ogx-providers.yaml), compared as written. */
   id: string;
   /** The llama-stack API (`inference`, `vector_io`, …). */
   api: string;
