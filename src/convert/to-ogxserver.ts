@@ -45,7 +45,8 @@ const nameSuffix = '-ogx';
  */
 export function toOgxServer(object: KrmObject): OgxConversion {
   const reader = Object.hasOwn(llsdReaders, object.apiVersion) ? llsdReaders[object.apiVersion as LlsdVersion] : undefined;
-  if (!reader) return { object, problems: [{ path: ['apiVersion'], message: `must be ${listOf(Object.keys(llsdReaders))} to be converted to ${ogxApiVersion}` }] };
+  if (!reader) return { object, problems: [{ path: ['apiVersion'], message:
+    `must be ${listOf(Object.keys(llsdReaders))} to be converted to ${ogxApiVersion}` }] };
   const parsed = reader.parse(object);
   if (!parsed.ok) return { object, problems: parsed.problems };
   const { llsd } = parsed;
@@ -77,7 +78,8 @@ export function toOgxServer(object: KrmObject): OgxConversion {
   const check = parseOgxServer(converted as KrmObject);
   if (!check.ok) {
     // A bug of this conversion, told as an error rather than written out as an object that does not apply.
-    const invalid = check.problems.filter(isError).map((p) => ({ path: [], message: `cannot be converted: the OGXServer would be invalid at \`${p.path.join('.')}\`: ${p.message}` }));
+    const invalid = check.problems.filter(isError).map((p) => ({ path: [], message:
+      `cannot be converted: the OGXServer would be invalid at \`${p.path.join('.')}\`: ${p.message}` }));
     return { object, problems: [...local, ...invalid] };
   }
   return { object: converted, problems: local };
@@ -93,7 +95,8 @@ export function toOgxServer(object: KrmObject): OgxConversion {
 function convertMetadata(object: KrmObject, llsd: Llsd, problems: FieldProblem[]): Plain {
   const name = newName(llsd.name);
   if (name !== `${llsd.name}${nameSuffix}`) {
-    problems.push({ severity: 'warning', code: 'ogx-conversion', path: ['metadata', 'name'], message: `is too long for an OGXServer name with ${code(nameSuffix)} (at most ${maxNameLength} characters): the OGXServer is named ${quote(name)}` });
+    problems.push({ severity: 'warning', code: 'ogx-conversion', path: ['metadata', 'name'], message:
+      `is too long for an OGXServer name with ${code(nameSuffix)} (at most ${maxNameLength} characters): the OGXServer is named ${quote(name)}` });
   }
   const metadata: Plain = { name };
   if (llsd.namespace !== undefined) metadata.namespace = llsd.namespace;
@@ -104,7 +107,8 @@ function convertMetadata(object: KrmObject, llsd: Llsd, problems: FieldProblem[]
       problems.push({
         severity: 'warning', code: 'ogx-conversion',
         path: ['metadata', 'annotations', key],
-        message: `is dropped: ${quote(value)} is no OGX release, and an OGXServer renders only against ${listOf(ogxServerReleases())} (without the annotation: its distribution's default release); add it back with one of those to pin another`,
+        message: `is dropped: ${quote(value)} is no OGX release, and an OGXServer renders only against ${listOf(ogxServerReleases())} (without the ` +
+          `annotation: its distribution's default release); add it back with one of those to pin another`,
       });
     } else if (key === conversionAnnotation) {
       problems.push({
@@ -172,7 +176,8 @@ function convertProviders(llsd: Llsd, release: { release: string; catalogRelease
       problems.push({
         severity: 'warning', code: 'ogx-conversion',
         path: provider.path,
-        message: `is dropped: OGXServer has no ${provider.api} providers; to keep it, write the whole config.yaml in a ConfigMap and set \`spec.overrideConfig\``,
+        message: `is dropped: OGXServer has no ${provider.api} providers; to keep it, write the whole config.yaml in a ConfigMap and set ` +
+          `\`spec.overrideConfig\``,
       });
       continue;
     }
@@ -196,7 +201,9 @@ function convertProviders(llsd: Llsd, release: { release: string; catalogRelease
     problems.push({
       severity: 'warning', code: 'ogx-conversion',
       path: ['spec', 'providers', llsdApi],
-      message: `replaces the distribution's ${providerApis[llsdApi]} providers in the OGXServer (an LLSD lays its providers over them), so ${listOf(lost.map((id) => code(id)))} ${lost.length === 1 ? 'is' : 'are'} no longer configured; add those you use to \`spec.providers.${api}\` as \`custom\` providers`,
+      message: `replaces the distribution's ${providerApis[llsdApi]} providers in the OGXServer (an LLSD lays its providers over them), so ` +
+        `${listOf(lost.map((id) => code(id)))} ${lost.length === 1 ? 'is' : 'are'} no longer configured; add those you use to \`spec.providers.${api}\` as ` +
+        `\`custom\` providers`,
     });
   }
   return Object.keys(out).length > 0 ? out : undefined;
@@ -228,7 +235,13 @@ function baseProvidersLost(llsd: Llsd, release: string, api: ProviderEntry['api'
  * URL key, `apiKey` to its credential key, …), or undefined when a field has no key in that release
  * (the LLSD would not render either; the error says so).
  */
-function providerConfig(provider: ProviderEntry, resolved: ResolvedType, release: string, env: Plain[], problems: FieldProblem[]): Map<string, ConfigValue> | undefined {
+function providerConfig(
+  provider: ProviderEntry,
+  resolved: ResolvedType,
+  release: string,
+  env: Plain[],
+  problems: FieldProblem[],
+): Map<string, ConfigValue> | undefined {
   const keys = providerKeys(resolved);
   const config = new Map<string, ConfigValue>();
   let ok = true;
@@ -238,13 +251,18 @@ function providerConfig(provider: ProviderEntry, resolved: ResolvedType, release
   }
   if (provider.endpoint !== undefined) {
     if (keys.urlKey === null) {
-      problems.push({ path: [...provider.path, 'endpoint'], message: `cannot be converted: ${resolved.type} has no URL setting in release ${release}; remove \`endpoint\` or pass the provider's own keys in \`settings\`` });
+      problems.push({
+        path: [...provider.path, 'endpoint'],
+        message: `cannot be converted: ${resolved.type} has no URL setting in release ${release}; ` +
+          `remove \`endpoint\` or pass the provider's own keys in \`settings\``,
+      });
       ok = false;
     } else config.set(keys.urlKey, { value: completeEndpoint(provider, resolved, keys.urlKey, release, problems) });
   }
   if (provider.apiKey !== undefined) {
     if (keys.credentialKey === null) {
-      problems.push({ path: [...provider.path, 'apiKey'], message: `cannot be converted: ${resolved.type} takes no API key in release ${release}; use \`secretRefs\` with the provider's own keys` });
+      problems.push({ path: [...provider.path, 'apiKey'], message:
+        `cannot be converted: ${resolved.type} takes no API key in release ${release}; use \`secretRefs\` with the provider's own keys` });
       ok = false;
     } else config.set(keys.credentialKey, { secret: selectorOf(provider.apiKey) });
   }
@@ -279,7 +297,8 @@ function completeEndpoint(provider: ProviderEntry, resolved: ResolvedType, urlKe
   const { pathname } = new URL(endpoint);
   if (pathname !== '/' && pathname !== '') return endpoint;
   const completed = `${endpoint.replace(/\/$/, '')}/v1`;
-  problems.push({ severity: 'info', path: [...provider.path, 'endpoint'], message: `became ${quote(completed)}, the URL the LLSD renders to (the server reads the full URL including /v1)` });
+  problems.push({ severity: 'info', path: [...provider.path, 'endpoint'], message:
+    `became ${quote(completed)}, the URL the LLSD renders to (the server reads the full URL including /v1)` });
   return completed;
 }
 
@@ -341,7 +360,8 @@ function externalProviderProblems(llsd: Llsd): FieldProblem[] {
     (list ?? []).map((external, i) => ({
       severity: 'warning' as const, code: 'ogx-conversion' as const,
       path: ['spec', 'externalProviders', api, i],
-      message: `is dropped: OGXServer cannot install a provider from an image; build a distribution image that contains ${quote(external.image)}'s package, set \`spec.distribution.image\` to it, and add the provider as \`custom\` under \`spec.providers\``,
+      message: `is dropped: OGXServer cannot install a provider from an image; build a distribution image that contains ${quote(external.image)}'s package, ` +
+        `set \`spec.distribution.image\` to it, and add the provider as \`custom\` under \`spec.providers\``,
     })),
   );
 }
@@ -362,7 +382,8 @@ function convertResources(llsd: Llsd, problems: FieldProblem[]): Plain | undefin
       kind === 'tools'
         ? 'OGX registers the tool groups of its tool_runtime providers itself; configure the provider under `spec.providers.toolRuntime`'
         : 'OGXServer has no safety API; to keep shields, write the whole config.yaml in a ConfigMap and set `spec.overrideConfig`';
-    problems.push({ severity: 'warning', code: 'ogx-conversion', path: ['spec', 'resources', kind], message: `is dropped: OGXServer registers only models; ${instead}` });
+    problems.push({ severity: 'warning', code: 'ogx-conversion', path: ['spec', 'resources', kind], message:
+      `is dropped: OGXServer registers only models; ${instead}` });
   }
   return models.length > 0 ? { models } : undefined;
 }
@@ -375,7 +396,8 @@ function convertModel(model: ModelEntry, first: string | undefined, problems: Fi
     problems.push({
       severity: 'warning', code: 'ogx-conversion',
       path: model.path,
-      message: "names no provider and the LLSD has no inference provider: the OGXServer registers it with the distribution's alphabetically first inference provider; name one in `provider`",
+      message: "names no provider and the LLSD has no inference provider: the OGXServer registers it with the distribution's alphabetically first inference " +
+        "provider; name one in `provider`",
     });
   }
   if (model.modelType !== undefined) out.modelType = model.modelType;
@@ -385,7 +407,8 @@ function convertModel(model: ModelEntry, first: string | undefined, problems: Fi
     problems.push({
       severity: 'warning', code: 'ogx-conversion',
       path: [...model.path, 'embeddingDimension'],
-      message: 'is dropped: an OGXServer model has no metadata, so OGX asks the provider for the dimension; to keep it, write the whole config.yaml in a ConfigMap and set `spec.overrideConfig`',
+      message: 'is dropped: an OGXServer model has no metadata, so OGX asks the provider for the dimension; to keep it, write the whole config.yaml in a ' +
+        'ConfigMap and set `spec.overrideConfig`',
     });
   }
   return out;
@@ -408,15 +431,19 @@ function convertStorage(llsd: Llsd, problems: FieldProblem[]): Plain | undefined
       severity: 'warning', code: 'ogx-conversion',
       path: ['spec', 'storage', 'sql'],
       message:
-        "is dropped: an OGXServer takes a PostgreSQL store only as a connection string, which OGX does not read (it needs host, port, db and user: llsd-render refuses that form, divergence A11 in docs/ogxserver.md), so the OGXServer uses sqlite on its storage volume; to keep PostgreSQL, give the whole config.yaml by `spec.overrideConfig` instead of `spec.storage`",
+        "is dropped: an OGXServer takes a PostgreSQL store only as a connection string, which OGX does not read (it needs host, port, db and user: " +
+          "llsd-render refuses that form, divergence A11 in docs/ogxserver.md), so the OGXServer uses sqlite on its storage volume; to keep PostgreSQL, give " +
+          "the whole config.yaml by `spec.overrideConfig` instead of `spec.storage`",
     });
   }
   problems.push({
     severity: 'warning', code: 'ogx-conversion',
     path: ['spec', 'storage'],
-    message: `replaces the distribution's whole \`storage\` section in the OGXServer (an LLSD changes only the backends it names): the stores become \`metadata\`, \`inference\`, \`conversations\` and \`prompts\` on the backends given here${
+    message: `replaces the distribution's whole \`storage\` section in the OGXServer (an LLSD changes only the backends it names): the stores become ` +
+      `\`metadata\`, \`inference\`, \`conversations\` and \`prompts\` on the backends given here${
       (sql?.type ?? 'sqlite') === 'sqlite' && llsd.spec.workload?.storage !== undefined
-        ? "; its sqlite SQL file is `sqlstore.db` where the LLSD's was `sql_store.db`, so on the adopted volume the SQL data is not found: rename the file on the volume before the OGXServer starts, or give the store by `spec.overrideConfig`"
+        ? "; its sqlite SQL file is `sqlstore.db` where the LLSD's was `sql_store.db`, so on the adopted volume the SQL data is not found: rename the file " +
+          "on the volume before the OGXServer starts, or give the store by `spec.overrideConfig`"
         : ''
     }`,
   });
@@ -427,13 +454,16 @@ function convertKv(kv: StorageBackendInput, path: Path, problems: FieldProblem[]
   const type = kv.type ?? 'sqlite';
   if (type === 'sqlite') return { type: 'sqlite' };
   if (type === 'postgres') {
-    problems.push({ severity: 'warning', code: 'ogx-conversion', path, message: 'is dropped: an OGXServer key-value store is sqlite or redis, not postgres; use `type: redis`, or leave it out for sqlite (until then the OGXServer uses sqlite)' });
+    problems.push({ severity: 'warning', code: 'ogx-conversion', path, message:
+      'is dropped: an OGXServer key-value store is sqlite or redis, not postgres; use `type: redis`, or leave it out for sqlite (until then the OGXServer ' +
+      'uses sqlite)' });
     return undefined;
   }
   const out: Plain = { type: 'redis' };
   const secretField = (['host', 'port'] as const).find((f) => isPlainObject(kv[f]));
   if (secretField !== undefined) {
-    problems.push({ severity: 'warning', code: 'ogx-conversion', path: [...path, secretField], message: 'is dropped: an OGXServer takes the redis address as a plain `endpoint`, not from a Secret; write it in `spec.storage.kv.endpoint`' });
+    problems.push({ severity: 'warning', code: 'ogx-conversion', path: [...path, secretField], message:
+      'is dropped: an OGXServer takes the redis address as a plain `endpoint`, not from a Secret; write it in `spec.storage.kv.endpoint`' });
   }
   const host = typeof kv.host === 'string' ? kv.host : undefined;
   const port = typeof kv.port === 'number' ? kv.port : undefined;
@@ -454,7 +484,9 @@ function convertDisabled(llsd: Llsd, problems: FieldProblem[]): string[] | undef
       problems.push({
         severity: 'warning', code: 'ogx-conversion',
         path: ['spec', 'disabled', i],
-        message: `is dropped: an OGXServer can disable only ${listOf([...ogxDisableableApis])}${api === 'safety' || api === 'telemetry' ? `, and OGX has no ${api} providers to disable` : ''}; to remove ${quote(name)}, write the whole config.yaml in a ConfigMap and set \`spec.overrideConfig\``,
+        message: `is dropped: an OGXServer can disable only ` +
+          `${listOf([...ogxDisableableApis])}${api === 'safety' || api === 'telemetry' ? `, and OGX has no ${api} providers to disable` : ''}; to remove ` +
+          `${quote(name)}, write the whole config.yaml in a ConfigMap and set \`spec.overrideConfig\``,
       });
     }
   });
@@ -487,7 +519,8 @@ function convertNetwork(llsd: Llsd, problems: FieldProblem[]): Plain {
       problems.push({
         severity: 'warning', code: 'ogx-conversion',
         path: ['spec', 'networking', 'allowedFrom'],
-        message: "becomes `spec.network.policy.ingress`, which admits no ingress controller: add a peer for its namespace (e.g. `{namespaceSelector: {matchLabels: {kubernetes.io/metadata.name: ingress-nginx}}}`) so the Ingress can reach the server",
+        message: "becomes `spec.network.policy.ingress`, which admits no ingress controller: add a peer for its namespace (e.g. `{namespaceSelector: " +
+          "{matchLabels: {kubernetes.io/metadata.name: ingress-nginx}}}`) so the Ingress can reach the server",
       });
     }
   }
@@ -498,7 +531,9 @@ function convertNetwork(llsd: Llsd, problems: FieldProblem[]): Plain {
       severity: 'warning', code: 'ogx-conversion',
       path: ['spec', 'networking', 'tls', tls.enabled === true ? 'enabled' : 'secretName'],
       message:
-        'has no working OGXServer counterpart: the operator reads no server TLS setting (`spec.network.tls` is ignored), so the server serves plain HTTP; terminate TLS in front of it (Ingress, service mesh), or write the whole config.yaml with `server.tls_certfile`/`tls_keyfile` in a ConfigMap for `spec.overrideConfig` and mount the Secret with `spec.workload.overrides`',
+        'has no working OGXServer counterpart: the operator reads no server TLS setting (`spec.network.tls` is ignored), so the server serves plain HTTP; ' +
+          'terminate TLS in front of it (Ingress, service mesh), or write the whole config.yaml with `server.tls_certfile`/`tls_keyfile` in a ConfigMap for ' +
+          '`spec.overrideConfig` and mount the Secret with `spec.workload.overrides`',
     });
   }
   return out;
@@ -508,7 +543,9 @@ function convertNetwork(llsd: Llsd, problems: FieldProblem[]): Plain {
 function policyPeers(allowedFrom: { namespaces?: string[] | undefined; labels?: string[] | undefined }): Plain[] {
   if (allowedFrom.namespaces?.includes('*')) return [{ namespaceSelector: {} }];
   const peers: Plain[] = [{ podSelector: {} }];
-  for (const namespace of new Set(allowedFrom.namespaces ?? [])) peers.push({ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': namespace } } });
+  for (const namespace of new Set(allowedFrom.namespaces ?? [])) {
+    peers.push({ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': namespace } } });
+  }
   for (const label of new Set(allowedFrom.labels ?? [])) peers.push({ namespaceSelector: { matchExpressions: [{ key: label, operator: 'Exists' }] } });
   return peers;
 }
@@ -550,7 +587,8 @@ function convertWorkload(llsd: Llsd, env: Plain[], problems: FieldProblem[]): Pl
     problems.push({
       severity: 'warning', code: 'ogx-conversion',
       path: ['spec', 'workload', 'overrides', 'terminationGracePeriodSeconds'],
-      message: 'is dropped: an OGXServer has no termination grace period, so the pod gets the Kubernetes default (30 s); patch the rendered Deployment (e.g. with kustomize) to keep it',
+      message: 'is dropped: an OGXServer has no termination grace period, so the pod gets the Kubernetes default (30 s); patch the rendered Deployment (e.g. ' +
+        'with kustomize) to keep it',
     });
   }
   return Object.keys(out).length > 0 ? out : undefined;
@@ -575,7 +613,8 @@ function v1alpha1Only(object: KrmObject): FieldProblem[] {
     problems.push({
       severity: 'warning', code: 'ogx-conversion',
       path: containerNamePath.split('.'),
-      message: `is dropped: the OGXServer's container is always named \`ogx\`, not ${quote(String(container))}; update anything that names the container (\`kubectl logs -c\`, patches)`,
+      message: `is dropped: the OGXServer's container is always named \`ogx\`, not ${quote(String(container))}; update anything that names the container ` +
+        `(\`kubectl logs -c\`, patches)`,
     });
   }
   const namespace = spec?.server?.userConfig?.configMapNamespace;

@@ -94,7 +94,8 @@ export function registerModels(
     if (provider === undefined) {
       problems.push({
         path: model.path,
-        message: `needs an inference provider: configure \`spec.providers.inference\`, or write the model as \`{name: ${clip(model.name)}, provider: <id>}\` with one of the distribution's inference providers: ${available}`,
+        message: `needs an inference provider: configure \`spec.providers.inference\`, or write the model as \`{name: ${clip(model.name)}, provider: <id>}\` ` +
+          `with one of the distribution's inference providers: ${available}`,
       });
       continue;
     }
@@ -102,7 +103,8 @@ export function registerModels(
     if (!enabledProviders.includes(provider)) {
       problems.push({
         path: model.provider === undefined ? model.path : [...model.path, 'provider'],
-        message: `names the inference provider ${quote(provider)}, which the rendered config does not enable;${nearest(provider, ordered)} use one of: ${available}`,
+        message: `names the inference provider ${quote(provider)}, which the rendered config does not enable;${nearest(provider, ordered)} use one of: ` +
+          `${available}`,
       });
       continue;
     }
@@ -197,14 +199,16 @@ export function registerShields(input: ShieldInput, problems: FieldProblem[]): R
   if (input.providerFailed) return [];
   const chosen = enabled.find((p) => p.id === input.crProviders[0]) ?? enabled[0];
   if (!chosen) {
-    problems.push({ path, message: 'needs a safety provider, and the distribution enables none: configure `spec.providers.safety`, for example `{provider: llama-guard}`' });
+    problems.push({ path, message: 'needs a safety provider, and the distribution enables none: configure `spec.providers.safety`, for example `{provider: ' +
+      'llama-guard}`' });
     return [];
   }
   if (chosen.id !== input.crProviders[0] && enabled.length > 1) {
     problems.push({
       severity: 'info',
       path,
-      message: `registered with the distribution's safety provider ${quote(chosen.id)}, the first of ${listOf(enabled.map((p) => p.id))}; configure \`spec.providers.safety\` to choose another`,
+      message: `registered with the distribution's safety provider ${quote(chosen.id)}, the first of ${listOf(enabled.map((p) => p.id))}; configure ` +
+        `\`spec.providers.safety\` to choose another`,
     });
   }
   const models = certainModels(config, profile);
@@ -219,7 +223,9 @@ export function registerShields(input: ShieldInput, problems: FieldProblem[]): R
       if (!model) {
         problems.push({
           path: [...path, i],
-          message: `names no registered model: the safety provider ${quote(chosen.id)} (${chosen.type}) runs each shield's guard model through inference, so register the guard model under the shield's name in \`spec.resources.models\`, for example \`models: [{name: meta-llama/Llama-Guard-3-8B, provider: <inference provider id>}]\` and \`shields: [meta-llama/Llama-Guard-3-8B]\``,
+          message: `names no registered model: the safety provider ${quote(chosen.id)} (${chosen.type}) runs each shield's guard model through inference, so ` +
+            `register the guard model under the shield's name in \`spec.resources.models\`, for example \`models: [{name: meta-llama/Llama-Guard-3-8B, ` +
+            `provider: <inference provider id>}]\` and \`shields: [meta-llama/Llama-Guard-3-8B]\``,
         });
         return;
       }
@@ -235,7 +241,12 @@ export function registerShields(input: ShieldInput, problems: FieldProblem[]): R
  * certainly registers, or startup fails; one that names a shield switched by an env var (starter's
  * `llama-guard` with SAFETY_MODEL) is moved to the CR's first shield, with an info result.
  */
-export function settleDefaultShield(config: Record<string, unknown>, profile: ReleaseProfile, ours: readonly RegisteredShield[], problems: FieldProblem[]): void {
+export function settleDefaultShield(
+  config: Record<string, unknown>,
+  profile: ReleaseProfile,
+  ours: readonly RegisteredShield[],
+  problems: FieldProblem[],
+): void {
   const safety = config.safety;
   const first = ours[0];
   if (!profile.defaultShieldId || !isPlainObject(safety) || typeof safety.default_shield_id !== 'string' || !first) return;
@@ -246,7 +257,8 @@ export function settleDefaultShield(config: Record<string, unknown>, profile: Re
   problems.push({
     severity: 'info',
     path: ['spec', 'resources', 'shields', 0],
-    message: `set safety.default_shield_id to ${quote(first.shield_id)}: the distribution's default ${quote(safety.default_shield_id)} is not a shield the server will certainly register, and a default that names no registered shield stops the server`,
+    message: `set safety.default_shield_id to ${quote(first.shield_id)}: the distribution's default ${quote(safety.default_shield_id)} is not a shield the ` +
+      `server will certainly register, and a default that names no registered shield stops the server`,
   });
   setOwn(safety, 'default_shield_id', first.shield_id);
 }
@@ -275,7 +287,10 @@ export function registerTools(input: ToolInput, problems: FieldProblem[]): Regis
   const { config, profile, release } = input;
   const path = ['spec', 'resources', 'tools'];
   if (input.disabled) {
-    problems.push({ path, message: 'cannot be registered because `spec.disabled` lists tool_runtime; remove tool_runtime from `disabled`, or remove the tools' });
+    problems.push({
+      path,
+      message: 'cannot be registered because `spec.disabled` lists tool_runtime; remove tool_runtime from `disabled`, or remove the tools',
+    });
     return [];
   }
   const providers = isPlainObject(config.providers) ? config.providers : {};
@@ -290,7 +305,9 @@ export function registerTools(input: ToolInput, problems: FieldProblem[]): Regis
     const entry = toolGroups().find((t) => t.names.includes(name));
     if (!entry) {
       const near = closest(name, known);
-      problems.push({ path: [...path, i], message: `${quote(tool)} is not a built-in tool group.${near ? ` Did you mean "${near}"?` : ''} Known tools: ${listOf(toolGroups().map((t) => t.names[0] as string))}` });
+      problems.push({ path: [...path, i], message:
+        `${quote(tool)} is not a built-in tool group.${near ? ` Did you mean "${near}"?` : ''} Known tools: ` +
+        `${listOf(toolGroups().map((t) => t.names[0] as string))}` });
       return;
     }
     const variant = entry.variants.find(
@@ -308,14 +325,16 @@ export function registerTools(input: ToolInput, problems: FieldProblem[]): Regis
         : `{provider: ${short[0]}}`;
       problems.push({
         path: [...path, i],
-        message: `needs a tool_runtime provider that serves ${variant.toolGroup} (${orList(short)}), and the rendered config enables none: add one to \`spec.providers.toolRuntime\`, for example \`${example}\``,
+        message: `needs a tool_runtime provider that serves ${variant.toolGroup} (${orList(short)}), and the rendered config enables none: add one to ` +
+          `\`spec.providers.toolRuntime\`, for example \`${example}\``,
       });
       return;
     }
     if (profile.toolGroups === 'auto' || registered.some((t) => t.toolgroup_id === variant.toolGroup)) return;
     // The distribution's own entry for the group stays, when its provider serves it, unless the CR
     // configured a provider for the group.
-    const kept = baseGroups.find((g) => g.toolgroup_id === variant.toolGroup && candidates.some((p) => p.id === g.provider_id && variant.providers.includes(p.type)));
+    const serves = (id: unknown): boolean => candidates.some((p) => p.id === id && variant.providers.includes(p.type));
+    const kept = baseGroups.find((g) => g.toolgroup_id === variant.toolGroup && serves(g.provider_id));
     if (kept && !input.crProviders.includes(provider.id)) return;
     registered.push({ toolgroup_id: variant.toolGroup, provider_id: provider.id });
   });

@@ -23,7 +23,8 @@ export function ogxSchemaHelpers() {
    * refinement, and the bound is added to the field's JSON Schema through its registry entry.
    */
   const nonEmptyMap = <T extends z.ZodMiniType>(value: T, doc: string) => {
-    const map = z.record(z.string(), value).check(z.refine((entries) => Object.keys(entries).length > 0, { error: 'must have at least one entry; remove the field, or add an entry' }));
+    const map = z.record(z.string(), value).check(z.refine((entries) => Object.keys(entries).length > 0, { error:
+      'must have at least one entry; remove the field, or add an entry' }));
     z.globalRegistry.add(map, { description: doc, minProperties: 1 });
     return map;
   };
@@ -35,7 +36,8 @@ export function ogxSchemaHelpers() {
           z.string().check(
             z.minLength(1),
             z.maxLength(253),
-            z.regex(/^[a-zA-Z0-9]([a-zA-Z0-9\-_.]*[a-zA-Z0-9])?$/, { error: `must be a ${what} key: letters, digits, "-", "_" and ".", starting and ending with a letter or digit` }),
+            z.regex(/^[a-zA-Z0-9]([a-zA-Z0-9\-_.]*[a-zA-Z0-9])?$/, { error:
+              `must be a ${what} key: letters, digits, "-", "_" and ".", starting and ending with a letter or digit` }),
           ),
           `Key in the ${what}.`,
         ),
@@ -55,7 +57,8 @@ export function ogxProviderSchemas(h: ReturnType<typeof ogxSchemaHelpers>) {
     z.strictObject({
       id: id(),
       type: described(nonEmpty(), 'provider_type, with a `remote::` or `inline::` prefix (e.g. `remote::llama-guard`).'),
-      secretRefs: z.optional(nonEmptyMap(secretRef('A Secret key, written to this config key as an env placeholder.'), 'Provider config keys taken from Secrets, by config key.')),
+      secretRefs: z.optional(nonEmptyMap(secretRef(
+        'A Secret key, written to this config key as an env placeholder.'), 'Provider config keys taken from Secrets, by config key.')),
       settings: described(z.optional(z.unknown()), 'Provider config (an object), merged into `config`.'),
     }),
     'A provider of any type, configured as written.',
@@ -78,7 +81,12 @@ export function ogxProviderSchemas(h: ReturnType<typeof ogxSchemaHelpers>) {
         'Outbound proxy.',
       ),
       timeout: described(
-        z.optional(z.strictObject({ connect: described(z.optional(int(1)), 'Connect timeout, seconds.'), read: described(z.optional(int(1)), 'Read timeout, seconds.') })),
+        z.optional(
+          z.strictObject({
+            connect: described(z.optional(int(1)), 'Connect timeout, seconds.'),
+            read: described(z.optional(int(1)), 'Read timeout, seconds.'),
+          }),
+        ),
         'Timeouts.',
       ),
       tls: described(
@@ -144,7 +152,11 @@ export function ogxProviderSchemas(h: ReturnType<typeof ogxSchemaHelpers>) {
               'OpenAI providers.',
             ),
             vertexai: providerList(
-              z.strictObject({ ...inferenceCommon, location: optionalString('Google Cloud location.'), project: described(nonEmpty(), 'Google Cloud project.') }),
+              z.strictObject({
+                ...inferenceCommon,
+                location: optionalString('Google Cloud location.'),
+                project: described(nonEmpty(), 'Google Cloud project.'),
+              }),
               'Google Vertex AI providers (credentials from the pod env or volumes).',
             ),
             vllm: providerList(
@@ -344,7 +356,12 @@ export function ogxProviderSchemas(h: ReturnType<typeof ogxSchemaHelpers>) {
   const files = described(
     z.strictObject({
       inline: described(
-        z.optional(z.strictObject({ custom: custom(), localfs: described(z.optional(z.strictObject({ ttlSecs: z.optional(int(1)) })), 'Local files (id `inline-localfs`).') })),
+        z.optional(
+          z.strictObject({
+            custom: custom(),
+            localfs: described(z.optional(z.strictObject({ ttlSecs: z.optional(int(1)) })), 'Local files (id `inline-localfs`).'),
+          }),
+        ),
         'Inline files providers.',
       ),
       remote: described(
@@ -473,7 +490,15 @@ export function ogxProviderSchemas(h: ReturnType<typeof ogxSchemaHelpers>) {
   );
 
   const providers = described(
-    z.strictObject({ batches: z.optional(batches), fileProcessors: z.optional(fileProcessors), files: z.optional(files), inference: z.optional(inference), responses: z.optional(responses), toolRuntime: z.optional(toolRuntime), vectorIo: z.optional(vectorIo) }),
+    z.strictObject({
+      batches: z.optional(batches),
+      fileProcessors: z.optional(fileProcessors),
+      files: z.optional(files),
+      inference: z.optional(inference),
+      responses: z.optional(responses),
+      toolRuntime: z.optional(toolRuntime),
+      vectorIo: z.optional(vectorIo),
+    }),
     'Providers per API; they replace the base config\'s providers of that API.',
   );
   return { providers, customProvider, providerNetwork, vectorStoresConfig };

@@ -147,7 +147,8 @@ function defineSchemas() {
         ),
         'A PersistentVolumeClaim for the server state.',
       ),
-      topologySpreadConstraints: described(z.optional(z.array(topologySpreadConstraint()).check(z.minLength(1))), 'Topology spread constraints; replace the defaults.'),
+      topologySpreadConstraints: described(z.optional(z.array(topologySpreadConstraint()).check(z.minLength(1))),
+        'Topology spread constraints; replace the defaults.'),
       workers: described(z.optional(int32(1)), 'Server worker processes.'),
     }),
     'Kubernetes workload settings.',
@@ -177,7 +178,10 @@ function defineSchemas() {
       overrideConfig: z.optional(configMapRef('A ConfigMap key with the whole config.yaml, used instead of generating one.')),
       providers: z.optional(providers),
       registryRefreshIntervalSeconds: described(z.optional(int32(1)), 'Registry refresh interval, seconds (OGX ignores it).'),
-      resources: described(z.optional(z.strictObject({ models: described(z.optional(z.array(model).check(z.minLength(1))), 'Models to register.') })), 'Resources registered at startup.'),
+      resources: described(
+        z.optional(z.strictObject({ models: described(z.optional(z.array(model).check(z.minLength(1))), 'Models to register.') })),
+        'Resources registered at startup.',
+      ),
       storage: z.optional(storage),
       tls: described(
         z.optional(
@@ -187,7 +191,8 @@ function defineSchemas() {
               'Client identity (the operator ignores it).',
             ),
             trust: described(
-              z.optional(z.strictObject({ caCertificates: described(z.optional(z.array(configMapRef('A ConfigMap key with PEM CA certificates.')).check(z.minLength(1))), 'CA certificates.') })),
+              z.optional(z.strictObject({ caCertificates: described(z.optional(z.array(configMapRef(
+                'A ConfigMap key with PEM CA certificates.')).check(z.minLength(1))), 'CA certificates.') })),
               'CA certificates the server trusts for outbound TLS.',
             ),
           }),

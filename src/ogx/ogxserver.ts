@@ -45,12 +45,14 @@ export function ogxNearMiss(object: Pick<KrmObject, 'apiVersion' | 'kind'>): Fie
   const objectGroup = slash < 0 ? '' : object.apiVersion.slice(0, slash);
   const right = `\`${ogxApiVersion}\``;
   if (object.kind !== ogxKind && isNear(object.kind, ogxKind)) {
-    return { path: ['kind'], message: `must be \`${ogxKind}\` (apiVersion ${right}) for llsd-render to render it, not ${quote(object.kind)}; as a misspelt OGXServer it would render nothing` };
+    return { path: ['kind'], message: `must be \`${ogxKind}\` (apiVersion ${right}) for llsd-render to render it, not ${quote(object.kind)}; as a misspelt ` +
+      `OGXServer it would render nothing` };
   }
   if (object.kind === ogxKind && objectGroup === ogxGroup) {
     return {
       path: ['apiVersion'],
-      message: `is not a version llsd-render reads: ${quote(object.apiVersion.slice(slash + 1))}; write ${right}, the one version of ${ogxKind} it renders (the operator serves only v1beta1)`,
+      message: `is not a version llsd-render reads: ${quote(object.apiVersion.slice(slash + 1))}; write ${right}, the one version of ${ogxKind} it renders ` +
+        `(the operator serves only v1beta1)`,
     };
   }
   if (object.kind === ogxKind) {
@@ -58,7 +60,8 @@ export function ogxNearMiss(object: Pick<KrmObject, 'apiVersion' | 'kind'>): Fie
     return { path: ['apiVersion'], message: `must be ${right} for llsd-render to render this ${ogxKind}: ${wrote}, and the OGXServer would render nothing` };
   }
   if (objectGroup === ogxGroup) {
-    return { path: ['kind'], message: `must be \`${ogxKind}\`, the one kind of ${ogxGroup}, not ${quote(object.kind)}; written otherwise the OGXServer would render nothing` };
+    return { path: ['kind'], message: `must be \`${ogxKind}\`, the one kind of ${ogxGroup}, not ${quote(object.kind)}; written otherwise the OGXServer would ` +
+      `render nothing` };
   }
   return undefined;
 }

@@ -75,7 +75,7 @@ export function expandOgxProviders(providers: unknown): OgxExpansion {
 /** A typed provider's config (§4.1–§4.7): each field of the table that is set, under its config key. */
 function expandTyped(typed: OgxTypedProvider, p: Obj, path: Path, out: OgxExpansion): OgxProviderEntry['entry'] {
   const id = !typed.single && typeof p.id === 'string' && p.id !== '' ? p.id : typed.id;
-  const secret = (ref: { name: string; key: string }, key: string, at: Path): string => {
+  const secret = (ref: SecretRef, key: string, at: Path): string => {
     const name = ogxEnvName(id, key.toUpperCase());
     out.env.push({ name, secretName: ref.name, key: ref.key, path: at });
     return placeholder(name);
@@ -87,7 +87,7 @@ function expandTyped(typed: OgxTypedProvider, p: Obj, path: Path, out: OgxExpans
  * The config of `fields` for the CR object `source`: a field that is not set (or null) is left out,
  * an object mapped by its own fields, a secret written as its env placeholder; the rest copied.
  */
-function mapFields(fields: readonly OgxTypedField[], source: Obj, path: Path, secret: (ref: { name: string; key: string }, key: string, at: Path) => string): Obj {
+function mapFields(fields: readonly OgxTypedField[], source: Obj, path: Path, secret: (ref: SecretRef, key: string, at: Path) => string): Obj {
   const config: Obj = {};
   for (const f of fields) {
     const value = source[f.field];
@@ -122,7 +122,9 @@ function expandCustom(p: Obj, path: Path, out: OgxExpansion): OgxProviderEntry['
   const settings = p.settings;
   if (settings !== undefined && settings !== null) {
     if (!isPlainObject(settings)) {
-      out.problems.push({ path: [...path, 'settings'], message: `must be a mapping of config keys to values (the operator fails: failed to unmarshal settings JSON for provider ${quote(id)}); write e.g. \`settings: {base_url: …}\`` });
+      out.problems.push({ path: [...path, 'settings'], message:
+        `must be a mapping of config keys to values (the operator fails: failed to unmarshal settings JSON for provider ${quote(id)}); write e.g. ` +
+        `\`settings: {base_url: …}\`` });
       return undefined;
     }
     for (const [key, value] of Object.entries(settings)) {
@@ -139,4 +141,5 @@ function expandCustom(p: Obj, path: Path, out: OgxExpansion): OgxProviderEntry['
   return { config, provider_id: id, provider_type: type };
 }
 
-const isSecretRef = (value: unknown): value is { name: string; key: string } => isPlainObject(value) && typeof value.name === 'string' && typeof value.key === 'string';
+type SecretRef = { name: string; key: string };
+const isSecretRef = (value: unknown): value is SecretRef => isPlainObject(value) && typeof value.name === 'string' && typeof value.key === 'string';

@@ -83,7 +83,8 @@ const specRules: CelRule[] = [
           .filter((field) => has(spec, field))
           .map((field) => ({
             path: ['spec', field],
-            message: `overrideConfig and ${field} are mutually exclusive: \`overrideConfig\` supplies the whole config.yaml, so remove \`${field}\` (put it in that ConfigMap's config.yaml instead), or remove \`overrideConfig\` to have the config generated`,
+            message: `overrideConfig and ${field} are mutually exclusive: \`overrideConfig\` supplies the whole config.yaml, so remove \`${field}\` (put it ` +
+              `in that ConfigMap's config.yaml instead), or remove \`overrideConfig\` to have the config generated`,
           }))
       : [],
   (spec) => {
@@ -102,7 +103,8 @@ const specRules: CelRule[] = [
 const distributionRule = on('distribution', (distribution, path) => {
   const name = has(distribution, 'name');
   const image = has(distribution, 'image');
-  if (name && image) return [{ path, message: 'only one of name or image can be specified: keep `name` (a named distribution already has its image) or `image`' }];
+  if (name && image) return [{ path, message:
+    'only one of name or image can be specified: keep `name` (a named distribution already has its image) or `image`' }];
   if (!name && !image) return [{ path, message: 'one of name or image must be specified: set `name` (for example `starter`) or `image`' }];
   return [];
 });
@@ -124,39 +126,48 @@ const vectorIndexRule = on('providers.vectorIo.remote.pgvector[].vectorIndex', (
 });
 
 const qdrantRule = on('providers.vectorIo.remote.qdrant[]', (qdrant, path) =>
-  has(qdrant, 'url') || has(qdrant, 'host') ? [] : [{ path, message: 'at least one of url or host must be specified: add `url` (for example `http://qdrant:6333`) or `host`' }],
+  has(qdrant, 'url') || has(qdrant, 'host') ? [] : [{ path, message:
+    'at least one of url or host must be specified: add `url` (for example `http://qdrant:6333`) or `host`' }],
 );
 
 const kvRule = on('storage.kv', (kv, path) => {
   const redis = kv.type === 'redis';
   const problems: FieldProblem[] = [];
-  if (redis && !has(kv, 'endpoint')) problems.push({ path: [...path, 'endpoint'], message: 'endpoint is required when type is redis: add `endpoint`, for example `redis://redis:6379`' });
-  if (!redis && has(kv, 'endpoint')) problems.push({ path: [...path, 'endpoint'], message: 'endpoint is only valid when type is redis: remove `endpoint`, or set `type: redis`' });
-  if (!redis && has(kv, 'password')) problems.push({ path: [...path, 'password'], message: 'password is only valid when type is redis: remove `password`, or set `type: redis`' });
+  if (redis && !has(kv, 'endpoint')) problems.push({ path: [...path, 'endpoint'], message:
+    'endpoint is required when type is redis: add `endpoint`, for example `redis://redis:6379`' });
+  if (!redis && has(kv, 'endpoint')) problems.push({ path: [...path, 'endpoint'], message:
+    'endpoint is only valid when type is redis: remove `endpoint`, or set `type: redis`' });
+  if (!redis && has(kv, 'password')) problems.push({ path: [...path, 'password'], message:
+    'password is only valid when type is redis: remove `password`, or set `type: redis`' });
   return problems;
 });
 
 const sqlRule = on('storage.sql', (sql, path) => {
   const postgres = sql.type === 'postgres';
   if (postgres && !has(sql, 'connectionString')) {
-    return [{ path: [...path, 'connectionString'], message: 'connectionString is required when type is postgres: add `connectionString: {name: <secret>, key: <key>}`' }];
+    return [{ path: [...path, 'connectionString'], message:
+      'connectionString is required when type is postgres: add `connectionString: {name: <secret>, key: <key>}`' }];
   }
   if (!postgres && has(sql, 'connectionString')) {
-    return [{ path: [...path, 'connectionString'], message: 'connectionString is only valid when type is postgres: remove `connectionString`, or set `type: postgres`' }];
+    return [{ path: [...path, 'connectionString'], message:
+      'connectionString is only valid when type is postgres: remove `connectionString`, or set `type: postgres`' }];
   }
   return [];
 });
 
 const autoscalingRule = on('workload.autoscaling', (autoscaling, path) =>
   has(autoscaling, 'minReplicas') && (autoscaling.maxReplicas as number) < (autoscaling.minReplicas as number)
-    ? [{ path: [...path, 'maxReplicas'], message: `maxReplicas must be greater than or equal to minReplicas: raise \`maxReplicas\` to at least ${String(autoscaling.minReplicas)}, or lower \`minReplicas\`` }]
+    ? [{ path: [...path, 'maxReplicas'], message:
+      `maxReplicas must be greater than or equal to minReplicas: raise \`maxReplicas\` to at least ${String(autoscaling.minReplicas)}, or lower ` +
+      `\`minReplicas\`` }]
     : [],
 );
 
 const pdbRule = on('workload.podDisruptionBudget', (pdb, path) => {
   const min = has(pdb, 'minAvailable');
   const max = has(pdb, 'maxUnavailable');
-  if (!min && !max) return [{ path, message: 'at least one of minAvailable or maxUnavailable must be specified: add `minAvailable: 1` or `maxUnavailable: 1`, or remove `podDisruptionBudget`' }];
+  if (!min && !max) return [{ path, message:
+    'at least one of minAvailable or maxUnavailable must be specified: add `minAvailable: 1` or `maxUnavailable: 1`, or remove `podDisruptionBudget`' }];
   if (min && max) return [{ path, message: 'minAvailable and maxUnavailable are mutually exclusive: remove one of them' }];
   return [];
 });
@@ -195,7 +206,12 @@ const celRules: CelRule[] = [
   notEmptyIfSpecified('providers.vectorIo.remote.qdrant[]', ['url', 'host', 'location', 'prefix']),
   notEmptyIfSpecified('providers.toolRuntime.inline.fileSearch[].vectorStoresConfig', ['defaultProviderId']),
   notEmptyIfSpecified('providers.files.remote.s3', ['region', 'endpointUrl']),
-  notEmptyIfSpecified('providers.responses.inline.builtin.compactionConfig', ['summarizationPrompt', 'summaryPrefix', 'summarizationModel', 'tokenizerEncoding']),
+  notEmptyIfSpecified('providers.responses.inline.builtin.compactionConfig', [
+    'summarizationPrompt',
+    'summaryPrefix',
+    'summarizationModel',
+    'tokenizerEncoding',
+  ]),
   notEmptyIfSpecified('providers.responses.inline.builtin.vectorStoresConfig', ['defaultProviderId']),
   notEmptyIfSpecified('providers.fileProcessors.remote.doclingServe', ['baseUrl']),
   notEmptyIfSpecified('resources.models[]', ['provider', 'modelType', 'quantization']),
@@ -286,7 +302,8 @@ function checkDistributionName(spec: OgxServerSpec, known: readonly string[], of
   if (name === undefined || known.length === 0 || known.includes(name)) return [];
   const available = [...offered].sort().join(', ');
   const near = closest(name, offered);
-  return [{ path: ['spec', 'distribution', 'name'], message: `unknown distribution "${name}"${near ? ` (did you mean "${near}"?)` : ''}; available distributions: ${available}; or set \`image\` instead of \`name\`` }];
+  return [{ path: ['spec', 'distribution', 'name'], message:
+    `unknown distribution "${name}"${near ? ` (did you mean "${near}"?)` : ''}; available distributions: ${available}; or set \`image\` instead of \`name\`` }];
 }
 
 /** The named distributions of the catalog that have an OGX release (the others render only as LLSDs). */
@@ -308,7 +325,8 @@ function checkUniqueIds(spec: OgxServerSpec): FieldProblem[] {
     const explicit = provider.entry.id !== undefined;
     problems.push({
       path: explicit ? [...provider.path, 'id'] : provider.path,
-      message: `duplicate provider ID "${provider.id}": \`${formatFieldPath(earlier.path)}\` has it already; provider ids are unique across all APIs, so give this provider a different \`id\``,
+      message: `duplicate provider ID "${provider.id}": \`${formatFieldPath(earlier.path)}\` has it already; provider ids are unique across all APIs, so ` +
+        `give this provider a different \`id\``,
     });
   }
   return problems;
@@ -323,7 +341,8 @@ function checkModelProviders(spec: OgxServerSpec): FieldProblem[] {
       : [
           {
             path: ['spec', 'resources', 'models', i, 'provider'],
-            message: `references unknown provider ID; available: [${ids.join(' ')}]${didYouMean(model.provider, ids)} (a provider without \`id\` has its type's default id, such as \`remote-vllm\`)`,
+            message: `references unknown provider ID; available: [${ids.join(' ')}]${didYouMean(model.provider, ids)} (a provider without \`id\` has its ` +
+              `type's default id, such as \`remote-vllm\`)`,
           },
         ],
   );
@@ -335,7 +354,8 @@ function checkAdoption(server: OgxServer): FieldProblem[] {
     .filter((key) => annotations[key] === server.metadata.name)
     .map((key) => ({
       path: ['metadata', 'annotations', key],
-      message: 'adoption annotation value must not equal the CR name; same-name adoption causes resource conflicts: write the name of the LlamaStackDistribution to adopt from, or remove the annotation',
+      message: 'adoption annotation value must not equal the CR name; same-name adoption causes resource conflicts: write the name of the ' +
+        'LlamaStackDistribution to adopt from, or remove the annotation',
     }));
 }
 
@@ -345,7 +365,8 @@ function checkNameLength(server: OgxServer): FieldProblem[] {
   return [
     {
       path: ['metadata', 'name'],
-      message: `must be at most ${maxNameLength} characters, not ${name.length}: the operator names objects \`<name>-prometheus-rules\`, which must be a DNS label of at most 63 characters; choose a shorter name`,
+      message: `must be at most ${maxNameLength} characters, not ${name.length}: the operator names objects \`<name>-prometheus-rules\`, which must be a DNS ` +
+        `label of at most 63 characters; choose a shorter name`,
     },
   ];
 }

@@ -7,7 +7,14 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { ogxDecimalKeys, ogxProvidersSchema, ogxTypedApis, ogxTypedProviders, type OgxTypedField, type OgxTypedProvider } from '../../src/catalog/ogx-providers.js';
+import {
+  ogxDecimalKeys,
+  ogxProvidersSchema,
+  ogxTypedApis,
+  ogxTypedProviders,
+  type OgxTypedField,
+  type OgxTypedProvider,
+} from '../../src/catalog/ogx-providers.js';
 import { ogxStorage, ogxStorageSchema } from '../../src/catalog/ogx-storage.js';
 import { jsonSchemaOf } from '../../src/llsd/json-schema.js';
 import { ogxDisableableApis, ogxSchemas } from '../../src/ogx/ogxserver.js';
@@ -20,7 +27,8 @@ const implicit = new Set([Number.MAX_SAFE_INTEGER, Number.MIN_SAFE_INTEGER]);
 /** What the schema node says differently from the table's field, as `path: difference` lines. */
 function fieldDifferences(f: OgxTypedField, node: Node | undefined, path: string): string[] {
   if (!node) return [`${path}: not in the schema`];
-  const own = (want: unknown, got: unknown, what: string): string[] => (JSON.stringify(want) === JSON.stringify(got) ? [] : [`${path}: ${what} ${JSON.stringify(got)}, table ${JSON.stringify(want)}`]);
+  const own = (want: unknown, got: unknown, what: string): string[] => (JSON.stringify(want) === JSON.stringify(got) ? [] : [
+    `${path}: ${what} ${JSON.stringify(got)}, table ${JSON.stringify(want)}`]);
   switch (f.kind) {
     case 'string':
     case 'decimal':
@@ -49,8 +57,10 @@ function objectDifferences(fields: readonly OgxTypedField[], node: Node, path: s
   const names = [...fields.map((f) => f.field), ...extra].sort();
   const required = fields.filter((f) => f.required).map((f) => f.field).sort();
   const diffs: string[] = [];
-  if (JSON.stringify(Object.keys(props(node)).sort()) !== JSON.stringify(names)) diffs.push(`${path}: fields ${Object.keys(props(node)).sort().join(',')}, table ${names.join(',')}`);
-  if (JSON.stringify([...((node.required ?? []) as string[])].sort()) !== JSON.stringify(required)) diffs.push(`${path}: required ${JSON.stringify(node.required ?? [])}, table ${JSON.stringify(required)}`);
+  if (JSON.stringify(Object.keys(props(node)).sort()) !== JSON.stringify(names)) diffs.push(
+    `${path}: fields ${Object.keys(props(node)).sort().join(',')}, table ${names.join(',')}`);
+  if (JSON.stringify([...((node.required ?? []) as string[])].sort()) !== JSON.stringify(required)) diffs.push(
+    `${path}: required ${JSON.stringify(node.required ?? [])}, table ${JSON.stringify(required)}`);
   for (const f of fields) diffs.push(...fieldDifferences(f, props(node)[f.field], `${path}.${f.field}`));
   return diffs;
 }
@@ -59,13 +69,15 @@ function objectDifferences(fields: readonly OgxTypedField[], node: Node, path: s
 function differences(providers: readonly OgxTypedProvider[], schema: Node): string[] {
   const diffs: string[] = [];
   const apis = [...new Set(providers.map((p) => p.apiField))];
-  if (JSON.stringify(Object.keys(props(schema)).sort()) !== JSON.stringify([...apis].sort())) diffs.push(`providers: APIs ${Object.keys(props(schema)).sort().join(',')}, table ${apis.join(',')}`);
+  if (JSON.stringify(Object.keys(props(schema)).sort()) !== JSON.stringify([...apis].sort())) diffs.push(
+    `providers: APIs ${Object.keys(props(schema)).sort().join(',')}, table ${apis.join(',')}`);
   for (const apiField of apis) {
     for (const placement of ['remote', 'inline'] as const) {
       const group = props(props(props(schema)[apiField] ?? {})[placement] ?? {});
       const typed = providers.filter((p) => p.apiField === apiField && p.placement === placement);
       const names = [...typed.map((p) => p.field), 'custom'].sort();
-      if (JSON.stringify(Object.keys(group).sort()) !== JSON.stringify(names)) diffs.push(`${apiField}.${placement}: types ${Object.keys(group).sort().join(',')}, table ${names.join(',')}`);
+      if (JSON.stringify(Object.keys(group).sort()) !== JSON.stringify(names)) diffs.push(
+        `${apiField}.${placement}: types ${Object.keys(group).sort().join(',')}, table ${names.join(',')}`);
       for (const p of typed) {
         const path = `${apiField}.${placement}.${p.field}`;
         const node = group[p.field];
@@ -112,12 +124,14 @@ describe('configs/ogx-providers.yaml', () => {
     const [vllm, ...rest] = ogxTypedProviders() as [OgxTypedProvider, ...OgxTypedProvider[]];
     const renamed = { ...vllm, fields: vllm.fields.map((f) => (f.field === 'maxTokens' ? { ...f, field: 'maxTokenz' } : f)) };
     expect(differences([renamed, ...rest], schema())).toEqual([
-      'inference.remote.vllm[]: fields allowedModels,apiToken,endpoint,id,maxTokens,network,refreshModels, table allowedModels,apiToken,endpoint,id,maxTokenz,network,refreshModels',
+      'inference.remote.vllm[]: fields allowedModels,apiToken,endpoint,id,maxTokens,network,refreshModels, table ' +
+        'allowedModels,apiToken,endpoint,id,maxTokenz,network,refreshModels',
       'inference.remote.vllm[].maxTokenz: not in the schema',
     ]);
     const bounded = { ...vllm, fields: vllm.fields.map((f) => (f.field === 'maxTokens' ? { ...f, max: 10 } : f)) };
     expect(differences([bounded, ...rest], schema())).toEqual(['inference.remote.vllm[].maxTokens: maximum undefined, table 10']);
-    expect(differences(rest, schema())).toEqual(['inference.remote: types azure,bedrock,custom,openai,vertexai,vllm,watsonx, table azure,bedrock,custom,openai,vertexai,watsonx']);
+    expect(differences(rest, schema())).toEqual([
+      'inference.remote: types azure,bedrock,custom,openai,vertexai,vllm,watsonx, table azure,bedrock,custom,openai,vertexai,watsonx']);
   });
 
   it('has the APIs `disabledAPIs` accepts, one each', () => {
