@@ -18,6 +18,7 @@ import type { GeneratedConfig, GenerateOutcome } from '../llsd/generate.js';
 import { expandOgxProviders, type OgxExpansion, type OgxProviderEntry } from './providers.js';
 import { ogxDecimalKeys } from '../catalog/ogx-providers.js';
 import { ogxStorage } from '../catalog/ogx-storage.js';
+import { ogxObjects } from '../catalog/catalog.js';
 import type { SecretEnv } from '../core/secrets.js';
 
 type Obj = Record<string, unknown>;
@@ -202,17 +203,14 @@ function distroName(spec: Obj): string {
   return String(distribution.name ?? distribution.image ?? '');
 }
 
-/** §11: the base `server` with `port` = spec.network.port when non-zero, else the base's, else 8321. */
+/** §11: the base `server` with `port` = spec.network.port when non-zero, else the base's, else the operator's (8321, configs/ogx-objects.yaml). */
 function serverOf(base: Obj | undefined, spec: Obj): Obj {
   const server: Obj = { ...base };
   const network = isPlainObject(spec.network) ? spec.network : {};
-  const port = typeof network.port === 'number' && network.port !== 0 ? network.port : (server.port ?? defaultPort);
+  const port = typeof network.port === 'number' && network.port !== 0 ? network.port : (server.port ?? ogxObjects().container.port);
   server.port = port;
   return server;
 }
-
-/** The operator's port when neither the spec nor the base has one (its CRD default). */
-const defaultPort = 8321;
 
 // ---- what the release accepts (§13; configs/ogx-divergences.yaml) ------------------------------
 
