@@ -23,15 +23,8 @@ export const providerRowSchema = z.strictObject({
   credentialKeys: z.optional(z.array(z.string()).check(z.minLength(1))),
   /** Keys that locate the service when it is more than one URL (pgvector host/port/db, …). */
   connectionKeys: z.optional(z.array(z.string())),
-  // Legacy, read only by startup-rules.ts and disabled.ts until they read the catalog (issue 16);
-  // the render reads the catalog instead. Delete with their rows' fields in configs/providers.yaml.
-  urlKey: z.nullable(z.string()),
-  credentialKey: z.nullable(z.string()),
-  requiredKeys: z.optional(z.array(z.string())),
-  presentIn: z.array(version),
-  removedIn: z.optional(version),
-  requiresApis: z.optional(z.array(z.string())),
-  fieldsInOlderReleases: z.optional(z.record(version, z.array(z.string()))),
+  /** A safety provider whose shields run a guard model through inference: a shield is named after a registered model. */
+  shieldIsModel: z.optional(z.literal(true)),
 });
 export type ProviderRow = z.infer<typeof providerRowSchema>;
 

@@ -1,5 +1,5 @@
 // LLSD (v1alpha1 or v1alpha2) → `ogx.io/v1beta1` OGXServer, for `convert --to ogx.io/v1beta1`
-// (issue 17 "Migration"; ../shared/reference/ogxserver/MIGRATION.md). A pure function over plain
+// (issue 17 "Migration"; docs/ogxserver.md "Migrating to OGXServer"). A pure function over plain
 // objects: the LLSD is read as the renderer reads it (schema, v1alpha1 converted, rules), then each
 // part of its spec is written as the OGXServer field that renders the same thing. A field with no
 // such counterpart is a warning naming the LLSD field and saying what to do instead: nothing is
@@ -7,8 +7,9 @@
 //
 // The OGXServer gets another name (`<name>-ogx`): the operator refuses adoption by a CR of the same
 // name, and a Deployment's selector cannot change in place. The adoption annotations name the
-// LLSD, so its PVC and Service are kept (MIGRATION.md §5).
-import { baseConfig, catalogReleaseFor, distributions, newestRelease, ogxServerReleases } from '../catalog/catalog.js';
+// LLSD, so its PVC and Service are kept (the operator adopts them).
+import { baseConfig, catalogReleaseFor, distributions, newestRelease, ogxDivergences, ogxServerReleases } from '../catalog/catalog.js';
+import { ogxTypedApis, ogxTypedProviders, type OgxTypedField, type OgxTypedProvider } from '../catalog/ogx-providers.js';
 import { profileFor } from '../catalog/versions.js';
 import { providerKeys, resolveProviderType, type ResolvedType } from '../llsd/providers.js';
 import { envName, isSecretLeaf, placeholder, selectorOf } from '../core/secrets.js';
@@ -34,7 +35,7 @@ export interface OgxConversion {
   problems: FieldProblem[];
 }
 
-/** The longest OGXServer name: the operator names objects `<name>-prometheus-rules` (API.md §14). */
+/** The longest OGXServer name: the operator names objects `<name>-prometheus-rules` (its webhook checks the length). */
 const maxNameLength = 46;
 const nameSuffix = '-ogx';
 
@@ -44,7 +45,8 @@ const nameSuffix = '-ogx';
  */
 export function toOgxServer(object: KrmObject): OgxConversion {
   const reader = Object.hasOwn(llsdReaders, object.apiVersion) ? llsdReaders[object.apiVersion as LlsdVersion] : undefined;
-  if (!reader) return { object, problems: [{ path: ['apiVersion'], message: `must be ${listOf(Object.keys(llsdReaders))} to be converted to ${ogxApiVersion}` }] };
+  if (!reader) return { object, problems: [{ path: ['apiVersion'], message:
+    `must be ${listOf(Object.keys(llsdReaders))} to be converted to ${ogxApiVersion}` }] };
   const parsed = reader.parse(object);
   if (!parsed.ok) return { object, problems: parsed.problems };
   const { llsd } = parsed;
@@ -76,7 +78,8 @@ export function toOgxServer(object: KrmObject): OgxConversion {
   const check = parseOgxServer(converted as KrmObject);
   if (!check.ok) {
     // A bug of this conversion, told as an error rather than written out as an object that does not apply.
-    const invalid = check.problems.filter(isError).map((p) => ({ path: [], message: `cannot be converted: the OGXServer would be invalid at \`${p.path.join('.')}\`: ${p.message}` }));
+    const invalid = check.problems.filter(isError).map((p) => ({ path: [], message:
+      `cannot be converted: the OGXServer would be invalid at \`${p.path.join('.')}\`: ${p.message}` }));
     return { object, problems: [...local, ...invalid] };
   }
   return { object: converted, problems: local };
@@ -92,7 +95,8 @@ export function toOgxServer(object: KrmObject): OgxConversion {
 function convertMetadata(object: KrmObject, llsd: Llsd, problems: FieldProblem[]): Plain {
   const name = newName(llsd.name);
   if (name !== `${llsd.name}${nameSuffix}`) {
-    problems.push({ severity: 'warning', code: 'ogx-conversion', path: ['metadata', 'name'], message: `is too long for an OGXServer name with ${code(nameSuffix)} (at most ${maxNameLength} characters): the OGXServer is named ${quote(name)}` });
+    problems.push({ severity: 'warning', code: 'ogx-conversion', path: ['metadata', 'name'], message:
+      `is too long for an OGXServer name with ${code(nameSuffix)} (at most ${maxNameLength} characters): the OGXServer is named ${quote(name)}` });
   }
   const metadata: Plain = { name };
   if (llsd.namespace !== undefined) metadata.namespace = llsd.namespace;
@@ -103,7 +107,8 @@ function convertMetadata(object: KrmObject, llsd: Llsd, problems: FieldProblem[]
       problems.push({
         severity: 'warning', code: 'ogx-conversion',
         path: ['metadata', 'annotations', key],
-        message: `is dropped: ${quote(value)} is no OGX release, and an OGXServer renders only against ${listOf(ogxServerReleases())} (without the annotation: its distribution's default release); add it back with one of those to pin another`,
+        message: `is dropped: ${quote(value)} is no OGX release, and an OGXServer renders only against ${listOf(ogxServerReleases())} (without the ` +
+          `annotation: its distribution's default release); add it back with one of those to pin another`,
       });
     } else if (key === conversionAnnotation) {
       problems.push({
@@ -141,112 +146,24 @@ function releaseOf(llsd: Llsd): { release: string; catalogRelease: string } {
 // ---------------------------------------------------------------------------------------------
 // providers
 
-/** LLSD API → OGXServer `spec.providers` key; safety and telemetry have none. */
-const ogxApis: Partial<Record<ProviderEntry['api'], string>> = { inference: 'inference', vectorIo: 'vectorIo', toolRuntime: 'toolRuntime' };
+/**
+ * The OGXServer `spec.providers` key of an LLSD provider API: the one that fills the same config API
+ * (`vectorIo` → `vectorIo`); safety and telemetry have none.
+ */
+const ogxApiOf = (api: ProviderEntry['api']): string | undefined => ogxTypedApis().find((a) => a.api === providerApis[api])?.field;
 
-type FieldKind = 'string' | 'int' | 'port' | 'bool' | 'strings' | 'secret' | readonly string[];
+/** The CR field kinds an LLSD value can be written as; objects, maps and decimals are left to `custom`. */
+const convertible = new Set(['string', 'int', 'bool', 'strings', 'enum', 'secret']);
 
 /**
- * An OGXServer typed provider: its list under `remote`/`inline`, and config key → field, the
- * reverse of GENERATION.md §4 (what the operator writes for each field). `required`: fields the
- * CRD requires; without them the provider stays `custom`.
+ * The OGXServer typed provider for an LLSD provider of `type` under the config API `api`: the table's
+ * provider whose type the server runs as `type` (the operator's `inline::rag-runtime` is OGX's
+ * `inline::file-search`, configs/ogx-divergences.yaml), or undefined.
  */
-interface TypedProvider {
-  group: 'remote' | 'inline';
-  list: string;
-  fields: Record<string, readonly [field: string, kind: FieldKind]>;
-  required: readonly string[];
+function typedProviderOf(api: string, type: string): OgxTypedProvider | undefined {
+  const serverType = (operator: string): string => ogxDivergences().providerTypes.find((r) => r.api === api && r.operator === operator)?.server ?? operator;
+  return ogxTypedProviders().find((p) => p.api === api && serverType(p.type) === type);
 }
-
-/** refreshModels, allowedModels: every typed inference provider has them (`network` is left to `custom`). */
-const inferenceCommon = { refresh_models: ['refreshModels', 'bool'], allowed_models: ['allowedModels', 'strings'] } as const;
-const searchTool = { api_key: ['apiKey', 'secret'], max_results: ['maxResults', 'int'] } as const;
-
-const typedProviders: Record<string, Record<string, TypedProvider>> = {
-  inference: {
-    'remote::vllm': {
-      group: 'remote',
-      list: 'vllm',
-      fields: { ...inferenceCommon, base_url: ['endpoint', 'string'], api_token: ['apiToken', 'secret'], max_tokens: ['maxTokens', 'int'] },
-      required: ['endpoint'],
-    },
-    'remote::openai': { group: 'remote', list: 'openai', fields: { ...inferenceCommon, base_url: ['endpoint', 'string'], api_key: ['apiKey', 'secret'] }, required: ['apiKey'] },
-    'remote::azure': {
-      group: 'remote',
-      list: 'azure',
-      fields: { ...inferenceCommon, base_url: ['endpoint', 'string'], api_key: ['apiKey', 'secret'], api_version: ['apiVersion', 'string'], api_type: ['apiType', 'string'] },
-      required: ['endpoint', 'apiKey'],
-    },
-    'remote::bedrock': {
-      group: 'remote',
-      list: 'bedrock',
-      fields: {
-        ...inferenceCommon,
-        region_name: ['region', 'string'],
-        api_key: ['apiKey', 'secret'],
-        aws_access_key_id: ['awsAccessKeyId', 'secret'],
-        aws_secret_access_key: ['awsSecretAccessKey', 'secret'],
-        aws_session_token: ['awsSessionToken', 'secret'],
-        aws_role_arn: ['awsRoleArn', 'string'],
-        aws_web_identity_token_file: ['awsWebIdentityTokenFile', 'string'],
-        aws_role_session_name: ['awsRoleSessionName', 'string'],
-        profile_name: ['profileName', 'string'],
-        retry_mode: ['retryMode', 'string'],
-        total_max_attempts: ['totalMaxAttempts', 'int'],
-        connect_timeout: ['connectTimeout', 'int'],
-        read_timeout: ['readTimeout', 'int'],
-        session_ttl: ['sessionTTL', 'int'],
-      },
-      required: ['region'],
-    },
-    'remote::vertexai': { group: 'remote', list: 'vertexai', fields: { ...inferenceCommon, project: ['project', 'string'], location: ['location', 'string'] }, required: ['project'] },
-    'remote::watsonx': {
-      group: 'remote',
-      list: 'watsonx',
-      fields: { ...inferenceCommon, base_url: ['endpoint', 'string'], api_key: ['apiKey', 'secret'], project_id: ['projectId', 'string'], timeout: ['timeout', 'int'] },
-      required: ['apiKey'],
-    },
-  },
-  vectorIo: {
-    'remote::pgvector': {
-      group: 'remote',
-      list: 'pgvector',
-      fields: {
-        host: ['host', 'string'],
-        port: ['port', 'port'],
-        db: ['db', 'string'],
-        user: ['user', 'string'],
-        password: ['password', 'secret'],
-        distance_metric: ['distanceMetric', ['COSINE', 'L2', 'L1', 'INNER_PRODUCT']],
-      },
-      required: ['password'],
-    },
-    'remote::milvus': { group: 'remote', list: 'milvus', fields: { uri: ['uri', 'string'], token: ['token', 'secret'], consistency_level: ['consistencyLevel', 'string'] }, required: ['uri'] },
-    'remote::qdrant': {
-      group: 'remote',
-      list: 'qdrant',
-      fields: {
-        url: ['url', 'string'],
-        host: ['host', 'string'],
-        port: ['port', 'port'],
-        location: ['location', 'string'],
-        api_key: ['apiKey', 'secret'],
-        grpc_port: ['grpcPort', 'port'],
-        prefer_grpc: ['preferGrpc', 'bool'],
-        https: ['https', 'bool'],
-        prefix: ['prefix', 'string'],
-        timeout: ['timeout', 'int'],
-      },
-      required: [],
-    },
-  },
-  toolRuntime: {
-    'remote::brave-search': { group: 'remote', list: 'braveSearch', fields: searchTool, required: ['apiKey'] },
-    'remote::tavily-search': { group: 'remote', list: 'tavilySearch', fields: searchTool, required: ['apiKey'] },
-    'remote::model-context-protocol': { group: 'remote', list: 'modelContextProtocol', fields: {}, required: [] },
-    'inline::file-search': { group: 'inline', list: 'fileSearch', fields: {}, required: [] },
-  },
-};
 
 /** One config key of an LLSD provider, as the renderer would write it: a value, or a Secret key. */
 type ConfigValue = { value: unknown } | { secret: { name: string; key: string } };
@@ -254,12 +171,13 @@ type ConfigValue = { value: unknown } | { secret: { name: string; key: string } 
 function convertProviders(llsd: Llsd, release: { release: string; catalogRelease: string }, env: Plain[], problems: FieldProblem[]): Plain | undefined {
   const out: Plain = {};
   for (const provider of llsd.providers) {
-    const api = ogxApis[provider.api];
+    const api = ogxApiOf(provider.api);
     if (api === undefined) {
       problems.push({
         severity: 'warning', code: 'ogx-conversion',
         path: provider.path,
-        message: `is dropped: OGXServer has no ${provider.api} providers; to keep it, write the whole config.yaml in a ConfigMap and set \`spec.overrideConfig\``,
+        message: `is dropped: OGXServer has no ${provider.api} providers; to keep it, write the whole config.yaml in a ConfigMap and set ` +
+          `\`spec.overrideConfig\``,
       });
       continue;
     }
@@ -270,19 +188,22 @@ function convertProviders(llsd: Llsd, release: { release: string; catalogRelease
     }
     const config = providerConfig(provider, resolved.resolved, release.release, env, problems);
     if (config === undefined) continue;
-    const [group, list, entry] = typedEntry(provider.id, resolved.resolved.type, typedProviders[provider.api]?.[resolved.resolved.type], config) ?? customEntry(provider, resolved.resolved.type, config);
+    const typed = typedProviderOf(providerApis[provider.api], resolved.resolved.type);
+    const [group, list, entry] = typedEntry(provider.id, typed, config) ?? customEntry(provider, resolved.resolved.type, config);
     const apiOut = (out[api] ??= {}) as Plain;
     const groupOut = (apiOut[group] ??= {}) as Plain;
     ((groupOut[list] ??= []) as Plain[]).push(entry);
   }
   for (const api of Object.keys(out)) {
-    const llsdApi = Object.keys(ogxApis).find((k) => ogxApis[k as ProviderEntry['api']] === api) as ProviderEntry['api'];
+    const llsdApi = (Object.keys(providerApis) as Array<ProviderEntry['api']>).find((k) => ogxApiOf(k) === api) as ProviderEntry['api'];
     const lost = baseProvidersLost(llsd, release.release, llsdApi);
     if (lost.length === 0) continue;
     problems.push({
       severity: 'warning', code: 'ogx-conversion',
       path: ['spec', 'providers', llsdApi],
-      message: `replaces the distribution's ${providerApis[llsdApi]} providers in the OGXServer (an LLSD lays its providers over them), so ${listOf(lost.map((id) => code(id)))} ${lost.length === 1 ? 'is' : 'are'} no longer configured; add those you use to \`spec.providers.${api}\` as \`custom\` providers`,
+      message: `replaces the distribution's ${providerApis[llsdApi]} providers in the OGXServer (an LLSD lays its providers over them), so ` +
+        `${listOf(lost.map((id) => code(id)))} ${lost.length === 1 ? 'is' : 'are'} no longer configured; add those you use to \`spec.providers.${api}\` as ` +
+        `\`custom\` providers`,
     });
   }
   return Object.keys(out).length > 0 ? out : undefined;
@@ -314,7 +235,13 @@ function baseProvidersLost(llsd: Llsd, release: string, api: ProviderEntry['api'
  * URL key, `apiKey` to its credential key, …), or undefined when a field has no key in that release
  * (the LLSD would not render either; the error says so).
  */
-function providerConfig(provider: ProviderEntry, resolved: ResolvedType, release: string, env: Plain[], problems: FieldProblem[]): Map<string, ConfigValue> | undefined {
+function providerConfig(
+  provider: ProviderEntry,
+  resolved: ResolvedType,
+  release: string,
+  env: Plain[],
+  problems: FieldProblem[],
+): Map<string, ConfigValue> | undefined {
   const keys = providerKeys(resolved);
   const config = new Map<string, ConfigValue>();
   let ok = true;
@@ -324,13 +251,18 @@ function providerConfig(provider: ProviderEntry, resolved: ResolvedType, release
   }
   if (provider.endpoint !== undefined) {
     if (keys.urlKey === null) {
-      problems.push({ path: [...provider.path, 'endpoint'], message: `cannot be converted: ${resolved.type} has no URL setting in release ${release}; remove \`endpoint\` or pass the provider's own keys in \`settings\`` });
+      problems.push({
+        path: [...provider.path, 'endpoint'],
+        message: `cannot be converted: ${resolved.type} has no URL setting in release ${release}; ` +
+          `remove \`endpoint\` or pass the provider's own keys in \`settings\``,
+      });
       ok = false;
     } else config.set(keys.urlKey, { value: completeEndpoint(provider, resolved, keys.urlKey, release, problems) });
   }
   if (provider.apiKey !== undefined) {
     if (keys.credentialKey === null) {
-      problems.push({ path: [...provider.path, 'apiKey'], message: `cannot be converted: ${resolved.type} takes no API key in release ${release}; use \`secretRefs\` with the provider's own keys` });
+      problems.push({ path: [...provider.path, 'apiKey'], message:
+        `cannot be converted: ${resolved.type} takes no API key in release ${release}; use \`secretRefs\` with the provider's own keys` });
       ok = false;
     } else config.set(keys.credentialKey, { secret: selectorOf(provider.apiKey) });
   }
@@ -342,7 +274,7 @@ function providerConfig(provider: ProviderEntry, resolved: ResolvedType, release
 /**
  * A settings value with each nested `{secretKeyRef}` leaf as an `${env.X}` placeholder, and X
  * added to the pod env from the Secret: OGXServer `secretRefs` take top-level keys only, and
- * `settings` reach config.yaml as written (GENERATION.md §4.8). The env name is the renderer's.
+ * `settings` reach config.yaml as written (the operator copies them). The env name is the renderer's.
  */
 function withSecretsAsEnv(value: unknown, id: string, keys: string[], env: Plain[]): unknown {
   if (Array.isArray(value)) return value.map((child, i) => withSecretsAsEnv(child, id, [...keys, String(i)], env));
@@ -365,40 +297,42 @@ function completeEndpoint(provider: ProviderEntry, resolved: ResolvedType, urlKe
   const { pathname } = new URL(endpoint);
   if (pathname !== '/' && pathname !== '') return endpoint;
   const completed = `${endpoint.replace(/\/$/, '')}/v1`;
-  problems.push({ severity: 'info', path: [...provider.path, 'endpoint'], message: `became ${quote(completed)}, the URL the LLSD renders to (the server reads the full URL including /v1)` });
+  problems.push({ severity: 'info', path: [...provider.path, 'endpoint'], message:
+    `became ${quote(completed)}, the URL the LLSD renders to (the server reads the full URL including /v1)` });
   return completed;
 }
 
 /** The provider as a typed OGXServer provider, when every config key is one of its fields with a value it takes. */
-function typedEntry(id: string, type: string, typed: TypedProvider | undefined, config: Map<string, ConfigValue>): [string, string, Plain] | undefined {
+function typedEntry(id: string, typed: OgxTypedProvider | undefined, config: Map<string, ConfigValue>): [string, string, Plain] | undefined {
   if (!typed) return undefined;
-  if ([...config.keys()].some((key) => !Object.hasOwn(typed.fields, key))) return undefined;
+  const fields = typed.conversionFields.filter((f) => convertible.has(f.kind));
+  if ([...config.keys()].some((key) => !fields.some((f) => f.key === key))) return undefined;
   const entry: Plain = { id };
   // In the table's order, so the output does not depend on the order of the LLSD's fields.
-  for (const [key, [field, kind]] of Object.entries(typed.fields)) {
-    const value = config.get(key);
+  for (const f of fields) {
+    const value = config.get(f.key);
     if (value === undefined) continue;
-    if (!fits(kind, value)) return undefined;
-    setOwn(entry, field, 'secret' in value ? { ...value.secret } : value.value);
+    if (!fits(f, value)) return undefined;
+    setOwn(entry, f.field, 'secret' in value ? { ...value.secret } : value.value);
   }
-  if (!typed.required.every((f) => Object.hasOwn(entry, f))) return undefined;
-  // qdrant: the CRD wants `url` or `host` (a `location`-only qdrant stays custom).
-  if (type === 'remote::qdrant' && entry.url === undefined && entry.host === undefined) return undefined;
-  return [typed.group, typed.list, entry];
+  if (!fields.every((f) => !f.required || Object.hasOwn(entry, f.field))) return undefined;
+  // The CRD wants one of these (qdrant: `url` or `host`; a `location`-only qdrant stays custom).
+  const oneOf = fields.filter((f) => typed.oneOf.includes(f.key));
+  if (oneOf.length > 0 && oneOf.every((f) => entry[f.field] === undefined)) return undefined;
+  return [typed.placement, typed.field, entry];
 }
 
-function fits(kind: FieldKind, value: ConfigValue): boolean {
-  if (kind === 'secret') return 'secret' in value;
+function fits(field: OgxTypedField, value: ConfigValue): boolean {
+  if (field.kind === 'secret') return 'secret' in value;
   if ('secret' in value) return false;
   const v = value.value;
-  if (Array.isArray(kind)) return typeof v === 'string' && kind.includes(v);
-  switch (kind) {
+  switch (field.kind) {
+    case 'enum':
+      return typeof v === 'string' && (field.values ?? []).includes(v);
     case 'string':
       return typeof v === 'string' && v !== '';
     case 'int':
-      return Number.isInteger(v) && (v as number) >= 1;
-    case 'port':
-      return Number.isInteger(v) && (v as number) >= 1 && (v as number) <= 65535;
+      return Number.isInteger(v) && (v as number) >= (field.min ?? 1) && (field.max === undefined || (v as number) <= field.max);
     case 'bool':
       return typeof v === 'boolean';
     default:
@@ -426,7 +360,8 @@ function externalProviderProblems(llsd: Llsd): FieldProblem[] {
     (list ?? []).map((external, i) => ({
       severity: 'warning' as const, code: 'ogx-conversion' as const,
       path: ['spec', 'externalProviders', api, i],
-      message: `is dropped: OGXServer cannot install a provider from an image; build a distribution image that contains ${quote(external.image)}'s package, set \`spec.distribution.image\` to it, and add the provider as \`custom\` under \`spec.providers\``,
+      message: `is dropped: OGXServer cannot install a provider from an image; build a distribution image that contains ${quote(external.image)}'s package, ` +
+        `set \`spec.distribution.image\` to it, and add the provider as \`custom\` under \`spec.providers\``,
     })),
   );
 }
@@ -436,7 +371,7 @@ function externalProviderProblems(llsd: Llsd): FieldProblem[] {
 
 /**
  * Models, each with its provider named: an LLSD model without one goes to the first inference
- * provider of the LLSD, an OGXServer's to the alphabetically smallest id (GENERATION.md §8).
+ * provider of the LLSD, an OGXServer's to the alphabetically smallest id (the operator's rule).
  */
 function convertResources(llsd: Llsd, problems: FieldProblem[]): Plain | undefined {
   const first = llsd.providers.find((p) => p.api === 'inference')?.id;
@@ -447,7 +382,8 @@ function convertResources(llsd: Llsd, problems: FieldProblem[]): Plain | undefin
       kind === 'tools'
         ? 'OGX registers the tool groups of its tool_runtime providers itself; configure the provider under `spec.providers.toolRuntime`'
         : 'OGXServer has no safety API; to keep shields, write the whole config.yaml in a ConfigMap and set `spec.overrideConfig`';
-    problems.push({ severity: 'warning', code: 'ogx-conversion', path: ['spec', 'resources', kind], message: `is dropped: OGXServer registers only models; ${instead}` });
+    problems.push({ severity: 'warning', code: 'ogx-conversion', path: ['spec', 'resources', kind], message:
+      `is dropped: OGXServer registers only models; ${instead}` });
   }
   return models.length > 0 ? { models } : undefined;
 }
@@ -460,7 +396,8 @@ function convertModel(model: ModelEntry, first: string | undefined, problems: Fi
     problems.push({
       severity: 'warning', code: 'ogx-conversion',
       path: model.path,
-      message: "names no provider and the LLSD has no inference provider: the OGXServer registers it with the distribution's alphabetically first inference provider; name one in `provider`",
+      message: "names no provider and the LLSD has no inference provider: the OGXServer registers it with the distribution's alphabetically first inference " +
+        "provider; name one in `provider`",
     });
   }
   if (model.modelType !== undefined) out.modelType = model.modelType;
@@ -470,7 +407,8 @@ function convertModel(model: ModelEntry, first: string | undefined, problems: Fi
     problems.push({
       severity: 'warning', code: 'ogx-conversion',
       path: [...model.path, 'embeddingDimension'],
-      message: 'is dropped: an OGXServer model has no metadata, so OGX asks the provider for the dimension; to keep it, write the whole config.yaml in a ConfigMap and set `spec.overrideConfig`',
+      message: 'is dropped: an OGXServer model has no metadata, so OGX asks the provider for the dimension; to keep it, write the whole config.yaml in a ' +
+        'ConfigMap and set `spec.overrideConfig`',
     });
   }
   return out;
@@ -493,15 +431,19 @@ function convertStorage(llsd: Llsd, problems: FieldProblem[]): Plain | undefined
       severity: 'warning', code: 'ogx-conversion',
       path: ['spec', 'storage', 'sql'],
       message:
-        "is dropped: an OGXServer takes a PostgreSQL store only as a connection string, which OGX does not read (it needs host, port, db and user: llsd-render refuses that form, divergence A11 in docs/ogxserver.md), so the OGXServer uses sqlite on its storage volume; to keep PostgreSQL, give the whole config.yaml by `spec.overrideConfig` instead of `spec.storage`",
+        "is dropped: an OGXServer takes a PostgreSQL store only as a connection string, which OGX does not read (it needs host, port, db and user: " +
+          "llsd-render refuses that form, divergence A11 in docs/ogxserver.md), so the OGXServer uses sqlite on its storage volume; to keep PostgreSQL, give " +
+          "the whole config.yaml by `spec.overrideConfig` instead of `spec.storage`",
     });
   }
   problems.push({
     severity: 'warning', code: 'ogx-conversion',
     path: ['spec', 'storage'],
-    message: `replaces the distribution's whole \`storage\` section in the OGXServer (an LLSD changes only the backends it names): the stores become \`metadata\`, \`inference\`, \`conversations\` and \`prompts\` on the backends given here${
+    message: `replaces the distribution's whole \`storage\` section in the OGXServer (an LLSD changes only the backends it names): the stores become ` +
+      `\`metadata\`, \`inference\`, \`conversations\` and \`prompts\` on the backends given here${
       (sql?.type ?? 'sqlite') === 'sqlite' && llsd.spec.workload?.storage !== undefined
-        ? "; its sqlite SQL file is `sqlstore.db` where the LLSD's was `sql_store.db`, so on the adopted volume the SQL data is not found: rename the file on the volume before the OGXServer starts, or give the store by `spec.overrideConfig`"
+        ? "; its sqlite SQL file is `sqlstore.db` where the LLSD's was `sql_store.db`, so on the adopted volume the SQL data is not found: rename the file " +
+          "on the volume before the OGXServer starts, or give the store by `spec.overrideConfig`"
         : ''
     }`,
   });
@@ -512,13 +454,16 @@ function convertKv(kv: StorageBackendInput, path: Path, problems: FieldProblem[]
   const type = kv.type ?? 'sqlite';
   if (type === 'sqlite') return { type: 'sqlite' };
   if (type === 'postgres') {
-    problems.push({ severity: 'warning', code: 'ogx-conversion', path, message: 'is dropped: an OGXServer key-value store is sqlite or redis, not postgres; use `type: redis`, or leave it out for sqlite (until then the OGXServer uses sqlite)' });
+    problems.push({ severity: 'warning', code: 'ogx-conversion', path, message:
+      'is dropped: an OGXServer key-value store is sqlite or redis, not postgres; use `type: redis`, or leave it out for sqlite (until then the OGXServer ' +
+      'uses sqlite)' });
     return undefined;
   }
   const out: Plain = { type: 'redis' };
   const secretField = (['host', 'port'] as const).find((f) => isPlainObject(kv[f]));
   if (secretField !== undefined) {
-    problems.push({ severity: 'warning', code: 'ogx-conversion', path: [...path, secretField], message: 'is dropped: an OGXServer takes the redis address as a plain `endpoint`, not from a Secret; write it in `spec.storage.kv.endpoint`' });
+    problems.push({ severity: 'warning', code: 'ogx-conversion', path: [...path, secretField], message:
+      'is dropped: an OGXServer takes the redis address as a plain `endpoint`, not from a Secret; write it in `spec.storage.kv.endpoint`' });
   }
   const host = typeof kv.host === 'string' ? kv.host : undefined;
   const port = typeof kv.port === 'number' ? kv.port : undefined;
@@ -539,7 +484,9 @@ function convertDisabled(llsd: Llsd, problems: FieldProblem[]): string[] | undef
       problems.push({
         severity: 'warning', code: 'ogx-conversion',
         path: ['spec', 'disabled', i],
-        message: `is dropped: an OGXServer can disable only ${listOf([...ogxDisableableApis])}${api === 'safety' || api === 'telemetry' ? `, and OGX has no ${api} providers to disable` : ''}; to remove ${quote(name)}, write the whole config.yaml in a ConfigMap and set \`spec.overrideConfig\``,
+        message: `is dropped: an OGXServer can disable only ` +
+          `${listOf([...ogxDisableableApis])}${api === 'safety' || api === 'telemetry' ? `, and OGX has no ${api} providers to disable` : ''}; to remove ` +
+          `${quote(name)}, write the whole config.yaml in a ConfigMap and set \`spec.overrideConfig\``,
       });
     }
   });
@@ -553,7 +500,7 @@ function convertDisabled(llsd: Llsd, problems: FieldProblem[]): string[] | undef
  * `spec.network`: port, external access, and the NetworkPolicy as the LLSD renders it. An LLSD
  * renders no NetworkPolicy without `allowedFrom`, an OGXServer one by default (`policy.enabled:
  * false` keeps it so); with `allowedFrom` the policy's peers become `policy.ingress` rules, which
- * replace the OGXServer's default peers (MIGRATION.md §3), so the LLSD's own-namespace peer is kept.
+ * replace the OGXServer's default peers (the operator's NetworkPolicy), so the LLSD's own-namespace peer is kept.
  */
 function convertNetwork(llsd: Llsd, problems: FieldProblem[]): Plain {
   const networking = llsd.spec.networking ?? {};
@@ -572,7 +519,8 @@ function convertNetwork(llsd: Llsd, problems: FieldProblem[]): Plain {
       problems.push({
         severity: 'warning', code: 'ogx-conversion',
         path: ['spec', 'networking', 'allowedFrom'],
-        message: "becomes `spec.network.policy.ingress`, which admits no ingress controller: add a peer for its namespace (e.g. `{namespaceSelector: {matchLabels: {kubernetes.io/metadata.name: ingress-nginx}}}`) so the Ingress can reach the server",
+        message: "becomes `spec.network.policy.ingress`, which admits no ingress controller: add a peer for its namespace (e.g. `{namespaceSelector: " +
+          "{matchLabels: {kubernetes.io/metadata.name: ingress-nginx}}}`) so the Ingress can reach the server",
       });
     }
   }
@@ -583,7 +531,9 @@ function convertNetwork(llsd: Llsd, problems: FieldProblem[]): Plain {
       severity: 'warning', code: 'ogx-conversion',
       path: ['spec', 'networking', 'tls', tls.enabled === true ? 'enabled' : 'secretName'],
       message:
-        'has no working OGXServer counterpart: the operator reads no server TLS setting (`spec.network.tls` is ignored), so the server serves plain HTTP; terminate TLS in front of it (Ingress, service mesh), or write the whole config.yaml with `server.tls_certfile`/`tls_keyfile` in a ConfigMap for `spec.overrideConfig` and mount the Secret with `spec.workload.overrides`',
+        'has no working OGXServer counterpart: the operator reads no server TLS setting (`spec.network.tls` is ignored), so the server serves plain HTTP; ' +
+          'terminate TLS in front of it (Ingress, service mesh), or write the whole config.yaml with `server.tls_certfile`/`tls_keyfile` in a ConfigMap for ' +
+          '`spec.overrideConfig` and mount the Secret with `spec.workload.overrides`',
     });
   }
   return out;
@@ -593,7 +543,9 @@ function convertNetwork(llsd: Llsd, problems: FieldProblem[]): Plain {
 function policyPeers(allowedFrom: { namespaces?: string[] | undefined; labels?: string[] | undefined }): Plain[] {
   if (allowedFrom.namespaces?.includes('*')) return [{ namespaceSelector: {} }];
   const peers: Plain[] = [{ podSelector: {} }];
-  for (const namespace of new Set(allowedFrom.namespaces ?? [])) peers.push({ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': namespace } } });
+  for (const namespace of new Set(allowedFrom.namespaces ?? [])) {
+    peers.push({ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': namespace } } });
+  }
   for (const label of new Set(allowedFrom.labels ?? [])) peers.push({ namespaceSelector: { matchExpressions: [{ key: label, operator: 'Exists' }] } });
   return peers;
 }
@@ -635,7 +587,8 @@ function convertWorkload(llsd: Llsd, env: Plain[], problems: FieldProblem[]): Pl
     problems.push({
       severity: 'warning', code: 'ogx-conversion',
       path: ['spec', 'workload', 'overrides', 'terminationGracePeriodSeconds'],
-      message: 'is dropped: an OGXServer has no termination grace period, so the pod gets the Kubernetes default (30 s); patch the rendered Deployment (e.g. with kustomize) to keep it',
+      message: 'is dropped: an OGXServer has no termination grace period, so the pod gets the Kubernetes default (30 s); patch the rendered Deployment (e.g. ' +
+        'with kustomize) to keep it',
     });
   }
   return Object.keys(out).length > 0 ? out : undefined;
@@ -660,7 +613,8 @@ function v1alpha1Only(object: KrmObject): FieldProblem[] {
     problems.push({
       severity: 'warning', code: 'ogx-conversion',
       path: containerNamePath.split('.'),
-      message: `is dropped: the OGXServer's container is always named \`ogx\`, not ${quote(String(container))}; update anything that names the container (\`kubectl logs -c\`, patches)`,
+      message: `is dropped: the OGXServer's container is always named \`ogx\`, not ${quote(String(container))}; update anything that names the container ` +
+        `(\`kubectl logs -c\`, patches)`,
     });
   }
   const namespace = spec?.server?.userConfig?.configMapNamespace;

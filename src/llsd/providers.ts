@@ -18,7 +18,6 @@ import {
 } from '../catalog/catalog.js';
 import type { Plan } from './plan.js';
 import { envName, isSecretLeaf, placeholder, selectorOf, type SecretEnv } from '../core/secrets.js';
-import { compareVersions } from '../catalog/versions.js';
 import { formatFieldPath } from '../krm/item.js';
 import { deepMerge, isPlainObject, setOwn } from '../lib/objects.js';
 import { clip, code, listOf, quote } from '../lib/quote.js';
@@ -36,38 +35,6 @@ export interface BuiltProvider {
   entry: ConfigProvider;
   env: SecretEnv[];
 }
-
-// ---------------------------------------------------------------------------------------------
-// Legacy: the per-release facts of configs/providers.yaml, read only by startup-rules.ts and
-// disabled.ts until they read the catalog (issue 16). The render below does not use them.
-
-/**
- * Does this provider type exist in `release`, judged from the legacy provider table? Kept for
- * startup-rules.ts and disabled.ts; the render asks the release's registry (providerSpec).
- */
-export function existsIn(row: ProviderRow, release: string): boolean {
-  if (row.presentIn.includes(release)) return true;
-  if (row.removedIn && compareVersions(row.removedIn, release) <= 0) return false;
-  if (row.removedIn && row.presentIn.length === 0) return true;
-  const seen = [...row.presentIn].sort(compareVersions);
-  const oldest = seen[0];
-  const newest = seen[seen.length - 1];
-  if (oldest === undefined || newest === undefined || compareVersions(release, newest) > 0) return false;
-  return compareVersions(oldest, release) <= 0 || oldest === tableReleases()[0];
-}
-
-let presentReleases: string[] | undefined;
-const tableReleases = (): string[] => (presentReleases ??= [...new Set(providerTable().flatMap((row) => row.presentIn))].sort(compareVersions));
-
-/** The legacy table's field list of a row in `release`; kept for startup-rules.ts (providerFields answers for the render). */
-export function fieldsIn(row: ProviderRow, release: string): readonly string[] | undefined {
-  const snapshot = fieldSnapshots().find((s) => compareVersions(release, s) <= 0);
-  return snapshot === undefined ? undefined : row.fieldsInOlderReleases?.[snapshot];
-}
-
-let snapshots: string[] | undefined;
-const fieldSnapshots = (): string[] =>
-  (snapshots ??= [...new Set(providerTable().flatMap((row) => Object.keys(row.fieldsInOlderReleases ?? {})))].sort(compareVersions));
 
 // ---------------------------------------------------------------------------------------------
 // Provider types and their keys, from the catalog release's registry

@@ -1,4 +1,4 @@
-// CR resources → registered resources (DESIGN §5; notes §1.5, §1.7): models, shields and tool
+// CR resources → registered resources (DESIGN §5; docs/config-generation.md "The generated config.yaml"): models, shields and tool
 // groups, under `registered_resources` (0.3.0+) or as top-level lists (≤ 0.2). Every entry gets an
 // explicit provider_id: the server silently skips entries without one.
 import type { FieldProblem } from '../lib/issues.js';
@@ -8,7 +8,7 @@ import { isPlainObject, setOwn } from '../lib/objects.js';
 import { clip, listOf, quote } from '../lib/quote.js';
 import type { ReleaseProfile } from '../catalog/catalog.js';
 import { compareVersions } from '../catalog/versions.js';
-import { toolGroupTable, type ToolGroupTable } from '../catalog/catalog.js';
+import { providerTable, toolGroupTable, type ToolGroupTable } from '../catalog/catalog.js';
 
 export interface RegisteredModel {
   model_id: string;
@@ -94,7 +94,8 @@ export function registerModels(
     if (provider === undefined) {
       problems.push({
         path: model.path,
-        message: `needs an inference provider: configure \`spec.providers.inference\`, or write the model as \`{name: ${clip(model.name)}, provider: <id>}\` with one of the distribution's inference providers: ${available}`,
+        message: `needs an inference provider: configure \`spec.providers.inference\`, or write the model as \`{name: ${clip(model.name)}, provider: <id>}\` ` +
+          `with one of the distribution's inference providers: ${available}`,
       });
       continue;
     }
@@ -102,7 +103,8 @@ export function registerModels(
     if (!enabledProviders.includes(provider)) {
       problems.push({
         path: model.provider === undefined ? model.path : [...model.path, 'provider'],
-        message: `names the inference provider ${quote(provider)}, which the rendered config does not enable;${nearest(provider, ordered)} use one of: ${available}`,
+        message: `names the inference provider ${quote(provider)}, which the rendered config does not enable;${nearest(provider, ordered)} use one of: ` +
+          `${available}`,
       });
       continue;
     }
@@ -179,10 +181,11 @@ export interface ShieldInput {
 
 /**
  * Shields (FR-044) go to the CR's first safety provider, else the distribution's first enabled one.
- * `provider_shield_id` is what the provider runs: for `inline::llama-guard` a guard model served by
- * an inference provider, so the shield must be named after a registered model (the spec's shields
- * are plain names, and upstream's configs name the shield after its guard model too); for the
- * other safety providers it is the shield's own name (the server's default when left out).
+ * `provider_shield_id` is what the provider runs: for a guard-model provider (`shieldIsModel` in
+ * configs/providers.yaml: llama-guard) a guard model served by an inference provider, so the shield
+ * must be named after a registered model (the spec's shields are plain names, and upstream's configs
+ * name the shield after its guard model too); for the other safety providers it is the shield's own
+ * name (the server's default when left out).
  */
 export function registerShields(input: ShieldInput, problems: FieldProblem[]): RegisteredShield[] {
   const { config, profile } = input;
@@ -196,28 +199,33 @@ export function registerShields(input: ShieldInput, problems: FieldProblem[]): R
   if (input.providerFailed) return [];
   const chosen = enabled.find((p) => p.id === input.crProviders[0]) ?? enabled[0];
   if (!chosen) {
-    problems.push({ path, message: 'needs a safety provider, and the distribution enables none: configure `spec.providers.safety`, for example `{provider: llama-guard}`' });
+    problems.push({ path, message: 'needs a safety provider, and the distribution enables none: configure `spec.providers.safety`, for example `{provider: ' +
+      'llama-guard}`' });
     return [];
   }
   if (chosen.id !== input.crProviders[0] && enabled.length > 1) {
     problems.push({
       severity: 'info',
       path,
-      message: `registered with the distribution's safety provider ${quote(chosen.id)}, the first of ${listOf(enabled.map((p) => p.id))}; configure \`spec.providers.safety\` to choose another`,
+      message: `registered with the distribution's safety provider ${quote(chosen.id)}, the first of ${listOf(enabled.map((p) => p.id))}; configure ` +
+        `\`spec.providers.safety\` to choose another`,
     });
   }
   const models = certainModels(config, profile);
+  const runsModel = providerTable().some((row) => row.api === 'safety' && row.type === chosen.type && row.shieldIsModel === true);
   const registered: RegisteredShield[] = [];
   input.shields.forEach((name, i) => {
     if (registered.some((s) => s.shield_id === name)) return;
     let providerShieldId = name;
-    if (chosen.type === 'inline::llama-guard') {
+    if (runsModel) {
       const model = models.find((m) => m.model_id === name);
       if (!model && input.refusedModels?.has(name)) return;
       if (!model) {
         problems.push({
           path: [...path, i],
-          message: `names no registered model: the safety provider ${quote(chosen.id)} (inline::llama-guard) runs each shield's guard model through inference, so register the guard model under the shield's name in \`spec.resources.models\`, for example \`models: [{name: meta-llama/Llama-Guard-3-8B, provider: <inference provider id>}]\` and \`shields: [meta-llama/Llama-Guard-3-8B]\``,
+          message: `names no registered model: the safety provider ${quote(chosen.id)} (${chosen.type}) runs each shield's guard model through inference, so ` +
+            `register the guard model under the shield's name in \`spec.resources.models\`, for example \`models: [{name: meta-llama/Llama-Guard-3-8B, ` +
+            `provider: <inference provider id>}]\` and \`shields: [meta-llama/Llama-Guard-3-8B]\``,
         });
         return;
       }
@@ -233,7 +241,12 @@ export function registerShields(input: ShieldInput, problems: FieldProblem[]): R
  * certainly registers, or startup fails; one that names a shield switched by an env var (starter's
  * `llama-guard` with SAFETY_MODEL) is moved to the CR's first shield, with an info result.
  */
-export function settleDefaultShield(config: Record<string, unknown>, profile: ReleaseProfile, ours: readonly RegisteredShield[], problems: FieldProblem[]): void {
+export function settleDefaultShield(
+  config: Record<string, unknown>,
+  profile: ReleaseProfile,
+  ours: readonly RegisteredShield[],
+  problems: FieldProblem[],
+): void {
   const safety = config.safety;
   const first = ours[0];
   if (!profile.defaultShieldId || !isPlainObject(safety) || typeof safety.default_shield_id !== 'string' || !first) return;
@@ -244,7 +257,8 @@ export function settleDefaultShield(config: Record<string, unknown>, profile: Re
   problems.push({
     severity: 'info',
     path: ['spec', 'resources', 'shields', 0],
-    message: `set safety.default_shield_id to ${quote(first.shield_id)}: the distribution's default ${quote(safety.default_shield_id)} is not a shield the server will certainly register, and a default that names no registered shield stops the server`,
+    message: `set safety.default_shield_id to ${quote(first.shield_id)}: the distribution's default ${quote(safety.default_shield_id)} is not a shield the ` +
+      `server will certainly register, and a default that names no registered shield stops the server`,
   });
   setOwn(safety, 'default_shield_id', first.shield_id);
 }
@@ -273,7 +287,10 @@ export function registerTools(input: ToolInput, problems: FieldProblem[]): Regis
   const { config, profile, release } = input;
   const path = ['spec', 'resources', 'tools'];
   if (input.disabled) {
-    problems.push({ path, message: 'cannot be registered because `spec.disabled` lists tool_runtime; remove tool_runtime from `disabled`, or remove the tools' });
+    problems.push({
+      path,
+      message: 'cannot be registered because `spec.disabled` lists tool_runtime; remove tool_runtime from `disabled`, or remove the tools',
+    });
     return [];
   }
   const providers = isPlainObject(config.providers) ? config.providers : {};
@@ -288,7 +305,9 @@ export function registerTools(input: ToolInput, problems: FieldProblem[]): Regis
     const entry = toolGroups().find((t) => t.names.includes(name));
     if (!entry) {
       const near = closest(name, known);
-      problems.push({ path: [...path, i], message: `${quote(tool)} is not a built-in tool group.${near ? ` Did you mean "${near}"?` : ''} Known tools: ${listOf(toolGroups().map((t) => t.names[0] as string))}` });
+      problems.push({ path: [...path, i], message:
+        `${quote(tool)} is not a built-in tool group.${near ? ` Did you mean "${near}"?` : ''} Known tools: ` +
+        `${listOf(toolGroups().map((t) => t.names[0] as string))}` });
       return;
     }
     const variant = entry.variants.find(
@@ -306,14 +325,16 @@ export function registerTools(input: ToolInput, problems: FieldProblem[]): Regis
         : `{provider: ${short[0]}}`;
       problems.push({
         path: [...path, i],
-        message: `needs a tool_runtime provider that serves ${variant.toolGroup} (${orList(short)}), and the rendered config enables none: add one to \`spec.providers.toolRuntime\`, for example \`${example}\``,
+        message: `needs a tool_runtime provider that serves ${variant.toolGroup} (${orList(short)}), and the rendered config enables none: add one to ` +
+          `\`spec.providers.toolRuntime\`, for example \`${example}\``,
       });
       return;
     }
     if (profile.toolGroups === 'auto' || registered.some((t) => t.toolgroup_id === variant.toolGroup)) return;
     // The distribution's own entry for the group stays, when its provider serves it, unless the CR
     // configured a provider for the group.
-    const kept = baseGroups.find((g) => g.toolgroup_id === variant.toolGroup && candidates.some((p) => p.id === g.provider_id && variant.providers.includes(p.type)));
+    const serves = (id: unknown): boolean => candidates.some((p) => p.id === id && variant.providers.includes(p.type));
+    const kept = baseGroups.find((g) => g.toolgroup_id === variant.toolGroup && serves(g.provider_id));
     if (kept && !input.crProviders.includes(provider.id)) return;
     registered.push({ toolgroup_id: variant.toolGroup, provider_id: provider.id });
   });

@@ -1,7 +1,11 @@
-// Generate config.yaml for an OGXServer in generated mode (reference GENERATION.md §2–§13): first
-// what the OGX operator writes for the spec and base (`operatorConfig`), then, where that output
-// is something the target OGX release rejects or ignores, what the server accepts instead
-// (`adaptToRelease`; each difference is a row of configs/ogx-divergences.yaml and the table in docs/ogxserver.md).
+// Generate config.yaml for an OGXServer in generated mode: first what the OGX operator writes for
+// the spec and base (`operatorConfig`, as its generator in pkg/config of ogx-ai/ogx-k8s-operator
+// does), then, where that output is something the target OGX release rejects or ignores, what the
+// server accepts instead (`adaptToRelease`; each difference is a row of configs/ogx-divergences.yaml
+// and the table in docs/ogxserver.md). The § numbers are the generator's steps: §1 the mode, §2 the
+// base, §3 the pipeline, §4 providers (typed: configs/ogx-providers.yaml), §5 the per-API merge,
+// §7 Secret env vars, §8 models, §9 storage, §11 the server and distro name, §12 the YAML it
+// writes, §13 what the release needs instead.
 import { createHash } from 'node:crypto';
 import { isError, type FieldProblem } from '../lib/issues.js';
 import { ogxDivergences, providerFields, providerSpec, runConfigStores } from '../catalog/catalog.js';
@@ -11,7 +15,10 @@ import { configSizeProblem } from '../core/config-size.js';
 import { clip, code, listOf, quote } from '../lib/quote.js';
 import type { OgxPlan } from './plan.js';
 import type { GeneratedConfig, GenerateOutcome } from '../llsd/generate.js';
-import { expandOgxProviders, storageEnv, type OgxExpansion, type OgxProviderEntry } from './providers.js';
+import { expandOgxProviders, type OgxExpansion, type OgxProviderEntry } from './providers.js';
+import { ogxDecimalKeys } from '../catalog/ogx-providers.js';
+import { ogxStorage } from '../catalog/ogx-storage.js';
+import { ogxObjects } from '../catalog/catalog.js';
 import type { SecretEnv } from '../core/secrets.js';
 
 type Obj = Record<string, unknown>;
@@ -165,34 +172,27 @@ function registeredModels(plan: OgxPlan, providers: Record<string, Obj[]>, probl
   });
 }
 
-/** §9: `spec.storage` (even `{}`) replaces the base storage with two backends and four stores. */
+/** §9: `spec.storage` (even `{}`) replaces the base storage with two backends and four stores (configs/ogx-storage.yaml). */
 function operatorStorage(storage: Obj, env: SecretEnv[]): Obj {
+  const { backends, env: storageEnv, stores } = ogxStorage();
   const kv = isPlainObject(storage.kv) ? storage.kv : {};
   const sql = isPlainObject(storage.sql) ? storage.sql : {};
-  let kvDefault: Obj = { type: 'kv_sqlite', db_path: '${env.SQLITE_STORE_DIR:=/.ogx}/kvstore.db' };
+  let kvDefault: Obj = clonePlain(backends.kv_default.sqlite);
   if (kv.type === 'redis') {
-    kvDefault = { type: 'kv_redis', host: kv.endpoint };
+    kvDefault = { ...clonePlain(backends.kv_default.redis), host: kv.endpoint };
     if (isPlainObject(kv.password)) {
       kvDefault.password = `\${env.${storageEnv.kvPassword}}`;
       env.push({ name: storageEnv.kvPassword, secretName: String(kv.password.name), key: String(kv.password.key), path: ['spec', 'storage', 'kv', 'password'] });
     }
   }
-  let sqlDefault: Obj = { type: 'sql_sqlite', db_path: '${env.SQLITE_STORE_DIR:=/.ogx}/sqlstore.db' };
+  let sqlDefault: Obj = clonePlain(backends.sql_default.sqlite);
   if (sql.type === 'postgres') {
-    sqlDefault = { type: 'sql_postgres', connection_string: `\${env.${storageEnv.sqlConnection}}` };
+    sqlDefault = { ...clonePlain(backends.sql_default.postgres), connection_string: `\${env.${storageEnv.sqlConnection}}` };
     if (isPlainObject(sql.connectionString)) {
       env.push({ name: storageEnv.sqlConnection, secretName: String(sql.connectionString.name), key: String(sql.connectionString.key), path: ['spec', 'storage', 'sql', 'connectionString'] });
     }
   }
-  return {
-    backends: { kv_default: kvDefault, sql_default: sqlDefault },
-    stores: {
-      metadata: { backend: 'kv_default', namespace: 'registry' },
-      inference: { backend: 'sql_default', table_name: 'inference_store' },
-      conversations: { backend: 'sql_default', table_name: 'openai_conversations' },
-      prompts: { backend: 'kv_default', namespace: 'prompts' },
-    },
-  };
+  return { backends: { kv_default: kvDefault, sql_default: sqlDefault }, stores: clonePlain(stores) };
 }
 
 const disabledApis = (spec: Obj): string[] => (Array.isArray(spec.disabledAPIs) ? spec.disabledAPIs.map(String) : []);
@@ -203,17 +203,14 @@ function distroName(spec: Obj): string {
   return String(distribution.name ?? distribution.image ?? '');
 }
 
-/** §11: the base `server` with `port` = spec.network.port when non-zero, else the base's, else 8321. */
+/** §11: the base `server` with `port` = spec.network.port when non-zero, else the base's, else the operator's (8321, configs/ogx-objects.yaml). */
 function serverOf(base: Obj | undefined, spec: Obj): Obj {
   const server: Obj = { ...base };
   const network = isPlainObject(spec.network) ? spec.network : {};
-  const port = typeof network.port === 'number' && network.port !== 0 ? network.port : (server.port ?? defaultPort);
+  const port = typeof network.port === 'number' && network.port !== 0 ? network.port : (server.port ?? ogxObjects().container.port);
   server.port = port;
   return server;
 }
-
-/** The operator's port when neither the spec nor the base has one (its CRD default). */
-const defaultPort = 8321;
 
 // ---- what the release accepts (§13; configs/ogx-divergences.yaml) ------------------------------
 
@@ -262,6 +259,7 @@ function renameType(provider: OgxProviderEntry, release: string): void {
  * check reports it.
  */
 function decimalsAsNumbers(config: Record<string, unknown>): void {
+  const decimalKeys = ogxDecimalKeys();
   const walk = (node: unknown): void => {
     if (Array.isArray(node)) node.forEach(walk);
     if (!isPlainObject(node)) return;
@@ -273,7 +271,6 @@ function decimalsAsNumbers(config: Record<string, unknown>): void {
   walk(config.vector_stores_config);
 }
 
-const decimalKeys = new Set(['temperature', 'rrf_impact_factor', 'weighted_search_alpha']);
 
 /** A10: `{hnsw: {…}}` / `{ivf_flat: {nlist, nprobe}}` → OGX's tagged union. */
 function pgvectorIndex(provider: OgxProviderEntry): void {
@@ -410,14 +407,14 @@ function adaptStorage(config: Obj, plan: OgxPlan, env: SecretEnv[], problems: Fi
   const kv = isPlainObject(storage.kv) ? storage.kv : {};
   if (kv.type !== 'redis') return env;
   const { host, port } = splitRedisEndpoint(String(kv.endpoint ?? ''));
-  backends.kv_default = { type: 'kv_redis', host, ...(port !== undefined && { port }) };
+  backends.kv_default = { type: ogxStorage().backends.kv_default.redis.type, host, ...(port !== undefined && { port }) };
   if (isPlainObject(kv.password)) {
     problems.push({
       severity: 'warning', code: 'field-has-no-effect',
       path: ['spec', 'storage', 'kv', 'password'],
       message: `is not used: OGX ${plan.release}'s redis store has no password setting (the operator writes one the server ignores), so the Secret is not mounted; use a redis that needs no password from inside the cluster, or remove \`password\``,
     });
-    return env.filter((e) => e.name !== storageEnv.kvPassword);
+    return env.filter((e) => e.name !== ogxStorage().env.kvPassword);
   }
   return env;
 }

@@ -1,5 +1,5 @@
 // Plan for an `ogx.io/v1beta1` OGXServer: which OGX release, image and base config it renders
-// against, and which of the operator's three config modes applies (reference GENERATION.md §1–§2).
+// against, and which of the operator's three config modes applies (as its generator decides them).
 // The generation (src/ogx/generate.ts) and the objects read only this plan.
 //
 // The release: llsd-render renders against a release of its catalog, never `:latest`. A named
@@ -25,7 +25,7 @@ export interface OgxPlan extends ServerTarget {
   /** The parsed OGXServer, CRD defaults applied. */
   server: OgxServer;
   /**
-   * GENERATION.md §1: `generated` (a config.yaml is generated from the base and the spec),
+   * The operator's modes: `generated` (a config.yaml is generated from the base and the spec),
    * `override` (spec.overrideConfig is mounted as is, no secret env vars), `none` (the image's own config).
    */
   mode: 'generated' | 'override' | 'none';
@@ -45,7 +45,7 @@ const releasePath: Path = ['metadata', 'annotations', annotation.release];
 const namePath: Path = ['spec', 'distribution', 'name'];
 const imagePath: Path = ['spec', 'distribution', 'image'];
 
-/** GENERATION.md §1: override wins; any declarative field (even `{}`), or a non-empty disabledAPIs, generates. */
+/** As the operator decides: override wins; any declarative field (even `{}`), or a non-empty disabledAPIs, generates. */
 export function ogxConfigMode(spec: OgxServer['spec']): OgxPlan['mode'] {
   if (spec.overrideConfig?.name && spec.overrideConfig.key) return 'override';
   const declarative = spec.providers !== undefined || spec.resources !== undefined || spec.storage !== undefined || (spec.disabledAPIs?.length ?? 0) > 0;

@@ -16,7 +16,7 @@ export function checkOgxReferences(server: OgxServer, inventory: Inventory, opti
  * Every Secret an OGXServer refers to, with its path, in document order. Under `providers` and
  * `storage` every `{name, key}` is a Secret reference (the CRD has no ConfigMap reference there);
  * elsewhere only `secretKeyRef` env sources. `tls.identity.key` and `network.tls.secretName` are
- * read by nothing (API.md §8, §9), so the pod does not need them.
+ * read by nothing in the operator, so the pod does not need them.
  */
 export function ogxSecretReferences(server: OgxServer): SecretReference[] {
   const { spec } = server;

@@ -1,9 +1,11 @@
-// Rules across fields of one OGXServer, each written once: the CRD's CEL rules (API.md §1–§12) with
-// the CRD's own message, and the admission webhook's checks (API.md §14) with upstream's message.
+// Rules across fields of one OGXServer, each written once: the CRD's CEL rules (its
+// `x-kubernetes-validations`) with the CRD's own message, and the operator's admission webhook's
+// checks with upstream's message.
 // Each is reported at the field to change, with what to write instead where the message does not
 // say it. The operator's id derivation (`ogxProviderIds`) is here too: the webhook's uniqueness
 // check and the config generator read the same list.
 import { distributions, ogxServerReleases } from '../catalog/catalog.js';
+import { ogxTypedApis, ogxTypedProvidersOf } from '../catalog/ogx-providers.js';
 import { formatFieldPath } from '../krm/item.js';
 import { closest, type FieldProblem } from '../lib/issues.js';
 import type { OgxServer, OgxServerSpec } from './ogxserver.js';
@@ -72,17 +74,6 @@ const on =
   (spec) =>
     select(spec, pattern).flatMap(({ value, path }) => check(value, path));
 
-/** The CRD's API names in `disabledAPIs`, with the providers field of each. */
-const disableable = [
-  ['inference', 'inference'],
-  ['vector_io', 'vectorIo'],
-  ['tool_runtime', 'toolRuntime'],
-  ['files', 'files'],
-  ['batches', 'batches'],
-  ['responses', 'responses'],
-  ['file_processors', 'fileProcessors'],
-] as const;
-
 const overrideExcludes = ['providers', 'resources', 'storage', 'disabledAPIs', 'baseConfig'] as const;
 
 const specRules: CelRule[] = [
@@ -92,13 +83,15 @@ const specRules: CelRule[] = [
           .filter((field) => has(spec, field))
           .map((field) => ({
             path: ['spec', field],
-            message: `overrideConfig and ${field} are mutually exclusive: \`overrideConfig\` supplies the whole config.yaml, so remove \`${field}\` (put it in that ConfigMap's config.yaml instead), or remove \`overrideConfig\` to have the config generated`,
+            message: `overrideConfig and ${field} are mutually exclusive: \`overrideConfig\` supplies the whole config.yaml, so remove \`${field}\` (put it ` +
+              `in that ConfigMap's config.yaml instead), or remove \`overrideConfig\` to have the config generated`,
           }))
       : [],
   (spec) => {
     const disabled = (spec.disabledAPIs ?? []) as string[];
     const providers = (spec.providers ?? {}) as Obj;
-    return disableable
+    return ogxTypedApis()
+      .map(({ api, field }) => [api, field] as const)
       .filter(([api, field]) => disabled.includes(api) && has(providers, field))
       .map(([api, field]) => ({
         path: ['spec', 'providers', field],
@@ -110,11 +103,14 @@ const specRules: CelRule[] = [
 const distributionRule = on('distribution', (distribution, path) => {
   const name = has(distribution, 'name');
   const image = has(distribution, 'image');
-  if (name && image) return [{ path, message: 'only one of name or image can be specified: keep `name` (a named distribution already has its image) or `image`' }];
+  if (name && image) return [{ path, message:
+    'only one of name or image can be specified: keep `name` (a named distribution already has its image) or `image`' }];
   if (!name && !image) return [{ path, message: 'one of name or image must be specified: set `name` (for example `starter`) or `image`' }];
   return [];
 });
 
+// The two provider types in the message are the CRD's own examples, quoted as its CEL rule words
+// them (the message is upstream's, byte for byte); they are no facts llsd-render acts on.
 const customTypeRule = on('providers.*.*.custom[]', (custom, path) => {
   const type = custom.type as string;
   if (type.startsWith('remote::') || type.startsWith('inline::')) return [];
@@ -130,39 +126,48 @@ const vectorIndexRule = on('providers.vectorIo.remote.pgvector[].vectorIndex', (
 });
 
 const qdrantRule = on('providers.vectorIo.remote.qdrant[]', (qdrant, path) =>
-  has(qdrant, 'url') || has(qdrant, 'host') ? [] : [{ path, message: 'at least one of url or host must be specified: add `url` (for example `http://qdrant:6333`) or `host`' }],
+  has(qdrant, 'url') || has(qdrant, 'host') ? [] : [{ path, message:
+    'at least one of url or host must be specified: add `url` (for example `http://qdrant:6333`) or `host`' }],
 );
 
 const kvRule = on('storage.kv', (kv, path) => {
   const redis = kv.type === 'redis';
   const problems: FieldProblem[] = [];
-  if (redis && !has(kv, 'endpoint')) problems.push({ path: [...path, 'endpoint'], message: 'endpoint is required when type is redis: add `endpoint`, for example `redis://redis:6379`' });
-  if (!redis && has(kv, 'endpoint')) problems.push({ path: [...path, 'endpoint'], message: 'endpoint is only valid when type is redis: remove `endpoint`, or set `type: redis`' });
-  if (!redis && has(kv, 'password')) problems.push({ path: [...path, 'password'], message: 'password is only valid when type is redis: remove `password`, or set `type: redis`' });
+  if (redis && !has(kv, 'endpoint')) problems.push({ path: [...path, 'endpoint'], message:
+    'endpoint is required when type is redis: add `endpoint`, for example `redis://redis:6379`' });
+  if (!redis && has(kv, 'endpoint')) problems.push({ path: [...path, 'endpoint'], message:
+    'endpoint is only valid when type is redis: remove `endpoint`, or set `type: redis`' });
+  if (!redis && has(kv, 'password')) problems.push({ path: [...path, 'password'], message:
+    'password is only valid when type is redis: remove `password`, or set `type: redis`' });
   return problems;
 });
 
 const sqlRule = on('storage.sql', (sql, path) => {
   const postgres = sql.type === 'postgres';
   if (postgres && !has(sql, 'connectionString')) {
-    return [{ path: [...path, 'connectionString'], message: 'connectionString is required when type is postgres: add `connectionString: {name: <secret>, key: <key>}`' }];
+    return [{ path: [...path, 'connectionString'], message:
+      'connectionString is required when type is postgres: add `connectionString: {name: <secret>, key: <key>}`' }];
   }
   if (!postgres && has(sql, 'connectionString')) {
-    return [{ path: [...path, 'connectionString'], message: 'connectionString is only valid when type is postgres: remove `connectionString`, or set `type: postgres`' }];
+    return [{ path: [...path, 'connectionString'], message:
+      'connectionString is only valid when type is postgres: remove `connectionString`, or set `type: postgres`' }];
   }
   return [];
 });
 
 const autoscalingRule = on('workload.autoscaling', (autoscaling, path) =>
   has(autoscaling, 'minReplicas') && (autoscaling.maxReplicas as number) < (autoscaling.minReplicas as number)
-    ? [{ path: [...path, 'maxReplicas'], message: `maxReplicas must be greater than or equal to minReplicas: raise \`maxReplicas\` to at least ${String(autoscaling.minReplicas)}, or lower \`minReplicas\`` }]
+    ? [{ path: [...path, 'maxReplicas'], message:
+      `maxReplicas must be greater than or equal to minReplicas: raise \`maxReplicas\` to at least ${String(autoscaling.minReplicas)}, or lower ` +
+      `\`minReplicas\`` }]
     : [],
 );
 
 const pdbRule = on('workload.podDisruptionBudget', (pdb, path) => {
   const min = has(pdb, 'minAvailable');
   const max = has(pdb, 'maxUnavailable');
-  if (!min && !max) return [{ path, message: 'at least one of minAvailable or maxUnavailable must be specified: add `minAvailable: 1` or `maxUnavailable: 1`, or remove `podDisruptionBudget`' }];
+  if (!min && !max) return [{ path, message:
+    'at least one of minAvailable or maxUnavailable must be specified: add `minAvailable: 1` or `maxUnavailable: 1`, or remove `podDisruptionBudget`' }];
   if (min && max) return [{ path, message: 'minAvailable and maxUnavailable are mutually exclusive: remove one of them' }];
   return [];
 });
@@ -201,7 +206,12 @@ const celRules: CelRule[] = [
   notEmptyIfSpecified('providers.vectorIo.remote.qdrant[]', ['url', 'host', 'location', 'prefix']),
   notEmptyIfSpecified('providers.toolRuntime.inline.fileSearch[].vectorStoresConfig', ['defaultProviderId']),
   notEmptyIfSpecified('providers.files.remote.s3', ['region', 'endpointUrl']),
-  notEmptyIfSpecified('providers.responses.inline.builtin.compactionConfig', ['summarizationPrompt', 'summaryPrefix', 'summarizationModel', 'tokenizerEncoding']),
+  notEmptyIfSpecified('providers.responses.inline.builtin.compactionConfig', [
+    'summarizationPrompt',
+    'summaryPrefix',
+    'summarizationModel',
+    'tokenizerEncoding',
+  ]),
   notEmptyIfSpecified('providers.responses.inline.builtin.vectorStoresConfig', ['defaultProviderId']),
   notEmptyIfSpecified('providers.fileProcessors.remote.doclingServe', ['baseUrl']),
   notEmptyIfSpecified('resources.models[]', ['provider', 'modelType', 'quantization']),
@@ -219,7 +229,7 @@ const celRules: CelRule[] = [
 
 /** One provider of `spec.providers`, with the id the operator derives for it. */
 export interface OgxProviderId {
-  /** The provider id: `id`, else the type's default id (GENERATION.md §4), compared as written. */
+  /** The provider id: `id`, else the type's default id (configs/ogx-providers.yaml), compared as written. */
   id: string;
   /** The llama-stack API (`inference`, `vector_io`, …). */
   api: string;
@@ -236,52 +246,6 @@ export interface OgxProviderId {
   entry: Record<string, unknown>;
 }
 
-/** A typed provider: its field, provider_type and default (or fixed) id; `single` has no `id` field. */
-type Typed = readonly [field: string, providerType: string, defaultId: string, single?: 'single'];
-
-/** The id derivation order of upstream (API.md §14): API, then remote before inline, then types. */
-const providerOrder: ReadonlyArray<readonly [apiField: string, api: string, remote: readonly Typed[], inline: readonly Typed[]]> = [
-  [
-    'inference',
-    'inference',
-    [
-      ['vllm', 'remote::vllm', 'remote-vllm'],
-      ['openai', 'remote::openai', 'remote-openai'],
-      ['azure', 'remote::azure', 'remote-azure'],
-      ['bedrock', 'remote::bedrock', 'remote-bedrock'],
-      ['vertexai', 'remote::vertexai', 'remote-vertexai'],
-      ['watsonx', 'remote::watsonx', 'remote-watsonx'],
-    ],
-    [],
-  ],
-  ['vectorIo', 'vector_io', [['pgvector', 'remote::pgvector', 'remote-pgvector'], ['milvus', 'remote::milvus', 'remote-milvus'], ['qdrant', 'remote::qdrant', 'remote-qdrant']], []],
-  [
-    'toolRuntime',
-    'tool_runtime',
-    [
-      ['braveSearch', 'remote::brave-search', 'remote-brave-search'],
-      ['tavilySearch', 'remote::tavily-search', 'remote-tavily-search'],
-      ['modelContextProtocol', 'remote::model-context-protocol', 'remote-model-context-protocol'],
-    ],
-    // Upstream writes `inline::rag-runtime` here (GENERATION.md §13).
-    [['fileSearch', 'inline::rag-runtime', 'inline-file-search']],
-  ],
-  ['files', 'files', [['s3', 'remote::s3', 'remote-s3', 'single']], [['localfs', 'inline::localfs', 'inline-localfs', 'single']]],
-  ['batches', 'batches', [], [['reference', 'inline::batch-reference', 'inline-reference', 'single']]],
-  ['responses', 'responses', [], [['builtin', 'inline::responses', 'inline-builtin', 'single']]],
-  [
-    'fileProcessors',
-    'file_processors',
-    [['doclingServe', 'remote::docling-serve', 'remote-docling-serve', 'single']],
-    [
-      ['auto', 'inline::auto', 'inline-auto', 'single'],
-      ['pypdf', 'inline::pypdf', 'inline-pypdf', 'single'],
-      ['markitdown', 'inline::markitdown', 'inline-markitdown', 'single'],
-      ['docling', 'inline::docling', 'inline-docling', 'single'],
-    ],
-  ],
-];
-
 /**
  * Every provider of `spec.providers` with its derived id, in upstream's order (inference remote
  * vllm … custom, inference inline custom, vectorIo …). A custom provider's default id is its
@@ -290,18 +254,18 @@ const providerOrder: ReadonlyArray<readonly [apiField: string, api: string, remo
 export function ogxProviderIds(spec: Pick<OgxServerSpec, 'providers'>): OgxProviderId[] {
   const ids: OgxProviderId[] = [];
   const providers = (spec.providers ?? {}) as Obj;
-  for (const [apiField, api, remote, inline] of providerOrder) {
+  for (const { field: apiField, api } of ogxTypedApis()) {
     const groups = (providers[apiField] ?? {}) as Obj;
-    for (const [placement, typed] of [['remote', remote], ['inline', inline]] as const) {
+    for (const placement of ['remote', 'inline'] as const) {
       const group = (groups[placement] ?? {}) as Obj;
       const base: Path = ['spec', 'providers', apiField, placement];
       const add = (field: string, providerType: string, id: string, path: Path, entry: Obj) =>
         ids.push({ id, api, apiField, placement, field, providerType, path, entry });
-      for (const [field, providerType, defaultId, single] of typed) {
+      for (const { field, type, id: defaultId, single } of ogxTypedProvidersOf(apiField, placement)) {
         const value = group[field];
         if (value === undefined) continue;
-        if (single) add(field, providerType, defaultId, [...base, field], value as Obj);
-        else (value as Obj[]).forEach((entry, i) => add(field, providerType, (entry.id as string | undefined) ?? defaultId, [...base, field, i], entry));
+        if (single) add(field, type, defaultId, [...base, field], value as Obj);
+        else (value as Obj[]).forEach((entry, i) => add(field, type, (entry.id as string | undefined) ?? defaultId, [...base, field, i], entry));
       }
       ((group.custom ?? []) as Obj[]).forEach((entry, i) => {
         const type = entry.type as string;
@@ -338,7 +302,8 @@ function checkDistributionName(spec: OgxServerSpec, known: readonly string[], of
   if (name === undefined || known.length === 0 || known.includes(name)) return [];
   const available = [...offered].sort().join(', ');
   const near = closest(name, offered);
-  return [{ path: ['spec', 'distribution', 'name'], message: `unknown distribution "${name}"${near ? ` (did you mean "${near}"?)` : ''}; available distributions: ${available}; or set \`image\` instead of \`name\`` }];
+  return [{ path: ['spec', 'distribution', 'name'], message:
+    `unknown distribution "${name}"${near ? ` (did you mean "${near}"?)` : ''}; available distributions: ${available}; or set \`image\` instead of \`name\`` }];
 }
 
 /** The named distributions of the catalog that have an OGX release (the others render only as LLSDs). */
@@ -360,7 +325,8 @@ function checkUniqueIds(spec: OgxServerSpec): FieldProblem[] {
     const explicit = provider.entry.id !== undefined;
     problems.push({
       path: explicit ? [...provider.path, 'id'] : provider.path,
-      message: `duplicate provider ID "${provider.id}": \`${formatFieldPath(earlier.path)}\` has it already; provider ids are unique across all APIs, so give this provider a different \`id\``,
+      message: `duplicate provider ID "${provider.id}": \`${formatFieldPath(earlier.path)}\` has it already; provider ids are unique across all APIs, so ` +
+        `give this provider a different \`id\``,
     });
   }
   return problems;
@@ -375,7 +341,8 @@ function checkModelProviders(spec: OgxServerSpec): FieldProblem[] {
       : [
           {
             path: ['spec', 'resources', 'models', i, 'provider'],
-            message: `references unknown provider ID; available: [${ids.join(' ')}]${didYouMean(model.provider, ids)} (a provider without \`id\` has its type's default id, such as \`remote-vllm\`)`,
+            message: `references unknown provider ID; available: [${ids.join(' ')}]${didYouMean(model.provider, ids)} (a provider without \`id\` has its ` +
+              `type's default id, such as \`remote-vllm\`)`,
           },
         ],
   );
@@ -387,7 +354,8 @@ function checkAdoption(server: OgxServer): FieldProblem[] {
     .filter((key) => annotations[key] === server.metadata.name)
     .map((key) => ({
       path: ['metadata', 'annotations', key],
-      message: 'adoption annotation value must not equal the CR name; same-name adoption causes resource conflicts: write the name of the LlamaStackDistribution to adopt from, or remove the annotation',
+      message: 'adoption annotation value must not equal the CR name; same-name adoption causes resource conflicts: write the name of the ' +
+        'LlamaStackDistribution to adopt from, or remove the annotation',
     }));
 }
 
@@ -397,7 +365,8 @@ function checkNameLength(server: OgxServer): FieldProblem[] {
   return [
     {
       path: ['metadata', 'name'],
-      message: `must be at most ${maxNameLength} characters, not ${name.length}: the operator names objects \`<name>-prometheus-rules\`, which must be a DNS label of at most 63 characters; choose a shorter name`,
+      message: `must be at most ${maxNameLength} characters, not ${name.length}: the operator names objects \`<name>-prometheus-rules\`, which must be a DNS ` +
+        `label of at most 63 characters; choose a shorter name`,
     },
   ];
 }

@@ -1,13 +1,15 @@
-// The OGXServer CEL rules (API.md §1–§12) and admission webhook checks (API.md §14), one test each,
-// with upstream's expectations (TESTS.md §B); the near-miss check; the configgen cases parse.
+// The OGXServer CRD's CEL rules and the operator's admission webhook checks (src/ogx/rules.ts), one
+// test each, with upstream's expectations (its own tests' messages); the near-miss check; the
+// configgen cases (test/fixtures/ogx-configgen/) parse.
 import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import type { KrmObject } from '../../src/krm/item.js';
 import { ogxNearMiss, parseOgxServer } from '../../src/ogx/ogxserver.js';
 import { ogxProviderIds } from '../../src/ogx/rules.js';
 
-const casesDir = '/work/shared/reference/ogxserver/configgen-cases';
+const casesDir = join(import.meta.dirname, '..', 'fixtures', 'ogx-configgen');
 const known = ['starter', 'postgres-demo'];
 
 const server = (spec: string, metadata = 'name: s\nnamespace: ns'): KrmObject =>
@@ -75,7 +77,7 @@ describe('CEL rules', () => {
     expectOne(`${dist}\ndisabledAPIs: [${api}]\nproviders: {${field}: ${value}}`, `spec.providers.${field}`, `${api} cannot be both in providers and disabledAPIs`);
   });
 
-  it('batches disabled with an inference provider is fine (TESTS.md §B)', () => {
+  it('batches disabled with an inference provider is fine (as upstream tests expect)', () => {
     expect(problemsOf(`${dist}\ndisabledAPIs: [batches]\n${vllm}`)).toEqual([]);
   });
 
@@ -196,7 +198,7 @@ describe('admission webhook', () => {
     expect(problemsOf(`${dist}\n${vllm}\nresources: {models: [{name: m, provider: remote-vlm}]}`)[0]?.message).toContain('available: [remote-vllm]. Did you mean "remote-vllm"?');
   });
 
-  it('an empty list of known distributions skips the check (TESTS.md §B)', () => {
+  it('an empty list of known distributions skips the check (as upstream tests expect)', () => {
     expect(parseOgxServer(server('distribution: {name: anything}'), { distributions: [] }).problems).toEqual([]);
   });
 
@@ -208,7 +210,7 @@ describe('admission webhook', () => {
     expectOne(`${dist}\nproviders: {inference: {remote: {vllm: [{endpoint: a, id: x}]}}, vectorIo: {remote: {milvus: [{uri: u, id: x}]}}}`, 'spec.providers.vectorIo.remote.milvus.0.id', 'duplicate provider ID "x"');
   });
 
-  it('explicit distinct ids, singletons, and inline with remote pass (TESTS.md §B)', () => {
+  it('explicit distinct ids, singletons, and inline with remote pass (as upstream tests expect)', () => {
     const spec = `${dist}\nproviders: {inference: {remote: {vllm: [{endpoint: a, id: a}, {endpoint: b, id: b}]}, inline: {custom: [{type: "inline::x"}]}}, files: {remote: {s3: {bucketName: b}}, inline: {localfs: {}}}}`;
     expect(problemsOf(spec)).toEqual([]);
   });
@@ -244,14 +246,14 @@ describe('admission webhook', () => {
     expect(problemsOf(dist, 'name: a.b').map((p) => p.path)).toEqual(['metadata.name']);
   });
 
-  it('problems of several checks are collected together (TESTS.md §B)', () => {
+  it('problems of several checks are collected together (as upstream tests expect)', () => {
     const spec = 'distribution: {name: nope}\nproviders: {inference: {remote: {vllm: [{endpoint: a}, {endpoint: b}]}}}\nresources: {models: [{name: m, provider: x}]}';
     expect(problemsOf(spec).map((p) => p.path)).toEqual(['spec.distribution.name', 'spec.providers.inference.remote.vllm.1', 'spec.resources.models.0.provider']);
   });
 });
 
 describe('ogxProviderIds', () => {
-  it('derives default, fixed and custom ids in upstream order (TESTS.md §B TestDeriveID, TestProvidersSpecIDs)', () => {
+  it('derives default, fixed and custom ids in upstream order (upstream TestDeriveID, TestProvidersSpecIDs)', () => {
     const spec = parse(`providers:
   fileProcessors: {inline: {docling: {}, auto: {}, custom: [{type: "inline::fp"}]}, remote: {doclingServe: {baseUrl: u}}}
   toolRuntime: {inline: {fileSearch: [{}]}, remote: {custom: [{type: "remote::t"}], braveSearch: [{apiKey: {name: s, key: k}}]}}
