@@ -21,7 +21,7 @@ import { isError, type FieldProblem } from '../lib/issues.js';
 import { llsdReaders, type Llsd, type LlsdVersion, type ModelEntry, type ProviderEntry } from '../llsd/llsd.js';
 import { providerApis, type SecretRefInput, type StorageBackendInput } from '../llsd/llsd-v1alpha2.js';
 import { ogxApiVersion, ogxDisableableApis, ogxKind, parseOgxServer } from '../ogx/ogxserver.js';
-import { fitName } from '../manifests/metadata.js';
+import { fitName } from '../lib/names.js';
 
 type Plain = Record<string, unknown>;
 type Path = Array<string | number>;

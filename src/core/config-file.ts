@@ -33,7 +33,10 @@ export const configHash = (text: string): string => createHash('sha256').update(
  * hold an error or the text is too large for a ConfigMap. What stringifyPlainYaml writes reads
  * back as `document` under YAML 1.1 (test/unit/config.test.ts), so the document is the parse.
  */
-export function writeConfig(document: Record<string, unknown>, problems: FieldProblem[]): { ok: true; text: string; hash: string } | { ok: false; problems: FieldProblem[] } {
+export function writeConfig(
+  document: Record<string, unknown>,
+  problems: FieldProblem[],
+): { ok: true; text: string; hash: string } | { ok: false; problems: FieldProblem[] } {
   if (problems.some(isError)) return { ok: false, problems };
   const text = stringifyPlainYaml(document);
   const tooLarge = configSizeProblem(text);
@@ -54,6 +57,8 @@ export function configSizeProblem(text: string): FieldProblem | undefined {
   const kib = (n: number): string => `${Math.ceil(n / 1024)} KiB`;
   return {
     path: ['spec'],
-    message: `makes a config.yaml of ${kib(bytes)}, more than the ${kib(MAX_CONFIG_MAP_DATA_BYTES)} a ConfigMap can hold, so the API server would refuse it: it grows with \`spec.resources\` and \`spec.providers\`; split the server into several, or move the bulk into a config of your own (spec.overrideConfig)`,
+    message:
+      `makes a config.yaml of ${kib(bytes)}, more than the ${kib(MAX_CONFIG_MAP_DATA_BYTES)} a ConfigMap can hold, so the API server would refuse it: ` +
+      'it grows with `spec.resources` and `spec.providers`; split the server into several, or move the bulk into a config of your own (spec.overrideConfig)',
   };
 }

@@ -47,7 +47,10 @@ export interface ImageLabels {
  * `spec.distribution.image` when that is a release. `from`: the field that said so. `conflict`: the
  * annotation and the tag name two releases (a plan refuses the CR; the converter takes the annotation).
  */
-export function askedRelease(annotations: Readonly<Record<string, string>> | undefined, image: string | undefined): { release: string | undefined; from: Path; conflict?: FieldProblem } {
+export function askedRelease(
+  annotations: Readonly<Record<string, string>> | undefined,
+  image: string | undefined,
+): { release: string | undefined; from: Path; conflict?: FieldProblem } {
   const annotated = annotations?.[annotation.release];
   const tagRelease = image === undefined ? undefined : releaseOfTag(parseImage(image).tag);
   const from = annotated !== undefined ? releasePath : imagePath;

@@ -1,4 +1,4 @@
-// Generate config.yaml: the distribution's base config with the CR laid over it (DESIGN §5).
+// Generate config.yaml: the distribution's base config with the CR laid over it (docs/config-generation.md).
 import { isError, type FieldProblem } from '../lib/issues.js';
 import { formatFieldPath } from '../krm/item.js';
 import { freshCopy, isPlainObject, setOwn } from '../lib/objects.js';
@@ -22,7 +22,17 @@ import {
   type ConfigProvider,
   type ResolvedType,
 } from './providers.js';
-import { mergeById, mergeModels, registerModels, resourceListsOf, registerShields, registerTools, resourceList, setResourceList, settleDefaultShield } from './resources.js';
+import {
+  mergeById,
+  mergeModels,
+  registerModels,
+  resourceListsOf,
+  registerShields,
+  registerTools,
+  resourceList,
+  setResourceList,
+  settleDefaultShield,
+} from './resources.js';
 import type { SecretEnv } from '../core/secrets.js';
 import { applyServerSettings, checkOverrideServerSettings, checkScaling } from '../core/server-settings.js';
 import { applyStorage } from './storage.js';
@@ -84,7 +94,15 @@ export function generateConfig(plan: Plan): GenerateOutcome {
     // A CR model left out for an error of its own: a shield named after it is not a second mistake.
     const refusedModels = new Set(plan.llsd.models.map((m) => m.name).filter((name) => !models.some((m) => m.model_id === name)));
     const shields = registerShields(
-      { config, profile, shields: resources.shields, crProviders: crIds('safety'), disabled: disabled.has('safety'), providerFailed: failedIds('safety').size > 0, refusedModels },
+      {
+        config,
+        profile,
+        shields: resources.shields,
+        crProviders: crIds('safety'),
+        disabled: disabled.has('safety'),
+        providerFailed: failedIds('safety').size > 0,
+        refusedModels,
+      },
       problems,
     );
     if (shields.length > 0) {
@@ -102,7 +120,7 @@ export function generateConfig(plan: Plan): GenerateOutcome {
     }
   }
 
-  // Spec 001: external providers are laid over the generated config last (FR-090–FR-092).
+  // External providers are laid over the generated config last: one with a provider's id replaces it (docs/config-generation.md).
   const external = mergeExternalProviders(config, plan.llsd, problems);
 
   if (providerConfigRequired(plan.catalogRelease)) addEmptyConfigs(providers);
@@ -173,7 +191,10 @@ function placeProvider(
   problems.push({
     severity: 'info',
     path: provider.path,
-    message: `replaces the base config's provider ${quote(oldId)} (${resolved.type} at ${clip(stoodIn.url)}, a default address nothing in the pod serves, which would stop the server at startup)${moved > 0 ? `; resources registered with it now use ${quote(provider.id)}` : ''}; to configure that entry instead, give this provider \`id: ${oldId}\``,
+    message:
+      `replaces the base config's provider ${quote(oldId)} (${resolved.type} at ${clip(stoodIn.url)}, a default address nothing in the pod serves, ` +
+      `which would stop the server at startup)${moved > 0 ? `; resources registered with it now use ${quote(provider.id)}` : ''}; ` +
+      `to configure that entry instead, give this provider \`id: ${oldId}\``,
   });
 }
 
@@ -218,7 +239,9 @@ function checkEnvNames(env: readonly SecretEnv[], problems: FieldProblem[]): voi
   for (const { entry, earlier } of envNameClashes(env, false)) {
     problems.push({
       path: entry.path,
-      message: `would use the env var ${clip(entry.name)}, which already carries the secret of ${code(formatFieldPath(earlier.path))}; rename a provider id or settings key so the names differ`,
+      message:
+        `would use the env var ${clip(entry.name)}, which already carries the secret of ${code(formatFieldPath(earlier.path))}; ` +
+        'rename a provider id or settings key so the names differ',
     });
   }
 }

@@ -1,4 +1,4 @@
-// Plan: which distribution, release, image and base config an LLSD renders against (DESIGN §5).
+// Plan: which distribution, release, image and base config an LLSD renders against (docs/config-generation.md).
 //
 // The release, in this order: the `llamastack.io/release` annotation (another release of a named
 // distribution); the named distribution's default release; for `distribution.image`, the image
@@ -86,7 +86,8 @@ function planNamed(llsd: Llsd, name: string, catalog: Catalog): PlanOutcome {
     const near = closest(name, known);
     return fail(
       namePath,
-      `unknown distribution ${quote(name)}.${near ? ` Did you mean "${near}"?` : ''} Known distributions: ${listOf(known)}; or set \`spec.distribution.image\` instead.`,
+      `unknown distribution ${quote(name)}.${near ? ` Did you mean "${near}"?` : ''} Known distributions: ${listOf(known)}; ` +
+        'or set `spec.distribution.image` instead.',
     );
   }
   const release = askedRelease(llsd.annotations, undefined).release ?? entry.defaultRelease;
@@ -98,7 +99,7 @@ function planNamed(llsd: Llsd, name: string, catalog: Catalog): PlanOutcome {
 /**
  * `distribution.image`: the release is the annotation's or the tag's. An image of a named
  * distribution (its repository or a mirror's) at a release with a base config uses that base;
- * with `overrideConfig`, that config; any other image, the config in its OCI labels (FR-027).
+ * with `overrideConfig`, that config; any other image, the config in its OCI labels (docs/configuration.md).
  */
 function planImage(llsd: Llsd, image: string, catalog: Catalog, override: OverrideConfig | undefined, labels: ImageLabels): PlanOutcome {
   const { release, from: fromPath, conflict } = askedRelease(llsd.annotations, image);
@@ -107,7 +108,9 @@ function planImage(llsd: Llsd, image: string, catalog: Catalog, override: Overri
   const entry = name === undefined ? undefined : (catalog[name] as CatalogEntry);
   const pinned = entry && release !== undefined && Object.hasOwn(entry.releases, release) ? entry.releases[release] : undefined;
   if (name !== undefined && pinned) return withBase(llsd, name, image, release as string, pinned, fromPath);
-  if (override) return planConfig(llsd, image, name ?? nameInConfig(override.value) ?? 'custom', release, fromPath, override.value, 'the overrideConfig config.yaml');
+  if (override) {
+    return planConfig(llsd, image, name ?? nameInConfig(override.value) ?? 'custom', release, fromPath, override.value, 'the overrideConfig config.yaml');
+  }
 
   const lookup = labels.lookups?.get(image);
   if (!lookup) return awaitingLabels(image, `the config in the labels of ${clip(image)} has not been looked up (a render without registry access)`);
@@ -116,7 +119,10 @@ function planImage(llsd: Llsd, image: string, catalog: Catalog, override: Overri
     return fail(imagePath, `${lookup.message}${shipped}`);
   }
   const parsed = parseConfigYaml(lookup.config.text);
-  if (!parsed.ok) return fail(imagePath, `the config.yaml in the labels of ${clip(image)} is not a YAML mapping${parsed.detail}; fix the image's labels or use \`spec.overrideConfig\``);
+  if (!parsed.ok) {
+    const message = `the config.yaml in the labels of ${clip(image)} is not a YAML mapping${parsed.detail}`;
+    return fail(imagePath, `${message}; fix the image's labels or use \`spec.overrideConfig\``);
+  }
   const version = unsupportedVersionMessage(parsed.value);
   if (version) return fail(imagePath, `the config.yaml in the labels of ${image}: ${version}`);
   const labelled = release === undefined ? labelRelease(lookup.config) : undefined;
@@ -150,17 +156,19 @@ function planConfig(
 ): PlanOutcome {
   if (release !== undefined) {
     const support = releaseSupport(release);
-    if (!support) return fail(releaseFrom, `llama-stack ${clip(release)} is not supported${releaseSource ? ` (the release from ${releaseSource})` : ''}; supported releases: ${supportedReleases()}`);
-    return {
-      ok: true,
-      plan: { llsd, distributionName, image, release, ...support, baseConfig: config, ...(releaseSource && { releaseNote: `the release is ${releaseSource}` }) },
-    };
+    if (!support) {
+      const from = releaseSource ? ` (the release from ${releaseSource})` : '';
+      return fail(releaseFrom, `llama-stack ${clip(release)} is not supported${from}; supported releases: ${supportedReleases()}`);
+    }
+    const releaseNote = releaseSource && { releaseNote: `the release is ${releaseSource}` };
+    return { ok: true, plan: { llsd, distributionName, image, release, ...support, baseConfig: config, ...releaseNote } };
   }
   const assumed = assumeRelease(config);
   if (!assumed) {
     return fail(
       imagePath,
-      `cannot tell which llama-stack release ${clip(image)} runs: no profile serves the APIs of ${what}. Tag the image with its release (e.g. \`:${newestRelease()}\`) or set the \`${annotation.release}\` annotation`,
+      `cannot tell which llama-stack release ${clip(image)} runs: no profile serves the APIs of ${what}. ` +
+        `Tag the image with its release (e.g. \`:${newestRelease()}\`) or set the \`${annotation.release}\` annotation`,
     );
   }
   return {
@@ -172,13 +180,15 @@ function planConfig(
       release: assumed.release,
       profile: assumed.profile,
       catalogRelease: assumed.release,
-      releaseNote: `the release is assumed from ${assumed.why} of ${what}, as the image tag is not a release: tag the image with its release or set the \`${annotation.release}\` annotation`,
+      releaseNote:
+        `the release is assumed from ${assumed.why} of ${what}, as the image tag is not a release: ` +
+        `tag the image with its release or set the \`${annotation.release}\` annotation`,
       baseConfig: config,
     },
   };
 }
 
-/** A plan on a catalog release: its base config parsed and checked (FR-029). */
+/** A plan on a catalog release: its base config parsed and checked for a config version the server supports. */
 function withBase(llsd: Llsd, name: string, image: string, release: string, pinned: CatalogRelease, path: FieldProblem['path']): PlanOutcome {
   const support = releaseSupport(release);
   if (!support) return fail(path, `llama-stack ${release} is not supported; supported releases: ${supportedReleases()}`);
@@ -198,7 +208,8 @@ function assumeRelease(config: Record<string, unknown>): { release: string; prof
   const hasDistroName = typeof config.distro_name === 'string';
   const fits = (release: string): ReleaseProfile | undefined => {
     const p = releaseSupport(release)?.profile;
-    return p && (layout === undefined || p.layout === layout) && (!hasDistroName || p.nameKey === 'distro_name') && apis.every((api) => providableApis(release).includes(api)) ? p : undefined;
+    const fit = p && (layout === undefined || p.layout === layout) && (!hasDistroName || p.nameKey === 'distro_name');
+    return fit && apis.every((api) => providableApis(release).includes(api)) ? p : undefined;
   };
   const release = [...catalogReleases()].sort((a, b) => compareVersions(b, a)).find((r) => fits(r) !== undefined);
   const profile = release === undefined ? undefined : fits(release);

@@ -19,7 +19,8 @@ const others = (spec: Spec): CrFieldMap['others'] => [
     pattern: /^registered_resources\.models\[(\d+)\](\.model_type)?/,
     field: ([, index, modelType]) => {
       const models = spec.resources?.models;
-      if (models) return Number(index) >= models.length ? ['spec', 'resources', 'models'] : ['spec', 'resources', 'models', Number(index), ...(modelType ? ['modelType'] : [])];
+      if (models && Number(index) >= models.length) return ['spec', 'resources', 'models'];
+      if (models) return ['spec', 'resources', 'models', Number(index), ...(modelType ? ['modelType'] : [])];
       // The base's own models: a problem with them comes from the inference providers that replaced the base's.
       return spec.providers?.inference ? ['spec', 'providers', 'inference'] : undefined;
     },

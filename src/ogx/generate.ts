@@ -1,4 +1,4 @@
-// Generate config.yaml for an OGXServer in generated mode (reference GENERATION.md §2–§13): first
+// Generate config.yaml for an OGXServer in generated mode (docs/ogxserver.md, "Config"): first
 // what the OGX operator writes for the spec and base (`operatorConfig`), then, where that output
 // is something the target OGX release rejects or ignores, what the server accepts instead
 // (`adaptToRelease`; each difference is a row of configs/ogx-divergences.yaml and the table in docs/ogxserver.md).
@@ -48,12 +48,14 @@ export function generateOgxConfig(plan: OgxPlan): GenerateOutcome {
   return { ok: true, config: result, problems };
 }
 
-// ---- the operator's generation (§3–§11) -------------------------------------------------------
+// ---- the operator's generation ---------------------------------------------------------------
 
-/** The operator's config.yaml for the plan's spec and base, as data (pipeline of §3). */
+/** The operator's config.yaml for the plan's spec and base, as data, in the operator's order of steps. */
 export function operatorConfig(plan: OgxPlan): { ok: true; value: OperatorConfig } | { ok: false; problems: FieldProblem[] } {
   const base = plan.baseConfig;
-  if (!base) return { ok: false, problems: [{ path: ['spec'], message: 'has nothing to generate a config.yaml from (no base config): this is a bug in llsd-render' }] };
+  if (!base) {
+    return { ok: false, problems: [{ path: ['spec'], message: 'has nothing to generate a config.yaml from (no base config): this is a bug in llsd-render' }] };
+  }
   const missing = baseVersionProblem(base);
   if (missing) return { ok: false, problems: [{ path: basePath(plan), message: missing }] };
   const spec = plan.server.spec as Obj;
@@ -94,7 +96,7 @@ interface ParsedBase {
   storage: Obj | undefined;
 }
 
-/** §2.1: the fixed shape the operator parses the base into; everything else is dropped. */
+/** The fixed shape the operator parses the base into; everything else is dropped. */
 function parseBase(base: Obj): ParsedBase {
   const copy = freshCopy(base);
   const providers: Record<string, Obj[]> = {};
@@ -121,7 +123,7 @@ function parseBase(base: Obj): ParsedBase {
   };
 }
 
-/** §5: per API, the spec's non-empty list replaces the base's wholesale. */
+/** Per API, the spec's non-empty list replaces the base's wholesale. */
 function mergeProviders(base: Record<string, Obj[]>, expansion: OgxExpansion): Record<string, Obj[]> {
   const merged: Record<string, Obj[]> = {};
   for (const [api, list] of Object.entries(base)) setOwn(merged, api, list);
@@ -136,7 +138,7 @@ function modelsOf(plan: OgxPlan): Obj[] {
 }
 
 /**
- * §8: each model gets `provider`, or the byte-order smallest provider_id of the merged inference
+ * Each model gets `provider`, or the byte-order smallest provider_id of the merged inference
  * providers (upstream's rule; the CRD's "first listed" is not what the operator does).
  */
 function registeredModels(plan: OgxPlan, providers: Record<string, Obj[]>, problems: FieldProblem[]): Obj[] {
@@ -188,13 +190,13 @@ function operatorStorage(storage: Obj, env: SecretEnv[]): Obj {
 
 const disabledApis = (spec: Obj): string[] => (Array.isArray(spec.disabledAPIs) ? spec.disabledAPIs.map(String) : []);
 
-/** §11: `spec.distribution.name`, else the whole image reference. */
+/** `distro_name`: `spec.distribution.name`, else the whole image reference. */
 function distroName(spec: Obj): string {
   const distribution = isPlainObject(spec.distribution) ? spec.distribution : {};
   return String(distribution.name ?? distribution.image ?? '');
 }
 
-/** §11: the base `server` with `port` = spec.network.port when non-zero, else the base's, else 8321. */
+/** The base `server` with `port` = spec.network.port when non-zero, else the base's, else 8321. */
 function serverOf(base: Obj | undefined, spec: Obj): Obj {
   const server: Obj = { ...base };
   const network = isPlainObject(spec.network) ? spec.network : {};
@@ -206,7 +208,7 @@ function serverOf(base: Obj | undefined, spec: Obj): Obj {
 /** The operator's port when neither the spec nor the base has one (its CRD default). */
 const defaultPort = 8321;
 
-// ---- what the release accepts (§13; configs/ogx-divergences.yaml) ------------------------------
+// ---- what the release accepts (configs/ogx-divergences.yaml) -----------------------------------
 
 /**
  * Fixes, in place, what the operator writes that the target release rejects or ignores; returns
@@ -435,26 +437,29 @@ export function splitRedisEndpoint(endpoint: string): { host: string; port?: num
   return match ? { host: match[1] as string, port: Number(match[2]) } : { host: bare };
 }
 
-// ---- env vars (§7) ---------------------------------------------------------------------------
+// ---- env vars ---------------------------------------------------------------------------------
 
-/** §7.3: two references that normalise to one env var name but name different secrets or keys. */
+/** Two references that normalise to one env var name but name different secrets or keys: the operator fails on them. */
 function checkEnvCollisions(env: readonly SecretEnv[], problems: FieldProblem[]): void {
   for (const { entry, earlier } of envNameClashes(env, true)) {
     problems.push({
       path: entry.path,
-      message: `would use the env var ${clip(entry.name)}, which already carries ${quote(`${earlier.secretName}/${earlier.key}`)} (the operator fails: env var name collision, ${earlier.secretName}/${earlier.key} conflicts with ${entry.secretName}/${entry.key}); change a provider id or secretRefs key so the names differ`,
+      message:
+        `would use the env var ${clip(entry.name)}, which already carries ${quote(`${earlier.secretName}/${earlier.key}`)} ` +
+        `(the operator fails: env var name collision, ${earlier.secretName}/${earlier.key} conflicts with ${entry.secretName}/${entry.key}); ` +
+        'change a provider id or secretRefs key so the names differ',
     });
   }
 }
 
-/** §7.2: first of each name, sorted by name (byte order). */
+/** The env vars as the operator lists them: the first of each name, sorted by name (byte order). */
 function envList(env: readonly SecretEnv[]): SecretEnv[] {
   const first = new Map<string, SecretEnv>();
   for (const entry of env) if (!first.has(entry.name)) first.set(entry.name, entry);
   return [...first.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
-// ---- serialisation (§12) ---------------------------------------------------------------------
+// ---- serialisation: as the operator's YAML library writes it ------------------------------------
 
 /** The document with every mapping in yaml.v3's key order; `registered_resources` stays models, vector_stores. */
 export function sortedDocument(config: Obj): Obj {

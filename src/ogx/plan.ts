@@ -55,7 +55,8 @@ export function ogxConfigMode(spec: OgxServer['spec']): OgxPlan['mode'] {
 export function planOgxServer(server: OgxServer, inventory: Inventory, catalog: Catalog = shippedCatalog(), labels: ImageLabels = {}): OgxPlanOutcome {
   const { spec } = server;
   const mode = ogxConfigMode(spec);
-  const where = spec.distribution.name !== undefined ? planNamed(server, spec.distribution.name, catalog) : planImage(server, String(spec.distribution.image), catalog, mode, labels);
+  const { name, image } = spec.distribution;
+  const where = name !== undefined ? planNamed(server, name, catalog) : planImage(server, String(image), catalog, mode, labels);
   if (!where.ok) return where;
   const plan: OgxPlan = { server, ...where.value, mode };
   if (mode === 'override') {
@@ -95,7 +96,9 @@ function planNamed(server: OgxServer, name: string, catalog: Catalog): WhereOutc
   if (!entry || ogxReleasesOf(entry).length === 0) {
     const near = closest(name, named);
     const why = entry ? `has no OGX release in llsd-render's catalog (an LLSD can use it)` : 'is not a distribution llsd-render knows';
-    return fail(namePath, `${quote(name)} ${why}.${near && near !== name ? ` Did you mean "${near}"?` : ''} OGX distributions: ${listOf(named)}; or set \`spec.distribution.image\` to an OGX image with a release tag`);
+    const hint = near && near !== name ? ` Did you mean "${near}"?` : '';
+    const message = `${quote(name)} ${why}.${hint} OGX distributions: ${listOf(named)}`;
+    return fail(namePath, `${message}; or set \`spec.distribution.image\` to an OGX image with a release tag`);
   }
   const requested = askedRelease(server.metadata.annotations, undefined).release;
   const release = requested ?? (isOgxRelease(entry.defaultRelease) ? entry.defaultRelease : (ogxReleasesOf(entry).at(-1) as string));
@@ -130,17 +133,25 @@ function planImage(server: OgxServer, image: string, catalog: Catalog, mode: Ogx
     if (!lookup.ok) return fail(imagePath, `${lookup.message}; or give the base config by \`spec.baseConfig\``);
     if (needsBase) {
       const parsed = parseConfigYaml(lookup.config.text);
-      if (!parsed.ok) return fail(imagePath, `the config in the labels of ${clip(image)} is not a YAML mapping; fix the image's labels or give the base by \`spec.baseConfig\``);
+      if (!parsed.ok) {
+        const message = `the config in the labels of ${clip(image)} is not a YAML mapping`;
+        return fail(imagePath, `${message}; fix the image's labels or give the base by \`spec.baseConfig\``);
+      }
       base = { baseConfig: parsed.value, baseSource: 'image-labels', imageSource: lookup };
     }
     release ??= labelRelease(lookup.config);
     run = runImage(image, lookup.config.digest, labels.pinDigest);
   }
   if (release === undefined) {
-    return fail(imagePath, `does not say which OGX release it runs: tag it with the release (e.g. \`:${ogxServerReleases().at(-1) ?? ''}\`) or set the annotation \`${annotation.release}\``);
+    const newest = ogxServerReleases().at(-1) ?? '';
+    const what = `tag it with the release (e.g. \`:${newest}\`) or set the annotation \`${annotation.release}\``;
+    return fail(imagePath, `does not say which OGX release it runs: ${what}`);
   }
   const support = isOgxRelease(release) ? releaseSupport(release) : undefined;
-  if (!support) return fail(asked.from, `OGX ${clip(release)} is not a release an OGXServer renders against; OGX releases: ${listOf(ogxServerReleases())} (and their patch releases)`);
+  if (!support) {
+    const releases = `${listOf(ogxServerReleases())} (and their patch releases)`;
+    return fail(asked.from, `OGX ${clip(release)} is not a release an OGXServer renders against; OGX releases: ${releases}`);
+  }
   return { ok: true, value: { distributionName: 'custom', image: run, release, ...support, ...base } };
 }
 
@@ -161,16 +172,20 @@ function readConfigMapConfig(server: OgxServer, inventory: Inventory, ref: { nam
   const where = `${namespace ?? '<namespace>'}/${ref.name}`;
   const base = what === 'base' ? 'base ' : '';
   if (!read.ok && read.missing === 'configMap') {
-    return { ok: false, problems: [{ path: [...path, 'name'], message: `names the ConfigMap ${quote(ref.name)}, which is not in the input (the operator fails: failed to find referenced ${base}ConfigMap ${where}); add it to the input, labelled \`ogx.io/watch: "true"\`` }] };
+    const message =
+      `names the ConfigMap ${quote(ref.name)}, which is not in the input (the operator fails: failed to find referenced ${base}ConfigMap ${where}); ` +
+      'add it to the input, labelled `ogx.io/watch: "true"`';
+    return fail([...path, 'name'], message);
   }
   if (!read.ok && read.missing === 'key') {
     const keys = read.keys.length > 0 ? `; its keys: ${listOf(read.keys)}` : '';
-    return { ok: false, problems: [{ path: [...path, 'key'], message: `names the key ${quote(ref.key)}, which the ConfigMap ${quote(ref.name)} does not have (the operator fails: failed to find ${base}ConfigMap key '${clip(ref.key)}' in ConfigMap ${where})${keys}` }] };
+    const operator = `the operator fails: failed to find ${base}ConfigMap key '${clip(ref.key)}' in ConfigMap ${where}`;
+    return fail([...path, 'key'], `names the key ${quote(ref.key)}, which the ConfigMap ${quote(ref.name)} does not have (${operator})${keys}`);
   }
-  if (!read.ok) return { ok: false, problems: [{ path: [...path, 'key'], message: `names a config.yaml that is not a YAML mapping${read.detail}` }] };
+  if (!read.ok) return fail([...path, 'key'], `names a config.yaml that is not a YAML mapping${read.detail}`);
   // The operator refuses a base without `version`; the server, an override of another version.
   const missing = what === 'base' ? baseVersionProblem(read.value) : unsupportedVersionMessage(read.value);
-  if (missing) return { ok: false, problems: [{ path: [...path, 'key'], message: `names a config.yaml ${what === 'base' ? 'the operator' : 'the server'} refuses: ${missing}` }] };
+  if (missing) return fail([...path, 'key'], `names a config.yaml ${what === 'base' ? 'the operator' : 'the server'} refuses: ${missing}`);
   return { ok: true, name: ref.name, key: ref.key, text: read.text, value: read.value };
 }
 
