@@ -4,7 +4,7 @@
 import type { FieldProblem } from '../lib/issues.js';
 import { clip } from '../lib/quote.js';
 import type { ReleaseProfile } from '../catalog/catalog.js';
-import { parseImage, releaseOfTag } from '../catalog/distributions.js';
+import { distributionOfRepository, parseImage, releaseOfTag, type Catalog, type CatalogEntry, type CatalogRelease } from '../catalog/distributions.js';
 import type { ImageConfig, ImageLookup } from '../catalog/image-labels.js';
 import { annotation } from '../krm/item.js';
 import type { CaBundle } from './ca-bundle.js';
@@ -59,6 +59,27 @@ export function askedRelease(
     return { release: annotated, from, conflict: { path: releasePath, message } };
   }
   return { release: annotated ?? tagRelease, from };
+}
+
+/** A named distribution's catalog release, when it has `release`. */
+export function pinnedRelease(entry: CatalogEntry | undefined, release: string | undefined): CatalogRelease | undefined {
+  return entry && release !== undefined && Object.hasOwn(entry.releases, release) ? entry.releases[release] : undefined;
+}
+
+/**
+ * The named distribution an image belongs to (its repository or a mirror's), and its catalog
+ * release at `release`: an image there renders on the catalog's base config for it.
+ */
+export function distributionOfImage(
+  catalog: Catalog,
+  image: string,
+  release: string | undefined,
+): { name?: string; entry?: CatalogEntry; pinned?: CatalogRelease } {
+  const name = distributionOfRepository(catalog, parseImage(image).repository);
+  if (name === undefined) return {};
+  const entry = catalog[name] as CatalogEntry;
+  const pinned = pinnedRelease(entry, release);
+  return pinned ? { name, entry, pinned } : { name, entry };
 }
 
 /** The release an image's `org.opencontainers.image.version` label names, for an image whose tag names none. */

@@ -9,23 +9,26 @@ import { closest, isError } from '../lib/issues.js';
 import { clip, listOf, quote } from '../lib/quote.js';
 import type { Llsd } from './llsd.js';
 import { catalogReleases, newestRelease, providableApis, type ReleaseProfile } from '../catalog/catalog.js';
-import {
-  distributionOfRepository,
-  layoutOf,
-  parseImage,
-  shippedCatalog,
-  unsupportedVersionMessage,
-  type Catalog,
-  type CatalogEntry,
-  type CatalogRelease,
-} from '../catalog/distributions.js';
+import { layoutOf, shippedCatalog, unsupportedVersionMessage, type Catalog, type CatalogEntry, type CatalogRelease } from '../catalog/distributions.js';
 import { compareVersions, releaseSupport, supportedReleases } from '../catalog/versions.js';
 import { annotation } from '../krm/item.js';
 import type { Inventory } from '../krm/inventory.js';
 import { isPlainObject } from '../lib/objects.js';
 import { imageVersionLabel } from '../catalog/image-labels.js';
 import { readCaBundle } from '../core/ca-bundle.js';
-import { askedRelease, awaitingLabels, imagePath, labelRelease, namePath, releasePath, runImage, type ImageLabels, type ServerTarget } from '../core/target.js';
+import {
+  askedRelease,
+  awaitingLabels,
+  distributionOfImage,
+  imagePath,
+  labelRelease,
+  namePath,
+  pinnedRelease,
+  releasePath,
+  runImage,
+  type ImageLabels,
+  type ServerTarget,
+} from '../core/target.js';
 import { catalogBase, configMapConfig, parseConfigYaml } from '../core/base-config.js';
 
 export interface Plan extends ServerTarget {
@@ -91,7 +94,7 @@ function planNamed(llsd: Llsd, name: string, catalog: Catalog): PlanOutcome {
     );
   }
   const release = askedRelease(llsd.annotations, undefined).release ?? entry.defaultRelease;
-  const pinned = Object.hasOwn(entry.releases, release) ? entry.releases[release] : undefined;
+  const pinned = pinnedRelease(entry, release);
   if (!pinned) return fail(releasePath, `distribution "${name}" has no release ${quote(release)}; available: ${releasesOf(entry)}`);
   return withBase(llsd, name, pinned.image, release, pinned, namePath);
 }
@@ -104,9 +107,7 @@ function planNamed(llsd: Llsd, name: string, catalog: Catalog): PlanOutcome {
 function planImage(llsd: Llsd, image: string, catalog: Catalog, override: OverrideConfig | undefined, labels: ImageLabels): PlanOutcome {
   const { release, from: fromPath, conflict } = askedRelease(llsd.annotations, image);
   if (conflict) return { ok: false, problems: [conflict] };
-  const name = distributionOfRepository(catalog, parseImage(image).repository);
-  const entry = name === undefined ? undefined : (catalog[name] as CatalogEntry);
-  const pinned = entry && release !== undefined && Object.hasOwn(entry.releases, release) ? entry.releases[release] : undefined;
+  const { name, entry, pinned } = distributionOfImage(catalog, image, release);
   if (name !== undefined && pinned) return withBase(llsd, name, image, release as string, pinned, fromPath);
   if (override) {
     return planConfig(llsd, image, name ?? nameInConfig(override.value) ?? 'custom', release, fromPath, override.value, 'the overrideConfig config.yaml');

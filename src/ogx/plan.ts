@@ -10,13 +10,25 @@ import { closest, type FieldProblem } from '../lib/issues.js';
 import type { OgxServer } from './ogxserver.js';
 import { ogxServerReleases } from '../catalog/catalog.js';
 import { compareVersions, releaseSupport } from '../catalog/versions.js';
-import { distributionOfRepository, parseImage, shippedCatalog, unsupportedVersionMessage, type Catalog, type CatalogEntry } from '../catalog/distributions.js';
+import { shippedCatalog, unsupportedVersionMessage, type Catalog, type CatalogEntry } from '../catalog/distributions.js';
 import type { Inventory } from '../krm/inventory.js';
 import { annotation } from '../krm/item.js';
 import { clip, listOf, quote } from '../lib/quote.js';
 import { readOgxCaBundle } from '../core/ca-bundle.js';
 import { baseVersionProblem, catalogBase, configMapConfig, parseConfigYaml } from '../core/base-config.js';
-import { askedRelease, awaitingLabels, imagePath, labelRelease, namePath, releasePath, runImage, type ImageLabels, type ServerTarget } from '../core/target.js';
+import {
+  askedRelease,
+  awaitingLabels,
+  distributionOfImage,
+  imagePath,
+  labelRelease,
+  namePath,
+  pinnedRelease,
+  releasePath,
+  runImage,
+  type ImageLabels,
+  type ServerTarget,
+} from '../core/target.js';
 
 /** `distributionName`: `spec.distribution.name`, or `custom` for `spec.distribution.image`. */
 export interface OgxPlan extends ServerTarget {
@@ -102,7 +114,7 @@ function planNamed(server: OgxServer, name: string, catalog: Catalog): WhereOutc
   }
   const requested = askedRelease(server.metadata.annotations, undefined).release;
   const release = requested ?? (isOgxRelease(entry.defaultRelease) ? entry.defaultRelease : (ogxReleasesOf(entry).at(-1) as string));
-  const pinned = Object.hasOwn(entry.releases, release) ? entry.releases[release] : undefined;
+  const pinned = pinnedRelease(entry, release);
   if (!pinned || !isOgxRelease(release)) {
     return fail(releasePath, `distribution ${quote(name)} has no OGX release ${quote(release)}; OGX releases of it: ${listOf(ogxReleasesOf(entry))}`);
   }
@@ -119,9 +131,7 @@ function planImage(server: OgxServer, image: string, catalog: Catalog, mode: Ogx
   const asked = askedRelease(server.metadata.annotations, image);
   if (asked.conflict) return { ok: false, problems: [asked.conflict] };
   let { release } = asked;
-  const name = distributionOfRepository(catalog, parseImage(image).repository);
-  const entry = name === undefined ? undefined : (catalog[name] as CatalogEntry);
-  const pinned = entry && release !== undefined && Object.hasOwn(entry.releases, release) ? entry.releases[release] : undefined;
+  const { pinned } = distributionOfImage(catalog, image, release);
   const needsBase = mode === 'generated' && !server.spec.baseConfig;
   let base: Pick<Where, 'baseConfig' | 'baseSource' | 'imageSource'> = {};
   let run = image;

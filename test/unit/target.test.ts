@@ -1,7 +1,8 @@
 // core/target.ts: the release a CR asks for (annotation, image tag), the label release, the digest
 // pin and the pending lookup, as both front ends read them.
 import { describe, expect, it } from 'vitest';
-import { askedRelease, awaitingLabels, labelRelease, runImage } from '../../src/core/target.js';
+import { askedRelease, awaitingLabels, distributionOfImage, labelRelease, pinnedRelease, runImage } from '../../src/core/target.js';
+import type { Catalog } from '../../src/catalog/distributions.js';
 import type { ImageConfig } from '../../src/catalog/image-labels.js';
 
 const annotated = (release: string): Record<string, string> => ({ 'llamastack.io/release': release });
@@ -58,5 +59,24 @@ describe('the image to run and the label release', () => {
       problems: [{ path: ['spec', 'distribution', 'image'], message: 'not yet' }],
       pendingImage: 'quay.io/acme/stack:1.0',
     });
+  });
+});
+
+describe('the named distribution of an image', () => {
+  const pinned = { image: 'quay.io/mirror/starter:0.7.1', config: { value: { version: 2 } }, source: 'test' };
+  const catalog: Catalog = { starter: { defaultRelease: '0.7.1', releases: { '0.7.1': pinned } } };
+
+  it('an image of its repository, of upstream\'s or of a mirror it names, at a catalog release, has that release', () => {
+    const upstream = distributionOfImage(catalog, 'docker.io/llamastack/distribution-starter:0.7.1', '0.7.1');
+    expect(upstream).toEqual({ name: 'starter', entry: catalog.starter, pinned });
+    expect(distributionOfImage(catalog, 'quay.io/mirror/starter:x', '0.7.1').pinned).toBe(pinned);
+  });
+
+  it('another release of it has no catalog release; another repository has no distribution', () => {
+    expect(distributionOfImage(catalog, 'quay.io/mirror/starter:0.6.0', '0.6.0')).toEqual({ name: 'starter', entry: catalog.starter });
+    expect(distributionOfImage(catalog, 'quay.io/mirror/starter:x', undefined)).toEqual({ name: 'starter', entry: catalog.starter });
+    expect(distributionOfImage(catalog, 'quay.io/acme/stack:0.7.1', '0.7.1')).toEqual({});
+    expect(pinnedRelease(undefined, '0.7.1')).toBeUndefined();
+    expect(pinnedRelease(catalog.starter, 'toString')).toBeUndefined();
   });
 });
