@@ -16,19 +16,8 @@ import type { Inventory } from '../krm/inventory.js';
 import { isPlainObject } from '../lib/objects.js';
 import { imageVersionLabel } from '../catalog/image-labels.js';
 import { readCaBundle } from '../core/ca-bundle.js';
-import {
-  askedRelease,
-  awaitingLabels,
-  distributionOfImage,
-  imagePath,
-  labelRelease,
-  namePath,
-  pinnedRelease,
-  releasePath,
-  runImage,
-  type ImageLabels,
-  type ServerTarget,
-} from '../core/target.js';
+import { askedRelease, awaitingLabels, distributionOfImage, labelRelease, pinnedRelease, runImage } from '../core/target.js';
+import { imagePath, namePath, releasePath, type ImageLabels, type ServerTarget } from '../core/target.js';
 import { catalogBase, configMapConfig, parseConfigYaml } from '../core/base-config.js';
 
 export interface Plan extends ServerTarget {

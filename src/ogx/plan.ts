@@ -16,19 +16,8 @@ import { annotation } from '../krm/item.js';
 import { clip, listOf, quote } from '../lib/quote.js';
 import { readOgxCaBundle } from '../core/ca-bundle.js';
 import { baseVersionProblem, catalogBase, configMapConfig, parseConfigYaml } from '../core/base-config.js';
-import {
-  askedRelease,
-  awaitingLabels,
-  distributionOfImage,
-  imagePath,
-  labelRelease,
-  namePath,
-  pinnedRelease,
-  releasePath,
-  runImage,
-  type ImageLabels,
-  type ServerTarget,
-} from '../core/target.js';
+import { askedRelease, awaitingLabels, distributionOfImage, labelRelease, pinnedRelease, runImage } from '../core/target.js';
+import { imagePath, namePath, releasePath, type ImageLabels, type ServerTarget } from '../core/target.js';
 
 /** `distributionName`: `spec.distribution.name`, or `custom` for `spec.distribution.image`. */
 export interface OgxPlan extends ServerTarget {
