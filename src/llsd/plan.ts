@@ -20,6 +20,9 @@ import { askedRelease, awaitingLabels, distributionOfImage, labelRelease, pinned
 import { imagePath, namePath, releasePath, type ImageLabels, type ServerTarget } from '../core/target.js';
 import { catalogBase, configMapConfig, parseConfigYaml } from '../core/base-config.js';
 
+// What every plan carries is declared in core; named here too for the stages that read an LLSD's plan.
+export type { ServerTarget } from '../core/target.js';
+
 export interface Plan extends ServerTarget {
   llsd: Llsd;
   /** Set when the release was not given but assumed (from the overrideConfig layout): says so, for the summary. */

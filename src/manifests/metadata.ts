@@ -1,4 +1,5 @@
-// Names, labels and annotations shared by every generated object (DESIGN §4, §6).
+// Names, labels and annotations shared by every generated object: the v1alpha1 operator's names
+// for an LLSD, the OGX operator's for an OGXServer, and the owner mark of both.
 import { fitName } from '../lib/names.js';
 import type { Llsd } from '../llsd/llsd.js';
 import { ogxObjects } from '../catalog/catalog.js';

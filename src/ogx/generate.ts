@@ -1,7 +1,11 @@
-// Generate config.yaml for an OGXServer in generated mode (docs/ogxserver.md, "Config"): first
-// what the OGX operator writes for the spec and base (`operatorConfig`), then, where that output
-// is something the target OGX release rejects or ignores, what the server accepts instead
-// (`adaptToRelease`; each difference is a row of configs/ogx-divergences.yaml and the table in docs/ogxserver.md).
+// Generate config.yaml for an OGXServer in generated mode: first what the OGX operator writes for
+// the spec and base (`operatorConfig`, as its generator in pkg/config of ogx-ai/ogx-k8s-operator
+// does), then, where that output is something the target OGX release rejects or ignores, what the
+// server accepts instead (`adaptToRelease`; each difference is a row of configs/ogx-divergences.yaml
+// and the table in docs/ogxserver.md). The § numbers are the generator's steps: §1 the mode, §2 the
+// base, §3 the pipeline, §4 providers (typed: configs/ogx-providers.yaml), §5 the per-API merge,
+// §7 Secret env vars, §8 models, §9 storage, §11 the server and distro name, §12 the YAML it
+// writes, §13 what the release needs instead.
 import type { FieldProblem } from '../lib/issues.js';
 import { ogxDivergences, providerFields, providerSpec, runConfigStores } from '../catalog/catalog.js';
 import { clonePlain, freshCopy, isPlainObject, setOwn } from '../lib/objects.js';
@@ -48,9 +52,9 @@ export function generateOgxConfig(plan: OgxPlan): GenerateOutcome {
   return { ok: true, config: result, problems };
 }
 
-// ---- the operator's generation ---------------------------------------------------------------
+// ---- the operator's generation (§3–§11) -------------------------------------------------------
 
-/** The operator's config.yaml for the plan's spec and base, as data, in the operator's order of steps. */
+/** The operator's config.yaml for the plan's spec and base, as data (pipeline of §3). */
 export function operatorConfig(plan: OgxPlan): { ok: true; value: OperatorConfig } | { ok: false; problems: FieldProblem[] } {
   const base = plan.baseConfig;
   if (!base) {
@@ -96,7 +100,7 @@ interface ParsedBase {
   storage: Obj | undefined;
 }
 
-/** The fixed shape the operator parses the base into; everything else is dropped. */
+/** §2.1: the fixed shape the operator parses the base into; everything else is dropped. */
 function parseBase(base: Obj): ParsedBase {
   const copy = freshCopy(base);
   const providers: Record<string, Obj[]> = {};
@@ -123,7 +127,7 @@ function parseBase(base: Obj): ParsedBase {
   };
 }
 
-/** Per API, the spec's non-empty list replaces the base's wholesale. */
+/** §5: per API, the spec's non-empty list replaces the base's wholesale. */
 function mergeProviders(base: Record<string, Obj[]>, expansion: OgxExpansion): Record<string, Obj[]> {
   const merged: Record<string, Obj[]> = {};
   for (const [api, list] of Object.entries(base)) setOwn(merged, api, list);
@@ -138,7 +142,7 @@ function modelsOf(plan: OgxPlan): Obj[] {
 }
 
 /**
- * Each model gets `provider`, or the byte-order smallest provider_id of the merged inference
+ * §8: each model gets `provider`, or the byte-order smallest provider_id of the merged inference
  * providers (upstream's rule; the CRD's "first listed" is not what the operator does).
  */
 function registeredModels(plan: OgxPlan, providers: Record<string, Obj[]>, problems: FieldProblem[]): Obj[] {
@@ -190,13 +194,13 @@ function operatorStorage(storage: Obj, env: SecretEnv[]): Obj {
 
 const disabledApis = (spec: Obj): string[] => (Array.isArray(spec.disabledAPIs) ? spec.disabledAPIs.map(String) : []);
 
-/** `distro_name`: `spec.distribution.name`, else the whole image reference. */
+/** §11: `spec.distribution.name`, else the whole image reference. */
 function distroName(spec: Obj): string {
   const distribution = isPlainObject(spec.distribution) ? spec.distribution : {};
   return String(distribution.name ?? distribution.image ?? '');
 }
 
-/** The base `server` with `port` = spec.network.port when non-zero, else the base's, else 8321. */
+/** §11: the base `server` with `port` = spec.network.port when non-zero, else the base's, else 8321. */
 function serverOf(base: Obj | undefined, spec: Obj): Obj {
   const server: Obj = { ...base };
   const network = isPlainObject(spec.network) ? spec.network : {};
@@ -208,7 +212,7 @@ function serverOf(base: Obj | undefined, spec: Obj): Obj {
 /** The operator's port when neither the spec nor the base has one (its CRD default). */
 const defaultPort = 8321;
 
-// ---- what the release accepts (configs/ogx-divergences.yaml) -----------------------------------
+// ---- what the release accepts (§13; configs/ogx-divergences.yaml) ------------------------------
 
 /**
  * Fixes, in place, what the operator writes that the target release rejects or ignores; returns
@@ -437,9 +441,9 @@ export function splitRedisEndpoint(endpoint: string): { host: string; port?: num
   return match ? { host: match[1] as string, port: Number(match[2]) } : { host: bare };
 }
 
-// ---- env vars ---------------------------------------------------------------------------------
+// ---- env vars (§7) ---------------------------------------------------------------------------
 
-/** Two references that normalise to one env var name but name different secrets or keys: the operator fails on them. */
+/** §7.3: two references that normalise to one env var name but name different secrets or keys. */
 function checkEnvCollisions(env: readonly SecretEnv[], problems: FieldProblem[]): void {
   for (const { entry, earlier } of envNameClashes(env, true)) {
     problems.push({
@@ -452,14 +456,14 @@ function checkEnvCollisions(env: readonly SecretEnv[], problems: FieldProblem[])
   }
 }
 
-/** The env vars as the operator lists them: the first of each name, sorted by name (byte order). */
+/** §7.2: first of each name, sorted by name (byte order). */
 function envList(env: readonly SecretEnv[]): SecretEnv[] {
   const first = new Map<string, SecretEnv>();
   for (const entry of env) if (!first.has(entry.name)) first.set(entry.name, entry);
   return [...first.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
-// ---- serialisation: as the operator's YAML library writes it ------------------------------------
+// ---- serialisation (§12) ---------------------------------------------------------------------
 
 /** The document with every mapping in yaml.v3's key order; `registered_resources` stays models, vector_stores. */
 export function sortedDocument(config: Obj): Obj {

@@ -1,5 +1,5 @@
 // Plan for an `ogx.io/v1beta1` OGXServer: which OGX release, image and base config it renders
-// against, and which of the OGX operator's three config modes applies (docs/ogxserver.md, "Config").
+// against, and which of the operator's three config modes applies (as its generator decides them).
 // The generation (src/ogx/generate.ts) and the objects read only this plan.
 //
 // The release: llsd-render renders against a release of its catalog, never `:latest`. A named
@@ -24,7 +24,7 @@ export interface OgxPlan extends ServerTarget {
   /** The parsed OGXServer, CRD defaults applied. */
   server: OgxServer;
   /**
-   * The operator's config modes: `generated` (a config.yaml is generated from the base and the spec),
+   * The operator's modes: `generated` (a config.yaml is generated from the base and the spec),
    * `override` (spec.overrideConfig is mounted as is, no secret env vars), `none` (the image's own config).
    */
   mode: 'generated' | 'override' | 'none';
@@ -41,7 +41,7 @@ export type OgxPlanOutcome = { ok: true; plan: OgxPlan; problems?: FieldProblem[
 
 type Path = FieldProblem['path'];
 
-/** The operator's choice of mode: override wins; any declarative field (even `{}`), or a non-empty disabledAPIs, generates. */
+/** As the operator decides: override wins; any declarative field (even `{}`), or a non-empty disabledAPIs, generates. */
 export function ogxConfigMode(spec: OgxServer['spec']): OgxPlan['mode'] {
   if (spec.overrideConfig?.name && spec.overrideConfig.key) return 'override';
   const declarative = spec.providers !== undefined || spec.resources !== undefined || spec.storage !== undefined || (spec.disabledAPIs?.length ?? 0) > 0;
