@@ -9,9 +9,11 @@ import { checkReferences } from './llsd/references.js';
 import { isOgxServerObject, ogxKind, ogxNearMiss, parseOgxServer } from './ogx/ogxserver.js';
 import { checkOgxReferences } from './ogx/references.js';
 import { isRenderedObject } from './front-ends.js';
-import { crFieldOf, ogxFieldOf } from './cr-paths.js';
+import { crFieldOf } from './llsd/cr-fields.js';
+import { ogxFieldOf } from './ogx/cr-fields.js';
 import { asServerConverts } from './core/legacy-forms.js';
-import { generateConfig, type GeneratedConfig } from './llsd/generate.js';
+import { generateConfig } from './llsd/generate.js';
+import type { GeneratedConfig } from './core/config-file.js';
 import { generateOgxConfig } from './ogx/generate.js';
 import { checkOgxScaling } from './core/server-settings.js';
 import { checkReleaseSchema } from './core/release-schema.js';
@@ -27,7 +29,8 @@ import { overrideMountProblems } from './manifests/deployment.js';
 import { ogxObjectProblems, renderObjects, renderOgxObjects } from './manifests/index.js';
 import { networkPolicyProblems } from './manifests/network-policy.js';
 import { planOgxServer, type OgxPlan } from './ogx/plan.js';
-import { planLlsd, type Plan, type ServerTarget } from './llsd/plan.js';
+import { planLlsd, type Plan } from './llsd/plan.js';
+import type { ServerTarget } from './core/target.js';
 import type { ImageLookup } from './catalog/image-labels.js';
 
 /**

@@ -13,6 +13,7 @@ import { ogxTypedApis, ogxTypedProviders, type OgxTypedField, type OgxTypedProvi
 import { profileFor } from '../catalog/versions.js';
 import { providerKeys, resolveProviderType, type ResolvedType } from '../llsd/providers.js';
 import { envName, isSecretLeaf, placeholder, selectorOf } from '../core/secrets.js';
+import { askedRelease } from '../core/target.js';
 import { annotation, type KrmObject } from '../krm/item.js';
 import { isPlainObject, setOwn } from '../lib/objects.js';
 import { code, listOf, quote } from '../lib/quote.js';
@@ -21,7 +22,7 @@ import { isError, type FieldProblem } from '../lib/issues.js';
 import { llsdReaders, type Llsd, type LlsdVersion, type ModelEntry, type ProviderEntry } from '../llsd/llsd.js';
 import { providerApis, type SecretRefInput, type StorageBackendInput } from '../llsd/llsd-v1alpha2.js';
 import { ogxApiVersion, ogxDisableableApis, ogxKind, parseOgxServer } from '../ogx/ogxserver.js';
-import { fitName } from '../manifests/metadata.js';
+import { fitName } from '../lib/names.js';
 
 type Plain = Record<string, unknown>;
 type Path = Array<string | number>;
@@ -133,13 +134,14 @@ const newName = (name: string): string => fitName(name, nameSuffix, maxNameLengt
 // ---------------------------------------------------------------------------------------------
 // release: which config keys the LLSD's fields become (the same choice the renderer makes)
 
-/** The release the LLSD renders against, as far as it is known without the registry: annotation, distribution default, image tag, newest. */
+/**
+ * The release the LLSD renders against, as far as it is known without the registry: the annotation
+ * or the image tag (as the plan reads them), else the named distribution's default, else the newest.
+ */
 function releaseOf(llsd: Llsd): { release: string; catalogRelease: string } {
-  const requested = llsd.annotations[annotation.release];
   const { name, image } = llsd.spec.distribution;
   const named = name !== undefined && Object.hasOwn(distributions(), name) ? distributions()[name]?.defaultRelease : undefined;
-  const tagged = image !== undefined ? /:v?(\d+\.\d+\.\d+)$/.exec(image)?.[1] : undefined;
-  const release = requested ?? named ?? tagged ?? newestRelease();
+  const release = askedRelease(llsd.annotations, image).release ?? named ?? newestRelease();
   return { release, catalogRelease: catalogReleaseFor(release) ?? newestRelease() };
 }
 

@@ -1,10 +1,9 @@
-// Generate config.yaml: the distribution's base config with the CR laid over it (DESIGN §5).
-import { createHash } from 'node:crypto';
+// Generate config.yaml: the distribution's base config with the CR laid over it (docs/config-generation.md).
 import { isError, type FieldProblem } from '../lib/issues.js';
 import { formatFieldPath } from '../krm/item.js';
-import { stringifyPlainYaml } from '../krm/yaml.js';
 import { freshCopy, isPlainObject, setOwn } from '../lib/objects.js';
-import { configSizeProblem } from '../core/config-size.js';
+import { configHash, writeConfig, type GenerateOutcome } from '../core/config-file.js';
+import { envNameClashes } from '../core/env-names.js';
 import { clip, code, quote } from '../lib/quote.js';
 import type { Plan } from './plan.js';
 import { applyDisabled } from './disabled.js';
@@ -23,30 +22,24 @@ import {
   type ConfigProvider,
   type ResolvedType,
 } from './providers.js';
-import { mergeById, mergeModels, registerModels, resourceListsOf, registerShields, registerTools, resourceList, setResourceList, settleDefaultShield } from './resources.js';
+import {
+  mergeById,
+  mergeModels,
+  registerModels,
+  resourceListsOf,
+  registerShields,
+  registerTools,
+  resourceList,
+  setResourceList,
+  settleDefaultShield,
+} from './resources.js';
 import type { SecretEnv } from '../core/secrets.js';
 import { applyServerSettings, checkOverrideServerSettings, checkScaling } from '../core/server-settings.js';
 import { applyStorage } from './storage.js';
 
-export interface GeneratedConfig {
-  /** config.yaml as written to the ConfigMap. */
-  text: string;
-  /** `text` as the server parses it (YAML 1.1), for the startup check; not to be changed. */
-  value: Record<string, unknown>;
-  /** sha256 of `text`, hex. */
-  hash: string;
-  /** Env vars the container needs for the secret placeholders, in the order they appear. */
-  env: SecretEnv[];
-  /** Providers the LLSD configures, and all provider entries of the config (the base's included). */
-  providerCount: { fromLlsd: number; total: number };
-  modelCount: number;
-  /** `spec.overrideConfig`: the user's ConfigMap holds `text`; no ConfigMap is generated. */
-  fromConfigMap?: string;
-}
-
-export type GenerateOutcome =
-  | { ok: true; config: GeneratedConfig; problems: FieldProblem[] }
-  | { ok: false; problems: FieldProblem[] };
+// The shapes both front ends' generation returns, declared once in core; named here for the
+// objects and tests that read an LLSD's.
+export type { GeneratedConfig, GenerateOutcome } from '../core/config-file.js';
 
 export function generateConfig(plan: Plan): GenerateOutcome {
   if (plan.overrideConfig) {
@@ -55,7 +48,7 @@ export function generateConfig(plan: Plan): GenerateOutcome {
     if (problems.some(isError)) return { ok: false, problems };
     return {
       ok: true,
-      config: { text, value: parsed, hash: sha256(text), env: [], providerCount: { fromLlsd: 0, total: 0 }, modelCount: 0, fromConfigMap: configMapName },
+      config: { text, value: parsed, hash: configHash(text), env: [], providerCount: { fromLlsd: 0, total: 0 }, modelCount: 0, fromConfigMap: configMapName },
       problems,
     };
   }
@@ -101,7 +94,15 @@ export function generateConfig(plan: Plan): GenerateOutcome {
     // A CR model left out for an error of its own: a shield named after it is not a second mistake.
     const refusedModels = new Set(plan.llsd.models.map((m) => m.name).filter((name) => !models.some((m) => m.model_id === name)));
     const shields = registerShields(
-      { config, profile, shields: resources.shields, crProviders: crIds('safety'), disabled: disabled.has('safety'), providerFailed: failedIds('safety').size > 0, refusedModels },
+      {
+        config,
+        profile,
+        shields: resources.shields,
+        crProviders: crIds('safety'),
+        disabled: disabled.has('safety'),
+        providerFailed: failedIds('safety').size > 0,
+        refusedModels,
+      },
       problems,
     );
     if (shields.length > 0) {
@@ -119,21 +120,18 @@ export function generateConfig(plan: Plan): GenerateOutcome {
     }
   }
 
-  // Spec 001: external providers are laid over the generated config last (FR-090–FR-092).
+  // External providers are laid over the generated config last: one with a provider's id replaces it (docs/config-generation.md).
   const external = mergeExternalProviders(config, plan.llsd, problems);
 
   if (providerConfigRequired(plan.catalogRelease)) addEmptyConfigs(providers);
   problems.push(...checkScaling(config, plan));
-  if (problems.some(isError)) return { ok: false, problems };
-  const text = stringifyPlainYaml(config);
-  const tooLarge = configSizeProblem(text);
-  if (tooLarge) return { ok: false, problems: [...problems, tooLarge] };
-  const hash = sha256(text);
+  const written = writeConfig(config, problems);
+  if (!written.ok) return written;
+  const { text, hash } = written;
   return {
     ok: true,
     config: {
       text,
-      // What stringifyPlainYaml writes reads back as this under YAML 1.1 (test/unit/config.test.ts).
       value: config,
       hash,
       env,
@@ -193,7 +191,10 @@ function placeProvider(
   problems.push({
     severity: 'info',
     path: provider.path,
-    message: `replaces the base config's provider ${quote(oldId)} (${resolved.type} at ${clip(stoodIn.url)}, a default address nothing in the pod serves, which would stop the server at startup)${moved > 0 ? `; resources registered with it now use ${quote(provider.id)}` : ''}; to configure that entry instead, give this provider \`id: ${oldId}\``,
+    message:
+      `replaces the base config's provider ${quote(oldId)} (${resolved.type} at ${clip(stoodIn.url)}, a default address nothing in the pod serves, ` +
+      `which would stop the server at startup)${moved > 0 ? `; resources registered with it now use ${quote(provider.id)}` : ''}; ` +
+      `to configure that entry instead, give this provider \`id: ${oldId}\``,
   });
 }
 
@@ -219,8 +220,6 @@ function addEmptyConfigs(providers: Record<string, unknown>): void {
   }
 }
 
-const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
-
 /** A provider for an API the base does not serve adds the API to `apis` (when the base lists them). */
 function addApi(config: Record<string, unknown>, api: string): void {
   const apis = config.apis;
@@ -237,16 +236,12 @@ function enabledIds(entries: unknown): string[] {
 
 /** Two references that would share an env var name are an error: one would silently win. */
 function checkEnvNames(env: readonly SecretEnv[], problems: FieldProblem[]): void {
-  const seen = new Map<string, SecretEnv>();
-  for (const entry of env) {
-    const earlier = seen.get(entry.name);
-    if (earlier) {
-      problems.push({
-        path: entry.path,
-        message: `would use the env var ${clip(entry.name)}, which already carries the secret of ${code(formatFieldPath(earlier.path))}; rename a provider id or settings key so the names differ`,
-      });
-    } else {
-      seen.set(entry.name, entry);
-    }
+  for (const { entry, earlier } of envNameClashes(env, false)) {
+    problems.push({
+      path: entry.path,
+      message:
+        `would use the env var ${clip(entry.name)}, which already carries the secret of ${code(formatFieldPath(earlier.path))}; ` +
+        'rename a provider id or settings key so the names differ',
+    });
   }
 }

@@ -1,26 +1,14 @@
 // Names, labels and annotations shared by every generated object: the v1alpha1 operator's names
 // for an LLSD, the OGX operator's for an OGXServer, and the owner mark of both.
-import { createHash } from 'node:crypto';
+import { fitName } from '../lib/names.js';
 import type { Llsd } from '../llsd/llsd.js';
 import { ogxObjects } from '../catalog/catalog.js';
 import { annotation, type KrmObject } from '../krm/item.js';
 
 export type Component = 'config' | 'server' | 'storage' | 'ca-bundle';
 
-/** The longest generated name: a DNS-1123 label (the Service needs it; the others keep to it too). */
-export const maxNameLength = 63;
-
-/**
- * `<base><suffix>` when it fits in `max` characters; otherwise `base` cut short, then `-` and 8 hex
- * of the sha256 of the whole name, then `suffix`. The same input always gives the same name, and
- * two long names that share a prefix do not meet.
- */
-export function fitName(base: string, suffix: string, max = maxNameLength): string {
-  const whole = `${base}${suffix}`;
-  if (whole.length <= max) return whole;
-  const hash = createHash('sha256').update(whole).digest('hex').slice(0, 8);
-  return `${base.slice(0, Math.max(0, max - suffix.length - hash.length - 1)).replace(/-+$/, '')}-${hash}${suffix}`;
-}
+// fitName is a leaf helper (the converter names OGXServers with it too); the builders import it from here.
+export { fitName };
 
 /** Object names, compatible with the v1alpha1 operator (shortened by fitName only where that would exceed 63 characters). */
 export const names = {

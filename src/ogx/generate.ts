@@ -6,15 +6,14 @@
 // base, §3 the pipeline, §4 providers (typed: configs/ogx-providers.yaml), §5 the per-API merge,
 // §7 Secret env vars, §8 models, §9 storage, §11 the server and distro name, §12 the YAML it
 // writes, §13 what the release needs instead.
-import { createHash } from 'node:crypto';
-import { isError, type FieldProblem } from '../lib/issues.js';
+import type { FieldProblem } from '../lib/issues.js';
 import { ogxDivergences, providerFields, providerSpec, runConfigStores } from '../catalog/catalog.js';
-import { stringifyPlainYaml } from '../krm/yaml.js';
 import { clonePlain, freshCopy, isPlainObject, setOwn } from '../lib/objects.js';
-import { configSizeProblem } from '../core/config-size.js';
+import { writeConfig, type GeneratedConfig, type GenerateOutcome } from '../core/config-file.js';
+import { baseVersionProblem } from '../core/base-config.js';
+import { envNameClashes } from '../core/env-names.js';
 import { clip, code, listOf, quote } from '../lib/quote.js';
 import type { OgxPlan } from './plan.js';
-import type { GeneratedConfig, GenerateOutcome } from '../llsd/generate.js';
 import { expandOgxProviders, type OgxExpansion, type OgxProviderEntry } from './providers.js';
 import { ogxDecimalKeys } from '../catalog/ogx-providers.js';
 import { ogxStorage } from '../catalog/ogx-storage.js';
@@ -31,13 +30,6 @@ export interface OperatorConfig {
   expansion: OgxExpansion;
 }
 
-/** GENERATION.md §2.1: the error for a base without `version`, in upstream's words and what to do. */
-export function baseVersionProblem(base: Obj): string | undefined {
-  const version = base.version;
-  if (version !== undefined && version !== null && String(version) !== '') return undefined;
-  return "failed to validate base config: missing required 'version' field; the base config.yaml must start with `version: 2`";
-}
-
 export function generateOgxConfig(plan: OgxPlan): GenerateOutcome {
   const built = operatorConfig(plan);
   if (!built.ok) return built;
@@ -45,15 +37,14 @@ export function generateOgxConfig(plan: OgxPlan): GenerateOutcome {
   const problems: FieldProblem[] = [...expansion.problems];
   const env = adaptToRelease(built.value, plan, problems);
   checkEnvCollisions(env, problems);
-  if (problems.some(isError)) return { ok: false, problems };
-  const text = stringifyPlainYaml(sortedDocument(config));
-  const tooLarge = configSizeProblem(text);
-  if (tooLarge) return { ok: false, problems: [...problems, tooLarge] };
+  const written = writeConfig(sortedDocument(config), problems);
+  if (!written.ok) return written;
+  const { text, hash } = written;
   const providers = isPlainObject(config.providers) ? Object.values(config.providers) : [];
   const result: GeneratedConfig = {
     text,
     value: config,
-    hash: createHash('sha256').update(text).digest('hex'),
+    hash,
     env: envList(env),
     providerCount: {
       fromLlsd: [...expansion.providers.values()].reduce((n, list) => n + list.length, 0),
@@ -69,7 +60,9 @@ export function generateOgxConfig(plan: OgxPlan): GenerateOutcome {
 /** The operator's config.yaml for the plan's spec and base, as data (pipeline of §3). */
 export function operatorConfig(plan: OgxPlan): { ok: true; value: OperatorConfig } | { ok: false; problems: FieldProblem[] } {
   const base = plan.baseConfig;
-  if (!base) return { ok: false, problems: [{ path: ['spec'], message: 'has nothing to generate a config.yaml from (no base config): this is a bug in llsd-render' }] };
+  if (!base) {
+    return { ok: false, problems: [{ path: ['spec'], message: 'has nothing to generate a config.yaml from (no base config): this is a bug in llsd-render' }] };
+  }
   const missing = baseVersionProblem(base);
   if (missing) return { ok: false, problems: [{ path: basePath(plan), message: missing }] };
   const spec = plan.server.spec as Obj;
@@ -445,17 +438,13 @@ export function splitRedisEndpoint(endpoint: string): { host: string; port?: num
 
 /** §7.3: two references that normalise to one env var name but name different secrets or keys. */
 function checkEnvCollisions(env: readonly SecretEnv[], problems: FieldProblem[]): void {
-  const seen = new Map<string, SecretEnv>();
-  for (const entry of env) {
-    const earlier = seen.get(entry.name);
-    if (!earlier) {
-      seen.set(entry.name, entry);
-      continue;
-    }
-    if (earlier.secretName === entry.secretName && earlier.key === entry.key) continue;
+  for (const { entry, earlier } of envNameClashes(env, true)) {
     problems.push({
       path: entry.path,
-      message: `would use the env var ${clip(entry.name)}, which already carries ${quote(`${earlier.secretName}/${earlier.key}`)} (the operator fails: env var name collision, ${earlier.secretName}/${earlier.key} conflicts with ${entry.secretName}/${entry.key}); change a provider id or secretRefs key so the names differ`,
+      message:
+        `would use the env var ${clip(entry.name)}, which already carries ${quote(`${earlier.secretName}/${earlier.key}`)} ` +
+        `(the operator fails: env var name collision, ${earlier.secretName}/${earlier.key} conflicts with ${entry.secretName}/${entry.key}); ` +
+        'change a provider id or secretRefs key so the names differ',
     });
   }
 }

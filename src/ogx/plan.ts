@@ -10,15 +10,14 @@ import { closest, type FieldProblem } from '../lib/issues.js';
 import type { OgxServer } from './ogxserver.js';
 import { ogxServerReleases } from '../catalog/catalog.js';
 import { compareVersions, releaseSupport } from '../catalog/versions.js';
-import { distributionOfRepository, parseImage, releaseOfTag, shippedCatalog, unsupportedVersionMessage, type Catalog, type CatalogEntry, type CatalogRelease } from '../catalog/distributions.js';
-import { baseVersionProblem } from './generate.js';
+import { shippedCatalog, unsupportedVersionMessage, type Catalog, type CatalogEntry } from '../catalog/distributions.js';
 import type { Inventory } from '../krm/inventory.js';
 import { annotation } from '../krm/item.js';
-import { parseYaml11 } from '../krm/yaml.js';
-import { isPlainObject } from '../lib/objects.js';
 import { clip, listOf, quote } from '../lib/quote.js';
 import { readOgxCaBundle } from '../core/ca-bundle.js';
-import type { ImageLabels, ServerTarget } from '../llsd/plan.js';
+import { baseVersionProblem, catalogBase, configMapConfig, parseConfigYaml } from '../core/base-config.js';
+import { askedRelease, awaitingLabels, distributionOfImage, labelRelease, pinnedRelease, runImage } from '../core/target.js';
+import { imagePath, namePath, releasePath, type ImageLabels, type ServerTarget } from '../core/target.js';
 
 /** `distributionName`: `spec.distribution.name`, or `custom` for `spec.distribution.image`. */
 export interface OgxPlan extends ServerTarget {
@@ -41,9 +40,6 @@ export interface OgxPlan extends ServerTarget {
 export type OgxPlanOutcome = { ok: true; plan: OgxPlan; problems?: FieldProblem[] } | { ok: false; problems: FieldProblem[]; pendingImage?: string };
 
 type Path = FieldProblem['path'];
-const releasePath: Path = ['metadata', 'annotations', annotation.release];
-const namePath: Path = ['spec', 'distribution', 'name'];
-const imagePath: Path = ['spec', 'distribution', 'image'];
 
 /** As the operator decides: override wins; any declarative field (even `{}`), or a non-empty disabledAPIs, generates. */
 export function ogxConfigMode(spec: OgxServer['spec']): OgxPlan['mode'] {
@@ -60,7 +56,8 @@ export function ogxConfigMode(spec: OgxServer['spec']): OgxPlan['mode'] {
 export function planOgxServer(server: OgxServer, inventory: Inventory, catalog: Catalog = shippedCatalog(), labels: ImageLabels = {}): OgxPlanOutcome {
   const { spec } = server;
   const mode = ogxConfigMode(spec);
-  const where = spec.distribution.name !== undefined ? planNamed(server, spec.distribution.name, catalog) : planImage(server, String(spec.distribution.image), catalog, mode, labels);
+  const { name, image } = spec.distribution;
+  const where = name !== undefined ? planNamed(server, name, catalog) : planImage(server, String(image), catalog, mode, labels);
   if (!where.ok) return where;
   const plan: OgxPlan = { server, ...where.value, mode };
   if (mode === 'override') {
@@ -77,7 +74,7 @@ export function planOgxServer(server: OgxServer, inventory: Inventory, catalog: 
     plan.baseSource = 'baseConfig';
     delete plan.imageSource;
   } else if (mode === 'none') {
-    // The image's own config runs: nothing is generated, so no base is needed (§1).
+    // The image's own config runs: nothing is generated, so no base is needed.
     delete plan.baseConfig;
     delete plan.baseSource;
   } else if (plan.baseConfig) {
@@ -100,17 +97,19 @@ function planNamed(server: OgxServer, name: string, catalog: Catalog): WhereOutc
   if (!entry || ogxReleasesOf(entry).length === 0) {
     const near = closest(name, named);
     const why = entry ? `has no OGX release in llsd-render's catalog (an LLSD can use it)` : 'is not a distribution llsd-render knows';
-    return fail(namePath, `${quote(name)} ${why}.${near && near !== name ? ` Did you mean "${near}"?` : ''} OGX distributions: ${listOf(named)}; or set \`spec.distribution.image\` to an OGX image with a release tag`);
+    const hint = near && near !== name ? ` Did you mean "${near}"?` : '';
+    const message = `${quote(name)} ${why}.${hint} OGX distributions: ${listOf(named)}`;
+    return fail(namePath, `${message}; or set \`spec.distribution.image\` to an OGX image with a release tag`);
   }
-  const requested = server.metadata.annotations?.[annotation.release];
+  const requested = askedRelease(server.metadata.annotations, undefined).release;
   const release = requested ?? (isOgxRelease(entry.defaultRelease) ? entry.defaultRelease : (ogxReleasesOf(entry).at(-1) as string));
-  const pinned = Object.hasOwn(entry.releases, release) ? entry.releases[release] : undefined;
+  const pinned = pinnedRelease(entry, release);
   if (!pinned || !isOgxRelease(release)) {
     return fail(releasePath, `distribution ${quote(name)} has no OGX release ${quote(release)}; OGX releases of it: ${listOf(ogxReleasesOf(entry))}`);
   }
   const support = releaseSupport(release);
   if (!support) return fail(releasePath, `OGX ${clip(release)} is not supported; OGX releases: ${listOf(ogxServerReleases())}`);
-  return { ok: true, value: { distributionName: name, image: pinned.image, release, ...support, baseConfig: baseOf(pinned), baseSource: 'distribution' } };
+  return { ok: true, value: { distributionName: name, image: pinned.image, release, ...support, baseConfig: catalogBase(pinned), baseSource: 'distribution' } };
 }
 
 /**
@@ -118,40 +117,41 @@ function planNamed(server: OgxServer, name: string, catalog: Catalog): WhereOutc
  * the image is a named distribution's at a pinned release, else the image's labels.
  */
 function planImage(server: OgxServer, image: string, catalog: Catalog, mode: OgxPlan['mode'], labels: ImageLabels): WhereOutcome {
-  const ref = parseImage(image);
-  const tagRelease = releaseOfTag(ref.tag);
-  const annotated = server.metadata.annotations?.[annotation.release];
-  if (annotated !== undefined && tagRelease !== undefined && annotated !== tagRelease) {
-    return fail(releasePath, `says release ${clip(annotated)}, but the image tag says ${tagRelease}; remove the annotation or make it agree with the tag`);
-  }
-  let release = annotated ?? tagRelease;
-  const name = distributionOfRepository(catalog, ref.repository);
-  const entry = name === undefined ? undefined : (catalog[name] as CatalogEntry);
-  const pinned = entry && release !== undefined && Object.hasOwn(entry.releases, release) ? entry.releases[release] : undefined;
+  const asked = askedRelease(server.metadata.annotations, image);
+  if (asked.conflict) return { ok: false, problems: [asked.conflict] };
+  let { release } = asked;
+  const { pinned } = distributionOfImage(catalog, image, release);
   const needsBase = mode === 'generated' && !server.spec.baseConfig;
   let base: Pick<Where, 'baseConfig' | 'baseSource' | 'imageSource'> = {};
-  let runImage = image;
+  let run = image;
   if (needsBase && pinned) {
-    base = { baseConfig: baseOf(pinned), baseSource: 'distribution' };
+    base = { baseConfig: catalogBase(pinned), baseSource: 'distribution' };
   } else if (needsBase || release === undefined) {
     const lookup = labels.lookups?.get(image);
-    if (!lookup) return { ok: false, problems: [{ path: imagePath, message: `the labels of ${clip(image)} have not been looked up (a render without registry access)` }], pendingImage: image };
+    if (!lookup) return awaitingLabels(image, `the labels of ${clip(image)} have not been looked up (a render without registry access)`);
     if (!lookup.ok) return fail(imagePath, `${lookup.message}; or give the base config by \`spec.baseConfig\``);
     if (needsBase) {
-      const parsed = parseYaml11(lookup.config.text);
-      if (parsed.problem || !isPlainObject(parsed.value)) return fail(imagePath, `the config in the labels of ${clip(image)} is not a YAML mapping; fix the image's labels or give the base by \`spec.baseConfig\``);
+      const parsed = parseConfigYaml(lookup.config.text);
+      if (!parsed.ok) {
+        const message = `the config in the labels of ${clip(image)} is not a YAML mapping`;
+        return fail(imagePath, `${message}; fix the image's labels or give the base by \`spec.baseConfig\``);
+      }
       base = { baseConfig: parsed.value, baseSource: 'image-labels', imageSource: lookup };
     }
-    release ??= releaseOfTag(lookup.config.imageVersion);
-    if (labels.pinDigest) runImage = `${image.includes('@') ? image.slice(0, image.indexOf('@')) : image}@${lookup.config.digest}`;
+    release ??= labelRelease(lookup.config);
+    run = runImage(image, lookup.config.digest, labels.pinDigest);
   }
-  const from = annotated !== undefined ? releasePath : imagePath;
   if (release === undefined) {
-    return fail(imagePath, `does not say which OGX release it runs: tag it with the release (e.g. \`:${ogxServerReleases().at(-1) ?? ''}\`) or set the annotation \`${annotation.release}\``);
+    const newest = ogxServerReleases().at(-1) ?? '';
+    const what = `tag it with the release (e.g. \`:${newest}\`) or set the annotation \`${annotation.release}\``;
+    return fail(imagePath, `does not say which OGX release it runs: ${what}`);
   }
   const support = isOgxRelease(release) ? releaseSupport(release) : undefined;
-  if (!support) return fail(from, `OGX ${clip(release)} is not a release an OGXServer renders against; OGX releases: ${listOf(ogxServerReleases())} (and their patch releases)`);
-  return { ok: true, value: { distributionName: 'custom', image: runImage, release, ...support, ...base } };
+  if (!support) {
+    const releases = `${listOf(ogxServerReleases())} (and their patch releases)`;
+    return fail(asked.from, `OGX ${clip(release)} is not a release an OGXServer renders against; OGX releases: ${releases}`);
+  }
+  return { ok: true, value: { distributionName: 'custom', image: run, release, ...support, ...base } };
 }
 
 /** An OGX release: at or after the first the catalog renders OGXServers against, and supported. */
@@ -162,38 +162,30 @@ function isOgxRelease(release: string): boolean {
 
 const ogxReleasesOf = (entry: CatalogEntry): string[] => Object.keys(entry.releases).filter(isOgxRelease).sort(compareVersions);
 
-/** A catalog release's base config (parsed on first use, shared: never changed). */
-function baseOf(pinned: CatalogRelease): Record<string, unknown> {
-  if ('value' in pinned.config) return pinned.config.value;
-  const parsed = parseYaml11(pinned.config.text);
-  if (parsed.problem || !isPlainObject(parsed.value)) throw new Error(`${pinned.source} does not parse`);
-  return parsed.value;
-}
-
 type ReadConfig = { ok: true; name: string; key: string; text: string; value: Record<string, unknown> } | { ok: false; problems: FieldProblem[] };
 
 /** `spec.baseConfig` / `spec.overrideConfig`: the ConfigMap key in the input, parsed as the server does, with `version`. */
 function readConfigMapConfig(server: OgxServer, inventory: Inventory, ref: { name: string; key: string }, path: Path, what: 'base' | 'override'): ReadConfig {
   const namespace = server.metadata.namespace;
-  const configMap = inventory.find('', 'ConfigMap', namespace, ref.name);
+  const read = configMapConfig(inventory, namespace, ref.name, ref.key);
   const where = `${namespace ?? '<namespace>'}/${ref.name}`;
-  if (!configMap) {
-    return { ok: false, problems: [{ path: [...path, 'name'], message: `names the ConfigMap ${quote(ref.name)}, which is not in the input (the operator fails: failed to find referenced ${what === 'base' ? 'base ' : ''}ConfigMap ${where}); add it to the input, labelled \`ogx.io/watch: "true"\`` }] };
+  const base = what === 'base' ? 'base ' : '';
+  if (!read.ok && read.missing === 'configMap') {
+    const message =
+      `names the ConfigMap ${quote(ref.name)}, which is not in the input (the operator fails: failed to find referenced ${base}ConfigMap ${where}); ` +
+      'add it to the input, labelled `ogx.io/watch: "true"`';
+    return fail([...path, 'name'], message);
   }
-  const data = (configMap.object.data ?? {}) as Record<string, unknown>;
-  const text = Object.hasOwn(data, ref.key) ? data[ref.key] : undefined;
-  if (typeof text !== 'string') {
-    const keys = Object.keys(data).sort();
-    return { ok: false, problems: [{ path: [...path, 'key'], message: `names the key ${quote(ref.key)}, which the ConfigMap ${quote(ref.name)} does not have (the operator fails: failed to find ${what === 'base' ? 'base ' : ''}ConfigMap key '${clip(ref.key)}' in ConfigMap ${where})${keys.length > 0 ? `; its keys: ${listOf(keys)}` : ''}` }] };
+  if (!read.ok && read.missing === 'key') {
+    const keys = read.keys.length > 0 ? `; its keys: ${listOf(read.keys)}` : '';
+    const operator = `the operator fails: failed to find ${base}ConfigMap key '${clip(ref.key)}' in ConfigMap ${where}`;
+    return fail([...path, 'key'], `names the key ${quote(ref.key)}, which the ConfigMap ${quote(ref.name)} does not have (${operator})${keys}`);
   }
-  const parsed = parseYaml11(text);
-  if (parsed.problem || !isPlainObject(parsed.value)) {
-    return { ok: false, problems: [{ path: [...path, 'key'], message: `names a config.yaml that is not a YAML mapping${parsed.problem ? ` (line ${parsed.problem.line ?? '?'}: ${parsed.problem.message})` : ''}` }] };
-  }
+  if (!read.ok) return fail([...path, 'key'], `names a config.yaml that is not a YAML mapping${read.detail}`);
   // The operator refuses a base without `version`; the server, an override of another version.
-  const missing = what === 'base' ? baseVersionProblem(parsed.value) : unsupportedVersionMessage(parsed.value);
-  if (missing) return { ok: false, problems: [{ path: [...path, 'key'], message: `names a config.yaml ${what === 'base' ? 'the operator' : 'the server'} refuses: ${missing}` }] };
-  return { ok: true, name: ref.name, key: ref.key, text, value: parsed.value };
+  const missing = what === 'base' ? baseVersionProblem(read.value) : unsupportedVersionMessage(read.value);
+  if (missing) return fail([...path, 'key'], `names a config.yaml ${what === 'base' ? 'the operator' : 'the server'} refuses: ${missing}`);
+  return { ok: true, name: ref.name, key: ref.key, text: read.text, value: read.value };
 }
 
 const fail = (path: Path, message: string): { ok: false; problems: FieldProblem[] } => ({ ok: false, problems: [{ path, message }] });

@@ -14,7 +14,7 @@ describe('release schema in build', () => {
     expectNoCrash(r);
     expect(r.status).toBe(1);
     expect(r.stdout).toBe('');
-    // The result points at the setting the LLSD wrote (src/cr-paths.ts), on its line; the message names the config.yaml path.
+    // The result points at the setting the LLSD wrote (src/llsd/cr-fields.ts), on its line; the message names the config.yaml path.
     const line = withSettings('        max_tokenz: 100\n').split('\n').findIndex((l) => l.includes('max_tokenz')) + 1;
     expect(line).toBeGreaterThan(1);
     expect(stderrLines(r).filter((l) => !l.includes('warning:'))).toEqual([

@@ -16,7 +16,7 @@ const layers: readonly (readonly string[])[] = [
   ['cli'],
   ['registry'],
   ['process.ts'],
-  ['function-config.ts', 'cr-paths.ts'],
+  ['function-config.ts'],
   ['convert'],
   ['front-ends.ts'],
   // The two front ends: neither imports the other; what they share is in core/.
