@@ -12,7 +12,7 @@ import { ogxApiVersion, ogxKind } from '../ogx/ogxserver.js';
 import { group as llsdGroup, kind as llsdKind } from '../llsd/llsd-v1alpha2.js';
 import type { RenderOptionsInput } from '../core/render-config.js';
 import { annotation, resultFor, withObject, type InputItem, type KrmObject } from '../krm/item.js';
-import { Prepared, readResourceList, resourceListChunks, streamDocuments, writeResourceList, writeStream, Written, type OutputItem } from '../krm/resource-list.js';
+import { objectOf, readResourceList, resourceListChunks, streamDocuments, writeResourceList, writeStream, type OutputItem } from '../krm/resource-list.js';
 import { exitCodeOf, formatLine, hasErrors, sortResults, type ExitCode, type Result, type WarningCode } from '../krm/result.js';
 import { withoutSilenced } from '../krm/silence.js';
 import { parseYaml11, stringifyYaml } from '../krm/yaml.js';
@@ -22,7 +22,7 @@ import { closest } from '../lib/issues.js';
 import { isPlainObject, setOwn } from '../lib/objects.js';
 import { capWarningsPerFile, fromProblem, type ProcessInput } from '../process.js';
 import type { Environment } from '../registry/credentials.js';
-import { renderWithImages } from './images.js';
+import { registryLookUp, renderWithImages } from './render.js';
 import { cannotRead, decodeInput, findYamlFiles, inputProblem, maxInputBytes, readInputFile, readItems, readUpTo, tooLarge, UsageError } from './files.js';
 import { writeOutputDir, type OutputFile } from './output-dir.js';
 import { openOutputStore } from './output-store.js';
@@ -99,7 +99,7 @@ async function renderList(io: Io, text: string): Promise<ExitCode> {
   // Generated objects wait in a temporary file, as in `build`: held as objects, those of 10,000 LLSDs took 180 MB.
   const { store, close } = openOutputStore();
   try {
-    const output = await renderWithImages({ mode: 'krm', ...list, store }, io.env ?? process.env);
+    const output = await renderWithImages({ mode: 'krm', ...list }, registryLookUp(io.env ?? process.env), store);
     if (!io.hostShowsResults) report(io, output.results);
     for (const chunk of resourceListChunks(output.items, output.results)) await io.stdout(chunk);
     return exitCodeOf(output.results);
@@ -233,7 +233,7 @@ async function renderFiles(io: Io, command: 'build' | 'validate', values: BuildV
   const readResults = [...found, ...read.results].filter((r) => !(r.severity === 'warning' && r.file && baseFiles.has(resolve(r.file.path))));
   const { store, close } = openOutputStore();
   try {
-    const output = await renderWithImages({ ...input, store }, io.env ?? process.env, values.offline === true);
+    const output = await renderWithImages(input, registryLookUp(io.env ?? process.env, values.offline === true), store);
     return await writeBuild(io, command, values, positionals, files, output, [...readResults, ...configResults, ...resolved.flatMap((r) => r.results), ...nothingToValidate(command, positionals, inputs, readResults)]);
   } finally {
     close();
@@ -425,7 +425,7 @@ function readBaseConfig(dir: string, configPath: string): { config: Record<strin
 function filesPerLlsd(items: readonly OutputItem[]): OutputFile[] {
   const groups = new Map<string, OutputItem[]>();
   for (const item of items) {
-    const object = isNode(item) ? undefined : item instanceof Written || item instanceof Prepared ? item.object : item;
+    const object = isNode(item) ? undefined : objectOf(item);
     const owner = object?.metadata.annotations?.[annotation.generatedFrom];
     // LLSD names are DNS labels, so no LLSD file can be called `_passthrough.yaml`.
     const file = owner === undefined ? '_passthrough.yaml' : `${owner}.yaml`;

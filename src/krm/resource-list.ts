@@ -27,10 +27,10 @@ export class Prepared {
 }
 
 /**
- * Where `build` keeps generated objects written as YAML until it knows there is no error anywhere:
- * `put` returns a handle, `get` the text again. The command line keeps them in a temporary file
- * (src/cli/output-store.ts), so the output of 10,000 LLSDs does not stay in memory; the pure core
- * only sees this interface.
+ * Where the command line keeps generated objects written as YAML until it knows there is no error
+ * anywhere: `put` returns a handle, `get` the text again. It keeps them in a temporary file
+ * (src/cli/output-store.ts), written as each item is rendered (src/cli/render.ts), so the output of
+ * 10,000 LLSDs does not stay in memory; the core (src/process.ts) renders as if there were none.
  */
 export interface OutputStore {
   put(text: string): number;
@@ -82,6 +82,9 @@ export class Written {
     return this.store.get(this.handle);
   }
 }
+
+/** The object an output item stands for (for a `Written` one, its identity). */
+export const objectOf = (item: KrmObject | Written | Prepared): KrmObject => (item instanceof Written || item instanceof Prepared ? item.object : item);
 
 const notAList = (message: string): ResourceListInput => ({
   items: [],
