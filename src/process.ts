@@ -5,8 +5,8 @@
 // The edge (src/cli/render.ts) takes the same steps an item at a time (`startRender`), to write
 // each item's objects out as they are made and to look up the image labels a render asks for.
 import { posix } from 'node:path';
-import { readFunctionConfig, isRenderConfig, renderConfigNearMiss } from './function-config.js';
-import { parseRenderOptions, type RegistryOptions, type RenderOptions, type RenderOptionsInput } from './core/render-config.js';
+import { commandLineOverrides, isRenderConfig, mergeOptions, optionsAmongItems, readFunctionConfig, renderConfigNearMiss } from './function-config.js';
+import type { RegistryOptions, RenderOptions, RenderOptionsInput } from './core/render-config.js';
 import { isError, type FieldProblem } from './lib/issues.js';
 import { frontEndOf, inputApiNearMiss, inputApiOf, isRenderedObject, serverOf, type FrontEnd, type ServedConfig } from './front-ends.js';
 import { asServerConverts } from './core/legacy-forms.js';
@@ -16,8 +16,9 @@ import { annotation, annotationsOf, identityOf, isClientSideOnly, resultFor, typ
 import { inventoryOf, type Inventory } from './krm/inventory.js';
 import { objectOf, Prepared, type OutputItem, type Written } from './krm/resource-list.js';
 import { capRepeats, hasErrors, sortResults, type Result, type WarningCode } from './krm/result.js';
+import { capWarningsPerFile, fromProblem } from './krm/reporting.js';
 import { codesFromText, silenceAnnotation, silencedNote, unknownCodeMessage, withoutSilenced } from './krm/silence.js';
-import { clip, code, count as grouped, elide, quote } from './lib/quote.js';
+import { clip, code, quote } from './lib/quote.js';
 import { overrideMountProblems } from './manifests/deployment.js';
 import type { Plan, ServerTarget } from './llsd/plan.js';
 import type { ImageLookup } from './catalog/image-labels.js';
@@ -432,123 +433,3 @@ function clashes(inputs: readonly InputItem[], rendered: readonly Rendered[]): R
   }
   return results;
 }
-
-/** The RenderConfigs among `build` inputs, in order; a later one that sets an option otherwise wins, and says so. */
-function optionsAmongItems(items: readonly InputItem[]): { sources: RenderOptionsInput[]; results: Result[] } {
-  const sources: RenderOptionsInput[] = [];
-  const results: Result[] = [];
-  const setBy = new Map<string, { item: InputItem; value: string }>();
-  for (const item of items.filter(isRenderConfig)) {
-    const fc = readFunctionConfig(item);
-    if (fc.role === 'options') {
-      sources.push(fc.options);
-      for (const [key, value] of Object.entries(fc.options)) {
-        const json = JSON.stringify(value);
-        const earlier = setBy.get(key);
-        if (earlier && earlier.value !== json) {
-          const where = earlier.item.origin.file === undefined ? '' : ` in ${earlier.item.origin.file}`;
-          results.push(warningFor(item, 'render-config-conflict', `is also set, otherwise, by the RenderConfig ${quote(earlier.item.object.metadata.name)}${where}; this one, read later, wins: keep each option in one RenderConfig`, ['spec', key]));
-        }
-        setBy.set(key, { item, value: json });
-      }
-    }
-    if (fc.role !== 'llsd') results.push(...fc.problems.map((p) => fromProblem(item, p)));
-  }
-  return { sources, results };
-}
-
-/**
- * A RenderConfig among the inputs that sets an option `--config` sets too: a warning per key it
- * sets otherwise (the command line wins), one info for the keys it sets alike. Values are compared
- * as parsed, so `"true"` in a ConfigMap and `true` in a RenderConfig agree.
- */
-function commandLineOverrides(renderConfigs: readonly InputItem[], commandLine: readonly RenderOptionsInput[], file: string | undefined): Result[] {
-  if (commandLine.length === 0) return [];
-  const winning = parsedOptions(Object.assign({}, ...commandLine));
-  if (!winning) return [];
-  const source = file === undefined ? 'the command line (`--config`)' : `--config ${file}`;
-  const results: Result[] = [];
-  for (const item of renderConfigs) {
-    const fc = readFunctionConfig(item);
-    const own = fc.role === 'options' && fc.problems.length === 0 ? parsedOptions(fc.options) : undefined;
-    if (fc.role !== 'options' || !own) continue;
-    const shared = Object.keys(fc.options).filter((key) => commandLine.some((options) => Object.hasOwn(options, key)));
-    const alike: string[] = [];
-    for (const key of shared) {
-      const ownValue = JSON.stringify(own[key as keyof RenderOptions]);
-      if (ownValue === JSON.stringify(winning[key as keyof RenderOptions])) alike.push(key);
-      else results.push(warningFor(item, 'render-config-conflict', `is set otherwise by ${source}, which wins: the command line takes precedence over a RenderConfig among the inputs; remove \`${key}\` here or from ${file ?? 'the --config file'}`, ['spec', key]));
-    }
-    if (alike.length > 0) {
-      results.push(resultFor(item, 'info', `sets ${alike.map((key) => code(key)).join(', ')} as ${source} does (the command line wins where both set an option); ${alike.length === 1 ? 'it' : 'they'} can be left out here`, ['spec']));
-    }
-  }
-  return results;
-}
-
-/** How many warnings of one code one file shows. */
-export const MAX_WARNINGS_OF_A_CODE = 10;
-
-/**
- * `sorted` with at most `MAX_WARNINGS_OF_A_CODE` warnings of one code per file, then one warning
- * of that code that counts the rest: 20,000 documents that are no Kubernetes object give 11
- * stderr lines, not 20,000. The count goes where the first one left out was (its file index and
- * line), so it sorts after those shown.
- */
-export function capWarningsPerFile(sorted: readonly Result[]): Result[] {
-  const groups = new Map<string, { shown: number; hidden: Result[] }>();
-  const out: Result[] = [];
-  for (const result of sorted) {
-    // Warnings by code; errors (which have none) by field and very message, as an object
-    // defined 5,000 times over gives 4,999 of the same line (attacker round 7).
-    const capped = result.file !== undefined && ((result.severity === 'warning' && result.code !== undefined) || result.severity === 'error');
-    if (!capped || result.file === undefined) {
-      out.push(result);
-      continue;
-    }
-    const key = result.severity === 'error' ? `error\u0000${result.file.path}\u0000${result.field?.path ?? ''}\u0000${result.message}` : `${result.code}\u0000${result.file.path}`;
-    const group = groups.get(key) ?? { shown: 0, hidden: [] };
-    groups.set(key, group);
-    if (group.shown < MAX_WARNINGS_OF_A_CODE) {
-      group.shown++;
-      out.push(result);
-    } else group.hidden.push(result);
-  }
-  const counts = [...groups.values()].flatMap(({ hidden }) => (hidden[0] === undefined ? [] : [leftOutCount(hidden[0], hidden.length)]));
-  return counts.length === 0 ? out : sortResults([...out, ...counts]);
-}
-
-/** The warning that stands for `n` warnings like `first` left out of one file. */
-function leftOutCount(first: Result, n: number): Result {
-  const { file, line, code: warningCode } = first;
-  if (first.severity === 'error') {
-    return { severity: 'error', ...(file !== undefined && { file }), ...(line !== undefined && { line }), message: `${grouped(n)} more of the same error (${elide(first.message, 80)}), from this line of the file on, are left out` };
-  }
-  return {
-    severity: 'warning',
-    ...(warningCode !== undefined && { code: warningCode }),
-    ...(file !== undefined && { file }),
-    ...(line !== undefined && { line }),
-    message: `${grouped(n)} more ${n === 1 ? 'warning' : 'warnings'} like the ${MAX_WARNINGS_OF_A_CODE} above, from this line of the file on, are left out; fix those shown (or silence the code), then run again`,
-  };
-}
-
-const parsedOptions = (options: RenderOptionsInput): RenderOptions | undefined => {
-  const parsed = parseRenderOptions(options);
-  return parsed.success ? parsed.data : undefined;
-};
-
-function mergeOptions(sources: readonly RenderOptionsInput[]): RenderOptions {
-  const parsed = parseRenderOptions(Object.assign({}, ...sources));
-  // Each source was checked on its own: merged ones that fail are a bug (an internal error).
-  if (!parsed.success) throw parsed.error;
-  return parsed.data;
-}
-
-export const fromProblem = (item: InputItem, problem: FieldProblem): Result => {
-  const result = resultFor(item, problem.severity ?? 'error', problem.message, problem.path);
-  return problem.severity === 'warning' ? { ...result, code: problem.code } : result;
-};
-
-const warningFor = (item: InputItem, code: WarningCode, message: string, path: FieldProblem['path']): Result => ({ ...resultFor(item, 'warning', message, path), code });
-
