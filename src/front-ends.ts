@@ -97,7 +97,7 @@ const llsdFrontEnd = (reader: LlsdReader): FrontEnd<Plan['llsd'], Plan, Generate
     const target = `${targetOf(plan)}${plan.releaseNote ? `; ${plan.releaseNote}` : ''}`;
     return config.fromConfigMap
       ? `uses config.yaml from the ConfigMap ${quote(config.fromConfigMap)} (overrideConfig) for ${target}`
-      : `generated config.yaml with ${count(config.providerCount.fromLlsd, 'provider')} from the LLSD (${config.providerCount.total} in all) and ${count(config.modelCount, 'model')} for ${target}`;
+      : `generated config.yaml with ${generatedCounts(config, 'LLSD')} for ${target}`;
   },
 });
 
@@ -129,13 +129,13 @@ const ogxFrontEnd: FrontEnd<OgxServer, OgxPlan, GeneratedConfig | undefined> = {
   overrides: (plan) => plan.server.spec.workload?.overrides,
   served: (plan, config) => {
     if (config) return { config, fieldOf: (configPath, parsed) => ogxFieldOf(configPath, plan.server.spec, parsed) };
-    if (plan.overrideConfig) return { config: { value: plan.overrideConfig.value, fromConfigMap: plan.overrideConfig.configMapName }, fieldOf: () => ogxOverridePath };
-    return undefined;
+    if (!plan.overrideConfig) return undefined;
+    return { config: { value: plan.overrideConfig.value, fromConfigMap: plan.overrideConfig.configMapName }, fieldOf: () => ogxOverridePath };
   },
   overridePath: ogxOverridePath,
   summary: (plan, config) => {
     const target = targetOf(plan);
-    if (config) return `generated config.yaml with ${count(config.providerCount.fromLlsd, 'provider')} from the ${ogxKind} (${config.providerCount.total} in all) and ${count(config.modelCount, 'model')} for ${target}`;
+    if (config) return `generated config.yaml with ${generatedCounts(config, ogxKind)} for ${target}`;
     if (plan.overrideConfig) return `uses config.yaml from the ConfigMap ${quote(plan.overrideConfig.configMapName)} (overrideConfig) for ${target}`;
     return `sets no providers, resources, storage or disabledAPIs, so the image's own config.yaml is used, as the operator does, for ${target}`;
   },
@@ -150,7 +150,10 @@ const inputApis: Readonly<Record<string, InputApi>> = {
     group: llsdGroup,
     noun: 'LLSD',
     versions: Object.fromEntries(supportedLlsdVersions.map((version) => [version, llsdFrontEnd(llsdReaders[version])])),
-    unsupported: (object) => ({ path: ['apiVersion'], message: `apiVersion ${quote(object.apiVersion)} is not supported for ${llsdKind}; use ${supportedLlsdVersions.join(' or ')}` }),
+    unsupported: (object) => ({
+      path: ['apiVersion'],
+      message: `apiVersion ${quote(object.apiVersion)} is not supported for ${llsdKind}; use ${supportedLlsdVersions.join(' or ')}`,
+    }),
     nearMiss: llsdNearMiss,
   },
   [ogxKind]: {
@@ -197,5 +200,9 @@ const internal = (object: Pick<KrmObject, 'apiVersion' | 'kind'>): never => {
 export const serverOf = (plan: ServerTarget): string => `${plan.profile.serverName ?? 'llama-stack'} ${plan.release}`;
 
 const targetOf = (plan: ServerTarget): string => `${serverOf(plan)} (distribution ${clip(plan.distributionName)}, image ${clip(plan.image)})`;
+
+/** "2 providers from the LLSD (9 in all) and 1 model". */
+const generatedCounts = ({ providerCount, modelCount }: GeneratedConfig, from: string): string =>
+  `${count(providerCount.fromLlsd, 'provider')} from the ${from} (${providerCount.total} in all) and ${count(modelCount, 'model')}`;
 
 const count = (n: number, noun: string): string => `${n} ${noun}${n === 1 ? '' : 's'}`;

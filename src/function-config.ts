@@ -79,7 +79,9 @@ export function renderConfigNearMiss(object: { apiVersion: string; kind: string 
   if (objectGroup === group || (isNear(object.kind, renderConfigKind) && (slash < 0 || isNear(objectGroup, group)))) {
     return {
       path: object.kind === renderConfigKind ? ['apiVersion'] : ['kind'],
-      message: `render options must be ${right}, not ${quote(object.kind)} ${quote(object.apiVersion)}; written otherwise they would be passed through and not applied`,
+      message:
+        `render options must be ${right}, not ${quote(object.kind)} ${quote(object.apiVersion)}; ` +
+        'written otherwise they would be passed through and not applied',
     };
   }
   return undefined;
@@ -125,7 +127,10 @@ export function optionsAmongItems(items: readonly InputItem[]): { sources: Rende
         const earlier = setBy.get(key);
         if (earlier && earlier.value !== json) {
           const where = earlier.item.origin.file === undefined ? '' : ` in ${earlier.item.origin.file}`;
-          results.push(warningFor(item, 'render-config-conflict', `is also set, otherwise, by the RenderConfig ${quote(earlier.item.object.metadata.name)}${where}; this one, read later, wins: keep each option in one RenderConfig`, ['spec', key]));
+          const message =
+            `is also set, otherwise, by the RenderConfig ${quote(earlier.item.object.metadata.name)}${where}; ` +
+            'this one, read later, wins: keep each option in one RenderConfig';
+          results.push(warningFor(item, 'render-config-conflict', message, ['spec', key]));
         }
         setBy.set(key, { item, value: json });
       }
@@ -155,10 +160,18 @@ export function commandLineOverrides(renderConfigs: readonly InputItem[], comman
     for (const key of shared) {
       const ownValue = JSON.stringify(own[key as keyof RenderOptions]);
       if (ownValue === JSON.stringify(winning[key as keyof RenderOptions])) alike.push(key);
-      else results.push(warningFor(item, 'render-config-conflict', `is set otherwise by ${source}, which wins: the command line takes precedence over a RenderConfig among the inputs; remove \`${key}\` here or from ${file ?? 'the --config file'}`, ['spec', key]));
+      else {
+        const message =
+          `is set otherwise by ${source}, which wins: the command line takes precedence over a RenderConfig among the inputs; ` +
+          `remove \`${key}\` here or from ${file ?? 'the --config file'}`;
+        results.push(warningFor(item, 'render-config-conflict', message, ['spec', key]));
+      }
     }
     if (alike.length > 0) {
-      results.push(resultFor(item, 'info', `sets ${alike.map((key) => code(key)).join(', ')} as ${source} does (the command line wins where both set an option); ${alike.length === 1 ? 'it' : 'they'} can be left out here`, ['spec']));
+      const message =
+        `sets ${alike.map((key) => code(key)).join(', ')} as ${source} does (the command line wins where both set an option); ` +
+        `${alike.length === 1 ? 'it' : 'they'} can be left out here`;
+      results.push(resultFor(item, 'info', message, ['spec']));
     }
   }
   return results;

@@ -112,7 +112,10 @@ export function startRender(input: ProcessInput): Render {
   // render nothing and say nothing.
   for (const item of items) {
     if (isLlsd(item) && annotationsOf(item.object)[annotation.generatedFrom] !== undefined) {
-      results.push(resultFor(item, 'error', `must not carry the annotation ${annotation.generatedFrom}: llsd-render marks its output with it and drops such objects on every run, so this LLSD would render nothing; remove the annotation`, ['metadata', 'annotations', annotation.generatedFrom]));
+      const message =
+        `must not carry the annotation ${annotation.generatedFrom}: llsd-render marks its output with it and drops such objects on every run, ` +
+        'so this LLSD would render nothing; remove the annotation';
+      results.push(resultFor(item, 'error', message, ['metadata', 'annotations', annotation.generatedFrom]));
     }
   }
   const llsdItems = kept.filter(isLlsd);
@@ -162,7 +165,8 @@ function finish(
   if (hasErrors(reported)) {
     // Nothing half-done: kpt keeps the package as it was, `build` prints nothing.
     const pending = pendingImages.length > 0 ? { pending: { images: [...new Set(pendingImages)].sort(), registry: options.registry } } : {};
-    return { items: input.mode === 'krm' ? input.items.map(asRead) : [], results: capWarningsPerFile(capRepeats(sortResults(reported))), silence: options.silence, ...pending };
+    const items = input.mode === 'krm' ? input.items.map(asRead) : [];
+    return { items, results: capWarningsPerFile(capRepeats(sortResults(reported))), silence: options.silence, ...pending };
   }
   const output = input.mode === 'krm' ? krmOutput(kept) : buildOutput(kept);
   for (const { objects } of rendered) output.push(...objects);
@@ -209,7 +213,9 @@ function renderItem(item: InputItem, options: RenderOptions, inventory: Inventor
   results.push(...references.map(toResult));
   if (references.some(isError)) return { results };
   const planned = frontEnd.plan(parsed.value, inventory, options, images);
-  if (!planned.ok) return { results: [...results, ...planned.problems.map(toResult)], ...(planned.pendingImage !== undefined && { pendingImage: planned.pendingImage }) };
+  if (!planned.ok) {
+    return { results: [...results, ...planned.problems.map(toResult)], ...(planned.pendingImage !== undefined && { pendingImage: planned.pendingImage }) };
+  }
   const { plan } = planned;
   results.push(...(planned.problems ?? []).map(toResult));
   if (plan.imageSource) results.push(toResult(imageSourceInfo(frontEnd.image(parsed.value), plan)));
@@ -252,7 +258,8 @@ function checkAsServer(
 ): FieldProblem[] {
   // Judged as the server reads it: older forms it converts first are converted, with a warning each.
   const { config: parsed, notes } = asServerConverts(config.value, plan.release, plan.catalogRelease);
-  const deployment = objects.find((o) => o.kind === 'Deployment') as { spec?: { template?: { spec?: { containers?: Array<{ env?: Array<{ name: string }> }> } } } } | undefined;
+  type Containers = { spec?: { template?: { spec?: { containers?: Array<{ env?: Array<{ name: string }> }> } } } };
+  const deployment = objects.find((o) => o.kind === 'Deployment') as Containers | undefined;
   const containerEnv = new Set((deployment?.spec?.template?.spec?.containers?.[0]?.env ?? []).map((e) => e.name));
   const where = config.fromConfigMap ? `the config.yaml of the ConfigMap ${quote(config.fromConfigMap)}` : 'the generated config.yaml';
   const pathOf = (configPath: string): FieldProblem['path'] => (config.fromConfigMap ? overridePath : crField(configPath, parsed));
@@ -260,12 +267,23 @@ function checkAsServer(
   // The release's own schemas: what the startup rules did not already say about a field.
   const said = new Set(startup.map((p) => p.path));
   const source = config.fromConfigMap ? 'override' : 'generated';
-  const schema = checkReleaseSchema(parsed, { release: plan.release, catalogRelease: plan.catalogRelease, containerEnv, source }).filter((p) => !said.has(p.path));
+  const schema = checkReleaseSchema(parsed, { release: plan.release, catalogRelease: plan.catalogRelease, containerEnv, source }).filter(
+    (p) => !said.has(p.path),
+  );
   const checked = plan.catalogRelease === plan.release ? '' : ` (checked against the catalog's ${plan.catalogRelease})`;
   return [
-    ...notes.map((n) => ({ severity: 'warning' as const, code: 'legacy-config-form' as const, path: pathOf(n.path), message: `${where}: ${code(n.path)} ${n.message}` })),
+    ...notes.map((n) => ({
+      severity: 'warning' as const,
+      code: 'legacy-config-form' as const,
+      path: pathOf(n.path),
+      message: `${where}: ${code(n.path)} ${n.message}`,
+    })),
     ...startup.map((p) =>
-      problemOf(p, pathOf(p.path), `${where} would ${p.severity === 'error' ? 'stop' : 'trouble'} ${serverOf(plan)} at startup: ${code(p.path || '(top level)')} ${p.message}`),
+      problemOf(
+        p,
+        pathOf(p.path),
+        `${where} would ${p.severity === 'error' ? 'stop' : 'trouble'} ${serverOf(plan)} at startup: ${code(p.path || '(top level)')} ${p.message}`,
+      ),
     ),
     ...schema.map((p) => problemOf(p, pathOf(p.path), `${where} does not fit the schema of ${serverOf(plan)}${checked}: ${code(p.path)} ${p.message}`)),
   ];
@@ -290,7 +308,12 @@ function placed(item: InputItem, outcome: ItemOutcome, mode: Mode, options: Rend
       .replaceAll('{namespace}', item.object.metadata.namespace ?? 'default'),
   );
   if (path.startsWith('../') || path === '..' || posix.isAbsolute(path)) {
-    const error = resultFor(item, 'error', `the output path ${quote(path)} (from the \`outputPath\` option ${quote(options.outputPath)}) leaves the package; use a path under the package such as "{dir}/{name}.generated.yaml"`);
+    const error = resultFor(
+      item,
+      'error',
+      `the output path ${quote(path)} (from the \`outputPath\` option ${quote(options.outputPath)}) leaves the package; ` +
+        'use a path under the package such as "{dir}/{name}.generated.yaml"',
+    );
     return { ...outcome, results: [...outcome.results, error] };
   }
   const clash = !/\.ya?ml$/.test(path)
@@ -299,7 +322,12 @@ function placed(item: InputItem, outcome: ItemOutcome, mode: Mode, options: Rend
       ? 'is a file of the package that holds other objects (kpt would refuse to write there)'
       : undefined;
   if (clash) {
-    const error = resultFor(item, 'error', `the output path ${quote(path)} (from the \`outputPath\` option ${quote(options.outputPath)}) ${clash}; use a file of its own such as "{dir}/{name}.generated.yaml"`);
+    const error = resultFor(
+      item,
+      'error',
+      `the output path ${quote(path)} (from the \`outputPath\` option ${quote(options.outputPath)}) ${clash}; ` +
+        'use a file of its own such as "{dir}/{name}.generated.yaml"',
+    );
     return { ...outcome, results: [...outcome.results, error] };
   }
   outcome.rendered.objects.forEach((object, index) => {
@@ -382,7 +410,10 @@ function duplicateObjects(items: readonly InputItem[]): Result[] {
     const id = identityOf(item.object);
     const earlier = seen.get(id);
     if (!earlier) seen.set(id, item);
-    else results.push(resultFor(item, 'error', `${clip(item.object.kind)} ${quote(item.object.metadata.name)} is defined twice${earlier.origin.file ? ` (also in ${earlier.origin.file})` : ''}; keep one`));
+    else {
+      const also = earlier.origin.file ? ` (also in ${earlier.origin.file})` : '';
+      results.push(resultFor(item, 'error', `${clip(item.object.kind)} ${quote(item.object.metadata.name)} is defined twice${also}; keep one`));
+    }
   }
   return results;
 }
@@ -406,7 +437,9 @@ function sharedOutputPaths(rendered: readonly Rendered[], options: RenderOptions
       resultFor(
         item,
         'error',
-        `writes its objects to ${quote(path)} (the \`outputPath\` option ${quote(options.outputPath)}), as ${other} does, and kpt refuses two objects at one path and index; set \`outputPath\` to a path with {namespace}, such as "{dir}/{namespace}-{name}.generated.yaml", or keep the two in different directories`,
+        `writes its objects to ${quote(path)} (the \`outputPath\` option ${quote(options.outputPath)}), as ${other} does, ` +
+          'and kpt refuses two objects at one path and index; set `outputPath` to a path with {namespace}, ' +
+          'such as "{dir}/{namespace}-{name}.generated.yaml", or keep the two in different directories',
         ['metadata', 'name'],
       ),
     );
@@ -425,7 +458,9 @@ function clashes(inputs: readonly InputItem[], rendered: readonly Rendered[]): R
       const id = identityOf(object);
       const owner = taken.get(id);
       if (owner) {
-        results.push(resultFor(item, 'error', `would generate ${object.kind} ${quote(object.metadata.name)}, which ${owner} already defines; rename the ${inputApiOf(item.object)?.noun ?? 'LLSD'} or the other object`, ['metadata', 'name']));
+        const noun = inputApiOf(item.object)?.noun ?? 'LLSD';
+        const message = `would generate ${object.kind} ${quote(object.metadata.name)}, which ${owner} already defines; rename the ${noun} or the other object`;
+        results.push(resultFor(item, 'error', message, ['metadata', 'name']));
       } else {
         taken.set(id, `the ${item.object.kind} ${quote(item.object.metadata.name)}`);
       }

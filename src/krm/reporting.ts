@@ -11,7 +11,10 @@ export const fromProblem = (item: InputItem, problem: FieldProblem): Result => {
   return problem.severity === 'warning' ? { ...result, code: problem.code } : result;
 };
 
-export const warningFor = (item: InputItem, code: WarningCode, message: string, path: FieldProblem['path']): Result => ({ ...resultFor(item, 'warning', message, path), code });
+export const warningFor = (item: InputItem, code: WarningCode, message: string, path: FieldProblem['path']): Result => ({
+  ...resultFor(item, 'warning', message, path),
+  code,
+});
 
 
 /** How many warnings of one code one file shows. */
@@ -34,7 +37,10 @@ export function capWarningsPerFile(sorted: readonly Result[]): Result[] {
       out.push(result);
       continue;
     }
-    const key = result.severity === 'error' ? `error\u0000${result.file.path}\u0000${result.field?.path ?? ''}\u0000${result.message}` : `${result.code}\u0000${result.file.path}`;
+    const key =
+      result.severity === 'error'
+        ? `error\u0000${result.file.path}\u0000${result.field?.path ?? ''}\u0000${result.message}`
+        : `${result.code}\u0000${result.file.path}`;
     const group = groups.get(key) ?? { shown: 0, hidden: [] };
     groups.set(key, group);
     if (group.shown < MAX_WARNINGS_OF_A_CODE) {
@@ -50,13 +56,20 @@ export function capWarningsPerFile(sorted: readonly Result[]): Result[] {
 function leftOutCount(first: Result, n: number): Result {
   const { file, line, code: warningCode } = first;
   if (first.severity === 'error') {
-    return { severity: 'error', ...(file !== undefined && { file }), ...(line !== undefined && { line }), message: `${grouped(n)} more of the same error (${elide(first.message, 80)}), from this line of the file on, are left out` };
+    return {
+      severity: 'error',
+      ...(file !== undefined && { file }),
+      ...(line !== undefined && { line }),
+      message: `${grouped(n)} more of the same error (${elide(first.message, 80)}), from this line of the file on, are left out`,
+    };
   }
   return {
     severity: 'warning',
     ...(warningCode !== undefined && { code: warningCode }),
     ...(file !== undefined && { file }),
     ...(line !== undefined && { line }),
-    message: `${grouped(n)} more ${n === 1 ? 'warning' : 'warnings'} like the ${MAX_WARNINGS_OF_A_CODE} above, from this line of the file on, are left out; fix those shown (or silence the code), then run again`,
+    message:
+      `${grouped(n)} more ${n === 1 ? 'warning' : 'warnings'} like the ${MAX_WARNINGS_OF_A_CODE} above, from this line of the file on, are left out; ` +
+      'fix those shown (or silence the code), then run again',
   };
 }

@@ -84,7 +84,8 @@ describe('the render at the edge', () => {
 
 describe('the output store', () => {
   it('holds the objects, and the text written is the one the core gives without it', async () => {
-    const items = () => itemsFrom(stringify({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 's', namespace: 'ai' } }) + '---\n' + twoLlsds.split('---\n')[1]);
+    const secret = stringify({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 's', namespace: 'ai' } });
+    const items = () => itemsFrom(`${secret}---\n${llsdYaml('distribution: {name: starter}', releaseMetadata('0.7.1', 'catalogued'))}`);
     const plain = render({ mode: 'build', items: items() });
     const stored = await renderWithImages({ mode: 'build', items: items() }, async () => new Map(), new MemoryStore());
     expect(stored.items.filter((item) => item instanceof Written).length).toBeGreaterThan(3);
