@@ -130,9 +130,13 @@ const kustomizeDir = (n) => {
   render(['build', '-o', dir, input(n)]);
   const files = [];
   // Only the YAML files: `-o` also keeps its record of what it wrote (`.llsd-render-output`).
-  const walk = (d) => readdirSync(d).sort().forEach((f) => (statSync(join(d, f)).isDirectory() ? walk(join(d, f)) : f.endsWith('.yaml') && files.push(relative(dir, join(d, f)))));
+  const walk = (d) =>
+    readdirSync(d)
+      .sort()
+      .forEach((f) => (statSync(join(d, f)).isDirectory() ? walk(join(d, f)) : f.endsWith('.yaml') && files.push(relative(dir, join(d, f)))));
   walk(dir);
-  writeFileSync(join(dir, 'kustomization.yaml'), `apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n${files.map((f) => `- ${f}\n`).join('')}`);
+  const resources = files.map((f) => `- ${f}\n`).join('');
+  writeFileSync(join(dir, 'kustomization.yaml'), `apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n${resources}`);
   return dir;
 };
 let kustomizeTooSlow; // the size at which kubectl kustomize hit the time limit; larger sizes are not run
@@ -169,7 +173,8 @@ rows.forEach((r) => {
 const krmRows = KRM_SIZES.map((n) => {
   const list = readFileSync(krmInputFile(n), 'utf8');
   const m = measure(`KRM, ${n} LLSDs`, RUNS[n], () => render([], { input: list, timeout: KRM_TIMEOUT_MS }));
-  const label = `${n.toLocaleString('en-US')} LLSDs, KRM (ResourceList on stdin, ${(list.length / 1e6).toFixed(1)} MB)${m.timedOut ? `, stopped at ${fmtMs(KRM_TIMEOUT_MS)}` : ''}`;
+  const stopped = m.timedOut ? `, stopped at ${fmtMs(KRM_TIMEOUT_MS)}` : '';
+  const label = `${n.toLocaleString('en-US')} LLSDs, KRM (ResourceList on stdin, ${(list.length / 1e6).toFixed(1)} MB)${stopped}`;
   return { n, label, ...m, perLlsd: (m.median - krm.median) / (n - 1), rssPerLlsd: m.rss === undefined ? undefined : (m.rss - krm.rss) / (n - 1) };
 });
 
@@ -194,21 +199,45 @@ const targets = [
     krmAt && (krmAt.timedOut ? `not finished in ${fmtMs(KRM_TIMEOUT_MS)}` : fmtMB(krmAt.rss)),
     krmAt && !krmAt.timedOut && krmAt.rss < 600e6,
   ],
-].map(([name, value, ok]) => ({ name, value: value ?? `not measured (${STARTUP_ONLY ? '--startup-only' : QUICK ? 'quick mode' : '--krm-only'})`, status: ok === undefined ? 'SKIP' : ok ? 'PASS' : 'FAIL' }));
+].map(([name, value, ok]) => ({
+  name,
+  value: value ?? `not measured (${STARTUP_ONLY ? '--startup-only' : QUICK ? 'quick mode' : '--krm-only'})`,
+  status: ok === undefined ? 'SKIP' : ok ? 'PASS' : 'FAIL',
+}));
 
 // 4. Report.
 const cpu = cpus();
 const machine = [
-  `- date: ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC${QUICK ? ' (quick mode)' : ''}${KRM_ONLY ? ' (--krm-only: no `build` sizes)' : ''}${STARTUP_ONLY ? ' (--startup-only)' : ''}`,
-  `- CPU: ${cpu[0]?.model ?? 'unknown'}, ${cpu.length} cores; memory ${(totalmem() / 2 ** 30).toFixed(1)} GiB; Linux ${release()}; load average ${load} at the start`,
+  `- date: ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC` +
+    `${QUICK ? ' (quick mode)' : ''}${KRM_ONLY ? ' (--krm-only: no `build` sizes)' : ''}${STARTUP_ONLY ? ' (--startup-only)' : ''}`,
+  `- CPU: ${cpu[0]?.model ?? 'unknown'}, ${cpu.length} cores; memory ${(totalmem() / 2 ** 30).toFixed(1)} GiB; ` +
+    `Linux ${release()}; load average ${load} at the start`,
   `- node ${process.version}; kubectl ${kubectlVersion ?? 'not found (no kustomize comparison)'}`,
-  `- bundle: dist/llsd-render.js, ${(statSync(BUNDLE).size / 1e6).toFixed(2)} MB, built ${built} UTC, sha256 ${sha}… (a copy taken at the start is what runs)`,
+  `- bundle: dist/llsd-render.js, ${(statSync(BUNDLE).size / 1e6).toFixed(2)} MB, built ${built} UTC, ` +
+    `sha256 ${sha}… (a copy taken at the start is what runs)`,
 ];
 const head = '| input | runs | median | min – max | per LLSD¹ | peak RSS | RSS per LLSD² | × floor | `kubectl kustomize` median (runs) | × kustomize |';
 const line = (label, m, r = {}) =>
-  `| ${label} | ${m.runs} | ${fmtMs(m.median)} | ${fmtMs(m.min)} – ${fmtMs(m.max)} | ${r.perLlsd === undefined ? '–' : fmtMs(r.perLlsd)} | ${m.rss ? fmtMB(m.rss) : '–'} | ${r.rssPerLlsd === undefined ? '–' : `${(r.rssPerLlsd / 1e3).toFixed(1)} kB`} | ${fmtX(m.median / floor.median)} | ${kustomizeCell(r.k)} | ${!r.k || r.k.skipped ? '–' : `${r.k.timedOut ? '< ' : ''}${fmtX(m.median / r.k.median)}`} |`;
+  `| ${[
+    label,
+    m.runs,
+    fmtMs(m.median),
+    `${fmtMs(m.min)} – ${fmtMs(m.max)}`,
+    r.perLlsd === undefined ? '–' : fmtMs(r.perLlsd),
+    m.rss ? fmtMB(m.rss) : '–',
+    r.rssPerLlsd === undefined ? '–' : `${(r.rssPerLlsd / 1e3).toFixed(1)} kB`,
+    fmtX(m.median / floor.median),
+    kustomizeCell(r.k),
+    !r.k || r.k.skipped ? '–' : `${r.k.timedOut ? '< ' : ''}${fmtX(m.median / r.k.median)}`,
+  ].join(' | ')} |`;
 const kustomizeCell = (k) =>
-  !k ? '–' : k.skipped ? `not run (> ${fmtMs(KUSTOMIZE_TIMEOUT_MS)} at ${kustomizeTooSlow.toLocaleString('en-US')})` : k.timedOut ? `> ${fmtMs(k.median)} (stopped)` : `${fmtMs(k.median)} (${k.runs})`;
+  !k
+    ? '–'
+    : k.skipped
+      ? `not run (> ${fmtMs(KUSTOMIZE_TIMEOUT_MS)} at ${kustomizeTooSlow.toLocaleString('en-US')})`
+      : k.timedOut
+        ? `> ${fmtMs(k.median)} (stopped)`
+        : `${fmtMs(k.median)} (${k.runs})`;
 const report = [
   '### Machine',
   '',

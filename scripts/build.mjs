@@ -36,7 +36,11 @@ const bundled = await build({
         b.onResolve({ filter: /\/locales\/index\.js$/ }, ({ importer, resolveDir, path }) =>
           /[\\/]zod[\\/]/.test(importer) ? { path, namespace: 'zod-english-only', pluginData: { dir: join(resolveDir, dirname(path)) } } : undefined,
         );
-        b.onLoad({ filter: /.*/, namespace: 'zod-english-only' }, ({ pluginData }) => ({ contents: "export { default as en } from './en.js';", resolveDir: pluginData.dir, loader: 'js' }));
+        b.onLoad({ filter: /.*/, namespace: 'zod-english-only' }, ({ pluginData }) => ({
+          contents: "export { default as en } from './en.js';",
+          resolveDir: pluginData.dir,
+          loader: 'js',
+        }));
       },
     },
     {
@@ -85,7 +89,9 @@ if (data.includes('*/') || /[^\x00-\x7e]/.test(data)) throw new Error('internal:
   const at = data.indexOf('\n') + 1;
   let offset = at;
   const read = JSON.parse(data.slice(0, at - 1)).map(([path, length]) => [path, JSON.parse(data.slice(offset, (offset += length)))]);
-  if (offset !== data.length || !isDeepStrictEqual(read, entries.map(([path, json]) => [path, JSON.parse(json)]))) throw new Error('internal: the configs data section does not read back');
+  if (offset !== data.length || !isDeepStrictEqual(read, entries.map(([path, json]) => [path, JSON.parse(json)]))) {
+    throw new Error('internal: the configs data section does not read back');
+  }
 }
 
 // The program as the text of one block comment after the loader: parsing the file skips a comment

@@ -206,7 +206,10 @@ async function build(io: Io, args: string[], command: 'build' | 'validate'): Pro
 function oneConfig(paths: readonly string[]): string {
   const [first, ...more] = paths;
   if (first === undefined || more.length > 0) {
-    throw new UsageError(`--config is given ${paths.length} times (${paths.map((p) => quote(p)).join(', ')}), but llsd-render reads one: merge their options into one RenderConfig and pass that, or put the other RenderConfigs among the input files (\`--config\` wins over them key by key)`);
+    throw new UsageError(
+      `--config is given ${paths.length} times (${paths.map((p) => quote(p)).join(', ')}), but llsd-render reads one: ` +
+        'merge their options into one RenderConfig and pass that, or put the other RenderConfigs among the input files (`--config` wins over them key by key)',
+    );
   }
   return first;
 }
@@ -228,14 +231,22 @@ function readBuildInput(files: string[], config: string | undefined) {
   return { read, baseFiles, configResults, inputs, resolved, input };
 }
 
-async function renderFiles(io: Io, command: 'build' | 'validate', values: BuildValues, positionals: string[], files: string[], found: Result[]): Promise<ExitCode> {
+async function renderFiles(
+  io: Io,
+  command: 'build' | 'validate',
+  values: BuildValues,
+  positionals: string[],
+  files: string[],
+  found: Result[],
+): Promise<ExitCode> {
   const { read, baseFiles, configResults, inputs, resolved, input } = readBuildInput(files, values.config);
   // A base config read through `configPath` is not a Kubernetes object: no "skipped" warning for it.
   const readResults = [...found, ...read.results].filter((r) => !(r.severity === 'warning' && r.file && baseFiles.has(resolve(r.file.path))));
   const { store, close } = openOutputStore();
   try {
     const output = await renderWithImages(input, registryLookUp(io.env ?? process.env, values.offline === true), store);
-    return await writeBuild(io, command, values, positionals, files, output, [...readResults, ...configResults, ...resolved.flatMap((r) => r.results), ...nothingToValidate(command, positionals, inputs, readResults)]);
+    const results = [...readResults, ...configResults, ...resolved.flatMap((r) => r.results), ...nothingToValidate(command, positionals, inputs, readResults)];
+    return await writeBuild(io, command, values, positionals, files, output, results);
   } finally {
     close();
   }
@@ -245,9 +256,17 @@ async function renderFiles(io: Io, command: 'build' | 'validate', values: BuildV
  * `validate` that found no LLSD or OGXServer checked nothing: an error, as an empty `build` is. Not when reading
  * already failed (a file that is not valid YAML may well hold the LLSD): that error says it.
  */
-function nothingToValidate(command: 'build' | 'validate', positionals: readonly string[], items: readonly InputItem[], readResults: readonly Result[]): Result[] {
+function nothingToValidate(
+  command: 'build' | 'validate',
+  positionals: readonly string[],
+  items: readonly InputItem[],
+  readResults: readonly Result[],
+): Result[] {
   if (command !== 'validate' || hasErrors(readResults) || items.some((item) => isRenderedObject(item.object))) return [];
-  return [{ severity: 'error', message: `found no ${llsdKind} (apiVersion ${llsdGroup}/v1alpha2) or ${ogxKind} (apiVersion ${ogxApiVersion}) under ${positionals.join(', ')}, so nothing was validated; check the paths and the apiVersion and kind of the LLSDs and OGXServers` }];
+  const message =
+    `found no ${llsdKind} (apiVersion ${llsdGroup}/v1alpha2) or ${ogxKind} (apiVersion ${ogxApiVersion}) under ${positionals.join(', ')}, ` +
+    'so nothing was validated; check the paths and the apiVersion and kind of the LLSDs and OGXServers';
+  return [{ severity: 'error', message }];
 }
 
 /** The end of `build` and `validate`: results on stderr (and infos on stdout for validate), then the output. */
@@ -272,7 +291,9 @@ async function writeBuild(
   if (exitCodeOf(results) === 0 && output.items.length === 0 && !values['allow-empty']) {
     results.push({
       severity: 'error',
-      message: `nothing to render under ${positionals.join(', ')}: no objects were produced. Argo CD prunes every resource of an application whose plugin prints nothing; pass --allow-empty if an empty result is intended`,
+      message:
+        `nothing to render under ${positionals.join(', ')}: no objects were produced. ` +
+        'Argo CD prunes every resource of an application whose plugin prints nothing; pass --allow-empty if an empty result is intended',
     });
   }
   report(io, results);
@@ -306,7 +327,10 @@ function outputInsideInput(dir: string, positionals: readonly string[]): Result[
     {
       severity: 'warning',
       code: 'output-inside-input',
-      message: `-o ${dir} is ${same ? 'the input itself' : `inside the input ${input}`}: the pass-through objects are written again there (in _passthrough.yaml), so a tool that applies ${input} as a whole would apply them twice; write to a directory outside the inputs (e.g. -o rendered)${same ? '' : `, or apply only ${dir}`}`,
+      message:
+        `-o ${dir} is ${same ? 'the input itself' : `inside the input ${input}`}: the pass-through objects are written again there (in _passthrough.yaml), ` +
+        `so a tool that applies ${input} as a whole would apply them twice; ` +
+        `write to a directory outside the inputs (e.g. -o rendered)${same ? '' : `, or apply only ${dir}`}`,
     },
   ];
 }
@@ -324,7 +348,8 @@ function readConfigFile(path: string, options: RenderOptionsInput[], baseFiles: 
   const [first, ...more] = read.items;
   if (first === undefined || more.length > 0) {
     const held = first === undefined ? 'holds no Kubernetes object' : `holds ${read.items.length} objects`;
-    return [{ severity: 'error', message: `${held}, but --config takes a file with exactly one RenderConfig (fn.llamastack.io/v1alpha1) or ConfigMap`, file: { path } }];
+    const message = `${held}, but --config takes a file with exactly one RenderConfig (fn.llamastack.io/v1alpha1) or ConfigMap`;
+    return [{ severity: 'error', message, file: { path } }];
   }
   // Read with its node (readItems keeps it by default), so a plain copy keeps everything.
   const item: InputItem = { ...first, origin: { ...first.origin, file: path } };
@@ -372,7 +397,8 @@ function resolveConfigPaths(item: InputItem, baseFiles: Set<string>): { item: In
   if (!isPlainObject(holder) || file === undefined) return { item, results: [] };
   const raw = holder.distributions;
   const value = typeof raw === 'string' ? parseYaml11(raw).value : raw;
-  if (!isPlainObject(value) || !Object.values(value).some((entry) => isPlainObject(entry) && typeof entry.configPath === 'string' && entry.config === undefined)) {
+  const readsAFile = (entry: unknown): boolean => isPlainObject(entry) && typeof entry.configPath === 'string' && entry.config === undefined;
+  if (!isPlainObject(value) || !Object.values(value).some(readsAFile)) {
     return { item, results: [] };
   }
   const results: Result[] = [];
@@ -417,7 +443,9 @@ function readBaseConfig(dir: string, configPath: string): { config: Record<strin
   if ('problem' in read) return { problem: `"${configPath}" ${read.line === undefined ? '' : `(line ${read.line}) `}${read.problem}` };
   text = read.text;
   const parsed = parseYaml11(text);
-  if (parsed.problem) return { problem: `"${configPath}" is not valid YAML${parsed.problem.line ? ` (line ${parsed.problem.line})` : ''}: ${parsed.problem.message}` };
+  if (parsed.problem) {
+    return { problem: `"${configPath}" is not valid YAML${parsed.problem.line ? ` (line ${parsed.problem.line})` : ''}: ${parsed.problem.message}` };
+  }
   if (!isPlainObject(parsed.value)) return { problem: `"${configPath}" must hold a config.yaml mapping (\`version: 2\`, \`providers\`, …)` };
   return { config: parsed.value };
 }
@@ -460,7 +488,8 @@ async function convert(io: Io, args: string[]): Promise<ExitCode> {
     const { apiVersion, kind } = item.object;
     if (kind !== llsdKind || !apiVersion.startsWith(`${llsdGroup}/`) || apiVersion === to) return item.node;
     if (!(llsdApiVersions as readonly string[]).includes(apiVersion)) {
-      results.push(resultFor(item, 'error', `apiVersion "${apiVersion}" is not supported for ${llsdKind}; use ${llsdApiVersions.join(' or ')}`, ['apiVersion']));
+      const message = `apiVersion "${apiVersion}" is not supported for ${llsdKind}; use ${llsdApiVersions.join(' or ')}`;
+      results.push(resultFor(item, 'error', message, ['apiVersion']));
       return item.node;
     }
     const converted = convertItem(item.object);
@@ -468,7 +497,11 @@ async function convert(io: Io, args: string[]): Promise<ExitCode> {
     convertedFrom.set(converted.object as KrmObject, item);
     return converted.object as KrmObject;
   });
-  results.push(...sameIdentity(read.items.map((item, i) => ({ object: convertedFrom.has(output[i] as KrmObject) ? (output[i] as KrmObject) : item.object, from: convertedFrom.get(output[i] as KrmObject) }))));
+  const documents = read.items.map((item, i) => {
+    const out = output[i] as KrmObject;
+    return { object: convertedFrom.has(out) ? out : item.object, from: convertedFrom.get(out) };
+  });
+  results.push(...sameIdentity(documents));
   const sorted = sortResults(results);
   report(io, sorted);
   if (exitCodeOf(sorted) !== 0) return 1;
@@ -492,7 +525,10 @@ function sameIdentity(documents: ReadonlyArray<{ object: KrmObject; from: InputI
     if (typeof object?.kind !== 'string' || typeof object.metadata?.name !== 'string') continue;
     const id = `${object.kind}/${object.metadata.namespace ?? ''}/${object.metadata.name}`;
     if (seen.has(id) && from) {
-      results.push(resultFor(from, 'error', `becomes ${object.kind} ${quote(object.metadata.name)}, which another document of the output already is; rename this LLSD or that document before converting`, ['metadata', 'name']));
+      const message =
+        `becomes ${object.kind} ${quote(object.metadata.name)}, which another document of the output already is; ` +
+        'rename this LLSD or that document before converting';
+      results.push(resultFor(from, 'error', message, ['metadata', 'name']));
     }
     seen.add(id);
   }
@@ -522,7 +558,9 @@ async function webhook(io: Io, args: string[]): Promise<ExitCode> {
   if (!parsed) return 0;
   const { values, positionals } = parsed;
   if (positionals.length > 0) throw new UsageError(`webhook takes no PATH, not "${positionals[0]}"`);
-  if (values.cert === undefined || values.key === undefined) throw new UsageError('webhook needs --cert FILE and --key FILE (a PEM certificate and its private key)');
+  if (values.cert === undefined || values.key === undefined) {
+    throw new UsageError('webhook needs --cert FILE and --key FILE (a PEM certificate and its private key)');
+  }
   const port = Number(values.port ?? '9443');
   if (!/^\d+$/.test(values.port ?? '9443') || port > 65535) throw new UsageError(`--port must be a number from 0 to 65535, not "${values.port}"`);
   const address = values.address ?? '127.0.0.1';

@@ -75,7 +75,8 @@ export class Written {
   /** The object's identity: apiVersion, kind, name, namespace and the owner annotation. */
   get object(): KrmObject {
     const { apiVersion, kind, name, namespace, owner } = this;
-    return { apiVersion, kind, metadata: { name, ...(namespace !== undefined && { namespace }), ...(owner !== undefined && { annotations: { [annotation.generatedFrom]: owner } }) } };
+    const annotations = owner !== undefined && { annotations: { [annotation.generatedFrom]: owner } };
+    return { apiVersion, kind, metadata: { name, ...(namespace !== undefined && { namespace }), ...annotations } };
   }
 
   get yaml(): string {
@@ -126,7 +127,8 @@ export function readWholeList(text: string): ResourceListInput {
   const plain = first.value as Record<string, unknown>;
   if (plain.kind !== 'ResourceList' || !resourceListApiVersions.includes(plain.apiVersion as never)) {
     return notAList(
-      `stdin must hold a ResourceList (apiVersion: config.kubernetes.io/v1, kind: ResourceList), not ${describeKind(plain)}; to render YAML files, run \`llsd-render build PATH\``,
+      `stdin must hold a ResourceList (apiVersion: config.kubernetes.io/v1, kind: ResourceList), not ${describeKind(plain)}; ` +
+        'to render YAML files, run `llsd-render build PATH`',
     );
   }
   const results: Result[] = [];

@@ -6,7 +6,16 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { MemoryStore, readItemByItem, readResourceList, readWholeList, splitAtItems, Written, writeResourceList, type ResourceListInput } from '../../src/krm/resource-list.js';
+import {
+  MemoryStore,
+  readItemByItem,
+  readResourceList,
+  readWholeList,
+  splitAtItems,
+  Written,
+  writeResourceList,
+  type ResourceListInput,
+} from '../../src/krm/resource-list.js';
 import { process as render, type ProcessOutput } from '../../src/process.js';
 import { renderWithImages } from '../../src/cli/render.js';
 import type { InputItem } from '../../src/krm/item.js';
@@ -127,7 +136,10 @@ describe('KRM mode with an output store (issue 15)', () => {
         const { items, functionConfig } = readResourceList(text);
         return { mode: 'krm' as const, items, ...(functionConfig && { functionConfig }) };
       };
-      const written = (output: ProcessOutput) => ({ text: writeResourceList(output.items, output.results), written: output.items.filter((item) => item instanceof Written).length });
+      const written = (output: ProcessOutput) => ({
+        text: writeResourceList(output.items, output.results),
+        written: output.items.filter((item) => item instanceof Written).length,
+      });
       const without = written(render(input()));
       const withStore = written(await renderWithImages(input(), async () => new Map(), new MemoryStore()));
       expect(without.written).toBe(0);
