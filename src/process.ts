@@ -80,6 +80,7 @@ export function process(input: ProcessInput): ProcessOutput {
   return render.finish(render.items.map((item) => render.renderItem(item, input.images)));
 }
 
+/** What every item of the render shares, settled once: the options merged, the inventory, the items to render and their order. */
 export function startRender(input: ProcessInput): Render {
   const results: Result[] = [];
   const optionSources: RenderOptionsInput[] = [];
@@ -135,11 +136,12 @@ export function startRender(input: ProcessInput): Render {
   return {
     items: renderable,
     registry: options.registry,
-    renderItem: (item, images) => placed(item, renderItem(item, options, inventory, images), input.mode, options, packageFiles),
+    renderItem: (item, images) => placed(item, renderOne(item, options, inventory, images), input.mode, options, packageFiles),
     finish: (outcomes) => finish(input, { results: [...results], options, kept, renderable }, outcomes),
   };
 }
 
+/** The output from every item's outcome, with the checks across items; nothing half-done while an error is left. */
 function finish(
   input: ProcessInput,
   { results, options, kept, renderable }: { results: Result[]; options: RenderOptions; kept: readonly InputItem[]; renderable: readonly InputItem[] },
@@ -200,7 +202,7 @@ function silenced(item: InputItem, results: readonly Result[], global: readonly 
  * each stopping the render of this item on an error; then the check every front end shares: the
  * config the pod reads, as the server will read it.
  */
-function renderItem(item: InputItem, options: RenderOptions, inventory: Inventory, images: ReadonlyMap<string, ImageLookup> | undefined): ItemOutcome {
+function renderOne(item: InputItem, options: RenderOptions, inventory: Inventory, images: ReadonlyMap<string, ImageLookup> | undefined): ItemOutcome {
   const picked = frontEndOf(item.object);
   if ('problem' in picked) return { results: [fromProblem(item, picked.problem)] };
   const frontEnd: FrontEnd = picked.frontEnd;
