@@ -3,23 +3,16 @@
 // cache, then configs/ as data (scripts/embed-yaml.mjs): start-up reads and parses no YAML.
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { fileURLToPath } from 'node:url';
-import { configsEntries, configsModule, configsModuleId } from './embed-yaml.mjs';
+import { configsEntries, configsModuleId } from './embed-yaml.mjs';
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 // Paths from the repository root, wherever the build is started from.
 const root = fileURLToPath(new URL('..', import.meta.url));
 process.chdir(root);
-
-// Facts the program would otherwise compute from its zod schemas at every start (the shape LLSDs
-// are read through, the default options: src/llsd/prebuilt-sources.ts), computed here once by
-// running that module, and handed to the program as the JSON text `__LLSD_RENDER_PREBUILT__`.
-const prebuilt = await prebuiltFacts();
 
 const bundled = await build({
   absWorkingDir: root,
@@ -43,7 +36,11 @@ const bundled = await build({
         b.onResolve({ filter: /\/locales\/index\.js$/ }, ({ importer, resolveDir, path }) =>
           /[\\/]zod[\\/]/.test(importer) ? { path, namespace: 'zod-english-only', pluginData: { dir: join(resolveDir, dirname(path)) } } : undefined,
         );
-        b.onLoad({ filter: /.*/, namespace: 'zod-english-only' }, ({ pluginData }) => ({ contents: "export { default as en } from './en.js';", resolveDir: pluginData.dir, loader: 'js' }));
+        b.onLoad({ filter: /.*/, namespace: 'zod-english-only' }, ({ pluginData }) => ({
+          contents: "export { default as en } from './en.js';",
+          resolveDir: pluginData.dir,
+          loader: 'js',
+        }));
       },
     },
     {
@@ -56,7 +53,7 @@ const bundled = await build({
       },
     },
   ],
-  define: { __LLSD_RENDER_VERSION__: JSON.stringify(version), __LLSD_RENDER_PREBUILT__: JSON.stringify(JSON.stringify(prebuilt)) },
+  define: { __LLSD_RENDER_VERSION__: JSON.stringify(version) },
   legalComments: 'none',
   // Whitespace and syntax minified (1.45 MB of program becomes 1.07 MB): Node's loader reads and
   // scans the whole file before the loader runs, and the loader reads it again, so every 100 kB is
@@ -74,11 +71,7 @@ const program = bundled.outputFiles[0].text.replace(/[\x7f-\uffff]/g, (c) => `\\
 // vm.Script has no module loader: a real import() would fail at run time, so none may be left.
 if (/\bimport\(/.test(program.replace(/(["'`]).*?\1/g, ''))) throw new Error('the bundle holds a dynamic import(); bundle the module instead');
 
-// The program as the text of one block comment after the loader: parsing the file skips a comment
-// at the speed of a search for its end (a string literal of the program cost 12 ms more). Each
-// `*/` of the program is written `*` DEL `/` (esbuild writes ASCII and escapes DEL), and the
-// loader turns it back. The program's first line is the line after `/*`, and every program
-// line keeps a line of the file to itself.
+// The loader relies on an ASCII program without DEL (see below), and names the program by its hash.
 if (/[\x7f-\uffff]/.test(program)) throw new Error('the bundle holds DEL or a character beyond ASCII; the loader relies on neither being there');
 const hash = createHash('sha256').update(program).digest('hex').slice(0, 16);
 
@@ -96,7 +89,9 @@ if (data.includes('*/') || /[^\x00-\x7e]/.test(data)) throw new Error('internal:
   const at = data.indexOf('\n') + 1;
   let offset = at;
   const read = JSON.parse(data.slice(0, at - 1)).map(([path, length]) => [path, JSON.parse(data.slice(offset, (offset += length)))]);
-  if (offset !== data.length || !isDeepStrictEqual(read, entries.map(([path, json]) => [path, JSON.parse(json)]))) throw new Error('internal: the configs data section does not read back');
+  if (offset !== data.length || !isDeepStrictEqual(read, entries.map(([path, json]) => [path, JSON.parse(json)]))) {
+    throw new Error('internal: the configs data section does not read back');
+  }
 }
 
 // The program as the text of one block comment after the loader: parsing the file skips a comment
@@ -132,37 +127,3 @@ function asciiJson(json) {
   return out;
 }
 
-/** Every fact of src/llsd/prebuilt-sources.ts, computed by bundling that module (with configs/ as vitest reads it) and running it. */
-async function prebuiltFacts() {
-  const { outputFiles } = await build({
-    absWorkingDir: root,
-    entryPoints: ['src/llsd/prebuilt-sources.ts'],
-    write: false,
-    bundle: true,
-    platform: 'node',
-    target: 'node20',
-    format: 'cjs',
-    plugins: [
-      {
-        name: 'configs-module',
-        setup(b) {
-          b.onResolve({ filter: new RegExp(`^${configsModuleId}$`) }, () => ({ path: configsModuleId, namespace: 'llsd-configs' }));
-          b.onLoad({ filter: /.*/, namespace: 'llsd-configs' }, () => ({ contents: configsModule(join(root, 'configs')), loader: 'js' }));
-        },
-      },
-    ],
-    define: { __LLSD_RENDER_VERSION__: JSON.stringify(version) },
-    logLevel: 'warning',
-  });
-  const dir = mkdtempSync(join(tmpdir(), 'llsd-render-build-'));
-  try {
-    const file = join(dir, 'prebuilt-sources.cjs');
-    writeFileSync(file, outputFiles[0].text);
-    const { prebuiltSources } = createRequire(import.meta.url)(file);
-    const facts = Object.fromEntries(Object.entries(prebuiltSources).map(([key, compute]) => [key, compute()]));
-    if (!isDeepStrictEqual(JSON.parse(JSON.stringify(facts)), facts)) throw new Error('internal: a prebuilt fact is not JSON data');
-    return facts;
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}

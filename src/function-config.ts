@@ -1,8 +1,10 @@
 // What a functionConfig (or an options document) means, by apiVersion and kind (STYLE §5: a
-// dispatch table). kustomize cannot pass arguments to exec functions, so every option must be
-// expressible in the functionConfig body.
-import type { InputItem } from './krm/item.js';
-import { quote } from './lib/quote.js';
+// dispatch table), and how the options of a render are merged from every source. kustomize cannot
+// pass arguments to exec functions, so every option must be expressible in the functionConfig body.
+import { resultFor, type InputItem } from './krm/item.js';
+import { fromProblem, warningFor } from './krm/reporting.js';
+import type { Result } from './krm/result.js';
+import { code, quote } from './lib/quote.js';
 import { isNear, problemsFromIssues, type FieldProblem } from './lib/issues.js';
 import { group as llsdGroup, kind as llsdKind } from './llsd/llsd-v1alpha2.js';
 import { ogxApiVersion, ogxKind } from './ogx/ogxserver.js';
@@ -11,6 +13,7 @@ import {
   renderConfigKind,
   parseRenderOptions,
   renderConfigSchemas,
+  type RenderOptions,
   type RenderOptionsInput,
 } from './core/render-config.js';
 
@@ -76,7 +79,9 @@ export function renderConfigNearMiss(object: { apiVersion: string; kind: string 
   if (objectGroup === group || (isNear(object.kind, renderConfigKind) && (slash < 0 || isNear(objectGroup, group)))) {
     return {
       path: object.kind === renderConfigKind ? ['apiVersion'] : ['kind'],
-      message: `render options must be ${right}, not ${quote(object.kind)} ${quote(object.apiVersion)}; written otherwise they would be passed through and not applied`,
+      message:
+        `render options must be ${right}, not ${quote(object.kind)} ${quote(object.apiVersion)}; ` +
+        'written otherwise they would be passed through and not applied',
     };
   }
   return undefined;
@@ -106,4 +111,81 @@ function fromRenderConfig(item: InputItem): FunctionConfig {
     return { role: 'options', options: {}, problems: problemsFromIssues(parsed.error.issues, renderConfigSchema) };
   }
   return { role: 'options', options: (item.object.spec ?? {}) as RenderOptionsInput, problems: [] };
+}
+
+/** The RenderConfigs among `build` inputs, in order; a later one that sets an option otherwise wins, and says so. */
+export function optionsAmongItems(items: readonly InputItem[]): { sources: RenderOptionsInput[]; results: Result[] } {
+  const sources: RenderOptionsInput[] = [];
+  const results: Result[] = [];
+  const setBy = new Map<string, { item: InputItem; value: string }>();
+  for (const item of items.filter(isRenderConfig)) {
+    const fc = readFunctionConfig(item);
+    if (fc.role === 'options') {
+      sources.push(fc.options);
+      for (const [key, value] of Object.entries(fc.options)) {
+        const json = JSON.stringify(value);
+        const earlier = setBy.get(key);
+        if (earlier && earlier.value !== json) {
+          const where = earlier.item.origin.file === undefined ? '' : ` in ${earlier.item.origin.file}`;
+          const message =
+            `is also set, otherwise, by the RenderConfig ${quote(earlier.item.object.metadata.name)}${where}; ` +
+            'this one, read later, wins: keep each option in one RenderConfig';
+          results.push(warningFor(item, 'render-config-conflict', message, ['spec', key]));
+        }
+        setBy.set(key, { item, value: json });
+      }
+    }
+    if (fc.role !== 'llsd') results.push(...fc.problems.map((p) => fromProblem(item, p)));
+  }
+  return { sources, results };
+}
+
+/**
+ * A RenderConfig among the inputs that sets an option `--config` sets too: a warning per key it
+ * sets otherwise (the command line wins), one info for the keys it sets alike. Values are compared
+ * as parsed, so `"true"` in a ConfigMap and `true` in a RenderConfig agree.
+ */
+export function commandLineOverrides(renderConfigs: readonly InputItem[], commandLine: readonly RenderOptionsInput[], file: string | undefined): Result[] {
+  if (commandLine.length === 0) return [];
+  const winning = parsedOptions(Object.assign({}, ...commandLine));
+  if (!winning) return [];
+  const source = file === undefined ? 'the command line (`--config`)' : `--config ${file}`;
+  const results: Result[] = [];
+  for (const item of renderConfigs) {
+    const fc = readFunctionConfig(item);
+    const own = fc.role === 'options' && fc.problems.length === 0 ? parsedOptions(fc.options) : undefined;
+    if (fc.role !== 'options' || !own) continue;
+    const shared = Object.keys(fc.options).filter((key) => commandLine.some((options) => Object.hasOwn(options, key)));
+    const alike: string[] = [];
+    for (const key of shared) {
+      const ownValue = JSON.stringify(own[key as keyof RenderOptions]);
+      if (ownValue === JSON.stringify(winning[key as keyof RenderOptions])) alike.push(key);
+      else {
+        const message =
+          `is set otherwise by ${source}, which wins: the command line takes precedence over a RenderConfig among the inputs; ` +
+          `remove \`${key}\` here or from ${file ?? 'the --config file'}`;
+        results.push(warningFor(item, 'render-config-conflict', message, ['spec', key]));
+      }
+    }
+    if (alike.length > 0) {
+      const message =
+        `sets ${alike.map((key) => code(key)).join(', ')} as ${source} does (the command line wins where both set an option); ` +
+        `${alike.length === 1 ? 'it' : 'they'} can be left out here`;
+      results.push(resultFor(item, 'info', message, ['spec']));
+    }
+  }
+  return results;
+}
+
+const parsedOptions = (options: RenderOptionsInput): RenderOptions | undefined => {
+  const parsed = parseRenderOptions(options);
+  return parsed.success ? parsed.data : undefined;
+};
+
+/** The options of a render: its sources merged key by key, later ones winning, then defaulted. */
+export function mergeOptions(sources: readonly RenderOptionsInput[]): RenderOptions {
+  const parsed = parseRenderOptions(Object.assign({}, ...sources));
+  // Each source was checked on its own: merged ones that fail are a bug (an internal error).
+  if (!parsed.success) throw parsed.error;
+  return parsed.data;
 }

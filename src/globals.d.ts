@@ -5,5 +5,3 @@ declare module 'llsd-configs' {
 }
 /** Set by esbuild (scripts/build.mjs) and vitest.config.ts from package.json. */
 declare const __LLSD_RENDER_VERSION__: string;
-/** Set by esbuild (scripts/build.mjs): the JSON text of src/llsd/prebuilt-sources.ts's facts. Not defined elsewhere. */
-declare const __LLSD_RENDER_PREBUILT__: string | undefined;

@@ -12,7 +12,7 @@ import { ogxApiVersion, ogxKind } from '../ogx/ogxserver.js';
 import { group as llsdGroup, kind as llsdKind } from '../llsd/llsd-v1alpha2.js';
 import type { RenderOptionsInput } from '../core/render-config.js';
 import { annotation, resultFor, withObject, type InputItem, type KrmObject } from '../krm/item.js';
-import { Prepared, readResourceList, resourceListChunks, streamDocuments, writeResourceList, writeStream, Written, type OutputItem } from '../krm/resource-list.js';
+import { objectOf, readResourceList, resourceListChunks, streamDocuments, writeResourceList, writeStream, type OutputItem } from '../krm/resource-list.js';
 import { exitCodeOf, formatLine, hasErrors, sortResults, type ExitCode, type Result, type WarningCode } from '../krm/result.js';
 import { withoutSilenced } from '../krm/silence.js';
 import { parseYaml11, stringifyYaml } from '../krm/yaml.js';
@@ -20,9 +20,10 @@ import { v8 } from '../lib/builtins.js';
 import { elide, escapeControl, quote } from '../lib/quote.js';
 import { closest } from '../lib/issues.js';
 import { isPlainObject, setOwn } from '../lib/objects.js';
-import { capWarningsPerFile, fromProblem, type ProcessInput } from '../process.js';
+import type { ProcessInput } from '../process.js';
+import { capWarningsPerFile, fromProblem } from '../krm/reporting.js';
 import type { Environment } from '../registry/credentials.js';
-import { renderWithImages } from './images.js';
+import { registryLookUp, renderWithImages } from './render.js';
 import { cannotRead, decodeInput, findYamlFiles, inputProblem, maxInputBytes, readInputFile, readItems, readUpTo, tooLarge, UsageError } from './files.js';
 import { writeOutputDir, type OutputFile } from './output-dir.js';
 import { openOutputStore } from './output-store.js';
@@ -99,7 +100,7 @@ async function renderList(io: Io, text: string): Promise<ExitCode> {
   // Generated objects wait in a temporary file, as in `build`: held as objects, those of 10,000 LLSDs took 180 MB.
   const { store, close } = openOutputStore();
   try {
-    const output = await renderWithImages({ mode: 'krm', ...list, store }, io.env ?? process.env);
+    const output = await renderWithImages({ mode: 'krm', ...list }, registryLookUp(io.env ?? process.env), store);
     if (!io.hostShowsResults) report(io, output.results);
     for (const chunk of resourceListChunks(output.items, output.results)) await io.stdout(chunk);
     return exitCodeOf(output.results);
@@ -205,7 +206,10 @@ async function build(io: Io, args: string[], command: 'build' | 'validate'): Pro
 function oneConfig(paths: readonly string[]): string {
   const [first, ...more] = paths;
   if (first === undefined || more.length > 0) {
-    throw new UsageError(`--config is given ${paths.length} times (${paths.map((p) => quote(p)).join(', ')}), but llsd-render reads one: merge their options into one RenderConfig and pass that, or put the other RenderConfigs among the input files (\`--config\` wins over them key by key)`);
+    throw new UsageError(
+      `--config is given ${paths.length} times (${paths.map((p) => quote(p)).join(', ')}), but llsd-render reads one: ` +
+        'merge their options into one RenderConfig and pass that, or put the other RenderConfigs among the input files (`--config` wins over them key by key)',
+    );
   }
   return first;
 }
@@ -227,14 +231,22 @@ function readBuildInput(files: string[], config: string | undefined) {
   return { read, baseFiles, configResults, inputs, resolved, input };
 }
 
-async function renderFiles(io: Io, command: 'build' | 'validate', values: BuildValues, positionals: string[], files: string[], found: Result[]): Promise<ExitCode> {
+async function renderFiles(
+  io: Io,
+  command: 'build' | 'validate',
+  values: BuildValues,
+  positionals: string[],
+  files: string[],
+  found: Result[],
+): Promise<ExitCode> {
   const { read, baseFiles, configResults, inputs, resolved, input } = readBuildInput(files, values.config);
   // A base config read through `configPath` is not a Kubernetes object: no "skipped" warning for it.
   const readResults = [...found, ...read.results].filter((r) => !(r.severity === 'warning' && r.file && baseFiles.has(resolve(r.file.path))));
   const { store, close } = openOutputStore();
   try {
-    const output = await renderWithImages({ ...input, store }, io.env ?? process.env, values.offline === true);
-    return await writeBuild(io, command, values, positionals, files, output, [...readResults, ...configResults, ...resolved.flatMap((r) => r.results), ...nothingToValidate(command, positionals, inputs, readResults)]);
+    const output = await renderWithImages(input, registryLookUp(io.env ?? process.env, values.offline === true), store);
+    const results = [...readResults, ...configResults, ...resolved.flatMap((r) => r.results), ...nothingToValidate(command, positionals, inputs, readResults)];
+    return await writeBuild(io, command, values, positionals, files, output, results);
   } finally {
     close();
   }
@@ -244,9 +256,17 @@ async function renderFiles(io: Io, command: 'build' | 'validate', values: BuildV
  * `validate` that found no LLSD or OGXServer checked nothing: an error, as an empty `build` is. Not when reading
  * already failed (a file that is not valid YAML may well hold the LLSD): that error says it.
  */
-function nothingToValidate(command: 'build' | 'validate', positionals: readonly string[], items: readonly InputItem[], readResults: readonly Result[]): Result[] {
+function nothingToValidate(
+  command: 'build' | 'validate',
+  positionals: readonly string[],
+  items: readonly InputItem[],
+  readResults: readonly Result[],
+): Result[] {
   if (command !== 'validate' || hasErrors(readResults) || items.some((item) => isRenderedObject(item.object))) return [];
-  return [{ severity: 'error', message: `found no ${llsdKind} (apiVersion ${llsdGroup}/v1alpha2) or ${ogxKind} (apiVersion ${ogxApiVersion}) under ${positionals.join(', ')}, so nothing was validated; check the paths and the apiVersion and kind of the LLSDs and OGXServers` }];
+  const message =
+    `found no ${llsdKind} (apiVersion ${llsdGroup}/v1alpha2) or ${ogxKind} (apiVersion ${ogxApiVersion}) under ${positionals.join(', ')}, ` +
+    'so nothing was validated; check the paths and the apiVersion and kind of the LLSDs and OGXServers';
+  return [{ severity: 'error', message }];
 }
 
 /** The end of `build` and `validate`: results on stderr (and infos on stdout for validate), then the output. */
@@ -271,7 +291,9 @@ async function writeBuild(
   if (exitCodeOf(results) === 0 && output.items.length === 0 && !values['allow-empty']) {
     results.push({
       severity: 'error',
-      message: `nothing to render under ${positionals.join(', ')}: no objects were produced. Argo CD prunes every resource of an application whose plugin prints nothing; pass --allow-empty if an empty result is intended`,
+      message:
+        `nothing to render under ${positionals.join(', ')}: no objects were produced. ` +
+        'Argo CD prunes every resource of an application whose plugin prints nothing; pass --allow-empty if an empty result is intended',
     });
   }
   report(io, results);
@@ -305,7 +327,10 @@ function outputInsideInput(dir: string, positionals: readonly string[]): Result[
     {
       severity: 'warning',
       code: 'output-inside-input',
-      message: `-o ${dir} is ${same ? 'the input itself' : `inside the input ${input}`}: the pass-through objects are written again there (in _passthrough.yaml), so a tool that applies ${input} as a whole would apply them twice; write to a directory outside the inputs (e.g. -o rendered)${same ? '' : `, or apply only ${dir}`}`,
+      message:
+        `-o ${dir} is ${same ? 'the input itself' : `inside the input ${input}`}: the pass-through objects are written again there (in _passthrough.yaml), ` +
+        `so a tool that applies ${input} as a whole would apply them twice; ` +
+        `write to a directory outside the inputs (e.g. -o rendered)${same ? '' : `, or apply only ${dir}`}`,
     },
   ];
 }
@@ -323,7 +348,8 @@ function readConfigFile(path: string, options: RenderOptionsInput[], baseFiles: 
   const [first, ...more] = read.items;
   if (first === undefined || more.length > 0) {
     const held = first === undefined ? 'holds no Kubernetes object' : `holds ${read.items.length} objects`;
-    return [{ severity: 'error', message: `${held}, but --config takes a file with exactly one RenderConfig (fn.llamastack.io/v1alpha1) or ConfigMap`, file: { path } }];
+    const message = `${held}, but --config takes a file with exactly one RenderConfig (fn.llamastack.io/v1alpha1) or ConfigMap`;
+    return [{ severity: 'error', message, file: { path } }];
   }
   // Read with its node (readItems keeps it by default), so a plain copy keeps everything.
   const item: InputItem = { ...first, origin: { ...first.origin, file: path } };
@@ -371,7 +397,8 @@ function resolveConfigPaths(item: InputItem, baseFiles: Set<string>): { item: In
   if (!isPlainObject(holder) || file === undefined) return { item, results: [] };
   const raw = holder.distributions;
   const value = typeof raw === 'string' ? parseYaml11(raw).value : raw;
-  if (!isPlainObject(value) || !Object.values(value).some((entry) => isPlainObject(entry) && typeof entry.configPath === 'string' && entry.config === undefined)) {
+  const readsAFile = (entry: unknown): boolean => isPlainObject(entry) && typeof entry.configPath === 'string' && entry.config === undefined;
+  if (!isPlainObject(value) || !Object.values(value).some(readsAFile)) {
     return { item, results: [] };
   }
   const results: Result[] = [];
@@ -416,7 +443,9 @@ function readBaseConfig(dir: string, configPath: string): { config: Record<strin
   if ('problem' in read) return { problem: `"${configPath}" ${read.line === undefined ? '' : `(line ${read.line}) `}${read.problem}` };
   text = read.text;
   const parsed = parseYaml11(text);
-  if (parsed.problem) return { problem: `"${configPath}" is not valid YAML${parsed.problem.line ? ` (line ${parsed.problem.line})` : ''}: ${parsed.problem.message}` };
+  if (parsed.problem) {
+    return { problem: `"${configPath}" is not valid YAML${parsed.problem.line ? ` (line ${parsed.problem.line})` : ''}: ${parsed.problem.message}` };
+  }
   if (!isPlainObject(parsed.value)) return { problem: `"${configPath}" must hold a config.yaml mapping (\`version: 2\`, \`providers\`, …)` };
   return { config: parsed.value };
 }
@@ -425,7 +454,7 @@ function readBaseConfig(dir: string, configPath: string): { config: Record<strin
 function filesPerLlsd(items: readonly OutputItem[]): OutputFile[] {
   const groups = new Map<string, OutputItem[]>();
   for (const item of items) {
-    const object = isNode(item) ? undefined : item instanceof Written || item instanceof Prepared ? item.object : item;
+    const object = isNode(item) ? undefined : objectOf(item);
     const owner = object?.metadata.annotations?.[annotation.generatedFrom];
     // LLSD names are DNS labels, so no LLSD file can be called `_passthrough.yaml`.
     const file = owner === undefined ? '_passthrough.yaml' : `${owner}.yaml`;
@@ -459,7 +488,8 @@ async function convert(io: Io, args: string[]): Promise<ExitCode> {
     const { apiVersion, kind } = item.object;
     if (kind !== llsdKind || !apiVersion.startsWith(`${llsdGroup}/`) || apiVersion === to) return item.node;
     if (!(llsdApiVersions as readonly string[]).includes(apiVersion)) {
-      results.push(resultFor(item, 'error', `apiVersion "${apiVersion}" is not supported for ${llsdKind}; use ${llsdApiVersions.join(' or ')}`, ['apiVersion']));
+      const message = `apiVersion "${apiVersion}" is not supported for ${llsdKind}; use ${llsdApiVersions.join(' or ')}`;
+      results.push(resultFor(item, 'error', message, ['apiVersion']));
       return item.node;
     }
     const converted = convertItem(item.object);
@@ -467,7 +497,11 @@ async function convert(io: Io, args: string[]): Promise<ExitCode> {
     convertedFrom.set(converted.object as KrmObject, item);
     return converted.object as KrmObject;
   });
-  results.push(...sameIdentity(read.items.map((item, i) => ({ object: convertedFrom.has(output[i] as KrmObject) ? (output[i] as KrmObject) : item.object, from: convertedFrom.get(output[i] as KrmObject) }))));
+  const documents = read.items.map((item, i) => {
+    const out = output[i] as KrmObject;
+    return { object: convertedFrom.has(out) ? out : item.object, from: convertedFrom.get(out) };
+  });
+  results.push(...sameIdentity(documents));
   const sorted = sortResults(results);
   report(io, sorted);
   if (exitCodeOf(sorted) !== 0) return 1;
@@ -491,7 +525,10 @@ function sameIdentity(documents: ReadonlyArray<{ object: KrmObject; from: InputI
     if (typeof object?.kind !== 'string' || typeof object.metadata?.name !== 'string') continue;
     const id = `${object.kind}/${object.metadata.namespace ?? ''}/${object.metadata.name}`;
     if (seen.has(id) && from) {
-      results.push(resultFor(from, 'error', `becomes ${object.kind} ${quote(object.metadata.name)}, which another document of the output already is; rename this LLSD or that document before converting`, ['metadata', 'name']));
+      const message =
+        `becomes ${object.kind} ${quote(object.metadata.name)}, which another document of the output already is; ` +
+        'rename this LLSD or that document before converting';
+      results.push(resultFor(from, 'error', message, ['metadata', 'name']));
     }
     seen.add(id);
   }
@@ -521,7 +558,9 @@ async function webhook(io: Io, args: string[]): Promise<ExitCode> {
   if (!parsed) return 0;
   const { values, positionals } = parsed;
   if (positionals.length > 0) throw new UsageError(`webhook takes no PATH, not "${positionals[0]}"`);
-  if (values.cert === undefined || values.key === undefined) throw new UsageError('webhook needs --cert FILE and --key FILE (a PEM certificate and its private key)');
+  if (values.cert === undefined || values.key === undefined) {
+    throw new UsageError('webhook needs --cert FILE and --key FILE (a PEM certificate and its private key)');
+  }
   const port = Number(values.port ?? '9443');
   if (!/^\d+$/.test(values.port ?? '9443') || port > 65535) throw new UsageError(`--port must be a number from 0 to 65535, not "${values.port}"`);
   const address = values.address ?? '127.0.0.1';

@@ -38,8 +38,8 @@ const volumeSources = [
 ] as const;
 
 /**
- * The shapes both LLSD versions (and OGXServer) embed, built on first use: a render that reads
- * every LLSD through the prebuilt shape (schema-facts.ts) builds none of them.
+ * The shapes both LLSD versions (and OGXServer) embed, built on first use (with the schema of the
+ * first object that embeds them).
  */
 function defineSchemas() {
   /** A Kubernetes quantity as the CRD types it: an integer, or a string such as `500m` or `4Gi`. */

@@ -7,7 +7,6 @@ import { code, listOf } from '../lib/quote.js';
 import type { WarningCode } from '../krm/result.js';
 import { codesFromText, isWarningCode, unknownCodeMessage } from '../krm/silence.js';
 import { described, lazily, z } from '../lib/zod.js';
-import { prebuilt } from '../lib/prebuilt.js';
 
 export const renderConfigApiVersion = 'fn.llamastack.io/v1alpha1';
 export const renderConfigKind = 'RenderConfig';
@@ -306,7 +305,7 @@ export type RegistryOptions = RenderOptions['registry'];
 
 /** The options of a render given none: every default, and the shipped distributions. */
 export function defaultRenderOptions(): RenderOptions {
-  return { distributions: mergeCatalog(undefined), ...structuredClone(prebuilt('renderOptionDefaults', renderOptionDefaultsFromSchema)) };
+  return { distributions: mergeCatalog(undefined), ...structuredClone(optionDefaults()) };
 }
 
 /** `options` parsed, with their defaults; the schema is built only when some option is given. */
@@ -316,11 +315,11 @@ export function parseRenderOptions(options: RenderOptionsInput): z.core.util.Saf
   return renderConfigSchemas().renderOptionsSchema.safeParse(options, { reportInput: true });
 }
 
-/** Every default but the distributions (the catalog, read at run time), for the build to embed. */
-export function renderOptionDefaultsFromSchema() {
+/** Every default but the distributions (the catalog's, merged afresh for each caller), from the schema once. */
+const optionDefaults = lazily(() => {
   const { distributions: _catalog, ...defaults } = renderConfigSchemas().renderOptionsSchema.parse({});
   return defaults;
-}
+});
 
 /** Ends a transform of option text with a problem (a zod/mini transform has no `ctx.addIssue`). */
 function rejectText(ctx: z.core.ParsePayload, message: string): never {

@@ -27,10 +27,10 @@ export class Prepared {
 }
 
 /**
- * Where `build` keeps generated objects written as YAML until it knows there is no error anywhere:
- * `put` returns a handle, `get` the text again. The command line keeps them in a temporary file
- * (src/cli/output-store.ts), so the output of 10,000 LLSDs does not stay in memory; the pure core
- * only sees this interface.
+ * Where the command line keeps generated objects written as YAML until it knows there is no error
+ * anywhere: `put` returns a handle, `get` the text again. It keeps them in a temporary file
+ * (src/cli/output-store.ts), written as each item is rendered (src/cli/render.ts), so the output of
+ * 10,000 LLSDs does not stay in memory; the core (src/process.ts) renders as if there were none.
  */
 export interface OutputStore {
   put(text: string): number;
@@ -75,13 +75,17 @@ export class Written {
   /** The object's identity: apiVersion, kind, name, namespace and the owner annotation. */
   get object(): KrmObject {
     const { apiVersion, kind, name, namespace, owner } = this;
-    return { apiVersion, kind, metadata: { name, ...(namespace !== undefined && { namespace }), ...(owner !== undefined && { annotations: { [annotation.generatedFrom]: owner } }) } };
+    const annotations = owner !== undefined && { annotations: { [annotation.generatedFrom]: owner } };
+    return { apiVersion, kind, metadata: { name, ...(namespace !== undefined && { namespace }), ...annotations } };
   }
 
   get yaml(): string {
     return this.store.get(this.handle);
   }
 }
+
+/** The object an output item stands for (for a `Written` one, its identity). */
+export const objectOf = (item: KrmObject | Written | Prepared): KrmObject => (item instanceof Written || item instanceof Prepared ? item.object : item);
 
 const notAList = (message: string): ResourceListInput => ({
   items: [],
@@ -123,7 +127,8 @@ export function readWholeList(text: string): ResourceListInput {
   const plain = first.value as Record<string, unknown>;
   if (plain.kind !== 'ResourceList' || !resourceListApiVersions.includes(plain.apiVersion as never)) {
     return notAList(
-      `stdin must hold a ResourceList (apiVersion: config.kubernetes.io/v1, kind: ResourceList), not ${describeKind(plain)}; to render YAML files, run \`llsd-render build PATH\``,
+      `stdin must hold a ResourceList (apiVersion: config.kubernetes.io/v1, kind: ResourceList), not ${describeKind(plain)}; ` +
+        'to render YAML files, run `llsd-render build PATH`',
     );
   }
   const results: Result[] = [];

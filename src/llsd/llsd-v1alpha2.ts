@@ -6,8 +6,6 @@
 // reported with its field path.
 import { described, lazily, z } from '../lib/zod.js';
 import { coreV1Schemas, dnsLabelSchema, dnsSubdomainSchema, objectMetadataSchema } from '../core/core-v1.js';
-import { prebuilt } from '../lib/prebuilt.js';
-import { packShapes, shapeOf, unpackShapes, type PackedShapes, type Shape } from '../lib/zod-shape.js';
 
 export const group = 'llamastack.io';
 export const kind = 'LlamaStackDistribution';
@@ -55,8 +53,8 @@ export const disableableApis = [
 ] as const;
 
 /**
- * The schemas, built on first use: a render reads an LLSD through the shape the build takes from
- * them (schema-facts.ts) and builds them only to report what is wrong with one, or for the CRD.
+ * The schemas, built on first use: a command that reads no LLSD (the webhook, `schema`, an
+ * OGXServer render) does not build them.
  */
 function defineSchemas() {
   const { envVar, quantity, volume, volumeMount } = coreV1Schemas();
@@ -397,14 +395,6 @@ function defineSchemas() {
 export const llsdV1alpha2Schemas = lazily(defineSchemas);
 
 type Schemas = ReturnType<typeof defineSchemas>;
-
-/** The shapes a render reads LLSDs through (src/lib/zod-shape.ts), embedded by the build. */
-export const llsdShapes = lazily((): Record<'llsd' | 'secretLeaf', Shape> => unpackShapes(prebuilt('llsdShapes', llsdShapesFromSchemas)));
-
-export function llsdShapesFromSchemas(): PackedShapes<'llsd' | 'secretLeaf'> {
-  const { llsdSchema, secretLeaf } = llsdV1alpha2Schemas();
-  return packShapes({ llsd: shapeOf(llsdSchema), secretLeaf: shapeOf(secretLeaf) });
-}
 
 export type SecretRefInput = z.infer<Schemas['secretRef']>;
 export type ProviderInput = z.infer<Schemas['providerSpec']>;

@@ -5,7 +5,6 @@ import { reservedKeys } from '../lib/reserved-keys.js';
 import type { KrmObject } from '../krm/item.js';
 import { isPlainObject, setOwn } from '../lib/objects.js';
 import { quote } from '../lib/quote.js';
-import { safeParseVia } from '../lib/zod-shape.js';
 import { toV1alpha2, v1alpha1FieldsNotRendered, v1alpha1Problem } from './conversion.js';
 import { v1alpha1Schemas } from './llsd-v1alpha1.js';
 import { apiOfDisabled, checkRules } from './rules.js';
@@ -13,7 +12,6 @@ import { isError, isNear, problemsFromIssues, type FieldProblem } from '../lib/i
 import {
   group,
   kind,
-  llsdShapes,
   llsdV1alpha2Schemas,
   providerApis,
   type ModelInput,
@@ -104,9 +102,10 @@ const requiredHints = {
 export function parseLlsd(object: KrmObject): ParsedLlsd {
   const reserved = reservedKeys(object);
   if (reserved.length > 0) return { ok: false, problems: reserved };
-  const parsed = safeParseVia(llsdShapes().llsd, () => llsdV1alpha2Schemas().llsdSchema, object, { reportInput: true });
+  const { llsdSchema } = llsdV1alpha2Schemas();
+  const parsed = llsdSchema.safeParse(object, { reportInput: true });
   if (!parsed.success) {
-    return { ok: false, problems: problemsFromIssues(parsed.error.issues, llsdV1alpha2Schemas().llsdSchema, requiredHints) };
+    return { ok: false, problems: problemsFromIssues(parsed.error.issues, llsdSchema, requiredHints) };
   }
   const { metadata } = parsed.data;
   // The order of a mapping's keys carries no meaning (a reformat may change it), so it must not

@@ -5,10 +5,9 @@ import { clip, quote } from '../lib/quote.js';
 import type { FieldProblem } from '../lib/issues.js';
 import { formatFieldPath } from '../krm/item.js';
 import { isPlainObject } from '../lib/objects.js';
-import { safeParseVia } from '../lib/zod-shape.js';
 import { problemsFromIssues } from '../lib/issues.js';
 import type { Llsd, ModelEntry, ProviderEntry } from './llsd.js';
-import { llsdShapes, llsdV1alpha2Schemas, providerApis, type ProviderApi, type SpecInput, type StorageBackendInput } from './llsd-v1alpha2.js';
+import { llsdV1alpha2Schemas, providerApis, type ProviderApi, type SpecInput, type StorageBackendInput } from './llsd-v1alpha2.js';
 
 export function checkRules(llsd: Llsd): FieldProblem[] {
   const problems: FieldProblem[] = [];
@@ -185,16 +184,15 @@ function checkSettingsSecrets(providers: readonly ProviderEntry[], problems: Fie
     if (Array.isArray(value)) return value.forEach((v, i) => walk(v, [...path, i]));
     if (!isPlainObject(value)) return;
     if ('secretKeyRef' in value) {
-      const parsed = safeParseVia(llsdShapes().secretLeaf, secretLeaf, value, { reportInput: true });
-      if (!parsed.success) problems.push(...problemsFromIssues(parsed.error.issues, secretLeaf()).map((p) => ({ ...p, path: [...path, ...p.path] })));
+      const { secretLeaf } = llsdV1alpha2Schemas();
+      const parsed = secretLeaf.safeParse(value, { reportInput: true });
+      if (!parsed.success) problems.push(...problemsFromIssues(parsed.error.issues, secretLeaf).map((p) => ({ ...p, path: [...path, ...p.path] })));
       return;
     }
     for (const [key, child] of Object.entries(value)) walk(child, [...path, key]);
   };
   for (const provider of providers) walk(provider.settings, [...provider.path, 'settings']);
 }
-
-const secretLeaf = () => llsdV1alpha2Schemas().secretLeaf;
 
 /** Two external providers with one id would replace each other (spec 001: a failure). */
 function checkExternalProviders(spec: SpecInput, problems: FieldProblem[]): void {

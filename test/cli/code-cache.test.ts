@@ -266,11 +266,11 @@ describe('the code cache', () => {
     const lines = readFileSync(requireBundle(), 'utf8').split('\n');
     const checked = new Set<string>();
     for (const { callFrame } of profile.nodes) {
-      if (!callFrame.url.endsWith('llsd-render.js') || !['main', 'build', 'process', 'renderLlsd', 'generateConfig'].includes(callFrame.functionName.replace(/\d+$/, ''))) continue;
+      if (!callFrame.url.endsWith('llsd-render.js') || !['main', 'build', 'renderWithImages', 'renderOne', 'generateConfig'].includes(callFrame.functionName.replace(/\d+$/, ''))) continue;
       expect(lines[callFrame.lineNumber], callFrame.functionName).toMatch(new RegExp(`function ${callFrame.functionName}\\(`));
       checked.add(callFrame.functionName.replace(/\d+$/, ''));
     }
-    expect([...checked].sort()).toEqual(['build', 'generateConfig', 'main', 'process', 'renderLlsd']);
+    expect([...checked].sort()).toEqual(['build', 'generateConfig', 'main', 'renderOne', 'renderWithImages']);
   });
 });
 

@@ -16,9 +16,9 @@ const layers: readonly (readonly string[])[] = [
   ['cli'],
   ['registry'],
   ['process.ts'],
+  ['front-ends.ts'],
   ['function-config.ts'],
   ['convert'],
-  ['front-ends.ts'],
   // The two front ends: neither imports the other; what they share is in core/.
   ['llsd', 'ogx'],
   ['manifests'],

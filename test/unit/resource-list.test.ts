@@ -6,8 +6,18 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { MemoryStore, readItemByItem, readResourceList, readWholeList, splitAtItems, Written, writeResourceList, type ResourceListInput } from '../../src/krm/resource-list.js';
-import { process as render } from '../../src/process.js';
+import {
+  MemoryStore,
+  readItemByItem,
+  readResourceList,
+  readWholeList,
+  splitAtItems,
+  Written,
+  writeResourceList,
+  type ResourceListInput,
+} from '../../src/krm/resource-list.js';
+import { process as render, type ProcessOutput } from '../../src/process.js';
+import { renderWithImages } from '../../src/cli/render.js';
 import type { InputItem } from '../../src/krm/item.js';
 import { stringifyYaml } from '../../src/krm/yaml.js';
 
@@ -117,18 +127,21 @@ describe('readResourceList item by item (issue 15)', () => {
 });
 
 describe('KRM mode with an output store (issue 15)', () => {
-  it('every golden: generated objects go to the store, placed first, and the list written is the same', () => {
+  it('every golden: generated objects go to the store at the edge, placed first, and the list written is the same', async () => {
     const goldens = join(import.meta.dirname, '../golden');
     let stored = 0;
     for (const name of readdirSync(goldens)) {
       const text = readFileSync(join(goldens, name, 'input.yaml'), 'utf8');
-      const run = (store?: MemoryStore) => {
+      const input = () => {
         const { items, functionConfig } = readResourceList(text);
-        const output = render({ mode: 'krm', items, ...(functionConfig && { functionConfig }), ...(store && { store }) });
-        return { text: writeResourceList(output.items, output.results), written: output.items.filter((item) => item instanceof Written).length };
+        return { mode: 'krm' as const, items, ...(functionConfig && { functionConfig }) };
       };
-      const without = run();
-      const withStore = run(new MemoryStore());
+      const written = (output: ProcessOutput) => ({
+        text: writeResourceList(output.items, output.results),
+        written: output.items.filter((item) => item instanceof Written).length,
+      });
+      const without = written(render(input()));
+      const withStore = written(await renderWithImages(input(), async () => new Map(), new MemoryStore()));
       expect(without.written).toBe(0);
       expect(withStore.text, name).toBe(without.text);
       stored += withStore.written;
