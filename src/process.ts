@@ -15,7 +15,7 @@ import { generateConfig, type GeneratedConfig } from './llsd/generate.js';
 import { generateOgxConfig } from './ogx/generate.js';
 import { checkOgxScaling } from './core/server-settings.js';
 import { checkReleaseSchema } from './core/release-schema.js';
-import { checkStartupRules } from './core/startup-rules.js';
+import { checkStartupRules } from './core/startup/index.js';
 import { annotation, annotationsOf, identityOf, isClientSideOnly, resultFor, type InputItem, type KrmObject } from './krm/item.js';
 import { inventoryOf, type Inventory } from './krm/inventory.js';
 import { Prepared, Written, type OutputItem, type OutputStore } from './krm/resource-list.js';
