@@ -5,7 +5,16 @@ import { closest } from '../../lib/issues.js';
 import { formatFieldPath } from '../../krm/item.js';
 import { isPlainObject } from '../../lib/objects.js';
 import { clip, code, listOf, quote } from '../../lib/quote.js';
-import { firstProfileSince, inRange, providerRegistry, providerSpec, releaseNotes, releasesWithApi, releasesWithProvider, serverRelease } from '../../catalog/catalog.js';
+import {
+  firstProfileSince,
+  inRange,
+  providerRegistry,
+  providerSpec,
+  releaseNotes,
+  releasesWithApi,
+  releasesWithProvider,
+  serverRelease,
+} from '../../catalog/catalog.js';
 import { compareVersions } from '../../catalog/versions.js';
 import {
   idInfo,
@@ -39,7 +48,8 @@ export function checkNameAndProviders(ctx: RuleContext): StartupProblem[] {
       const message = `is deprecated in llama-stack ${release}: write \`distro_name\` (the server still reads image_name, with a warning)`;
       out.push(problem('warning', ['image_name'], 'config-shape', message, 'deprecated'));
     } else {
-      out.push(problem('error', ['distro_name'], 'config-shape', `is missing: llama-stack ${release} does not start without \`distro_name\` (or the deprecated \`image_name\`)`));
+      const message = `is missing: llama-stack ${release} does not start without \`distro_name\` (or the deprecated \`image_name\`)`;
+      out.push(problem('error', ['distro_name'], 'config-shape', message));
     }
   } else if (!present('image_name')) {
     const from = firstProfileSince((p) => p.nameKey === 'distro_name');
@@ -80,13 +90,16 @@ function apiNameProblems(ctx: RuleContext, api: string, path: Path, where: 'prov
     if (where === 'providers') {
       return [problem('error', path, 'api-names', `${code(api)} is ${what}; it cannot take providers ("automatically provided and cannot be overridden")`)];
     }
-    return [problem('warning', path, 'api-names', `${code(api)} is ${what}, not an API that takes providers; listing it in \`apis\` has no effect`, 'apis-entry-no-effect')];
+    const message = `${code(api)} is ${what}, not an API that takes providers; listing it in \`apis\` has no effect`;
+    return [problem('warning', path, 'api-names', message, 'apis-entry-no-effect')];
   }
   // An external API (external_apis_dir) may add names the release does not know.
   const severity: Severity = ctx.config.external_apis_dir ? 'warning' : 'error';
   const near = closest(api, ctx.apis);
   const history = apiHistory(api, ctx.catalogRelease);
-  const message = `${code(api)} is not an API in llama-stack ${release}${history ? ` (${history})` : ''}.${near ? ` Did you mean \`${near}\`?` : ''} APIs that take providers: ${listOf(ctx.apis)}`;
+  const message =
+    `${code(api)} is not an API in llama-stack ${release}${history ? ` (${history})` : ''}.${near ? ` Did you mean \`${near}\`?` : ''} ` +
+    `APIs that take providers: ${listOf(ctx.apis)}`;
   return [problem(severity, path, 'api-names', message, 'external-api')];
 }
 
@@ -178,7 +191,15 @@ export function checkProviderTypes(ctx: RuleContext): StartupProblem[] {
 }
 
 /** A type the release registers: its own deprecation, or a release note that it cannot start there. */
-function usableTypeProblems(ctx: RuleContext, p: Provider, type: string, spec: NonNullable<Provider['spec']>, path: Path, severity: Severity, when: string): StartupProblem[] {
+function usableTypeProblems(
+  ctx: RuleContext,
+  p: Provider,
+  type: string,
+  spec: NonNullable<Provider['spec']>,
+  path: Path,
+  severity: Severity,
+  when: string,
+): StartupProblem[] {
   if (spec.deprecationError !== undefined) {
     const message = `${clip(type)} is deprecated in llama-stack ${ctx.release} and refuses to start${when}: ${quote(clip(spec.deprecationError))}`;
     return [problem(severity, path, 'provider-types', message, 'env-conditional')];
@@ -188,7 +209,8 @@ function usableTypeProblems(ctx: RuleContext, p: Provider, type: string, spec: N
     return [problem(severity, path, 'provider-types', `${clip(type)} cannot start in llama-stack ${ctx.release}${when}: ${broken.why}`, 'env-conditional')];
   }
   if (spec.deprecationWarning !== undefined) {
-    return [problem('warning', path, 'provider-types', `${clip(type)} is deprecated in llama-stack ${ctx.release}: ${quote(clip(spec.deprecationWarning))}`, 'deprecated')];
+    const message = `${clip(type)} is deprecated in llama-stack ${ctx.release}: ${quote(clip(spec.deprecationWarning))}`;
+    return [problem('warning', path, 'provider-types', message, 'deprecated')];
   }
   return [];
 }
@@ -226,12 +248,14 @@ export function checkSingleProviderApis(ctx: RuleContext): StartupProblem[] {
     const conditional = on.filter((p) => p.id.state === 'conditional');
     if (enabled.length > 1) {
       for (const p of enabled.slice(1)) {
-        const message = `is a second ${clip(api)} provider, but ${clip(api)} takes exactly one: the server keeps one implementation per API and the last one silently wins; remove all but one`;
+        const message = `is a second ${clip(api)} provider, but ${clip(api)} takes exactly one: the server keeps one implementation per API and the last one ` +
+          `silently wins; remove all but one`;
         out.push(problem('error', p.path, 'single-provider-apis', message));
       }
     } else if (on.length > 1) {
       const vars = [...new Set(conditional.map((p) => p.id.variable as string))];
-      const message = `${clip(api)} takes exactly one provider, but ${on.length} are enabled when ${listOf(vars, { last: 'and' })} ${vars.length > 1 ? 'are' : 'is'} set: the server would keep only the last one`;
+      const message = `${clip(api)} takes exactly one provider, but ${on.length} are enabled when ${listOf(vars, { last: 'and' })} ` +
+        `${vars.length > 1 ? 'are' : 'is'} set: the server would keep only the last one`;
       out.push(problem('warning', ['providers', api], 'single-provider-apis', message, 'env-conditional'));
     }
   }
@@ -258,11 +282,13 @@ export function checkApisList(ctx: RuleContext): StartupProblem[] {
     if (ctx.routed.has(api)) return;
     const on = providersOf(ctx, api);
     if (on.length === 0) {
-      const message = `lists ${clip(api)}, which has no enabled provider: the server stops while setting up its routes (KeyError); add a ${clip(api)} provider or remove it from \`apis\``;
+      const message = `lists ${clip(api)}, which has no enabled provider: the server stops while setting up its routes (KeyError); add a ${clip(api)} ` +
+        `provider or remove it from \`apis\``;
       out.push(problem('error', ['apis', index], 'apis-list', message));
     } else if (on.every((p) => p.id.state === 'conditional')) {
       const vars = [...new Set(on.map((p) => p.id.variable as string))];
-      const message = `lists ${clip(api)}, whose providers are enabled only when ${listOf(vars, { last: 'or' })} is set; without one the server stops while setting up its routes`;
+      const message = `lists ${clip(api)}, whose providers are enabled only when ${listOf(vars, { last: 'or' })} is set; without one the server stops while ` +
+        `setting up its routes`;
       out.push(problem('warning', ['apis', index], 'apis-list', message, 'env-conditional'));
     }
   });
@@ -316,11 +342,13 @@ export function checkDependencies(ctx: RuleContext): StartupProblem[] {
         continue;
       }
       if (on.length === 0) {
-        const message = `${who} needs the ${api} API, and no ${api} provider is enabled: the server stops at startup ("required dependency '${api}' is not available"); add a ${api} provider`;
+        const message = `${who} needs the ${api} API, and no ${api} provider is enabled: the server stops at startup ("required dependency '${api}' is not ` +
+          `available"); add a ${api} provider`;
         out.push(problem(severity, p.path, 'api-dependencies', message, 'env-conditional'));
       } else if (on.every((d) => d.id.state === 'conditional')) {
         const vars = [...new Set(on.map((d) => d.id.variable as string))];
-        const message = `${who} needs the ${api} API, whose providers are enabled only when ${listOf(vars, { last: 'or' })} is set; without one the server stops at startup`;
+        const message = `${who} needs the ${api} API, whose providers are enabled only when ${listOf(vars, { last: 'or' })} is set; without one the server ` +
+          `stops at startup`;
         out.push(problem('warning', p.path, 'api-dependencies', message, 'env-conditional'));
       }
     }

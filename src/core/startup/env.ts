@@ -122,7 +122,10 @@ function whyNotPlaceholder(snippet: string, bash: boolean): string {
   const m = /^\$\{env\.([^:+}]*)(.*)\}$/.exec(snippet);
   if (!m) return 'only `${env.NAME}` placeholders are substituted';
   const [, name = '', rest = ''] = m;
-  if (!/^[A-Z0-9_]+$/.test(name)) return `the name must be upper case letters, digits and _ (\`\${env.${clip(name.toUpperCase().replace(/[^A-Z0-9_]/g, '_'))}}\`)`;
+  if (!/^[A-Z0-9_]+$/.test(name)) {
+    const upper = clip(name.toUpperCase().replace(/[^A-Z0-9_]/g, '_'));
+    return `the name must be upper case letters, digits and _ (\`\${env.${upper}}\`)`;
+  }
   if (!bash) return 'this release reads `${env.NAME}`, `${env.NAME:default}` and `${env.NAME+value}`';
   if (rest.startsWith(':-')) return `\`:-\` is not supported; write \`\${env.${clip(name)}${clip(':=' + rest.slice(2))}}\``;
   if (rest === ':') return `write \`\${env.${clip(name)}:=}\` for an empty default`;

@@ -6,7 +6,15 @@
 // file; each rule takes the read-only context (context.ts) and returns its problems, which are
 // reported by rule (rule-ids.ts), then in the order found.
 import { isPlainObject } from '../../lib/objects.js';
-import { checkApisList, checkDependencies, checkNameAndProviders, checkProviderEntries, checkProviderIds, checkProviderTypes, checkSingleProviderApis } from './apis.js';
+import {
+  checkApisList,
+  checkDependencies,
+  checkNameAndProviders,
+  checkProviderEntries,
+  checkProviderIds,
+  checkProviderTypes,
+  checkSingleProviderApis,
+} from './apis.js';
 import { problem, ruleContext, type Rule, type StartupContext, type StartupProblem } from './context.js';
 import { checkPaths, checkPlaceholders } from './env.js';
 import { checkProviderSettings } from './provider-settings.js';

@@ -4,7 +4,18 @@ import { isPlainObject } from '../../lib/objects.js';
 import { clip, quote } from '../../lib/quote.js';
 import { firstProfileSince, inRange, releaseNotes, type ProviderFields } from '../../catalog/catalog.js';
 import { startupFacts } from '../../catalog/startup-facts.js';
-import { formOf, howToSet, possiblyOn, problem, severityOf, type Path, type Provider, type RuleContext, type Severity, type StartupProblem } from './context.js';
+import {
+  formOf,
+  howToSet,
+  possiblyOn,
+  problem,
+  severityOf,
+  type Path,
+  type Provider,
+  type RuleContext,
+  type Severity,
+  type StartupProblem,
+} from './context.js';
 
 export function checkProviderSettings(ctx: RuleContext): StartupProblem[] {
   const out: StartupProblem[] = [];
@@ -37,7 +48,8 @@ function runtimeKeyProblems(ctx: RuleContext, p: Provider, configPath: Path, sev
   }
   for (const fact of notes.deprecatedKeys.filter(applies)) {
     if (Object.hasOwn(p.config, fact.key)) {
-      out.push(problem('warning', [...configPath, fact.key], 'provider-settings', `is deprecated in llama-stack ${ctx.release}: ${fact.instead}`, 'deprecated'));
+      const message = `is deprecated in llama-stack ${ctx.release}: ${fact.instead}`;
+      out.push(problem('warning', [...configPath, fact.key], 'provider-settings', message, 'deprecated'));
     }
   }
   return out;
@@ -50,7 +62,8 @@ function credentialKeyProblems(ctx: RuleContext, p: Provider, fields: ProviderFi
   const out: StartupProblem[] = [];
   for (const key of credentialKeys) {
     if (key === expected || !Object.hasOwn(p.config, key) || fields.keys.includes(key)) continue;
-    const message = `is not a ${clip(p.type)} setting in llama-stack ${ctx.release}; the server silently ignores it and sends no credential: its credential key is \`${expected}\``;
+    const message = `is not a ${clip(p.type)} setting in llama-stack ${ctx.release}; the server silently ignores it and sends no credential: its credential ` +
+      `key is \`${expected}\``;
     out.push(problem(severity, [...configPath, key], 'provider-settings', message, 'env-conditional'));
   }
   return out;
@@ -63,7 +76,9 @@ function urlKeyProblems(ctx: RuleContext, p: Provider, fields: ProviderFields, c
   const out: StartupProblem[] = [];
   for (const key of urlKeys) {
     if (key === expected || !Object.hasOwn(p.config, key) || fields.keys.includes(key)) continue;
-    const instead = expected ? `its URL key is \`${expected}\`${expected === 'base_url' && urlPrefix ? ' (the full URL including /v1)' : ''}` : `${clip(p.type)} takes no URL setting`;
+    const instead = expected
+      ? `its URL key is \`${expected}\`${expected === 'base_url' && urlPrefix ? ' (the full URL including /v1)' : ''}`
+      : `${clip(p.type)} takes no URL setting`;
     const message = `is not a ${clip(p.type)} setting in llama-stack ${ctx.release}; the server silently ignores it: ${instead}`;
     out.push(problem(severity, [...configPath, key], 'provider-settings', message, 'env-conditional'));
   }
@@ -74,7 +89,8 @@ function urlKeyProblems(ctx: RuleContext, p: Provider, fields: ProviderFields, c
   const needsUrl = p.type !== undefined && urlRequired.includes(p.type);
   if (value === undefined || value === null || value === '') {
     if (needsUrl) {
-      const message = `is missing: ${clip(p.type)} has no default URL and refuses to start without one; write the server's full URL${urlPrefix ? ', including /v1' : ''}`;
+      const message = `is missing: ${clip(p.type)} has no default URL and refuses to start without one; write the server's full ` +
+        `URL${urlPrefix ? ', including /v1' : ''}`;
       out.push(problem(severity, at, 'provider-settings', message, 'env-conditional'));
     }
     return out;

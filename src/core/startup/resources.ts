@@ -72,7 +72,8 @@ function referenceProblems(ctx: RuleContext, api: string, raw: unknown, path: Pa
   }
   if (!conditional && matches.every((p) => p.id.state === 'conditional')) {
     const vars = [...new Set(matches.map((p) => p.id.variable as string))];
-    const message = `names the ${clip(api)} provider ${quote(ref.id)}, which is enabled only when ${listOf(vars, { last: 'or' })} is set; without it the server stops at startup ("Provider not found")`;
+    const message = `names the ${clip(api)} provider ${quote(ref.id)}, which is enabled only when ${listOf(vars, { last: 'or' })} is set; without it the ` +
+      `server stops at startup ("Provider not found")`;
     return [problem('warning', path, rule, message, 'env-conditional')];
   }
   return [];
@@ -92,7 +93,8 @@ export function checkModels(ctx: RuleContext): StartupProblem[] {
   const { home, path: base } = resources(ctx);
   const out: StartupProblem[] = [];
   if (ctx.newLayout && isNonEmptyList(ctx.config.models)) {
-    out.push(problem('warning', ['models'], 'models', `is the ≤ 0.2 layout; llama-stack ${ctx.release} ignores it and registers \`registered_resources.models\``, 'ignored-by-release'));
+    const message = `is the ≤ 0.2 layout; llama-stack ${ctx.release} ignores it and registers \`registered_resources.models\``;
+    out.push(problem('warning', ['models'], 'models', message, 'ignored-by-release'));
   }
   if (!ctx.newLayout && ctx.config.registered_resources !== undefined && ctx.config.registered_resources !== null) {
     const message =
@@ -146,7 +148,8 @@ export function checkOtherResources(ctx: RuleContext): StartupProblem[] {
   if (ctx.newLayout) {
     for (const key of ['shields', 'vector_dbs', 'tool_groups']) {
       if (!isNonEmptyList(ctx.config[key])) continue;
-      const message = `is the ≤ 0.2 layout; llama-stack ${release} ignores it and reads \`registered_resources.${key === 'vector_dbs' ? 'vector_stores' : key}\``;
+      const message = `is the ≤ 0.2 layout; llama-stack ${release} ignores it and reads ` +
+        `\`registered_resources.${key === 'vector_dbs' ? 'vector_stores' : key}\``;
       out.push(problem('warning', [key], 'resources', message, 'ignored-by-release'));
     }
     if (isNonEmptyList(home.vector_dbs)) {
@@ -177,9 +180,10 @@ export function checkOtherResources(ctx: RuleContext): StartupProblem[] {
   out.push(
     ...eachEntry(home, [...base, storesKey], (entry, path) => {
       const conditional = entryConditional(ctx, entry[idKey]);
+      const message = `is missing: a registered vector store needs ${listOf(required)}`;
       const missing = required
         .filter((key) => entry[key] === undefined || entry[key] === null)
-        .map((key) => problem(conditional ? 'warning' : 'error', [...path, key], 'resources', `is missing: a registered vector store needs ${listOf(required)}`, 'env-conditional'));
+        .map((key) => problem(conditional ? 'warning' : 'error', [...path, key], 'resources', message, 'env-conditional'));
       return [...missing, ...resourceProvider(ctx, entry, path, 'vector_io', 'vector store', conditional)];
     }),
   );
@@ -214,7 +218,9 @@ function eachEntry(
   const entries = home[path[path.length - 1] as string];
   if (entries === undefined || entries === null) return [];
   if (!Array.isArray(entries)) return [problem('error', path, 'resources', 'must be a list')];
-  return entries.flatMap((entry: unknown, index) => (isPlainObject(entry) ? check(entry, [...path, index]) : [problem('error', [...path, index], 'resources', 'must be a mapping')]));
+  return entries.flatMap((entry: unknown, index) =>
+    isPlainObject(entry) ? check(entry, [...path, index]) : [problem('error', [...path, index], 'resources', 'must be a mapping')],
+  );
 }
 
 function resourceProvider(ctx: RuleContext, entry: Record<string, unknown>, path: Path, api: string, what: string, conditional: boolean): StartupProblem[] {
@@ -241,7 +247,8 @@ export function checkDefaults(ctx: RuleContext): StartupProblem[] {
       const path = ['vector_stores', key];
       if (!readKeys.includes(key)) {
         const from = catalogReleases().find((r) => compareVersions(r, ctx.catalogRelease) > 0 && runConfigKeys(r, ['vector_stores'])?.includes(key));
-        out.push(problem('warning', path, 'resource-defaults', `is not read by llama-stack ${ctx.release}, which ignores it${from ? ` (read from ${from} on)` : ''}`, 'ignored-by-release'));
+        const message = `is not read by llama-stack ${ctx.release}, which ignores it${from ? ` (read from ${from} on)` : ''}`;
+        out.push(problem('warning', path, 'resource-defaults', message, 'ignored-by-release'));
         continue;
       }
       if (!isPlainObject(value) || typeof value.model_id !== 'string' || value.provider_id === undefined || value.provider_id === null) {
@@ -279,7 +286,8 @@ function defaultShieldProblems(ctx: RuleContext, home: Readonly<Record<string, u
   if (!isPlainObject(safety) || safety.default_shield_id === undefined || safety.default_shield_id === null) return [];
   const path = ['safety', 'default_shield_id'];
   if (!ctx.profile.defaultShieldId) {
-    return [problem('warning', path, 'resource-defaults', `is read from ${firstWith((p) => p.defaultShieldId)} on; llama-stack ${ctx.release} ignores it`, 'ignored-by-release')];
+    const message = `is read from ${firstWith((p) => p.defaultShieldId)} on; llama-stack ${ctx.release} ignores it`;
+    return [problem('warning', path, 'resource-defaults', message, 'ignored-by-release')];
   }
   const wanted = safety.default_shield_id;
   if (typeof wanted !== 'string' || wanted.includes('${')) return [];

@@ -6,7 +6,18 @@ import { isPlainObject } from '../../lib/objects.js';
 import { clip, code, listOf, quote } from '../../lib/quote.js';
 import { runConfigStores, type StoreSpec } from '../../catalog/catalog.js';
 import { startupFacts, type StoreFamily } from '../../catalog/startup-facts.js';
-import { possiblyOn, problem, providersOf, severityOf, storageLayoutSince, type Path, type Provider, type RuleContext, type Severity, type StartupProblem } from './context.js';
+import {
+  possiblyOn,
+  problem,
+  providersOf,
+  severityOf,
+  storageLayoutSince,
+  type Path,
+  type Provider,
+  type RuleContext,
+  type Severity,
+  type StartupProblem,
+} from './context.js';
 
 /** The storage rule of the config's layout. */
 export const checkStorage = (ctx: RuleContext): StartupProblem[] => (ctx.newLayout ? checkBackendsAndStores(ctx) : checkLegacyStores(ctx));
@@ -32,7 +43,8 @@ function checkBackendsAndStores(ctx: RuleContext): StartupProblem[] {
   const storage = config.storage;
   if (storage === undefined || storage === null) {
     if (!defaults) {
-      const message = `is missing: llama-stack ${release} has no default storage; write storage.backends and storage.stores (metadata, inference, conversations)`;
+      const message = `is missing: llama-stack ${release} has no default storage; write storage.backends and storage.stores (metadata, inference, ` +
+        `conversations)`;
       return [...out, problem('error', ['storage'], 'storage', message)];
     }
     // 0.4.0+: sqlite kv_default and sql_default under $SQLITE_STORE_DIR (or the config dir).
@@ -69,7 +81,8 @@ function readBackends(ctx: RuleContext, storage: Record<string, unknown>, defaul
       const message = 'is missing: write the backends the stores name (kv_default and sql_default unless you name them otherwise)';
       return { backends: defaultBackends(), problems: [problem('warning', ['storage', 'backends'], 'storage', message, 'storage-backends-missing')] };
     }
-    return { backends: new Map(), problems: [problem('error', ['storage', 'backends'], 'storage', `is missing: llama-stack ${ctx.release} has no default backends`)] };
+    const message = `is missing: llama-stack ${ctx.release} has no default backends`;
+    return { backends: new Map(), problems: [problem('error', ['storage', 'backends'], 'storage', message)] };
   }
   if (!isPlainObject(raw)) {
     return { backends: new Map(), problems: [problem('error', ['storage', 'backends'], 'storage', 'must be a mapping from backend name to backend')] };
@@ -86,7 +99,8 @@ function readBackends(ctx: RuleContext, storage: Record<string, unknown>, defaul
     if (typeof type === 'string' && type.includes('${')) continue;
     const fact = typeof type === 'string' && Object.hasOwn(facts, type) ? facts[type] : undefined;
     if (!fact) {
-      problems.push(problem('error', [...path, 'type'], 'storage', `${type === undefined ? 'is missing' : `${quote(String(type))} is not a backend type${legacyHint(type)}`}: one of ${listOf(types)}`));
+      const what = type === undefined ? 'is missing' : `${quote(String(type))} is not a backend type${legacyHint(type)}`;
+      problems.push(problem('error', [...path, 'type'], 'storage', `${what}: one of ${listOf(types)}`));
       continue;
     }
     backends.set(name, fact.family);
@@ -104,7 +118,13 @@ function legacyHint(type: unknown): string {
   return ` (the ≤ 0.2 store type; write ${(legacy[type]?.families ?? []).map((family) => `${family}_${type}`).join(' or ')})`;
 }
 
-function storeProblems(ctx: RuleContext, storage: Record<string, unknown>, specs: readonly StoreSpec[], backends: Backends, defaults: boolean): StartupProblem[] {
+function storeProblems(
+  ctx: RuleContext,
+  storage: Record<string, unknown>,
+  specs: readonly StoreSpec[],
+  backends: Backends,
+  defaults: boolean,
+): StartupProblem[] {
   const raw = storage.stores;
   if (raw !== undefined && raw !== null && !isPlainObject(raw)) {
     return [problem('error', ['storage', 'stores'], 'storage', 'must be a mapping from store name to a backend reference')];
@@ -147,7 +167,15 @@ function storeProblems(ctx: RuleContext, storage: Record<string, unknown>, specs
   return out;
 }
 
-function backendRefProblems(ctx: RuleContext, path: Path, value: unknown, family: StoreFamily, backends: Backends, severity: Severity, what: string): StartupProblem[] {
+function backendRefProblems(
+  ctx: RuleContext,
+  path: Path,
+  value: unknown,
+  family: StoreFamily,
+  backends: Backends,
+  severity: Severity,
+  what: string,
+): StartupProblem[] {
   if (!isPlainObject(value)) {
     const message = `must be a backend reference {backend: <a ${family}_* backend>, ${family === 'kv' ? 'namespace' : 'table_name'}: …}`;
     return [problem(severity, path, 'storage', message, 'env-conditional')];
@@ -155,7 +183,8 @@ function backendRefProblems(ctx: RuleContext, path: Path, value: unknown, family
   const backend = value.backend;
   if (backend === undefined || backend === null) {
     const old = value.type !== undefined ? ` (a full store config {type: …} is the ≤ 0.2 layout; llama-stack ${ctx.release} names a storage backend)` : '';
-    return [problem(severity, [...path, 'backend'], 'storage', `is missing: ${what} must name a ${family}_* backend of storage.backends${old}`, 'env-conditional')];
+    const message = `is missing: ${what} must name a ${family}_* backend of storage.backends${old}`;
+    return [problem(severity, [...path, 'backend'], 'storage', message, 'env-conditional')];
   }
   if (typeof backend !== 'string' || backend.includes('${')) return [];
   const found = backends.get(backend);
@@ -167,7 +196,8 @@ function backendRefProblems(ctx: RuleContext, path: Path, value: unknown, family
     return [problem(severity, [...path, 'backend'], 'storage', message, 'env-conditional')];
   }
   if (found !== family) {
-    return [problem(severity, [...path, 'backend'], 'storage', `names ${code(backend)}, a ${found}_* backend, but ${what} needs a ${family}_* backend`, 'env-conditional')];
+    const message = `names ${code(backend)}, a ${found}_* backend, but ${what} needs a ${family}_* backend`;
+    return [problem(severity, [...path, 'backend'], 'storage', message, 'env-conditional')];
   }
   return [];
 }
@@ -182,7 +212,8 @@ function providerStoreRefs(p: Provider): Array<{ key: string; path: Path; value:
     if (parts && isPlainObject(value) && Object.keys(parts).some((part) => Object.hasOwn(value, part))) {
       // responses (and ≤ 0.6 agents): {agent_state: kv ref, responses: sql ref}.
       for (const [part, family] of Object.entries(parts)) {
-        if (value[part] !== undefined && value[part] !== null) out.push({ key: `${key}.${part}`, path: [...configPath, key, part], value: value[part], family });
+        const ref = value[part];
+        if (ref !== undefined && ref !== null) out.push({ key: `${key}.${part}`, path: [...configPath, key, part], value: ref, family });
       }
     } else if (value !== undefined && value !== null) {
       out.push({ key, path: [...configPath, key], value, family: store.family });
@@ -199,14 +230,16 @@ function checkLegacyStores(ctx: RuleContext): StartupProblem[] {
   const facts = startupFacts().storage;
   const out: StartupProblem[] = [];
   if (config.storage !== undefined && config.storage !== null) {
-    const message = `is read from ${storageLayoutSince()} on; llama-stack ${release} ignores it and reads \`metadata_store\`, \`inference_store\` and each provider's own store config`;
+    const message = `is read from ${storageLayoutSince()} on; llama-stack ${release} ignores it and reads \`metadata_store\`, \`inference_store\` and each ` +
+      `provider's own store config`;
     out.push(problem('warning', ['storage'], 'storage', message, 'ignored-by-release'));
   }
   for (const [key, store] of Object.entries(facts.legacyTopLevelStores)) {
     const value = config[key];
     if (value === undefined || value === null) continue;
     const nested = store.nestedUnder;
-    if (nested !== undefined && isPlainObject(value) && isPlainObject(value[nested])) out.push(...legacyStoreProblems(ctx, [key, nested], value[nested], store.family, 'error'));
+    const inner = nested !== undefined && isPlainObject(value) && isPlainObject(value[nested]) ? value[nested] : undefined;
+    if (inner !== undefined) out.push(...legacyStoreProblems(ctx, [key, nested as string], inner, store.family, 'error'));
     else out.push(...legacyStoreProblems(ctx, [key], value, store.family, 'error'));
   }
   for (const p of ctx.providers) {
@@ -225,7 +258,8 @@ function legacyStoreProblems(ctx: RuleContext, path: Path, value: unknown, famil
   const types = Object.keys(legacy).filter((type) => legacy[type]?.families.includes(family));
   if (!isPlainObject(value)) return [problem(severity, path, 'storage', `must be a store config {type: ${types.join('|')}, …}`, 'env-conditional')];
   if (value.backend !== undefined && value.type === undefined) {
-    const message = `is a {backend, …} reference, which is read from ${storageLayoutSince()} on; llama-stack ${ctx.release} needs a full store config such as {type: sqlite, db_path: …}`;
+    const message = `is a {backend, …} reference, which is read from ${storageLayoutSince()} on; llama-stack ${ctx.release} needs a full store config such ` +
+      `as {type: sqlite, db_path: …}`;
     return [problem(severity, path, 'storage', message, 'env-conditional')];
   }
   const type = value.type;
