@@ -110,10 +110,12 @@ export interface RuleContext extends EnvView {
 export type Rule = (ctx: RuleContext) => StartupProblem[];
 
 export function ruleContext(config: Record<string, unknown>, context: StartupContext): RuleContext {
-  const view: EnvView = { env: context.containerEnv, bash: context.profile.envSyntax === 'bash' };
+  const env = context.containerEnv;
+  const bash = context.profile.envSyntax === 'bash';
   const apis = providableApis(context.catalogRelease);
   return {
-    ...view,
+    env,
+    bash,
     config,
     release: context.release,
     catalogRelease: context.catalogRelease,
@@ -122,7 +124,7 @@ export function ruleContext(config: Record<string, unknown>, context: StartupCon
     newLayout: context.profile.layout === 'storage-backends',
     routed: new Set(serverRelease(context.catalogRelease)?.apis.routed ?? []),
     apisListed: apisListed(config.apis),
-    providers: collectProviders(config.providers, apis, context.catalogRelease, view),
+    providers: collectProviders(config.providers, apis, context.catalogRelease, { env, bash }),
   };
 }
 

@@ -33,7 +33,8 @@ export function checkPlaceholders(ctx: RuleContext): StartupProblem[] {
   const path: Array<string | number> = [];
   const visit = (value: unknown, provider: Provider | undefined): void => {
     if (typeof value === 'string') {
-      out.push(...stringProblems(ctx, value, path, provider));
+      // Most strings have no placeholder: nothing to look at, nothing to copy.
+      if (value.includes('${')) out.push(...stringProblems(ctx, value, path, provider));
       return;
     }
     // Only entries and configs are skipped: no string is looked up.
@@ -62,8 +63,7 @@ export function checkPlaceholders(ctx: RuleContext): StartupProblem[] {
   return out;
 }
 
-function stringProblems(ctx: RuleContext, text: string, path: Path, provider: Provider | undefined): readonly StartupProblem[] {
-  if (!text.includes('${')) return noProblems;
+function stringProblems(ctx: RuleContext, text: string, path: Path, provider: Provider | undefined): StartupProblem[] {
   const out: StartupProblem[] = [];
   const placeholders = placeholdersIn(text, ctx.bash);
   // A credential's text is never quoted, not even in a placeholder (its default may be the secret).
@@ -101,7 +101,6 @@ function stringProblems(ctx: RuleContext, text: string, path: Path, provider: Pr
   }
   return out;
 }
-const noProblems: readonly StartupProblem[] = [];
 
 /** Each `${…}` of `text` outside its placeholders, to its first `}`; none for almost every text, so the empty list is shared. */
 function strayDollarBraces(text: string, placeholders: readonly Placeholder[]): readonly string[] {
@@ -139,13 +138,13 @@ function whyNotPlaceholder(snippet: string, bash: boolean): string {
 
 export function checkPaths(ctx: RuleContext): StartupProblem[] {
   const home = ctx.profile.image.home.replace(/\/+$/, '');
-  const facts = startupFacts().paths;
+  const keys = pathKeys();
   const skipped = new Set<unknown>(ctx.providers.filter((p) => !possiblyOn(p)).map((p) => p.entry));
   // Provider configs with keys that are paths only there (configs/startup-facts.yaml `paths.providerKeys`).
   const providerKeys = new Map<unknown, string[]>();
   for (const p of ctx.providers) {
-    const keys = p.type !== undefined && Object.hasOwn(facts.providerKeys, p.type) ? facts.providerKeys[p.type] : undefined;
-    if (keys) providerKeys.set(p.config, [...(providerKeys.get(p.config) ?? []), ...keys]);
+    const own = p.type !== undefined ? keys.byType.get(p.type) : undefined;
+    if (own) providerKeys.set(p.config, [...(providerKeys.get(p.config) ?? []), ...own]);
   }
   const out: StartupProblem[] = [];
   const path: Array<string | number> = [];
@@ -162,13 +161,24 @@ export function checkPaths(ctx: RuleContext): StartupProblem[] {
     for (const key of Object.keys(value)) {
       const child = value[key];
       path.push(key);
-      if (typeof child === 'string' && (facts.keys.includes(key) || providerKeys.get(value)?.includes(key))) out.push(...pathProblems(ctx, child, path, home));
+      const isPath = keys.anywhere.has(key) || (keys.inProviders.has(key) && providerKeys.get(value)?.includes(key) === true);
+      if (typeof child === 'string' && isPath) out.push(...pathProblems(ctx, child, path, home));
       else visit(child);
       path.pop();
     }
   };
   visit(ctx.config);
   return out;
+}
+
+/** configs/startup-facts.yaml `paths` as sets, made once: every key of every config is looked up in them. */
+let pathKeySets: { anywhere: ReadonlySet<string>; inProviders: ReadonlySet<string>; byType: ReadonlyMap<string, readonly string[]> } | undefined;
+function pathKeys(): NonNullable<typeof pathKeySets> {
+  if (pathKeySets === undefined) {
+    const { keys, providerKeys } = startupFacts().paths;
+    pathKeySets = { anywhere: new Set(keys), inProviders: new Set(Object.values(providerKeys).flat()), byType: new Map(Object.entries(providerKeys)) };
+  }
+  return pathKeySets;
 }
 
 function pathProblems(ctx: RuleContext, text: string, path: Path, home: string): StartupProblem[] {

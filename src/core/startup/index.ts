@@ -19,7 +19,7 @@ import { problem, ruleContext, type Rule, type StartupContext, type StartupProbl
 import { checkPaths, checkPlaceholders } from './env.js';
 import { checkProviderSettings } from './provider-settings.js';
 import { checkDefaults, checkModels, checkOtherResources } from './resources.js';
-import { ruleRank } from './rule-ids.js';
+import { ruleRank, startupRuleIds } from './rule-ids.js';
 import { checkServer } from './server.js';
 import { checkStorage } from './storage.js';
 
@@ -48,10 +48,8 @@ const rules: readonly Rule[] = [
 export function checkStartupRules(config: Record<string, unknown>, context: StartupContext): StartupProblem[] {
   if (!isPlainObject(config)) return [problem('error', [], 'config-shape', 'the config must be a mapping with `providers` and the distribution name')];
   const ctx = ruleContext(config, context);
-  const found = rules.flatMap((rule) => rule(ctx));
-  // Stable: the order of the rules, then the order found.
-  return found
-    .map((p, i) => ({ p, i }))
-    .sort((a, b) => ruleRank(a.p.rule) - ruleRank(b.p.rule) || a.i - b.i)
-    .map(({ p }) => p);
+  // By rule (rule-ids.ts), then in the order found: one list per rule, joined.
+  const byRule: StartupProblem[][] = startupRuleIds.map(() => []);
+  for (const rule of rules) for (const p of rule(ctx)) byRule[ruleRank(p.rule)]?.push(p);
+  return byRule.flat();
 }

@@ -202,21 +202,24 @@ function backendRefProblems(
   return [];
 }
 
+/** configs/startup-facts.yaml `providerStores` as lists, made once: every provider of every config is walked with them. */
+let storeKeys: Array<{ key: string; family: StoreFamily; parts: Array<[string, StoreFamily]> }> | undefined;
+
 /** The backend references in a provider's config, in the order of configs/startup-facts.yaml `providerStores`. */
 function providerStoreRefs(p: Provider): Array<{ key: string; path: Path; value: unknown; family: StoreFamily }> {
+  storeKeys ??= Object.entries(startupFacts().storage.providerStores).map(([key, s]) => ({ key, family: s.family, parts: Object.entries(s.parts ?? {}) }));
   const out: Array<{ key: string; path: Path; value: unknown; family: StoreFamily }> = [];
-  const configPath = [...p.path, 'config'];
-  for (const [key, store] of Object.entries(startupFacts().storage.providerStores)) {
+  for (const { key, family, parts } of storeKeys) {
     const value = p.config[key];
-    const parts = store.parts;
-    if (parts && isPlainObject(value) && Object.keys(parts).some((part) => Object.hasOwn(value, part))) {
+    if (value === undefined || value === null) continue;
+    if (parts.length > 0 && isPlainObject(value) && parts.some(([part]) => Object.hasOwn(value, part))) {
       // responses (and ≤ 0.6 agents): {agent_state: kv ref, responses: sql ref}.
-      for (const [part, family] of Object.entries(parts)) {
+      for (const [part, partFamily] of parts) {
         const ref = value[part];
-        if (ref !== undefined && ref !== null) out.push({ key: `${key}.${part}`, path: [...configPath, key, part], value: ref, family });
+        if (ref !== undefined && ref !== null) out.push({ key: `${key}.${part}`, path: [...p.path, 'config', key, part], value: ref, family: partFamily });
       }
-    } else if (value !== undefined && value !== null) {
-      out.push({ key, path: [...configPath, key], value, family: store.family });
+    } else {
+      out.push({ key, path: [...p.path, 'config', key], value, family });
     }
   }
   return out;
