@@ -54,7 +54,9 @@ describe('configs/startup-facts.yaml', () => {
     const catalog = storeSchemas().filter((s) => /^(kv|sql)_/.test(s.type));
     expect(catalog.length).toBeGreaterThan(0);
     const fromCatalog = Object.fromEntries(catalog.map((s) => [s.type, { family: s.family, required: s.required }]));
-    const fromFacts = Object.fromEntries(Object.entries(backends).map(([type, b]) => [type, { family: b.family, required: b.requires ? [b.requires.key] : [] }]));
+    const fromFacts = Object.fromEntries(
+      Object.entries(backends).map(([type, b]) => [type, { family: b.family, required: b.requires ? [b.requires.key] : [] }]),
+    );
     expect(fromFacts).toEqual(fromCatalog);
     // Messages list the types kv_* first, as the rules always have.
     expect(Object.keys(backends)).toEqual(['kv_sqlite', 'kv_postgres', 'kv_redis', 'kv_mongodb', 'sql_sqlite', 'sql_postgres']);
@@ -67,7 +69,8 @@ describe('configs/startup-facts.yaml', () => {
     const required = (type: string): string[] => [...new Set(catalog.filter((s) => s.type === type).flatMap((s) => s.required))];
     expect(Object.keys(legacy).sort()).toEqual([...new Set(catalog.map((s) => s.type))].sort());
     for (const [type, fact] of Object.entries(legacy)) {
-      expect({ type, families: [...fact.families].sort(), required: fact.requires ? [fact.requires.key] : [] }).toEqual({ type, families: families(type), required: required(type) });
+      const written = { type, families: [...fact.families].sort(), required: fact.requires ? [fact.requires.key] : [] };
+      expect(written).toEqual({ type, families: families(type), required: required(type) });
     }
     // Every ≤ 0.2 type has a 0.3.0+ backend per family it serves: the rules advise writing `<family>_<type>`.
     for (const [type, fact] of Object.entries(legacy)) {
