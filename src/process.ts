@@ -11,7 +11,7 @@ import { isError, type FieldProblem } from './lib/issues.js';
 import { frontEndOf, inputApiNearMiss, inputApiOf, isRenderedObject, serverOf, type FrontEnd, type ServedConfig } from './front-ends.js';
 import { asServerConverts } from './core/legacy-forms.js';
 import { checkReleaseSchema } from './core/release-schema.js';
-import { checkStartupRules } from './core/startup-rules.js';
+import { checkStartupRules } from './core/startup/index.js';
 import { annotation, annotationsOf, identityOf, isClientSideOnly, resultFor, type InputItem, type KrmObject } from './krm/item.js';
 import { inventoryOf, type Inventory } from './krm/inventory.js';
 import { objectOf, Prepared, type OutputItem, type Written } from './krm/resource-list.js';

@@ -15,7 +15,7 @@
 // fast check of release-schema-fast.ts first, by cfworker only when that is not sure it is valid.
 //
 // Pure: the config is read, never changed. Placeholders are resolved first, as the release's
-// `replace_env_vars` would (server catalog <R>/env-substitution.md), where their value is known:
+// `replace_env_vars` would (configs/release-notes.yaml `envSubstitution`), where their value is known:
 // a variable the container does not set takes its `:=` default or `:+` emptiness; one it sets, or
 // a bare `${env.X}`, keeps the string, which the schemas accept wherever a scalar is expected.
 import { placeholdersIn } from './placeholders.js';
@@ -62,10 +62,43 @@ interface Found {
   message: string;
 }
 
+// ---------------------------------------------------------------------------------------------
+// What the check remembers between calls: a run renders the configs of many LLSDs (1,000 in 2 s,
+// BENCHMARKS.md), which share most of their sections. Every entry is keyed by all a finding
+// depends on (releases, labels, env names, the value), so a remembered answer is the one computing
+// it again would give; the maps that grow with the input are bounded.
+
+interface SchemaMemo {
+  /** What checking one provider type's config needs, by release, catalog release, API and type (bounded by the catalog). */
+  providerChecks: Map<string, ProviderCheck | undefined>;
+  /** Findings by section (schema, labels, env names), then by value as written (memoKey); emptied past SECTIONS_LIMIT values. */
+  sections: Map<string, Map<string, Found[]>>;
+  sectionCount: number;
+  /**
+   * By place (release, env names and top-level key), the latest few values seen there, the most
+   * recently matched first (SEEN_PER_PLACE); at most PLACES places, emptied when full.
+   */
+  places: Map<string, Seen[]>;
+  /** The same by provider list (release, env names, API), one list of values per index in it. */
+  listPlaces: Map<string, Seen[][]>;
+  /** Places visited once: a place keeps copies from its second visit. */
+  visited: WeakSet<Seen[]>;
+}
+
+const memo: SchemaMemo = {
+  providerChecks: new Map(),
+  sections: new Map(),
+  sectionCount: 0,
+  places: new Map(),
+  listPlaces: new Map(),
+  visited: new WeakSet(),
+};
+const SECTIONS_LIMIT = 20_000;
+
 export function checkReleaseSchema(config: unknown, context: SchemaContext): SchemaProblem[] {
   const runKey = serverRelease(context.catalogRelease)?.runConfigSchema;
   const root = runKey === undefined ? undefined : defNode(runKey);
-  // Not a mapping: the startup rules say so (rule 1).
+  // Not a mapping: the startup rules say so (config-shape).
   if (!root || runKey === undefined || !isPlainObject(config)) return [];
   const sub = substitutionOf(context.catalogRelease);
   const env = envOf(context.containerEnv);
@@ -88,24 +121,34 @@ export function checkReleaseSchema(config: unknown, context: SchemaContext): Sch
     }
   }
   for (const key of (root.required ?? []) as string[]) {
-    if (!Object.hasOwn(config, key)) found.push({ path: [key], kind: 'invalid', message: `is missing: llama-stack ${context.release} has no default for it, so the server rejects the config at startup` });
+    if (Object.hasOwn(config, key)) continue;
+    const message = `is missing: llama-stack ${context.release} has no default for it, so the server rejects the config at startup`;
+    found.push({ path: [key], kind: 'invalid', message });
   }
   return found.map((f): SchemaProblem => {
     const finding = { path: formatFieldPath(f.path), message: f.message };
-    return context.source === 'override' && f.kind === 'unknown' ? { severity: 'warning', code: 'unknown-config-key', ...finding } : { severity: 'error', ...finding };
+    if (context.source === 'override' && f.kind === 'unknown') return { severity: 'warning', code: 'unknown-config-key', ...finding };
+    return { severity: 'error', ...finding };
   });
 }
 
 // ---------------------------------------------------------------------------------------------
 // Providers: each entry (without its config) against the entry schema, its config against its type's
 
-function providerProblems(providers: Record<string, unknown>, providersNode: Schema, context: SchemaContext, sub: Substitution, env: Env, place: string): Found[] {
+function providerProblems(
+  providers: Record<string, unknown>,
+  providersNode: Schema,
+  context: SchemaContext,
+  sub: Substitution,
+  env: Env,
+  place: string,
+): Found[] {
   const entryNode = (providersNode.additionalProperties as Schema | undefined)?.items as Schema | undefined;
   const entryKey = `${runKeyOf(context)}/providers/entry`;
   const entryLabels: Labels = { release: context.release, setting: 'a key of a provider entry', owner: `llama-stack ${context.release}`, secrets: noSecrets };
   const found: Found[] = [];
   for (const [api, entries] of Object.entries(providers)) {
-    // Not a list: the startup rules say so (rule 1).
+    // Not a list: the startup rules say so (config-shape).
     if (!Array.isArray(entries)) continue;
     // Each entry (its config with it) by its place: one deep comparison for an entry as before.
     const places = seenInList(`${place}\t${api}`);
@@ -139,7 +182,7 @@ function entryProblems(
     const shell = config === undefined ? rest : { ...rest, config: isPlainObject(config) ? {} : config };
     found.push(...section(entryKey, entryNode, shell, path, entryLabels, sub, switched));
   }
-  // External providers bring their own config class; unknown types are rule 3's.
+  // External providers bring their own config class; unknown types are the provider-types rule's.
   const external = typeof entry.module === 'string' && entry.module !== '';
   // An entry without `config` gets the server's default, `{}` (a release whose Provider requires the
   // key says so above): its provider's required keys are still missing.
@@ -156,12 +199,11 @@ interface ProviderCheck {
   labels: Labels;
   split: readonly string[];
 }
-const providerChecks = new Map<string, ProviderCheck | undefined>();
 
 /** What checking one provider type's config needs, once per type; undefined when the release has no such type. */
 function providerCheck(context: SchemaContext, api: string, type: string): ProviderCheck | undefined {
   const key = `${context.release}\t${context.catalogRelease}\t${api}\t${type}`;
-  if (providerChecks.has(key)) return providerChecks.get(key);
+  if (memo.providerChecks.has(key)) return memo.providerChecks.get(key);
   const spec = providerSpec(context.catalogRelease, api, type);
   const node = spec ? defNode(spec.schema) : undefined;
   const checked = spec && node
@@ -172,7 +214,7 @@ function providerCheck(context: SchemaContext, api: string, type: string): Provi
         split: commaListKeys(context.catalogRelease, api, type),
       }
     : undefined;
-  providerChecks.set(key, checked);
+  memo.providerChecks.set(key, checked);
   return checked;
 }
 
@@ -226,18 +268,18 @@ function section(
   // that are not where they were in an earlier one); what the value resolves to depends only on
   // the env names.
   const scope = `${labels.release}\t${labels.setting}\t${schemaKey}\t${env.key}`;
-  let byValue = memo.get(scope);
+  let byValue = memo.sections.get(scope);
   if (!byValue) {
     byValue = new Map();
-    memo.set(scope, byValue);
+    memo.sections.set(scope, byValue);
   }
   const json = memoKey(raw);
   let relative = byValue.get(json);
   if (relative === undefined) {
     relative = findings(node, raw, base, labels, sub, env, commaLists);
-    if (++memoSize > MEMO_LIMIT) {
-      memo.clear();
-      memoSize = 0;
+    if (++memo.sectionCount > SECTIONS_LIMIT) {
+      memo.sections.clear();
+      memo.sectionCount = 0;
     }
     byValue.set(json, relative);
   }
@@ -254,12 +296,6 @@ interface Seen {
   value: unknown;
   found: Found[];
 }
-/**
- * By place (release, env names and top-level key; or API list, then index in it), the latest few
- * values seen there, the most recently matched first. Bounded: emptied when full.
- */
-const places = new Map<string, Seen[]>();
-const listPlaces = new Map<string, Seen[][]>();
 const SEEN_PER_PLACE = 4;
 const PLACES = 2_000;
 
@@ -273,8 +309,8 @@ function entryOf<T>(map: Map<string, T[]>, place: string): T[] {
   }
   return seen;
 }
-const seenAt = (place: string): Seen[] => entryOf(places, place);
-const seenInList = (place: string): Seen[][] => entryOf(listPlaces, place);
+const seenAt = (place: string): Seen[] => entryOf(memo.places, place);
+const seenInList = (place: string): Seen[][] => entryOf(memo.listPlaces, place);
 
 /** The findings kept for a value deep-equal to one seen at this place, else `compute()`'s, kept there. */
 function remembered(seen: Seen[], value: unknown, compute: () => Found[]): Found[] {
@@ -286,15 +322,14 @@ function remembered(seen: Seen[], value: unknown, compute: () => Found[]): Found
   }
   const found = compute();
   // A place is kept from its second visit: one config (a KRM run for one LLSD) copies nothing.
-  if (seen.length === 0 && !visited.has(seen)) {
-    visited.add(seen);
+  if (seen.length === 0 && !memo.visited.has(seen)) {
+    memo.visited.add(seen);
     return found;
   }
   seen.unshift({ value: clonePlain(value), found });
   if (seen.length > SEEN_PER_PLACE) seen.pop();
   return found;
 }
-const visited = new WeakSet<Seen[]>();
 
 /**
  * The same plain data, keys in the same order (findings follow key order). Anything else (a
@@ -382,11 +417,6 @@ function memoKey(raw: unknown): string {
   if (!json.includes('null')) return json;
   return JSON.stringify(raw, (_, v: unknown) => (typeof v === 'number' && !Number.isFinite(v) ? `\u0000${String(v)}` : v));
 }
-
-/** Findings by section (schema, labels, env names) and value as written; bounded, emptied when full. */
-const memo = new Map<string, Map<string, Found[]>>();
-let memoSize = 0;
-const MEMO_LIMIT = 20_000;
 
 // cfworker's lookup, by `$ref` as written (`#/$defs/<key>`): every ref of the catalog has that form,
 // so the nodes need no indexing (cfworker's `dereference` walks and marks every node: ~60 ms for
@@ -507,7 +537,8 @@ function explain(walk: Walk, node: Schema, at: string, value: unknown, instance:
   if (failed('const') || failed('enum')) add(enumMessage(node.const !== undefined ? [node.const] : (node.enum as unknown[]), value, path, walk.labels));
   if (failed('required') && isPlainObject(value)) {
     for (const key of (node.required ?? []) as string[]) {
-      if (!Object.hasOwn(value, key)) add(`is missing: ${walk.labels.owner} has no default for it, so the server rejects the config at startup`, [...path, key]);
+      if (Object.hasOwn(value, key)) continue;
+      add(`is missing: ${walk.labels.owner} has no default for it, so the server rejects the config at startup`, [...path, key]);
     }
   }
   const properties = (node.properties ?? {}) as Record<string, Schema>;
@@ -558,7 +589,8 @@ const BOUNDS: Record<string, (bound: unknown, value: unknown, path: Segment[], l
 /** `anyOf`: report the branch the value was meant for, or what the union accepts. */
 function explainUnion(walk: Walk, node: Schema, at: string, value: unknown, instance: string, path: Segment[]): void {
   const branches = flatten((node.anyOf ?? []) as Schema[], `${at}/anyOf`);
-  const meant = branches.filter((b) => fits(b.target, value) && tagFits(b.target, value) && (!b.placeholder || (typeof value === 'string' && value.includes('${env.'))));
+  const placeholder = typeof value === 'string' && value.includes('${env.');
+  const meant = branches.filter((b) => fits(b.target, value) && tagFits(b.target, value) && (!b.placeholder || placeholder));
   if (meant.length === 1) return explain(walk, (meant[0] as Branch).node, (meant[0] as Branch).at, value, instance, path);
   // Several mappings could be meant (no tag tells): the one with the fewest errors.
   if (meant.length > 1 && isPlainObject(value)) {
@@ -568,7 +600,8 @@ function explainUnion(walk: Walk, node: Schema, at: string, value: unknown, inst
   }
   const offered = branches.filter((b) => !b.placeholder);
   const tags = offered.map((b) => tagOf(b.target)).filter((t): t is string => typeof t === 'string');
-  if (isPlainObject(value) && typeof value.type === 'string' && tags.length > 0 && tags.length === offered.filter((b) => typeIncludes(b.target, 'object')).length) {
+  const mappings = offered.filter((b) => typeIncludes(b.target, 'object')).length;
+  if (isPlainObject(value) && typeof value.type === 'string' && tags.length > 0 && tags.length === mappings) {
     walk.out.push({ path: [...path, 'type'], kind: 'invalid', message: enumMessage(tags, value.type, [...path, 'type'], walk.labels) });
     return;
   }
@@ -589,7 +622,8 @@ function flatten(nodes: readonly Schema[], at: string): Branch[] {
   return nodes.flatMap((node, j): Branch[] => {
     const here = `${at}/${j}`;
     const target = node.$ref !== undefined ? refTarget(node) : node;
-    if (node.$ref === undefined && Array.isArray(node.anyOf) && node.type === undefined && node.properties === undefined) return flatten(node.anyOf as Schema[], `${here}/anyOf`);
+    const nested = node.$ref === undefined && Array.isArray(node.anyOf) && node.type === undefined && node.properties === undefined;
+    if (nested) return flatten(node.anyOf as Schema[], `${here}/anyOf`);
     return [{ node, at: here, target, placeholder: node.$ref === '#/$defs/EnvPlaceholder' }];
   });
 }

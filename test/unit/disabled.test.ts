@@ -1,7 +1,7 @@
 // spec.disabled → APIs removed with their providers and what refers to them (DESIGN §5 "Disabled
 // APIs"); a disabled API that a remaining provider needs is an error, not a cascade.
 import { describe, expect, it } from 'vitest';
-import { checkStartupRules } from '../../src/core/startup-rules.js';
+import { checkStartupRules } from '../../src/core/startup/index.js';
 import { releaseSupport } from '../../src/catalog/versions.js';
 import { base02, base03, configOf, generate, inlinePlan, problemLines, profile02, profile04, starterPlan } from './plan-fixtures.js';
 
@@ -82,7 +82,7 @@ describe('meta-reference-gpu 0.4.4: one source of API dependencies (the release 
   const rule7 = (config: Record<string, unknown>) => {
     const support = releaseSupport('0.4.4');
     if (!support) throw new Error('0.4.4 is not supported');
-    return checkStartupRules(config, { release: '0.4.4', ...support, containerEnv: new Set(['INFERENCE_MODEL']) }).filter((p) => p.rule === 7);
+    return checkStartupRules(config, { release: '0.4.4', ...support, containerEnv: new Set(['INFERENCE_MODEL']) }).filter((p) => p.rule === 'api-dependencies');
   };
 
   it('disabling files is refused where the release registry says agents and rag-runtime need it, with advice that fits', () => {

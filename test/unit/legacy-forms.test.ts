@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { profileFor } from '../../src/catalog/versions.js';
 import { asServerConverts } from '../../src/core/legacy-forms.js';
-import { checkStartupRules } from '../../src/core/startup-rules.js';
+import { checkStartupRules } from '../../src/core/startup/index.js';
 
 const config = (prompts: Record<string, unknown>, backends: Record<string, unknown>) => ({
   version: 2,

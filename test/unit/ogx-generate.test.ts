@@ -9,7 +9,7 @@ import { expandOgxProviders, normEnv } from '../../src/ogx/providers.js';
 import { ogxProviderIds } from '../../src/ogx/rules.js';
 import { asServerConverts } from '../../src/core/legacy-forms.js';
 import { checkReleaseSchema } from '../../src/core/release-schema.js';
-import { checkStartupRules } from '../../src/core/startup-rules.js';
+import { checkStartupRules } from '../../src/core/startup/index.js';
 import { inventoryOf } from '../../src/krm/inventory.js';
 import { planOgxServer, type OgxPlan } from '../../src/ogx/plan.js';
 import { itemFrom } from '../support.js';

@@ -12,7 +12,7 @@ import { catalogReleases, providerRegistry, providerSpec, schemaOf } from '../..
 import { profileFor } from '../../src/catalog/versions.js';
 import { generateConfig } from '../../src/llsd/generate.js';
 import { checkReleaseSchema } from '../../src/core/release-schema.js';
-import { checkStartupRules } from '../../src/core/startup-rules.js';
+import { checkStartupRules } from '../../src/core/startup/index.js';
 import { parseYaml11 } from '../../src/krm/yaml.js';
 import { inlinePlan } from './plan-fixtures.js';
 

@@ -2,7 +2,7 @@
 // (DESIGN §5, FR-050–FR-053; notes §1.4, §1.7).
 import { describe, expect, it } from 'vitest';
 import type { ReleaseProfile } from '../../src/catalog/catalog.js';
-import { checkStartupRules } from '../../src/core/startup-rules.js';
+import { checkStartupRules } from '../../src/core/startup/index.js';
 import { profileFor } from '../../src/catalog/versions.js';
 import { base02, base03, configOf, generate, inlinePlan, problemLines, profile02, profile03, starterPlan, type Config } from './plan-fixtures.js';
 
