@@ -196,7 +196,10 @@ export function registerShields(input: ShieldInput, problems: FieldProblem[]): R
   if (input.providerFailed) return [];
   const chosen = enabled.find((p) => p.id === input.crProviders[0]) ?? enabled[0];
   if (!chosen) {
-    problems.push({ path, message: 'needs a safety provider, and the distribution enables none: configure `spec.providers.safety`, for example `{provider: llama-guard}`' });
+    problems.push({
+      path,
+      message: 'needs a safety provider, and the distribution enables none: configure `spec.providers.safety`, for example `{provider: llama-guard}`',
+    });
     return [];
   }
   if (chosen.id !== input.crProviders[0] && enabled.length > 1) {
@@ -233,7 +236,12 @@ export function registerShields(input: ShieldInput, problems: FieldProblem[]): R
  * certainly registers, or startup fails; one that names a shield switched by an env var (starter's
  * `llama-guard` with SAFETY_MODEL) is moved to the CR's first shield, with an info result.
  */
-export function settleDefaultShield(config: Record<string, unknown>, profile: ReleaseProfile, ours: readonly RegisteredShield[], problems: FieldProblem[]): void {
+export function settleDefaultShield(
+  config: Record<string, unknown>,
+  profile: ReleaseProfile,
+  ours: readonly RegisteredShield[],
+  problems: FieldProblem[],
+): void {
   const safety = config.safety;
   const first = ours[0];
   if (!profile.defaultShieldId || !isPlainObject(safety) || typeof safety.default_shield_id !== 'string' || !first) return;
@@ -273,7 +281,10 @@ export function registerTools(input: ToolInput, problems: FieldProblem[]): Regis
   const { config, profile, release } = input;
   const path = ['spec', 'resources', 'tools'];
   if (input.disabled) {
-    problems.push({ path, message: 'cannot be registered because `spec.disabled` lists tool_runtime; remove tool_runtime from `disabled`, or remove the tools' });
+    problems.push({
+      path,
+      message: 'cannot be registered because `spec.disabled` lists tool_runtime; remove tool_runtime from `disabled`, or remove the tools',
+    });
     return [];
   }
   const providers = isPlainObject(config.providers) ? config.providers : {};
@@ -288,7 +299,10 @@ export function registerTools(input: ToolInput, problems: FieldProblem[]): Regis
     const entry = toolGroups().find((t) => t.names.includes(name));
     if (!entry) {
       const near = closest(name, known);
-      problems.push({ path: [...path, i], message: `${quote(tool)} is not a built-in tool group.${near ? ` Did you mean "${near}"?` : ''} Known tools: ${listOf(toolGroups().map((t) => t.names[0] as string))}` });
+      problems.push({
+        path: [...path, i],
+        message: `${quote(tool)} is not a built-in tool group.${near ? ` Did you mean "${near}"?` : ''} Known tools: ${listOf(toolGroups().map((t) => t.names[0] as string))}`,
+      });
       return;
     }
     const variant = entry.variants.find(
@@ -313,7 +327,9 @@ export function registerTools(input: ToolInput, problems: FieldProblem[]): Regis
     if (profile.toolGroups === 'auto' || registered.some((t) => t.toolgroup_id === variant.toolGroup)) return;
     // The distribution's own entry for the group stays, when its provider serves it, unless the CR
     // configured a provider for the group.
-    const kept = baseGroups.find((g) => g.toolgroup_id === variant.toolGroup && candidates.some((p) => p.id === g.provider_id && variant.providers.includes(p.type)));
+    const kept = baseGroups.find(
+      (g) => g.toolgroup_id === variant.toolGroup && candidates.some((p) => p.id === g.provider_id && variant.providers.includes(p.type)),
+    );
     if (kept && !input.crProviders.includes(provider.id)) return;
     registered.push({ toolgroup_id: variant.toolGroup, provider_id: provider.id });
   });

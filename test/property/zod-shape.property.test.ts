@@ -34,7 +34,16 @@ function agrees(schema: z.ZodMiniType, shape: Shape, value: unknown): boolean {
 function valuesOf(shape: Shape, strays: boolean, depth = 0): fc.Arbitrary<unknown> {
   const fitting = fits(shape, strays, depth);
   if (!strays) return fitting;
-  const stray = fc.oneof(fc.constant(null), fc.string({ maxLength: 300 }), fc.constantFrom('', 'A', 'a'.repeat(64)), fc.integer(), fc.double(), fc.boolean(), fc.constant([]), fc.constant({}));
+  const stray = fc.oneof(
+    fc.constant(null),
+    fc.string({ maxLength: 300 }),
+    fc.constantFrom('', 'A', 'a'.repeat(64)),
+    fc.integer(),
+    fc.double(),
+    fc.boolean(),
+    fc.constant([]),
+    fc.constant({}),
+  );
   return fc.oneof({ arbitrary: fitting, weight: 30 }, { arbitrary: stray, weight: 1 });
 }
 const near = (shape: Shape): fc.Arbitrary<unknown> => valuesOf(shape, true);
@@ -156,7 +165,33 @@ describe('the LLSD shape agrees with zod', () => {
 describe('each zod construct, on any JSON value', () => {
   const anyValue = fc.oneof(
     fc.jsonValue({ maxDepth: 3 }),
-    fc.constantFrom('', 'a', 'ab', 'abc', 'x1', 'A', '42', -1, 0, -0, 1, 1.5, 5, 2 ** 31 - 1, 2 ** 31, 2 ** 53, Infinity, NaN, true, null, undefined, [], {}, ['a'], { a: 'x' }),
+    fc.constantFrom(
+      '',
+      'a',
+      'ab',
+      'abc',
+      'x1',
+      'A',
+      '42',
+      -1,
+      0,
+      -0,
+      1,
+      1.5,
+      5,
+      2 ** 31 - 1,
+      2 ** 31,
+      2 ** 53,
+      Infinity,
+      NaN,
+      true,
+      null,
+      undefined,
+      [],
+      {},
+      ['a'],
+      { a: 'x' },
+    ),
   );
   const constructs: Record<string, z.ZodMiniType> = {
     'string with length and regex checks': z.string().check(z.minLength(1), z.maxLength(2), z.regex(/^[a-z]/)),
@@ -166,7 +201,11 @@ describe('each zod construct, on any JSON value', () => {
     enum: z.enum(['a', 'b']),
     literal: z.literal(5),
     boolean: z.boolean(),
-    'optional and default in a strict object': z.strictObject({ a: z.optional(z.string()), b: z._default(z.array(z.string()), ['d']), c: z._default(z.boolean(), true) }),
+    'optional and default in a strict object': z.strictObject({
+      a: z.optional(z.string()),
+      b: z._default(z.array(z.string()), ['d']),
+      c: z._default(z.boolean(), true),
+    }),
     'loose object with a required key': z.looseObject({ a: z.string() }),
     'stripping object': z.object({ a: z.optional(z.int()) }),
     'record with checked keys': z.record(z.string().check(z.regex(/^[a-z]+$/)), z.unknown()),

@@ -58,7 +58,8 @@ describe('reviewConversion', () => {
         name: 'current',
         namespace: 'ai',
         annotations: {
-          [conversionAnnotation]: '{"apiVersion":"llamastack.io/v1alpha2","spec":{"providers":{"inference":{"provider":"vllm","endpoint":"http://vllm:8000/v1"}}}}',
+          [conversionAnnotation]:
+            '{"apiVersion":"llamastack.io/v1alpha2","spec":{"providers":{"inference":{"provider":"vllm","endpoint":"http://vllm:8000/v1"}}}}',
         },
       },
       spec: { server: { distribution: { name: 'starter' } } },
@@ -93,7 +94,8 @@ describe('reviewConversion', () => {
       uid: 'u-5',
       result: {
         status: 'Failure',
-        message: 'LlamaStackDistribution ai/legacy: cannot be converted to "llamastack.io/v1beta1": the supported versions are llamastack.io/v1alpha1 and llamastack.io/v1alpha2',
+        message:
+          'LlamaStackDistribution ai/legacy: cannot be converted to "llamastack.io/v1beta1": the supported versions are llamastack.io/v1alpha1 and llamastack.io/v1alpha2',
       },
     });
     const configMap = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' } };
@@ -118,12 +120,18 @@ describe('reviewConversion', () => {
       ok: false,
       message: 'the request body must be an apiextensions.k8s.io/v1 ConversionReview',
     });
-    expect(reviewConversion({ apiVersion: 'apiextensions.k8s.io/v1', kind: 'ConversionReview' })).toEqual({ ok: false, message: 'the ConversionReview has no `request`' });
+    expect(reviewConversion({ apiVersion: 'apiextensions.k8s.io/v1', kind: 'ConversionReview' })).toEqual({
+      ok: false,
+      message: 'the ConversionReview has no `request`',
+    });
     expect(reviewConversion(review({ desiredAPIVersion: 'llamastack.io/v1alpha2', objects: [] }))).toEqual({
       ok: false,
       message: 'the ConversionReview `request.uid` must be a non-empty string',
     });
-    expect(reviewConversion(review({ uid: 'u', objects: [] }))).toEqual({ ok: false, message: 'the ConversionReview `request.desiredAPIVersion` must be a string' });
+    expect(reviewConversion(review({ uid: 'u', objects: [] }))).toEqual({
+      ok: false,
+      message: 'the ConversionReview `request.desiredAPIVersion` must be a string',
+    });
     expect(reviewConversion(review({ uid: 'u', desiredAPIVersion: 'llamastack.io/v1alpha2', objects: {} }))).toEqual({
       ok: false,
       message: 'the ConversionReview `request.objects` must be a list',

@@ -18,7 +18,8 @@ function render(spec: string, metadata?: string, options = defaultRenderOptions(
   return renderObjects(planned.plan, generated.config, options);
 }
 
-const vllmSpec = 'distribution: {name: starter}\nproviders:\n  inference: {provider: vllm, endpoint: "http://vllm:8000/v1", apiKey: {secretKeyRef: {name: creds, key: token}}}';
+const vllmSpec =
+  'distribution: {name: starter}\nproviders:\n  inference: {provider: vllm, endpoint: "http://vllm:8000/v1", apiKey: {secretKeyRef: {name: creds, key: token}}}';
 const byKind = (objects: KrmObject[], kind: string) => objects.find((o) => o.kind === kind) as KrmObject & { spec: any; data: any };
 
 describe('objects of one LLSD', () => {
@@ -108,7 +109,13 @@ describe('Deployment', () => {
     expect(container.ports).toEqual([{ name: 'http', containerPort: 9000, protocol: 'TCP' }]);
     expect(container.resources).toEqual({ requests: { cpu: 2, memory: '1Gi' } });
     expect(container.args).toEqual(['--verbose']);
-    expect(container.env.map((e: { name: string }) => e.name)).toEqual(['RUN_CONFIG_PATH', 'LLAMA_STACK_PORT', 'HOME', 'LLSD_VLLM_API_KEY', 'LLAMA_STACK_LOGGING']);
+    expect(container.env.map((e: { name: string }) => e.name)).toEqual([
+      'RUN_CONFIG_PATH',
+      'LLAMA_STACK_PORT',
+      'HOME',
+      'LLSD_VLLM_API_KEY',
+      'LLAMA_STACK_LOGGING',
+    ]);
     expect(byKind(objects, 'Service').spec.ports).toEqual([{ name: 'http', protocol: 'TCP', port: 9000, targetPort: 'http' }]);
   });
 
@@ -135,7 +142,9 @@ describe('RoleBinding (OpenShift anyuid, as the v1alpha1 operator)', () => {
 
 describe('names longer than 63 characters (hostile or just long LLSD names)', () => {
   const longName = `a${'-b'.repeat(31)}`; // 63 characters, the longest an LLSD may have
-  const full = `distribution: {name: starter}\nworkload: {replicas: 2, storage: {size: 1Gi}, autoscaling: {maxReplicas: 4}}\nnetworking: {expose: {hostname: x.example.com}, allowedFrom: {namespaces: [a]}}`;
+  const full =
+    'distribution: {name: starter}\nworkload: {replicas: 2, storage: {size: 1Gi}, autoscaling: {maxReplicas: 4}}\n' +
+    'networking: {expose: {hostname: x.example.com}, allowedFrom: {namespaces: [a]}}';
 
   it('every generated name is a DNS label of at most 63 characters; the short ones stay the operator\'s', () => {
     const objects = render(full, `name: ${longName}\n  namespace: ai`);
@@ -144,7 +153,9 @@ describe('names longer than 63 characters (hostile or just long LLSD names)', ()
       expect(o.metadata.name, o.kind).toMatch(/^[a-z]([-a-z0-9]*[a-z0-9])?$/);
     }
     expect(byKind(objects, 'Deployment').metadata.name).toBe(longName);
-    expect(render(full, 'name: demo\n  namespace: ai').map((o) => o.metadata.name)).toEqual(expect.arrayContaining(['demo-service', 'demo-pvc', 'demo-hpa', 'demo-network-policy', 'demo-ingress']));
+    expect(render(full, 'name: demo\n  namespace: ai').map((o) => o.metadata.name)).toEqual(
+      expect.arrayContaining(['demo-service', 'demo-pvc', 'demo-hpa', 'demo-network-policy', 'demo-ingress']),
+    );
   });
 
   it('shortening is deterministic, keeps the suffix, and keeps two long names that share a prefix apart', () => {

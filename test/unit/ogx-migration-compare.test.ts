@@ -161,8 +161,11 @@ const configDifferences: Difference[] = [
         const dropped: string[] = (llsd.config?.providers?.[api] ?? []).map((e: Plain) => e.provider_id).filter((id: string) => !ours.includes(id));
         const conditional = dropped.filter((id) => /^\$\{env\.[A-Z0-9_]+:\+.*\}$/.test(id));
         const named = warningNames(warnings, `spec.providers.${field}`);
-        expect(dropped.filter((id) => !conditional.includes(id)).sort(), `${api}: base providers the OGXServer drops`).toEqual(named.filter((id) => !ours.includes(id)).sort());
-        for (const id of named.filter((n) => ours.includes(n))) expect(ogx.config?.vector_stores?.default_embedding_model?.provider_id, `${id} named but kept`).toBe(id);
+        expect(dropped.filter((id) => !conditional.includes(id)).sort(), `${api}: base providers the OGXServer drops`).toEqual(
+          named.filter((id) => !ours.includes(id)).sort(),
+        );
+        for (const id of named.filter((n) => ours.includes(n)))
+          expect(ogx.config?.vector_stores?.default_embedding_model?.provider_id, `${id} named but kept`).toBe(id);
         llsd.config!.providers[api] = llsd.config!.providers[api].filter((e: Plain) => ours.includes(e.provider_id));
         // The same entries, in the operator's order (the spec's providers first).
         llsd.config!.providers[api].sort((a: Plain, b: Plain) => ours.indexOf(a.provider_id) - ours.indexOf(b.provider_id));
@@ -179,7 +182,9 @@ const configDifferences: Difference[] = [
         for (const entry of entries) {
           const theirs = llsd.config?.providers?.[api]?.find((e: Plain) => e.provider_id === entry.provider_id);
           if (!theirs) continue;
-          const baseEntry = base.providers?.[api]?.find((e: Plain) => String(e.provider_id).replace(/^\$\{env\.[A-Z0-9_]+:\+(.*)\}$/, '$1') === entry.provider_id);
+          const baseEntry = base.providers?.[api]?.find(
+            (e: Plain) => String(e.provider_id).replace(/^\$\{env\.[A-Z0-9_]+:\+(.*)\}$/, '$1') === entry.provider_id,
+          );
           for (const key of Object.keys(theirs.config)) {
             if (key in entry.config) continue;
             expect(theirs.config[key], `${api}/${entry.provider_id}.${key} is the base's`).toEqual(baseEntry?.config?.[key]);
@@ -251,7 +256,11 @@ const deploymentDifferences: Difference[] = [
       expect(ogx.name).toBe(`${llsd.name}-ogx`);
       expect(llsd.deployment.metadata.name).toBe(llsd.name);
       expect(ogx.deployment.metadata.name).toBe(ogx.name);
-      expect(ogx.deployment.metadata.labels).toEqual({ 'app.kubernetes.io/managed-by': 'ogx-operator', 'app.kubernetes.io/part-of': 'ogx', 'ogx.io/watch': 'true' });
+      expect(ogx.deployment.metadata.labels).toEqual({
+        'app.kubernetes.io/managed-by': 'ogx-operator',
+        'app.kubernetes.io/part-of': 'ogx',
+        'ogx.io/watch': 'true',
+      });
       expect(llsd.deployment.metadata.labels).toMatchObject({ 'app.kubernetes.io/managed-by': 'llsd-render', 'app.kubernetes.io/instance': llsd.name });
       expect(ogx.deployment.spec.selector.matchLabels).toEqual({ app: 'ogx', 'app.kubernetes.io/instance': ogx.name });
       expect(llsd.deployment.spec.selector.matchLabels).toEqual({ 'app.kubernetes.io/name': 'llama-stack', 'app.kubernetes.io/instance': llsd.name });
@@ -261,7 +270,10 @@ const deploymentDifferences: Difference[] = [
       const placementSelectors: Array<[Side, Plain]> = [[llsd, llsd.deployment.spec.selector.matchLabels], [ogx, { 'app.kubernetes.io/instance': ogx.name }]];
       for (const [side, labels] of placementSelectors) {
         const pod = side.deployment.spec.template.spec;
-        const terms = [...(pod.topologySpreadConstraints ?? []), ...(pod.affinity?.podAntiAffinity?.preferredDuringSchedulingIgnoredDuringExecution ?? []).map((t: Plain) => t.podAffinityTerm)];
+        const terms = [
+          ...(pod.topologySpreadConstraints ?? []),
+          ...(pod.affinity?.podAntiAffinity?.preferredDuringSchedulingIgnoredDuringExecution ?? []).map((t: Plain) => t.podAffinityTerm),
+        ];
         for (const term of terms) {
           expect(term.labelSelector).toEqual({ matchLabels: labels });
           term.labelSelector = 'the pods of this server';
@@ -312,7 +324,13 @@ const deploymentDifferences: Difference[] = [
       const port = a.ports[0].containerPort;
       expect(a.ports).toEqual([{ name: 'http', containerPort: port, protocol: 'TCP' }]);
       expect(b.ports).toEqual([{ containerPort: port }, { name: 'metrics', containerPort: 9464 }]);
-      expect(b.startupProbe).toEqual({ httpGet: { path: '/v1/health', port }, initialDelaySeconds: 15, timeoutSeconds: 30, failureThreshold: 3, successThreshold: 1 });
+      expect(b.startupProbe).toEqual({
+        httpGet: { path: '/v1/health', port },
+        initialDelaySeconds: 15,
+        timeoutSeconds: 30,
+        failureThreshold: 3,
+        successThreshold: 1,
+      });
       for (const probe of ['startupProbe', 'readinessProbe', 'livenessProbe']) expect(a[probe].httpGet).toMatchObject({ path: '/v1/health', port: 'http' });
       expect(b.readinessProbe).toBeUndefined();
       expect(b.livenessProbe).toBeUndefined();
@@ -341,7 +359,10 @@ const deploymentDifferences: Difference[] = [
         expect(envOf(llsd).find((e) => e.name === 'RUN_CONFIG_PATH')?.value).toBe('/etc/llama-stack/config.yaml');
       }
       if (ogx.configMapName) {
-        expect(take(volumes(ogx), 'user-config')).toEqual({ name: 'user-config', configMap: { name: ogx.configMapName, items: [{ key: 'config.yaml', path: 'config.yaml' }] } });
+        expect(take(volumes(ogx), 'user-config')).toEqual({
+          name: 'user-config',
+          configMap: { name: ogx.configMapName, items: [{ key: 'config.yaml', path: 'config.yaml' }] },
+        });
         expect(take(mounts(ogx), 'user-config')).toEqual({ name: 'user-config', mountPath: '/etc/ogx/', readOnly: true });
         expect(envOf(ogx).find((e) => e.name === 'RUN_CONFIG_PATH')?.value).toBe('/etc/ogx/config.yaml');
       }
@@ -362,7 +383,13 @@ const deploymentDifferences: Difference[] = [
       const [sa, sb] = [secretEnv(llsd), secretEnv(ogx)];
       expect([...sa.values()].sort()).toEqual([...sb.values()].sort());
       const state = (container(ogx).volumeMounts as Plain[] | undefined)?.find((m) => m.name === 'ogx-storage')?.mountPath ?? '/.ogx';
-      const operatorOnly: Plain = { HF_HOME: state, OGX_WORKERS: String(ogx.deployment.spec.template.spec.containers[0].env.find((e: Plain) => e.name === 'OGX_WORKERS')?.value), OGX_METRICS_ENDPOINT_ENABLED: '1', OGX_METRICS_HOST: '0.0.0.0', OGX_METRICS_PORT: '9464' };
+      const operatorOnly: Plain = {
+        HF_HOME: state,
+        OGX_WORKERS: String(ogx.deployment.spec.template.spec.containers[0].env.find((e: Plain) => e.name === 'OGX_WORKERS')?.value),
+        OGX_METRICS_ENDPOINT_ENABLED: '1',
+        OGX_METRICS_HOST: '0.0.0.0',
+        OGX_METRICS_PORT: '9464',
+      };
       if (ogx.configMapName) operatorOnly.OGX_CONFIG = '/etc/ogx/config.yaml';
       const byName = (side: Side): Map<string, Plain> => new Map(envOf(side).filter((e) => !e.valueFrom?.secretKeyRef).map((e) => [e.name, e]));
       const [a, b] = [byName(llsd), byName(ogx)];
@@ -413,7 +440,8 @@ function compareDeployments(c: Compared): void {
   expect(c.ogx.deployment).toEqual(c.llsd.deployment);
 }
 
-const secret = (name: string, keys: string[]): string => `apiVersion: v1\nkind: Secret\nmetadata: {name: ${name}, namespace: ai}\nstringData: {${keys.map((k) => `${k}: x`).join(', ')}}\n---\n`;
+const secret = (name: string, keys: string[]): string =>
+  `apiVersion: v1\nkind: Secret\nmetadata: {name: ${name}, namespace: ai}\nstringData: {${keys.map((k) => `${k}: x`).join(', ')}}\n---\n`;
 
 describe('an LLSD and its converted OGXServer render the same server (issue 17 "Migration")', () => {
   it('v1alpha2: starter, a vLLM provider with a Secret token, one model', () => {

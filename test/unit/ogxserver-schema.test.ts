@@ -11,7 +11,20 @@ const crdPath = '/work/shared/reference/ogxserver/crd/ogx.io_ogxservers.yaml';
 
 type Node = Record<string, unknown>;
 /** The facts compared at each path. */
-const facts = ['type', 'required', 'enum', 'minimum', 'maximum', 'minLength', 'maxLength', 'minItems', 'maxItems', 'minProperties', 'default', 'pattern'] as const;
+const facts = [
+  'type',
+  'required',
+  'enum',
+  'minimum',
+  'maximum',
+  'minLength',
+  'maxLength',
+  'minItems',
+  'maxItems',
+  'minProperties',
+  'default',
+  'pattern',
+] as const;
 
 /** Bounds zod adds for its integer formats, which the CRD leaves implicit. */
 const implicitBounds = new Set([Number.MAX_SAFE_INTEGER, Number.MIN_SAFE_INTEGER, 2147483647, -2147483648]);
@@ -64,7 +77,7 @@ const deliberate = [/^spec\.workload\.overrides\.volumes\[\]\.(?!name$)[A-Za-z]+
  */
 
 function differences(): string[] {
-  const ours = flatten(jsonSchemaOf(ogxSchemas().spec) as Node, 'spec', new Map());
+  const ours = flatten(jsonSchemaOf(ogxSchemas().spec), 'spec', new Map());
   const theirs = flatten(crdSpec(), 'spec', new Map());
   const diffs: string[] = [];
   for (const [path, fact] of theirs) {
@@ -84,7 +97,7 @@ describe('OGXServer schema fidelity to the CRD', () => {
 
   it('compares the whole spec: every typed provider and every CRD default is among the compared paths', () => {
     const theirs = flatten(crdSpec(), 'spec', new Map());
-    const ours = flatten(jsonSchemaOf(ogxSchemas().spec) as Node, 'spec', new Map());
+    const ours = flatten(jsonSchemaOf(ogxSchemas().spec), 'spec', new Map());
     const defaults = [...ours].filter(([, f]) => f.default !== undefined).map(([p, f]) => `${p}=${JSON.stringify(f.default)}`);
     expect(defaults).toEqual([
       'spec.monitoring.enabled=true',

@@ -153,7 +153,7 @@ describe('the base configs of each layout pass', () => {
     const config = make();
     if (release === '0.8.0') {
       // ~/.ogx is the 0.8.0 image's state directory.
-      for (const backend of Object.values(config.storage.backends) as Config[]) backend.db_path = backend.db_path.replace('.llama', '.ogx');
+      for (const backend of Object.values<Config>(config.storage.backends)) backend.db_path = backend.db_path.replace('.llama', '.ogx');
     }
     expect(check(config, release)).toEqual([]);
   });
@@ -197,7 +197,11 @@ describe('rule 2: API names', () => {
   it('routing tables take no providers', () => {
     const config = newLayout();
     config.providers.models = [{ provider_id: 'x', provider_type: 'inline::x' }];
-    expect(only(check(config, '0.7.1'), 2)).toMatchObject({ severity: 'error', path: 'providers.models', message: expect.stringContaining('cannot take providers') });
+    expect(only(check(config, '0.7.1'), 2)).toMatchObject({
+      severity: 'error',
+      path: 'providers.models',
+      message: expect.stringContaining('cannot take providers'),
+    });
   });
   it('an API the release does not have, in providers or apis', () => {
     const config = newLayout();
@@ -212,7 +216,11 @@ describe('rule 2: API names', () => {
     const ogx = (eval08.storage.backends as Config).kv_default;
     ogx.db_path = '/.ogx/kv.db';
     (eval08.storage.backends as Config).sql_default.db_path = '/.ogx/sql.db';
-    expect(only(check(eval08, '0.8.0'), 2)).toMatchObject({ severity: 'error', path: 'providers.eval', message: expect.stringContaining('(the eval API was last in llama-stack 0.7.1)') });
+    expect(only(check(eval08, '0.8.0'), 2)).toMatchObject({
+      severity: 'error',
+      path: 'providers.eval',
+      message: expect.stringContaining('(the eval API was last in llama-stack 0.7.1)'),
+    });
   });
 });
 
@@ -223,7 +231,9 @@ describe('rule 3: the provider type exists for the API in the release', () => {
     expect(only(check(config, '0.7.1'), 3)).toMatchObject({
       severity: 'error',
       path: 'providers.tool_runtime[0].provider_type',
-      message: expect.stringMatching(/not available for the tool_runtime API in llama-stack 0\.7\.1.*; it was last in llama-stack 0\.4\.4; renamed `inline::file-search`/),
+      message: expect.stringMatching(
+        /not available for the tool_runtime API in llama-stack 0\.7\.1.*; it was last in llama-stack 0\.4\.4; renamed `inline::file-search`/,
+      ),
     });
   });
   it('the new name on a release before the rename', () => {
@@ -262,7 +272,9 @@ describe('rule 3: the provider type exists for the API in the release', () => {
     config.providers.post_training = [{ provider_id: 'torchtune', provider_type: 'inline::torchtune-cpu', config: {} }];
     expect(only(check(config, '0.2.14'), 3)).toMatchObject({
       severity: 'error',
-      message: expect.stringContaining('it arrives in 0.4.4. Did you mean `inline::torchtune`? post_training providers: inline::huggingface, inline::torchtune'),
+      message: expect.stringContaining(
+        'it arrives in 0.4.4. Did you mean `inline::torchtune`? post_training providers: inline::huggingface, inline::torchtune',
+      ),
     });
     config.providers.post_training[0].provider_type = 'inline::torchtune';
     expect(check(config, '0.2.14').filter((p) => p.rule === 3)).toEqual([]);
@@ -274,13 +286,17 @@ describe('rule 3: the provider type exists for the API in the release', () => {
     expect(only(check(config, '0.7.1'), 3)).toMatchObject({
       severity: 'warning',
       path: 'providers.vector_io[0].provider_type',
-      message: 'inline::sqlite_vec is deprecated in llama-stack 0.7.1: "Please use the `inline::sqlite-vec` provider (notice the hyphen instead of underscore) instead."',
+      message:
+        'inline::sqlite_vec is deprecated in llama-stack 0.7.1: "Please use the `inline::sqlite-vec` provider (notice the hyphen instead of underscore) instead."',
     });
   });
   it('a type the release registers is accepted even where llsd-render once refused it by name (0.7.1 vector_io inline::builtin: its deprecation warning)', () => {
     const config = newLayout();
     config.providers.vector_io[0].provider_type = 'inline::builtin';
-    expect(only(check(config, '0.7.1'), 3)).toMatchObject({ severity: 'warning', message: 'inline::builtin is deprecated in llama-stack 0.7.1: "Please use the `inline::faiss` provider instead."' });
+    expect(only(check(config, '0.7.1'), 3)).toMatchObject({
+      severity: 'warning',
+      message: 'inline::builtin is deprecated in llama-stack 0.7.1: "Please use the `inline::faiss` provider instead."',
+    });
     expect(errors(check(config, '0.7.1'))).toEqual([]);
   });
   it('remote::databricks and remote::runpod cannot start in 0.2.14 itself (release notes)', () => {
@@ -321,7 +337,11 @@ describe('rule 5: APIs without a routing table take one provider', () => {
   it('two enabled files providers', () => {
     const config = newLayout();
     config.providers.files.push({ ...config.providers.files[0], provider_id: 'other' });
-    expect(only(check(config, '0.7.1'), 5)).toMatchObject({ severity: 'error', path: 'providers.files[1]', message: expect.stringContaining('the last one silently wins') });
+    expect(only(check(config, '0.7.1'), 5)).toMatchObject({
+      severity: 'error',
+      path: 'providers.files[1]',
+      message: expect.stringContaining('the last one silently wins'),
+    });
   });
   it('two that are enabled by env vars: a warning', () => {
     const config = newLayout();
@@ -339,12 +359,20 @@ describe('rule 6: apis and providers agree', () => {
   it('a listed API without a routing table needs a provider', () => {
     const config = newLayout();
     config.apis = ['inference', 'vector_io', 'files', 'responses', 'tool_runtime', 'safety', 'batches'];
-    expect(only(check(config, '0.7.1'), 6)).toMatchObject({ severity: 'error', path: 'apis[6]', message: expect.stringContaining('batches, which has no enabled provider') });
+    expect(only(check(config, '0.7.1'), 6)).toMatchObject({
+      severity: 'error',
+      path: 'apis[6]',
+      message: expect.stringContaining('batches, which has no enabled provider'),
+    });
   });
   it('an API with providers that apis leaves out is not served', () => {
     const config = newLayout();
     config.apis = ['inference', 'vector_io', 'files', 'responses', 'tool_runtime'];
-    expect(only(check(config, '0.7.1'), 6)).toMatchObject({ severity: 'warning', path: 'providers.safety', message: expect.stringContaining('does not list safety') });
+    expect(only(check(config, '0.7.1'), 6)).toMatchObject({
+      severity: 'warning',
+      path: 'providers.safety',
+      message: expect.stringContaining('does not list safety'),
+    });
   });
 });
 
@@ -357,14 +385,20 @@ describe('rule 7: API dependencies', () => {
       ['error', 'providers.responses[0]'],
       ['error', 'providers.tool_runtime[0]'],
     ]);
-    expect(problems[0]?.message).toContain(`inline::builtin needs the files API, and no files provider is enabled: the server stops at startup ("required dependency 'files' is not available")`);
+    expect(problems[0]?.message).toContain(
+      `inline::builtin needs the files API, and no files provider is enabled: the server stops at startup ("required dependency 'files' is not available")`,
+    );
   });
   it('a files provider switched by an env var: a warning', () => {
     const config = newLayout();
     config.providers.files[0].provider_id = '${env.ENABLE_FILES:+localfs}';
     const problems = check(config, '0.7.1').filter((p) => p.rule === 7);
     expect(problems).toHaveLength(2);
-    expect(problems[0]).toMatchObject({ severity: 'warning', path: 'providers.responses[0]', message: expect.stringContaining('enabled only when ENABLE_FILES is set') });
+    expect(problems[0]).toMatchObject({
+      severity: 'warning',
+      path: 'providers.responses[0]',
+      message: expect.stringContaining('enabled only when ENABLE_FILES is set'),
+    });
     // ... and none when the container sets the variable.
     expect(check(config, '0.7.1', ['ENABLE_FILES'])).toEqual([]);
   });
@@ -373,24 +407,36 @@ describe('rule 7: API dependencies', () => {
     config.apis = ['vector_io', 'files', 'responses', 'tool_runtime', 'safety'];
     const problems = check(config, '0.7.1').filter((p) => p.rule === 7);
     expect(problems.map((p) => p.path)).toEqual(['providers.vector_io[0]', 'providers.responses[0]', 'providers.tool_runtime[0]', 'providers.safety[0]']);
-    expect(problems[0]).toMatchObject({ severity: 'error', message: expect.stringContaining('`apis` does not list inference, so the server builds no inference router') });
+    expect(problems[0]).toMatchObject({
+      severity: 'error',
+      message: expect.stringContaining('`apis` does not list inference, so the server builds no inference router'),
+    });
   });
   it("the 0.4.4 agents provider needs files (its registry entry's dependencies); 0.2.14's needs safety", () => {
     const config = layout04();
     delete config.providers.files;
     expect(check(config, '0.4.4').filter((p) => p.rule === 7)).toEqual([
-      expect.objectContaining({ severity: 'error', path: 'providers.tool_runtime[0]', message: expect.stringContaining('inline::rag-runtime needs the files API') }),
+      expect.objectContaining({
+        severity: 'error',
+        path: 'providers.tool_runtime[0]',
+        message: expect.stringContaining('inline::rag-runtime needs the files API'),
+      }),
       {
         severity: 'error',
         rule: 7,
         path: 'providers.agents[0]',
-        message: "inline::meta-reference needs the files API, and no files provider is enabled: the server stops at startup (\"required dependency 'files' is not available\"); add a files provider",
+        message:
+          'inline::meta-reference needs the files API, and no files provider is enabled: the server stops at startup ("required dependency \'files\' is not available"); add a files provider',
       },
     ]);
     const old = oldLayout();
     old.apis = ['inference', 'vector_io', 'agents', 'tool_runtime'];
     expect(check(old, '0.2.14').filter((p) => p.rule === 7)).toEqual([
-      expect.objectContaining({ severity: 'error', path: 'providers.agents[0]', message: expect.stringContaining('needs the safety API, but `apis` does not list safety') }),
+      expect.objectContaining({
+        severity: 'error',
+        path: 'providers.agents[0]',
+        message: expect.stringContaining('needs the safety API, but `apis` does not list safety'),
+      }),
     ]);
   });
 });
@@ -401,7 +447,12 @@ describe('rule 8: provider config keys', () => {
     config.providers.inference[0].config = { url: 'http://vllm:8000/v1' };
     const problems = check(config, '0.7.1').filter((p) => p.rule === 8);
     expect(problems).toEqual([
-      { severity: 'error', rule: 8, path: 'providers.inference[0].config.url', message: expect.stringContaining('its URL key is `base_url` (the full URL including /v1)') },
+      {
+        severity: 'error',
+        rule: 8,
+        path: 'providers.inference[0].config.url',
+        message: expect.stringContaining('its URL key is `base_url` (the full URL including /v1)'),
+      },
       { severity: 'error', rule: 8, path: 'providers.inference[0].config.base_url', message: expect.stringContaining('remote::vllm has no default URL') },
     ]);
   });
@@ -418,7 +469,11 @@ describe('rule 8: provider config keys', () => {
   it('api_key where vLLM reads api_token', () => {
     const config = newLayout();
     config.providers.inference[0].config = { base_url: 'http://vllm:8000/v1', api_key: 'x' };
-    expect(only(check(config, '0.7.1'), 8)).toMatchObject({ severity: 'error', path: 'providers.inference[0].config.api_key', message: expect.stringContaining('its credential key is `api_token`') });
+    expect(only(check(config, '0.7.1'), 8)).toMatchObject({
+      severity: 'error',
+      path: 'providers.inference[0].config.api_key',
+      message: expect.stringContaining('its credential key is `api_token`'),
+    });
   });
   it('base_url is an absolute http(s) URL, with /v1', () => {
     const config = newLayout();
@@ -449,7 +504,9 @@ describe('rule 8: provider config keys', () => {
       expect(only(check(layout, release), 8), release).toMatchObject({
         severity: 'error',
         path: 'providers.vector_io[1].config.persistence',
-        message: expect.stringContaining(`remote::pgvector in llama-stack ${release} needs it although its schema makes it optional: the pgvector provider reads persistence.backend at startup and the server stops with "'NoneType' object has no attribute 'backend'"`),
+        message: expect.stringContaining(
+          `remote::pgvector in llama-stack ${release} needs it although its schema makes it optional: the pgvector provider reads persistence.backend at startup and the server stops with "'NoneType' object has no attribute 'backend'"`,
+        ),
       });
     }
     config.providers.vector_io[1].config.persistence = { namespace: 'vector_io::pgvector', backend: 'kv_default' };
@@ -458,7 +515,11 @@ describe('rule 8: provider config keys', () => {
   it('deprecated vLLM tls_verify (0.5.0+)', () => {
     const config = newLayout();
     config.providers.inference[0].config.tls_verify = false;
-    expect(only(check(config, '0.7.1'), 8)).toMatchObject({ severity: 'warning', path: 'providers.inference[0].config.tls_verify', message: expect.stringContaining('write `network: {tls: {verify: …}}`') });
+    expect(only(check(config, '0.7.1'), 8)).toMatchObject({
+      severity: 'warning',
+      path: 'providers.inference[0].config.tls_verify',
+      message: expect.stringContaining('write `network: {tls: {verify: …}}`'),
+    });
     expect(check(layout04(), '0.4.4')).toEqual([]);
   });
 });
@@ -470,8 +531,18 @@ describe('rule 9: storage', () => {
     config.storage.stores.inference.backend = 'kv_default';
     const problems = check(config, '0.7.1').filter((p) => p.rule === 9);
     expect(problems).toEqual([
-      { severity: 'error', rule: 9, path: 'storage.stores.metadata.backend', message: expect.stringContaining('names the backend `kv_main`, which storage.backends does not define') },
-      { severity: 'error', rule: 9, path: 'storage.stores.inference.backend', message: 'names `kv_default`, a kv_* backend, but the inference store needs a sql_* backend' },
+      {
+        severity: 'error',
+        rule: 9,
+        path: 'storage.stores.metadata.backend',
+        message: expect.stringContaining('names the backend `kv_main`, which storage.backends does not define'),
+      },
+      {
+        severity: 'error',
+        rule: 9,
+        path: 'storage.stores.inference.backend',
+        message: 'names `kv_default`, a kv_* backend, but the inference store needs a sql_* backend',
+      },
     ]);
   });
   it('0.4.0+: an omitted store defaults to kv_default / sql_default', () => {
@@ -495,15 +566,28 @@ describe('rule 9: storage', () => {
     delete config.providers.safety;
     delete config.registered_resources.shields;
     delete config.safety;
-    for (const backend of Object.values(config.storage.backends) as Config[]) backend.db_path = backend.db_path.replace('.llama', '.ogx');
+    for (const backend of Object.values<Config>(config.storage.backends)) backend.db_path = backend.db_path.replace('.llama', '.ogx');
     expect(check(config, '0.8.0').filter((p) => p.rule === 9)).toEqual([]);
     expect(check(config, '1.0.0').filter((p) => p.rule === 9)).toEqual([
-      { severity: 'error', rule: 9, path: 'storage.stores.prompts.backend', message: 'names `kv_default`, a kv_* backend, but the prompts store needs a sql_* backend' },
-      { severity: 'error', rule: 9, path: 'storage.stores.connectors.backend', message: 'names `kv_default`, a kv_* backend, but the connectors store needs a sql_* backend' },
+      {
+        severity: 'error',
+        rule: 9,
+        path: 'storage.stores.prompts.backend',
+        message: 'names `kv_default`, a kv_* backend, but the prompts store needs a sql_* backend',
+      },
+      {
+        severity: 'error',
+        rule: 9,
+        path: 'storage.stores.connectors.backend',
+        message: 'names `kv_default`, a kv_* backend, but the connectors store needs a sql_* backend',
+      },
     ]);
     config.storage.stores.vectors = { table_name: 'v', backend: 'sql_default' };
     expect(check(config, '0.8.0').filter((p) => p.path === 'storage.stores.vectors')).toEqual([
-      expect.objectContaining({ severity: 'warning', message: 'is not a store in llama-stack 0.8.0; the server ignores it. Stores: metadata, inference, conversations, responses, prompts, connectors' }),
+      expect.objectContaining({
+        severity: 'warning',
+        message: 'is not a store in llama-stack 0.8.0; the server ignores it. Stores: metadata, inference, conversations, responses, prompts, connectors',
+      }),
     ]);
   });
   it('postgres backends need a user', () => {
@@ -538,7 +622,11 @@ describe('rule 10: registered models', () => {
   it('a model without provider_id is silently skipped', () => {
     const config = newLayout();
     delete config.registered_resources.models[0].provider_id;
-    expect(only(check(config, '0.7.1'), 10)).toMatchObject({ severity: 'warning', path: 'registered_resources.models[0].provider_id', message: expect.stringContaining('silently skips') });
+    expect(only(check(config, '0.7.1'), 10)).toMatchObject({
+      severity: 'warning',
+      path: 'registered_resources.models[0].provider_id',
+      message: expect.stringContaining('silently skips'),
+    });
   });
   it('provider_id names an enabled inference provider', () => {
     const config = newLayout();
@@ -570,7 +658,7 @@ describe('rule 10: registered models', () => {
     expect(only(check(config, '0.7.1'), 10).severity).toBe('error');
     const ogx = newLayout();
     ogx.registered_resources.models[0].provider_id = 'all';
-    for (const backend of Object.values(ogx.storage.backends) as Config[]) backend.db_path = '/.ogx/db';
+    for (const backend of Object.values<Config>(ogx.storage.backends)) backend.db_path = '/.ogx/db';
     expect(check(ogx, '0.8.0')).toEqual([]);
   });
   it('the ≤ 0.2 layout reads the top-level models; 0.3.0+ ignores them', () => {
@@ -587,7 +675,11 @@ describe('rule 11: shields, vector stores, tool groups', () => {
   it('a shield names a safety provider', () => {
     const config = newLayout();
     config.registered_resources.shields[0].provider_id = 'vllm';
-    expect(only(check(config, '0.7.1'), 11)).toMatchObject({ severity: 'error', path: 'registered_resources.shields[0].provider_id', message: expect.stringContaining('the safety provider "vllm"') });
+    expect(only(check(config, '0.7.1'), 11)).toMatchObject({
+      severity: 'error',
+      path: 'registered_resources.shields[0].provider_id',
+      message: expect.stringContaining('the safety provider "vllm"'),
+    });
   });
   it('a shield without provider_id is silently skipped', () => {
     const config = newLayout();
@@ -607,7 +699,11 @@ describe('rule 11: shields, vector stores, tool groups', () => {
   it('tool_groups are ignored from 0.7.0 on', () => {
     const config = newLayout();
     config.registered_resources.tool_groups = [{ toolgroup_id: 'builtin::websearch', provider_id: 'tavily' }];
-    expect(only(check(config, '0.7.1'), 11)).toMatchObject({ severity: 'warning', path: 'registered_resources.tool_groups', message: expect.stringContaining('is ignored') });
+    expect(only(check(config, '0.7.1'), 11)).toMatchObject({
+      severity: 'warning',
+      path: 'registered_resources.tool_groups',
+      message: expect.stringContaining('is ignored'),
+    });
   });
   it('before 0.7.0 a tool group names a tool_runtime provider', () => {
     const config = oldLayout();
@@ -620,7 +716,11 @@ describe('rule 12: defaults', () => {
   it('the default embedding model is an embedding model', () => {
     const config = newLayout();
     config.vector_stores.default_embedding_model = { provider_id: 'vllm', model_id: 'llama' };
-    expect(only(check(config, '0.7.1'), 12)).toMatchObject({ severity: 'error', path: 'vector_stores.default_embedding_model.model_id', message: expect.stringContaining('model_type llm') });
+    expect(only(check(config, '0.7.1'), 12)).toMatchObject({
+      severity: 'error',
+      path: 'vector_stores.default_embedding_model.model_id',
+      message: expect.stringContaining('model_type llm'),
+    });
   });
   it('the default embedding model names an inference provider', () => {
     const config = newLayout();
@@ -630,7 +730,11 @@ describe('rule 12: defaults', () => {
   it('default_shield_id names a registered shield', () => {
     const config = newLayout();
     config.safety.default_shield_id = 'llama-guard';
-    expect(only(check(config, '0.7.1'), 12)).toMatchObject({ severity: 'error', path: 'safety.default_shield_id', message: expect.stringContaining('(guard)') });
+    expect(only(check(config, '0.7.1'), 12)).toMatchObject({
+      severity: 'error',
+      path: 'safety.default_shield_id',
+      message: expect.stringContaining('(guard)'),
+    });
   });
   it('default_provider_id names a vector_io provider', () => {
     const config = newLayout();
@@ -653,7 +757,11 @@ describe('rule 13: server', () => {
   it('oauth2: exactly one of jwks and introspection', () => {
     const config = newLayout();
     config.server.auth = { provider_config: { type: 'oauth2_token', jwks: { uri: 'https://x/jwks' }, introspection: { url: 'https://x/i' } } };
-    expect(only(check(config, '0.7.1'), 13)).toMatchObject({ severity: 'error', path: 'server.auth.provider_config', message: expect.stringContaining('sets both') });
+    expect(only(check(config, '0.7.1'), 13)).toMatchObject({
+      severity: 'error',
+      path: 'server.auth.provider_config',
+      message: expect.stringContaining('sets both'),
+    });
     config.server.auth.provider_config = { type: 'oauth2_token' };
     expect(only(check(config, '0.7.1'), 13).message).toContain('sets neither');
   });
@@ -665,7 +773,7 @@ describe('rule 13: server', () => {
       path: 'server.auth.provider_config.type',
       message: '"upstream_header" is not an auth provider type in llama-stack 0.7.1: one of oauth2_token, github_token, custom, kubernetes',
     });
-    for (const backend of Object.values(config.storage.backends) as Config[]) backend.db_path = backend.db_path.replace('.llama', '.ogx');
+    for (const backend of Object.values<Config>(config.storage.backends)) backend.db_path = backend.db_path.replace('.llama', '.ogx');
     expect(check(config, '0.8.0').filter((p) => p.rule === 13)).toEqual([]);
   });
   it('workers before 0.3.1', () => {
@@ -701,7 +809,11 @@ describe('rule 14: env placeholders', () => {
   });
   it('… even inside a provider disabled by ${env.X:+id}', () => {
     const config = newLayout();
-    config.providers.inference.push({ provider_id: '${env.OPENAI_ENABLED:+openai}', provider_type: 'remote::openai', config: { api_key: '${env.OPENAI_API_KEY}' } });
+    config.providers.inference.push({
+      provider_id: '${env.OPENAI_ENABLED:+openai}',
+      provider_type: 'remote::openai',
+      config: { api_key: '${env.OPENAI_API_KEY}' },
+    });
     expect(only(check(config, '0.7.1'), 14)).toMatchObject({
       severity: 'error',
       path: 'providers.inference[2].config.api_key',
@@ -756,7 +868,11 @@ describe('rule 15: paths', () => {
   it('a relative sqlite path', () => {
     const config = newLayout();
     config.storage.backends.kv_default.db_path = 'data/kvstore.db';
-    expect(only(check(config, '0.7.1'), 15)).toMatchObject({ severity: 'warning', path: 'storage.backends.kv_default.db_path', message: expect.stringContaining('relative path') });
+    expect(only(check(config, '0.7.1'), 15)).toMatchObject({
+      severity: 'warning',
+      path: 'storage.backends.kv_default.db_path',
+      message: expect.stringContaining('relative path'),
+    });
   });
   it('~ outside the state volume', () => {
     const config = newLayout();
@@ -764,12 +880,18 @@ describe('rule 15: paths', () => {
     expect(only(check(config, '0.7.1'), 15)).toMatchObject({
       severity: 'warning',
       path: 'providers.files[0].config.storage_dir',
-      message: expect.stringContaining('"~/files" (with FILES_DIR unset) resolves against the server\'s HOME (/: the image or the Deployment sets it) to /files, outside the state volume at /.llama'),
+      message: expect.stringContaining(
+        '"~/files" (with FILES_DIR unset) resolves against the server\'s HOME (/: the image or the Deployment sets it) to /files, outside the state volume at /.llama',
+      ),
     });
   });
   it('~/.llama is the state volume of a 0.7.1 image, not of a 0.8.0 one', () => {
     expect(check(newLayout(), '0.7.1').filter((p) => p.rule === 15)).toEqual([]);
-    expect(check(newLayout(), '0.8.0').filter((p) => p.rule === 15).map((p) => p.path)).toEqual(['storage.backends.kv_default.db_path', 'storage.backends.sql_default.db_path']);
+    expect(
+      check(newLayout(), '0.8.0')
+        .filter((p) => p.rule === 15)
+        .map((p) => p.path),
+    ).toEqual(['storage.backends.kv_default.db_path', 'storage.backends.sql_default.db_path']);
   });
 });
 
