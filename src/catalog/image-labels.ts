@@ -13,7 +13,7 @@ export const configLabel = {
   version: 'io.llamastack.config.version',
 } as const;
 /**
- * The labels OGX images carry (its scripts/generate-config-labels.sh; reference GENERATION.md §2):
+ * The labels OGX images carry (its scripts/generate-config-labels.sh, which the operator reads):
  * the default config's file name, and one `com.ogx.config.<file>` label per config, base64.
  */
 export const ogxConfigLabel = { defaultConfig: 'com.ogx.distribution.default-config', configPrefix: 'com.ogx.config.' } as const;

@@ -177,7 +177,7 @@ export function readOgxCaBundle(
 }
 
 /**
- * OBJECTS.md §2: the operator adds the certificates of every key of a ConfigMap
+ * As the OGX operator builds its CA bundle ConfigMap: it adds the certificates of every key of a ConfigMap
  * `odh-trusted-ca-bundle` in the server's namespace (OpenShift AI's cluster-wide trust) after the
  * named ones, skipping keys that hold none. At commit time that ConfigMap counts when it is in the
  * input; its keys are read in name order (the operator's order is Go's random map order).

@@ -1,5 +1,5 @@
 // The container image from the repository's Dockerfile, built and run with podman/buildah from
-// Debian's packages (shared/reference/notes/real-tools.md §3). No registry is reachable, so the
+// Debian's packages (with the containers.conf settings of docs/development.md). No registry is reachable, so the
 // base is built locally from the npm registry's Node 24 binary (scripts/local-base-image.sh) and passed as
 // BASE_IMAGE. The image then runs as a KRM function: plain `podman run`, `KPT_FN_RUNTIME=podman
 // kpt fn render`, and `kubectl kustomize --enable-alpha-plugins` through a `docker` → podman shim.

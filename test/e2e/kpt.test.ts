@@ -238,7 +238,7 @@ describe('kpt fn render (exec function) over an OGXServer: examples/kpt-ogx', ()
   const server = parseYaml(readFileSync(join(ogxPackage, serverFile), 'utf8')) as K8sObject;
   const serverName = server.metadata.name;
   const ogxGeneratedFile = `apps/${serverName}.generated.yaml`;
-  // OBJECTS.md: what the OGX operator creates for this spec (monitoring on by default).
+  // What the OGX operator creates for this spec (monitoring on by default).
   const generatedKinds = ['ConfigMap', 'Deployment', 'NetworkPolicy', 'PrometheusRule', 'Service', 'ServiceAccount', 'ServiceMonitor'];
   let kpt = '';
   let bundle = '';

@@ -1,6 +1,6 @@
 // A real OCI registry for the e2e tests: Debian's docker-registry 2.8.2 on 127.0.0.1, images pushed
 // with buildah, labels rewritten over the Registry HTTP API v2, and a recording proxy that can break
-// the traffic on purpose (shared/reference/notes/real-tools.md §3 and §4). Everything runs on
+// the traffic on purpose (slow, broken or refused answers). Everything runs on
 // loopback with no TLS; a missing tool fails with the way to install it, never skips.
 //
 // Commands that may talk to a server of this process (buildah push through the token server or the

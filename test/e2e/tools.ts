@@ -213,7 +213,7 @@ export const ogxServer = {
   kind: 'OGXServer',
   name: 'assistant',
   crFile: 'ogxserver.yaml',
-  // OBJECTS.md: the operator's objects with monitoring on (its default) and the prometheus CRDs present.
+  // The OGX operator's objects with monitoring on (its default) and the prometheus CRDs present.
   objects: {
     Deployment: ['assistant'],
     Service: ['assistant-service'],

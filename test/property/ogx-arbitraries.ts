@@ -1,7 +1,7 @@
 // fast-check arbitraries for `ogx.io/v1beta1` OGXServers that llsd-render renders (issue 17), with
-// the Secrets and ConfigMaps they refer to. Valid by construction, per the reference API.md and
-// GENERATION.md: provider ids unique across APIs (webhook), env var names that cannot collide
-// (§7.3), `custom` providers of types the target release registers with keys it reads, models
+// the Secrets and ConfigMaps they refer to. Valid by construction, per the OGX operator's CRD rules
+// and config generation (ogx-ai/ogx-k8s-operator): provider ids unique across APIs (webhook), env var
+// names that cannot collide (its collision check), `custom` providers of types the target release registers with keys it reads, models
 // naming spec inference ids, no API both in `providers` and `disabledAPIs` (CEL), sqlite or redis
 // storage (postgres from a connection string is refused by design: divergence A11), ports ≥ 1024
 // (A13), and the OGX releases of the catalog through the `llamastack.io/release` annotation.
@@ -527,7 +527,7 @@ function buildOgx(d: Draft, options: OgxOptions): { server: Record<string, any>;
 
 /**
  * The APIs some provider type of the release needs. Disabling one only drops it from `apis`; the
- * providers that need it stay (GENERATION.md §10, B7), and the server stops without its router.
+ * providers that need it stay (the OGX operator's disabledAPIs rule), and the server stops without its router.
  */
 function neededApis(release: string): Set<string> {
   const registry = providerRegistry(release);

@@ -1,6 +1,6 @@
 // The data under configs/: release profiles, named distributions and their base configs, checked
-// against each other and against the server's startup rules that data alone can show
-// (../shared/reference notes/llamastack-config.md §3.1, §6).
+// against each other and against the server's startup rules that data alone can show (the
+// storage backends and providers every config must name; docs/config-generation.md).
 import { describe, expect, it } from 'vitest';
 import { baseConfigPaths, catalogReleaseFor, catalogReleases, distributions, releaseProfiles, serverRelease } from '../../src/catalog/catalog.js';
 import { shippedConfigText } from '../support.js';

@@ -532,7 +532,7 @@ describe('the v1alpha1 schema is the v1alpha1 operator CRD', () => {
     ).toBe(true);
   });
 
-  // Every field of the CRD's spec (main @ 7735e43, ../shared/reference/crd/llamastack.io_llamastackdistributions.v1alpha1.main.yaml)
+  // Every field of the CRD's spec (llama-stack-k8s-operator main @ 7735e43, its v1alpha1 CRD)
   // with its type, requiredness, default and bounds, down to the embedded Kubernetes types (volume
   // sources are passed as written). Listed from the CRD; compared with the JSON Schema of the zod schema.
   const crdInventory = `

@@ -1,5 +1,6 @@
 // OGXServer config generation: every OGX release of the catalog starts with a typical spec (the
-// same startup and release-schema checks as LLSD output), and the rules of GENERATION.md §7–§10.
+// same startup and release-schema checks as LLSD output), and the OGX operator's
+// generation rules for Secret env vars, models, storage and disabledAPIs.
 import { describe, expect, it } from 'vitest';
 import { isError } from '../../src/lib/issues.js';
 import { parseOgxServer, type OgxServer } from '../../src/ogx/ogxserver.js';
@@ -80,7 +81,7 @@ const generate = (spec: string, release?: string) => {
 };
 const providersOf = (config: Record<string, unknown>, api: string) => (config.providers as Record<string, Array<Record<string, unknown>>>)[api] ?? [];
 
-describe('secret env vars (GENERATION.md §7)', () => {
+describe('secret env vars (upstream config generation: Secret references as env vars)', () => {
   it('normalises ids as upstream: runs of other characters one _, trimmed, a leading digit prefixed', () => {
     expect(normEnv('my-vllm')).toBe('MY_VLLM');
     expect(normEnv('a__b')).toBe('A_B');
@@ -154,7 +155,7 @@ describe('secret env vars (GENERATION.md §7)', () => {
   });
 });
 
-describe('models (GENERATION.md §8)', () => {
+describe('models (upstream config generation: models)', () => {
   it('a model without provider gets the byte-order smallest inference id, not the first listed', () => {
     const { config } = generate(`  distribution: {name: starter}
   providers:
@@ -190,7 +191,7 @@ describe('models (GENERATION.md §8)', () => {
   });
 });
 
-describe('disabledAPIs and providers (GENERATION.md §10, §13)', () => {
+describe('disabledAPIs and providers (upstream config generation: disabledAPIs, output OGX 1.3.0 ignores or rejects)', () => {
   it('removes the APIs from `apis` in base order and leaves their providers', () => {
     const { config } = generate(`  distribution: {name: starter}
   disabledAPIs: [batches, files]
@@ -268,7 +269,7 @@ describe('disabledAPIs and providers (GENERATION.md §10, §13)', () => {
   });
 });
 
-describe('storage (GENERATION.md §9, §13)', () => {
+describe('storage (upstream config generation: storage, output OGX 1.3.0 ignores or rejects)', () => {
   it('`storage: {}` replaces the base storage with sqlite backends and the four stores; S1: prompts in the SQL form the release reads', () => {
     const { config } = generate(`  distribution: {name: starter}
   storage: {}
@@ -320,7 +321,7 @@ describe('storage (GENERATION.md §9, §13)', () => {
   });
 });
 
-describe('serialisation (GENERATION.md §12)', () => {
+describe('serialisation (upstream config generation: serialisation and hash)', () => {
   it('is deterministic and orders keys as yaml.v3 does', () => {
     expect(generate(typical).config.text).toBe(generate(typical).config.text);
     expect(generate(typical).config.hash).toMatch(/^[0-9a-f]{64}$/);

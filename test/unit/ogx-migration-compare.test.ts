@@ -105,7 +105,7 @@ type Difference = { what: string; apply: (c: Compared) => void };
 const configDifferences: Difference[] = [
   {
     // Secret env vars: llsd-render names them LLSD_<ID>_<FIELD>, the operator OGX_<ID>_<FIELD>
-    // (GENERATION.md §7.1). Each placeholder must resolve to the same Secret key on both sides.
+    // (upstream config generation: the env var name rule). Each placeholder must resolve to the same Secret key on both sides.
     what: 'secret placeholders LLSD_* vs OGX_*, resolving to the same Secret keys',
     apply: ({ llsd, ogx }) => {
       for (const [side, prefix] of [[llsd, 'LLSD_'], [ogx, 'OGX_']] as const) {
@@ -116,7 +116,7 @@ const configDifferences: Difference[] = [
     },
   },
   {
-    // GENERATION.md §2.1: the operator parses the base into its struct; top-level `connectors` (and
+    // the OGX operator's config generation (how it parses the base): the operator parses the base into its struct; top-level `connectors` (and
     // other unknown keys) are dropped, and empty lists are not written.
     what: 'top-level keys the operator drops, empty registered lists',
     apply: ({ llsd, ogx }) => {
@@ -136,7 +136,7 @@ const configDifferences: Difference[] = [
     },
   },
   {
-    // GENERATION.md §4: every provider entry the operator writes has `config`, `{}` when empty;
+    // the OGX operator's config generation (typed providers): every provider entry the operator writes has `config`, `{}` when empty;
     // the base's entries without one get `{}` too.
     what: 'config: {} on provider entries',
     apply: ({ llsd, ogx }) => {
@@ -147,7 +147,7 @@ const configDifferences: Difference[] = [
     },
   },
   {
-    // GENERATION.md §5: an OGXServer's providers of an API replace the base's list; an LLSD lays
+    // the OGX operator's config generation (provider merge): an OGXServer's providers of an API replace the base's list; an LLSD lays
     // its providers over it. Every base provider the OGXServer loses that is on by default is named
     // in the conversion's warning (nothing dropped silently); `${env.X:+id}` ones are off unless X is
     // set, so not named. The warning may also name the embedding provider the render keeps (A14:
@@ -174,7 +174,7 @@ const configDifferences: Difference[] = [
   },
   {
     // An LLSD provider that is the base's own entry (same id) keeps the base's other keys; the
-    // operator's typed provider writes only the fields set (GENERATION.md §4).
+    // operator's typed provider writes only the fields set (upstream config generation: typed providers).
     what: "keys of the base's entry an LLSD provider keeps",
     apply: ({ llsd, ogx }) => {
       const base = starterBase();
@@ -195,7 +195,7 @@ const configDifferences: Difference[] = [
     },
   },
   {
-    // GENERATION.md §9: with spec.storage the operator replaces the base's whole `storage`: the
+    // the OGX operator's config generation (storage): with spec.storage the operator replaces the base's whole `storage`: the
     // stores are metadata, inference, conversations, prompts (without the base's `connectors`
     // store and the inference queue tuning), and a sqlite store is
     // `${env.SQLITE_STORE_DIR:=/.ogx}/{kvstore,sqlstore}.db` where the LLSD's is
@@ -221,7 +221,7 @@ const configDifferences: Difference[] = [
     },
   },
   {
-    // GENERATION.md §8: the OGXServer's models replace the base's; the operator writes no
+    // the OGX operator's config generation (models): the OGXServer's models replace the base's; the operator writes no
     // provider_model_id (the server defaults it to model_id) and no metadata.
     what: 'registered models: base models, provider_model_id, metadata',
     apply: ({ llsd, ogx, spec }) => {
@@ -250,7 +250,7 @@ const configDifferences: Difference[] = [
 const deploymentDifferences: Difference[] = [
   {
     // The OGXServer is `<name>-ogx` (docs/ogxserver.md "Migrating"); metadata and selectors are the operator's
-    // (OBJECTS.md §0, §3), the LLSD's are llsd-render's app.kubernetes.io set.
+    // (the OGX operator's labels and Deployment), the LLSD's are llsd-render's app.kubernetes.io set.
     what: 'name, labels, selectors, owner mark',
     apply: ({ llsd, ogx }) => {
       expect(ogx.name).toBe(`${llsd.name}-ogx`);
@@ -266,7 +266,7 @@ const deploymentDifferences: Difference[] = [
       expect(llsd.deployment.spec.selector.matchLabels).toEqual({ 'app.kubernetes.io/name': 'llama-stack', 'app.kubernetes.io/instance': llsd.name });
       expect(ogx.deployment.spec.template.metadata.labels).toEqual(ogx.deployment.spec.selector.matchLabels);
       // Pod placement (default spread and anti-affinity for more than one pod) selects the same pods
-      // by each side's labels: the LLSD's selector, the operator's `{instance}` (OBJECTS.md §3).
+      // by each side's labels: the LLSD's selector, the operator's `{instance}` (upstream objects: the Deployment).
       const placementSelectors: Array<[Side, Plain]> = [[llsd, llsd.deployment.spec.selector.matchLabels], [ogx, { 'app.kubernetes.io/instance': ogx.name }]];
       for (const [side, labels] of placementSelectors) {
         const pod = side.deployment.spec.template.spec;
@@ -313,7 +313,7 @@ const deploymentDifferences: Difference[] = [
     },
   },
   {
-    // OBJECTS.md §3: container `ogx`, an unnamed API port plus `metrics` (monitoring on by default);
+    // the OGX operator's objects (the Deployment): container `ogx`, an unnamed API port plus `metrics` (monitoring on by default);
     // only a startupProbe (15/30/3/1, numeric port); security context fsGroup 1001 only. The LLSD:
     // container `llama-stack`, port `http`, three probes, the restricted security context.
     what: 'container name, ports, probes, security context',
@@ -375,7 +375,7 @@ const deploymentDifferences: Difference[] = [
   },
   {
     // Env: secret vars LLSD_* vs OGX_* from the same Secret keys; the operator always sets HF_HOME,
-    // OGX_WORKERS, OGX_CONFIG (with a config) and the three metrics vars (OBJECTS.md §3); the LLSD
+    // OGX_WORKERS, OGX_CONFIG (with a config) and the three metrics vars (upstream objects: the Deployment); the LLSD
     // sets OGX_CONFIG_DIR (0.8.0+ state relocation) and HF_HOME only with a volume. The rest (port,
     // user env) is compared by name, since the operator appends the user's env last.
     what: 'env names, the operator-only and LLSD-only variables',
@@ -409,7 +409,7 @@ const deploymentDifferences: Difference[] = [
 /** Asserts every listed difference, then that nothing else differs. */
 /**
  * `workload.workers`: the LLSD writes `server.workers` into config.yaml, the operator only the env
- * var OGX_WORKERS, which `ogx stack run` reads (OBJECTS.md §3); the same number either way.
+ * var OGX_WORKERS, which `ogx stack run` reads (upstream objects: the Deployment); the same number either way.
  */
 function workersDifference({ llsd, ogx }: Compared): void {
   const workers = llsd.config?.server?.workers;
@@ -422,7 +422,7 @@ function workersDifference({ llsd, ogx }: Compared): void {
 function compare(c: Compared): void {
   workersDifference(c);
   if (c.ogx.config === undefined) {
-    // GENERATION.md §1 "none" mode: an OGXServer without providers, resources, storage or
+    // The OGX operator's "none" config mode: an OGXServer without providers, resources, storage or
     // disabledAPIs mounts no config and the image runs its own, the distribution's base config.
     // The LLSD renders that base (with its own mark-up): compare it with the base instead.
     expect(c.spec.providers ?? c.spec.resources ?? c.spec.storage ?? c.spec.disabledAPIs).toBeUndefined();

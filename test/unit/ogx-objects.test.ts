@@ -1,5 +1,6 @@
-// The objects of an OGXServer (issue 17 "Objects"): each rule of the reference OBJECTS.md (and the
-// upstream assertions of TESTS.md §C–§E), on plans built by hand from a parsed OGXServer, so that
+// The objects of an OGXServer (issue 17 "Objects"): each rule of how the OGX operator builds them (and
+// the assertions of its tests: controllers/resource_helper_test.go, controllers/ogxserver_controller_test.go,
+// pkg/deploy/*_test.go), on plans built by hand from a parsed OGXServer, so that
 // every test shows one object decision.
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
@@ -71,7 +72,7 @@ const container = (objects: KrmObject[]): Obj => get(objects, 'Deployment').spec
 const envNames = (objects: KrmObject[]): string[] => container(objects).env.map((e: Obj) => e.name);
 const envValue = (objects: KrmObject[], name: string): unknown => container(objects).env.find((e: Obj) => e.name === name)?.value;
 
-describe('OGXServer objects: names, order, labels (OBJECTS.md §0)', () => {
+describe('OGXServer objects: names, order, labels (upstream objects: names, labels and order)', () => {
   it('are the kustomization kinds in its order, each `<name>-<suffix>` but the Deployment, with the generated config first', () => {
     const objects = render(
       plan('workload:\n  replicas: 2\n  storage: {}\n  autoscaling: {maxReplicas: 3}\nnetwork:\n  externalAccess: {enabled: true}', {

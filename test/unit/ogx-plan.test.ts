@@ -1,5 +1,5 @@
 // planOgxServer: the release (our catalog's, never :latest), the config mode, where the base comes
-// from (distribution, spec.baseConfig, image labels) and the CA bundle (GENERATION.md §1–§2).
+// from (distribution, spec.baseConfig, image labels) and the CA bundle (upstream config generation: its three config modes, where the base config comes from).
 import { X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -134,7 +134,7 @@ describe('planOgxServer: spec.baseConfig and the CA bundle', () => {
   });
 });
 
-describe('planOgxServer: the CA bundle as the operator gathers it (OBJECTS.md §2)', () => {
+describe('planOgxServer: the CA bundle as the operator gathers it (upstream objects: the CA bundle ConfigMap)', () => {
   const pem = (name: string): string => readFileSync(join(import.meta.dirname, 'fixtures', name), 'utf8');
   const indent = (text: string): string => text.trimEnd().split('\n').map((line) => `    ${line}`).join('\n');
   const cas = (data: Record<string, string>) =>

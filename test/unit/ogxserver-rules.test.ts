@@ -1,13 +1,14 @@
-// The OGXServer CEL rules (API.md §1–§12) and admission webhook checks (API.md §14), one test each,
-// with upstream's expectations (TESTS.md §B); the near-miss check; the configgen cases parse.
+// The OGXServer CEL rules (the x-kubernetes-validations of test/fixtures/ogxserver-crd/) and the
+// operator's admission webhook checks, one test each, with upstream's expectations (its api/v1beta1 tests); the near-miss check; the configgen cases parse.
 import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import type { KrmObject } from '../../src/krm/item.js';
 import { ogxNearMiss, parseOgxServer } from '../../src/ogx/ogxserver.js';
 import { ogxProviderIds } from '../../src/ogx/rules.js';
 
-const casesDir = '/work/shared/reference/ogxserver/configgen-cases';
+const casesDir = join(import.meta.dirname, '..', 'fixtures', 'ogx-configgen');
 const known = ['starter', 'postgres-demo'];
 
 const server = (spec: string, metadata = 'name: s\nnamespace: ns'): KrmObject =>
@@ -104,7 +105,7 @@ describe('CEL rules', () => {
     );
   });
 
-  it('batches disabled with an inference provider is fine (TESTS.md §B)', () => {
+  it('batches disabled with an inference provider is fine (upstream api/v1beta1 tests)', () => {
     expect(problemsOf(`${dist}\ndisabledAPIs: [batches]\n${vllm}`)).toEqual([]);
   });
 
@@ -317,7 +318,7 @@ describe('admission webhook', () => {
     );
   });
 
-  it('an empty list of known distributions skips the check (TESTS.md §B)', () => {
+  it('an empty list of known distributions skips the check (upstream api/v1beta1 tests)', () => {
     expect(parseOgxServer(server('distribution: {name: anything}'), { distributions: [] }).problems).toEqual([]);
   });
 
@@ -337,7 +338,7 @@ describe('admission webhook', () => {
     );
   });
 
-  it('explicit distinct ids, singletons, and inline with remote pass (TESTS.md §B)', () => {
+  it('explicit distinct ids, singletons, and inline with remote pass (upstream api/v1beta1 tests)', () => {
     const inference = '{remote: {vllm: [{endpoint: a, id: a}, {endpoint: b, id: b}]}, inline: {custom: [{type: "inline::x"}]}}';
     const spec = `${dist}\nproviders: {inference: ${inference}, files: {remote: {s3: {bucketName: b}}, inline: {localfs: {}}}}`;
     expect(problemsOf(spec)).toEqual([]);
@@ -383,7 +384,7 @@ describe('admission webhook', () => {
     expect(problemsOf(dist, 'name: a.b').map((p) => p.path)).toEqual(['metadata.name']);
   });
 
-  it('problems of several checks are collected together (TESTS.md §B)', () => {
+  it('problems of several checks are collected together (upstream api/v1beta1 tests)', () => {
     const spec =
       'distribution: {name: nope}\nproviders: {inference: {remote: {vllm: [{endpoint: a}, {endpoint: b}]}}}\nresources: {models: [{name: m, provider: x}]}';
     expect(problemsOf(spec).map((p) => p.path)).toEqual([
@@ -395,7 +396,7 @@ describe('admission webhook', () => {
 });
 
 describe('ogxProviderIds', () => {
-  it('derives default, fixed and custom ids in upstream order (TESTS.md §B TestDeriveID, TestProvidersSpecIDs)', () => {
+  it('derives default, fixed and custom ids in upstream order (upstream api/v1beta1 tests TestDeriveID, TestProvidersSpecIDs)', () => {
     const spec = parse(`providers:
   fileProcessors: {inline: {docling: {}, auto: {}, custom: [{type: "inline::fp"}]}, remote: {doclingServe: {baseUrl: u}}}
   toolRuntime: {inline: {fileSearch: [{}]}, remote: {custom: [{type: "remote::t"}], braveSearch: [{apiKey: {name: s, key: k}}]}}

@@ -2,12 +2,13 @@
 // same property paths, required lists, enums, bounds and defaults. Deliberate differences are
 // listed below with their reasons.
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { jsonSchemaOf } from '../../src/llsd/json-schema.js';
 import { ogxSchemas } from '../../src/ogx/ogxserver.js';
 
-const crdPath = '/work/shared/reference/ogxserver/crd/ogx.io_ogxservers.yaml';
+const crdPath = join(import.meta.dirname, '..', 'fixtures', 'ogxserver-crd', 'ogx.io_ogxservers.yaml');
 
 type Node = Record<string, unknown>;
 /** The facts compared at each path. */

@@ -267,10 +267,11 @@ describe('time limits', () => {
   });
 
   it('a body that keeps arriving may take longer than timeoutSeconds in all', async () => {
-    const reg = await fakeRegistry({ labels: base64Labels }, { drip: { bytes: 40, everyMs: 200 } });
-    const started = Date.now();
+    const reg = await fakeRegistry({ labels: base64Labels }, { drip: { bytes: 20, everyMs: 200 } });
     expect(textOf(await lookUp(reg.host, { timeoutSeconds: 1 }))).toBe(config);
-    expect(Date.now() - started).toBeGreaterThan(1000);
+    // The fake registry sends one 20-byte piece every 200 ms: the blob took longer than the 1 s in all to arrive.
+    const read = reg.requests.filter((r) => r.startsWith('GET ') && r.includes('/blobs/')).map((r) => reg.blobs.get(r.split('/blobs/')[1] ?? ''));
+    expect(read.map((blob) => Math.ceil((blob?.length ?? 0) / 20) * 200)).toEqual([expect.toSatisfy((ms: number) => ms > 1000)]);
   });
 });
 

@@ -1,5 +1,5 @@
-// LLSD → OGXServer (`convert --to ogx.io/v1beta1`, issue 17 "Migration"): one test per row of
-// ../shared/reference/ogxserver/MIGRATION.md §3, with the field path, the value and the warning,
+// LLSD → OGXServer (`convert --to ogx.io/v1beta1`, issue 17 "Migration"): one test per row of the
+// field-by-field mapping of upstream's migration guide (docs/ogxserver.md "Migrating to OGXServer"), with the field path, the value and the warning,
 // then the v1alpha2-only fields (providers, models, storage, disabled). Every converted object must
 // parse with parseOgxServer, which `converted()` asserts.
 import { describe, expect, it } from 'vitest';
@@ -35,7 +35,7 @@ function converted(object: KrmObject): { spec: Plain; metadata: Plain; warnings:
 
 const warningAt = (warnings: Array<{ path: string; message: string }>, path: string): string | undefined => warnings.find((w) => w.path === path)?.message;
 
-describe('MIGRATION.md §3, v1alpha1 → OGXServer, row by row', () => {
+describe('the migration guide\'s field mapping, v1alpha1 → OGXServer, row by row', () => {
   it('spec.replicas → spec.workload.replicas', () => {
     expect(converted(v1({ replicas: 3, server: { distribution: { name: 'starter' } } })).spec.workload).toEqual({ replicas: 3 });
   });
