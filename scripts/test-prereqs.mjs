@@ -10,7 +10,7 @@
 //   no apt-get, apt-get fails) it exits 1 and prints the command to run.
 // - kpt and kubectl come from outside Debian's archive: never installed here, only named.
 // - Two podman settings in containers.conf ($CONTAINERS_CONF, as podman reads it, else
-//   /etc/containers/containers.conf; shared/reference/notes/real-tools.md §3): rlimits below a
+//   /etc/containers/containers.conf; docs/development.md "Running the tests"): rlimits below a
 //   sandbox's hard limits, and runc, because crun fails on cgroup v1+v2 hybrid hosts. Added only
 //   where the file lacks them, keeping everything else in it; when the file cannot be written,
 //   the lines to add are printed and the tests run anyway (podman may well work without them).

@@ -81,7 +81,12 @@ main({
     const detail = process.env.LLSD_RENDER_DEBUG ? String((error as Error)?.stack ?? error) : String((error as Error)?.message ?? error);
     process.stderr.write(`llsd-render: internal error: ${detail}\nPlease report this with the input that caused it; set LLSD_RENDER_DEBUG=1 for details.\n`);
     // The detail stays on stderr: a bug's message may quote input, and the list is written to the package.
-    if (krmMode) process.stdout.write(errorList('internal error: llsd-render failed (the detail is on stderr). Please report this with the input that caused it; set LLSD_RENDER_DEBUG=1 for details.'));
+    if (krmMode)
+      process.stdout.write(
+        errorList(
+          'internal error: llsd-render failed (the detail is on stderr). Please report this with the input that caused it; set LLSD_RENDER_DEBUG=1 for details.',
+        ),
+      );
     process.exitCode = 1;
   },
 );

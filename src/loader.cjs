@@ -30,7 +30,9 @@
 // cache is written anew after the run, and the oldest of this program's cache files beyond the
 // newest few are removed (each build of the bundle has a file of its own). Writing is best effort:
 // a read-only home costs the compile, nothing more.
-const { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } = require('node:fs');
+const {
+  closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync,
+} = require('node:fs');
 const { createHash, randomBytes } = require('node:crypto');
 const { basename, dirname, isAbsolute, join } = require('node:path');
 const { Script } = require('node:vm');
@@ -193,7 +195,8 @@ function embeddedConfigs(text) {
   } catch {
     damaged('its data index does not parse');
   }
-  if (!Array.isArray(index) || !index.every((entry) => Array.isArray(entry) && typeof entry[0] === 'string' && Number.isSafeInteger(entry[1]) && entry[1] >= 0)) {
+  const isEntry = (entry) => Array.isArray(entry) && typeof entry[0] === 'string' && Number.isSafeInteger(entry[1]) && entry[1] >= 0;
+  if (!Array.isArray(index) || !index.every(isEntry)) {
     damaged('its data index is not a list of [path, length]');
   }
   for (const [path, length] of index) {
@@ -205,6 +208,7 @@ function embeddedConfigs(text) {
 }
 
 
+// eslint-disable-next-line @typescript-eslint/no-unused-vars -- called by the `load();` line scripts/build.mjs writes after this file
 function load() {
   loading = true;
   const text = readFileSync(__filename, 'latin1');
@@ -245,6 +249,7 @@ function load() {
     // that does not parse (src/catalog/files.ts; later, src/index.ts says it), or a program edited
     // so that it compiles but cannot start (an unknown built-in module, say).
     if (process.env.LLSD_RENDER_DEBUG) process.stderr.write(`${error?.stack ?? error}\n`);
-    damaged(error?.name === 'DamagedBundle' ? error.message : `its program stops while it loads: ${String(error?.message ?? error).split('\n')[0].slice(0, 200)}`);
+    const first = String(error?.message ?? error).split('\n')[0].slice(0, 200);
+    damaged(error?.name === 'DamagedBundle' ? error.message : `its program stops while it loads: ${first}`);
   }
 }

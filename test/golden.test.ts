@@ -17,7 +17,8 @@ const update = process.env.UPDATE_GOLDEN === '1';
 function run(text: string, functionConfigFrom = text): { items: string; results: string; exitCode: number } {
   const list = readResourceList(text);
   const { functionConfig } = readResourceList(functionConfigFrom);
-  const output = list.results.length > 0 ? { items: [], results: list.results } : render({ mode: 'krm', items: list.items, ...(functionConfig ? { functionConfig } : {}) });
+  const output =
+    list.results.length > 0 ? { items: [], results: list.results } : render({ mode: 'krm', items: list.items, ...(functionConfig ? { functionConfig } : {}) });
   return {
     items: writeResourceList(output.items, []),
     results: stringifyPlainYaml(output.results.map(toWire)),

@@ -31,12 +31,15 @@ export const modules: Record<string, Record<string, unknown>> = {
 export const withoutSchema: Record<string, string> = {
   'llamastack.io/v1alpha2/LlamaStackDistribution': 'our own CRD: checked by its zod schema (test/unit/llsd.test.ts, test/invalid) and the CRD tests',
   'llamastack.io/v1alpha1/LlamaStackDistribution': "the operator's CRD: checked by its zod schema (src/llsd/llsd-v1alpha1.ts)",
-  'ogx.io/v1beta1/OGXServer': "the OGX operator's CRD (an input, passed through): checked by its zod schema from the CRD (src/ogx/ogxserver.ts, test/unit/ogxserver-schema.test.ts)",
+  'ogx.io/v1beta1/OGXServer':
+    "the OGX operator's CRD (an input, passed through): checked by its zod schema from the CRD (src/ogx/ogxserver.ts, test/unit/ogxserver-schema.test.ts)",
   'kpt.dev/v1/Kptfile': 'a kpt package file passed through unchanged, never applied to a cluster',
   'fn.llamastack.io/v1alpha1/RenderConfig': 'our own function config, local to kpt, never applied',
   'route.openshift.io/v1/Route': 'OpenShift: kubernetes-models has no OpenShift models',
-  'monitoring.coreos.com/v1/ServiceMonitor': 'prometheus-operator CRD without kubernetes-models models: its shape is asserted field by field in test/unit/ogx-objects.test.ts',
-  'monitoring.coreos.com/v1/PrometheusRule': 'prometheus-operator CRD without kubernetes-models models: its shape is asserted field by field in test/unit/ogx-objects.test.ts',
+  'monitoring.coreos.com/v1/ServiceMonitor':
+    'prometheus-operator CRD without kubernetes-models models: its shape is asserted field by field in test/unit/ogx-objects.test.ts',
+  'monitoring.coreos.com/v1/PrometheusRule':
+    'prometheus-operator CRD without kubernetes-models models: its shape is asserted field by field in test/unit/ogx-objects.test.ts',
 };
 
 export const keyOf = (object: { apiVersion: string; kind: string }): string => `${object.apiVersion}/${object.kind}`;

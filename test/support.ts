@@ -29,7 +29,8 @@ export function itemFrom(text: string, origin: Origin = {}): InputItem {
 
 /** A v1alpha2 LLSD as YAML, with `spec` given as YAML text indented under `spec:`. */
 /** LLSD metadata that picks `release` of a named distribution with the release annotation. */
-export const releaseMetadata = (release: string, name = 'demo'): string => `name: ${name}\n  namespace: ai\n  annotations:\n    llamastack.io/release: "${release}"`;
+export const releaseMetadata = (release: string, name = 'demo'): string =>
+  `name: ${name}\n  namespace: ai\n  annotations:\n    llamastack.io/release: "${release}"`;
 
 export function llsdYaml(spec: string, metadata = 'name: demo\n  namespace: ai'): string {
   return `apiVersion: llamastack.io/v1alpha2

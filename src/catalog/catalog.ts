@@ -20,7 +20,19 @@ import type {
 } from './schema.js';
 import { compareVersions } from '../lib/compare-versions.js';
 
-export type { DistributionCatalog, ExternalProviderSettings, OgxDivergences, OgxObjects, ProviderRow, ProviderSpec, ReleaseNotes, ReleaseProfile, ServerRelease, ToolGroupTable, WorkloadDefaults };
+export type {
+  DistributionCatalog,
+  ExternalProviderSettings,
+  OgxDivergences,
+  OgxObjects,
+  ProviderRow,
+  ProviderSpec,
+  ReleaseNotes,
+  ReleaseProfile,
+  ServerRelease,
+  ToolGroupTable,
+  WorkloadDefaults,
+};
 
 const file = <T>(path: string): T => {
   const value = configFile(path);
@@ -46,7 +58,8 @@ export function firstProfileSince(has: (profile: ReleaseProfile) => boolean): st
 }
 
 /** Paths (under configs/) of every embedded base config a named distribution uses. */
-export const baseConfigPaths = (): string[] => [...new Set(Object.values(distributions()).flatMap((d) => Object.values(d.releases).map((r) => r.config)))].sort();
+export const baseConfigPaths = (): string[] =>
+  [...new Set(Object.values(distributions()).flatMap((d) => Object.values(d.releases).map((r) => r.config)))].sort();
 
 /** A shipped base config (its path under configs/), or undefined when no such file is embedded. */
 export const baseConfig = (path: string): unknown => configFile(path);
@@ -99,7 +112,11 @@ export function serverRelease(release: string): ServerRelease | undefined {
 const registries = new Map<string, Record<string, Record<string, ProviderSpec>>>();
 /** The provider registry of a catalog release: API → provider type → spec. */
 export function providerRegistry(release: string): Record<string, Record<string, ProviderSpec>> {
-  return readOnce(registries, release, () => (configFile(`catalog/${release}/providers.yaml`) as Record<string, Record<string, ProviderSpec>> | undefined) ?? {});
+  return readOnce(
+    registries,
+    release,
+    () => (configFile(`catalog/${release}/providers.yaml`) as Record<string, Record<string, ProviderSpec>> | undefined) ?? {},
+  );
 }
 
 /** One provider type of one API in a catalog release, or undefined when the release has no such provider. */
@@ -137,7 +154,10 @@ export function providerFields(release: string, api: string, type: string): Prov
     const spec = providerSpec(release, api, type);
     const schema = spec ? schemaOf(spec.schema) : undefined;
     return schema
-      ? { keys: Object.keys((schema.properties as Record<string, unknown> | undefined) ?? {}), required: [...((schema.required as string[] | undefined) ?? [])] }
+      ? {
+          keys: Object.keys((schema.properties as Record<string, unknown> | undefined) ?? {}),
+          required: [...((schema.required as string[] | undefined) ?? [])],
+        }
       : undefined;
   });
 }

@@ -51,7 +51,9 @@ export function layoutOf(config: Record<string, unknown>): ReleaseProfile['layou
 
 const layoutWords = (layout: ReleaseProfile['layout']): string => {
   const since = firstProfileSince((p) => p.layout === 'storage-backends');
-  return layout === 'storage-backends' ? `\`storage.backends\` (llama-stack ${since} and later)` : `the top-level \`metadata_store\` (before llama-stack ${since})`;
+  return layout === 'storage-backends'
+    ? `\`storage.backends\` (llama-stack ${since} and later)`
+    : `the top-level \`metadata_store\` (before llama-stack ${since})`;
 };
 
 /** Why a base config cannot serve `release`, or undefined when its layout fits the release's profile. */
@@ -104,9 +106,10 @@ export function checkOverrides(overrides: Record<string, DistributionOverride>, 
     if (override.configPath !== undefined) {
       problems.push({
         path: at('configPath'),
-        message: override.config !== undefined
-          ? 'give either `config` or `configPath`, not both'
-          : 'is read from a file only by `llsd-render build` and `validate` (relative to the file that holds the RenderConfig); a KRM function cannot read files: give the base config inline as `config`',
+        message:
+          override.config !== undefined
+            ? 'give either `config` or `configPath`, not both'
+            : 'is read from a file only by `llsd-render build` and `validate` (relative to the file that holds the RenderConfig); a KRM function cannot read files: give the base config inline as `config`',
       });
       continue;
     }
@@ -115,13 +118,19 @@ export function checkOverrides(overrides: Record<string, DistributionOverride>, 
     const existing = Object.hasOwn(base, name) ? base[name] : undefined;
     const tagRelease = override.image === undefined ? undefined : releaseOfTag(parseImage(override.image).tag);
     if (override.release !== undefined && tagRelease !== undefined && tagRelease !== override.release) {
-      problems.push({ path: at('image'), message: `has the tag of release ${clip(tagRelease)}, but \`release\` is ${clip(override.release)}; make them agree` });
+      problems.push({
+        path: at('image'),
+        message: `has the tag of release ${clip(tagRelease)}, but \`release\` is ${clip(override.release)}; make them agree`,
+      });
       continue;
     }
     const release = override.release ?? tagRelease ?? existing?.defaultRelease;
     const releaseField = override.release !== undefined ? 'release' : 'image';
     if (release === undefined) {
-      problems.push({ path: at('release'), message: `is required: ${quote(name)} is not a shipped distribution and the image tag is not a release such as \`${newestRelease()}\`` });
+      problems.push({
+        path: at('release'),
+        message: `is required: ${quote(name)} is not a shipped distribution and the image tag is not a release such as \`${newestRelease()}\``,
+      });
       continue;
     }
     const support = releaseSupport(release);
@@ -132,7 +141,10 @@ export function checkOverrides(overrides: Record<string, DistributionOverride>, 
     const pinned = existing && Object.hasOwn(existing.releases, release) ? existing.releases[release] : undefined;
     const ships = existing ? `; ${quote(name)} ships ${listOf(Object.keys(existing.releases).sort(compareVersions))}` : '';
     if (override.image === undefined && !pinned) {
-      problems.push({ path: at('image'), message: `is required: ${existing ? `${quote(name)} has no image for release ${clip(release)}${ships}` : `${quote(name)} is not a shipped distribution`}` });
+      problems.push({
+        path: at('image'),
+        message: `is required: ${existing ? `${quote(name)} has no image for release ${clip(release)}${ships}` : `${quote(name)} is not a shipped distribution`}`,
+      });
     }
     if (override.config === undefined) {
       if (!pinned) {

@@ -13,7 +13,7 @@ export const configLabel = {
   version: 'io.llamastack.config.version',
 } as const;
 /**
- * The labels OGX images carry (its scripts/generate-config-labels.sh; reference GENERATION.md §2):
+ * The labels OGX images carry (its scripts/generate-config-labels.sh, which the operator reads):
  * the default config's file name, and one `com.ogx.config.<file>` label per config, base64.
  */
 export const ogxConfigLabel = { defaultConfig: 'com.ogx.distribution.default-config', configPrefix: 'com.ogx.config.' } as const;
@@ -46,7 +46,13 @@ export type ImageConfig = z.infer<ReturnType<typeof imageConfigSchema>>;
 
 /** The outcome of looking up one `spec.distribution.image`, as the render receives it. */
 export type ImageLookup =
-  | { ok: true; config: ImageConfig; /** The registry that answered (a mirror's name when a mirror did). */ host: string; cached: boolean; tagResolved: boolean }
+  | {
+      ok: true;
+      config: ImageConfig;
+      /** The registry that answered (a mirror's name when a mirror did). */ host: string;
+      cached: boolean;
+      tagResolved: boolean;
+    }
   | { ok: false; message: string };
 
 export type ConfigLocation =
@@ -61,10 +67,13 @@ export const missingLabelsMessage = (image: string): string =>
 
 /** Where the labels put the config, in priority order (FR-027b). */
 export function configLocation(labels: Readonly<Record<string, unknown>>): ConfigLocation {
-  const label = (key: string): string | undefined => (Object.hasOwn(labels, key) && typeof labels[key] === 'string' ? (labels[key] as string) : undefined);
+  const label = (key: string): string | undefined => (Object.hasOwn(labels, key) && typeof labels[key] === 'string' ? labels[key] : undefined);
   const version = label(configLabel.version);
   if (version !== undefined && !supportedConfigVersions.includes(version)) {
-    return { kind: 'invalid', message: `its label ${configLabel.version} is "${version}": Unsupported config.yaml version ${version}. Supported versions: ${supportedConfigVersions.join(', ')}` };
+    return {
+      kind: 'invalid',
+      message: `its label ${configLabel.version} is "${version}": Unsupported config.yaml version ${version}. Supported versions: ${supportedConfigVersions.join(', ')}`,
+    };
   }
   const base64 = label(configLabel.base64);
   if (base64 !== undefined) {
@@ -75,7 +84,10 @@ export function configLocation(labels: Readonly<Record<string, unknown>>): Confi
   const path = label(configLabel.path);
   if (layer === undefined && path === undefined) return ogxConfigLocation(label);
   if (layer === undefined || path === undefined) {
-    return { kind: 'invalid', message: `it has the label ${layer === undefined ? configLabel.path : configLabel.layer} without ${layer === undefined ? configLabel.layer : configLabel.path}; a layer reference needs both` };
+    return {
+      kind: 'invalid',
+      message: `it has the label ${layer === undefined ? configLabel.path : configLabel.layer} without ${layer === undefined ? configLabel.layer : configLabel.path}; a layer reference needs both`,
+    };
   }
   if (!isDigest(layer)) return { kind: 'invalid', message: `its label ${configLabel.layer} is "${layer.slice(0, 80)}", not a layer digest (sha256:<64 hex>)` };
   return { kind: 'layer', layer, path };
@@ -87,7 +99,8 @@ function ogxConfigLocation(label: (key: string) => string | undefined): ConfigLo
   if (file === undefined) return { kind: 'missing' };
   const key = `${ogxConfigLabel.configPrefix}${file}`;
   const base64 = label(key);
-  if (base64 === undefined) return { kind: 'invalid', message: `its label ${ogxConfigLabel.defaultConfig} names "${file.slice(0, 80)}", but it has no label ${key.slice(0, 120)}` };
+  if (base64 === undefined)
+    return { kind: 'invalid', message: `its label ${ogxConfigLabel.defaultConfig} names "${file.slice(0, 80)}", but it has no label ${key.slice(0, 120)}` };
   const text = decodeBase64(base64);
   return text === undefined ? { kind: 'invalid', message: `its label ${key.slice(0, 120)} is not base64 of a UTF-8 config.yaml` } : { kind: 'base64', text };
 }

@@ -44,7 +44,8 @@ export function readCaBundle(llsd: Llsd, inventory: Inventory): CaBundleOutcome 
     pems.push(...parsed.valid);
     if (parsed.invalid > 0) {
       problems.push({
-        severity: 'warning', code: 'ca-bundle-invalid-block',
+        severity: 'warning',
+        code: 'ca-bundle-invalid-block',
         path,
         message: `${caBundle.configMapKeys ? `names the key ${quote(key)} of the ConfigMap ${quote(configMapName)}, which` : `names the ConfigMap ${quote(configMapName)}, whose key ${quote(key)}`} holds ${count(parsed.invalid, 'CERTIFICATE block')} that ${parsed.invalid === 1 ? 'is' : 'are'} not a valid X.509 certificate; ${parsed.invalid === 1 ? 'it is' : 'they are'} left out of the bundle`,
       });
@@ -67,7 +68,10 @@ export function readCaBundle(llsd: Llsd, inventory: Inventory): CaBundleOutcome 
     return {
       problems: [
         ...problems,
-        { path: [...base, 'configMapName'], message: `names the ConfigMap ${quote(configMapName)}, whose ${count(pems.length, 'certificate')} make ${Buffer.byteLength(pem)} bytes: more than a ConfigMap holds (1 MiB); select fewer keys with \`configMapKeys\`` },
+        {
+          path: [...base, 'configMapName'],
+          message: `names the ConfigMap ${quote(configMapName)}, whose ${count(pems.length, 'certificate')} make ${Buffer.byteLength(pem)} bytes: more than a ConfigMap holds (1 MiB); select fewer keys with \`configMapKeys\``,
+        },
       ],
     };
   }
@@ -109,7 +113,11 @@ const count = (n: number, what: string): string => `${n} ${what}${n === 1 ? '' :
  * the OGX operator refuses (it does not reconcile) a key without a valid certificate or with one
  * that does not parse, both are errors here; `configMapName` is the first ConfigMap named.
  */
-export function readOgxCaBundle(refs: ReadonlyArray<{ name: string; key: string }> | undefined, namespace: string | undefined, inventory: Inventory): CaBundleOutcome {
+export function readOgxCaBundle(
+  refs: ReadonlyArray<{ name: string; key: string }> | undefined,
+  namespace: string | undefined,
+  inventory: Inventory,
+): CaBundleOutcome {
   const odh = odhTrustedCertificates(namespace, inventory);
   if ((!refs || refs.length === 0) && odh.length === 0) return { problems: [] };
   const problems: FieldProblem[] = [];
@@ -119,14 +127,23 @@ export function readOgxCaBundle(refs: ReadonlyArray<{ name: string; key: string 
     const data = (inventory.find('', 'ConfigMap', namespace, ref.name)?.object.data ?? {}) as Record<string, unknown>;
     const text = Object.hasOwn(data, ref.key) ? data[ref.key] : undefined;
     if (typeof text !== 'string') {
-      problems.push({ path: [...path, 'key'], message: `names the key ${quote(ref.key)}, which the ConfigMap ${quote(ref.name)} does not have in the input; add the ConfigMap with that key (PEM CA certificates)` });
+      problems.push({
+        path: [...path, 'key'],
+        message: `names the key ${quote(ref.key)}, which the ConfigMap ${quote(ref.name)} does not have in the input; add the ConfigMap with that key (PEM CA certificates)`,
+      });
       return;
     }
     const parsed = parseCertificates(text);
     if (parsed.invalid > 0) {
-      problems.push({ path: [...path, 'key'], message: `names the key ${quote(ref.key)} of the ConfigMap ${quote(ref.name)}, which holds ${count(parsed.invalid, 'CERTIFICATE block')} that ${parsed.invalid === 1 ? 'is' : 'are'} not a valid X.509 certificate (the operator fails: failed to parse X.509 certificate); fix or remove ${parsed.invalid === 1 ? 'it' : 'them'}` });
+      problems.push({
+        path: [...path, 'key'],
+        message: `names the key ${quote(ref.key)} of the ConfigMap ${quote(ref.name)}, which holds ${count(parsed.invalid, 'CERTIFICATE block')} that ${parsed.invalid === 1 ? 'is' : 'are'} not a valid X.509 certificate (the operator fails: failed to parse X.509 certificate); fix or remove ${parsed.invalid === 1 ? 'it' : 'them'}`,
+      });
     } else if (parsed.valid.length === 0 && text.trim() !== '') {
-      problems.push({ path: [...path, 'key'], message: `names the key ${quote(ref.key)} of the ConfigMap ${quote(ref.name)}, which holds no PEM certificate (the operator fails: failed to find valid certificates in CA bundle key); add "-----BEGIN CERTIFICATE-----" blocks` });
+      problems.push({
+        path: [...path, 'key'],
+        message: `names the key ${quote(ref.key)} of the ConfigMap ${quote(ref.name)}, which holds no PEM certificate (the operator fails: failed to find valid certificates in CA bundle key); add "-----BEGIN CERTIFICATE-----" blocks`,
+      });
     }
     pems.push(...parsed.valid);
   });
@@ -134,18 +151,33 @@ export function readOgxCaBundle(refs: ReadonlyArray<{ name: string; key: string 
   pems.push(...odh);
   // The operator fails the reconcile when the named keys hold only whitespace: no bundle to mount.
   if (pems.length === 0) {
-    return { problems: [{ path: ['spec', 'tls', 'trust', 'caCertificates'], message: 'names only keys without certificates (the operator fails: failed to find valid certificates in CA bundle ConfigMaps); add "-----BEGIN CERTIFICATE-----" blocks to them, or remove `tls.trust`' }] };
+    return {
+      problems: [
+        {
+          path: ['spec', 'tls', 'trust', 'caCertificates'],
+          message:
+            'names only keys without certificates (the operator fails: failed to find valid certificates in CA bundle ConfigMaps); add "-----BEGIN CERTIFICATE-----" blocks to them, or remove `tls.trust`',
+        },
+      ],
+    };
   }
   // As the operator's certificateCollector: each re-encoded PEM (ending in a newline), joined by "\n".
   const pem = pems.join('\n');
   if (Buffer.byteLength(pem) > maxConfigMapBytes) {
-    return { problems: [{ path: ['spec', 'tls', 'trust', 'caCertificates'], message: `holds ${count(pems.length, 'certificate')} that make ${Buffer.byteLength(pem)} bytes: more than a ConfigMap holds (1 MiB); name fewer keys` }] };
+    return {
+      problems: [
+        {
+          path: ['spec', 'tls', 'trust', 'caCertificates'],
+          message: `holds ${count(pems.length, 'certificate')} that make ${Buffer.byteLength(pem)} bytes: more than a ConfigMap holds (1 MiB); name fewer keys`,
+        },
+      ],
+    };
   }
   return { bundle: { configMapName: refs?.[0]?.name ?? odhTrustedBundle, pem, certificates: pems.length }, problems: [] };
 }
 
 /**
- * OBJECTS.md §2: the operator adds the certificates of every key of a ConfigMap
+ * As the OGX operator builds its CA bundle ConfigMap: it adds the certificates of every key of a ConfigMap
  * `odh-trusted-ca-bundle` in the server's namespace (OpenShift AI's cluster-wide trust) after the
  * named ones, skipping keys that hold none. At commit time that ConfigMap counts when it is in the
  * input; its keys are read in name order (the operator's order is Go's random map order).

@@ -282,8 +282,14 @@ export const objectMetadataSchema = () =>
     // The Service `<name>-service` must be a DNS-1035 label, which starts with a letter.
     name: z.string().check(
       z.maxLength(63),
-      z.regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/, { error: 'must be a DNS label: lower-case letters, digits and "-", starting and ending with a letter or digit', abort: true }),
-      z.regex(/^[a-z]/, { error: 'must start with a letter: the Service `<name>-service` is a DNS-1035 label, which cannot start with a digit; rename it, e.g. `llama-` followed by the name' }),
+      z.regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/, {
+        error: 'must be a DNS label: lower-case letters, digits and "-", starting and ending with a letter or digit',
+        abort: true,
+      }),
+      z.regex(/^[a-z]/, {
+        error:
+          'must start with a letter: the Service `<name>-service` is a DNS-1035 label, which cannot start with a digit; rename it, e.g. `llama-` followed by the name',
+      }),
     ),
     namespace: z.optional(dnsLabelSchema()),
     labels: z.optional(z.record(z.string(), z.string())),

@@ -14,8 +14,14 @@ export interface LegacyForm {
  * `config` as the server of `catalogRelease` converts it, and a note per converted entry. The
  * config itself is never changed: a converted one is a copy.
  */
-export function asServerConverts(config: Record<string, unknown>, release: string, catalogRelease: string): { config: Record<string, unknown>; notes: LegacyForm[] } {
-  const migrated = releaseNotes().kvStoresMigratedToSql.filter((m) => inRange(catalogRelease, m)).flatMap((m) => m.stores);
+export function asServerConverts(
+  config: Record<string, unknown>,
+  release: string,
+  catalogRelease: string,
+): { config: Record<string, unknown>; notes: LegacyForm[] } {
+  const migrated = releaseNotes()
+    .kvStoresMigratedToSql.filter((m) => inRange(catalogRelease, m))
+    .flatMap((m) => m.stores);
   const storage = config.storage;
   const stores = isPlainObject(storage) ? storage.stores : undefined;
   if (migrated.length === 0 || !isPlainObject(storage) || !isPlainObject(stores)) return { config, notes: [] };

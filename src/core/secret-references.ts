@@ -72,7 +72,10 @@ function missingKeys(namespace: string | undefined, refs: readonly SecretReferen
  * can never show the Secret.
  */
 function unseenByGenerator(ref: SecretReference, severity: 'error' | 'warning'): FieldProblem {
-  const instead = severity === 'error' ? ': with `secretPolicy: strict`, use the transformer form, which sees the resources, or set `secretPolicy: warn`' : '; make sure it exists where the pod runs';
+  const instead =
+    severity === 'error'
+      ? ': with `secretPolicy: strict`, use the transformer form, which sees the resources, or set `secretPolicy: warn`'
+      : '; make sure it exists where the pod runs';
   return {
     severity: severity === 'error' ? 'error' : 'info',
     path: ref.path,
@@ -98,7 +101,8 @@ function typedSecretValues(namespace: string | undefined, refs: readonly SecretR
     const reads = value === undefined ? undefined : readsAs(value);
     if (reads === undefined) continue;
     problems.push({
-      severity: 'warning', code: 'secret-value-not-text',
+      severity: 'warning',
+      code: 'secret-value-not-text',
       path: ref.path,
       message:
         reads === 'empty'

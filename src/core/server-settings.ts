@@ -66,7 +66,10 @@ const ownCommand = (plan: Plan): boolean => plan.llsd.spec.workload?.overrides?.
 function commandIsInsecure(plan: Plan): boolean {
   const { command = [], args = [] } = plan.llsd.spec.workload?.overrides ?? {};
   const entrypoint = plan.profile.image.entrypoint;
-  return [...command, ...args].includes('--insecure') || (entrypoint !== undefined && entrypoint !== '' && (command[0] ?? '').split('/').pop() === entrypoint && plan.profile.image.entrypointInsecure === true);
+  return (
+    [...command, ...args].includes('--insecure') ||
+    (entrypoint !== undefined && entrypoint !== '' && (command[0] ?? '').split('/').pop() === entrypoint && plan.profile.image.entrypointInsecure === true)
+  );
 }
 const ownArgs = (plan: Plan): boolean => plan.llsd.spec.workload?.overrides?.args !== undefined;
 
@@ -93,7 +96,8 @@ function checkWorkersEnv(plan: Plan): FieldProblem[] {
   if (!given || workers === undefined || given.value === String(workers)) return [];
   return [
     {
-      severity: 'warning', code: 'workers-mismatch',
+      severity: 'warning',
+      code: 'workers-mismatch',
       path: ['spec', 'workload', 'overrides', 'env', at],
       message: `sets ${name}, which overrides \`server.workers: ${workers}\` (\`workload.workers\`) in llama-stack ${plan.release}, while the CPU requests follow \`workload.workers\`: remove ${name} and set \`workload.workers\` only`,
     },
@@ -115,7 +119,8 @@ export function checkOverrideServerSettings(config: Record<string, unknown>, pla
     problems.push(noWorkersSetting(plan));
   } else if (workers !== undefined && (server.workers === undefined || (typeof server.workers === 'number' && server.workers !== workers))) {
     problems.push({
-      severity: 'warning', code: 'workers-mismatch',
+      severity: 'warning',
+      code: 'workers-mismatch',
       path: ['spec', 'workload', 'workers'],
       message: `is ${workers}, but ${where} ${server.workers === undefined ? 'does not set `server.workers`, so the server runs 1 worker' : `sets \`server.workers: ${String(server.workers)}\``}; llsd-render does not change a config it does not generate: set \`server.workers: ${workers}\` there`,
     });
@@ -133,20 +138,28 @@ export function checkOverrideServerSettings(config: Record<string, unknown>, pla
       for (const k of ['certfile', 'keyfile'] as const) {
         if (given[k] === files[k]) continue;
         problems.push({
-          severity: 'warning', code: 'tls-mismatch',
+          severity: 'warning',
+          code: 'tls-mismatch',
           path: ['spec', 'networking', 'tls', 'secretName'],
           message: `is mounted at ${files[k]}, but ${where} sets ${code(`server.tls_${k}: ${String(given[k])}`)}; unless you mount that file yourself (\`workload.overrides\`), the server cannot start: write ${files[k]} there`,
         });
       }
     }
-  } else if (plan.profile.strictTls && ownCommand(plan) && !commandIsInsecure(plan) && server.insecure !== true && (given.certfile === undefined || given.keyfile === undefined)) {
+  } else if (
+    plan.profile.strictTls &&
+    ownCommand(plan) &&
+    !commandIsInsecure(plan) &&
+    server.insecure !== true &&
+    (given.certfile === undefined || given.keyfile === undefined)
+  ) {
     problems.push({
       path: ['spec', 'workload', 'overrides', 'command'],
       message: `replaces the image entrypoint${plan.profile.image.entrypoint ? ` (${plan.profile.image.entrypoint})` : ''}, which passes \`--insecure\`: llama-stack ${plan.release} then exits ("TLS required") because ${where} sets neither \`server.tls_certfile\`/\`tls_keyfile\` nor \`server.insecure: true\`. Add \`server: {insecure: true}\` there, pass \`--insecure\` in the command, or enable \`networking.tls\``,
     });
   } else if (given.certfile !== undefined || given.keyfile !== undefined) {
     problems.push({
-      severity: 'warning', code: 'tls-mismatch',
+      severity: 'warning',
+      code: 'tls-mismatch',
       path: ['spec', 'overrideConfig', 'configMapName'],
       message: `names a ConfigMap whose config.yaml sets \`server.tls_certfile\`/\`tls_keyfile\`, so the server serves HTTPS, but \`spec.networking.tls\` is not enabled: the probes ask for HTTP and the certificate is not mounted; set \`networking.tls: {enabled: true, secretName: <tls secret>}\`, or remove the TLS keys from the config`,
     });
@@ -204,7 +217,8 @@ function scalingProblems(config: Record<string, unknown>, { workload, persistent
   }
   if (pods > 1 && persistentVolume) {
     problems.push({
-      severity: 'warning', code: 'scaled-with-local-state',
+      severity: 'warning',
+      code: 'scaled-with-local-state',
       path: scalePath,
       message: `${runs}, but \`workload.storage\` is a ReadWriteOnce volume, which attaches to one node only: pods placed on another node stay Pending. Run one replica, or remove \`workload.storage\` and ${sharedState.volume}`,
     });
@@ -220,7 +234,8 @@ function scalingProblems(config: Record<string, unknown>, { workload, persistent
         ...(local.files.length > 0 ? ['use remote providers for that data (pgvector, s3 files, …)'] : []),
       ];
       problems.push({
-        severity: 'warning', code: 'scaled-with-local-state',
+        severity: 'warning',
+        code: 'scaled-with-local-state',
         path: scalePath,
         message: `${runs}, but ${storageGiven ? 'the config' : "the distribution's default config"} keeps state on each pod's own volume (${where.join('; ')}): each pod would have its own copy, so what is registered or uploaded through one pod is missing from the others. ${capitalise(instead.join(', and '))}; or run one replica`,
       });
@@ -229,7 +244,8 @@ function scalingProblems(config: Record<string, unknown>, { workload, persistent
   const minAvailable = workload.podDisruptionBudget?.minAvailable;
   if (typeof minAvailable === 'number' && minAvailable >= minReplicas(workload) && !autoscaling) {
     problems.push({
-      severity: 'warning', code: 'pdb-blocks-eviction',
+      severity: 'warning',
+      code: 'pdb-blocks-eviction',
       path: ['spec', 'workload', 'podDisruptionBudget', 'minAvailable'],
       message: `is ${minAvailable} with ${workload.replicas ?? 1} replica${(workload.replicas ?? 1) === 1 ? '' : 's'}: no pod may ever be evicted, so node drains block; set it below \`replicas\`, or use \`maxUnavailable: 1\``,
     });
@@ -242,7 +258,8 @@ const capitalise = (text: string): string => text.charAt(0).toUpperCase() + text
 function noWorkersSetting(plan: Plan): FieldProblem {
   const since = releaseProfiles().find((p) => p.serverWorkers)?.since;
   return {
-    severity: 'warning', code: 'field-has-no-effect',
+    severity: 'warning',
+    code: 'field-has-no-effect',
     path: ['spec', 'workload', 'workers'],
     message: `has no effect on llama-stack ${plan.release}, which has no \`server.workers\` setting${since ? ` (it came in ${since})` : ''}: the server runs one worker process. Remove it${since ? `, or render for release ${since} or later` : ''}`,
   };

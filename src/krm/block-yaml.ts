@@ -72,6 +72,7 @@ const declined = Symbol('declined');
 const MAX_IMPLICIT_KEY = 1024;
 /** Ends the read: the text is outside the subset. */
 function decline(): never {
+  // eslint-disable-next-line @typescript-eslint/only-throw-error -- a sentinel the reader catches, not an error: no stack to build
   throw declined;
 }
 
@@ -120,7 +121,7 @@ class Lines {
     let indent = -1;
     let leadingSpaces = 0;
     while (this.offset < text.length) {
-      let end = text.indexOf('\n', this.offset);
+      const end = text.indexOf('\n', this.offset);
       // Without a final line break the last line is read otherwise (no newline to clip): `yaml` decides.
       if (end < 0) decline();
       let spaces = this.offset;
@@ -396,7 +397,8 @@ class FlowReader {
           seq.push(this.node(this.field(id, seqStep(seq.length)), depth + 1));
         } else {
           const key = /^[A-Za-z0-9_.$][A-Za-z0-9_.$/-]*(?=: )/.exec(this.text.slice(this.at))?.[0];
-          if (key === undefined || typeof resolvePlain(key) !== 'string' || Object.hasOwn(map, key) || key === '__proto__' || key.length > MAX_IMPLICIT_KEY) decline();
+          if (key === undefined || typeof resolvePlain(key) !== 'string' || Object.hasOwn(map, key) || key === '__proto__' || key.length > MAX_IMPLICIT_KEY)
+            decline();
           this.at += key.length + 2;
           this.blanks();
           map[key] = this.node(this.field(id, mapStep(key)), depth + 1);
@@ -437,7 +439,7 @@ function resolvePlain(text: string): unknown {
   coreTags ??= (new Document(null, { version: '1.2' }).schema.tags as ScalarTag[]).filter((tag) => tag.default === true && tag.test);
   for (const tag of coreTags) {
     if (!tag.test?.test(text)) continue;
-    const resolved = tag.resolve(text, decline, { intAsBigInt: false } as Parameters<ScalarTag['resolve']>[2]);
+    const resolved = tag.resolve(text, decline, { intAsBigInt: false });
     return isScalar(resolved) ? resolved.value : resolved;
   }
   return text;

@@ -42,7 +42,10 @@ export class Preformatted {
 }
 
 const isMap = (value: unknown): value is Record<string, unknown> =>
-  value !== null && typeof value === 'object' && !Array.isArray(value) && (Object.getPrototypeOf(value) === Object.prototype || Object.getPrototypeOf(value) === null);
+  value !== null &&
+  typeof value === 'object' &&
+  !Array.isArray(value) &&
+  (Object.getPrototypeOf(value) === Object.prototype || Object.getPrototypeOf(value) === null);
 
 /** Has the map a key whose value is defined (one `yaml` writes)? */
 function hasEntries(map: Record<string, unknown>): boolean {
@@ -187,7 +190,8 @@ function escapedDoubleQuoted(value: string): string {
     else if (char === '\n') out += '\\n';
     else if (char === '\r') out += '\\r';
     else if (char === '\t') out += '\\t';
-    else if (code < 0x20 || (code >= 0x7f && code <= 0x9f) || code === 0x2028 || code === 0x2029 || code === 0xfeff) out += `\\u${code.toString(16).padStart(4, '0')}`;
+    else if (code < 0x20 || (code >= 0x7f && code <= 0x9f) || code === 0x2028 || code === 0x2029 || code === 0xfeff)
+      out += `\\u${code.toString(16).padStart(4, '0')}`;
     else out += char;
   }
   return `${out}"`;
@@ -204,7 +208,8 @@ function plainLiteral(value: string): ScalarText | undefined {
   if (!value.includes('\n') || value.length < 2) return undefined;
   if (/[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\uD800-\uDFFF]/.test(value)) return undefined;
   // Plain string tests: the same as /[ \t]\n|[ \t]$|\n\n$/, which scanned each config a few times slower.
-  if (/^\s/.test(value) || value.includes(' \n') || value.includes('\t\n') || value.endsWith(' ') || value.endsWith('\t') || value.endsWith('\n\n')) return undefined;
+  if (/^\s/.test(value) || value.includes(' \n') || value.includes('\t\n') || value.endsWith(' ') || value.endsWith('\t') || value.endsWith('\n\n'))
+    return undefined;
   const lines = value.split('\n');
   const head = value.endsWith('\n') ? '|' : '|-';
   if (head === '|') lines.pop();

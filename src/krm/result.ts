@@ -195,4 +195,10 @@ export function capRepeats(sorted: readonly Result[]): Result[] {
 const anyIndex = (path: string): string => path.replace(/\[\d+\]/g, '[*]');
 
 const kindOf = (r: Result): string =>
-  [r.severity, r.file?.path ?? '', r.file?.index ?? '', r.resourceRef ? `${r.resourceRef.kind}/${r.resourceRef.namespace ?? ''}/${r.resourceRef.name}` : '', anyIndex(r.field?.path ?? '')].join('\u0000');
+  [
+    r.severity,
+    r.file?.path ?? '',
+    r.file?.index ?? '',
+    r.resourceRef ? `${r.resourceRef.kind}/${r.resourceRef.namespace ?? ''}/${r.resourceRef.name}` : '',
+    anyIndex(r.field?.path ?? ''),
+  ].join('\u0000');

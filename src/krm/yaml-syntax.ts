@@ -68,13 +68,21 @@ function afterTabsDropped(causes: SyntaxCause[]): SyntaxCause[] {
 }
 
 /** Whether a line (of a node problem, say) lies where a cause's follow-on errors fall. */
-export const withinCauses = (causes: readonly SyntaxCause[], line: number): boolean => causes.some((cause) => line >= cause.region[0] && line <= cause.region[1]);
+export const withinCauses = (causes: readonly SyntaxCause[], line: number): boolean =>
+  causes.some((cause) => line >= cause.region[0] && line <= cause.region[1]);
 
 export const tabMessage = 'tabs are not allowed for indentation; use spaces';
 
 function causeOf(error: YamlError, context: SyntaxContext, fallback: (error: YamlError) => string): SyntaxCause {
   const { line, col } = context.lines.linePos(error.pos[0]);
-  const at = (message: string, primary = false, region: [number, number] = [line, line], fromLayout = false): SyntaxCause => ({ line, col, message, region, primary, fromLayout });
+  const at = (message: string, primary = false, region: [number, number] = [line, line], fromLayout = false): SyntaxCause => ({
+    line,
+    col,
+    message,
+    region,
+    primary,
+    fromLayout,
+  });
   // An error no rule here knows may be a follow-on of anything, a tab above included.
   const unknown = (): SyntaxCause => at(fallback(error), false, [line, line], true);
   const first = error.message.split('\n')[0] ?? '';
@@ -87,8 +95,10 @@ function causeOf(error: YamlError, context: SyntaxContext, fallback: (error: Yam
     return { ...at(misaligned(line, context, what), false, [line, line], true), col: indentOf(lineText(line, context)) + 1 };
   }
   if (/^Nested mappings are not allowed in compact mappings/.test(first)) return nestedInValue(line, col, context) ?? unknown();
-  if (/^(A block sequence may not be used as an implicit map key|Unexpected block-seq-ind on same line with key)/.test(first)) return listItemInMapping(error, context) ?? unknown();
-  if (/^(Implicit keys need to be on a single line|Implicit map keys need to be followed by map values)/.test(first)) return notAKeyLine(line, col, context) ?? unknown();
+  if (/^(A block sequence may not be used as an implicit map key|Unexpected block-seq-ind on same line with key)/.test(first))
+    return listItemInMapping(error, context) ?? unknown();
+  if (/^(Implicit keys need to be on a single line|Implicit map keys need to be followed by map values)/.test(first))
+    return notAKeyLine(line, col, context) ?? unknown();
   return unknown();
 }
 
@@ -110,7 +120,10 @@ function mergeTabs(causes: SyntaxCause[]): SyntaxCause[] {
  * more than its key, a `---` line included. Either way the message names where that was.
  */
 function unclosedQuote(error: YamlError, context: SyntaxContext): SyntaxCause | undefined {
-  const token = findToken(context.cst, (t) => (t.type === 'double-quoted-scalar' || t.type === 'single-quoted-scalar') && t.offset + t.source.length === error.pos[0]);
+  const token = findToken(
+    context.cst,
+    (t) => (t.type === 'double-quoted-scalar' || t.type === 'single-quoted-scalar') && t.offset + t.source.length === error.pos[0],
+  );
   if (!token || !('source' in token)) return undefined;
   const { line, col } = context.lines.linePos(token.offset);
   const quote = token.type === 'double-quoted-scalar' ? '"' : "'";
@@ -286,7 +299,8 @@ function listItemInMapping(error: YamlError, context: SyntaxContext): SyntaxCaus
     return {
       line,
       col: indentOf(text) + 1,
-      message: 'a list item (`- `) where the mapping around it expects `key: value` lines; a mapping cannot also hold list items: put the list under a key of its own (`key:` and the items indented below it)',
+      message:
+        'a list item (`- `) where the mapping around it expects `key: value` lines; a mapping cannot also hold list items: put the list under a key of its own (`key:` and the items indented below it)',
       region: [start, line],
       primary: false,
       fromLayout: true,
@@ -304,10 +318,22 @@ function notAKeyLine(line: number, col: number, context: SyntaxContext): SyntaxC
   const region: [number, number] = [line, next];
   const squeezed = /^([^\s:#'"][^\s:#]*):[^\s:]/.exec(rest);
   if (squeezed && !/:(\s|$)/.test(rest)) {
-    return { line, col, message: `a key needs a space after its \`:\`: write ${quotedName(squeezed[1] ?? '')} followed by \`: \` and the value`, region, primary: false };
+    return {
+      line,
+      col,
+      message: `a key needs a space after its \`:\`: write ${quotedName(squeezed[1] ?? '')} followed by \`: \` and the value`,
+      region,
+      primary: false,
+    };
   }
   if (!/:(\s|$)/.test(rest)) {
-    return { line, col, message: 'this line is not `key: value` (it has no `: `), where the mapping around it expects one; add the missing `: `, or remove the line', region, primary: false };
+    return {
+      line,
+      col,
+      message: 'this line is not `key: value` (it has no `: `), where the mapping around it expects one; add the missing `: `, or remove the line',
+      region,
+      primary: false,
+    };
   }
   return undefined;
 }
@@ -378,34 +404,124 @@ function unexpectedToken(type: string | undefined, inside?: string): string {
  */
 const plainMessages: ReadonlyArray<[code: string, first: RegExp, say: string | ((match: RegExpExecArray) => string)]> = [
   ['KEY_OVER_1024_CHARS', /^The : indicator must be at most 1024 chars/, 'this key is longer than the 1024 characters YAML allows for a key; shorten it'],
-  ['BLOCK_IN_FLOW', /^Block collections are not allowed within flow collections/, 'a `- ` item or a value holding `: ` inside `[…]` or `{…}`; quote the value, or write the collection as lines without the brackets'],
-  ['MULTILINE_IMPLICIT_KEY', /^Implicit keys of flow sequence pairs need to be on a single line/, 'a `key: value` inside `[…]` must be on one line; join its lines, or quote the item if the `:` is part of it'],
+  [
+    'BLOCK_IN_FLOW',
+    /^Block collections are not allowed within flow collections/,
+    'a `- ` item or a value holding `: ` inside `[…]` or `{…}`; quote the value, or write the collection as lines without the brackets',
+  ],
+  [
+    'MULTILINE_IMPLICIT_KEY',
+    /^Implicit keys of flow sequence pairs need to be on a single line/,
+    'a `key: value` inside `[…]` must be on one line; join its lines, or quote the item if the `:` is part of it',
+  ],
   ['MULTILINE_IMPLICIT_KEY', /^Implicit keys need to be on a single line/, 'a key and its `: ` must be on one line; join the lines, or quote the key'],
-  ['MISSING_CHAR', /^Implicit map keys need to be followed by map values/, 'this key has no `: ` after it, where the mapping around it expects `key: value`; add the missing `: `, or remove the line'],
-  ['BLOCK_AS_IMPLICIT_KEY', /^A block sequence may not be used as an implicit map key/, 'a list item (`- `) where the mapping around it expects `key: value` lines; put the list under a key of its own (`key:` and the items indented below it)'],
-  ['BLOCK_AS_IMPLICIT_KEY', /^Nested mappings are not allowed in compact mappings/, "a value holds `: `, which YAML reads as a mapping inside the value; quote the whole value ('…' or \"…\"), or move what is nested onto lines of its own"],
-  ['UNEXPECTED_TOKEN', /^Unexpected block-seq-ind on same line with key/, 'a list item (`- `) cannot start on the line of its key; put the items on the lines below it, indented, or quote the value if the `-` is part of it'],
+  [
+    'MISSING_CHAR',
+    /^Implicit map keys need to be followed by map values/,
+    'this key has no `: ` after it, where the mapping around it expects `key: value`; add the missing `: `, or remove the line',
+  ],
+  [
+    'BLOCK_AS_IMPLICIT_KEY',
+    /^A block sequence may not be used as an implicit map key/,
+    'a list item (`- `) where the mapping around it expects `key: value` lines; put the list under a key of its own (`key:` and the items indented below it)',
+  ],
+  [
+    'BLOCK_AS_IMPLICIT_KEY',
+    /^Nested mappings are not allowed in compact mappings/,
+    'a value holds `: `, which YAML reads as a mapping inside the value; quote the whole value (\'…\' or "…"), or move what is nested onto lines of its own',
+  ],
+  [
+    'UNEXPECTED_TOKEN',
+    /^Unexpected block-seq-ind on same line with key/,
+    'a list item (`- `) cannot start on the line of its key; put the items on the lines below it, indented, or quote the value if the `-` is part of it',
+  ],
   ['BAD_INDENT', /^All mapping items must start at the same column/, 'the keys of one mapping must start at the same column; line this key up with the others'],
   ['BAD_INDENT', /^All sequence items must start at the same column/, 'the items of one list must start at the same column; line this `- ` up with the others'],
-  ['BAD_INDENT', /^Flow (sequence|map) in block collection must be sufficiently indented/, (m) => `a ${flowName(`flow ${m[1]}`)} value must end with its closing bracket, and its lines must be indented more than its key; close it, or indent its lines further`],
+  [
+    'BAD_INDENT',
+    /^Flow (sequence|map) in block collection must be sufficiently indented/,
+    (m) =>
+      `a ${flowName(`flow ${m[1]}`)} value must end with its closing bracket, and its lines must be indented more than its key; close it, or indent its lines further`,
+  ],
   ['MISSING_CHAR', /^Flow (sequence|map) must end with a/, (m) => `a ${flowName(`flow ${m[1]}`)} is never closed; end it with its closing bracket`],
-  ['BAD_INDENT', /^Flow end indicator should be more indented than parent/, 'the closing bracket must be indented more than the key the collection belongs to; indent it further'],
-  ['BAD_INDENT', /^Block scalar values in collections must be indented/, 'the text of a `|` or `>` block must be indented more than its key; indent its lines further'],
-  ['BAD_INDENT', /^Block scalar lines must not be less indented than their/, 'a line of a `|` or `>` block is indented less than its first line; indent it at least as far as the first line'],
-  ['MISSING_CHAR', /^Block scalars with more-indented leading empty lines/, 'a `|` or `>` block starts with blank lines holding more spaces than its first line of text; remove the spaces on those blank lines, or give the indentation after the `|` (`|2`)'],
+  [
+    'BAD_INDENT',
+    /^Flow end indicator should be more indented than parent/,
+    'the closing bracket must be indented more than the key the collection belongs to; indent it further',
+  ],
+  [
+    'BAD_INDENT',
+    /^Block scalar values in collections must be indented/,
+    'the text of a `|` or `>` block must be indented more than its key; indent its lines further',
+  ],
+  [
+    'BAD_INDENT',
+    /^Block scalar lines must not be less indented than their/,
+    'a line of a `|` or `>` block is indented less than its first line; indent it at least as far as the first line',
+  ],
+  [
+    'MISSING_CHAR',
+    /^Block scalars with more-indented leading empty lines/,
+    'a `|` or `>` block starts with blank lines holding more spaces than its first line of text; remove the spaces on those blank lines, or give the indentation after the `|` (`|2`)',
+  ],
   ['MISSING_CHAR', /^Missing closing (["'])quote/, (m) => `a quote ${m[1] ?? '"'} opened in this value is never closed; end the value with ${m[1] ?? '"'}`],
-  ['MISSING_CHAR', /^Missing , between (flow map|flow sequence) items/, (m) => `items inside ${flowName(m[1])} must be separated by \`,\`; add the missing \`,\``],
-  ['MISSING_CHAR', /^Missing , or : between (flow map|flow sequence) items/, (m) => `items inside ${flowName(m[1])} must be separated by \`,\`, and a key from its value by \`: \`; add what is missing, or quote the item if it is one text`],
-  ['MISSING_CHAR', /^Missing space after : in (flow map|flow sequence)/, (m) => `a key inside ${flowName(m[1])} needs a space after its \`:\`; write \`key: value\``],
-  ['MISSING_CHAR', /^Comments must be separated from other tokens by white space/, 'a comment (`#`) must have a space before it; add one, or quote the value if the `#` is part of it'],
-  ['MISSING_CHAR', /^Tags and anchors must be separated from the next token by white space/, 'a tag (`!`) or anchor (`&`) must be followed by a space; add one, or quote the value if the `!` or `&` is part of it'],
-  ['MISSING_CHAR', /^Sequence item without - indicator/, 'a line in a list that does not start with `- `; start it with `- `, or indent it under the item above'],
-  ['MISSING_CHAR', /^Missing directives-end(\/doc-start)? indicator line/, 'a `%` directive line must be followed by a `---` line before the document; add `---`, or remove the directive'],
-  ['MISSING_CHAR', /^Block collection cannot start on same line with directives-end marker/, 'a mapping or list cannot start on the `---` line; move it to the next line'],
-  ['MISSING_CHAR', /^Missing newline after block sequence props/, 'an anchor (`&`) or tag (`!`) of a list must be followed by a line break; put the `- ` items on the lines below it'],
-  ['UNEXPECTED_TOKEN', /^Unexpected empty item in (flow map|flow sequence)/, (m) => `an empty item inside ${flowName(m[1])} (a \`,\` first, or two in a row); remove the extra \`,\``],
+  [
+    'MISSING_CHAR',
+    /^Missing , between (flow map|flow sequence) items/,
+    (m) => `items inside ${flowName(m[1])} must be separated by \`,\`; add the missing \`,\``,
+  ],
+  [
+    'MISSING_CHAR',
+    /^Missing , or : between (flow map|flow sequence) items/,
+    (m) =>
+      `items inside ${flowName(m[1])} must be separated by \`,\`, and a key from its value by \`: \`; add what is missing, or quote the item if it is one text`,
+  ],
+  [
+    'MISSING_CHAR',
+    /^Missing space after : in (flow map|flow sequence)/,
+    (m) => `a key inside ${flowName(m[1])} needs a space after its \`:\`; write \`key: value\``,
+  ],
+  [
+    'MISSING_CHAR',
+    /^Comments must be separated from other tokens by white space/,
+    'a comment (`#`) must have a space before it; add one, or quote the value if the `#` is part of it',
+  ],
+  [
+    'MISSING_CHAR',
+    /^Tags and anchors must be separated from the next token by white space/,
+    'a tag (`!`) or anchor (`&`) must be followed by a space; add one, or quote the value if the `!` or `&` is part of it',
+  ],
+  [
+    'MISSING_CHAR',
+    /^Sequence item without - indicator/,
+    'a line in a list that does not start with `- `; start it with `- `, or indent it under the item above',
+  ],
+  [
+    'MISSING_CHAR',
+    /^Missing directives-end(\/doc-start)? indicator line/,
+    'a `%` directive line must be followed by a `---` line before the document; add `---`, or remove the directive',
+  ],
+  [
+    'MISSING_CHAR',
+    /^Block collection cannot start on same line with directives-end marker/,
+    'a mapping or list cannot start on the `---` line; move it to the next line',
+  ],
+  [
+    'MISSING_CHAR',
+    /^Missing newline after block sequence props/,
+    'an anchor (`&`) or tag (`!`) of a list must be followed by a line break; put the `- ` items on the lines below it',
+  ],
+  [
+    'UNEXPECTED_TOKEN',
+    /^Unexpected empty item in (flow map|flow sequence)/,
+    (m) => `an empty item inside ${flowName(m[1])} (a \`,\` first, or two in a row); remove the extra \`,\``,
+  ],
   ['UNEXPECTED_TOKEN', /^Unexpected (\S) in (flow map|flow sequence|collection)/, (m) => unexpectedToken(indicators[m[1] ?? ''], flowName(m[2]))],
-  ['UNEXPECTED_TOKEN', /^Block scalar header includes extra characters/, 'only `-` or `+`, an indentation digit and a comment may follow `|` or `>` on its line; put the text on the lines below it, indented'],
+  [
+    'UNEXPECTED_TOKEN',
+    /^Block scalar header includes extra characters/,
+    'only `-` or `+`, an indentation digit and a comment may follow `|` or `>` on its line; put the text on the lines below it, indented',
+  ],
   ['UNEXPECTED_TOKEN', /^Unexpected ([a-z-]+) (?:token )?(?:in YAML (?:stream|document)|at node end)/, (m) => unexpectedToken(m[1])],
   ['UNEXPECTED_TOKEN', /^Unexpected ([a-z-]+) token/, (m) => unexpectedToken(m[1])],
   ['UNEXPECTED_TOKEN', /^Unexpected doc-end without preceding document/, 'a `...` line (the end of a document) where no document has started; remove it'],
@@ -414,7 +530,11 @@ const plainMessages: ReadonlyArray<[code: string, first: RegExp, say: string | (
   ['MULTIPLE_TAGS', /^A node can have at most one tag/, 'a value can have only one tag (`!`); remove the others'],
   ['BAD_ALIAS', /^Anchor cannot be an empty string/, 'an anchor (`&`) needs a name after the `&`; write `&name`, or quote the value if the `&` is part of it'],
   ['BAD_ALIAS', /^Alias cannot be an empty string/, 'an alias (`*`) needs a name after the `*`; write `*name`, or quote the value if the `*` is part of it'],
-  ['BAD_ALIAS', /^(Anchor|Alias) ending in : is ambiguous/, (m) => `the name of an ${m[1] === 'Anchor' ? 'anchor (`&`)' : 'alias (`*`)'} cannot end in \`:\`; put a space before the \`:\``],
+  [
+    'BAD_ALIAS',
+    /^(Anchor|Alias) ending in : is ambiguous/,
+    (m) => `the name of an ${m[1] === 'Anchor' ? 'anchor (`&`)' : 'alias (`*`)'} cannot end in \`:\`; put a space before the \`:\``,
+  ],
   ['ALIAS_PROPS', /^An alias node must not specify any properties/, 'an alias (`*`) cannot have an anchor (`&`) or tag (`!`) of its own; remove them'],
   ['BAD_PROP_ORDER', /^/, 'anchors (`&`) and tags (`!`) must come after the `-`, `?` or `:` indicator'],
   ['BAD_SCALAR_START', /^/, 'a plain value cannot start with this character; quote the value'],
@@ -427,7 +547,8 @@ const plainMessages: ReadonlyArray<[code: string, first: RegExp, say: string | (
 ];
 
 /** What YAML cannot read, when no line above knows the message: nothing of the parser's words. */
-export const genericYamlMessage = 'YAML cannot read this line from here on; check its indentation, and quote a value that holds `: ` or ` #` or starts with one of [ ] { } & * ! | > % @ `';
+export const genericYamlMessage =
+  'YAML cannot read this line from here on; check its indentation, and quote a value that holds `: ` or ` #` or starts with one of [ ] { } & * ! | > % @ `';
 
 /** `yaml`'s error in plain words: the first entry of its code whose pattern the message's first line matches. */
 export function plainYamlMessage(error: Pick<YamlError, 'code' | 'message'>): string {
@@ -455,7 +576,7 @@ function findToken(roots: readonly CST.Token[], match: (token: CST.Token) => boo
   while (stack.length > 0) {
     const item = stack.pop();
     if (typeof item !== 'object' || item === null) continue;
-    if ('type' in item && typeof (item as { type: unknown }).type === 'string' && match(item as CST.Token)) return item as CST.Token;
+    if ('type' in item && typeof item.type === 'string' && match(item as CST.Token)) return item as CST.Token;
     const children = Array.isArray(item) ? item : Object.values(item);
     for (let i = children.length - 1; i >= 0; i--) if (typeof children[i] === 'object') stack.push(children[i]);
   }

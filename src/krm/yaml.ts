@@ -38,7 +38,7 @@ const verbatimTag: ScalarTag = {
   default: true,
   identify: (value) => value instanceof Verbatim,
   resolve: (text) => new Verbatim(text),
-  stringify: (item) => ((item as Scalar).value as Verbatim).text,
+  stringify: (item) => (item.value as Verbatim).text,
 };
 
 /**
@@ -97,7 +97,8 @@ export function parseYamlStream(text: string): ParsedStream {
   const documents: ParsedDocument[] = [];
   for (const doc of docs) {
     const causes = explainSyntaxErrors(doc.errors, { text, lines, cst }, describeError);
-    for (const cause of causes) found.push({ line: cause.line, col: cause.col, problem: () => ({ message: withColumn(cause.message, cause.col), line: cause.line }) });
+    for (const cause of causes)
+      found.push({ line: cause.line, col: cause.col, problem: () => ({ message: withColumn(cause.message, cause.col), line: cause.line }) });
     // Its errors were past the budget and dropped (counted in "and N more"): broken, not clean.
     if (causes.length === 0 && holdsOffset(droppedAt, doc.range[0], doc.range[2])) continue;
     const node = (doc.contents as Node | null) ?? null;
@@ -156,7 +157,8 @@ function firstProblems(found: Finding[], dropped: number, stopped: boolean): Yam
  * without `yaml`'s words, which may quote the input.
  */
 function toJsProblem(error: unknown): string {
-  if (/alias count/i.test((error as Error)?.message ?? '')) return `aliases expand to more than ${maxAliasCount} nodes; write the values out instead of using anchors and aliases`;
+  if (/alias count/i.test((error as Error)?.message ?? ''))
+    return `aliases expand to more than ${maxAliasCount} nodes; write the values out instead of using anchors and aliases`;
   return 'cannot be read as data (anchors, aliases, merge keys or tags here do not fit together); write the values out';
 }
 
@@ -400,7 +402,7 @@ function resolveUntagged(text: string, version: YamlVersion): unknown {
   if (!tags) plainTags.set(version, (tags = (new Document(null, { version }).schema.tags as ScalarTag[]).filter((tag) => tag.default === true && tag.test)));
   for (const tag of tags) {
     if (!tag.test?.test(text)) continue;
-    const resolved = tag.resolve(text, () => undefined, { intAsBigInt: false } as Parameters<ScalarTag['resolve']>[2]);
+    const resolved = tag.resolve(text, () => undefined, { intAsBigInt: false });
     return isScalar(resolved) ? resolved.value : resolved;
   }
   return text;
@@ -506,11 +508,11 @@ export function lineOf(root: Node | null, path: ReadonlyArray<string | number>, 
     if (isMap(node)) {
       const pair = node.items.find((item) => isPair(item) && isScalar(item.key) && String(item.key.value) === String(segment));
       if (!pair || !isPair(pair)) break;
-      best = rangeLine(pair.key as Node, lines) ?? best;
+      best = rangeLine(pair.key, lines) ?? best;
       node = pair.value;
     } else if (isSeq(node) && typeof segment === 'number') {
       node = node.items[segment];
-      best = rangeLine(node as Node, lines) ?? best;
+      best = rangeLine(node, lines) ?? best;
     } else {
       break;
     }
@@ -559,11 +561,15 @@ function nodeProblem(problem: NodeProblem, text: string, lines: LineCounter): Ya
       // Not quoted: a collection key holds values, and those may be secrets.
       return at(`this key is a ${problem.kind}; a mapping key must be a string or a number (quote the key to keep it as text)`);
     case 'empty-key':
-      return at('this value has no key before its `:`: if the text before the `:` belongs to one value (as in `a: [x]: y`), quote that whole value; else write the key');
+      return at(
+        'this value has no key before its `:`: if the text before the `:` belongs to one value (as in `a: [x]: y`), quote that whole value; else write the key',
+      );
     case 'cycle':
       return at('this alias (`*`) is inside the node its anchor (`&`) names, so the value would contain itself without end; write the value out instead');
     case 'unresolved':
-      return at('this alias (`*`) names no anchor (`&`) set before it in this document; quote the value if the `*` is part of the text, or set the anchor first');
+      return at(
+        'this alias (`*`) names no anchor (`&`) set before it in this document; quote the value if the `*` is part of the text, or set the anchor first',
+      );
     case 'merge':
       return at('a merge key `<<` must be followed by a mapping, an alias of one, or a list of them');
     case 'merge-tag':
@@ -590,5 +596,8 @@ function duplicateKey(key: NodeProblem, text: string, lines: LineCounter): YamlP
   // Named as written, so the user finds it (an empty key has no name).
   const end = text.indexOf('\n', offset);
   const name = key.end > key.offset ? /^\s*(?:-\s+)?("[^"]*"|'[^']*'|[^:#]+?)\s*:/.exec(text.slice(offset, end === -1 ? undefined : end))?.[1] : undefined;
-  return { message: `the key ${name ? `${quotedKey(name.replace(/^["']|["']$/g, ''))} ` : ''}appears twice in one mapping; keep only one`, line: lines.linePos(offset).line };
+  return {
+    message: `the key ${name ? `${quotedKey(name.replace(/^["']|["']$/g, ''))} ` : ''}appears twice in one mapping; keep only one`,
+    line: lines.linePos(offset).line,
+  };
 }

@@ -12,7 +12,9 @@ export const isDigest = (text: string): boolean => digestPattern.test(text);
 
 export function algorithmOf(digest: string): DigestAlgorithm | undefined {
   const algorithm = digest.slice(0, digest.indexOf(':'));
-  return Object.hasOwn(hexLength, algorithm) && digest.length === algorithm.length + 1 + hexLength[algorithm as DigestAlgorithm] ? (algorithm as DigestAlgorithm) : undefined;
+  return Object.hasOwn(hexLength, algorithm) && digest.length === algorithm.length + 1 + hexLength[algorithm as DigestAlgorithm]
+    ? (algorithm as DigestAlgorithm)
+    : undefined;
 }
 
 /** A hash that will produce a digest of `algorithm` (sha256 when none is known yet). */

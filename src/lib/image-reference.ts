@@ -56,7 +56,11 @@ export function parseReference(text: string): { ok: true; ref: ImageReference } 
   if (registry === 'docker.io' && path.length === 1) path.unshift('library');
   const bad = path.find((part) => !pathComponentPattern.test(part));
   if (bad !== undefined) {
-    return fail(bad === '' ? 'has an empty path component' : `"${bad.slice(0, 80)}" is not a repository path component (lower case letters and digits, joined by \`.\`, \`_\`, \`__\` or \`-\`)`);
+    return fail(
+      bad === ''
+        ? 'has an empty path component'
+        : `"${bad.slice(0, 80)}" is not a repository path component (lower case letters and digits, joined by \`.\`, \`_\`, \`__\` or \`-\`)`,
+    );
   }
   const repository = path.join('/');
   if (repository.length > maxNameLength) return fail(`its repository name is longer than ${maxNameLength} characters`);

@@ -49,12 +49,19 @@ function fromIssue(issue: Issue, schema: Schema, hints: RequiredHints): FieldPro
         return { path: [...path, key], message: `is not a known field${suggestion}` };
       });
       const more = issue.keys.length - shown.length;
-      if (more > 0) shown.push({ path, message: `has ${count(more)} more fields that are not known besides the ${MAX_UNKNOWN_KEYS} named; remove them${known.length > 0 ? ` (known fields: ${listOf(known)})` : ''}` });
+      if (more > 0)
+        shown.push({
+          path,
+          message: `has ${count(more)} more fields that are not known besides the ${MAX_UNKNOWN_KEYS} named; remove them${known.length > 0 ? ` (known fields: ${listOf(known)})` : ''}`,
+        });
       return shown;
     }
     case 'invalid_key':
       // A map key of the wrong form: the key schema's own message says what a key must be.
-      return issue.issues.map((inner) => ({ path, message: inner.code === 'invalid_format' || inner.code === 'custom' ? inner.message : `has an invalid key: ${inner.message}` }));
+      return issue.issues.map((inner) => ({
+        path,
+        message: inner.code === 'invalid_format' || inner.code === 'custom' ? inner.message : `has an invalid key: ${inner.message}`,
+      }));
     case 'invalid_union':
       return fromUnion(issue, schema, hints, path);
     case 'too_small':
@@ -87,7 +94,7 @@ function fromUnion(issue: z.core.$ZodIssueInvalidUnion, schema: Schema, hints: R
   const shapeMatches = branches.filter((errors) => !errors.every((e) => e.code === 'invalid_type' && e.path.length === 0));
   const chosen = shapeMatches[0];
   if (shapeMatches.length >= 1 && chosen) {
-    return chosen.flatMap((e) => fromIssue({ ...e, path: [...issue.path, ...e.path] } as Issue, schema, hints));
+    return chosen.flatMap((e) => fromIssue({ ...e, path: [...issue.path, ...e.path] }, schema, hints));
   }
   // A union with its own message (set in the schema) says best what the accepted forms are.
   if (issue.message && issue.message !== 'Invalid input') return [{ path, message: issue.message }];

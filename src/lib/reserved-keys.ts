@@ -13,7 +13,11 @@ export function reservedKeys(object: unknown): FieldProblem[] {
     if (Array.isArray(value)) value.forEach((v, i) => stack.push([v, [...path, i]]));
     else if (value !== null && typeof value === 'object') {
       for (const key of Object.keys(value)) {
-        if (key === '__proto__') problems.push({ path: [...path, key], message: 'is not a key llsd-render can carry (JavaScript reserves it) and no llama-stack setting has this name; remove it' });
+        if (key === '__proto__')
+          problems.push({
+            path: [...path, key],
+            message: 'is not a key llsd-render can carry (JavaScript reserves it) and no llama-stack setting has this name; remove it',
+          });
         else stack.push([(value as Record<string, unknown>)[key], [...path, key]]);
       }
     }

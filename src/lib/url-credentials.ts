@@ -38,4 +38,5 @@ export function isCredentialName(name: string): boolean {
 }
 const credentialNames = new Map<string, boolean>();
 const credentialWords = new Set(['pwd', 'pat', 'cookie', 'jwt']);
-const credentialName = /(?:password|passwd|passphrase|secret|secretkey|token|apikey|accesskey|privatekey|signingkey|encryptionkey|sessionkey|masterkey|credentials?|authorization)$/;
+const credentialName =
+  /(?:password|passwd|passphrase|secret|secretkey|token|apikey|accesskey|privatekey|signingkey|encryptionkey|sessionkey|masterkey|credentials?|authorization)$/;

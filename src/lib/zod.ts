@@ -28,7 +28,8 @@ export function lazily<T>(build: () => T): () => T {
  * a schema that is also used elsewhere; clone such a one first (`described(x.clone(), …)`).
  */
 export function described<T extends z.core.$ZodType>(schema: T, description: string): T {
-  if (z.globalRegistry.has(schema)) throw new Error(`described(): the schema is already described ("${z.globalRegistry.get(schema)?.description}"); clone it first`);
+  if (z.globalRegistry.has(schema))
+    throw new Error(`described(): the schema is already described ("${z.globalRegistry.get(schema)?.description}"); clone it first`);
   z.globalRegistry.add(schema, { description });
   return schema;
 }

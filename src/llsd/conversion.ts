@@ -130,7 +130,10 @@ export const toV1alpha1 = (object: unknown): Conversion => convert(object, direc
 export function convertTo(object: unknown, apiVersion: string): Conversion {
   const source = isPlainObject(object) ? object : {};
   if (!(llsdApiVersions as readonly string[]).includes(apiVersion)) {
-    return { object: source, problems: [{ path: [], message: `cannot be converted to ${quote(apiVersion)}: the supported versions are ${llsdApiVersions.join(' and ')}` }] };
+    return {
+      object: source,
+      problems: [{ path: [], message: `cannot be converted to ${quote(apiVersion)}: the supported versions are ${llsdApiVersions.join(' and ')}` }],
+    };
   }
   if (isPlainObject(object) && object.apiVersion === apiVersion && object.kind === kind) return { object, problems: [] };
   return convert(object, apiVersion === v1alpha2 ? directionsOf().up : directionsOf().down);
@@ -141,7 +144,8 @@ function convert(object: unknown, d: Direction): Conversion {
     return { object: isPlainObject(object) ? object : {}, problems: [{ path: [], message: `must be a ${kind} with \`metadata\`` }] };
   }
   if (object.kind !== kind || object.apiVersion !== d.from) {
-    const what = `${typeof object.apiVersion === 'string' ? clip(object.apiVersion) : '(no apiVersion)'} ${typeof object.kind === 'string' ? clip(object.kind) : '(no kind)'}`;
+    const apiVersion = typeof object.apiVersion === 'string' ? clip(object.apiVersion) : '(no apiVersion)';
+    const what = `${apiVersion} ${typeof object.kind === 'string' ? clip(object.kind) : '(no kind)'}`;
     return { object, problems: [{ path: ['apiVersion'], message: `must be ${d.from} ${kind} to be converted to ${d.to}, not ${what}` }] };
   }
   const taken = takeConversionData(object.metadata, d);
@@ -213,7 +217,7 @@ function takeConversionData(metadata: Plain, d: Direction): { annotations: Plain
   if (data.apiVersion !== d.to) {
     return { problem: { path, message: `holds fields of ${data.apiVersion}, but this object is converted from ${d.from} to ${d.to}; ${fix}` } };
   }
-  return { annotations: Object.keys(rest).length === 0 ? undefined : rest, data: data as ConversionData };
+  return { annotations: Object.keys(rest).length === 0 ? undefined : rest, data };
 }
 
 /**
@@ -373,7 +377,8 @@ export function v1alpha1FieldsNotRendered(object: Plain): FieldProblem[] {
     const row = directionsOf().up.rows.find((r) => samePath(r.from, path));
     if (row && getPath(converted, row.to) === undefined) {
       if (!isDefaultValue(path, value, namespace)) problems.push(...rejectedValue(path, value));
-      if (isPlainObject(value)) for (const [key, v] of Object.entries(value)) if (!directionsOf().up.rows.some((r) => samePath(r.from, [...path, key]))) walk([...path, key], v);
+      if (isPlainObject(value))
+        for (const [key, v] of Object.entries(value)) if (!directionsOf().up.rows.some((r) => samePath(r.from, [...path, key]))) walk([...path, key], v);
       return;
     }
     if (isPlainObject(value) && (row || isGroup(path))) {
@@ -403,18 +408,27 @@ function withoutCounterpart(path: string[], value: unknown, object: Plain): Fiel
   const at = ['spec', ...path];
   const name = path.join('.');
   if (name === 'server.containerSpec.name') {
-    return { severity: 'warning', code: 'v1alpha1-field-ignored', path: at, message: `is ignored: the server container is always named \`llama-stack\`, not ${quote(String(value))}` };
+    return {
+      severity: 'warning',
+      code: 'v1alpha1-field-ignored',
+      path: at,
+      message: `is ignored: the server container is always named \`llama-stack\`, not ${quote(String(value))}`,
+    };
   }
   if (name === 'server.userConfig.configMapNamespace') {
     const configMap = getPath(object, ['spec', 'server', 'userConfig', 'configMapName']);
     return {
-      severity: 'warning', code: 'v1alpha1-field-ignored',
+      severity: 'warning',
+      code: 'v1alpha1-field-ignored',
       path: at,
       message: `is ignored: the pod mounts the ConfigMap ${quote(String(configMap))} from its own namespace, as the v1alpha1 operator does; keep the ConfigMap next to the LLSD`,
     };
   }
   if (name === 'server.tlsConfig.caBundle.configMapNamespace') {
-    return { path: at, message: `must be the LLSD's own namespace: a pod can mount a CA bundle ConfigMap only from its namespace; copy the ConfigMap there and remove \`configMapNamespace\`` };
+    return {
+      path: at,
+      message: `must be the LLSD's own namespace: a pod can mount a CA bundle ConfigMap only from its namespace; copy the ConfigMap there and remove \`configMapNamespace\``,
+    };
   }
   if (name === 'server.containerSpec.resources.claims') {
     return { path: at, message: 'is not supported: v1alpha2 has no resource claims; remove `claims`' };
@@ -522,7 +536,8 @@ export function convertChecked(object: Plain, apiVersion: string): Conversion {
     object: converted.object,
     problems: [
       {
-        severity: 'warning', code: 'conversion-annotation',
+        severity: 'warning',
+        code: 'conversion-annotation',
         path: ['metadata', 'annotations', conversionAnnotation],
         message: `keeps ${shown.join(', ')}: ${apiVersion} has no field for ${fields.length === 1 ? 'it' : 'them'} (or cannot hold the value); converting back to ${object.apiVersion as string} restores ${fields.length === 1 ? 'it' : 'them'}`,
       },

@@ -282,7 +282,10 @@ function mergedObjects(members: JsonSchema[], description: string, at: string): 
   const all = Object.keys(properties);
   const forms = members.map((member) => {
     const own = Object.keys(member.properties ?? {});
-    const conditions = [...(member.required ?? []).map((key) => `has(self.${key})`), ...all.filter((key) => !own.includes(key)).map((key) => `!has(self.${key})`)];
+    const conditions = [
+      ...(member.required ?? []).map((key) => `has(self.${key})`),
+      ...all.filter((key) => !own.includes(key)).map((key) => `!has(self.${key})`),
+    ];
     return { own, condition: conditions.join(' && ') || 'true' };
   });
   const out: StructuralSchema = { type: 'object' };
@@ -316,7 +319,7 @@ function numberBounds(node: JsonSchema, out: StructuralSchema): void {
   }
 }
 
-function copy(from: JsonSchema, to: StructuralSchema, keys: ReadonlyArray<keyof JsonSchema & keyof StructuralSchema>): void {
+function copy(from: JsonSchema, to: StructuralSchema, keys: ReadonlyArray<keyof StructuralSchema>): void {
   for (const key of keys) {
     if (from[key] !== undefined) Object.assign(to, { [key]: from[key] });
   }

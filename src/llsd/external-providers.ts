@@ -56,7 +56,8 @@ export function mergeExternalProviders(config: Record<string, unknown>, llsd: Ll
       const at = entries.findIndex((e) => e.provider_id === entry.providerId);
       if (at >= 0) {
         problems.push({
-          severity: 'warning', code: 'external-provider-replaces',
+          severity: 'warning',
+          code: 'external-provider-replaces',
           path: [...path, 'providerId'],
           message: `replaces the ${configApi} provider ${quote(entry.providerId)} (${clip(String(entries[at]?.provider_type))}) with the external provider ${clip(entry.providerType)}`,
         });

@@ -1,5 +1,5 @@
 // The `llamastack.io/v1alpha1` LlamaStackDistribution, exactly as the v1alpha1 operator's CRD
-// defines it (../shared/reference/crd, notes/operator.md §1b): every field, its type, its CRD
+// defines it (llama-stack-k8s-operator's config/crd): every field, its type, its CRD
 // default and its bounds, and no rule the CRD does not have. v1alpha1 LLSDs are checked with this
 // schema, then converted to v1alpha2 (`convert.ts`) and rendered as such (DESIGN §9).
 //

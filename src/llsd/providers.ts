@@ -155,7 +155,10 @@ export function buildProvider(
     if (inUrl) problems.push({ path, message: urlPasswordMessage(inUrl, keys.credentialKey !== null) });
     if (!keys.urlKey) {
       const when = choice?.urlKeys ? ` in llama-stack ${release}` : '';
-      problems.push({ path, message: `cannot be set for ${type}: it has no URL setting${when}; remove \`endpoint\` or pass the provider's own keys in \`settings\`` });
+      problems.push({
+        path,
+        message: `cannot be set for ${type}: it has no URL setting${when}; remove \`endpoint\` or pass the provider's own keys in \`settings\``,
+      });
     } else {
       write(keys.urlKey, completeEndpoint(provider, resolved.api, keys.urlKey, profile, problems), path);
     }
@@ -165,7 +168,10 @@ export function buildProvider(
     if (!keys.credentialKey) {
       const when = choice?.credentialKeys ? ` in llama-stack ${release}` : '';
       const own = keys.otherCredentials.length > 0 ? ` (${listOf(keys.otherCredentials)})` : '';
-      problems.push({ path, message: `cannot be set for ${type}: it takes no API key${when}; remove \`apiKey\` or use \`secretRefs\` with the provider's own keys${own}` });
+      problems.push({
+        path,
+        message: `cannot be set for ${type}: it takes no API key${when}; remove \`apiKey\` or use \`secretRefs\` with the provider's own keys${own}`,
+      });
     } else {
       write(keys.credentialKey, secret(['API_KEY'], selectorOf(provider.apiKey), path), path);
     }
@@ -203,7 +209,12 @@ function credentialKeysOf(resolved: ResolvedType, keys: ProviderKeys): Set<strin
  * in the ConfigMap for anyone who can read it, as a literal `apiKey` would (which the schema
  * refuses): the same error, with the way to take it from a Secret. Values are never quoted.
  */
-function literalCredentials(settings: Record<string, unknown>, path: Array<string | number>, secretKeys: Set<string>, credentialKey: string | null): FieldProblem[] {
+function literalCredentials(
+  settings: Record<string, unknown>,
+  path: Array<string | number>,
+  secretKeys: Set<string>,
+  credentialKey: string | null,
+): FieldProblem[] {
   const problems: FieldProblem[] = [];
   const walk = (value: unknown, at: Array<string | number>): void => {
     if (Array.isArray(value)) return value.forEach((child, i) => walk(child, [...at, i]));
@@ -212,7 +223,8 @@ function literalCredentials(settings: Record<string, unknown>, path: Array<strin
     if (!isPlainObject(value) || isSecretLeaf(value)) return;
     const topLevel = at.length === path.length;
     for (const [key, child] of Object.entries(value)) {
-      if (isCredentialKey(key, secretKeys) && isLiteral(child)) problems.push({ path: [...at, key], message: literalCredentialMessage(key, topLevel, key === credentialKey) });
+      if (isCredentialKey(key, secretKeys) && isLiteral(child))
+        problems.push({ path: [...at, key], message: literalCredentialMessage(key, topLevel, key === credentialKey) });
       else walk(child, [...at, key]);
     }
   };
@@ -236,7 +248,8 @@ function isCredentialKey(key: string, secretKeys: Set<string>): boolean {
  * text around a placeholder, a `:+` value or a name the server does not substitute would all put
  * the credential in the ConfigMap.
  */
-const isLiteral = (value: unknown): boolean => (typeof value === 'string' && value !== '' && !/^\$\{env\.[A-Z0-9_]+(?::=)?\}$/.test(value)) || typeof value === 'number';
+const isLiteral = (value: unknown): boolean =>
+  (typeof value === 'string' && value !== '' && !/^\$\{env\.[A-Z0-9_]+(?::=)?\}$/.test(value)) || typeof value === 'number';
 
 function literalCredentialMessage(key: string, topLevel: boolean, isApiKey: boolean): string {
   const ref = '{name: <secret>, key: <key>}';

@@ -16,9 +16,15 @@ export function checkReferences(llsd: Llsd, inventory: Inventory, options: Rende
     const path = ['spec', 'overrideConfig', 'configMapName'];
     const configMap = inventory.find('', 'ConfigMap', namespace, override.configMapName);
     if (!configMap) {
-      problems.push({ path, message: `names the ConfigMap ${quote(override.configMapName)}, which is not in the input; add it next to the LLSD (with the key \`config.yaml\`) so its content can be checked and hashed` });
+      problems.push({
+        path,
+        message: `names the ConfigMap ${quote(override.configMapName)}, which is not in the input; add it next to the LLSD (with the key \`config.yaml\`) so its content can be checked and hashed`,
+      });
     } else if (typeof (configMap.object.data as Record<string, unknown> | undefined)?.['config.yaml'] !== 'string') {
-      problems.push({ path, message: `names the ConfigMap ${quote(override.configMapName)}, which has no \`data.config.yaml\`; put the whole llama-stack config under that key` });
+      problems.push({
+        path,
+        message: `names the ConfigMap ${quote(override.configMapName)}, which has no \`data.config.yaml\`; put the whole llama-stack config under that key`,
+      });
     }
   }
   const caBundle = llsd.spec.networking?.tls?.caBundle;

@@ -199,8 +199,10 @@ export function registerShields(input: ShieldInput, problems: FieldProblem[]): R
   if (input.providerFailed) return [];
   const chosen = enabled.find((p) => p.id === input.crProviders[0]) ?? enabled[0];
   if (!chosen) {
-    problems.push({ path, message: 'needs a safety provider, and the distribution enables none: configure `spec.providers.safety`, for example `{provider: ' +
-      'llama-guard}`' });
+    problems.push({
+      path,
+      message: 'needs a safety provider, and the distribution enables none: configure `spec.providers.safety`, for example `{provider: llama-guard}`',
+    });
     return [];
   }
   if (chosen.id !== input.crProviders[0] && enabled.length > 1) {
@@ -305,9 +307,10 @@ export function registerTools(input: ToolInput, problems: FieldProblem[]): Regis
     const entry = toolGroups().find((t) => t.names.includes(name));
     if (!entry) {
       const near = closest(name, known);
-      problems.push({ path: [...path, i], message:
-        `${quote(tool)} is not a built-in tool group.${near ? ` Did you mean "${near}"?` : ''} Known tools: ` +
-        `${listOf(toolGroups().map((t) => t.names[0] as string))}` });
+      problems.push({
+        path: [...path, i],
+        message: `${quote(tool)} is not a built-in tool group.${near ? ` Did you mean "${near}"?` : ''} Known tools: ${listOf(toolGroups().map((t) => t.names[0] as string))}`,
+      });
       return;
     }
     const variant = entry.variants.find(
@@ -333,8 +336,9 @@ export function registerTools(input: ToolInput, problems: FieldProblem[]): Regis
     if (profile.toolGroups === 'auto' || registered.some((t) => t.toolgroup_id === variant.toolGroup)) return;
     // The distribution's own entry for the group stays, when its provider serves it, unless the CR
     // configured a provider for the group.
-    const serves = (id: unknown): boolean => candidates.some((p) => p.id === id && variant.providers.includes(p.type));
-    const kept = baseGroups.find((g) => g.toolgroup_id === variant.toolGroup && serves(g.provider_id));
+    const kept = baseGroups.find(
+      (g) => g.toolgroup_id === variant.toolGroup && candidates.some((p) => p.id === g.provider_id && variant.providers.includes(p.type)),
+    );
     if (kept && !input.crProviders.includes(provider.id)) return;
     registered.push({ toolgroup_id: variant.toolGroup, provider_id: provider.id });
   });

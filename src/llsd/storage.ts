@@ -65,7 +65,8 @@ export function applyStorage(config: Record<string, unknown>, plan: Plan, env: S
       placeBackends(config, family, backend, home, files);
     } else if (placeStores(config, family, backend, home, files) === 0) {
       problems.push({
-        severity: 'warning', code: 'field-has-no-effect',
+        severity: 'warning',
+        code: 'field-has-no-effect',
         path: ['spec', 'storage', family],
         message: `has no effect: the llama-stack ${plan.release} config of distribution ${plan.distributionName} keeps no SQL store (inference_store, responses_store or files metadata_store); remove it`,
       });
@@ -132,7 +133,14 @@ function buildBackend(family: Family, input: StorageBackendInput, env: SecretEnv
  * llsd-render never reads, and there is no way to write the placeholder so that the server keeps
  * the string; so each of these fields read from a Secret gets a warning that says so.
  */
-function serverValue(family: Family, field: keyof StorageBackendInput, value: unknown, path: Array<string | number>, env: SecretEnv[], problems: FieldProblem[]): unknown {
+function serverValue(
+  family: Family,
+  field: keyof StorageBackendInput,
+  value: unknown,
+  path: Array<string | number>,
+  env: SecretEnv[],
+  problems: FieldProblem[],
+): unknown {
   // `password` is always a Secret key (either form); the other fields a value or {secretKeyRef}.
   const ref =
     field === 'password'
@@ -145,7 +153,8 @@ function serverValue(family: Family, field: keyof StorageBackendInput, value: un
   env.push({ name, secretName: ref.name, key: ref.key, path });
   if (field === 'password' || field === 'user' || field === 'database') {
     problems.push({
-      severity: 'warning', code: 'numeric-secret-value',
+      severity: 'warning',
+      code: 'numeric-secret-value',
       path,
       message: `is read from the Secret ${quote(ref.name)} through \${env.${name}}; llama-stack turns a substituted value that reads as a number or as true/false into that type, so a ${field} such as 123456 would stop the server: keep the value of key ${quote(ref.key)} non-numeric`,
     });
@@ -157,7 +166,10 @@ function serverValue(family: Family, field: keyof StorageBackendInput, value: un
 function parseRedisEndpoint(endpoint: string, path: Array<string | number>, problems: FieldProblem[]): { host: string; port?: number } | undefined {
   const url = URL.canParse(endpoint) ? new URL(endpoint) : undefined;
   if (url?.protocol === 'rediss:') {
-    problems.push({ path, message: "uses TLS (rediss://), which llama-stack's redis backend does not support: it takes only host and port; write `redis://<host>:<port>`" });
+    problems.push({
+      path,
+      message: "uses TLS (rediss://), which llama-stack's redis backend does not support: it takes only host and port; write `redis://<host>:<port>`",
+    });
     return undefined;
   }
   if (!url || url.protocol !== 'redis:' || url.hostname === '') {
@@ -169,7 +181,10 @@ function parseRedisEndpoint(endpoint: string, path: Array<string | number>, prob
     return undefined;
   }
   if ((url.pathname !== '' && url.pathname !== '/') || url.search !== '' || url.hash !== '') {
-    problems.push({ path, message: "must not choose a database or options: llama-stack's redis backend takes only host and port; write `redis://<host>:<port>`" });
+    problems.push({
+      path,
+      message: "must not choose a database or options: llama-stack's redis backend takes only host and port; write `redis://<host>:<port>`",
+    });
     return undefined;
   }
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1');

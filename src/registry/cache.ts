@@ -26,7 +26,9 @@ export function cacheDirectory(option: string | undefined, env: Environment): st
 }
 
 const entrySchema = lazily(() => z.object({ schema: z.literal(1), textSha256: z.string(), config: imageConfigSchema() }));
-const tagSchema = lazily(() => z.object({ schema: z.literal(1), reference: z.string(), platform: z.string(), digest: z.string().check(z.regex(digestPattern)) }));
+const tagSchema = lazily(() =>
+  z.object({ schema: z.literal(1), reference: z.string(), platform: z.string(), digest: z.string().check(z.regex(digestPattern)) }),
+);
 
 const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
 const platformFile = (platform: string): string => `${platform.replaceAll('/', '-')}.json`;

@@ -99,11 +99,13 @@ export class RegistryClient {
   /** A small blob (an image config) by digest, checked. */
   async blob(digest: string, size?: number): Promise<Buffer> {
     const what = `the blob ${digest} of ${this.repository}`;
-    if (size !== undefined && size > maxDocumentBytes) throw new RegistryError('protocol', `${what} is ${size} bytes; an image config is at most ${maxDocumentBytes}`);
+    if (size !== undefined && size > maxDocumentBytes)
+      throw new RegistryError('protocol', `${what} is ${size} bytes; an image config is at most ${maxDocumentBytes}`);
     const response = (await this.request('GET', `blobs/${digest}`, '*/*', what)) as Response;
     const bytes = await this.readBody(response, what, maxDocumentBytes);
     const actual = digestOf(bytes, algorithmOf(digest));
-    if (actual !== digest) throw mismatch(what, this.host, digest, actual, size !== undefined && bytes.length < size ? `${bytes.length} of ${size} bytes arrived` : undefined);
+    if (actual !== digest)
+      throw mismatch(what, this.host, digest, actual, size !== undefined && bytes.length < size ? `${bytes.length} of ${size} bytes arrived` : undefined);
     return bytes;
   }
 
@@ -186,7 +188,8 @@ export class RegistryClient {
       }
       return basic(credentials);
     }
-    if (scheme !== 'bearer') throw new RegistryError('auth', `${this.host} asked for ${challenge.scheme} authentication, which llsd-render does not speak (only Basic and Bearer)`);
+    if (scheme !== 'bearer')
+      throw new RegistryError('auth', `${this.host} asked for ${challenge.scheme} authentication, which llsd-render does not speak (only Basic and Bearer)`);
     const param = (name: string): string | undefined => {
       const value = challenge.params[name];
       return Array.isArray(value) ? value.join(',') : value;
@@ -200,7 +203,10 @@ export class RegistryClient {
     }
     const service = param('service');
     const scope = param('scope') ?? `repository:${this.repository}:pull`;
-    const token = credentials?.identityToken !== undefined ? await this.refreshToken(url, service, scope, credentials.identityToken) : await this.fetchToken(url, service, scope, credentials, what);
+    const token =
+      credentials?.identityToken !== undefined
+        ? await this.refreshToken(url, service, scope, credentials.identityToken)
+        : await this.fetchToken(url, service, scope, credentials, what);
     return `Bearer ${token}`;
   }
 
@@ -222,10 +228,23 @@ export class RegistryClient {
 
   /** An identity token (docker login to Azure and others) exchanged with the OAuth2 refresh-token grant. */
   private async refreshToken(url: URL, service: string | undefined, scope: string, identityToken: string): Promise<string> {
-    const body = new URLSearchParams({ grant_type: 'refresh_token', client_id: 'llsd-render', refresh_token: identityToken, scope, ...(service && { service }) });
-    const response = await this.tokenRequest(url, { method: 'POST', body, headers: { 'User-Agent': 'llsd-render', 'Content-Type': 'application/x-www-form-urlencoded' } });
+    const body = new URLSearchParams({
+      grant_type: 'refresh_token',
+      client_id: 'llsd-render',
+      refresh_token: identityToken,
+      scope,
+      ...(service && { service }),
+    });
+    const response = await this.tokenRequest(url, {
+      method: 'POST',
+      body,
+      headers: { 'User-Agent': 'llsd-render', 'Content-Type': 'application/x-www-form-urlencoded' },
+    });
     if (response.status === 401 || response.status === 403) {
-      throw new RegistryError('auth', `the token service of ${this.host} (${url.host}) refused the stored identity token (HTTP ${response.status}): ${loginHint(this.host)}`);
+      throw new RegistryError(
+        'auth',
+        `the token service of ${this.host} (${url.host}) refused the stored identity token (HTTP ${response.status}): ${loginHint(this.host)}`,
+      );
     }
     return this.tokenFrom(response, url, ['access_token', 'token']);
   }
@@ -280,9 +299,15 @@ export class RegistryClient {
     } catch (error) {
       if (error instanceof RegistryError) throw error;
       if (controller?.signal.reason instanceof TimeoutError) {
-        throw new RegistryError('timeout', `${host} stopped sending ${what} for ${this.options.timeoutMs / 1000} s after ${received} bytes (RenderConfig \`registry.timeoutSeconds\`)`);
+        throw new RegistryError(
+          'timeout',
+          `${host} stopped sending ${what} for ${this.options.timeoutMs / 1000} s after ${received} bytes (RenderConfig \`registry.timeoutSeconds\`)`,
+        );
       }
-      throw new RegistryError('integrity', `${what} from ${host} was cut off after ${received}${Number.isFinite(declared) ? ` of ${declared}` : ''} bytes; nothing was cached`);
+      throw new RegistryError(
+        'integrity',
+        `${what} from ${host} was cut off after ${received}${Number.isFinite(declared) ? ` of ${declared}` : ''} bytes; nothing was cached`,
+      );
     } finally {
       clearTimeout(timer);
     }
@@ -300,7 +325,9 @@ export class RegistryClient {
   /** The registry's own error message (`{"errors": [{"code", "message"}]}`), when it sent one. */
   private async errorDetail(response: Response): Promise<string> {
     try {
-      const body = JSON.parse((await this.readBody(response, 'an error', 64 * 1024)).toString('utf8')) as { errors?: Array<{ code?: string; message?: string }> };
+      const body = JSON.parse((await this.readBody(response, 'an error', 64 * 1024)).toString('utf8')) as {
+        errors?: Array<{ code?: string; message?: string }>;
+      };
       const first = body.errors?.[0];
       return first ? `, ${[first.code, first.message].filter(Boolean).join(': ')}` : '';
     } catch {
@@ -338,7 +365,10 @@ const loginHint = (host: string): string =>
   `log in with \`podman login ${host}\` or \`docker login ${host}\` (or point REGISTRY_AUTH_FILE at an auth.json that has ${host}), or give the config with \`spec.overrideConfig\``;
 
 function mismatch(what: string, host: string, expected: string, actual: string, note?: string): RegistryError {
-  return new RegistryError('integrity', `${what} from ${host} does not match its digest: expected ${expected}, got ${actual}${note ? ` (${note})` : ''}; nothing was cached. A proxy or mirror in between may be altering it`);
+  return new RegistryError(
+    'integrity',
+    `${what} from ${host} does not match its digest: expected ${expected}, got ${actual}${note ? ` (${note})` : ''}; nothing was cached. A proxy or mirror in between may be altering it`,
+  );
 }
 
 function networkError(error: unknown, host: string, what: string, timeoutMs: number): RegistryError {
@@ -358,7 +388,10 @@ function networkError(error: unknown, host: string, what: string, timeoutMs: num
           : (e.cause?.message ?? e.message);
   // OpenSSL's messages span lines and name source files: keep the words a person can act on.
   if (/wrong version number|packet length too long|http request/i.test(reason)) {
-    return new RegistryError('network', `cannot fetch ${what} from ${host}: it does not speak HTTPS; if ${host} serves plain HTTP, list it in RenderConfig \`registry.insecure\``);
+    return new RegistryError(
+      'network',
+      `cannot fetch ${what} from ${host}: it does not speak HTTPS; if ${host} serves plain HTTP, list it in RenderConfig \`registry.insecure\``,
+    );
   }
   const oneLine = reason.split('\n')[0]?.trim() ?? reason;
   const tlsHint = /ssl|tls|certificate/i.test(oneLine) ? '; set NODE_EXTRA_CA_CERTS to the CA that signed its certificate' : '';

@@ -60,7 +60,10 @@ export function credentialsFor(registry: string, repository: string, env: Enviro
   const parts = repository.split('/');
   // `host/a/b`, `host/a`, then the host's own keys.
   const scoped = parts.map((_, i) => `${registry}/${parts.slice(0, parts.length - i).join('/')}`);
-  const hostKeys = registry === 'docker.io' ? ['docker.io', 'index.docker.io', 'https://index.docker.io/v1/', 'registry-1.docker.io'] : [registry, `https://${registry}`, `http://${registry}`];
+  const hostKeys =
+    registry === 'docker.io'
+      ? ['docker.io', 'index.docker.io', 'https://index.docker.io/v1/', 'registry-1.docker.io']
+      : [registry, `https://${registry}`, `http://${registry}`];
   const keys = [...scoped, ...hostKeys];
   for (const path of authFilePaths(env)) {
     const file = readAuthFile(path);

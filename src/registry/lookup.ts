@@ -32,11 +32,16 @@ export async function lookUpImage(image: string, settings: LookupSettings, env: 
   if (urlCredential(image) || /^[a-z][a-z0-9+.-]*:\/\//i.test(image) || /^[^/]*@/.test(image)) {
     return {
       ok: false,
-      message: 'is not an image reference: write `registry/repository:tag` with no scheme (`https://`), user name, password or query; registry credentials come from `podman login` / `docker login` or REGISTRY_AUTH_FILE',
+      message:
+        'is not an image reference: write `registry/repository:tag` with no scheme (`https://`), user name, password or query; registry credentials come from `podman login` / `docker login` or REGISTRY_AUTH_FILE',
     };
   }
   const parsed = parseReference(image);
-  if (!parsed.ok) return { ok: false, message: `${quote(image)} is not an image reference (${parsed.message}); write one such as \`quay.io/org/distribution-custom:${newestRelease()}\`` };
+  if (!parsed.ok)
+    return {
+      ok: false,
+      message: `${quote(image)} is not an image reference (${parsed.message}); write one such as \`quay.io/org/distribution-custom:${newestRelease()}\``,
+    };
   const ref = parsed.ref;
   const canonical = formatReference(ref);
   const { platform, cacheDir } = settings;
@@ -97,13 +102,20 @@ const schemas = lazily(() => {
   return {
     imageManifest: z.looseObject({ config: descriptor, layers: z.array(descriptor) }),
     imageIndex: z.looseObject({
-      manifests: z.array(z.extend(descriptor, { platform: z.optional(z.looseObject({ os: z.string(), architecture: z.string(), variant: z.optional(z.string()) })) })),
+      manifests: z.array(
+        z.extend(descriptor, { platform: z.optional(z.looseObject({ os: z.string(), architecture: z.string(), variant: z.optional(z.string()) })) }),
+      ),
     }),
     imageConfigBlob: z.looseObject({ config: z.nullish(z.looseObject({ Labels: z.nullish(z.record(z.string(), z.string())) })) }),
   };
 });
 
-async function readFromRegistry(client: RegistryClient, ref: ImageReference, image: string, settings: LookupSettings): Promise<{ config: ImageConfig; cached: boolean; tag?: string }> {
+async function readFromRegistry(
+  client: RegistryClient,
+  ref: ImageReference,
+  image: string,
+  settings: LookupSettings,
+): Promise<{ config: ImageConfig; cached: boolean; tag?: string }> {
   const tag = ref.digest === undefined ? (ref.tag ?? 'latest') : undefined;
   const resolved = tag === undefined ? undefined : await client.resolve(tag);
   const digest = ref.digest ?? (resolved?.digest as string);
@@ -116,7 +128,10 @@ async function readFromRegistry(client: RegistryClient, ref: ImageReference, ima
     const chosen = choosePlatform(index.manifests, settings.platform);
     if (!chosen) {
       const offered = index.manifests.map((m) => (m.platform ? platformOf(m.platform) : 'unknown')).filter((p) => p !== 'unknown/unknown' && p !== 'unknown');
-      throw new RegistryError('not-found', `${image} has no image for ${settings.platform} (it has ${offered.join(', ') || 'none'}); set RenderConfig \`registry.platform\` to the platform your nodes run`);
+      throw new RegistryError(
+        'not-found',
+        `${image} has no image for ${settings.platform} (it has ${offered.join(', ') || 'none'}); set RenderConfig \`registry.platform\` to the platform your nodes run`,
+      );
     }
     manifest = await client.manifest(chosen.digest);
   }
@@ -144,10 +159,17 @@ async function readFromRegistry(client: RegistryClient, ref: ImageReference, ima
       break;
     case 'layer': {
       const layer = parsed.layers.find((l) => l.digest === location.layer);
-      if (!layer) throw new RegistryError('protocol', `${image} cannot give its config.yaml: its label ${configLabel.layer} names ${location.layer}, which is not one of its layers`);
+      if (!layer)
+        throw new RegistryError(
+          'protocol',
+          `${image} cannot give its config.yaml: its label ${configLabel.layer} names ${location.layer}, which is not one of its layers`,
+        );
       const compression = layerCompression(layer.mediaType);
       if (compression === undefined) {
-        throw new RegistryError('protocol', `${image} cannot give its config.yaml: its layer ${layer.digest} is of type "${layer.mediaType}", which llsd-render cannot unpack (tar, tar+gzip); put the config in a gzip-compressed layer or in the ${configLabel.base64} label`);
+        throw new RegistryError(
+          'protocol',
+          `${image} cannot give its config.yaml: its layer ${layer.digest} is of type "${layer.mediaType}", which llsd-render cannot unpack (tar, tar+gzip); put the config in a gzip-compressed layer or in the ${configLabel.base64} label`,
+        );
       }
       const text = await readFileFromLayer(client, layer.digest, location.path, image);
       config = { ...common, from: 'layer', layer: location.layer, path: location.path, text };
@@ -175,7 +197,9 @@ function normalise(p: Platform): Required<Platform> {
 function choosePlatform<T extends { platform?: Platform | undefined }>(entries: readonly T[], wanted: string): T | undefined {
   const [os = '', architecture = '', variant] = wanted.split('/');
   const want = normalise({ os, architecture, variant });
-  const candidates = entries.filter((e): e is T & { platform: Platform } => e.platform !== undefined && e.platform.os === want.os && e.platform.architecture === want.architecture);
+  const candidates = entries.filter(
+    (e): e is T & { platform: Platform } => e.platform !== undefined && e.platform.os === want.os && e.platform.architecture === want.architecture,
+  );
   const exact = candidates.find((e) => normalise(e.platform).variant === want.variant);
   if (exact || want.architecture !== 'arm') return exact;
   const level = (v: string): number => Number(/^v(\d+)$/.exec(v)?.[1] ?? 0);
@@ -257,8 +281,10 @@ async function readFileFromLayer(client: RegistryClient, digest: string, path: s
     parser.end();
     await ended;
   }
-  if (archiveError !== undefined) throw new RegistryError('protocol', `the layer ${digest} of ${image} is not a tar archive llsd-render can read (${archiveError})`);
+  if (archiveError !== undefined)
+    throw new RegistryError('protocol', `the layer ${digest} of ${image} is not a tar archive llsd-render can read (${archiveError})`);
   if (!found) throw new RegistryError('protocol', `${image} cannot give its config.yaml: its layer ${digest} has no file ${path} (label ${configLabel.path})`);
-  if (size > maxConfigBytes) throw new RegistryError('protocol', `${path} in the layer ${digest} of ${image} is larger than ${maxConfigBytes} bytes; that is no config.yaml`);
+  if (size > maxConfigBytes)
+    throw new RegistryError('protocol', `${path} in the layer ${digest} of ${image} is larger than ${maxConfigBytes} bytes; that is no config.yaml`);
   return Buffer.concat(chunks).toString('utf8');
 }

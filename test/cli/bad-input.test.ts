@@ -134,7 +134,9 @@ describe('KRM mode: stdin that is not a ResourceList', () => {
     const errors = list.results.filter((x) => x.severity === 'error');
     expect(errors).toHaveLength(1);
     const line = lineOfMarker(input, 'distribution:', 2);
-    expect(errors[0]?.message).toMatch(new RegExp(`^stdin is not valid YAML \\(line ${line}\\): .*the key "distribution" appears twice in one mapping; keep only one`, 'i'));
+    expect(errors[0]?.message).toMatch(
+      new RegExp(`^stdin is not valid YAML \\(line ${line}\\): .*the key "distribution" appears twice in one mapping; keep only one`, 'i'),
+    );
   });
 
   it('an alias bomb: an error result, not a crash', () => {

@@ -24,7 +24,9 @@ describe('a huge value is quoted in part', () => {
     expect(r.status).toBe(1);
     expect(r.stdout).toBe('');
     const error = stderrLines(r).find((line) => line.includes('spec.distribution.name'));
-    expect(error).toMatch(/spec\.distribution\.name: unknown distribution "x{100}…" \(4,999,900 more characters\)\. Known distributions: .*starter.*; or set `spec\.distribution\.image` instead\.$/);
+    expect(error).toMatch(
+      /spec\.distribution\.name: unknown distribution "x{100}…" \(4,999,900 more characters\)\. Known distributions: .*starter.*; or set `spec\.distribution\.image` instead\.$/,
+    );
     expect((error as string).length).toBeLessThan(1000);
     expect(r.stderr.length).toBeLessThan(2000);
   });
@@ -53,10 +55,14 @@ describe('a long list of candidates is listed in part', () => {
     // 100 of one kind, then one line counting the rest.
     expect(lines).toHaveLength(101);
     expect(lines.filter((line) => line.includes('models[*]'))).toEqual([
-      expect.stringMatching(/llsd\.yaml: llama\/quickstart: spec\.resources\.models\[\*\]\.provider: 1,900 more errors like the 100 shown for this field are left out; fix the ones shown, then run again$/),
+      expect.stringMatching(
+        /llsd\.yaml: llama\/quickstart: spec\.resources\.models\[\*\]\.provider: 1,900 more errors like the 100 shown for this field are left out; fix the ones shown, then run again$/,
+      ),
     ]);
     const first = lines.find((line) => line.includes('spec.resources.models[0].provider'));
-    expect(first).toMatch(/names the inference provider "missing-0", which the rendered config does not enable; use one of: (?:[\w-]+, ){10}… and [\d,]+ more$/);
+    expect(first).toMatch(
+      /names the inference provider "missing-0", which the rendered config does not enable; use one of: (?:[\w-]+, ){10}… and [\d,]+ more$/,
+    );
   });
 
   it('the same input in KRM mode: a ResourceList whose results stay bounded', () => {
@@ -79,7 +85,9 @@ describe('control characters are shown, not written', () => {
     expect(r.stderr).not.toMatch(/\u001b/);
     const errors = stderrLines(r).filter((line) => !line.includes('warning: '));
     expect(errors).toHaveLength(1);
-    expect(errors[0]).toMatch(/spec\.distribution\.name: unknown distribution "star\\nfake\.yaml:1: forged\\x1b\[31mred"\. Known distributions: .*; or set `spec\.distribution\.image` instead\.$/);
+    expect(errors[0]).toMatch(
+      /spec\.distribution\.name: unknown distribution "star\\nfake\.yaml:1: forged\\x1b\[31mred"\. Known distributions: .*; or set `spec\.distribution\.image` instead\.$/,
+    );
   });
 
   it('in KRM mode the result message carries the same escapes', () => {
@@ -102,7 +110,11 @@ describe('many unknown fields in one mapping (attacker probe: 100,000 took 67 s 
     const errors = stderrLines(r).filter((l) => !l.includes(': warning: '));
     expect(errors).toHaveLength(21);
     expect(errors.filter((l) => / spec\.f\d+: is not a known field; known fields: distribution, providers/.test(l))).toHaveLength(20);
-    expect(errors).toContainEqual(expect.stringMatching(/: llama\/quickstart: spec: has 4,980 more fields that are not known besides the 20 named; remove them \(known fields: distribution, /));
+    expect(errors).toContainEqual(
+      expect.stringMatching(
+        /: llama\/quickstart: spec: has 4,980 more fields that are not known besides the 20 named; remove them \(known fields: distribution, /,
+      ),
+    );
   });
 });
 
@@ -111,14 +123,18 @@ describe('many unknown fields in one mapping (attacker probe: 100,000 took 67 s 
 // then about 4,950 such warnings for the same documents (those past the parser's error budget).
 describe('the same error many times in one file: 10, then one that counts the rest (attacker round 7)', () => {
   it('5,000 copies of one ConfigMap: 10 "defined twice" errors and one count, not 4,999 lines', () => {
-    const dir = writeTree(tempDir(), { 'dup.yaml': Array.from({ length: 5_000 }, () => '{apiVersion: v1, kind: ConfigMap, metadata: {name: c}}\n').join('---\n') });
+    const dir = writeTree(tempDir(), {
+      'dup.yaml': Array.from({ length: 5_000 }, () => '{apiVersion: v1, kind: ConfigMap, metadata: {name: c}}\n').join('---\n'),
+    });
     const r = run(['build', 'dup.yaml'], { cwd: dir });
     expectNoCrash(r);
     expect(r.status).toBe(1);
     expect(r.stdout).toBe('');
     const twice = stderrLines(r).filter((line) => line.includes('is defined twice'));
     expect(twice).toHaveLength(11);
-    expect(twice[10]).toMatch(/^dup\.yaml:\d+: 4,989 more of the same error \(ConfigMap "c" is defined twice .*\), from this line of the file on, are left out$/);
+    expect(twice[10]).toMatch(
+      /^dup\.yaml:\d+: 4,989 more of the same error \(ConfigMap "c" is defined twice .*\), from this line of the file on, are left out$/,
+    );
   });
 });
 
@@ -136,7 +152,9 @@ describe('warnings of one code in one file: 10, then one that counts the rest', 
     for (const line of lines.slice(0, 10)) expect(line).toMatch(new RegExp(`^many\\.yaml:\\d+: ${escape(notAnObject)}$`));
     // The count stands where the 11th such document starts (its `---`, two lines after the 10th).
     const shownLines = lines.slice(0, 10).map((line) => Number(/^many\.yaml:(\d+):/.exec(line)?.[1]));
-    expect(lines[10]).toBe(`many.yaml:${(shownLines[9] as number) + 2}: warning: 19,990 more warnings like the 10 above, from this line of the file on, are left out; fix those shown (or silence the code), then run again [not-a-kubernetes-object]`);
+    expect(lines[10]).toBe(
+      `many.yaml:${(shownLines[9] as number) + 2}: warning: 19,990 more warnings like the 10 above, from this line of the file on, are left out; fix those shown (or silence the code), then run again [not-a-kubernetes-object]`,
+    );
     expect(r.stdout).toContain('kind: Deployment');
   });
 
@@ -153,7 +171,9 @@ describe('warnings of one code in one file: 10, then one that counts the rest', 
   });
 
   it('a render warning repeated by 12 LLSDs of one file: 10 and a count', () => {
-    const llsds = Array.from({ length: 12 }, (_, i) => quickstartText().replace('name: quickstart', `name: quickstart-${String(i).padStart(2, '0')}`)).join('\n---\n');
+    const llsds = Array.from({ length: 12 }, (_, i) => quickstartText().replace('name: quickstart', `name: quickstart-${String(i).padStart(2, '0')}`)).join(
+      '\n---\n',
+    );
     const dir = writeTree(tempDir(), { 'llsds.yaml': llsds });
     const r = run(['build', 'llsds.yaml'], { cwd: dir });
     expectNoCrash(r);
@@ -161,7 +181,9 @@ describe('warnings of one code in one file: 10, then one that counts the rest', 
     const lines = stderrLines(r).filter((line) => line.includes('[secret-not-in-input]'));
     expect(lines).toHaveLength(11);
     expect(lines.slice(0, 10).map((line) => /llama\/(quickstart-\d\d)/.exec(line)?.[1])).toEqual(Array.from({ length: 10 }, (_, i) => `quickstart-0${i}`));
-    expect(lines[10]).toMatch(/^llsds\.yaml:\d+: warning: 2 more warnings like the 10 above, from this line of the file on, are left out; fix those shown \(or silence the code\), then run again \[secret-not-in-input\]$/);
+    expect(lines[10]).toMatch(
+      /^llsds\.yaml:\d+: warning: 2 more warnings like the 10 above, from this line of the file on, are left out; fix those shown \(or silence the code\), then run again \[secret-not-in-input\]$/,
+    );
   });
 });
 

@@ -139,7 +139,9 @@ describe('build and validate over a directory holding only an OGXServer', () => 
     expect(objects.map(ref)).not.toContain('OGXServer/assistant');
     expect(r.stdout).not.toMatch(/^kind: OGXServer$/m);
     expect(objects.filter((o) => !isGenerated(o)).map(ref)).toEqual(['Secret/vllm-credentials']);
-    expect(objects.filter(isGenerated).map(ref)).toEqual(expect.arrayContaining(['Deployment/assistant', 'Service/assistant-service', 'ServiceAccount/assistant-sa']));
+    expect(objects.filter(isGenerated).map(ref)).toEqual(
+      expect.arrayContaining(['Deployment/assistant', 'Service/assistant-service', 'ServiceAccount/assistant-sa']),
+    );
   });
 
   it('validate counts the OGXServer as something validated: exit 0 and its info line', () => {
@@ -212,7 +214,8 @@ describe('build --config FILE', () => {
     const appDir = lazy(() =>
       writeTree(tempDir(), {
         ...appTree,
-        'render-config.yaml': 'apiVersion: fn.llamastack.io/v1alpha1\nkind: RenderConfig\nmetadata:\n  name: options\nspec:\n  gitopsAnnotations: false\n  networkPolicy: "on"\n',
+        'render-config.yaml':
+          'apiVersion: fn.llamastack.io/v1alpha1\nkind: RenderConfig\nmetadata:\n  name: options\nspec:\n  gitopsAnnotations: false\n  networkPolicy: "on"\n',
       }),
     );
 
@@ -233,7 +236,9 @@ describe('build --config FILE', () => {
       const r = run(['validate', '--config', file, '.'], { cwd: appDir() });
       expect(r.status, r.stderr).toBe(0);
       expect(r.stderr).toBe('');
-      expect(r.stdout).toContain(`render-config.yaml:5: options: spec: info: sets \`gitopsAnnotations\` as --config ${file} does (the command line wins where both set an option); it can be left out here\n`);
+      expect(r.stdout).toContain(
+        `render-config.yaml:5: options: spec: info: sets \`gitopsAnnotations\` as --config ${file} does (the command line wins where both set an option); it can be left out here\n`,
+      );
     });
 
     it('the --config file itself among the inputs is read once, as the command line, and says nothing', () => {
@@ -273,15 +278,31 @@ describe('build --config FILE', () => {
         setup: (dir) => (symlinkSync('loop.yaml', join(dir, 'loop.yaml')), 'loop.yaml'),
         message: 'loop.yaml: is a symbolic link that leads back to itself (a loop): point it at the RenderConfig file, or give that file',
       },
-      { title: 'a directory', setup: (dir) => (mkdirSync(join(dir, 'opts')), 'opts'), message: `opts: is a directory, but ${expected}: give the path of that file` },
-      { title: '/dev/zero', setup: () => '/dev/zero', message: `/dev/zero: is not a regular file (a device, a pipe or a socket), but ${expected}: write the options to a file and give its path` },
-      { title: '/dev/null', setup: () => '/dev/null', message: `/dev/null: is not a regular file (a device, a pipe or a socket), but ${expected}: write the options to a file and give its path` },
+      {
+        title: 'a directory',
+        setup: (dir) => (mkdirSync(join(dir, 'opts')), 'opts'),
+        message: `opts: is a directory, but ${expected}: give the path of that file`,
+      },
+      {
+        title: '/dev/zero',
+        setup: () => '/dev/zero',
+        message: `/dev/zero: is not a regular file (a device, a pipe or a socket), but ${expected}: write the options to a file and give its path`,
+      },
+      {
+        title: '/dev/null',
+        setup: () => '/dev/null',
+        message: `/dev/null: is not a regular file (a device, a pipe or a socket), but ${expected}: write the options to a file and give its path`,
+      },
       {
         title: 'a fifo nothing writes to (it hung)',
         setup: (dir) => (expect(spawnSync('mkfifo', [join(dir, 'opts.yaml')]).status).toBe(0), 'opts.yaml'),
         message: `opts.yaml: is not a regular file (a device, a pipe or a socket), but ${expected}: write the options to a file and give its path`,
       },
-      { title: 'an empty file', setup: (dir) => (writeFileSync(join(dir, 'opts.yaml'), ''), 'opts.yaml'), message: `opts.yaml: holds no Kubernetes object, but --config takes a file with exactly one RenderConfig (fn.llamastack.io/v1alpha1) or ConfigMap` },
+      {
+        title: 'an empty file',
+        setup: (dir) => (writeFileSync(join(dir, 'opts.yaml'), ''), 'opts.yaml'),
+        message: `opts.yaml: holds no Kubernetes object, but --config takes a file with exactly one RenderConfig (fn.llamastack.io/v1alpha1) or ConfigMap`,
+      },
     ];
     for (const { title, setup, message } of cases) {
       it(title, () => {
@@ -395,7 +416,12 @@ describe('build -o DIR over time', () => {
 
 describe('build: objects that would collide', () => {
   it('the same object in two files is an error naming both', () => {
-    const dir = writeTree(tempDir(), { 'a.yaml': configMap('same'), 'b.yaml': configMap('same'), 'llsd.yaml': quickstartText(), 'secret.yaml': readFixture('secret.yaml') });
+    const dir = writeTree(tempDir(), {
+      'a.yaml': configMap('same'),
+      'b.yaml': configMap('same'),
+      'llsd.yaml': quickstartText(),
+      'secret.yaml': readFixture('secret.yaml'),
+    });
     const r = run(['build', '.'], { cwd: dir });
     expect(r.status).toBe(1);
     expect(r.stdout).toBe('');
@@ -407,7 +433,9 @@ describe('build: objects that would collide', () => {
     const dir = writeTree(tempDir(), { 'llsd.yaml': quickstartText(), 'service.yaml': service });
     const r = run(['build', '.'], { cwd: dir });
     expect(r.status).toBe(1);
-    expect(r.stderr).toMatch(/^llsd\.yaml:\d+: llama\/quickstart: metadata\.name: would generate Service "quickstart-service", which the input \(service\.yaml\) already defines; rename the LLSD or the other object$/m);
+    expect(r.stderr).toMatch(
+      /^llsd\.yaml:\d+: llama\/quickstart: metadata\.name: would generate Service "quickstart-service", which the input \(service\.yaml\) already defines; rename the LLSD or the other object$/m,
+    );
   });
 
   it('a kustomization.yaml without metadata is skipped without a warning', () => {
@@ -445,7 +473,9 @@ describe('build: how a file is read does not change what comes out', () => {
   it('a result about an object names the same document and line from either reader', () => {
     const bad = (name: string, value: string) =>
       `---\n${configMap(name)}---\n---\n${quickstartText().replace('name: quickstart', `name: ${name}`).replace('spec:\n', `spec:\n  unknownField: ${value}\n`)}`;
-    const r = run(['build', '.'], { cwd: writeTree(tempDir(), { 'plain.yaml': bad('one', '1'), 'anchored.yaml': bad('two', '&a 1'), 'secret.yaml': readFixture('secret.yaml') }) });
+    const r = run(['build', '.'], {
+      cwd: writeTree(tempDir(), { 'plain.yaml': bad('one', '1'), 'anchored.yaml': bad('two', '&a 1'), 'secret.yaml': readFixture('secret.yaml') }),
+    });
     expectNoCrash(r);
     expect(r.status).toBe(1);
     const lines = stderrLines(r).filter((line) => line.includes('unknownField'));
@@ -496,7 +526,11 @@ describe('usage errors exit 2 with a one-line reason and a pointer to --help', (
   const cases: Array<{ title: string; args: string[]; stderr: RegExp }> = [
     { title: 'an unknown command', args: ['frobnicate'], stderr: /unknown command "frobnicate" \(commands: build, validate/ },
     { title: 'a misspelt command', args: ['biuld', '.'], stderr: /^llsd-render: unknown command "biuld"; did you mean `build`\?/ },
-    { title: 'a misspelt option', args: ['build', '--ouput', 'x', '.'], stderr: /^llsd-render: unknown option "--ouput"; did you mean --output\? \(options: --output, --config, --allow-empty, --offline, --help, --version\)\n/ },
+    {
+      title: 'a misspelt option',
+      args: ['build', '--ouput', 'x', '.'],
+      stderr: /^llsd-render: unknown option "--ouput"; did you mean --output\? \(options: --output, --config, --allow-empty, --offline, --help, --version\)\n/,
+    },
     { title: 'an unknown option', args: ['build', '--frobnicate', 'examples/quickstart'], stderr: /--frobnicate/ },
     { title: 'an unknown short option', args: ['build', '-z', 'examples/quickstart'], stderr: /-z/ },
     { title: '--output without a value', args: ['build', 'examples/quickstart', '-o'], stderr: /-o|--output/ },

@@ -57,7 +57,9 @@ describe('the bundle', () => {
     const input = `apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n  - apiVersion: v1\n    kind: ConfigMap\n    metadata: {name: c}\n`;
     const r = runFile(bundle, [], { cwd: dir, input });
     expect(r.status, r.stderr).toBe(0);
-    expect(r.stdout).toBe('apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n  - apiVersion: v1\n    kind: ConfigMap\n    metadata: { name: c }\n');
+    expect(r.stdout).toBe(
+      'apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n  - apiVersion: v1\n    kind: ConfigMap\n    metadata: { name: c }\n',
+    );
     const version = runFile(bundle, ['--version'], { cwd: dir });
     expect(version.stdout).toBe(`${packageVersion()}\n`);
   });

@@ -3,7 +3,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseOgxServer } from '../../src/ogx/ogxserver.js';
 import { help } from '../../src/cli/help.js';
-import type { KrmObject } from '../../src/krm/item.js';
 import { expectNoCrash, lazy, lineOfMarker, packageVersion, parseStream, run, stderrLines, streamDocuments, tempDir, writeTree } from './run.js';
 
 const CONVERSION_DATA = 'llamastack.io/conversion-data';
@@ -76,7 +75,8 @@ const expectedV1alpha2Legacy = {
     namespace: 'llama',
     labels: { team: 'search' },
     annotations: {
-      [CONVERSION_DATA]: '{"apiVersion":"llamastack.io/v1alpha1","spec":{"server":{"containerSpec":{"name":"server"},"userConfig":{"configMapNamespace":"llama"}}}}',
+      [CONVERSION_DATA]:
+        '{"apiVersion":"llamastack.io/v1alpha1","spec":{"server":{"containerSpec":{"name":"server"},"userConfig":{"configMapNamespace":"llama"}}}}',
     },
   },
   spec: {
@@ -173,7 +173,10 @@ describe('convert: errors', () => {
   });
 
   it('a conversion annotation that is not llsd-render JSON is an error at the annotation', () => {
-    const text = currentLlsd.replace('  namespace: llama\n', `  namespace: llama\n  annotations:\n    ${CONVERSION_DATA}: "{broken"\n`).replace('v1alpha2', 'v1alpha1').replace(/spec:[\s\S]*$/, 'spec:\n  server:\n    distribution: {name: starter}\n');
+    const text = currentLlsd
+      .replace('  namespace: llama\n', `  namespace: llama\n  annotations:\n    ${CONVERSION_DATA}: "{broken"\n`)
+      .replace('v1alpha2', 'v1alpha1')
+      .replace(/spec:[\s\S]*$/, 'spec:\n  server:\n    distribution: {name: starter}\n');
     const dir = writeTree(tempDir(), { 'llsd.yaml': text });
     const r = run(['convert', '.'], { cwd: dir });
     expect(r.status).toBe(1);
@@ -221,7 +224,7 @@ describe('convert --to ogx.io/v1beta1: LLSDs of both versions rewritten as OGXSe
       'v1 Secret/creds',
     ]);
     for (const doc of docs.slice(0, 2)) {
-      const parsed = parseOgxServer(doc as KrmObject);
+      const parsed = parseOgxServer(doc);
       expect(parsed.ok ? [] : parsed.problems, doc.metadata.name).toEqual([]);
     }
     expect(docs[1]).toEqual({
@@ -249,7 +252,9 @@ describe('convert --to ogx.io/v1beta1: LLSDs of both versions rewritten as OGXSe
       `apps/legacy.yaml:${lineOfMarker(legacyLlsd, '      name: server')}: llama/legacy: spec.server.containerSpec.name: warning: is dropped: the OGXServer's container is always named \`ogx\`, not "server"; update anything that names the container (\`kubectl logs -c\`, patches) [ogx-conversion]`,
     );
     expect(lines.filter((l) => l.startsWith('apps/current.yaml:'))).toEqual([
-      expect.stringMatching(/^apps\/current\.yaml:\d+: llama\/current: spec\.providers\.inference: warning: replaces the distribution's inference providers in the OGXServer/),
+      expect.stringMatching(
+        /^apps\/current\.yaml:\d+: llama\/current: spec\.providers\.inference: warning: replaces the distribution's inference providers in the OGXServer/,
+      ),
     ]);
     expect(lines.every((l) => l.includes(': warning: '))).toBe(true);
   });
@@ -263,7 +268,11 @@ describe('convert --to ogx.io/v1beta1: LLSDs of both versions rewritten as OGXSe
     const r = run(['convert', '--to', 'ogx.io/v1beta1', dir]);
     expect(r.status).toBe(1);
     expect(r.stdout).toBe('');
-    expect(stderrLines(r)).toEqual([expect.stringMatching(/llsd\.yaml:\d+: llama\/current: spec\.providers\.inference\.provider: "vlm" is not an inference provider in llama-stack [0-9.]+\. Did you mean "vllm"\?/)]);
+    expect(stderrLines(r)).toEqual([
+      expect.stringMatching(
+        /llsd\.yaml:\d+: llama\/current: spec\.providers\.inference\.provider: "vlm" is not an inference provider in llama-stack [0-9.]+\. Did you mean "vllm"\?/,
+      ),
+    ]);
   });
 });
 

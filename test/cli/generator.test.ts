@@ -13,7 +13,16 @@ describe('KRM mode as a kustomize generator', () => {
     expect(r.stderr).not.toContain('which is not in the input');
     const results = (parseResourceList(r.stdout) as unknown as { results?: Array<{ severity: string; message: string }> }).results ?? [];
     expect(results).toEqual(
-      expect.arrayContaining([{ severity: 'info', message: expect.stringMatching(/^refers to the Secret "vllm-credentials", which a kustomize generator cannot check: kustomize gives a generator none of the kustomization's resources; make sure it exists where the pod runs$/) }].map((r) => expect.objectContaining(r))),
+      expect.arrayContaining(
+        [
+          {
+            severity: 'info',
+            message: expect.stringMatching(
+              /^refers to the Secret "vllm-credentials", which a kustomize generator cannot check: kustomize gives a generator none of the kustomization's resources; make sure it exists where the pod runs$/,
+            ),
+          },
+        ].map((r) => expect.objectContaining(r)),
+      ),
     );
   });
 

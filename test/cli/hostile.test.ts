@@ -7,7 +7,20 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { expectNoCrash, occurrences, parseResourceList, quickstartText, repoRoot, requireBundle, resourceList, run, stderrLines, tempDir, writeTree, type RunResult } from './run.js';
+import {
+  expectNoCrash,
+  occurrences,
+  parseResourceList,
+  quickstartText,
+  repoRoot,
+  requireBundle,
+  resourceList,
+  run,
+  stderrLines,
+  tempDir,
+  writeTree,
+  type RunResult,
+} from './run.js';
 
 const nested = (depth: number): string => `${'['.repeat(depth)}${']'.repeat(depth)}`;
 const configMap = (name: string, data: string) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\ndata:\n  x: ${data}\n`;
@@ -31,7 +44,10 @@ function runMeasured(args: readonly string[], extraEnv: NodeJS.ProcessEnv = {}):
   const dir = tempDir();
   const rssFile = join(dir, 'max-rss');
   const preload = join(dir, 'max-rss.cjs');
-  writeFileSync(preload, `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(rssFile)}, String(process.resourceUsage().maxRSS * 1024)));\n`);
+  writeFileSync(
+    preload,
+    `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(rssFile)}, String(process.resourceUsage().maxRSS * 1024)));\n`,
+  );
   const env: NodeJS.ProcessEnv = { ...process.env, ...extraEnv };
   delete env.NODE_OPTIONS;
   delete env.LLSD_RENDER_DEBUG;
@@ -42,17 +58,26 @@ function runMeasured(args: readonly string[], extraEnv: NodeJS.ProcessEnv = {}):
 
 describe('deep nesting', () => {
   it('100,000 levels on stdin: one error naming the limit, not a stack overflow', () => {
-    expectOneError(run([], { input: resourceList([configMap('deep', nested(100_000))]) }), 'krm', /nests collections more than 500 levels deep; no Kubernetes object is that deep$/);
+    expectOneError(
+      run([], { input: resourceList([configMap('deep', nested(100_000))]) }),
+      'krm',
+      /nests collections more than 500 levels deep; no Kubernetes object is that deep$/,
+    );
   });
 
   it('1,000 levels in a file: the file and the line', () => {
     const dir = writeTree(tempDir(), { 'deep.yaml': configMap('deep', nested(1000)) });
-    expectOneError(run(['build', dir]), 'build', /deep\.yaml:\d+: not valid YAML: nests collections more than 500 levels deep; no Kubernetes object is that deep$/);
+    expectOneError(
+      run(['build', dir]),
+      'build',
+      /deep\.yaml:\d+: not valid YAML: nests collections more than 500 levels deep; no Kubernetes object is that deep$/,
+    );
   });
 
   it('1,000 levels inside an overrideConfig config.yaml (a string in a ConfigMap): an error at the LLSD field', () => {
     const override = `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: mine, namespace: ai}\ndata:\n  config.yaml: '${`a: ${nested(1000)}`}'\n`;
-    const llsd = 'apiVersion: llamastack.io/v1alpha2\nkind: LlamaStackDistribution\nmetadata: {name: demo, namespace: ai}\nspec:\n  distribution: {image: "quay.io/me/x:0.7.1"}\n  overrideConfig: {configMapName: mine}\n';
+    const llsd =
+      'apiVersion: llamastack.io/v1alpha2\nkind: LlamaStackDistribution\nmetadata: {name: demo, namespace: ai}\nspec:\n  distribution: {image: "quay.io/me/x:0.7.1"}\n  overrideConfig: {configMapName: mine}\n';
     const dir = writeTree(tempDir(), { 'override.yaml': override, 'llsd.yaml': llsd });
     const r = run(['build', dir]);
     expectNoCrash(r);
@@ -81,7 +106,9 @@ describe('binary garbage', () => {
     expectNoCrash(r);
     expect(r.status).toBe(1);
     expect(r.stdout).toBe('');
-    expect(stderrLines(r).filter((l) => l.includes(': error: ') || l.includes('binary'))).toEqual([expect.stringMatching(/blob\.yaml:\d+: .*this is binary data, not YAML text$/)]);
+    expect(stderrLines(r).filter((l) => l.includes(': error: ') || l.includes('binary'))).toEqual([
+      expect.stringMatching(/blob\.yaml:\d+: .*this is binary data, not YAML text$/),
+    ]);
   });
 });
 
@@ -90,7 +117,11 @@ describe('input over the size limit (32 MiB by default)', () => {
     const filler = configMap('filler', `"${'x'.repeat(1000)}"`);
     const input = resourceList(Array.from({ length: 50 * 1024 }, () => filler));
     expect(input.length).toBeGreaterThan(50 * 1024 * 1024);
-    expectOneError(run([], { input }), 'krm', /^stdin is larger than 32 MiB, the most llsd-render reads at once .*: split the package, or set LLSD_RENDER_MAX_INPUT_MB$/);
+    expectOneError(
+      run([], { input }),
+      'krm',
+      /^stdin is larger than 32 MiB, the most llsd-render reads at once .*: split the package, or set LLSD_RENDER_MAX_INPUT_MB$/,
+    );
   });
 
   it('a file over LLSD_RENDER_MAX_INPUT_MB in build: that file is named', () => {
@@ -113,27 +144,42 @@ describe('error-dense input under the size limit', () => {
     expect(r.stdout).toBe('');
     const lines = stderrLines(r);
     expect(lines).toHaveLength(11);
-    expect(lines[0]).toMatch(/garbage\.yaml:1: not valid YAML: a `\]` with no `\[` open before it; remove it, or quote the value it belongs to \('…' or "…"\) \(column 1\)$/);
-    expect(lines).toContainEqual(expect.stringMatching(/garbage\.yaml: not valid YAML: and more problems like these; llsd-render stops reading after 100 errors$/));
+    expect(lines[0]).toMatch(
+      /garbage\.yaml:1: not valid YAML: a `\]` with no `\[` open before it; remove it, or quote the value it belongs to \('…' or "…"\) \(column 1\)$/,
+    );
+    expect(lines).toContainEqual(
+      expect.stringMatching(/garbage\.yaml: not valid YAML: and more problems like these; llsd-render stops reading after 100 errors$/),
+    );
     expect(r.maxRss).toBeLessThan(600 * 1024 * 1024);
   });
 });
 
 describe('many short lines or list items under the size limit (the parser needs about 1 kB a node)', () => {
   it('a file of 1,100,000 lines `- a` (4.4 MB): refused for its lines before parsing, in bounded memory', () => {
-    const dir = writeTree(tempDir(), { 'dense.yaml': `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: dense\ndata:\n  l:\n${'  - a\n'.repeat(1_100_000)}`, 'llsd.yaml': quickstartText() });
+    const dir = writeTree(tempDir(), {
+      'dense.yaml': `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: dense\ndata:\n  l:\n${'  - a\n'.repeat(1_100_000)}`,
+      'llsd.yaml': quickstartText(),
+    });
     const r = runMeasured(['build', dir]);
     expectNoCrash(r);
     expect(r.status).toBe(1);
     expect(r.stdout).toBe('');
-    expect(stderrLines(r).filter((line) => !line.includes(': warning: '))).toEqual([expect.stringMatching(/dense\.yaml: has more than 1,048,576 lines and commas, the most llsd-render parses at once with the 32 MiB limit \(.*\): split it, or set LLSD_RENDER_MAX_INPUT_MB$/)]);
+    expect(stderrLines(r).filter((line) => !line.includes(': warning: '))).toEqual([
+      expect.stringMatching(
+        /dense\.yaml: has more than 1,048,576 lines and commas, the most llsd-render parses at once with the 32 MiB limit \(.*\): split it, or set LLSD_RENDER_MAX_INPUT_MB$/,
+      ),
+    ]);
     expect(r.maxRss).toBeLessThan(300 * 1024 * 1024);
   });
 
   it('on stdin, with LLSD_RENDER_MAX_INPUT_MB=1 (32,768 lines): the error in the ResourceList; 32,000 lines still render', () => {
     const dense = (lines: number) => resourceList([`apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: dense\ndata:\n  l: |\n${'    a\n'.repeat(lines)}`]);
     const env = { LLSD_RENDER_MAX_INPUT_MB: '1' };
-    expectOneError(run([], { input: dense(40_000), env }), 'krm', /^stdin has more than 32,768 lines and commas, the most llsd-render parses at once with the 1 MiB limit/);
+    expectOneError(
+      run([], { input: dense(40_000), env }),
+      'krm',
+      /^stdin has more than 32,768 lines and commas, the most llsd-render parses at once with the 1 MiB limit/,
+    );
     const fits = run([], { input: dense(32_000), env });
     expect(fits.status, fits.stderr).toBe(0);
   });
@@ -145,7 +191,8 @@ describe('many short lines or list items under the size limit (the parser needs 
 });
 
 describe('one mapping with 100,000 keys (keys are checked in one pass, not each against all before it)', () => {
-  const wide = (extra = ''): string => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: wide\ndata:\n${Array.from({ length: 100_000 }, (_, i) => `  key-${i}: value-${i}\n`).join('')}${extra}`;
+  const wide = (extra = ''): string =>
+    `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: wide\ndata:\n${Array.from({ length: 100_000 }, (_, i) => `  key-${i}: value-${i}\n`).join('')}${extra}`;
 
   it('a ConfigMap with 100,000 data keys renders through build', () => {
     const r = run(['build', writeTree(tempDir(), { 'wide.yaml': wide() })]);
@@ -172,13 +219,23 @@ describe('keys that are sequences or mappings (JSON and Kubernetes have string k
   ])('%j in a file: one error at its line, no warning from Node on stderr', (key, message, column) => {
     const r = run(['build', writeTree(tempDir(), { 'keys.yaml': withKey(key) })]);
     noNodeWarning(r);
-    expectOneError(r, 'build', new RegExp(`/keys\\.yaml:6: not valid YAML: ${message}; a mapping key must be a string or a number \\(quote the key to keep it as text\\) \\(column ${column}\\)$`));
+    expectOneError(
+      r,
+      'build',
+      new RegExp(
+        `/keys\\.yaml:6: not valid YAML: ${message}; a mapping key must be a string or a number \\(quote the key to keep it as text\\) \\(column ${column}\\)$`,
+      ),
+    );
   });
 
   it('on stdin: the error result in the ResourceList, no warning from Node on stderr', () => {
     const r = run([], { input: resourceList([withKey('? [a, b]: 1')]) });
     noNodeWarning(r);
-    expectOneError(r, 'krm', /^stdin is not valid YAML \(line \d+\): this key is a mapping; a mapping key must be a string or a number \(quote the key to keep it as text\) \(column 9\)$/);
+    expectOneError(
+      r,
+      'krm',
+      /^stdin is not valid YAML \(line \d+\): this key is a mapping; a mapping key must be a string or a number \(quote the key to keep it as text\) \(column 9\)$/,
+    );
   });
 });
 
@@ -189,7 +246,13 @@ describe('a value with no key (attacker round 7: `a: [x]: y` read as `{a: [x], "
     ['a: {x: y}: z', 14],
   ])('%j: one error at its line saying to quote the value, nothing printed', (line, column) => {
     const r = run(['build', writeTree(tempDir(), { 'keys.yaml': withData(line) })]);
-    expectOneError(r, 'build', new RegExp(`/keys\\.yaml:6: not valid YAML: this value has no key before its \`:\`: if the text before the \`:\` belongs to one value \\(as in \`a: \\[x\\]: y\`\\), quote that whole value; else write the key \\(column ${column}\\)$`));
+    expectOneError(
+      r,
+      'build',
+      new RegExp(
+        `/keys\\.yaml:6: not valid YAML: this value has no key before its \`:\`: if the text before the \`:\` belongs to one value \\(as in \`a: \\[x\\]: y\`\\), quote that whole value; else write the key \\(column ${column}\\)$`,
+      ),
+    );
   });
 
   it('the value quoted, and a quoted empty key, render', () => {
@@ -211,8 +274,12 @@ describe('prototype-named keys', () => {
     expect(out.stdout).toBe('');
     const named = stderrLines(out).filter((l) => l.includes('does not fit the schema'));
     expect(named).toEqual([
-      expect.stringMatching(/`providers\.inference\[\d+\]\.config\.constructor` is not a remote::vllm setting in llama-stack [\d.]+; the server silently ignores it\./),
-      expect.stringMatching(/`providers\.inference\[\d+\]\.config\.prototype` is not a remote::vllm setting in llama-stack [\d.]+; the server silently ignores it\./),
+      expect.stringMatching(
+        /`providers\.inference\[\d+\]\.config\.constructor` is not a remote::vllm setting in llama-stack [\d.]+; the server silently ignores it\./,
+      ),
+      expect.stringMatching(
+        /`providers\.inference\[\d+\]\.config\.prototype` is not a remote::vllm setting in llama-stack [\d.]+; the server silently ignores it\./,
+      ),
     ]);
     expect(out.stderr).not.toContain('polluted');
   });
@@ -223,7 +290,9 @@ describe('prototype-named keys', () => {
     expectNoCrash(r);
     expect(r.status).toBe(1);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toMatch(/llsd\.yaml:\d+: llama\/quickstart: spec\.providers\.inference\.settings\.__proto__: is not a key llsd-render can carry \(JavaScript reserves it\) and no llama-stack setting has this name; remove it/);
+    expect(r.stderr).toMatch(
+      /llsd\.yaml:\d+: llama\/quickstart: spec\.providers\.inference\.settings\.__proto__: is not a key llsd-render can carry \(JavaScript reserves it\) and no llama-stack setting has this name; remove it/,
+    );
   });
 });
 
@@ -236,14 +305,17 @@ describe('output that cannot be written (build -o DIR)', () => {
     expectNoCrash(r);
     expect(r.status).toBe(1);
     // Checked before anything is written (test/cli/output-dir.test.ts has the other cases).
-    expect(stderrLines(r).filter((l) => !l.includes(': warning: '))).toEqual([`${join(out, 'llama')}: is a file where llsd-render needs a directory for llama/quickstart.yaml: move it away, or choose another -o DIR`]);
+    expect(stderrLines(r).filter((l) => !l.includes(': warning: '))).toEqual([
+      `${join(out, 'llama')}: is a file where llsd-render needs a directory for llama/quickstart.yaml: move it away, or choose another -o DIR`,
+    ]);
     expect(readdirSync(out).sort()).toEqual(['keep.yaml', 'llama']);
     expect(readFileSync(join(out, 'llama'), 'utf8')).toMatch(/^a file/);
   });
 });
 
 describe('RenderConfig paths that try to leave the package', () => {
-  const llsd = (file: string) => `apiVersion: llamastack.io/v1alpha2\nkind: LlamaStackDistribution\nmetadata:\n  name: demo\n  namespace: ai\n  annotations:\n    config.kubernetes.io/path: ${file}\n    internal.config.kubernetes.io/path: ${file}\nspec:\n  distribution: {name: starter}\n`;
+  const llsd = (file: string) =>
+    `apiVersion: llamastack.io/v1alpha2\nkind: LlamaStackDistribution\nmetadata:\n  name: demo\n  namespace: ai\n  annotations:\n    config.kubernetes.io/path: ${file}\n    internal.config.kubernetes.io/path: ${file}\nspec:\n  distribution: {name: starter}\n`;
   it.each(['../{name}.yaml', '{dir}/../../{name}.yaml', '/etc/{name}.yaml'])('outputPath %s: an error, the package untouched', (outputPath) => {
     const fc = `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: fn\ndata:\n  outputPath: "${outputPath}"\n`;
     const r = run([], { input: resourceList([llsd('apps/llsd.yaml')], fc) });
@@ -262,7 +334,9 @@ describe('RenderConfig paths that try to leave the package', () => {
     const r = run([], { input: resourceList([llsd('apps/llsd.yaml')], fc) });
     expectNoCrash(r);
     expect(r.status).toBe(1);
-    expect(stderrLines(r).join('\n')).toContain(`(from the \`outputPath\` option "${outputPath}") ${why}; use a file of its own such as "{dir}/{name}.generated.yaml"`);
+    expect(stderrLines(r).join('\n')).toContain(
+      `(from the \`outputPath\` option "${outputPath}") ${why}; use a file of its own such as "{dir}/{name}.generated.yaml"`,
+    );
     expect(parseResourceList(r.stdout).items).toHaveLength(1);
   });
 
@@ -271,7 +345,8 @@ describe('RenderConfig paths that try to leave the package', () => {
     mkdirSync(join(root, 'pkg'));
     writeFileSync(join(root, 'secret-base.yaml'), 'version: 2\n');
     writeTree(join(root, 'pkg'), {
-      'options.yaml': 'apiVersion: fn.llamastack.io/v1alpha1\nkind: RenderConfig\nmetadata:\n  name: options\nspec:\n  distributions:\n    mine:\n      image: quay.io/me/mine:0.7.1\n      configPath: ../secret-base.yaml\n',
+      'options.yaml':
+        'apiVersion: fn.llamastack.io/v1alpha1\nkind: RenderConfig\nmetadata:\n  name: options\nspec:\n  distributions:\n    mine:\n      image: quay.io/me/mine:0.7.1\n      configPath: ../secret-base.yaml\n',
       'llsd.yaml': quickstartText(),
     });
     const r = run(['build', join(root, 'pkg')]);
@@ -287,7 +362,8 @@ describe('a configPath that is a fifo (attacker probe round 2: the open blocked 
   it('an error naming it, at once', () => {
     const root = tempDir();
     writeTree(root, {
-      'options.yaml': 'apiVersion: fn.llamastack.io/v1alpha1\nkind: RenderConfig\nmetadata:\n  name: options\nspec:\n  distributions:\n    starter:\n      configPath: base.cfg\n',
+      'options.yaml':
+        'apiVersion: fn.llamastack.io/v1alpha1\nkind: RenderConfig\nmetadata:\n  name: options\nspec:\n  distributions:\n    starter:\n      configPath: base.cfg\n',
       'llsd.yaml': quickstartText(),
     });
     expect(spawnSync('mkfifo', [join(root, 'base.cfg')]).status).toBe(0);
@@ -302,7 +378,11 @@ describe('a configPath that is a fifo (attacker probe round 2: the open blocked 
 describe('aliases', () => {
   it('an alias to no anchor is said to be one, not an alias bomb', () => {
     const dir = writeTree(tempDir(), { 'alias.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\ndata: {a: *nosuch}\n' });
-    expectOneError(run(['build', dir]), 'build', /alias\.yaml:5: not valid YAML: this alias \(`\*`\) names no anchor \(`&`\) set before it in this document; quote the value if the `\*` is part of the text, or set the anchor first \(column 11\)$/);
+    expectOneError(
+      run(['build', dir]),
+      'build',
+      /alias\.yaml:5: not valid YAML: this alias \(`\*`\) names no anchor \(`&`\) set before it in this document; quote the value if the `\*` is part of the text, or set the anchor first \(column 11\)$/,
+    );
   });
 });
 
@@ -317,7 +397,9 @@ describe('a config.yaml larger than a ConfigMap holds (1 MiB of data)', () => {
     expectNoCrash(r);
     expect(r.status).toBe(1);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toMatch(/llama\/quickstart: spec: makes a config\.yaml of \d+ KiB, more than the 1024 KiB a ConfigMap can hold, so the API server would refuse it: .*spec\.overrideConfig/);
+    expect(r.stderr).toMatch(
+      /llama\/quickstart: spec: makes a config\.yaml of \d+ KiB, more than the 1024 KiB a ConfigMap can hold, so the API server would refuse it: .*spec\.overrideConfig/,
+    );
   });
 
   it('an LLSD with 1,000 models (about 200 KiB) still renders', () => {
@@ -330,7 +412,9 @@ describe('a config.yaml larger than a ConfigMap holds (1 MiB of data)', () => {
 
   it('an OGXServer with 12,000 models: the same error', () => {
     const dir = tempDir();
-    const ogx = `apiVersion: ogx.io/v1beta1\nkind: OGXServer\nmetadata:\n  name: big\n  namespace: llama\nspec:\n  distribution:\n    name: starter\n  providers:\n    inference:\n      remote:\n        vllm:\n        - endpoint: http://vllm:8000/v1\n  resources:\n    models:\n${models(12_000, (m) => `    - name: ${m}`)}\n`;
+    const ogx =
+      'apiVersion: ogx.io/v1beta1\nkind: OGXServer\nmetadata:\n  name: big\n  namespace: llama\nspec:\n  distribution:\n    name: starter\n' +
+      `  providers:\n    inference:\n      remote:\n        vllm:\n        - endpoint: http://vllm:8000/v1\n  resources:\n    models:\n${models(12_000, (m) => `    - name: ${m}`)}\n`;
     writeFileSync(join(dir, 'ogx.yaml'), ogx);
     const r = run(['build', join(dir, 'ogx.yaml')]);
     expectNoCrash(r);

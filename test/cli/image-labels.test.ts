@@ -64,7 +64,9 @@ describe('llsd-render image-labels', () => {
     writeFileSync(file, `${starterText}\n# ${'x'.repeat(52 * 1024)}\n`);
     const r = run(['image-labels', file]);
     expect(r.status).toBe(1);
-    expect(r.stderr).toMatch(/is \d+ bytes; io\.llamastack\.config\.base64 is for configs under 51200 bytes\. Put the file in the image and give --layer <digest of the layer holding it> --path <its path in the image>/);
+    expect(r.stderr).toMatch(
+      /is \d+ bytes; io\.llamastack\.config\.base64 is for configs under 51200 bytes\. Put the file in the image and give --layer <digest of the layer holding it> --path <its path in the image>/,
+    );
     expect(run(['image-labels', '--layer', layer, '--path', '/app/config.yaml', file]).status).toBe(0);
   });
 
@@ -91,6 +93,8 @@ describe('llsd-render image-labels', () => {
     const r = run(['image-labels', '/dev/zero'], { env: { LLSD_RENDER_MAX_INPUT_MB: '1' } });
     expectNoCrash(r);
     expect(r.status).toBe(1);
-    expect(r.stderr).toBe('/dev/zero: is larger than 1 MiB, the most llsd-render reads at once (parsing needs about 40 times that in memory): split the package, or set LLSD_RENDER_MAX_INPUT_MB\n');
+    expect(r.stderr).toBe(
+      '/dev/zero: is larger than 1 MiB, the most llsd-render reads at once (parsing needs about 40 times that in memory): split the package, or set LLSD_RENDER_MAX_INPUT_MB\n',
+    );
   });
 });

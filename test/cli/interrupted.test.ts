@@ -11,7 +11,7 @@ import { requireBundle } from './run.js';
 const eintr = (): Error => Object.assign(new Error('EINTR: interrupted system call, read'), { code: 'EINTR' });
 
 /** Reads that give `chunks` in turn, failing with EINTR where a chunk is 'EINTR', then end of input. */
-function scriptedReads(chunks: ReadonlyArray<string | 'EINTR'>, stopSignal: BlockingReads['stopSignal']): BlockingReads & { calls: number } {
+function scriptedReads(chunks: readonly string[], stopSignal: BlockingReads['stopSignal']): BlockingReads & { calls: number } {
   const reads = {
     calls: 0,
     read: (_fd: number, buffer: Buffer, offset: number): number => {
@@ -64,7 +64,9 @@ describe('stopSignalIn: which stop signal came, from SigCgt in /proc/self/status
 function requireUnshare(): void {
   const probe = spawnSync('unshare', ['--user', '--map-root-user', '--pid', '--fork', 'true'], { encoding: 'utf8' });
   if (probe.error || probe.status !== 0) {
-    throw new Error(`this test needs \`unshare\` (util-linux) and unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1): ${probe.error?.message ?? probe.stderr}`);
+    throw new Error(
+      `this test needs \`unshare\` (util-linux) and unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1): ${probe.error?.message ?? probe.stderr}`,
+    );
   }
 }
 

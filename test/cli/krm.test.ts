@@ -191,7 +191,15 @@ describe('KRM mode: an OGXServer with pass-through objects', () => {
     const generated = out.items.slice(3);
     expect(generated.every(isGenerated)).toBe(true);
     expect(generated.map(ref).sort()).toEqual(
-      ['ConfigMap/' + generatedConfigMap(out.items).metadata.name, 'Deployment/assistant', 'NetworkPolicy/assistant-network-policy', 'PrometheusRule/assistant-prometheus-rules', 'Service/assistant-service', 'ServiceAccount/assistant-sa', 'ServiceMonitor/assistant-service-monitor'].sort(),
+      [
+        'ConfigMap/' + generatedConfigMap(out.items).metadata.name,
+        'Deployment/assistant',
+        'NetworkPolicy/assistant-network-policy',
+        'PrometheusRule/assistant-prometheus-rules',
+        'Service/assistant-service',
+        'ServiceAccount/assistant-sa',
+        'ServiceMonitor/assistant-service-monitor',
+      ].sort(),
     );
     expect(generatedConfigMap(out.items).metadata.name).toMatch(/^assistant-config-[0-9a-f]{16}$/);
     for (const o of generated) {
@@ -219,7 +227,17 @@ describe('KRM mode: an OGXServer with pass-through objects', () => {
   });
 
   it('drops a stale generated ConfigMap of the OGXServer and renders anew', () => {
-    const stale = ['apiVersion: v1', 'kind: ConfigMap', 'metadata:', '  name: assistant-config-0000000000000000', '  namespace: llama', '  annotations:', `    ${GENERATED_FROM}: llama/assistant`, 'data:', '  config.yaml: "version: 2"'].join('\n');
+    const stale = [
+      'apiVersion: v1',
+      'kind: ConfigMap',
+      'metadata:',
+      '  name: assistant-config-0000000000000000',
+      '  namespace: llama',
+      '  annotations:',
+      `    ${GENERATED_FROM}: llama/assistant`,
+      'data:',
+      '  config.yaml: "version: 2"',
+    ].join('\n');
     const again = run([], { input: resourceList([secretItem, stale, settingsItem, ogxItem]) });
     expect(again.status, again.stderr).toBe(0);
     expect(again.stdout).toBe(first().stdout);
@@ -228,9 +246,20 @@ describe('KRM mode: an OGXServer with pass-through objects', () => {
 
   it('under a kustomize transformer (items with kustomize ids), the OGXServer is consumed and its objects take its place', () => {
     const kustomizeId = (kind: string, name: string, group?: string, version = 'v1') =>
-      ['  annotations:', '    kustomize.config.k8s.io/id: |', ...(group ? [`      group: ${group}`] : []), `      kind: ${kind}`, `      name: ${name}`, '      namespace: llama', `      version: ${version}`].join('\n');
+      [
+        '  annotations:',
+        '    kustomize.config.k8s.io/id: |',
+        ...(group ? [`      group: ${group}`] : []),
+        `      kind: ${kind}`,
+        `      name: ${name}`,
+        '      namespace: llama',
+        `      version: ${version}`,
+      ].join('\n');
     const withId = (doc: string, id: string) => doc.replace(/^ {2}namespace: llama$/m, `  namespace: llama\n${id}`);
-    const items = [withId(readFixture('secret.yaml'), kustomizeId('Secret', 'vllm-credentials')), withId(ogxText, kustomizeId(OGX_KIND, 'assistant', 'ogx.io', 'v1beta1'))];
+    const items = [
+      withId(readFixture('secret.yaml'), kustomizeId('Secret', 'vllm-credentials')),
+      withId(ogxText, kustomizeId(OGX_KIND, 'assistant', 'ogx.io', 'v1beta1')),
+    ];
     const r = run([], { input: resourceList(items) });
     expect(r.status, r.stderr).toBe(0);
     const out = parseResourceList(r.stdout);
@@ -249,7 +278,13 @@ describe('KRM mode: an OGXServer with pass-through objects', () => {
     expect(r.stdout).toContain("which a kustomize generator cannot check: kustomize gives a generator none of the kustomization's resources");
     const out = parseResourceList(r.stdout);
     const strip = (o: KrmObject): KrmObject => {
-      const { ['internal.config.kubernetes.io/path']: _p, ['config.kubernetes.io/path']: _q, ['internal.config.kubernetes.io/index']: _i, ['config.kubernetes.io/index']: _j, ...rest } = annotationsOf(o);
+      const {
+        ['internal.config.kubernetes.io/path']: _p,
+        ['config.kubernetes.io/path']: _q,
+        ['internal.config.kubernetes.io/index']: _i,
+        ['config.kubernetes.io/index']: _j,
+        ...rest
+      } = annotationsOf(o);
       return { ...o, metadata: { ...o.metadata, annotations: rest } };
     };
     expect(out.items.every(isGenerated)).toBe(true);
@@ -297,7 +332,9 @@ describe('KRM mode: JSON on stdin', () => {
 
 describe('KRM mode: functionConfig', () => {
   const fnConfig = (data: Record<string, string>) =>
-    ['apiVersion: v1', 'kind: ConfigMap', 'metadata:', '  name: llsd-render-options', 'data:', ...Object.entries(data).map(([k, v]) => `  ${k}: "${v}"`)].join('\n');
+    ['apiVersion: v1', 'kind: ConfigMap', 'metadata:', '  name: llsd-render-options', 'data:', ...Object.entries(data).map(([k, v]) => `  ${k}: "${v}"`)].join(
+      '\n',
+    );
 
   it('without one, the generated ConfigMap carries the Argo CD and Flux annotations', () => {
     const r = run([], { input: resourceList([secretItem, llsdItem]) });

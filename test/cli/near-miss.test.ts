@@ -15,11 +15,46 @@ const groupMessage = (wrote: string) =>
   `must be \`llamastack.io/v1alpha2\` (or \`llamastack.io/v1alpha1\`) for llsd-render to render this LlamaStackDistribution: ${wrote}, and the LLSD would render nothing`;
 
 const cases = [
-  { title: 'a misspelt kind', apiVersion: 'llamastack.io/v1alpha2', kind: 'LlamaStackDistributon', line: 2, field: 'kind', message: kindMessage('LlamaStackDistributon') },
-  { title: 'the kind in lower case', apiVersion: 'llamastack.io/v1alpha2', kind: 'llamastackdistribution', line: 2, field: 'kind', message: kindMessage('llamastackdistribution') },
-  { title: 'a misspelt group', apiVersion: 'llama-stack.io/v1alpha2', kind: 'LlamaStackDistribution', line: 1, field: 'apiVersion', message: groupMessage('the group "llama-stack.io" is not llamastack.io') },
-  { title: 'the kind in another group', apiVersion: 'apps/v1', kind: 'LlamaStackDistribution', line: 1, field: 'apiVersion', message: groupMessage('the group "apps" is not llamastack.io') },
-  { title: 'no version', apiVersion: 'llamastack.io', kind: 'LlamaStackDistribution', line: 1, field: 'apiVersion', message: groupMessage('"llamastack.io" is not <group>/<version>') },
+  {
+    title: 'a misspelt kind',
+    apiVersion: 'llamastack.io/v1alpha2',
+    kind: 'LlamaStackDistributon',
+    line: 2,
+    field: 'kind',
+    message: kindMessage('LlamaStackDistributon'),
+  },
+  {
+    title: 'the kind in lower case',
+    apiVersion: 'llamastack.io/v1alpha2',
+    kind: 'llamastackdistribution',
+    line: 2,
+    field: 'kind',
+    message: kindMessage('llamastackdistribution'),
+  },
+  {
+    title: 'a misspelt group',
+    apiVersion: 'llama-stack.io/v1alpha2',
+    kind: 'LlamaStackDistribution',
+    line: 1,
+    field: 'apiVersion',
+    message: groupMessage('the group "llama-stack.io" is not llamastack.io'),
+  },
+  {
+    title: 'the kind in another group',
+    apiVersion: 'apps/v1',
+    kind: 'LlamaStackDistribution',
+    line: 1,
+    field: 'apiVersion',
+    message: groupMessage('the group "apps" is not llamastack.io'),
+  },
+  {
+    title: 'no version',
+    apiVersion: 'llamastack.io',
+    kind: 'LlamaStackDistribution',
+    line: 1,
+    field: 'apiVersion',
+    message: groupMessage('"llamastack.io" is not <group>/<version>'),
+  },
   {
     title: 'the short name LLSD as the kind (any other kind of llamastack.io)',
     apiVersion: 'llamastack.io/v1alpha2',
@@ -34,7 +69,8 @@ const cases = [
     kind: 'RenderConfg',
     line: 2,
     field: 'kind',
-    message: 'render options must be kind `RenderConfig` with apiVersion `fn.llamastack.io/v1alpha1`, not "RenderConfg" "fn.llamastack.io/v1alpha1"; written otherwise they would be passed through and not applied',
+    message:
+      'render options must be kind `RenderConfig` with apiVersion `fn.llamastack.io/v1alpha1`, not "RenderConfg" "fn.llamastack.io/v1alpha1"; written otherwise they would be passed through and not applied',
   },
   {
     title: 'a RenderConfig of an unknown version',
@@ -42,18 +78,24 @@ const cases = [
     kind: 'RenderConfig',
     line: 1,
     field: 'apiVersion',
-    message: 'render options must be kind `RenderConfig` with apiVersion `fn.llamastack.io/v1alpha1`, not "RenderConfig" "fn.llamastack.io/v1"; written otherwise they would be passed through and not applied',
+    message:
+      'render options must be kind `RenderConfig` with apiVersion `fn.llamastack.io/v1alpha1`, not "RenderConfig" "fn.llamastack.io/v1"; written otherwise they would be passed through and not applied',
   },
 ];
 
 describe('an object of llsd-render\'s groups without metadata.name', () => {
   it('build: an error at the document, not a skipped object beside the others', () => {
-    const dir = writeTree(tempDir(), { 'llsd.yaml': llsd('llamastack.io/v1alpha2', 'LlamaStackDistribution').replace('  name: demo\n', '  nmae: demo\n'), 'other.yaml': configMap });
+    const dir = writeTree(tempDir(), {
+      'llsd.yaml': llsd('llamastack.io/v1alpha2', 'LlamaStackDistribution').replace('  name: demo\n', '  nmae: demo\n'),
+      'other.yaml': configMap,
+    });
     const r = run(['build', '.'], { cwd: dir });
     expect(r.status, r.stderr).toBe(1);
     expectNoCrash(r);
     expect(r.stdout).toBe('');
-    expect(stderrLines(r)).toEqual(['llsd.yaml:1: looks like an llsd-render object but lacks a string `apiVersion`, `kind` or `metadata.name`: write each as text (quote a number, `true` or `null`), e.g. `apiVersion: llamastack.io/v1alpha2` and `metadata: {name: chat}`']);
+    expect(stderrLines(r)).toEqual([
+      'llsd.yaml:1: looks like an llsd-render object but lacks a string `apiVersion`, `kind` or `metadata.name`: write each as text (quote a number, `true` or `null`), e.g. `apiVersion: llamastack.io/v1alpha2` and `metadata: {name: chat}`',
+    ]);
   });
 });
 
@@ -100,7 +142,9 @@ describe('not near misses', () => {
     const dir = writeTree(tempDir(), { 'c.yaml': configMap });
     const r = run(['validate', '.'], { cwd: dir });
     expect(r.status).toBe(1);
-    expect(stderrLines(r)).toEqual(['found no LlamaStackDistribution (apiVersion llamastack.io/v1alpha2) or OGXServer (apiVersion ogx.io/v1beta1) under ., so nothing was validated; check the paths and the apiVersion and kind of the LLSDs and OGXServers']);
+    expect(stderrLines(r)).toEqual([
+      'found no LlamaStackDistribution (apiVersion llamastack.io/v1alpha2) or OGXServer (apiVersion ogx.io/v1beta1) under ., so nothing was validated; check the paths and the apiVersion and kind of the LLSDs and OGXServers',
+    ]);
   });
 });
 
@@ -123,12 +167,15 @@ describe('LLSDs that rendered nothing with exit 0 (attacker probe)', () => {
     const list = `apiVersion: v1\nkind: List\nitems:\n- ${quickstart.replace('name: demo', 'name: second').trimEnd().replaceAll('\n', '\n  ')}\n`;
     const r = errorsOf({ 'a.yaml': quickstart, 'b.yaml': list });
     expect(r.status).toBe(1);
-    expect(r.errors).toEqual(['b.yaml:1: is a list of objects (`items`) holding an LLSD or RenderConfig, which would be skipped with it: write each object as a YAML document of its own, separated by `---`']);
+    expect(r.errors).toEqual([
+      'b.yaml:1: is a list of objects (`items`) holding an LLSD or RenderConfig, which would be skipped with it: write each object as a YAML document of its own, separated by `---`',
+    ]);
   });
 
   it('an LLSD with a number as its apiVersion, and one inside a List inside a List: an error each', () => {
     const numbered = quickstart.replace('apiVersion: llamastack.io/v1alpha2', 'apiVersion: 2');
-    const nested = `apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: List\n  items:\n  - ${quickstart.replace('name: demo', 'name: third').trimEnd().replaceAll('\n', '\n    ')}\n`;
+    const third = quickstart.replace('name: demo', 'name: third').trimEnd().replaceAll('\n', '\n    ');
+    const nested = `apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: List\n  items:\n  - ${third}\n`;
     const r = errorsOf({ 'a.yaml': quickstart, 'b.yaml': numbered.replace('name: demo', 'name: second'), 'c.yaml': nested });
     expect(r.status).toBe(1);
     expect(r.errors).toEqual([
@@ -138,7 +185,9 @@ describe('LLSDs that rendered nothing with exit 0 (attacker probe)', () => {
   });
 
   it('an LLSD carrying llamastack.io/generated-from: an error at the annotation', () => {
-    const marked = quickstart.replace('  namespace: ai\n', '  namespace: ai\n  annotations:\n    llamastack.io/generated-from: ai/other\n').replace('name: demo', 'name: second');
+    const marked = quickstart
+      .replace('  namespace: ai\n', '  namespace: ai\n  annotations:\n    llamastack.io/generated-from: ai/other\n')
+      .replace('name: demo', 'name: second');
     const r = errorsOf({ 'a.yaml': quickstart, 'b.yaml': marked });
     expect(r.status).toBe(1);
     expect(r.errors).toEqual([
@@ -149,11 +198,18 @@ describe('LLSDs that rendered nothing with exit 0 (attacker probe)', () => {
 
 describe('two RenderConfigs among the inputs that set one option otherwise (attacker probe round 2: the later won silently)', () => {
   it('a warning at the later one naming the earlier; an option both set alike says nothing', () => {
-    const rc = (name: string, policy: string) => `apiVersion: fn.llamastack.io/v1alpha1\nkind: RenderConfig\nmetadata: {name: ${name}}\nspec: {networkPolicy: "${policy}", gitopsAnnotations: true}\n`;
-    const dir = writeTree(tempDir(), { 'llsd.yaml': llsd('llamastack.io/v1alpha2', 'LlamaStackDistribution'), 'a-rc.yaml': rc('a', 'off'), 'b-rc.yaml': rc('b', 'on') });
+    const rc = (name: string, policy: string) =>
+      `apiVersion: fn.llamastack.io/v1alpha1\nkind: RenderConfig\nmetadata: {name: ${name}}\nspec: {networkPolicy: "${policy}", gitopsAnnotations: true}\n`;
+    const dir = writeTree(tempDir(), {
+      'llsd.yaml': llsd('llamastack.io/v1alpha2', 'LlamaStackDistribution'),
+      'a-rc.yaml': rc('a', 'off'),
+      'b-rc.yaml': rc('b', 'on'),
+    });
     const r = run(['build', '.'], { cwd: dir });
     expect(r.status, r.stderr).toBe(0);
-    expect(stderrLines(r)).toEqual(['b-rc.yaml:4: b: spec.networkPolicy: warning: is also set, otherwise, by the RenderConfig "a" in a-rc.yaml; this one, read later, wins: keep each option in one RenderConfig [render-config-conflict]']);
+    expect(stderrLines(r)).toEqual([
+      'b-rc.yaml:4: b: spec.networkPolicy: warning: is also set, otherwise, by the RenderConfig "a" in a-rc.yaml; this one, read later, wins: keep each option in one RenderConfig [render-config-conflict]',
+    ]);
     expect(r.stdout).toContain('kind: NetworkPolicy');
   });
 });

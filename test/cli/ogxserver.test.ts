@@ -65,7 +65,9 @@ describe('an OGXServer through the commands', () => {
     const port = writeTree(tempDir(), { 'server.yaml': `${server.replace('spec:\n', 'spec:\n  network: {port: 80}\n')}---\n${secret}` });
     const r = run(['build', port]);
     expect(r.status).toBe(1);
-    expect(r.stderr).toMatch(/^\S*server\.yaml:\d+: ai\/chat: spec\.network\.port: the generated config\.yaml would stop OGX [\d.]+ at startup: `server\.port` 80 /m);
+    expect(r.stderr).toMatch(
+      /^\S*server\.yaml:\d+: ai\/chat: spec\.network\.port: the generated config\.yaml would stop OGX [\d.]+ at startup: `server\.port` 80 /m,
+    );
     const type = writeTree(tempDir(), { 'server.yaml': `${server.replace('- name: granite', '- name: granite\n        modelType: chat')}---\n${secret}` });
     expect(run(['build', type]).stderr).toMatch(/^\S*server\.yaml:\d+: ai\/chat: spec\.resources\.models\[0\]\.modelType: .*"chat" is not a model type/m);
   });
@@ -75,24 +77,36 @@ describe('an OGXServer through the commands', () => {
     const local = writeTree(tempDir(), { 'server.yaml': `${server.replace('spec:\n', 'spec:\n  workload: {replicas: 3}\n')}---\n${secret}` });
     const r = run(['build', local]);
     expect(r.status, r.stderr).toBe(0);
-    expect(r.stderr).toMatch(/spec\.workload\.replicas: warning: runs 3 pods, but .* keeps state on each pod's own volume .*Set `spec\.storage\.kv` to redis and give a PostgreSQL SQL store through `spec\.overrideConfig`/);
-    const volume = writeTree(tempDir(), { 'server.yaml': `${server.replace('spec:\n', 'spec:\n  workload: {replicas: 2, storage: {size: 5Gi}}\n')}---\n${secret}` });
+    expect(r.stderr).toMatch(
+      /spec\.workload\.replicas: warning: runs 3 pods, but .* keeps state on each pod's own volume .*Set `spec\.storage\.kv` to redis and give a PostgreSQL SQL store through `spec\.overrideConfig`/,
+    );
+    const volume = writeTree(tempDir(), {
+      'server.yaml': `${server.replace('spec:\n', 'spec:\n  workload: {replicas: 2, storage: {size: 5Gi}}\n')}---\n${secret}`,
+    });
     expect(run(['build', volume]).stderr).toMatch(/spec\.workload\.replicas: warning: runs 2 pods, but `workload\.storage` is a ReadWriteOnce volume/);
   });
 
   // Attacker probe: these rendered a Deployment the API server refuses, with exit 0 (an LLSD too).
   it('overrides.volumes named like a volume llsd-render mounts, a mount of no volume, two mounts at one path: an error each, at the field', () => {
-    const overrides = 'spec:\n  workload:\n    overrides:\n      volumes: [{name: user-config, emptyDir: {}}]\n      volumeMounts: [{name: nope, mountPath: /etc/ogx/}]\n';
+    const overrides =
+      'spec:\n  workload:\n    overrides:\n      volumes: [{name: user-config, emptyDir: {}}]\n      volumeMounts: [{name: nope, mountPath: /etc/ogx/}]\n';
     const dir = writeTree(tempDir(), { 'server.yaml': `${server.replace('spec:\n', overrides)}---\n${secret}` });
     const r = run(['build', dir]);
     expect(r.status).toBe(1);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toMatch(/: spec\.workload\.overrides\.volumes\[0\]\.name: is the name of llsd-render's own volume "user-config" \(it mounts ogx-storage, user-config\)/);
+    expect(r.stderr).toMatch(
+      /: spec\.workload\.overrides\.volumes\[0\]\.name: is the name of llsd-render's own volume "user-config" \(it mounts ogx-storage, user-config\)/,
+    );
     expect(r.stderr).toMatch(/: spec\.workload\.overrides\.volumeMounts\[0\]\.name: names no volume of the pod/);
     expect(r.stderr).toMatch(/: spec\.workload\.overrides\.volumeMounts\[0\]\.mountPath: is a path llsd-render mounts already/);
     // Attacker probe round 5: compared as strings, `/etc/ogx` (no slash) and `//etc/./ogx` got through.
     for (const path of ['/etc/ogx', '//etc/./ogx']) {
-      const same = writeTree(tempDir(), { 'server.yaml': `${server.replace('spec:\n', `spec:\n  workload:\n    overrides:\n      volumes: [{name: extra, emptyDir: {}}]\n      volumeMounts: [{name: extra, mountPath: "${path}"}]\n`)}---\n${secret}` });
+      const same = writeTree(tempDir(), {
+        'server.yaml': `${server.replace(
+          'spec:\n',
+          `spec:\n  workload:\n    overrides:\n      volumes: [{name: extra, emptyDir: {}}]\n      volumeMounts: [{name: extra, mountPath: "${path}"}]\n`,
+        )}---\n${secret}`,
+      });
       expect(run(['build', same]).stderr).toMatch(/: spec\.workload\.overrides\.volumeMounts\[0\]\.mountPath: is a path llsd-render mounts already/);
     }
     const llsd = writeTree(tempDir(), { 'llsd.yaml': `${quickstartText()}  workload:\n    overrides:\n      volumeMounts: [{name: y, mountPath: /tmp}]\n` });
@@ -109,15 +123,23 @@ describe('an OGXServer through the commands', () => {
 
   // Property tests: these errors (the base's models naming the replaced providers) had no field path.
   it('a base model left naming a provider the spec replaced points at spec.providers.inference', () => {
-    const dir = writeTree(tempDir(), { 'server.yaml': server.replace('name: starter', 'name: postgres-demo').replace(/  resources:\n    models:\n      - name: granite\n/, '') + `---\n${secret}` });
+    const dir = writeTree(tempDir(), {
+      'server.yaml':
+        server.replace('name: starter', 'name: postgres-demo').replace(/  resources:\n    models:\n      - name: granite\n/, '') + `---\n${secret}`,
+    });
     const r = run(['build', dir]);
     expect(r.status).toBe(1);
-    expect(r.stderr).toMatch(/ai\/chat: spec\.providers\.inference: the generated config\.yaml would stop OGX [\d.]+ at startup: `registered_resources\.models\[\d\]\.provider_id` names the inference provider "vllm-inference", which is not configured/);
+    expect(r.stderr).toMatch(
+      /ai\/chat: spec\.providers\.inference: the generated config\.yaml would stop OGX [\d.]+ at startup: `registered_resources\.models\[\d\]\.provider_id` names the inference provider "vllm-inference", which is not configured/,
+    );
   });
 
   // Attacker probe round 5: mode none (no providers, resources or storage) skipped the scaling checks.
   it('an autoscaler whose minimum (from replicas) is above its maximum is an error in every config mode', () => {
-    const dir = writeTree(tempDir(), { 'server.yaml': 'apiVersion: ogx.io/v1beta1\nkind: OGXServer\nmetadata: {name: chat, namespace: ai}\nspec:\n  distribution: {name: starter}\n  workload: {replicas: 2, autoscaling: {maxReplicas: 1}}\n' });
+    const dir = writeTree(tempDir(), {
+      'server.yaml':
+        'apiVersion: ogx.io/v1beta1\nkind: OGXServer\nmetadata: {name: chat, namespace: ai}\nspec:\n  distribution: {name: starter}\n  workload: {replicas: 2, autoscaling: {maxReplicas: 1}}\n',
+    });
     const r = run(['build', dir]);
     expect(r.status).toBe(1);
     expect(r.stderr).toMatch(/ai\/chat: spec\.workload\.replicas: is 2, above `autoscaling\.maxReplicas` \(1\)/);
@@ -125,12 +147,20 @@ describe('an OGXServer through the commands', () => {
 
   it('adoption annotations that adopt nothing get a warning: a value that is no LLSD name, adopt-storage without storage', () => {
     const annotated = (annotations: string, spec = '') =>
-      run(['build', writeTree(tempDir(), { 'server.yaml': `${server.replace('  namespace: ai\n', `  namespace: ai\n  annotations: {${annotations}}\n`).replace('spec:\n', `spec:\n${spec}`)}---\n${secret}` })]);
+      run([
+        'build',
+        writeTree(tempDir(), {
+          'server.yaml': `${server.replace('  namespace: ai\n', `  namespace: ai\n  annotations: {${annotations}}\n`).replace('spec:\n', `spec:\n${spec}`)}` +
+            `---\n${secret}`,
+        }),
+      ]);
     const typo = annotated('ogx.io/adopt-storage: Old', '  workload: {storage: {}}\n');
     expect(typo.status, typo.stderr).toBe(0);
     expect(typo.stderr).toMatch(/metadata\.annotations\["ogx\.io\/adopt-storage"\]: warning: is not the name of an LLSD .* so nothing is adopted/);
     const noStorage = annotated('ogx.io/adopt-storage: old');
-    expect(noStorage.stderr).toMatch(/metadata\.annotations\["ogx\.io\/adopt-storage"\]: warning: has no effect without `spec\.workload\.storage`: .*"old-pvc" is not in the output/);
+    expect(noStorage.stderr).toMatch(
+      /metadata\.annotations\["ogx\.io\/adopt-storage"\]: warning: has no effect without `spec\.workload\.storage`: .*"old-pvc" is not in the output/,
+    );
     expect(annotated('ogx.io/adopt-storage: old', '  workload: {storage: {}}\n').stderr).not.toContain('adopt-storage');
   });
 
@@ -138,17 +168,25 @@ describe('an OGXServer through the commands', () => {
   it('KRM mode: two servers of one name in two namespaces of one file, which would write one output file, are an error', () => {
     const at = (namespace: string) =>
       server
-        .replace('  namespace: ai\n', `  namespace: ${namespace}\n  annotations:\n    config.kubernetes.io/path: apps/a.yaml\n    internal.config.kubernetes.io/path: apps/a.yaml\n`)
+        .replace(
+          '  namespace: ai\n',
+          `  namespace: ${namespace}\n  annotations:\n    config.kubernetes.io/path: apps/a.yaml\n    internal.config.kubernetes.io/path: apps/a.yaml\n`,
+        )
         .replace(/  providers:[\s\S]*$/, '  storage: {}\n');
     const r = run([], { input: resourceList([at('one'), at('two')]) });
     expect(r.status).toBe(1);
-    expect(r.stderr).toContain('writes its objects to "apps/chat.generated.yaml" (the `outputPath` option "{dir}/{name}.generated.yaml"), as OGXServer "one/chat" does, and kpt refuses two objects at one path and index');
+    expect(r.stderr).toContain(
+      'writes its objects to "apps/chat.generated.yaml" (the `outputPath` option "{dir}/{name}.generated.yaml"), as OGXServer "one/chat" does, and kpt refuses two objects at one path and index',
+    );
     expect(parseResourceList(r.stdout).items.map((i) => i.kind)).toEqual(['OGXServer', 'OGXServer']);
   });
 
   // Attacker probe round 5: convert printed two OGXServers of one name, with exit 0.
   it('convert --to ogx.io/v1beta1 refuses an LLSD that would become a document the output already has', () => {
-    const dir = writeTree(tempDir(), { 'a.yaml': quickstartText(), 'b.yaml': server.replace('name: chat', 'name: quickstart-ogx').replace('namespace: ai', 'namespace: llama') });
+    const dir = writeTree(tempDir(), {
+      'a.yaml': quickstartText(),
+      'b.yaml': server.replace('name: chat', 'name: quickstart-ogx').replace('namespace: ai', 'namespace: llama'),
+    });
     const r = run(['convert', '--to', 'ogx.io/v1beta1', dir]);
     expect(r.status).toBe(1);
     expect(r.stdout).toBe('');

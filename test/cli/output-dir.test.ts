@@ -160,7 +160,9 @@ describe('build -o DIR is all or nothing', () => {
     const r = run(['build', '-o', 'out', 'in'], { cwd: root });
     expectNoCrash(r);
     expect(r.status).toBe(1);
-    expect(errorLines(r)).toEqual(['out/team-b/second.yaml: is a directory where llsd-render needs to write the file team-b/second.yaml: move it away, or choose another -o DIR']);
+    expect(errorLines(r)).toEqual([
+      'out/team-b/second.yaml: is a directory where llsd-render needs to write the file team-b/second.yaml: move it away, or choose another -o DIR',
+    ]);
     expect(snapshot(join(root, 'out'))).toEqual(old);
     expect(temporaries(join(root, 'out'))).toEqual([]);
   });
@@ -178,7 +180,10 @@ describe('build -o DIR is all or nothing', () => {
     const root = tempDir();
     const apps = [1, 2, 3, 4, 5, 6];
     for (const n of apps) {
-      writeTree(root, Object.fromEntries(Array.from({ length: n }, (_, j) => [`app${n}/q${j}.yaml`, quickstartText().replace('name: quickstart', `name: q${n}-${j}`)])));
+      writeTree(
+        root,
+        Object.fromEntries(Array.from({ length: n }, (_, j) => [`app${n}/q${j}.yaml`, quickstartText().replace('name: quickstart', `name: q${n}-${j}`)])),
+      );
     }
     const runs = await Promise.all(
       apps.map(
@@ -192,7 +197,10 @@ describe('build -o DIR is all or nothing', () => {
       ),
     );
     for (const r of runs) {
-      if (r.status !== 0) expect(r.stderr).toMatch(/^out: another llsd-render build -o (\(process \d+\) is writing this directory|is taking this directory.s lock): wait for it to end, then run again/m);
+      if (r.status !== 0)
+        expect(r.stderr).toMatch(
+          /^out: another llsd-render build -o (\(process \d+\) is writing this directory|is taking this directory.s lock): wait for it to end, then run again/m,
+        );
     }
     expect(runs.some((r) => r.status === 0)).toBe(true);
     // Whatever won last, the list names exactly the files there, and no lock is left.
@@ -230,7 +238,9 @@ describe('build -o DIR is all or nothing', () => {
     const r = runAs(['build', '-o', 'out', 'in'], root);
     expectNoCrash(r);
     expect(r.status).toBe(1);
-    expect(errorLines(r)).toEqual([expect.stringMatching(/^out: cannot write the output there \(EACCES: [^)]*team-b\/second\.yaml\); nothing was changed in it$/)]);
+    expect(errorLines(r)).toEqual([
+      expect.stringMatching(/^out: cannot write the output there \(EACCES: [^)]*team-b\/second\.yaml\); nothing was changed in it$/),
+    ]);
     expect(snapshot(join(root, 'out'))).toEqual(old);
     expect(readdirSync(join(root, 'out')).sort()).toEqual(['.llsd-render-output', 'llama', 'team-b']);
   });
@@ -302,7 +312,7 @@ function runAs(args: string[], cwd: string): RunResult {
 /** Lets the user `nobody` read and write everything under `dir` (except what a test makes read-only later). */
 function chmodTree(dir: string): void {
   const out = spawnSync('chown', ['-R', '65534:65534', dir]);
-  if (out.status !== 0) throw new Error(`chown -R 65534:65534 ${dir} failed: ${out.stderr}`);
+  if (out.status !== 0) throw new Error(`chown -R 65534:65534 ${dir} failed: ${String(out.stderr)}`);
 }
 
 /** A process id that no process has now: one that ran and ended. */

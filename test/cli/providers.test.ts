@@ -30,13 +30,16 @@ function build(files: Record<string, string>) {
 
 /** config.yaml of the generated ConfigMap, as the server reads it. */
 function configOf(stdout: string): Record<string, any> {
-  const configMap = parseStream(stdout).find((o: KrmObject) => o.kind === 'ConfigMap' && o.metadata.name.startsWith('demo-config')) as KrmObject & { data: Record<string, string> };
+  const configMap = parseStream(stdout).find((o: KrmObject) => o.kind === 'ConfigMap' && o.metadata.name.startsWith('demo-config')) as KrmObject & {
+    data: Record<string, string>;
+  };
   return parse(configMap.data['config.yaml'] ?? '', { version: '1.1' }) as Record<string, any>;
 }
 
 describe('build: providers from the release registry and samples', () => {
   it('a pgvector provider the CR adds on 0.7.1 gets the sample config, persistence included', () => {
-    const spec = 'distribution: {name: starter}\nproviders:\n  vectorIo:\n    id: pg\n    provider: pgvector\n    host: pg.llama.svc\n    settings: {db: vectors, user: app}\n    secretRefs:\n      password: {name: pg, key: password}';
+    const spec =
+      'distribution: {name: starter}\nproviders:\n  vectorIo:\n    id: pg\n    provider: pgvector\n    host: pg.llama.svc\n    settings: {db: vectors, user: app}\n    secretRefs:\n      password: {name: pg, key: password}';
     const r = build({ 'llsd.yaml': llsd(spec, '0.7.1'), 'secret.yaml': secret('pg', 'stringData:\n  password: not-a-number') });
     expect(r.status, r.stderr).toBe(0);
     const entry = configOf(r.stdout).providers.vector_io.find((p: Record<string, unknown>) => p.provider_id === 'pg');
@@ -46,7 +49,8 @@ describe('build: providers from the release registry and samples', () => {
   });
 
   it('remote-vllm 0.2.14: a vLLM provider under a new id replaces the base localhost vLLM entry, and the base model follows it', () => {
-    const spec = 'distribution: {name: remote-vllm}\nworkload:\n  overrides:\n    env: [{name: INFERENCE_MODEL, value: m}]\nproviders:\n  inference:\n    id: my-vllm\n    provider: vllm\n    endpoint: http://vllm.llama.svc:8000/v1';
+    const spec =
+      'distribution: {name: remote-vllm}\nworkload:\n  overrides:\n    env: [{name: INFERENCE_MODEL, value: m}]\nproviders:\n  inference:\n    id: my-vllm\n    provider: vllm\n    endpoint: http://vllm.llama.svc:8000/v1';
     const dir = writeTree(tempDir(), { 'llsd.yaml': llsd(spec) });
     const r = run(['build', dir]);
     expect(r.status, r.stderr).toBe(0);
@@ -64,13 +68,18 @@ describe('build: providers from the release registry and samples', () => {
     expect(inference[0]?.config.url).toBe('http://vllm.llama.svc:8000/v1');
     expect(config.models.find((m: Record<string, unknown>) => m.model_type === 'llm').provider_id).toBe('my-vllm');
     // 0.2.14 requires `config` in every provider entry.
-    for (const list of Object.values(config.providers) as Array<Array<Record<string, unknown>>>) for (const p of list) expect(Object.hasOwn(p, 'config'), String(p.provider_id)).toBe(true);
+    for (const list of Object.values<Array<Record<string, unknown>>>(config.providers))
+      for (const p of list) expect(Object.hasOwn(p, 'config'), String(p.provider_id)).toBe(true);
   });
 
   // Property tests (a random seed): the CR's own first provider, on the sample's localhost URL, was
   // taken for a base entry its second provider stands in for, and dropped without a word.
   it('two providers of one type, the first without an endpoint: both are configured, neither replaces the other', () => {
-    const r = build({ 'llsd.yaml': llsd('distribution: {name: starter}\nproviders:\n  inference:\n    - {id: a, provider: llama-cpp-server}\n    - {id: a-a, provider: llama-cpp-server, endpoint: "http://a.svc"}\nresources:\n  models: [a]') });
+    const r = build({
+      'llsd.yaml': llsd(
+        'distribution: {name: starter}\nproviders:\n  inference:\n    - {id: a, provider: llama-cpp-server}\n    - {id: a-a, provider: llama-cpp-server, endpoint: "http://a.svc"}\nresources:\n  models: [a]',
+      ),
+    });
     expect(r.status, r.stderr).toBe(0);
     const inference = (configOf(r.stdout).providers.inference as Array<{ provider_id: string }>).map((p) => p.provider_id);
     expect(inference).toEqual(expect.arrayContaining(['a', 'a-a']));
@@ -83,13 +92,17 @@ describe('build: providers from the release registry and samples', () => {
     const r = build({ 'llsd.yaml': llsd(spec) });
     expect(r.status, r.stderr).toBe(0);
     const inference = configOf(r.stdout).providers.inference as Array<Record<string, any>>;
-    expect(inference.find((p) => p.provider_id === 'groq')).toMatchObject({ provider_type: 'remote::groq-openai-compat', config: { openai_compat_api_base: 'https://api.groq.com/openai/v1' } });
+    expect(inference.find((p) => p.provider_id === 'groq')).toMatchObject({
+      provider_type: 'remote::groq-openai-compat',
+      config: { openai_compat_api_base: 'https://api.groq.com/openai/v1' },
+    });
     expect(inference.find((p) => p.provider_id === 'local')?.provider_type).toBe('inline::vllm');
   });
 });
 
 describe('build: Secret values the server would not take as text', () => {
-  const spec = 'distribution: {name: starter}\nproviders:\n  inference:\n    provider: vllm\n    endpoint: http://vllm:8000/v1\n    apiKey: {secretKeyRef: {name: vllm-credentials, key: token}}';
+  const spec =
+    'distribution: {name: starter}\nproviders:\n  inference:\n    provider: vllm\n    endpoint: http://vllm:8000/v1\n    apiKey: {secretKeyRef: {name: vllm-credentials, key: token}}';
 
   it.each([
     ['stringData', 'stringData:\n  token: "0755"', 'a number'],

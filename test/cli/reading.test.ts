@@ -6,11 +6,25 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { expectNoCrash, parseResourceList, parseStream, quickstartText, repoRoot, requireBundle, resourceList, run, stderrLines, tempDir, writeTree, type RunResult } from './run.js';
+import {
+  expectNoCrash,
+  parseResourceList,
+  parseStream,
+  quickstartText,
+  repoRoot,
+  requireBundle,
+  resourceList,
+  run,
+  stderrLines,
+  tempDir,
+  writeTree,
+  type RunResult,
+} from './run.js';
 
 const errorLines = (r: RunResult): string[] => stderrLines(r).filter((l) => !l.includes(': warning: '));
 const llsd = (name: string): string => quickstartText().replace('name: quickstart', `name: ${name}`);
-const tooLarge = 'is larger than 1 MiB, the most llsd-render reads at once (parsing needs about 40 times that in memory): split the package, or set LLSD_RENDER_MAX_INPUT_MB';
+const tooLarge =
+  'is larger than 1 MiB, the most llsd-render reads at once (parsing needs about 40 times that in memory): split the package, or set LLSD_RENDER_MAX_INPUT_MB';
 
 describe('symbolic links under a PATH', () => {
   it('a linked file and a linked directory are read like the others, each file once', () => {
@@ -84,7 +98,12 @@ describe('the size limit holds while reading', () => {
 });
 
 describe('bytes that are not UTF-8', () => {
-  const configMap = (value: Buffer): Buffer => Buffer.concat([Buffer.from('apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  namespace: llama\ndata:\n  model: "llama-'), value, Buffer.from('"\n')]);
+  const configMap = (value: Buffer): Buffer =>
+    Buffer.concat([
+      Buffer.from('apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  namespace: llama\ndata:\n  model: "llama-'),
+      value,
+      Buffer.from('"\n'),
+    ]);
 
   it('in a file: an error at its line and column, exit 1, nothing printed', () => {
     const root = tempDir();
@@ -101,7 +120,9 @@ describe('bytes that are not UTF-8', () => {
     const line = input.subarray(0, input.indexOf(0xe9)).toString().split('\n').length;
     const r = spawnSync(process.execPath, [requireBundle()], { input, encoding: 'utf8' });
     expect(r.status).toBe(1);
-    expect(parseResourceList(r.stdout).results).toEqual([{ severity: 'error', message: `stdin is not valid UTF-8 at line ${line}, column 6: save the file as UTF-8` }]);
+    expect(parseResourceList(r.stdout).results).toEqual([
+      { severity: 'error', message: `stdin is not valid UTF-8 at line ${line}, column 6: save the file as UTF-8` },
+    ]);
   });
 
   it('valid multi-byte text and a byte-order mark still read as before', () => {
@@ -118,13 +139,20 @@ describe('KRM mode when llsd-render itself fails', () => {
     const root = tempDir();
     // A bug stand-in: reading stdin throws an error llsd-render does not expect.
     const preload = join(root, 'fail.cjs');
-    writeFileSync(preload, "const fs = require('fs'); const read = fs.readSync; fs.readSync = function (fd, ...rest) { if (fd === 0) throw new TypeError('injected failure'); return read.call(this, fd, ...rest); };\n");
+    writeFileSync(
+      preload,
+      "const fs = require('fs'); const read = fs.readSync; fs.readSync = function (fd, ...rest) { if (fd === 0) throw new TypeError('injected failure'); return read.call(this, fd, ...rest); };\n",
+    );
     const r = spawnSync(process.execPath, ['--require', preload, requireBundle()], { input: resourceList([quickstartText()]), encoding: 'utf8' });
     expect(r.status).toBe(1);
     const list = parseResourceList(r.stdout);
     expect(list.items).toEqual([]);
     expect(list.results).toEqual([
-      { severity: 'error', message: 'internal error: llsd-render failed (the detail is on stderr). Please report this with the input that caused it; set LLSD_RENDER_DEBUG=1 for details.' },
+      {
+        severity: 'error',
+        message:
+          'internal error: llsd-render failed (the detail is on stderr). Please report this with the input that caused it; set LLSD_RENDER_DEBUG=1 for details.',
+      },
     ]);
     expect(r.stdout).not.toMatch(/ at .+:\d+:\d+/);
     expect(r.stderr).toContain('injected failure');
@@ -137,10 +165,16 @@ function runAsNonRoot(args: string[], cwd: string, lock: () => void): RunResult 
   if (root) {
     chmodSync(cwd, 0o755);
     const chown = spawnSync('chown', ['-R', '65534:65534', cwd]);
-    if (chown.status !== 0) throw new Error(`chown -R 65534:65534 ${cwd} failed: ${chown.stderr}`);
+    if (chown.status !== 0) throw new Error(`chown -R 65534:65534 ${cwd} failed: ${String(chown.stderr)}`);
   }
   lock();
-  const r = spawnSync(process.execPath, [requireBundle(), ...args], { cwd, encoding: 'utf8', env: { PATH: process.env.PATH }, timeout: 60_000, ...(root && { uid: 65534, gid: 65534 }) });
+  const r = spawnSync(process.execPath, [requireBundle(), ...args], {
+    cwd,
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH },
+    timeout: 60_000,
+    ...(root && { uid: 65534, gid: 65534 }),
+  });
   if (r.error) throw r.error;
   return { status: r.status, signal: r.signal, stdout: r.stdout, stderr: r.stderr };
 }
@@ -197,7 +231,11 @@ describe('a .yaml name under a PATH that is not a regular file (attacker probe: 
 });
 
 describe('stdout that cannot be written (attacker probe: a Node stack trace)', () => {
-  it.each([['build', 'build examples/quickstart'], ['KRM', '< test/golden/starter-vllm/input.yaml'], ['schema', 'schema --crd']])('%s to /dev/full: one line on stderr, exit 1, no stack', (_, args) => {
+  it.each([
+    ['build', 'build examples/quickstart'],
+    ['KRM', '< test/golden/starter-vllm/input.yaml'],
+    ['schema', 'schema --crd'],
+  ])('%s to /dev/full: one line on stderr, exit 1, no stack', (_, args) => {
     const r = spawnSync('sh', ['-c', `node "${requireBundle()}" ${args} > /dev/full`], { cwd: repoRoot, encoding: 'utf8' });
     expect(r.status).toBe(1);
     expect(r.stderr).toContain('llsd-render: cannot write the output to stdout (ENOSPC); what was written is incomplete\n');

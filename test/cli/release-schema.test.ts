@@ -34,7 +34,8 @@ describe('release schema in build', () => {
       metadata: { name: 'mine', namespace: 'ai' },
       data: { 'config.yaml': `${base}\nservre:\n  port: 8321\n` },
     });
-    const llsd = 'apiVersion: llamastack.io/v1alpha2\nkind: LlamaStackDistribution\nmetadata: {name: demo, namespace: ai}\nspec:\n  distribution: {image: "quay.io/me/x:0.7.1"}\n  overrideConfig: {configMapName: mine}\n';
+    const llsd =
+      'apiVersion: llamastack.io/v1alpha2\nkind: LlamaStackDistribution\nmetadata: {name: demo, namespace: ai}\nspec:\n  distribution: {image: "quay.io/me/x:0.7.1"}\n  overrideConfig: {configMapName: mine}\n';
     const dir = writeTree(tempDir(), { 'override.yaml': configMap, 'llsd.yaml': llsd });
     const r = run(['build', dir]);
     expectNoCrash(r);

@@ -271,5 +271,7 @@ export function lazy<T>(make: () => T): () => T {
  * default secret policy (warn) stderr then holds exactly that one warning.
  */
 export function expectOnlyMissingSecretWarning(r: RunResult): void {
-  expect(r.stderr).toMatch(/^[^\n]*: warning: refers to the Secret "vllm-credentials", which is not in the input \(as a Secret, SealedSecret or ExternalSecret\); the pod will not start until it exists in namespace llama \(set `secretPolicy: strict` to make this an error, or `off` to skip the check\) \[secret-not-in-input\]\n$/);
+  expect(r.stderr).toMatch(
+    /^[^\n]*: warning: refers to the Secret "vllm-credentials", which is not in the input \(as a Secret, SealedSecret or ExternalSecret\); the pod will not start until it exists in namespace llama \(set `secretPolicy: strict` to make this an error, or `off` to skip the check\) \[secret-not-in-input\]\n$/,
+  );
 }

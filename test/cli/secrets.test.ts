@@ -140,7 +140,9 @@ describe('secret values', () => {
       expect(r.stderr).toMatch(/^secret\.yaml:\d+: /);
       expect(r.stderr).not.toContain(SECRET);
 
-      const k = run([], { input: `apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n  - apiVersion: v1\n    kind: Secret\n    metadata: {name: s}\n    stringData:\n      token: "${SECRET}\n` });
+      const k = run([], {
+        input: `apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n  - apiVersion: v1\n    kind: Secret\n    metadata: {name: s}\n    stringData:\n      token: "${SECRET}\n`,
+      });
       expect(k.status).toBe(1);
       expectNoCrash(k);
       expect(k.stdout + k.stderr).not.toContain(SECRET);
@@ -160,14 +162,19 @@ describe('secret values', () => {
 
 describe('a credential in a URL in the container env (attacker probe)', () => {
   it('workload.overrides.env value postgres://u:PASS@h/db: an error naming valueFrom.secretKeyRef, the value not printed', () => {
-    const llsd = quickstartText().replace('  resources:\n', '  workload:\n    overrides:\n      env:\n        - {name: DATABASE_URL, value: "postgres://app:PASS123@db:5432/app"}\n        - {name: PLAIN, value: "http://db:5432/app"}\n  resources:\n');
+    const llsd = quickstartText().replace(
+      '  resources:\n',
+      '  workload:\n    overrides:\n      env:\n        - {name: DATABASE_URL, value: "postgres://app:PASS123@db:5432/app"}\n        - {name: PLAIN, value: "http://db:5432/app"}\n  resources:\n',
+    );
     const dir = tempDir();
     writeFileSync(join(dir, 'llsd.yaml'), llsd);
     const r = run(['build', dir]);
     expectNoCrash(r);
     expect(r.status).toBe(1);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toMatch(/llsd\.yaml:\d+: llama\/quickstart: spec\.workload\.overrides\.env\[0\]\.value: must not hold a credential in a URL: .*`valueFrom: \{secretKeyRef: \{name: <secret>, key: <key>\}\}` instead of `value`\n/);
+    expect(r.stderr).toMatch(
+      /llsd\.yaml:\d+: llama\/quickstart: spec\.workload\.overrides\.env\[0\]\.value: must not hold a credential in a URL: .*`valueFrom: \{secretKeyRef: \{name: <secret>, key: <key>\}\}` instead of `value`\n/,
+    );
     expect(r.stderr).not.toContain('PASS123');
     expect(r.stderr).not.toContain('env[1]');
   });
@@ -188,7 +195,10 @@ describe('credentials in an image reference or a credential-named env var (attac
   );
 
   it('env OPENAI_API_KEY with a value: an error naming valueFrom.secretKeyRef; MAX_TOKENS is fine', () => {
-    const llsd = quickstartText().replace('  resources:\n', '  workload:\n    overrides:\n      env:\n        - {name: MAX_TOKENS, value: "4096"}\n        - {name: OPENAI_API_KEY, value: sk-SECRETVAL}\n  resources:\n');
+    const llsd = quickstartText().replace(
+      '  resources:\n',
+      '  workload:\n    overrides:\n      env:\n        - {name: MAX_TOKENS, value: "4096"}\n        - {name: OPENAI_API_KEY, value: sk-SECRETVAL}\n  resources:\n',
+    );
     const dir = tempDir();
     writeFileSync(join(dir, 'llsd.yaml'), llsd);
     const r = run(['build', dir]);
@@ -200,7 +210,10 @@ describe('credentials in an image reference or a credential-named env var (attac
 });
 
 describe('a key the Secret in the input does not have (new-user probe, issue 18)', () => {
-  const secret = (stringData: Record<string, string>) => `---\napiVersion: v1\nkind: Secret\nmetadata:\n  name: vllm-credentials\n  namespace: llama\nstringData:\n${Object.entries(stringData).map(([k, v]) => `  ${k}: ${v}`).join('\n')}\n`;
+  const secret = (stringData: Record<string, string>) =>
+    `---\napiVersion: v1\nkind: Secret\nmetadata:\n  name: vllm-credentials\n  namespace: llama\nstringData:\n${Object.entries(stringData)
+      .map(([k, v]) => `  ${k}: ${v}`)
+      .join('\n')}\n`;
   const write = (extra: string, name = 'llsd.yaml'): string => {
     const dir = tempDir();
     writeFileSync(join(dir, name), quickstartText().replace('key: token', 'key: tokn') + extra);
@@ -211,13 +224,18 @@ describe('a key the Secret in the input does not have (new-user probe, issue 18)
     const r = run(['build', write(secret({ token: SECRET, other: 'x' }))]);
     expectNoCrash(r);
     expect(r.status, r.stderr).toBe(0);
-    expect(r.stderr).toMatch(/spec\.providers\.inference\.apiKey: warning: refers to key "tokn" of the Secret "vllm-credentials", whose keys are "other", "token"; the pod would not start \(CreateContainerConfigError\): did you mean "token"\? .*\[secret-key-missing\]/);
+    expect(r.stderr).toMatch(
+      /spec\.providers\.inference\.apiKey: warning: refers to key "tokn" of the Secret "vllm-credentials", whose keys are "other", "token"; the pod would not start \(CreateContainerConfigError\): did you mean "token"\? .*\[secret-key-missing\]/,
+    );
     expect(occurrences(r.stderr, SECRET)).toBe(0);
   });
 
   it('with secretPolicy: strict an error, and nothing is printed', () => {
     const dir = write(secret({ token: SECRET }));
-    writeFileSync(join(dir, 'render-config.yaml'), 'apiVersion: fn.llamastack.io/v1alpha1\nkind: RenderConfig\nmetadata:\n  name: strict\nspec:\n  secretPolicy: strict\n');
+    writeFileSync(
+      join(dir, 'render-config.yaml'),
+      'apiVersion: fn.llamastack.io/v1alpha1\nkind: RenderConfig\nmetadata:\n  name: strict\nspec:\n  secretPolicy: strict\n',
+    );
     const r = run(['build', dir]);
     expect(r.status).toBe(1);
     expect(r.stdout).toBe('');
@@ -226,14 +244,20 @@ describe('a key the Secret in the input does not have (new-user probe, issue 18)
 
   it('a merge key `<<` in stringData (Kubernetes applies it, so the key may be there): no such warning (attacker round 7)', () => {
     const dir = tempDir();
-    writeFileSync(join(dir, 'llsd.yaml'), `${quickstartText().replace('key: token', 'key: user')}---\napiVersion: v1\nkind: Secret\nmetadata:\n  name: vllm-credentials\n  namespace: llama\nstringData: {<<: {user: x}, token: y}\n`);
+    writeFileSync(
+      join(dir, 'llsd.yaml'),
+      `${quickstartText().replace('key: token', 'key: user')}---\napiVersion: v1\nkind: Secret\nmetadata:\n  name: vllm-credentials\n  namespace: llama\nstringData: {<<: {user: x}, token: y}\n`,
+    );
     const r = run(['build', dir]);
     expect(r.stderr).not.toContain('secret-key-missing');
   });
 
   it('the key present (in data, base64): no such warning', () => {
     const dir = tempDir();
-    writeFileSync(join(dir, 'llsd.yaml'), `${quickstartText()}---\napiVersion: v1\nkind: Secret\nmetadata:\n  name: vllm-credentials\n  namespace: llama\ndata:\n  token: ${SECRET_B64}\n`);
+    writeFileSync(
+      join(dir, 'llsd.yaml'),
+      `${quickstartText()}---\napiVersion: v1\nkind: Secret\nmetadata:\n  name: vllm-credentials\n  namespace: llama\ndata:\n  token: ${SECRET_B64}\n`,
+    );
     const r = run(['build', dir]);
     expect(r.status, r.stderr).toBe(0);
     expect(r.stderr).not.toContain('secret-key-missing');

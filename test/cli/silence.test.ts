@@ -11,12 +11,14 @@ const warnedFields = ['spec.storage.kv.password', 'spec.storage.kv.user', 'spec.
 
 /** examples/postgres/app with the LLSD annotated (`silence`) and extra files. */
 function app(silence?: string, extra: Record<string, string> = {}): string {
-  const llsd = silence === undefined ? llsdText : llsdText.replace(/^  name: pg$/m, `  name: pg\n  annotations:\n    llamastack.io/silence: ${JSON.stringify(silence)}`);
+  const llsd =
+    silence === undefined ? llsdText : llsdText.replace(/^  name: pg$/m, `  name: pg\n  annotations:\n    llamastack.io/silence: ${JSON.stringify(silence)}`);
   if (silence !== undefined) expect(llsd).toContain('llamastack.io/silence');
   return writeTree(tempDir(), { 'llsd.yaml': llsd, 'secret.yaml': secretText, ...extra });
 }
 
-const renderConfig = (silence: string) => `apiVersion: fn.llamastack.io/v1alpha1\nkind: RenderConfig\nmetadata:\n  name: options\nspec:\n  silence: ${silence}\n`;
+const renderConfig = (silence: string) =>
+  `apiVersion: fn.llamastack.io/v1alpha1\nkind: RenderConfig\nmetadata:\n  name: options\nspec:\n  silence: ${silence}\n`;
 const warnings = (stderr: string) => stderr.split('\n').filter((line) => line.includes(': warning: '));
 
 describe('examples/postgres: its four warnings', () => {
@@ -25,7 +27,11 @@ describe('examples/postgres: its four warnings', () => {
     expect(r.status, r.stderr).toBe(0);
     const lines = warnings(r.stderr);
     expect(lines).toHaveLength(4);
-    for (const field of warnedFields) expect(lines.some((line) => line.includes(`llama/pg: ${field}: warning: `) && line.endsWith(' [numeric-secret-value]')), field).toBe(true);
+    for (const field of warnedFields)
+      expect(
+        lines.some((line) => line.includes(`llama/pg: ${field}: warning: `) && line.endsWith(' [numeric-secret-value]')),
+        field,
+      ).toBe(true);
   });
 
   it('are silenced by the annotation llamastack.io/silence on the LLSD, with an info that counts them', () => {
@@ -33,7 +39,9 @@ describe('examples/postgres: its four warnings', () => {
     expect(r.status, r.stderr).toBe(0);
     expectNoCrash(r);
     expect(r.stderr).toBe('');
-    expect(r.stdout).toContain('llama/pg: info: 4 warnings silenced (numeric-secret-value ×4); take the code out of `silence` or the annotation llamastack.io/silence to see them\n');
+    expect(r.stdout).toContain(
+      'llama/pg: info: 4 warnings silenced (numeric-secret-value ×4); take the code out of `silence` or the annotation llamastack.io/silence to see them\n',
+    );
   });
 
   it('are silenced by `silence` in a RenderConfig among the inputs, and build prints nothing on stderr', () => {
@@ -48,7 +56,9 @@ describe('examples/postgres: its four warnings', () => {
   it('are silenced by `silence` as ConfigMap data given with --config (a comma list)', () => {
     const dir = app();
     const config = join(tempDir(), 'cm.yaml');
-    writeTree(join(config, '..'), { 'cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: opts\ndata:\n  silence: "numeric-secret-value, secret-not-in-input"\n' });
+    writeTree(join(config, '..'), {
+      'cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: opts\ndata:\n  silence: "numeric-secret-value, secret-not-in-input"\n',
+    });
     const r = run(['build', '--config', config, '.'], { cwd: dir });
     expect(r.status, r.stderr).toBe(0);
     expect(r.stderr).toBe('');
@@ -75,7 +85,9 @@ describe('an unknown code', () => {
     const r = run(['build', '.'], { cwd: app(undefined, { 'options.yaml': renderConfig('[secret-not-in-inptu]') }) });
     expect(r.status).toBe(1);
     expect(r.stdout).toBe('');
-    expect(stderrLines(r)).toContain('options.yaml:6: options: spec.silence[0]: "secret-not-in-inptu" is not a warning code; did you mean `secret-not-in-input`? (every code is listed in docs/warnings.md)');
+    expect(stderrLines(r)).toContain(
+      'options.yaml:6: options: spec.silence[0]: "secret-not-in-inptu" is not a warning code; did you mean `secret-not-in-input`? (every code is listed in docs/warnings.md)',
+    );
   });
 });
 
@@ -83,7 +95,8 @@ describe('errors', () => {
   it('are never silenced: secretPolicy strict makes a missing Secret an error, which silence leaves alone', () => {
     const dir = writeTree(tempDir(), {
       'llsd.yaml': llsdText,
-      'options.yaml': 'apiVersion: fn.llamastack.io/v1alpha1\nkind: RenderConfig\nmetadata:\n  name: options\nspec:\n  secretPolicy: strict\n  silence: [secret-not-in-input, numeric-secret-value]\n',
+      'options.yaml':
+        'apiVersion: fn.llamastack.io/v1alpha1\nkind: RenderConfig\nmetadata:\n  name: options\nspec:\n  secretPolicy: strict\n  silence: [secret-not-in-input, numeric-secret-value]\n',
     });
     const r = run(['build', '.'], { cwd: dir });
     expect(r.status).toBe(1);

@@ -7,13 +7,26 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { requireTool } from '../e2e/tools.js';
-import { expectNoCrash, parseResourceList, parseStream, quickstartText, requireBundle, resourceList, run, stderrLines, tempDir, writeTree, type RunResult } from './run.js';
+import {
+  expectNoCrash,
+  parseResourceList,
+  parseStream,
+  quickstartText,
+  requireBundle,
+  resourceList,
+  run,
+  stderrLines,
+  tempDir,
+  writeTree,
+  type RunResult,
+} from './run.js';
 
 /** An LLSD whose metadata merges itself: `yaml` made a circular value, and every mode looped on it. */
 const cyclicLlsd = quickstartText().replace('metadata:\n', 'metadata: &A\n  <<: *A\n');
 /** Its line of `<<: *A` in the file, and the column of the alias. */
 const cyclicLine = cyclicLlsd.split('\n').indexOf('  <<: *A') + 1;
-const cyclicMessage = 'this alias (`*`) is inside the node its anchor (`&`) names, so the value would contain itself without end; write the value out instead (column 7)';
+const cyclicMessage =
+  'this alias (`*`) is inside the node its anchor (`&`) names, so the value would contain itself without end; write the value out instead (column 7)';
 
 const configMap = (body: string): string => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm\n${body}`;
 
@@ -53,7 +66,11 @@ describe('an alias inside the node of its own anchor (a cyclic merge): one error
     const merged = configMap('data: &D\n  <<: *D\n  k: v\n');
     expectOneError(run([], { input: resourceList([merged]) }), 'krm', /\(line 9\): this alias \(`\*`\) is inside the node its anchor .* \(column 11\)$/);
     const nested = configMap('data: &D\n  k: v\n  again:\n    inner: *D\n');
-    expectOneError(run(['build', writeTree(tempDir(), { 'cm.yaml': nested })]), 'build', /cm\.yaml:8: not valid YAML: this alias \(`\*`\) is inside the node its anchor .* \(column 12\)$/);
+    expectOneError(
+      run(['build', writeTree(tempDir(), { 'cm.yaml': nested })]),
+      'build',
+      /cm\.yaml:8: not valid YAML: this alias \(`\*`\) is inside the node its anchor .* \(column 12\)$/,
+    );
   });
 
   it('a RenderConfig given with --config: an error naming that file, not a hang', () => {
@@ -90,7 +107,11 @@ describe('an alias inside the node of its own anchor (a cyclic merge): one error
 
 describe('values that were internal errors: rendered as meant, or one clear error', () => {
   it('!!binary in a ConfigMap (block and flow): passed through as its base64 text, without the tag, in KRM and build', () => {
-    for (const body of ['binaryData:\n  x: !!binary aGVsbG8=\n', 'binaryData: {x: !!binary aGVsbG8=}\n', 'binaryData:\n  x: !!binary |\n    aGVs\n    bG8=\n']) {
+    for (const body of [
+      'binaryData:\n  x: !!binary aGVsbG8=\n',
+      'binaryData: {x: !!binary aGVsbG8=}\n',
+      'binaryData:\n  x: !!binary |\n    aGVs\n    bG8=\n',
+    ]) {
       const krm = run([], { input: resourceList([configMap(body)]) });
       expect(krm.status, krm.stderr).toBe(0);
       expect(parseResourceList(krm.stdout).items[0]?.binaryData).toEqual({ x: 'aGVsbG8=' });
@@ -111,7 +132,11 @@ describe('values that were internal errors: rendered as meant, or one clear erro
 
   it('!!binary on text that is not base64: an error at the line, the value not quoted', () => {
     const r = run([], { input: resourceList([configMap('binaryData:\n  x: !!binary not base64 Xy9secret!\n')]) });
-    expectOneError(r, 'krm', /^stdin is not valid YAML \(line 9\): a value tagged !!binary must be base64 text; remove the tag to keep the value as text \(column 10\)$/);
+    expectOneError(
+      r,
+      'krm',
+      /^stdin is not valid YAML \(line 9\): a value tagged !!binary must be base64 text; remove the tag to keep the value as text \(column 10\)$/,
+    );
     expect(r.stdout + r.stderr).not.toContain('Xy9secret');
   });
 
@@ -127,12 +152,18 @@ describe('values that were internal errors: rendered as meant, or one clear erro
   });
 
   it('a whole KRM item (or the functionConfig) as an alias of another (attacker probe: internal error): the copy is the item', () => {
-    const item = run([], { input: 'apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n- &cm\n  apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: cm, namespace: a}\n- *cm\n' });
+    const item = run([], {
+      input:
+        'apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n- &cm\n  apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: cm, namespace: a}\n- *cm\n',
+    });
     expectNoCrash(item);
     expect(item.status).toBe(1);
     expect(stderrLines(item)).toEqual(['a/cm: ConfigMap "cm" is defined twice; keep one']);
     expect(parseResourceList(item.stdout).items.map((i) => i.metadata.name)).toEqual(['cm', 'cm']);
-    const fc = run([], { input: 'apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nfunctionConfig: &fc\n  apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: fn}\n  data: {networkPolicy: "on"}\nitems:\n- *fc\n' });
+    const fc = run([], {
+      input:
+        'apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nfunctionConfig: &fc\n  apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: fn}\n  data: {networkPolicy: "on"}\nitems:\n- *fc\n',
+    });
     expectNoCrash(fc);
     expect(fc.status, fc.stderr).toBe(0);
     expect(parseResourceList(fc.stdout).items.map((i) => i.metadata.name)).toEqual(['fn']);
@@ -145,15 +176,24 @@ describe('values that were internal errors: rendered as meant, or one clear erro
     expect(merged.stdout).toMatch(/\n {12}max_tokens: 10\n/);
     const misplaced = withSettings('        x: !!merge y\n');
     const line = misplaced.split('\n').indexOf('        x: !!merge y') + 1;
-    expectOneError(run(['build', writeTree(tempDir(), { 'llsd.yaml': misplaced })]), 'build', new RegExp(`llsd\\.yaml:${line}: not valid YAML: the tag !!merge belongs on a \`<<\` key only; remove it, or quote the value \\(column 20\\)$`));
+    expectOneError(
+      run(['build', writeTree(tempDir(), { 'llsd.yaml': misplaced })]),
+      'build',
+      new RegExp(`llsd\\.yaml:${line}: not valid YAML: the tag !!merge belongs on a \`<<\` key only; remove it, or quote the value \\(column 20\\)$`),
+    );
     expectOneError(run([], { input: resourceList([misplaced]) }), 'krm', /the tag !!merge belongs on a `<<` key only/);
     const notAMap = withSettings('        !!merge <<: 5\n');
-    expectOneError(run(['validate', writeTree(tempDir(), { 'llsd.yaml': notAMap })]), 'validate', /a merge key `<<` must be followed by a mapping, an alias of one, or a list of them \(column 17\)$/);
+    expectOneError(
+      run(['validate', writeTree(tempDir(), { 'llsd.yaml': notAMap })]),
+      'validate',
+      /a merge key `<<` must be followed by a mapping, an alias of one, or a list of them \(column 17\)$/,
+    );
   });
 });
 
 describe('an explicit tag that changes what a value is: an error at the line naming the tag', () => {
-  const message = (tag: string, type: string): string => `the tag ${tag} makes this value ${type}, not what its text says; remove the tag, and quote the value if it is meant as text`;
+  const message = (tag: string, type: string): string =>
+    `the tag ${tag} makes this value ${type}, not what its text says; remove the tag, and quote the value if it is meant as text`;
 
   it('`apiVersion: !!bool v1` (it became `true`, exit 0) in build, validate and KRM', () => {
     const text = 'apiVersion: !!bool v1\nkind: ConfigMap\nmetadata:\n  name: cm\n';
@@ -161,7 +201,11 @@ describe('an explicit tag that changes what a value is: an error at the line nam
     for (const command of ['build', 'validate'] as const) {
       expectOneError(run([command, dir]), command, new RegExp(`cm\\.yaml:1: not valid YAML: ${escaped(message('!!bool', 'a boolean'))} \\(column 13\\)$`));
     }
-    expectOneError(run([], { input: resourceList([text]) }), 'krm', new RegExp(`^stdin is not valid YAML \\(line 4\\): ${escaped(message('!!bool', 'a boolean'))} \\(column 17\\)$`));
+    expectOneError(
+      run([], { input: resourceList([text]) }),
+      'krm',
+      new RegExp(`^stdin is not valid YAML \\(line 4\\): ${escaped(message('!!bool', 'a boolean'))} \\(column 17\\)$`),
+    );
   });
 
   it.each([
@@ -177,7 +221,11 @@ describe('an explicit tag that changes what a value is: an error at the line nam
 
   it('!!set in LLSD settings (it became `{}`): an error', () => {
     const llsd = quickstartText().replace('      provider: vllm\n', '      provider: vllm\n      settings:\n        ids: !!set {a, b}\n');
-    expectOneError(run(['build', writeTree(tempDir(), { 'llsd.yaml': llsd })]), 'build', /not valid YAML: the tag !!set makes this value a set, which JSON and Kubernetes objects cannot hold; remove the tag \(column 14\)$/);
+    expectOneError(
+      run(['build', writeTree(tempDir(), { 'llsd.yaml': llsd })]),
+      'build',
+      /not valid YAML: the tag !!set makes this value a set, which JSON and Kubernetes objects cannot hold; remove the tag \(column 14\)$/,
+    );
   });
 
   it('tags that keep the value what it is still pass: !!str, !!int on a number, !!map, a local tag on text', () => {
@@ -191,11 +239,31 @@ describe('YAML syntax errors quote no input: file, line and column instead', () 
   const secret = (stringData: string): string => `apiVersion: v1\nkind: Secret\nmetadata:\n  name: creds\nstringData:\n${stringData}`;
 
   it.each([
-    ['an unquoted value starting with `*`', '  password: *Xy9secret\n', 6, /this alias \(`\*`\) names no anchor \(`&`\) set before it in this document; quote the value if the `\*` is part of the text, or set the anchor first \(column 13\)$/],
-    ['text after a `...` document end', '  password: hunter2\n... Xy9secret\n', 7, /unexpected text: check the indentation of this line, and that no `\.\.\.` line \(the end of a document\) comes before it \(column 5\)$/],
+    [
+      'an unquoted value starting with `*`',
+      '  password: *Xy9secret\n',
+      6,
+      /this alias \(`\*`\) names no anchor \(`&`\) set before it in this document; quote the value if the `\*` is part of the text, or set the anchor first \(column 13\)$/,
+    ],
+    [
+      'text after a `...` document end',
+      '  password: hunter2\n... Xy9secret\n',
+      7,
+      /unexpected text: check the indentation of this line, and that no `\.\.\.` line \(the end of a document\) comes before it \(column 5\)$/,
+    ],
     ['a value that is a stray sequence item', '  password: x\n- Xy9secret\n', 7, /\(column 1\)$/],
-    ['an escape YAML does not know', '  password: "Xy9\\secret"\n', 6, /a double-quoted string holds an escape sequence YAML does not know; write \\\\ for a backslash, or use single quotes \(column 17\)$/],
-    ['a block scalar header with text after it', '  password: |Xy9secret\n    x\n', 6, /only `-` or `\+`, an indentation digit and a comment may follow `\|` or `>` on its line; put the text on the lines below it, indented \(column 14\)$/],
+    [
+      'an escape YAML does not know',
+      '  password: "Xy9\\secret"\n',
+      6,
+      /a double-quoted string holds an escape sequence YAML does not know; write \\\\ for a backslash, or use single quotes \(column 17\)$/,
+    ],
+    [
+      'a block scalar header with text after it',
+      '  password: |Xy9secret\n    x\n',
+      6,
+      /only `-` or `\+`, an indentation digit and a comment may follow `\|` or `>` on its line; put the text on the lines below it, indented \(column 14\)$/,
+    ],
   ])('%s: the line and column, not the value (build and KRM)', (_name, stringData, line, message) => {
     const build = run(['build', writeTree(tempDir(), { 'secret.yaml': secret(stringData) })]);
     expectNoCrash(build);
@@ -227,7 +295,7 @@ describe('YAML syntax errors in plain words, sorted by line, one per real proble
     expect(r.stdout).toBe('');
     expect(stderrLines(r).map((line) => line.replace(/^.*cm\.yaml:/, ''))).toEqual([
       '6: not valid YAML: tabs are not allowed for indentation; use spaces (column 1)',
-      "13: not valid YAML: the value of `c` holds `: `, which YAML reads as the start of a mapping inside the value; quote the whole value ('…' or \"…\") (column 6)",
+      '13: not valid YAML: the value of `c` holds `: `, which YAML reads as the start of a mapping inside the value; quote the whole value (\'…\' or "…") (column 6)',
       `20: not valid YAML: ${quote}, so the rest of the file was read as one text; end the value with " on this line (column 6)`,
     ]);
   });
@@ -249,14 +317,19 @@ describe('attacker probe, round 3: no parser sentence, cut or whole, reaches the
 
   it('a key of 3000 characters (it said "not valid YAML: The"): the 1024-character limit, the key not quoted (KRM)', () => {
     const r = run([], { input: resourceList([secret(`  ${'K'.repeat(3000)}: Xy9secret\n`)]) });
-    expectOneError(r, 'krm', /^stdin is not valid YAML \(line \d+\): this key is longer than the 1024 characters YAML allows for a key; shorten it \(column 7\)$/);
+    expectOneError(
+      r,
+      'krm',
+      /^stdin is not valid YAML \(line \d+\): this key is longer than the 1024 characters YAML allows for a key; shorten it \(column 7\)$/,
+    );
     expect(r.stdout + r.stderr).not.toContain('KKKKKKKKKK');
     expect(r.stdout + r.stderr).not.toContain('Xy9');
   });
 
   it('`: ` inside a `{…}` value (it said "Block collections are not allowed within flow collections"), in build and KRM', () => {
     const text = secret('  a: b\ndata: {password: Xy9: secret}\n').replace('stringData:\n  a: b\n', '');
-    const message = "a value inside `{…}` holds `: `, which YAML cannot read there; quote the value ('…' or \"…\"), or if it is two entries, put a `,` between them";
+    const message =
+      'a value inside `{…}` holds `: `, which YAML cannot read there; quote the value (\'…\' or "…"), or if it is two entries, put a `,` between them';
     const build = run(['build', writeTree(tempDir(), { 'secret.yaml': text })]);
     expectOneError(build, 'build', new RegExp(`secret\\.yaml:5: not valid YAML: ${escaped(message)} \\(column 18\\)$`));
     const krm = run([], { input: resourceList([text]) });
@@ -265,14 +338,17 @@ describe('attacker probe, round 3: no parser sentence, cut or whole, reaches the
   });
 
   it('an unclosed quote before a `---` (it said "everything up to line 2" on line 2): where it opened, and the `---` it ran over', () => {
-    const quote = (rest: string): string => `q.yaml:2: not valid YAML: the quote " opened here is never closed${rest}; end the value with " on this line (column 4)`;
+    const quote = (rest: string): string =>
+      `q.yaml:2: not valid YAML: the quote " opened here is never closed${rest}; end the value with " on this line (column 4)`;
     const runOn = (text: string): string[] => {
       const r = run(['build', writeTree(tempDir(), { 'q.yaml': text })]);
       expectNoCrash(r);
       expect(r.status).toBe(1);
       return stderrLines(r).map((line) => line.replace(/^.*(?=q\.yaml:)/, ''));
     };
-    expect(runOn('a: 1\nd: "x\ne: 1\n---\nb: 1\n')).toEqual([quote(', so the rest of the file (the `---` on line 4 and the documents after it too) was read as one text')]);
+    expect(runOn('a: 1\nd: "x\ne: 1\n---\nb: 1\n')).toEqual([
+      quote(', so the rest of the file (the `---` on line 4 and the documents after it too) was read as one text'),
+    ]);
     expect(runOn('a: 1\nd: "x\n---\nb: "1"\n')[0]).toBe(quote(' before the `---` on line 3'));
   });
 });
@@ -280,7 +356,11 @@ describe('attacker probe, round 3: no parser sentence, cut or whole, reaches the
 describe('the quickstart LLSD with one line mis-indented (issue 18 probe): one error, at the line to edit, in one run', () => {
   const quickstart = quickstartText();
   const lineOf = (start: string): number => quickstart.split('\n').findIndex((line) => line.trimStart().startsWith(start)) + 1;
-  const edited = (line: number, edit: (text: string) => string): string => quickstart.split('\n').map((text, i) => (i === line - 1 ? edit(text) : text)).join('\n');
+  const edited = (line: number, edit: (text: string) => string): string =>
+    quickstart
+      .split('\n')
+      .map((text, i) => (i === line - 1 ? edit(text) : text))
+      .join('\n');
   const buildLines = (text: string): string[] => {
     const r = run(['build', writeTree(tempDir(), { 'llsd.yaml': text })]);
     expectOneError(r, 'build', /./);
@@ -296,7 +376,9 @@ describe('the quickstart LLSD with one line mis-indented (issue 18 probe): one e
 
   it('a tab before `provider:`: the tab only, no false "indent it" for the correct `resources:` below', () => {
     const provider = lineOf('provider:');
-    expect(buildLines(edited(provider, (text) => `\t${text.trimStart()}`))).toEqual([`${provider}: not valid YAML: tabs are not allowed for indentation; use spaces (column 1)`]);
+    expect(buildLines(edited(provider, (text) => `\t${text.trimStart()}`))).toEqual([
+      `${provider}: not valid YAML: tabs are not allowed for indentation; use spaces (column 1)`,
+    ]);
   });
 });
 
@@ -309,7 +391,9 @@ describe('KRM mode: an invalid ResourceList apiVersion or kind is quoted in at m
     const r = run([], { input: readFileSync(input, 'utf8') });
     expectNoCrash(r);
     expect(r.status).toBe(1);
-    expect(stderrLines(r)).toEqual([`stdin must hold a ResourceList (apiVersion: config.kubernetes.io/v1, kind: ResourceList), not ${'x'.repeat(100)}… (4,999,900 more characters) ResourceList; to render YAML files, run \`llsd-render build PATH\``]);
+    expect(stderrLines(r)).toEqual([
+      `stdin must hold a ResourceList (apiVersion: config.kubernetes.io/v1, kind: ResourceList), not ${'x'.repeat(100)}… (4,999,900 more characters) ResourceList; to render YAML files, run \`llsd-render build PATH\``,
+    ]);
     expect(r.stdout.length).toBeLessThan(1000);
   });
 

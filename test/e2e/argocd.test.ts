@@ -189,7 +189,10 @@ describe('Argo CD plugin (examples/argocd/plugin.yaml)', () => {
 
     const other = join(root, 'other-app');
     mkdirSync(other);
-    writeFile(join(other, 'cm.yaml'), 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: plain\n  # kind: LlamaStackDistribution in a comment does not count\ndata: {}\n');
+    writeFile(
+      join(other, 'cm.yaml'),
+      'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: plain\n  # kind: LlamaStackDistribution in a comment does not count\ndata: {}\n',
+    );
     const notFound = discover(other, binDir);
     expect(notFound.status).toBe(0);
     expect(notFound.stdout).toBe('');
@@ -283,7 +286,13 @@ describe('Argo CD plugin over an OGXServer app (examples/argocd/ogx-app, ogx-app
     const objects = parseStream(result.stdout);
     // monitoringCrds: false in render-config.yaml: no ServiceMonitor or PrometheusRule.
     expect(objects.map((o) => `${o.kind}/${o.metadata.name}`).sort()).toEqual(
-      [`ConfigMap/${generatedConfigMaps(objects, 'assistant')[0]?.metadata.name}`, 'Deployment/assistant', 'NetworkPolicy/assistant-network-policy', 'Service/assistant-service', 'ServiceAccount/assistant-sa'].sort(),
+      [
+        `ConfigMap/${generatedConfigMaps(objects, 'assistant')[0]?.metadata.name}`,
+        'Deployment/assistant',
+        'NetworkPolicy/assistant-network-policy',
+        'Service/assistant-service',
+        'ServiceAccount/assistant-sa',
+      ].sort(),
     );
     expect(generatedConfigMaps(objects, 'assistant')).toHaveLength(1);
     for (const object of objects) {

@@ -1,5 +1,5 @@
 // The container image from the repository's Dockerfile, built and run with podman/buildah from
-// Debian's packages (shared/reference/notes/real-tools.md §3). No registry is reachable, so the
+// Debian's packages (with the containers.conf settings of docs/development.md). No registry is reachable, so the
 // base is built locally from the npm registry's Node 24 binary (scripts/local-base-image.sh) and passed as
 // BASE_IMAGE. The image then runs as a KRM function: plain `podman run`, `KPT_FN_RUNTIME=podman
 // kpt fn render`, and `kubectl kustomize --enable-alpha-plugins` through a `docker` → podman shim.
@@ -32,7 +32,8 @@ import { imageName, packageVersion } from './image.js';
 // The documented name, so the examples that name the image run as written.
 const image = imageName;
 const version = packageVersion;
-const installHint = 'run `npm run test:prereqs` (as root it installs the Debian packages podman buildah runc and writes the /etc/containers/containers.conf settings podman needs here)';
+const installHint =
+  'run `npm run test:prereqs` (as root it installs the Debian packages podman buildah runc and writes the /etc/containers/containers.conf settings podman needs here)';
 const buildTimeoutMs = 180_000;
 
 /** podman or buildah on PATH, or an error with the install hint. */
@@ -111,7 +112,9 @@ describe('container image (Dockerfile)', () => {
       const input = stringify({ apiVersion: 'config.kubernetes.io/v1', kind: 'ResourceList', items: [llsd] });
       const result = run(podman, ['run', '--rm', '-i', '--network', 'none', '--user', 'nobody', '-e', 'LLSD_RENDER_DEBUG=1', image], { input });
       expect(result.status, describeRun(result)).toBe(0);
-      expect(result.stderr).toMatch(/^llsd-render: code cache: read \/usr\/local\/lib\/llsd-render\/code-cache\/code-[0-9a-f]{16}-\d+-\d+-nodev[\d.]+-\w+\.v8cache$/m);
+      expect(result.stderr).toMatch(
+        /^llsd-render: code cache: read \/usr\/local\/lib\/llsd-render\/code-cache\/code-[0-9a-f]{16}-\d+-\d+-nodev[\d.]+-\w+\.v8cache$/m,
+      );
       expect(result.stderr).not.toMatch(/code cache: (refused|wrote|cannot)/);
     });
 
@@ -127,9 +130,12 @@ describe('container image (Dockerfile)', () => {
         const good = fs.readFileSync(from + '/' + name); fs.mkdirSync('/tmp/c');
         const runs = [100, 300000, 800000, good.length - 1].map((offset) => {
           const bytes = Buffer.from(good); bytes[offset] ^= 0xff; fs.writeFileSync('/tmp/c/' + name, bytes);
-          const [r, next] = [1, 2].map(() => spawnSync(process.execPath, ['/usr/local/lib/llsd-render/llsd-render.js'], { input: process.env.INPUT, encoding: 'utf8', env: { ...process.env, LLSD_RENDER_CODE_CACHE: '/tmp/c', LLSD_RENDER_DEBUG: '1' } }));
+          const env = { ...process.env, LLSD_RENDER_CODE_CACHE: '/tmp/c', LLSD_RENDER_DEBUG: '1' };
+          const bundle = '/usr/local/lib/llsd-render/llsd-render.js';
+          const [r, next] = [1, 2].map(() => spawnSync(process.execPath, [bundle], { input: process.env.INPUT, encoding: 'utf8', env }));
           const cache = (run) => run.stderr.split('\\n').filter((l) => l.includes('code cache')).map((l) => l.slice(0, l.lastIndexOf(' /')));
-          return { offset, status: r.status, signal: r.signal, resourceList: r.stdout.startsWith('apiVersion: config.kubernetes.io/v1\\nkind: ResourceList'), cache: cache(r), next: cache(next), same: next.stdout === r.stdout };
+          const resourceList = r.stdout.startsWith('apiVersion: config.kubernetes.io/v1\\nkind: ResourceList');
+          return { offset, status: r.status, signal: r.signal, resourceList, cache: cache(r), next: cache(next), same: next.stdout === r.stdout };
         });
         process.stdout.write(JSON.stringify({ size: good.length, runs }));`;
       const result = run(podman, ['run', '--rm', '--network', 'none', '--user', 'nobody', '-e', `INPUT=${input}`, '--entrypoint', 'node', image, '-e', script]);
@@ -138,7 +144,15 @@ describe('container image (Dockerfile)', () => {
       expect(size).toBeGreaterThan(800_000);
       const notRead = 'llsd-render: code cache: not read (damaged: its checksum does not match), to be written again:';
       expect(runs).toEqual(
-        [100, 300_000, 800_000, size - 1].map((offset) => ({ offset, status: 0, signal: null, resourceList: true, cache: [notRead, 'llsd-render: code cache: wrote'], next: ['llsd-render: code cache: read'], same: true })),
+        [100, 300_000, 800_000, size - 1].map((offset) => ({
+          offset,
+          status: 0,
+          signal: null,
+          resourceList: true,
+          cache: [notRead, 'llsd-render: code cache: wrote'],
+          next: ['llsd-render: code cache: read'],
+          same: true,
+        })),
       );
     });
 
@@ -199,7 +213,10 @@ describe('container image (Dockerfile)', () => {
       mkdirSync(bin);
       writeExecutable(bin, 'docker', '#!/bin/sh\nexec podman "$@"\n');
 
-      const result = run(kubectl, ['kustomize', '--enable-alpha-plugins', dir], { env: { PATH: `${bin}${delimiter}${process.env.PATH ?? ''}` }, timeoutMs: 60_000 });
+      const result = run(kubectl, ['kustomize', '--enable-alpha-plugins', dir], {
+        env: { PATH: `${bin}${delimiter}${process.env.PATH ?? ''}` },
+        timeoutMs: 60_000,
+      });
       expect(result.status, describeRun(result)).toBe(0);
       const objects = parseStream(result.stdout);
       expect(ofKind(objects, 'LlamaStackDistribution')).toEqual([]);
@@ -255,9 +272,28 @@ describe('container image (Dockerfile)', () => {
       expect(base.status, describeRun(base)).toBe(0);
       expect(base.stdout.trim().split('\n')).toEqual(['/usr/bin/sh', '/usr/bin/grep', '/usr/bin/head', '/usr/bin/env']);
 
-      const app = run(podman, ['run', '--rm', '--network', 'none', '--user', '999', '--entrypoint', 'sh', image, '-c', `${tools}; command -v llsd-render; llsd-render --version`]);
+      const app = run(podman, [
+        'run',
+        '--rm',
+        '--network',
+        'none',
+        '--user',
+        '999',
+        '--entrypoint',
+        'sh',
+        image,
+        '-c',
+        `${tools}; command -v llsd-render; llsd-render --version`,
+      ]);
       expect(app.status, describeRun(app)).toBe(0);
-      expect(app.stdout.trim().split('\n')).toEqual(['/usr/bin/sh', '/usr/bin/grep', '/usr/bin/head', '/usr/bin/env', '/usr/local/bin/llsd-render', expect.stringContaining(version)]);
+      expect(app.stdout.trim().split('\n')).toEqual([
+        '/usr/bin/sh',
+        '/usr/bin/grep',
+        '/usr/bin/head',
+        '/usr/bin/env',
+        '/usr/local/bin/llsd-render',
+        expect.stringContaining(version),
+      ]);
     });
 
     it('discover.find.command prints a match for the example app directory', () => {
@@ -272,7 +308,9 @@ describe('container image (Dockerfile)', () => {
       const inImage = inSidecar([...command, ...args], app, { ...appEnv, LLSD_RENDER_DEBUG: '1' });
       expect(inImage.status, describeRun(inImage)).toBe(0);
       // The image's code cache is read; as user 999 nothing may be written (or tried) anywhere.
-      expect(inImage.stderr).toMatch(/^llsd-render: code cache: read \/usr\/local\/lib\/llsd-render\/code-cache\/code-[0-9a-f]{16}-\d+-\d+-nodev[\d.]+-\w+\.v8cache$/m);
+      expect(inImage.stderr).toMatch(
+        /^llsd-render: code cache: read \/usr\/local\/lib\/llsd-render\/code-cache\/code-[0-9a-f]{16}-\d+-\d+-nodev[\d.]+-\w+\.v8cache$/m,
+      );
       expect(inImage.stderr).not.toMatch(/code cache: (refused|wrote|cannot)|EROFS|EACCES/);
 
       const onHost = run(process.execPath, [requireBundle(), 'build', '--config', pluginEnv.ARGOCD_ENV_LLSD_CONFIG as string, '.'], { cwd: app });

@@ -41,7 +41,8 @@ describe('shell blocks of README.md and docs/', () => {
 
   it('that run are at least one per host (CLI, kpt, kustomize, Argo CD, Flux)', () => {
     const text = runnable.map((b) => b.text).join('\n');
-    for (const host of ['llsd-render build', 'kpt fn render', 'kustomize-linux-x64', 'examples/argocd/app', 'examples/flux/render.sh']) expect(text).toContain(host);
+    for (const host of ['llsd-render build', 'kpt fn render', 'kustomize-linux-x64', 'examples/argocd/app', 'examples/flux/render.sh'])
+      expect(text).toContain(host);
   });
 });
 

@@ -182,7 +182,12 @@ describe('examples/v1alpha1-migration: convert, then build', () => {
     expect(succeeded(llsdRender(['build', 'v1alpha1'], dir))).toBe(readText(expectedPath));
     const objects = parseStream(readText(expectedPath));
     // userConfig / overrideConfig: the user's ConfigMap is mounted, nothing is generated.
-    expect(objects.map((o) => `${o.kind}/${o.metadata.name}`)).toEqual(['ConfigMap/legacy-run-config', 'ServiceAccount/legacy-sa', 'Deployment/legacy', 'Service/legacy-service']);
+    expect(objects.map((o) => `${o.kind}/${o.metadata.name}`)).toEqual([
+      'ConfigMap/legacy-run-config',
+      'ServiceAccount/legacy-sa',
+      'Deployment/legacy',
+      'Service/legacy-service',
+    ]);
   });
 
   it('converts back to the original v1alpha1 LLSD', () => {
@@ -298,11 +303,14 @@ describe('the OGXServer examples (kpt-ogx, kustomize/ogx-*, argocd/ogx-app): one
 
   it('the kustomize ogx- variants pass the same Secret and function as the LLSD ones', () => {
     const kustomize = join(examples, 'kustomize');
-    for (const variant of ['transformer', 'generator']) expect(readText(join(kustomize, `ogx-${variant}`, 'secret.yaml'))).toBe(readText(join(kustomize, variant, 'secret.yaml')));
+    for (const variant of ['transformer', 'generator'])
+      expect(readText(join(kustomize, `ogx-${variant}`, 'secret.yaml'))).toBe(readText(join(kustomize, variant, 'secret.yaml')));
     expect(readText(join(kustomize, 'ogx-transformer', 'render-config.yaml'))).toBe(readText(join(kustomize, 'transformer', 'render-config.yaml')));
     const [generator] = parseStream(readText(join(kustomize, 'ogx-generator', 'ogxserver.yaml')));
     const [llsdGenerator] = parseStream(readText(join(kustomize, 'generator', 'llsd.yaml')));
-    expect(annotationsOf(generator as K8sObject)['config.kubernetes.io/function']).toBe(annotationsOf(llsdGenerator as K8sObject)['config.kubernetes.io/function']);
+    expect(annotationsOf(generator as K8sObject)['config.kubernetes.io/function']).toBe(
+      annotationsOf(llsdGenerator as K8sObject)['config.kubernetes.io/function'],
+    );
   });
 });
 

@@ -170,7 +170,17 @@ describe('kpt fn render (exec function)', () => {
     const pkg = preparePackage();
     writeFile(
       join(pkg, 'apps', 'bad.yaml'),
-      ['apiVersion: llamastack.io/v1alpha2', 'kind: LlamaStackDistribution', 'metadata:', '  name: bad', '  namespace: llama', 'spec:', '  distribution:', '    name: nope', ''].join('\n'),
+      [
+        'apiVersion: llamastack.io/v1alpha2',
+        'kind: LlamaStackDistribution',
+        'metadata:',
+        '  name: bad',
+        '  namespace: llama',
+        'spec:',
+        '  distribution:',
+        '    name: nope',
+        '',
+      ].join('\n'),
     );
     const before = snapshotDir(pkg);
 
@@ -194,7 +204,9 @@ describe('kpt fn render (exec function)', () => {
     const result = render(preparePackage());
     expect(result.status, describeRun(result)).toBe(0);
     // The example's one warning (its Secret lives outside the package) and its summary.
-    expect(result.stderr).toMatch(/\[warning\] llamastack\.io\/v1alpha2\/LlamaStackDistribution\/llama\/chat spec\.providers\.inference\.apiKey: refers to the Secret "vllm-credentials", which is not in the input/);
+    expect(result.stderr).toMatch(
+      /\[warning\] llamastack\.io\/v1alpha2\/LlamaStackDistribution\/llama\/chat spec\.providers\.inference\.apiKey: refers to the Secret "vllm-credentials", which is not in the input/,
+    );
     expect(occurrences(result.stderr, 'refers to the Secret'), describeRun(result)).toBe(1);
     expect(occurrences(result.stderr, 'generated config.yaml with'), describeRun(result)).toBe(1);
     expect(result.stderr).not.toContain('Stderr:');
@@ -226,7 +238,7 @@ describe('kpt fn render (exec function) over an OGXServer: examples/kpt-ogx', ()
   const server = parseYaml(readFileSync(join(ogxPackage, serverFile), 'utf8')) as K8sObject;
   const serverName = server.metadata.name;
   const ogxGeneratedFile = `apps/${serverName}.generated.yaml`;
-  // OBJECTS.md: what the OGX operator creates for this spec (monitoring on by default).
+  // What the OGX operator creates for this spec (monitoring on by default).
   const generatedKinds = ['ConfigMap', 'Deployment', 'NetworkPolicy', 'PrometheusRule', 'Service', 'ServiceAccount', 'ServiceMonitor'];
   let kpt = '';
   let bundle = '';

@@ -1,6 +1,6 @@
 // `kubectl kustomize` (kustomize v5.5 built in) runs KRM functions only as containers, through
 // `docker run`. A fake `docker` first on PATH runs the bundle as a local process, with the real
-// wire protocol (recipe C in shared/reference/notes/real-tools.md). It also proves the README's
+// wire protocol (stdin and stdout as `docker run -i` would pass them). It also proves the README's
 // warning: an `exec:` function is silently skipped.
 import { existsSync, mkdirSync } from 'node:fs';
 import { delimiter, join } from 'node:path';

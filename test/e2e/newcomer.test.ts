@@ -13,7 +13,8 @@ import { parse as parseYaml } from 'yaml';
 import { imageName, packageVersion } from './image.js';
 import { describeRun, repoRoot, requireKustomize, requireTool, run, snapshotDir, type RunResult } from './tools.js';
 
-const installHint = 'run `npm run test:prereqs` (as root it installs the Debian packages podman buildah runc and writes the containers.conf settings podman needs here)';
+const installHint =
+  'run `npm run test:prereqs` (as root it installs the Debian packages podman buildah runc and writes the containers.conf settings podman needs here)';
 const toolHints: Record<string, string> = {
   git: 'git not found on PATH: install the Debian package git',
   npm: 'npm not found on PATH: install Node.js 20 or later with npm (https://nodejs.org/en/download)',
@@ -83,14 +84,29 @@ beforeAll(() => {
   succeeded('npm pack', run(npm, ['pack', '--pack-destination', root], { cwd: checkout, baseEnv: withoutNpmScriptEnv(), timeoutMs: 120_000 }));
   succeeded(
     'npm install -g of the tarball into an empty prefix, offline',
-    run(npm, ['install', '-g', '--prefix', prefix, '--offline', '--cache', join(root, 'npm-cache'), '--no-audit', '--no-fund', tarball], { cwd: root, baseEnv: withoutNpmScriptEnv(), timeoutMs: 60_000 }),
+    run(npm, ['install', '-g', '--prefix', prefix, '--offline', '--cache', join(root, 'npm-cache'), '--no-audit', '--no-fund', tarball], {
+      cwd: root,
+      baseEnv: withoutNpmScriptEnv(),
+      timeoutMs: 60_000,
+    }),
   );
 }, 240_000);
 
 describe('npm pack and npm install -g: the tarball', () => {
   it(`is llsd-render-${packageVersion}.tgz, holding only the bundle, README, docs/ (which the README and messages cite) and package.json, and depending on nothing`, () => {
-    const files = succeeded('tar tzf', run(requireProgram('tar'), ['tzf', tarball])).trim().split('\n').sort();
-    expect(files).toEqual(['package/README.md', 'package/dist/llsd-render.js', 'package/dist/package.json', ...docPages.map((page) => `package/docs/${page}`), 'package/package.json'].sort());
+    const files = succeeded('tar tzf', run(requireProgram('tar'), ['tzf', tarball]))
+      .trim()
+      .split('\n')
+      .sort();
+    expect(files).toEqual(
+      [
+        'package/README.md',
+        'package/dist/llsd-render.js',
+        'package/dist/package.json',
+        ...docPages.map((page) => `package/docs/${page}`),
+        'package/package.json',
+      ].sort(),
+    );
     const manifest = JSON.parse(succeeded('tar xOzf', run(requireProgram('tar'), ['xOzf', tarball, 'package/package.json']))) as Record<string, unknown>;
     expect(manifest.dependencies, 'the bundle is self-contained: a runtime dependency would be fetched for nothing').toBeUndefined();
     expect(manifest.bin).toEqual({ 'llsd-render': 'dist/llsd-render.js' });
@@ -98,7 +114,13 @@ describe('npm pack and npm install -g: the tarball', () => {
 
   it('installs offline into an empty prefix: only the package, and llsd-render on PATH answers --version and --help', () => {
     expect([...snapshotDir(join(prefix, 'lib', 'node_modules')).keys()].sort()).toEqual(
-      ['llsd-render/README.md', 'llsd-render/dist/llsd-render.js', 'llsd-render/dist/package.json', ...docPages.map((page) => `llsd-render/docs/${page}`), 'llsd-render/package.json'].sort(),
+      [
+        'llsd-render/README.md',
+        'llsd-render/dist/llsd-render.js',
+        'llsd-render/dist/package.json',
+        ...docPages.map((page) => `llsd-render/docs/${page}`),
+        'llsd-render/package.json',
+      ].sort(),
     );
     expect(succeeded('command -v', run('sh', ['-c', 'command -v llsd-render'], { baseEnv: newcomerEnv() })).trim()).toBe(installed);
     expect(succeeded('--version', llsdRender(['--version'], root)).trim()).toBe(packageVersion);
@@ -119,7 +141,14 @@ describe('llsd-render from PATH renders every example into its checked-in output
   };
 
   beforeAll(() => {
-    for (const file of ['kpt/Kptfile', 'kpt-ogx/Kptfile', 'kustomize/transformer/render-config.yaml', 'kustomize/ogx-transformer/render-config.yaml', 'kustomize/generator/llsd.yaml', 'kustomize/ogx-generator/ogxserver.yaml']) {
+    for (const file of [
+      'kpt/Kptfile',
+      'kpt-ogx/Kptfile',
+      'kustomize/transformer/render-config.yaml',
+      'kustomize/ogx-transformer/render-config.yaml',
+      'kustomize/generator/llsd.yaml',
+      'kustomize/ogx-generator/ogxserver.yaml',
+    ]) {
       const path = inCheckout('examples', file);
       const text = readFileSync(path, 'utf8');
       const pointed = text.replace(/(?:\.\.\/)+dist\/llsd-render\.js/g, installed);
@@ -170,7 +199,11 @@ describe('llsd-render from PATH renders every example into its checked-in output
     const kustomize = requireKustomize();
     covered.add('kustomize');
     for (const variant of ['transformer', 'generator', 'ogx-transformer', 'ogx-generator']) {
-      const out = run(kustomize, ['build', '--enable-alpha-plugins', '--enable-exec', `examples/kustomize/${variant}`], { cwd: checkout, baseEnv: newcomerEnv(), timeoutMs: 60_000 });
+      const out = run(kustomize, ['build', '--enable-alpha-plugins', '--enable-exec', `examples/kustomize/${variant}`], {
+        cwd: checkout,
+        baseEnv: newcomerEnv(),
+        timeoutMs: 60_000,
+      });
       expect(succeeded(variant, out), variant).toBe(expected('examples/expected', `kustomize-${variant}.yaml`));
     }
   });
@@ -201,7 +234,17 @@ describe(`the image ${imageName}, built as the Dockerfile says, in each host`, (
   }, 360_000);
 
   it('runs Node 24 and has llsd-render on PATH', () => {
-    const out = run(podman, ['run', '--rm', '--network', 'none', '--entrypoint', 'sh', imageName, '-c', 'node --version; command -v llsd-render; llsd-render --version']);
+    const out = run(podman, [
+      'run',
+      '--rm',
+      '--network',
+      'none',
+      '--entrypoint',
+      'sh',
+      imageName,
+      '-c',
+      'node --version; command -v llsd-render; llsd-render --version',
+    ]);
     expect(succeeded('podman run', out).trim().split('\n')).toEqual([expect.stringMatching(/^v24\.\d+\.\d+$/), '/usr/local/bin/llsd-render', packageVersion]);
   });
 
@@ -212,7 +255,11 @@ describe(`the image ${imageName}, built as the Dockerfile says, in each host`, (
       const kptfile = join(dir, 'Kptfile');
       writeFileSync(kptfile, readFileSync(kptfile, 'utf8').replace(/- exec: .*/, `- image: ${imageName}`));
       const started = Date.now();
-      const out = run(kpt, ['fn', 'render', '-o', 'unwrap', '--image-pull-policy', 'never'], { cwd: dir, env: { KPT_FN_RUNTIME: 'podman' }, timeoutMs: 60_000 });
+      const out = run(kpt, ['fn', 'render', '-o', 'unwrap', '--image-pull-policy', 'never'], {
+        cwd: dir,
+        env: { KPT_FN_RUNTIME: 'podman' },
+        timeoutMs: 60_000,
+      });
       expect(succeeded(name, out), name).toBe(kptExpected(name, `- image: ${imageName}`));
       process.stderr.write(`newcomer: kpt fn render of examples/${name} with the image took ${Date.now() - started} ms\n`);
     }

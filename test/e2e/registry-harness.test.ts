@@ -63,7 +63,9 @@ describe('registry harness', () => {
 
   it('requireRegistryTools finds docker-registry, buildah, python3 and openssl, and says how to install them when missing', () => {
     expect(() => requireRegistryTools()).not.toThrow();
-    expect(() => requireRegistryTools('/nonexistent')).toThrow(/docker-registry not found on PATH: .*apt-get install docker-registry buildah \(`npm run test:prereqs` installs them\)/);
+    expect(() => requireRegistryTools('/nonexistent')).toThrow(
+      /docker-registry not found on PATH: .*apt-get install docker-registry buildah \(`npm run test:prereqs` installs them\)/,
+    );
   });
 
   it('serves a pushed OCI image with its labels in the config blob and all files in one layer', async () => {
@@ -131,7 +133,10 @@ describe('registry harness', () => {
         const child = await getManifest(plain, 'demo/multi', entry.digest);
         expect(child.mediaType).toBe(format === 'oci' ? mediaTypes.ociManifest : mediaTypes.dockerManifest);
         const manifest = child.json as ImageManifest;
-        const config = JSON.parse((await getBlob(plain, 'demo/multi', manifest.config.digest)).toString('utf8')) as { architecture: string; config: { Labels: Record<string, string> } };
+        const config = JSON.parse((await getBlob(plain, 'demo/multi', manifest.config.digest)).toString('utf8')) as {
+          architecture: string;
+          config: { Labels: Record<string, string> };
+        };
         expect(config.architecture).toBe(entry.platform.architecture);
         expect(config.config.Labels['example.com/arch']).toBe(entry.platform.architecture);
       }
@@ -218,7 +223,9 @@ describe('registry harness', () => {
     expect(ok.status).toBe(200);
     expect(ok.headers.get('docker-content-digest')).toBe(image.digest);
     // The registry checks the signature: the same token with other claims is refused.
-    const forgedClaims = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(rawClaims ?? '', 'base64url').toString('utf8')), sub: 'mallory' })).toString('base64url');
+    const forgedClaims = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(rawClaims ?? '', 'base64url').toString('utf8')), sub: 'mallory' })).toString(
+      'base64url',
+    );
     const forged = [rawHeader, forgedClaims, body.token.split('.')[2]].join('.');
     expect((await fetch(url, { headers: { Accept: manifestAccept, Authorization: `Bearer ${forged}` } })).status).toBe(401);
     // The pull-only token does not allow a push.
@@ -238,7 +245,9 @@ describe('registry harness', () => {
     tokenUrl.searchParams.set('service', 'test-registry');
     tokenUrl.searchParams.set('scope', 'repository:kid/app:pull');
     const { token } = (await (await fetch(tokenUrl, { headers: { Authorization: basic(user, password) } })).json()) as { token: string };
-    expect(JSON.parse(Buffer.from(token.split('.')[0] ?? '', 'base64url').toString('utf8'))).toMatchObject({ kid: expect.stringMatching(/^([A-Z2-7]{4}:){11}[A-Z2-7]{4}$/) });
+    expect(JSON.parse(Buffer.from(token.split('.')[0] ?? '', 'base64url').toString('utf8'))).toMatchObject({
+      kid: expect.stringMatching(/^([A-Z2-7]{4}:){11}[A-Z2-7]{4}$/),
+    });
     const ok = await fetch(`${registry.url}/v2/kid/app/manifests/v1`, { headers: { Accept: manifestAccept, Authorization: `Bearer ${token}` } });
     expect(ok.status).toBe(200);
     expect(ok.headers.get('docker-content-digest')).toBe(image.digest);

@@ -1,6 +1,6 @@
 // A real OCI registry for the e2e tests: Debian's docker-registry 2.8.2 on 127.0.0.1, images pushed
 // with buildah, labels rewritten over the Registry HTTP API v2, and a recording proxy that can break
-// the traffic on purpose (shared/reference/notes/real-tools.md §3 and §4). Everything runs on
+// the traffic on purpose (slow, broken or refused answers). Everything runs on
 // loopback with no TLS; a missing tool fails with the way to install it, never skips.
 //
 // Commands that may talk to a server of this process (buildah push through the token server or the
@@ -8,7 +8,14 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash, createPrivateKey, randomBytes, randomUUID, sign, X509Certificate, type KeyObject } from 'node:crypto';
 import { accessSync, constants, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createServer as createHttpServer, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer as createHttpServer,
+  request as httpRequest,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
@@ -247,7 +254,11 @@ function track(child: ChildProcess): void {
 }
 
 /** Runs a command asynchronously (no shell), capturing its output; killed after `timeoutMs`. */
-export function runAsync(command: string, args: readonly string[], options: { timeoutMs?: number; env?: Record<string, string | undefined> } = {}): Promise<RunResult> {
+export function runAsync(
+  command: string,
+  args: readonly string[],
+  options: { timeoutMs?: number; env?: Record<string, string | undefined> } = {},
+): Promise<RunResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
@@ -331,17 +342,36 @@ export async function startRegistry(options: StartRegistryOptions = {}): Promise
 
   try {
     if (auth?.kind === 'htpasswd') {
-      const hash = run('python3', ['-W', 'ignore', '-c', 'import crypt, os; print(crypt.crypt(os.environ["PW"], crypt.mksalt(crypt.METHOD_BLOWFISH, rounds=16)))'], {
-        env: { PW: auth.password },
-      });
-      if (hash.status !== 0 || !hash.stdout.startsWith('$2')) throw new Error(`python3 could not make a bcrypt hash (${toolHints.python3}): ${describeRun(hash)}`);
+      const hash = run(
+        'python3',
+        ['-W', 'ignore', '-c', 'import crypt, os; print(crypt.crypt(os.environ["PW"], crypt.mksalt(crypt.METHOD_BLOWFISH, rounds=16)))'],
+        {
+          env: { PW: auth.password },
+        },
+      );
+      if (hash.status !== 0 || !hash.stdout.startsWith('$2'))
+        throw new Error(`python3 could not make a bcrypt hash (${toolHints.python3}): ${describeRun(hash)}`);
       const htpasswd = join(dir, 'htpasswd');
       writeFileSync(htpasswd, `${auth.user}:${hash.stdout.trim()}\n`);
       authConfig = { htpasswd: { realm: 'basic-realm', path: htpasswd } };
     } else if (auth?.kind === 'token') {
       const keyPath = join(dir, 'token-key.pem');
       const certPath = join(dir, 'token-cert.pem');
-      const openssl = run('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', keyPath, '-out', certPath, '-days', '2', '-subj', `/CN=${tokenIssuer}`]);
+      const openssl = run('openssl', [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-keyout',
+        keyPath,
+        '-out',
+        certPath,
+        '-days',
+        '2',
+        '-subj',
+        `/CN=${tokenIssuer}`,
+      ]);
       if (openssl.status !== 0) throw new Error(`openssl could not make the token key and certificate (${toolHints.openssl}): ${describeRun(openssl)}`);
       const signer = { key: createPrivateKey(readFileSync(keyPath)), cert: new X509Certificate(readFileSync(certPath)) };
       tokenServer = createHttpServer((req, res) => answerToken(req, res, auth, signer, tokenRequests));
@@ -365,7 +395,9 @@ export async function startRegistry(options: StartRegistryOptions = {}): Promise
         }),
       );
       let output = '';
-      const child = spawn('python3', ['-c', deathSignalLauncher, String(process.pid), 'docker-registry', 'serve', configPath], { stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn('python3', ['-c', deathSignalLauncher, String(process.pid), 'docker-registry', 'serve', configPath], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       track(child);
       child.stdout.setEncoding('utf8').on('data', (d: string) => (output += d));
       child.stderr.setEncoding('utf8').on('data', (d: string) => (output += d));
@@ -445,7 +477,13 @@ async function waitForV2(url: string, hasExited: () => boolean): Promise<boolean
  * it verifies the chain against `rootcertbundle` (a self-signed certificate is its own root). It also
  * accepts `kid` = the libtrust key id of the certificate's public key instead of x5c (see `libtrustKeyId`).
  */
-function answerToken(req: IncomingMessage, res: ServerResponse, auth: RegistryAuth, signer: { key: KeyObject; cert: X509Certificate }, log: TokenRequest[]): void {
+function answerToken(
+  req: IncomingMessage,
+  res: ServerResponse,
+  auth: RegistryAuth,
+  signer: { key: KeyObject; cert: X509Certificate },
+  log: TokenRequest[],
+): void {
   const url = new URL(req.url ?? '/', 'http://token');
   const scopes = url.searchParams.getAll('scope');
   const credentials = parseBasic(req.headers.authorization);
@@ -460,7 +498,10 @@ function answerToken(req: IncomingMessage, res: ServerResponse, auth: RegistryAu
   if (!credentials || credentials.user !== auth.user || credentials.password !== auth.password) {
     return reply(401, { errors: [{ code: 'UNAUTHORIZED', message: 'wrong or missing credentials' }] }, { 'WWW-Authenticate': 'Basic realm="token-server"' });
   }
-  const access = scopes.flatMap((s) => s.split(' ')).filter(Boolean).map(parseScope);
+  const access = scopes
+    .flatMap((s) => s.split(' '))
+    .filter(Boolean)
+    .map(parseScope);
   const now = Math.floor(Date.now() / 1000);
   const jwt = signJwt(
     auth.kind === 'token' && auth.jwtHeader === 'kid'
@@ -542,7 +583,11 @@ export async function authorization(registry: Registry, repository: string, acti
 }
 
 /** A manifest (image, index or list) as the registry serves it to a client accepting OCI and Docker types. */
-export async function getManifest(registry: Registry, repository: string, reference: string): Promise<{ digest: string; mediaType: string; bytes: Buffer; json: unknown }> {
+export async function getManifest(
+  registry: Registry,
+  repository: string,
+  reference: string,
+): Promise<{ digest: string; mediaType: string; bytes: Buffer; json: unknown }> {
   const headers: Record<string, string> = { Accept: manifestAccept };
   const authz = await authorization(registry, repository, ['pull']);
   if (authz) headers.Authorization = authz;
@@ -553,7 +598,8 @@ export async function getManifest(registry: Registry, repository: string, refere
   const bytes = Buffer.from(await res.arrayBuffer());
   if (res.status !== 200) throw new Error(`GET ${url} answered ${res.status}: ${bytes.toString('utf8')}`);
   const digest = head.headers.get('docker-content-digest') ?? '';
-  if (digest !== `sha256:${sha256(bytes)}`) throw new Error(`GET ${url}: Docker-Content-Digest ${digest} is not the sha256 of the body (sha256:${sha256(bytes)})`);
+  if (digest !== `sha256:${sha256(bytes)}`)
+    throw new Error(`GET ${url}: Docker-Content-Digest ${digest} is not the sha256 of the body (sha256:${sha256(bytes)})`);
   return { digest, mediaType: res.headers.get('content-type') ?? '', bytes, json: JSON.parse(bytes.toString('utf8')) };
 }
 
@@ -631,7 +677,15 @@ export async function pushImage(registry: Registry, options: PushImageOptions): 
   try {
     await mustRun(
       'buildah',
-      ['push', '-q', '--tls-verify=false', ...credsArgs(registry), ...(format === 'v2s2' ? ['--format', 'v2s2'] : []), image, `docker://${registry.host}/${options.repository}:${options.tag}`],
+      [
+        'push',
+        '-q',
+        '--tls-verify=false',
+        ...credsArgs(registry),
+        ...(format === 'v2s2' ? ['--format', 'v2s2'] : []),
+        image,
+        `docker://${registry.host}/${options.repository}:${options.tag}`,
+      ],
       { timeoutMs: buildahTimeoutMs },
     );
   } finally {
@@ -660,7 +714,18 @@ export async function pushIndex(registry: Registry, options: PushIndexOptions): 
     for (const image of images) await mustRun('buildah', ['manifest', 'add', list, `containers-storage:${image}`], { timeoutMs: buildahTimeoutMs });
     await mustRun(
       'buildah',
-      ['manifest', 'push', '-q', '--all', '--tls-verify=false', ...credsArgs(registry), '--format', format, list, `docker://${registry.host}/${options.repository}:${options.tag}`],
+      [
+        'manifest',
+        'push',
+        '-q',
+        '--all',
+        '--tls-verify=false',
+        ...credsArgs(registry),
+        '--format',
+        format,
+        list,
+        `docker://${registry.host}/${options.repository}:${options.tag}`,
+      ],
       { timeoutMs: buildahTimeoutMs },
     );
   } finally {
@@ -694,7 +759,9 @@ export async function putLabels(registry: Registry, options: PutLabelsOptions): 
   const authz = await authorization(registry, repository, ['pull', 'push']);
   const withAuth = (headers: Record<string, string>): Record<string, string> => (authz ? { ...headers, Authorization: authz } : headers);
 
-  const config = JSON.parse((await getBlob(registry, repository, source.configDigest)).toString('utf8')) as { config?: { Labels?: Record<string, string> | null } };
+  const config = JSON.parse((await getBlob(registry, repository, source.configDigest)).toString('utf8')) as {
+    config?: { Labels?: Record<string, string> | null };
+  };
   config.config = { ...config.config, Labels: { ...(config.config?.Labels ?? {}), ...options.labels } };
   const configBytes = Buffer.from(JSON.stringify(config));
   const configDigest = `sha256:${sha256(configBytes)}`;
@@ -813,11 +880,13 @@ export async function startProxy(target: Pick<Registry, 'url'>, options: ProxyOp
 
     const headers: Record<string, string | string[]> = {};
     for (const [key, value] of Object.entries(upstream.headers)) if (value !== undefined && !hopByHop.has(key)) headers[key] = value;
-    if (typeof headers.location === 'string' && headers.location.startsWith(origin.origin)) headers.location = selfOrigin + headers.location.slice(origin.origin.length);
+    if (typeof headers.location === 'string' && headers.location.startsWith(origin.origin))
+      headers.location = selfOrigin + headers.location.slice(origin.origin.length);
 
     let payload = upstream.body;
     const isGet200 = record.method === 'GET' && upstream.status === 200;
-    const isBlob = isGet200 && /^\/v2\/.+\/blobs\/[^/]+$/.test(pathname) && !/\/blobs\/uploads\//.test(pathname) && (only === undefined || pathname.includes(only));
+    const isBlob =
+      isGet200 && /^\/v2\/.+\/blobs\/[^/]+$/.test(pathname) && !/\/blobs\/uploads\//.test(pathname) && (only === undefined || pathname.includes(only));
     const isManifest = isGet200 && /^\/v2\/.+\/manifests\/[^/]+$/.test(pathname);
     if (record.method !== 'HEAD') headers['content-length'] = String(payload.length);
 

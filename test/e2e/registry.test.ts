@@ -39,13 +39,25 @@ const tempDir = (): string => {
  * `llsd-render build` (or `validate`) of one LLSD running `image`, with a RenderConfig `registry`
  * option; asynchronous, because the registry's proxy and token server live in this process.
  */
-async function render(image: string, registry: Record<string, unknown>, options: { env?: Record<string, string>; args?: string[]; command?: 'build' | 'validate' } = {}): Promise<Outcome> {
+async function render(
+  image: string,
+  registry: Record<string, unknown>,
+  options: { env?: Record<string, string>; args?: string[]; command?: 'build' | 'validate' } = {},
+): Promise<Outcome> {
   const dir = tempDir();
   writeFileSync(
     join(dir, 'llsd.yaml'),
-    stringify({ apiVersion: 'llamastack.io/v1alpha2', kind: 'LlamaStackDistribution', metadata: { name: 'custom', namespace: 'ai' }, spec: { distribution: { image } } }),
+    stringify({
+      apiVersion: 'llamastack.io/v1alpha2',
+      kind: 'LlamaStackDistribution',
+      metadata: { name: 'custom', namespace: 'ai' },
+      spec: { distribution: { image } },
+    }),
   );
-  writeFileSync(join(dir, 'render-config.yaml'), stringify({ apiVersion: 'fn.llamastack.io/v1alpha1', kind: 'RenderConfig', metadata: { name: 'options' }, spec: { registry } }));
+  writeFileSync(
+    join(dir, 'render-config.yaml'),
+    stringify({ apiVersion: 'fn.llamastack.io/v1alpha1', kind: 'RenderConfig', metadata: { name: 'options' }, spec: { registry } }),
+  );
   const args = [requireBundle(), options.command ?? 'build', '--config', join(dir, 'render-config.yaml'), ...(options.args ?? []), join(dir, 'llsd.yaml')];
   // HOME is a fresh directory: no auth file or cache of the machine's user is used.
   const env = { PATH: process.env.PATH ?? '', HOME: dir, ...options.env };
@@ -65,14 +77,24 @@ const configOf = (o: Outcome): Record<string, unknown> => {
   const map = ofKind(o.objects, 'ConfigMap').find((m) => m.metadata.name.startsWith('custom-config-'));
   return parseYaml(String((map?.data as Record<string, string> | undefined)?.['config.yaml'])) as Record<string, unknown>;
 };
-const imageOf = (o: Outcome): string => ((ofKind(o.objects, 'Deployment')[0]?.spec as { template: { spec: { containers: Array<{ image: string }> } } }).template.spec.containers[0] as { image: string }).image;
+const imageOf = (o: Outcome): string =>
+  (
+    (ofKind(o.objects, 'Deployment')[0]?.spec as { template: { spec: { containers: Array<{ image: string }> } } }).template.spec.containers[0] as {
+      image: string;
+    }
+  ).image;
 /** The stderr line of the error, without the `file:line: ai/custom: spec.distribution.image: ` prefix. */
 const errorOf = (o: Outcome): string => {
   expect(o.status, o.stderr).toBe(1);
   expect(o.stdout).toBe('');
   return o.stderr.replace(/^.*?spec\.distribution\.image: /, '').trim();
 };
-const cacheFiles = (dir: string): string[] => (existsSync(join(dir, 'v1', 'configs')) ? readdirSync(join(dir, 'v1', 'configs'), { recursive: true }).map(String).filter((f) => f.endsWith('.json')) : []);
+const cacheFiles = (dir: string): string[] =>
+  existsSync(join(dir, 'v1', 'configs'))
+    ? readdirSync(join(dir, 'v1', 'configs'), { recursive: true })
+        .map(String)
+        .filter((f) => f.endsWith('.json'))
+    : [];
 
 describe('base config from the OCI labels of a distribution image (real registry)', () => {
   let registry: Registry;
@@ -83,15 +105,29 @@ describe('base config from the OCI labels of a distribution image (real registry
     requireBundle();
     registry = await startRegistry();
     for (const format of ['oci', 'v2s2'] as const) {
-      pushed[`b64-${format}`] = await pushImage(registry, { repository: 'demo/stack', tag: `b64-${format}`, format, labels: base64Labels(`from-base64-${format}`) });
+      pushed[`b64-${format}`] = await pushImage(registry, {
+        repository: 'demo/stack',
+        tag: `b64-${format}`,
+        format,
+        labels: base64Labels(`from-base64-${format}`),
+      });
       // The config as a file in the image; the labels added afterwards point at its layer, as
       // `crane mutate` would (the layer digest is known only after the build).
-      const plain = await pushImage(registry, { repository: 'demo/stack', tag: `files-${format}`, format, files: { '/app/config.yaml': configNamed(`from-layer-${format}`), '/app/other.txt': 'x' } });
+      const plain = await pushImage(registry, {
+        repository: 'demo/stack',
+        tag: `files-${format}`,
+        format,
+        files: { '/app/config.yaml': configNamed(`from-layer-${format}`), '/app/other.txt': 'x' },
+      });
       pushed[`layer-${format}`] = await putLabels(registry, {
         repository: 'demo/stack',
         fromTag: `files-${format}`,
         toTag: `layer-${format}`,
-        labels: { 'io.llamastack.config.layer': plain.layers[0] as string, 'io.llamastack.config.path': '/app/config.yaml', 'io.llamastack.config.version': '2' },
+        labels: {
+          'io.llamastack.config.layer': plain.layers[0] as string,
+          'io.llamastack.config.path': '/app/config.yaml',
+          'io.llamastack.config.version': '2',
+        },
       });
     }
     pushed.index = await pushIndex(registry, {
@@ -129,7 +165,9 @@ describe('base config from the OCI labels of a distribution image (real registry
       expect(configOf(out).distro_name).toBe(`from-base64-${format}`);
       expect(imageOf(out)).toBe(image);
       const info = await render(image, options(), { command: 'validate' });
-      expect(info.stdout).toContain(`base config from the label io.llamastack.config.base64: ${image} resolved to ${pushed[`b64-${format}`]?.digest}, read from ${registry.host} (linux/amd64)`);
+      expect(info.stdout).toContain(
+        `base config from the label io.llamastack.config.base64: ${image} resolved to ${pushed[`b64-${format}`]?.digest}, read from ${registry.host} (linux/amd64)`,
+      );
       expect(info.stdout).toContain("llama-stack 0.7.1 (distribution from-base64-" + format);
     });
 
@@ -163,7 +201,10 @@ describe('base config from the OCI labels of a distribution image (real registry
   it('kpt fn render (KRM mode): the registry option as ConfigMap data, the objects written next to the LLSD', async () => {
     const kpt = requireTool('kpt');
     const pkg = tempDir();
-    const registryData = stringify({ insecure: [registry.host], cacheDir: join(pkg, '..', `${pkg.split('/').pop()}-cache`) }, { collectionStyle: 'flow' }).trim();
+    const registryData = stringify(
+      { insecure: [registry.host], cacheDir: join(pkg, '..', `${pkg.split('/').pop()}-cache`) },
+      { collectionStyle: 'flow' },
+    ).trim();
     writeFileSync(
       join(pkg, 'Kptfile'),
       stringify({
@@ -175,7 +216,12 @@ describe('base config from the OCI labels of a distribution image (real registry
     );
     writeFileSync(
       join(pkg, 'llsd.yaml'),
-      stringify({ apiVersion: 'llamastack.io/v1alpha2', kind: 'LlamaStackDistribution', metadata: { name: 'custom', namespace: 'ai' }, spec: { distribution: { image: `${registry.host}/demo/stack:layer-oci` } } }),
+      stringify({
+        apiVersion: 'llamastack.io/v1alpha2',
+        kind: 'LlamaStackDistribution',
+        metadata: { name: 'custom', namespace: 'ai' },
+        spec: { distribution: { image: `${registry.host}/demo/stack:layer-oci` } },
+      }),
     );
     const result = await new Promise<{ status: number | null; stderr: string }>((resolve) => {
       const child = spawn(kpt, ['fn', 'render', '--allow-exec', pkg], { stdio: ['ignore', 'ignore', 'pipe'] });
@@ -257,18 +303,28 @@ describe('base config from the OCI labels of a distribution image (real registry
 
     it('connection refused', async () => {
       const host = await closedPort();
-      expect(errorOf(await render(`${host}/demo/stack:b64-oci`, options({ insecure: [host] })))).toBe(`cannot fetch the manifest of demo/stack:b64-oci from ${host}: connection refused`);
+      expect(errorOf(await render(`${host}/demo/stack:b64-oci`, options({ insecure: [host] })))).toBe(
+        `cannot fetch the manifest of demo/stack:b64-oci from ${host}: connection refused`,
+      );
     });
 
     it('a plain-HTTP registry not listed as insecure: HTTPS fails, and the message says where to list it', async () => {
       const message = errorOf(await render(`${registry.host}/demo/stack:b64-oci`, { cacheDir: join(tempDir(), 'c') }));
-      expect(message).toBe(`cannot fetch the manifest of demo/stack:b64-oci from ${registry.host}: it does not speak HTTPS; if ${registry.host} serves plain HTTP, list it in RenderConfig \`registry.insecure\``);
+      expect(message).toBe(
+        `cannot fetch the manifest of demo/stack:b64-oci from ${registry.host}: it does not speak HTTPS; if ${registry.host} serves plain HTTP, list it in RenderConfig \`registry.insecure\``,
+      );
     });
 
     it.each([
       ['truncate-blobs', /^the blob sha256:[a-f0-9]{64} of demo\/stack from 127\.0\.0\.1:\d+ was cut off after \d+ of \d+ bytes; nothing was cached$/],
-      ['corrupt-blobs', /^the blob sha256:[a-f0-9]{64} of demo\/stack from 127\.0\.0\.1:\d+ does not match its digest: expected sha256:[a-f0-9]{64}, got sha256:[a-f0-9]{64}; nothing was cached\. A proxy or mirror in between may be altering it$/],
-      ['corrupt-manifests', /^the manifest of demo\/stack@sha256:[a-f0-9]{64} from 127\.0\.0\.1:\d+ does not match its digest: expected sha256:[a-f0-9]{64}, got sha256:[a-f0-9]{64}; nothing was cached\. A proxy or mirror in between may be altering it$/],
+      [
+        'corrupt-blobs',
+        /^the blob sha256:[a-f0-9]{64} of demo\/stack from 127\.0\.0\.1:\d+ does not match its digest: expected sha256:[a-f0-9]{64}, got sha256:[a-f0-9]{64}; nothing was cached\. A proxy or mirror in between may be altering it$/,
+      ],
+      [
+        'corrupt-manifests',
+        /^the manifest of demo\/stack@sha256:[a-f0-9]{64} from 127\.0\.0\.1:\d+ does not match its digest: expected sha256:[a-f0-9]{64}, got sha256:[a-f0-9]{64}; nothing was cached\. A proxy or mirror in between may be altering it$/,
+      ],
     ] as const)('%s: an error, nothing cached, and the next good download works', async (mode, message) => {
       const cacheDir = join(tempDir(), 'cache');
       const settings = { insecure: [proxy.host], cacheDir };
@@ -285,7 +341,10 @@ describe('base config from the OCI labels of a distribution image (real registry
 
     it.each([
       ['truncate-blobs', /^the layer (sha256:[a-f0-9]{64}) of demo\/stack from 127\.0\.0\.1:\d+ was cut off after \d+ of \d+ bytes; nothing was cached$/],
-      ['corrupt-blobs', /^the layer (sha256:[a-f0-9]{64}) of demo\/stack from 127\.0\.0\.1:\d+ does not match its digest: expected sha256:[a-f0-9]{64}, got sha256:[a-f0-9]{64}; nothing was cached\. A proxy or mirror in between may be altering it$/],
+      [
+        'corrupt-blobs',
+        /^the layer (sha256:[a-f0-9]{64}) of demo\/stack from 127\.0\.0\.1:\d+ does not match its digest: expected sha256:[a-f0-9]{64}, got sha256:[a-f0-9]{64}; nothing was cached\. A proxy or mirror in between may be altering it$/,
+      ],
     ] as const)('the layer alone %s: its own error, nothing cached', async (mode, message) => {
       const cacheDir = join(tempDir(), 'cache');
       const layer = (pushed['layer-v2s2'] as { layers: string[] }).layers[0] as string;
@@ -319,7 +378,11 @@ describe('base config from the OCI labels of a distribution image (real registry
       expect(out.status, out.stderr).toBe(0);
       expect(out.stdout).toContain(`read from ${registry.host} (linux/amd64)`);
       const none = errorOf(await render(image, { ...settings, mirrors: { 'registry.invalid': [dead] } }));
-      expect(none).toMatch(new RegExp(`^cannot fetch the manifest of demo/stack:b64-oci from registry\\.invalid: .+ \\(mirrors tried first: cannot fetch the manifest of demo/stack:b64-oci from ${dead.replaceAll('.', '\\.')}: connection refused\\)$`));
+      expect(none).toMatch(
+        new RegExp(
+          `^cannot fetch the manifest of demo/stack:b64-oci from registry\\.invalid: .+ \\(mirrors tried first: cannot fetch the manifest of demo/stack:b64-oci from ${dead.replaceAll('.', '\\.')}: connection refused\\)$`,
+        ),
+      );
     });
   });
 
@@ -347,7 +410,11 @@ describe('base config from the OCI labels of a distribution image (real registry
     it('with the credentials in REGISTRY_AUTH_FILE: rendered, and the password is nowhere in the output', async () => {
       const authFile = join(tempDir(), 'auth.json');
       writeFileSync(authFile, JSON.stringify({ auths: { [secured.host]: { auth: Buffer.from(`${user}:${password}`).toString('base64') } } }));
-      const out = await render(`${secured.host}/private/stack:0.7.1`, { insecure: [secured.host], cacheDir: join(tempDir(), 'c') }, { env: { REGISTRY_AUTH_FILE: authFile } });
+      const out = await render(
+        `${secured.host}/private/stack:0.7.1`,
+        { insecure: [secured.host], cacheDir: join(tempDir(), 'c') },
+        { env: { REGISTRY_AUTH_FILE: authFile } },
+      );
       expect(out.status, out.stderr).toBe(0);
       expect(configOf(out).distro_name).toBe('private');
       expect(`${out.stdout}${out.stderr}`).not.toContain(password);
@@ -358,7 +425,8 @@ describe('base config from the OCI labels of a distribution image (real registry
     it('wrong credentials: refused, the password not echoed', async () => {
       const authFile = join(tempDir(), 'auth.json');
       writeFileSync(authFile, JSON.stringify({ auths: { [secured.host]: { username: user, password: 'wrong-password-xyz' } } }));
-      const out = await render(`${secured.host}/private/stack:0.7.1`, { insecure: [secured.host], cacheDir: join(tempDir(), 'c') }, { env: { REGISTRY_AUTH_FILE: authFile } });
+      const options = { insecure: [secured.host], cacheDir: join(tempDir(), 'c') };
+      const out = await render(`${secured.host}/private/stack:0.7.1`, options, { env: { REGISTRY_AUTH_FILE: authFile } });
       expect(errorOf(out)).toMatch(/refused (access to|the stored credentials for) the manifest of private\/stack:0\.7\.1 \(HTTP 401/);
       expect(out.stderr).not.toContain('wrong-password-xyz');
     });

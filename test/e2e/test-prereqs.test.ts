@@ -51,7 +51,9 @@ describe('scripts/test-prereqs.mjs (the first step of npm test)', () => {
     if ((as === 'root') === amRoot) return run(node, [script], { baseEnv: env });
     if (amRoot) return run('/usr/bin/setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', '--', node, script], { baseEnv: env });
     const unshare = run('/usr/bin/unshare', ['--user', '--map-root-user', '--', node, script], { baseEnv: env });
-    expect(unshare.stderr, 'a root in a user namespace (`unshare -r`) is how this test runs the script as root when npm test is not root').not.toMatch(/unshare: /);
+    expect(unshare.stderr, 'a root in a user namespace (`unshare -r`) is how this test runs the script as root when npm test is not root').not.toMatch(
+      /unshare: /,
+    );
     return unshare;
   }
 
@@ -88,7 +90,20 @@ describe('scripts/test-prereqs.mjs (the first step of npm test)', () => {
     const result = prereqs('root', bin, conf);
     expect(result.status, describeRun(result)).toBe(0);
     expect(readText(conf)).toBe(
-      ['# site settings', '[containers]', ulimits, 'log_size_max = 1000', '', '[engine]', runtime, '# runtime = "crun" (a comment does not set it)', 'events_logger = "file"', '[network]', 'network_backend = "netavark"', ''].join('\n'),
+      [
+        '# site settings',
+        '[containers]',
+        ulimits,
+        'log_size_max = 1000',
+        '',
+        '[engine]',
+        runtime,
+        '# runtime = "crun" (a comment does not set it)',
+        'events_logger = "file"',
+        '[network]',
+        'network_backend = "netavark"',
+        '',
+      ].join('\n'),
     );
 
     // A runtime the machine chose stays; only the missing setting is added.
@@ -119,7 +134,9 @@ describe('scripts/test-prereqs.mjs (the first step of npm test)', () => {
     expect(result.stderr).toContain('test-prereqs: missing tools, and this user is not root, so they cannot be installed here. The tests need:\n');
     expect(result.stderr).toContain('  podman (Debian package podman): for test/e2e/container.test.ts\n');
     expect(result.stderr).toContain('  docker-registry (Debian package docker-registry): for test/e2e/registry.test.ts\n');
-    expect(result.stderr).toContain('install them, as root, then run npm test again:\n  sudo apt-get update && sudo apt-get install -y podman docker-registry\n');
+    expect(result.stderr).toContain(
+      'install them, as root, then run npm test again:\n  sudo apt-get update && sudo apt-get install -y podman docker-registry\n',
+    );
     expect(existsSync(log), 'apt-get must not run as a user who is not root').toBe(false);
     expect(existsSync(conf)).toBe(false);
   });
@@ -130,7 +147,9 @@ describe('scripts/test-prereqs.mjs (the first step of npm test)', () => {
     const result = prereqs('root', bin, conf);
     expect(result.status, describeRun(result)).toBe(1);
     expect(result.stderr).toContain('E: Unable to locate package');
-    expect(result.stderr).toMatch(/^test-prereqs: apt-get update -qq failed \(exit 100\)\. The tests need:\n {2}docker-registry \(Debian package docker-registry\)/m);
+    expect(result.stderr).toMatch(
+      /^test-prereqs: apt-get update -qq failed \(exit 100\)\. The tests need:\n {2}docker-registry \(Debian package docker-registry\)/m,
+    );
     expect(result.stderr).toContain('install them, as root, then run npm test again:\n  apt-get update && apt-get install -y docker-registry\n');
     expect(existsSync(conf)).toBe(false);
   });
@@ -140,8 +159,12 @@ describe('scripts/test-prereqs.mjs (the first step of npm test)', () => {
     const log = fakeAptGet(bin);
     const result = prereqs('root', bin, conf);
     expect(result.status, describeRun(result)).toBe(1);
-    expect(result.stderr).toMatch(/^test-prereqs: kpt is not on PATH; the tests run it \(test\/e2e\)\. Install the Debian package google-cloud-cli-kpt from the Google Cloud CLI apt repository/m);
-    expect(result.stderr).toMatch(/^test-prereqs: kubectl is not on PATH; the tests run it \(test\/e2e\)\. Install the Debian package kubectl from the Kubernetes apt repository/m);
+    expect(result.stderr).toMatch(
+      /^test-prereqs: kpt is not on PATH; the tests run it \(test\/e2e\)\. Install the Debian package google-cloud-cli-kpt from the Google Cloud CLI apt repository/m,
+    );
+    expect(result.stderr).toMatch(
+      /^test-prereqs: kubectl is not on PATH; the tests run it \(test\/e2e\)\. Install the Debian package kubectl from the Kubernetes apt repository/m,
+    );
     expect(existsSync(log)).toBe(false);
   });
 

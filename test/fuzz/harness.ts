@@ -98,16 +98,21 @@ export class Pool {
     if (!busy || m.type === 'ready') return;
     if (m.type === 'start') {
       busy.mode = m.mode;
-      busy.timer = setTimeout(() => this.kill(slot, { invariant: '≤ 10 s', mode: m.mode, detail: `run ${m.rep + 1} did not finish in ${maxMs / 1000} s (killed)` }), maxMs + 500);
+      busy.timer = setTimeout(
+        () => this.kill(slot, { invariant: '≤ 10 s', mode: m.mode, detail: `run ${m.rep + 1} did not finish in ${maxMs / 1000} s (killed)` }),
+        maxMs + 500,
+      );
       busy.sampler = setInterval(() => {
         const rss = rssOf(slot.child.pid);
-        if (rss !== undefined && rss > maxRssBytes) this.kill(slot, { invariant: '≤ 1 GB', mode: m.mode, detail: `resident memory ${Math.round(rss / 2 ** 20)} MB (killed)` });
+        if (rss !== undefined && rss > maxRssBytes)
+          this.kill(slot, { invariant: '≤ 1 GB', mode: m.mode, detail: `resident memory ${Math.round(rss / 2 ** 20)} MB (killed)` });
       }, 200);
     } else if (m.type === 'done') {
       clearTimeout(busy.timer);
       clearInterval(busy.sampler);
       // maxRSS only grows: past the bound, the worker is replaced after this case.
-      if (m.maxRssBytes > maxRssBytes) busy.failures.push({ invariant: '≤ 1 GB', mode: m.mode, detail: `peak resident memory ${Math.round(m.maxRssBytes / 2 ** 20)} MB` });
+      if (m.maxRssBytes > maxRssBytes)
+        busy.failures.push({ invariant: '≤ 1 GB', mode: m.mode, detail: `peak resident memory ${Math.round(m.maxRssBytes / 2 ** 20)} MB` });
     } else if (m.type === 'case') {
       const failures = [...busy.failures, ...m.failures];
       slot.busy = undefined;

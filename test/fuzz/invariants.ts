@@ -1,7 +1,7 @@
 // The promises every run keeps, whatever the input (docs/results.md, docs/validation.md "Input that
 // is refused"; issue 15 "Done when"). Used by the fuzz workers (in-process runs) and by the test
 // (runs of the real process). A failure names its invariant and quotes a little of the output.
-import { isAlias, isMap, isPair, isScalar, isSeq, parseAllDocuments, type Node } from 'yaml';
+import { isAlias, isMap, isPair, isScalar, isSeq, parseAllDocuments } from 'yaml';
 
 export type Mode = 'krm' | 'build';
 
@@ -13,7 +13,16 @@ export interface RunOutput {
 }
 
 export interface Failure {
-  invariant: 'exit code' | 'no crash' | 'ResourceList' | 'build error ⇒ empty stdout' | 'no secret' | 'same input ⇒ same output' | '≤ 10 s' | '≤ 1 GB' | 'harness';
+  invariant:
+    | 'exit code'
+    | 'no crash'
+    | 'ResourceList'
+    | 'build error ⇒ empty stdout'
+    | 'no secret'
+    | 'same input ⇒ same output'
+    | '≤ 10 s'
+    | '≤ 1 GB'
+    | 'harness';
   mode: Mode;
   detail: string;
 }
@@ -43,7 +52,8 @@ export function checkRun(mode: Mode, out: RunOutput, secrets: readonly string[])
     if ('problem' in list) fail('ResourceList', `${list.problem}; stdout starts ${excerpt(out.stdout, 80)}`);
     else scanned += `\n${list.scanned}`;
   } else {
-    if (out.code === 1 && out.stdout !== '') fail('build error ⇒ empty stdout', `exit 1 with ${out.stdout.length} bytes on stdout, starting ${excerpt(out.stdout, 80)}`);
+    if (out.code === 1 && out.stdout !== '')
+      fail('build error ⇒ empty stdout', `exit 1 with ${out.stdout.length} bytes on stdout, starting ${excerpt(out.stdout, 80)}`);
     scanned += `\n${generatedDocuments(out.stdout)}`;
   }
   for (const secret of secrets) {
@@ -52,7 +62,10 @@ export function checkRun(mode: Mode, out: RunOutput, secrets: readonly string[])
       if (at < 0) continue;
       // Around the secret, not from its line's start: KRM output is scanned as one line of JSON.
       const around = scanned.slice(Math.max(0, at - 100), at + form.length + 40);
-      fail('no secret', `${form === secret ? 'secret' : 'base64 of secret'} ${secret} in ${out.stderr.includes(form) ? 'stderr' : 'output'}: …${excerpt(around, 200)}`);
+      fail(
+        'no secret',
+        `${form === secret ? 'secret' : 'base64 of secret'} ${secret} in ${out.stderr.includes(form) ? 'stderr' : 'output'}: …${excerpt(around, 200)}`,
+      );
     }
   }
   return failures;
@@ -63,7 +76,9 @@ export function checkSame(mode: Mode, a: RunOutput, b: RunOutput): Failure[] {
     if (a[key] === b[key]) continue;
     const [x, y] = [String(a[key]).split('\n'), String(b[key]).split('\n')];
     const i = x.findIndex((line, n) => line !== y[n]);
-    return [{ invariant: 'same input ⇒ same output', mode, detail: `${key} differs at line ${i + 1}: ${excerpt(x[i] ?? '', 100)} vs ${excerpt(y[i] ?? '', 100)}` }];
+    return [
+      { invariant: 'same input ⇒ same output', mode, detail: `${key} differs at line ${i + 1}: ${excerpt(x[i] ?? '', 100)} vs ${excerpt(y[i] ?? '', 100)}` },
+    ];
   }
   return [];
 }
@@ -76,7 +91,8 @@ function crashLine(text: string): string | undefined {
 /** stdout of KRM mode as a ResourceList; what the secret check reads of it: the results and the generated items. */
 function parseResourceList(stdout: string): { scanned: string } | { problem: string } {
   const docs = parseAllDocuments(stdout, { uniqueKeys: true });
-  if (!Array.isArray(docs) || docs.length !== 1) return { problem: `stdout holds ${Array.isArray(docs) ? docs.length : 0} YAML documents, not one ResourceList` };
+  if (!Array.isArray(docs) || docs.length !== 1)
+    return { problem: `stdout holds ${Array.isArray(docs) ? docs.length : 0} YAML documents, not one ResourceList` };
   const doc = docs[0]!;
   if (doc.errors.length > 0) return { problem: `stdout is not valid YAML: ${doc.errors[0]!.message.split('\n')[0]}` };
   let value: unknown;
@@ -86,14 +102,16 @@ function parseResourceList(stdout: string): { scanned: string } | { problem: str
     return { problem: `stdout cannot be read: ${(error as Error).message}` };
   }
   const list = value as { apiVersion?: unknown; kind?: unknown; items?: unknown; results?: unknown } | null;
-  if (list?.apiVersion !== 'config.kubernetes.io/v1' || list.kind !== 'ResourceList') return { problem: `stdout is a ${excerpt(String(list?.kind))} ${excerpt(String(list?.apiVersion))}, not a config.kubernetes.io/v1 ResourceList` };
+  if (list?.apiVersion !== 'config.kubernetes.io/v1' || list.kind !== 'ResourceList')
+    return { problem: `stdout is a ${excerpt(String(list?.kind))} ${excerpt(String(list?.apiVersion))}, not a config.kubernetes.io/v1 ResourceList` };
   if (!Array.isArray(list.items)) return { problem: 'the ResourceList has no items list' };
   if (list.results !== undefined && !Array.isArray(list.results)) return { problem: 'the ResourceList results are not a list' };
   const generated = list.items.filter((item) => isGenerated(item));
   return { scanned: JSON.stringify([list.results ?? [], generated]) };
 }
 
-const isGenerated = (item: unknown): boolean => (item as { metadata?: { annotations?: Record<string, unknown> } } | null)?.metadata?.annotations?.[generatedFrom] !== undefined;
+const isGenerated = (item: unknown): boolean =>
+  (item as { metadata?: { annotations?: Record<string, unknown> } } | null)?.metadata?.annotations?.[generatedFrom] !== undefined;
 
 /** The documents of a build stream that llsd-render generated (not the inputs it passes through). */
 function generatedDocuments(stdout: string): string {
@@ -157,7 +175,7 @@ function markersIn(text: string, planted: readonly string[]): string[] {
     }
   };
   for (const doc of Array.isArray(docs) ? docs : []) {
-    const root = doc.contents as Node | null;
+    const root = doc.contents;
     if (isMap(root) && root.get('kind') === 'ResourceList') {
       const items = root.get('items', true);
       if (isSeq(items)) items.items.forEach((item) => walk(item, false, undefined, 0));

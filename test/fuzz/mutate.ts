@@ -186,16 +186,143 @@ function places(root: Node): Place[] {
 const allNodes = (d: Draft): Place[] => [...d.items.items, ...(d.functionConfig ? [d.functionConfig] : [])].flatMap((n) => places(n as Node));
 const scalars = (d: Draft): Place[] => allNodes(d).filter((p) => isScalar(p.node));
 const maps = (d: Draft): YAMLMap[] => [...d.items.items.filter(isMap), ...allNodes(d).map((p) => p.node).filter(isMap)] as YAMLMap[];
-const kindOf = (n: unknown): string | undefined => (isMap(n) ? String(n.get('kind') ?? '') : undefined);
+const kindOf = (n: unknown): string | undefined => (isMap(n) ? String((n.get('kind') as string | undefined) ?? '') : undefined);
 const llsds = (d: Draft): YAMLMap[] => [...new Set(d.items.items)].filter((n): n is YAMLMap => isMap(n) && kindOf(n) === 'LlamaStackDistribution');
 const ogxServers = (d: Draft): YAMLMap[] => [...new Set(d.items.items)].filter((n): n is YAMLMap => isMap(n) && kindOf(n) === 'OGXServer');
 
 // Values for a scalar: each a way a user (or an attacker) could write a field.
-const oddValues = ['', ' ', '~', 'null', 'true', 'yes', 'no', 'on', 'off', 'y', '0x1F', '1e999', '.nan', '-.inf', '0o17', '0755', '1_000', '12:30:00', '2001-12-14', '!', '%', '@', '`', '{', '[', '"', "'", '#', ': ', '- ', '? x', '|', '>', '\\', '__proto__', 'constructor', 'toString', 'hasOwnProperty', 'prototype', '-1', '0', '99999999999999999999', '1.0', '+12', '.5', 'NaN', 'Infinity'];
-const controlValues = ['\x00', 'a\x00b', '\x1b[31mred\x1b[0m', '\u2028', '\r', 'a\rb', '\t', '\x7f', '\ufeff', 'x\ny: forged', 'x\nllama/quickstart: spec: forged error', '\ud800', '\u202e', '\x08\x08\x08', '\x07'];
-const nearKinds = ['LlamaStackDistributon', 'LlamaStackDistributions', 'llamastackdistribution', 'LlamaStackDistribution ', 'LLamaStackDistribution', 'Secrets', 'secret', 'ConfigMaps', 'Configmap', 'RenderConfig', 'Rendercofig', 'ResourceList', 'List', 'Deployment', 'SealedSecret', 'ExternalSecret', 'OGXServers', 'OgxServer', 'OGXserver', 'OGXServer ', ''];
-const nearApiVersions = ['llama-stack.io/v1alpha2', 'llamastack.io/v1alpha3', 'llamastack.io/v1alpha1', 'llamastack.io/v1', 'llamastack.io/v2alpha2', 'v1alpha2', 'llamastack.io', 'llamastack.io/', 'llamastack.ai/v1alpha2', 'v2', 'v1', 'apps/v1', 'fn.llamastack.io/v1alpha1', 'config.kubernetes.io/v1', 'bitnami.com/v1alpha1', 'external-secrets.io/v1beta1', 'ogx.io/v1alpha1', 'ogx.io/v1', 'ogx.ai/v1beta1', 'ogx.io', 'v1beta1', ''];
-const tags = ['!!binary', '!!bool', '!!int', '!!float', '!!str', '!!null', '!!set', '!!omap', '!!pairs', '!!timestamp', '!!merge', '!!map', '!!seq', '!custom', '!', '!<tag:yaml.org,2002:str>', '!!python/object'];
+const oddValues = [
+  '',
+  ' ',
+  '~',
+  'null',
+  'true',
+  'yes',
+  'no',
+  'on',
+  'off',
+  'y',
+  '0x1F',
+  '1e999',
+  '.nan',
+  '-.inf',
+  '0o17',
+  '0755',
+  '1_000',
+  '12:30:00',
+  '2001-12-14',
+  '!',
+  '%',
+  '@',
+  '`',
+  '{',
+  '[',
+  '"',
+  "'",
+  '#',
+  ': ',
+  '- ',
+  '? x',
+  '|',
+  '>',
+  '\\',
+  '__proto__',
+  'constructor',
+  'toString',
+  'hasOwnProperty',
+  'prototype',
+  '-1',
+  '0',
+  '99999999999999999999',
+  '1.0',
+  '+12',
+  '.5',
+  'NaN',
+  'Infinity',
+];
+const controlValues = [
+  '\x00',
+  'a\x00b',
+  '\x1b[31mred\x1b[0m',
+  '\u2028',
+  '\r',
+  'a\rb',
+  '\t',
+  '\x7f',
+  '\ufeff',
+  'x\ny: forged',
+  'x\nllama/quickstart: spec: forged error',
+  '\ud800',
+  '\u202e',
+  '\x08\x08\x08',
+  '\x07',
+];
+const nearKinds = [
+  'LlamaStackDistributon',
+  'LlamaStackDistributions',
+  'llamastackdistribution',
+  'LlamaStackDistribution ',
+  'LLamaStackDistribution',
+  'Secrets',
+  'secret',
+  'ConfigMaps',
+  'Configmap',
+  'RenderConfig',
+  'Rendercofig',
+  'ResourceList',
+  'List',
+  'Deployment',
+  'SealedSecret',
+  'ExternalSecret',
+  'OGXServers',
+  'OgxServer',
+  'OGXserver',
+  'OGXServer ',
+  '',
+];
+const nearApiVersions = [
+  'llama-stack.io/v1alpha2',
+  'llamastack.io/v1alpha3',
+  'llamastack.io/v1alpha1',
+  'llamastack.io/v1',
+  'llamastack.io/v2alpha2',
+  'v1alpha2',
+  'llamastack.io',
+  'llamastack.io/',
+  'llamastack.ai/v1alpha2',
+  'v2',
+  'v1',
+  'apps/v1',
+  'fn.llamastack.io/v1alpha1',
+  'config.kubernetes.io/v1',
+  'bitnami.com/v1alpha1',
+  'external-secrets.io/v1beta1',
+  'ogx.io/v1alpha1',
+  'ogx.io/v1',
+  'ogx.ai/v1beta1',
+  'ogx.io',
+  'v1beta1',
+  '',
+];
+const tags = [
+  '!!binary',
+  '!!bool',
+  '!!int',
+  '!!float',
+  '!!str',
+  '!!null',
+  '!!set',
+  '!!omap',
+  '!!pairs',
+  '!!timestamp',
+  '!!merge',
+  '!!map',
+  '!!seq',
+  '!custom',
+  '!',
+  '!<tag:yaml.org,2002:str>',
+  '!!python/object',
+];
 
 function huge(r: Rng): string {
   const size = r.pick([1_000, 70_000, 300_000]);
@@ -223,7 +350,9 @@ const ops: Record<string, Op> = {
     return n;
   }),
   quotedNumber: setScalar('quotedNumber', (d) => d.r.pick(['1', '8321', '0x1F', '1e3', '-0'])),
-  nonUtf8: setScalar('nonUtf8', (d) => rawToken(d, `${d.r.pick(['meta-llama/Llama', 'starter', 'x', ''])}${d.r.pick(Object.keys(badBytes))}${d.r.pick(['', 'y', '-3B'])}`)),
+  nonUtf8: setScalar('nonUtf8', (d) =>
+    rawToken(d, `${d.r.pick(['meta-llama/Llama', 'starter', 'x', ''])}${d.r.pick(Object.keys(badBytes))}${d.r.pick(['', 'y', '-3B'])}`),
+  ),
   badAlias: setScalar('badAlias', (d) => rawToken(d, d.r.pick(['*A', '*nosuch', '*Xy9', '*', '* x']))),
   aliasToAnchor(d) {
     // An anchor somewhere (perhaps in another item) and an alias to it elsewhere.
@@ -247,7 +376,7 @@ const ops: Record<string, Op> = {
     if (!p) return undefined;
     const tag = d.r.pick(tags);
     // The yaml library would refuse or quote some tags: write them raw, before the node's own text.
-    if (isScalar(p.node)) p.set(rawToken(d, `${tag} ${JSON.stringify(String(p.node.value ?? ''))}`));
+    if (isScalar(p.node)) p.set(rawToken(d, `${tag} ${JSON.stringify(String((p.node.value as string | undefined) ?? ''))}`));
     // An alias of a seed takes no tag (the yaml library throws): a tag on what it names instead is another case.
     else if (isAlias(p.node)) return undefined;
     else p.node.tag = tag;
@@ -292,14 +421,14 @@ const ops: Record<string, Op> = {
     return `rename key ${key} → ${renamed}`;
   },
   nearKind(d) {
-    const item = d.r.pick(d.items.items.filter(isMap) as YAMLMap[]);
+    const item = d.r.pick(d.items.items.filter((n): n is YAMLMap => isMap(n)));
     if (!item) return undefined;
     const v = d.r.pick(nearKinds);
     item.set('kind', v);
     return `kind → ${JSON.stringify(v)}`;
   },
   nearApiVersion(d) {
-    const item = d.r.pick(d.items.items.filter(isMap) as YAMLMap[]);
+    const item = d.r.pick(d.items.items.filter((n): n is YAMLMap => isMap(n)));
     if (!item) return undefined;
     const v = d.r.pick(nearApiVersions);
     item.set('apiVersion', v);
@@ -312,8 +441,14 @@ const ops: Record<string, Op> = {
     if (!m) return undefined;
     const name = `c${d.anchors++}`;
     m.anchor = name;
-    const inner = d.r.chance(0.5) ? m : (d.r.pick(places(m).map((p) => p.node).filter(isMap)) ?? m);
-    (inner as YAMLMap).items.unshift(new Pair(new Scalar('<<'), rawToken(d, `*${name}`)));
+    const inner = d.r.chance(0.5)
+      ? m
+      : (d.r.pick(
+          places(m)
+            .map((p) => p.node)
+            .filter(isMap),
+        ) ?? m);
+    inner.items.unshift(new Pair(new Scalar('<<'), rawToken(d, `*${name}`)));
     return 'cyclic merge';
   },
   cyclicAlias(d) {
@@ -359,7 +494,10 @@ const ops: Record<string, Op> = {
     if (!item) return undefined;
     const n = d.r.pick([100, 1_000]);
     const text = safeString(new Document(item)).replace(/\n$/, '');
-    const asItem = text.split('\n').map((line, i) => (i === 0 ? line : line === '' ? '' : `    ${line}`)).join('\n');
+    const asItem = text
+      .split('\n')
+      .map((line, i) => (i === 0 ? line : line === '' ? '' : `    ${line}`))
+      .join('\n');
     d.raw.push({ krm: Array.from({ length: n }, () => asItem).join('\n  - '), build: Array.from({ length: n }, () => `${text}\n`).join('---\n') });
     d.items.items.push(new Scalar(`RAWTOKEN${d.raw.length - 1}X`));
     return `item repeated ${n} times`;
@@ -390,7 +528,7 @@ const ops: Record<string, Op> = {
   wrongType(d) {
     const p = d.r.pick(allNodes(d));
     if (!p) return undefined;
-    p.set(d.doc.createNode(d.r.pick([[], {}, [1, 2], { a: 1 }, null, 0, true, [[]], ['x'], { secretKeyRef: { name: 'x', key: 'y' } }])) as Node);
+    p.set(d.doc.createNode(d.r.pick([[], {}, [1, 2], { a: 1 }, null, 0, true, [[]], ['x'], { secretKeyRef: { name: 'x', key: 'y' } }])));
     return `wrong type at ${p.key ?? '[]'}`;
   },
 };
@@ -472,7 +610,7 @@ function ogxGroupList(server: YAMLMap, ...path: string[]): YAMLSeq | undefined {
 function providerMaps(llsd: YAMLMap): YAMLMap[] {
   const providers = (llsd.get('spec', true) as YAMLMap | undefined)?.get?.('providers', true);
   if (!isMap(providers)) return [];
-  return providers.items.flatMap((pair) => (isMap(pair.value) ? [pair.value] : isSeq(pair.value) ? pair.value.items.filter(isMap) : [])) as YAMLMap[];
+  return providers.items.flatMap((pair): YAMLMap[] => (isMap(pair.value) ? [pair.value] : isSeq(pair.value) ? pair.value.items.filter(isMap) : []));
 }
 
 function marker(r: Rng): string {
@@ -482,7 +620,9 @@ function marker(r: Rng): string {
 
 /** Puts markers into every Secret's values and, sometimes, into an LLSD's credential fields. */
 function plantSecrets(d: Draft): void {
-  const secretItems = [...new Set(d.items.items)].filter((n): n is YAMLMap => isMap(n) && ['Secret', 'SealedSecret', 'ExternalSecret'].includes(kindOf(n) ?? ''));
+  const secretItems = [...new Set(d.items.items)].filter(
+    (n): n is YAMLMap => isMap(n) && ['Secret', 'SealedSecret', 'ExternalSecret'].includes(kindOf(n) ?? ''),
+  );
   if (secretItems.length === 0 && d.r.chance(0.5)) {
     d.items.add(d.doc.createNode({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'vllm-credentials', namespace: 'llama' }, stringData: { token: 'x' } }));
     secretItems.push(d.items.items[d.items.items.length - 1] as YAMLMap);
@@ -673,7 +813,7 @@ function safeString(doc: Document): string {
   try {
     return doc.toString(writeOptions);
   } catch {
-    visit(doc, { Alias: () => new Scalar('alias-dropped') as never });
+    visit(doc, { Alias: () => new Scalar('alias-dropped') });
     return doc.toString(writeOptions);
   }
 }

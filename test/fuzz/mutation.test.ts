@@ -143,7 +143,8 @@ describe(`mutation fuzz (seed ${seed})`, () => {
         for (let rep = 0; rep < 2; rep++) {
           const out = await runReal(bundle, mode, dir, mode === 'krm' ? c.krm : Buffer.alloc(0));
           outputs.push(out);
-          if (out.rssBytes !== undefined && out.rssBytes > maxRssBytes) found.push({ index, invariant: '≤ 1 GB', mode, detail: `peak resident memory ${Math.round(out.rssBytes / 2 ** 20)} MB` });
+          if (out.rssBytes !== undefined && out.rssBytes > maxRssBytes)
+            found.push({ index, invariant: '≤ 1 GB', mode, detail: `peak resident memory ${Math.round(out.rssBytes / 2 ** 20)} MB` });
           if (out.killed) found.push({ index, invariant: '≤ 10 s', mode, detail: `did not finish in ${maxMs / 1000} s (killed)` });
         }
         const [a, b] = outputs as [RunOutput, RunOutput];
@@ -180,7 +181,9 @@ function runReal(bundle: string, mode: Mode, cwd: string, stdin: Buffer): Promis
     child.stdin.end(stdin);
     child.on('error', (error: NodeJS.ErrnoException) => {
       clearTimeout(timer);
-      reject(error.code === 'ENOENT' ? new Error('/usr/bin/time is missing: install it (Debian: `apt-get install time`) to measure peak memory per input') : error);
+      reject(
+        error.code === 'ENOENT' ? new Error('/usr/bin/time is missing: install it (Debian: `apt-get install time`) to measure peak memory per input') : error,
+      );
     });
     child.on('close', (code) => {
       clearTimeout(timer);
@@ -191,7 +194,14 @@ function runReal(bundle: string, mode: Mode, cwd: string, stdin: Buffer): Promis
       } catch {
         rssBytes = undefined;
       }
-      resolve({ code: killed ? null : code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8'), ms: performance.now() - started, rssBytes, killed });
+      resolve({
+        code: killed ? null : code,
+        stdout: Buffer.concat(out).toString('utf8'),
+        stderr: Buffer.concat(err).toString('utf8'),
+        ms: performance.now() - started,
+        rssBytes,
+        killed,
+      });
     });
   });
 }

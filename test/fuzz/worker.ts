@@ -25,8 +25,14 @@ const send = (message: FromWorker): void => void process.send?.(message);
 // same way every time. HOME and the caches point into the worker's own directory.
 globalThis.fetch = (async () => {
   throw new TypeError('fetch failed');
-}) as typeof fetch;
-const env = { PATH: process.env.PATH ?? '', HOME: work, XDG_CACHE_HOME: join(work, 'cache'), XDG_CONFIG_HOME: join(work, 'config'), XDG_RUNTIME_DIR: join(work, 'run') };
+});
+const env = {
+  PATH: process.env.PATH ?? '',
+  HOME: work,
+  XDG_CACHE_HOME: join(work, 'cache'),
+  XDG_CONFIG_HOME: join(work, 'config'),
+  XDG_RUNTIME_DIR: join(work, 'run'),
+};
 Object.assign(process.env, env);
 
 /** One run of `main`, as src/index.ts runs it: a thrown error is an internal error on stderr, exit 1. */
@@ -77,7 +83,13 @@ async function runCase(seed: number, index: number, skipOps: readonly string[]):
 process.on('message', (message: ToWorker) => {
   if (message.type === 'case') {
     runCase(message.seed, message.index, message.skipOps).catch((error: unknown) => {
-      send({ type: 'case', index: message.index, failures: [{ invariant: 'harness', mode: 'krm', detail: String((error as Error)?.stack ?? error) }], stacks: [], opNames: [] });
+      send({
+        type: 'case',
+        index: message.index,
+        failures: [{ invariant: 'harness', mode: 'krm', detail: String((error as Error)?.stack ?? error) }],
+        stacks: [],
+        opNames: [],
+      });
     });
   }
 });

@@ -99,7 +99,12 @@ const ref = fc.record({ name: secretName, key: secretKey });
 const refForm = (r: SecretRef, short: boolean) => (short ? { name: r.name, key: r.key } : { secretKeyRef: { name: r.name, key: r.key } });
 
 const url = fc
-  .tuple(fc.constantFrom('http', 'https'), dnsLabel(10), fc.option(fc.integer({ min: 1, max: 65535 }), { nil: undefined }), fc.constantFrom('', '/', '/v1', '/openai/v1'))
+  .tuple(
+    fc.constantFrom('http', 'https'),
+    dnsLabel(10),
+    fc.option(fc.integer({ min: 1, max: 65535 }), { nil: undefined }),
+    fc.constantFrom('', '/', '/v1', '/openai/v1'),
+  )
   .map(([scheme, host, port, path]) => `${scheme}://${host}.svc${port === undefined ? '' : `:${port}`}${path}`);
 
 /**

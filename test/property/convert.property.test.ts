@@ -46,10 +46,16 @@ const metadata = some(
   },
   ['name'],
 );
-const status = fc.oneof(some({ phase: fc.constantFrom('Ready', 'Failed'), availableReplicas: fc.nat(5) }), fc.dictionary(fc.string({ maxLength: 5 }), json(2), { maxKeys: 2 }));
+const status = fc.oneof(
+  some({ phase: fc.constantFrom('Ready', 'Failed'), availableReplicas: fc.nat(5) }),
+  fc.dictionary(fc.string({ maxLength: 5 }), json(2), { maxKeys: 2 }),
+);
 
 const llsd = (apiVersion: string, spec: fc.Arbitrary<Plain>): fc.Arbitrary<Plain> =>
-  fc.record({ apiVersion: fc.constant(apiVersion), kind: fc.constant('LlamaStackDistribution'), metadata, spec, status }, { requiredKeys: ['apiVersion', 'kind', 'metadata', 'spec'] });
+  fc.record(
+    { apiVersion: fc.constant(apiVersion), kind: fc.constant('LlamaStackDistribution'), metadata, spec, status },
+    { requiredKeys: ['apiVersion', 'kind', 'metadata', 'spec'] },
+  );
 
 // ---------------------------------------------------------------------------------------------
 // v1alpha1: the operator CRD's spec
@@ -83,7 +89,10 @@ const volumeV1 = fc.oneof(
   fc.record({ name: text, emptyDir: fc.constant({}) }),
   fc.record({ name: text, persistentVolumeClaim: fc.record({ claimName: dnsLabel, readOnly: fc.boolean() }) }),
 );
-const volumeMountV1 = some({ mountPath: text, name: text, readOnly: fc.boolean(), subPath: text, mountPropagation: fc.constantFrom('None', 'HostToContainer') }, ['mountPath', 'name']);
+const volumeMountV1 = some(
+  { mountPath: text, name: text, readOnly: fc.boolean(), subPath: text, mountPropagation: fc.constantFrom('None', 'HostToContainer') },
+  ['mountPath', 'name'],
+);
 const topologySpreadV1 = some(
   {
     maxSkew: int32,
@@ -95,7 +104,10 @@ const topologySpreadV1 = some(
     nodeTaintsPolicy: fc.constantFrom('Honor', 'Ignore'),
     labelSelector: some({
       matchLabels: fc.dictionary(fc.constantFrom('app', 'tier'), text, { maxKeys: 2 }),
-      matchExpressions: fc.array(some({ key: text, operator: fc.constantFrom('In', 'Exists'), values: fc.array(text, { maxLength: 2 }) }, ['key', 'operator']), { maxLength: 2 }),
+      matchExpressions: fc.array(
+        some({ key: text, operator: fc.constantFrom('In', 'Exists'), values: fc.array(text, { maxLength: 2 }) }, ['key', 'operator']),
+        { maxLength: 2 },
+      ),
     }),
   },
   ['maxSkew', 'topologyKey', 'whenUnsatisfiable'],
@@ -124,15 +136,18 @@ export const specV1alpha1 = some(
         }),
         podDisruptionBudget: some({ minAvailable: intOrStringV1, maxUnavailable: intOrStringV1 }),
         topologySpreadConstraints: fc.array(topologySpreadV1, { maxLength: 2 }),
-        autoscaling: some(
-          { minReplicas: int32, maxReplicas: int32, targetCPUUtilizationPercentage: int32, targetMemoryUtilizationPercentage: int32 },
-          ['maxReplicas'],
-        ),
+        autoscaling: some({ minReplicas: int32, maxReplicas: int32, targetCPUUtilizationPercentage: int32, targetMemoryUtilizationPercentage: int32 }, [
+          'maxReplicas',
+        ]),
         storage: some({ size: quantityV1, mountPath: text }),
         userConfig: some({ configMapName: fc.oneof(dnsSubdomain, text), configMapNamespace: fc.oneof(dnsLabel, text) }, ['configMapName']),
         tlsConfig: some({
           caBundle: some(
-            { configMapName: fc.oneof(dnsSubdomain, text), configMapNamespace: text, configMapKeys: fc.array(fc.oneof(fc.constant('ca-bundle.crt'), text), { maxLength: 3 }) },
+            {
+              configMapName: fc.oneof(dnsSubdomain, text),
+              configMapNamespace: text,
+              configMapKeys: fc.array(fc.oneof(fc.constant('ca-bundle.crt'), text), { maxLength: 3 }),
+            },
             ['configMapName'],
           ),
         }),

@@ -125,7 +125,11 @@ const mutations: Mutation[] = [
   },
   {
     name: 'duplicate ids within an API',
-    apply: (l) => (providersOf(l).toolRuntime = [{ id: 'twin', provider: 'brave-search' }, { id: 'twin', provider: 'tavily-search' }]),
+    apply: (l) =>
+      (providersOf(l).toolRuntime = [
+        { id: 'twin', provider: 'brave-search' },
+        { id: 'twin', provider: 'tavily-search' },
+      ]),
     path: /^spec\.providers\.toolRuntime\[1\]\.id$/,
   },
   {
@@ -147,7 +151,11 @@ const mutations: Mutation[] = [
     apply: (l) => (firstProvider(l).settings = { ...firstProvider(l).settings, api_key: 'sk-literal-0123456789' }),
     path: new RegExp(`^${providerPath}\\.settings\\.api_key$`),
   },
-  { name: 'a password in the endpoint URL', apply: (l) => (firstProvider(l).endpoint = 'http://user:pw-0123456789@x.svc:1/v1'), path: new RegExp(`^${providerPath}\\.endpoint$`) },
+  {
+    name: 'a password in the endpoint URL',
+    apply: (l) => (firstProvider(l).endpoint = 'http://user:pw-0123456789@x.svc:1/v1'),
+    path: new RegExp(`^${providerPath}\\.endpoint$`),
+  },
   {
     name: 'secretKeyRef without key',
     apply: (l) => (firstProvider(l).apiKey = { secretKeyRef: { name: 'creds' } }),
@@ -224,7 +232,11 @@ const anyValue = fc.letrec((tie) => ({
     fc.string(),
     fc.integer(),
     fc.array(tie('value'), { maxLength: 3 }),
-    fc.dictionary(fc.constantFrom('name', 'image', 'provider', 'id', 'endpoint', 'settings', 'secretKeyRef', 'key', 'constructor', 'prototype', 'toString', 'x'), tie('value'), { maxKeys: 3 }),
+    fc.dictionary(
+      fc.constantFrom('name', 'image', 'provider', 'id', 'endpoint', 'settings', 'secretKeyRef', 'key', 'constructor', 'prototype', 'toString', 'x'),
+      tie('value'),
+      { maxKeys: 3 },
+    ),
   ),
 })).value;
 
@@ -262,7 +274,13 @@ describe('fuzzing: arbitrary values anywhere in an LLSD, arbitrary text on stdin
       fc.string({ maxLength: 400 }),
       fc.string({ unit: 'binary', maxLength: 400 }),
       anyValue.map((v) => stringify({ apiVersion: 'config.kubernetes.io/v1', kind: 'ResourceList', items: [v] })),
-      anyValue.map((v) => stringify({ apiVersion: 'config.kubernetes.io/v1', kind: 'ResourceList', items: [{ apiVersion: 'llamastack.io/v1alpha2', kind: 'LlamaStackDistribution', metadata: { name: 'x' }, spec: v }] })),
+      anyValue.map((v) =>
+        stringify({
+          apiVersion: 'config.kubernetes.io/v1',
+          kind: 'ResourceList',
+          items: [{ apiVersion: 'llamastack.io/v1alpha2', kind: 'LlamaStackDistribution', metadata: { name: 'x' }, spec: v }],
+        }),
+      ),
     );
     fc.assert(
       fc.property(text, (input) => {

@@ -1,7 +1,7 @@
 // fast-check arbitraries for `ogx.io/v1beta1` OGXServers that llsd-render renders (issue 17), with
-// the Secrets and ConfigMaps they refer to. Valid by construction, per the reference API.md and
-// GENERATION.md: provider ids unique across APIs (webhook), env var names that cannot collide
-// (§7.3), `custom` providers of types the target release registers with keys it reads, models
+// the Secrets and ConfigMaps they refer to. Valid by construction, per the OGX operator's CRD rules
+// and config generation (ogx-ai/ogx-k8s-operator): provider ids unique across APIs (webhook), env var
+// names that cannot collide (its collision check), `custom` providers of types the target release registers with keys it reads, models
 // naming spec inference ids, no API both in `providers` and `disabledAPIs` (CEL), sqlite or redis
 // storage (postgres from a connection string is refused by design: divergence A11), ports ≥ 1024
 // (A13), and the OGX releases of the catalog through the `llamastack.io/release` annotation.
@@ -40,7 +40,10 @@ interface Ref {
   name: string;
   key: string;
 }
-const ref: fc.Arbitrary<Ref> = fc.record({ name: fc.constantFrom('creds', 'llm-creds', 'vector-creds', 'tool.keys'), key: fc.constantFrom('token', 'api-key', 'password', 'client.secret', 'KEY_1') });
+const ref: fc.Arbitrary<Ref> = fc.record({
+  name: fc.constantFrom('creds', 'llm-creds', 'vector-creds', 'tool.keys'),
+  key: fc.constantFrom('token', 'api-key', 'password', 'client.secret', 'KEY_1'),
+});
 
 /** Distinctive Secret values: no generated text can contain one by chance. */
 const secretValue = word(alnum, 14, 20).map((s) => `SV${s}`);
@@ -59,7 +62,9 @@ interface Entry {
 }
 
 const entry = (at: Entry['at'], defaultId: string, body: fc.Arbitrary<Record<string, unknown>>, list = true) =>
-  fc.record({ body, explicitId: list ? fc.boolean() : fc.constant(false) }).map(({ body: b, explicitId }): Entry => ({ at, list, defaultId, body: clean(b), explicitId }));
+  fc
+    .record({ body, explicitId: list ? fc.boolean() : fc.constant(false) })
+    .map(({ body: b, explicitId }): Entry => ({ at, list, defaultId, body: clean(b), explicitId }));
 
 /** Drops the keys an optional record left undefined and the mappings it left empty. */
 function clean(value: Record<string, unknown>): Record<string, unknown> {
@@ -107,7 +112,12 @@ const serverApi: Record<string, string> = { inference: 'inference', vectorIo: 'v
 const customEntry = (api: string) =>
   fc.constantFrom(...(customTypes[api] ?? [])).chain((c) =>
     fc
-      .record({ settings: opt(c.settings), secretRefs: fc.subarray(c.secretKeys), refs: fc.array(ref, { minLength: 2, maxLength: 2 }), explicitId: fc.boolean() })
+      .record({
+        settings: opt(c.settings),
+        secretRefs: fc.subarray(c.secretKeys),
+        refs: fc.array(ref, { minLength: 2, maxLength: 2 }),
+        explicitId: fc.boolean(),
+      })
       .map(({ settings, secretRefs, refs, explicitId }): Entry => {
         const body: Record<string, unknown> = { type: c.type };
         if (secretRefs.length > 0) body.secretRefs = Object.fromEntries(secretRefs.map((k, i) => [k, refs[i]]));
@@ -119,12 +129,39 @@ const customEntry = (api: string) =>
 
 const typed = {
   inference: [
-    entry(['inference', 'remote', 'vllm'], 'remote-vllm', fc.record({ endpoint: url, apiToken: opt(ref), maxTokens: opt(fc.integer({ min: 1, max: 32768 })), ...inferenceCommon })),
+    entry(
+      ['inference', 'remote', 'vllm'],
+      'remote-vllm',
+      fc.record({ endpoint: url, apiToken: opt(ref), maxTokens: opt(fc.integer({ min: 1, max: 32768 })), ...inferenceCommon }),
+    ),
     entry(['inference', 'remote', 'openai'], 'remote-openai', fc.record({ apiKey: ref, endpoint: opt(url), ...inferenceCommon })),
-    entry(['inference', 'remote', 'azure'], 'remote-azure', fc.record({ endpoint: url, apiKey: ref, apiVersion: opt(fc.constantFrom('2024-02-01', '2024-10-21')), ...inferenceCommon })),
-    entry(['inference', 'remote', 'bedrock'], 'remote-bedrock', fc.record({ region: fc.constantFrom('us-east-1', 'eu-west-1'), apiKey: opt(ref), awsAccessKeyId: opt(ref), awsSecretAccessKey: opt(ref), totalMaxAttempts: opt(fc.integer({ min: 1, max: 5 })), ...inferenceCommon })),
-    entry(['inference', 'remote', 'vertexai'], 'remote-vertexai', fc.record({ project: dnsLabel(12), location: opt(fc.constantFrom('us-central1', 'europe-west4')), ...inferenceCommon })),
-    entry(['inference', 'remote', 'watsonx'], 'remote-watsonx', fc.record({ apiKey: ref, endpoint: opt(url), projectId: opt(dnsLabel(10)), timeout: opt(fc.integer({ min: 1, max: 600 })), ...inferenceCommon })),
+    entry(
+      ['inference', 'remote', 'azure'],
+      'remote-azure',
+      fc.record({ endpoint: url, apiKey: ref, apiVersion: opt(fc.constantFrom('2024-02-01', '2024-10-21')), ...inferenceCommon }),
+    ),
+    entry(
+      ['inference', 'remote', 'bedrock'],
+      'remote-bedrock',
+      fc.record({
+        region: fc.constantFrom('us-east-1', 'eu-west-1'),
+        apiKey: opt(ref),
+        awsAccessKeyId: opt(ref),
+        awsSecretAccessKey: opt(ref),
+        totalMaxAttempts: opt(fc.integer({ min: 1, max: 5 })),
+        ...inferenceCommon,
+      }),
+    ),
+    entry(
+      ['inference', 'remote', 'vertexai'],
+      'remote-vertexai',
+      fc.record({ project: dnsLabel(12), location: opt(fc.constantFrom('us-central1', 'europe-west4')), ...inferenceCommon }),
+    ),
+    entry(
+      ['inference', 'remote', 'watsonx'],
+      'remote-watsonx',
+      fc.record({ apiKey: ref, endpoint: opt(url), projectId: opt(dnsLabel(10)), timeout: opt(fc.integer({ min: 1, max: 600 })), ...inferenceCommon }),
+    ),
     customEntry('inference'),
   ],
   vectorIo: [
@@ -138,11 +175,23 @@ const typed = {
         db: opt(dnsLabel(8)),
         user: opt(dnsLabel(8)),
         distanceMetric: opt(fc.constantFrom('COSINE', 'L2', 'L1', 'INNER_PRODUCT')),
-        vectorIndex: opt(fc.oneof(fc.record({ hnsw: fc.record({ m: opt(fc.integer({ min: 1, max: 64 })), efConstruction: opt(fc.integer({ min: 1, max: 400 })) }) }), fc.record({ ivfFlat: fc.record({ nlist: opt(fc.integer({ min: 1, max: 1000 })) }) }))),
+        vectorIndex: opt(
+          fc.oneof(
+            fc.record({ hnsw: fc.record({ m: opt(fc.integer({ min: 1, max: 64 })), efConstruction: opt(fc.integer({ min: 1, max: 400 })) }) }),
+            fc.record({ ivfFlat: fc.record({ nlist: opt(fc.integer({ min: 1, max: 1000 })) }) }),
+          ),
+        ),
       }),
     ),
     entry(['vectorIo', 'remote', 'milvus'], 'remote-milvus', fc.record({ uri: url, token: opt(ref) })),
-    entry(['vectorIo', 'remote', 'qdrant'], 'remote-qdrant', fc.oneof(fc.record({ url, apiKey: opt(ref), timeout: opt(fc.integer({ min: 1, max: 60 })) }), fc.record({ host: dnsLabel(10), port: opt(fc.integer({ min: 1, max: 65535 })), https: opt(fc.boolean()) }))),
+    entry(
+      ['vectorIo', 'remote', 'qdrant'],
+      'remote-qdrant',
+      fc.oneof(
+        fc.record({ url, apiKey: opt(ref), timeout: opt(fc.integer({ min: 1, max: 60 })) }),
+        fc.record({ host: dnsLabel(10), port: opt(fc.integer({ min: 1, max: 65535 })), https: opt(fc.boolean()) }),
+      ),
+    ),
     customEntry('vectorIo'),
   ],
   toolRuntime: [
@@ -153,24 +202,74 @@ const typed = {
     customEntry('toolRuntime'),
   ],
   files: [
-    entry(['files', 'remote', 's3'], 'remote-s3', fc.record({ bucketName: dnsLabel(12), region: opt(fc.constantFrom('us-east-1', 'eu-west-1')), awsAccessKeyId: opt(ref), awsSecretAccessKey: opt(ref), autoCreateBucket: opt(fc.boolean()) }), false),
+    entry(
+      ['files', 'remote', 's3'],
+      'remote-s3',
+      fc.record({
+        bucketName: dnsLabel(12),
+        region: opt(fc.constantFrom('us-east-1', 'eu-west-1')),
+        awsAccessKeyId: opt(ref),
+        awsSecretAccessKey: opt(ref),
+        autoCreateBucket: opt(fc.boolean()),
+      }),
+      false,
+    ),
     entry(['files', 'inline', 'localfs'], 'inline-localfs', fc.record({ ttlSecs: opt(fc.integer({ min: 1, max: 86400 })) }), false),
   ],
-  batches: [entry(['batches', 'inline', 'reference'], 'inline-reference', fc.record({ maxConcurrentBatches: opt(fc.integer({ min: 1, max: 8 })), maxConcurrentRequestsPerBatch: opt(fc.integer({ min: 1, max: 16 })) }), false)],
+  batches: [
+    entry(
+      ['batches', 'inline', 'reference'],
+      'inline-reference',
+      fc.record({ maxConcurrentBatches: opt(fc.integer({ min: 1, max: 8 })), maxConcurrentRequestsPerBatch: opt(fc.integer({ min: 1, max: 16 })) }),
+      false,
+    ),
+  ],
   responses: [
-    entry(['responses', 'inline', 'builtin'], 'inline-builtin', fc.record({ compactionConfig: opt(fc.record({ defaultCompactThreshold: opt(fc.integer({ min: 1, max: 100000 })), summaryPrefix: opt(fc.constantFrom('Summary:', 'Earlier:')) })) }), false),
+    entry(
+      ['responses', 'inline', 'builtin'],
+      'inline-builtin',
+      fc.record({
+        compactionConfig: opt(
+          fc.record({ defaultCompactThreshold: opt(fc.integer({ min: 1, max: 100000 })), summaryPrefix: opt(fc.constantFrom('Summary:', 'Earlier:')) }),
+        ),
+      }),
+      false,
+    ),
   ],
   fileProcessors: [
-    entry(['fileProcessors', 'remote', 'doclingServe'], 'remote-docling-serve', fc.record({ baseUrl: url, apiKey: opt(ref), defaultChunkSizeTokens: opt(fc.integer({ min: 100, max: 4096 })) }), false),
-    entry(['fileProcessors', 'inline', 'pypdf'], 'inline-pypdf', fc.record({ defaultChunkSizeTokens: opt(fc.integer({ min: 100, max: 4096 })), cleanText: opt(fc.boolean()) }), false),
-    entry(['fileProcessors', 'inline', 'markitdown'], 'inline-markitdown', fc.record({ defaultChunkOverlapTokens: opt(fc.integer({ min: 0, max: 2048 })) }), false),
+    entry(
+      ['fileProcessors', 'remote', 'doclingServe'],
+      'remote-docling-serve',
+      fc.record({ baseUrl: url, apiKey: opt(ref), defaultChunkSizeTokens: opt(fc.integer({ min: 100, max: 4096 })) }),
+      false,
+    ),
+    entry(
+      ['fileProcessors', 'inline', 'pypdf'],
+      'inline-pypdf',
+      fc.record({ defaultChunkSizeTokens: opt(fc.integer({ min: 100, max: 4096 })), cleanText: opt(fc.boolean()) }),
+      false,
+    ),
+    entry(
+      ['fileProcessors', 'inline', 'markitdown'],
+      'inline-markitdown',
+      fc.record({ defaultChunkOverlapTokens: opt(fc.integer({ min: 0, max: 2048 })) }),
+      false,
+    ),
     entry(['fileProcessors', 'inline', 'docling'], 'inline-docling', fc.record({ doOcr: opt(fc.boolean()) }), false),
   ],
 } as const;
 type OgxApi = keyof typeof typed;
 const ogxApis = Object.keys(typed) as OgxApi[];
 /** The `disabledAPIs` name of each `providers` key (CEL: an API is in one or the other). */
-const disabledName: Record<OgxApi, string> = { inference: 'inference', vectorIo: 'vector_io', toolRuntime: 'tool_runtime', files: 'files', batches: 'batches', responses: 'responses', fileProcessors: 'file_processors' };
+const disabledName: Record<OgxApi, string> = {
+  inference: 'inference',
+  vectorIo: 'vector_io',
+  toolRuntime: 'tool_runtime',
+  files: 'files',
+  batches: 'batches',
+  responses: 'responses',
+  fileProcessors: 'file_processors',
+};
 
 /**
  * `files` and `file_processors` take one provider each: the server keeps one implementation of such
@@ -185,16 +284,27 @@ const workload = fc.record(
     replicas: fc.integer({ min: 0, max: 4 }),
     workers: fc.integer({ min: 1, max: 4 }),
     resources: fc.record({ requests: fc.record(quantity, { requiredKeys: [] }), limits: fc.record(quantity, { requiredKeys: [] }) }, { requiredKeys: [] }),
-    autoscaling: fc.record(
-      { minReplicas: opt(fc.integer({ min: 1, max: 3 })), maxReplicas: fc.integer({ min: 1, max: 6 }), targetCPUUtilizationPercentage: opt(fc.integer({ min: 1, max: 100 })), targetMemoryUtilizationPercentage: opt(fc.integer({ min: 1, max: 100 })) },
-    ),
+    autoscaling: fc.record({
+      minReplicas: opt(fc.integer({ min: 1, max: 3 })),
+      maxReplicas: fc.integer({ min: 1, max: 6 }),
+      targetCPUUtilizationPercentage: opt(fc.integer({ min: 1, max: 100 })),
+      targetMemoryUtilizationPercentage: opt(fc.integer({ min: 1, max: 100 })),
+    }),
     storage: fc.record({ size: opt(fc.constantFrom('1Gi', '20Gi')), mountPath: opt(fc.constantFrom('/data', '/.ogx')) }),
-    podDisruptionBudget: fc.oneof(fc.record({ minAvailable: fc.constantFrom<number | string>(0, 1, '50%') }), fc.record({ maxUnavailable: fc.constantFrom<number | string>(1, '25%') })),
-    topologySpreadConstraints: fc.constant([{ maxSkew: 1, topologyKey: 'topology.kubernetes.io/zone', whenUnsatisfiable: 'ScheduleAnyway', labelSelector: { matchLabels: { app: 'ogx' } } }]),
+    podDisruptionBudget: fc.oneof(
+      fc.record({ minAvailable: fc.constantFrom<number | string>(0, 1, '50%') }),
+      fc.record({ maxUnavailable: fc.constantFrom<number | string>(1, '25%') }),
+    ),
+    topologySpreadConstraints: fc.constant([
+      { maxSkew: 1, topologyKey: 'topology.kubernetes.io/zone', whenUnsatisfiable: 'ScheduleAnyway', labelSelector: { matchLabels: { app: 'ogx' } } },
+    ]),
     overrides: fc.record(
       {
         serviceAccountName: dnsLabel(12).map((n) => `${n}-runner`),
-        env: fc.uniqueArray(fc.record({ name: word(chars('ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_'), 1, 8).map((n) => `EXTRA_${n}`), value: word(chars('abc012 '), 0, 10) }), { minLength: 1, maxLength: 3, selector: (e) => e.name }),
+        env: fc.uniqueArray(
+          fc.record({ name: word(chars('ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_'), 1, 8).map((n) => `EXTRA_${n}`), value: word(chars('abc012 '), 0, 10) }),
+          { minLength: 1, maxLength: 3, selector: (e) => e.name },
+        ),
         args: fc.array(fc.constantFrom('--verbose', '--log-level=debug'), { minLength: 1, maxLength: 2 }),
         volumes: fc.constant(true),
       },
@@ -230,7 +340,11 @@ export interface OgxOptions {
   kptPath?: boolean;
 }
 
-const ogxDistributions = (): string[] => Object.entries(distributions()).filter(([, d]) => Object.keys(d.releases).some((r) => ogxServerReleases().includes(r))).map(([name]) => name).sort();
+const ogxDistributions = (): string[] =>
+  Object.entries(distributions())
+    .filter(([, d]) => Object.keys(d.releases).some((r) => ogxServerReleases().includes(r)))
+    .map(([name]) => name)
+    .sort();
 const releasesOf = (name: string): string[] => Object.keys(distributions()[name]?.releases ?? {}).filter((r) => ogxServerReleases().includes(r));
 
 /** The PEM CA certificate the unit tests use (a real X.509 certificate: the operator parses it). */
@@ -238,33 +352,49 @@ let pem: string | undefined;
 const caPem = (): string => (pem ??= readFileSync(new URL('../unit/fixtures/corp-root-ca.pem', import.meta.url), 'utf8'));
 
 export function validOgxServer(options: OgxOptions = {}): fc.Arbitrary<GeneratedLlsd> {
-  const draft = fc
-    .constantFrom(...ogxDistributions())
-    .chain((distribution) =>
-      fc.record({
-        name: dnsLabel(20),
-        namespace: opt(dnsLabel(12)),
-        distribution: fc.constant(distribution),
-        release: opt(fc.constantFrom(...releasesOf(distribution))),
-        mode: fc.constantFrom<Draft['mode']>('generated', 'generated', 'generated', 'override', 'none'),
-        viaBaseConfig: fc.boolean(),
-        providers: opt(fc.record(Object.fromEntries(ogxApis.map((api) => [api, apiEntries(api)])) as { [K in OgxApi]: fc.Arbitrary<Entry[]> }, { requiredKeys: [] })),
-        // No `embedding` model: OGX needs its `metadata.embedding_dimension`, which an OGXServer
-        // model cannot give, and the render refuses it (reported as a finding, issue 17).
-        models: fc.uniqueArray(
-          fc.record({ name: dnsLabel(12), providerIndex: opt(fc.nat()), modelType: opt(fc.constantFrom<'llm' | 'rerank'>('llm', 'rerank')), contextLength: opt(fc.integer({ min: 1, max: 131072 })) }),
-          { maxLength: 3, selector: (m) => m.name },
-        ),
-        storage: opt(fc.record({ kv: opt(fc.record({ redis: opt(fc.record({ endpoint: fc.constantFrom('redis', 'redis.cache.svc', 'redis://r.svc:6380'), password: opt(ref) })) })), sql: opt(fc.boolean()) })),
-        disabled: fc.subarray(['batches', 'file_processors', 'inference', 'responses', 'tool_runtime', 'vector_io', 'files']),
-        network: opt(fc.record({ port: opt(fc.integer({ min: 1024, max: 65535 })), externalAccess: opt(fc.boolean()), policy: opt(fc.record({ enabled: fc.boolean(), ingress: fc.boolean() })) })),
-        monitoring: opt(fc.record({ enabled: opt(fc.boolean()), metricsPort: opt(fc.integer({ min: 1024, max: 65535 })) })),
-        tls: fc.boolean(),
-        workload: opt(workload),
-        registryRefresh: opt(fc.integer({ min: 1, max: 3600 })),
-        idWords: fc.uniqueArray(idWord, { minLength: 24, maxLength: 24 }),
-      }),
-    ) as fc.Arbitrary<Draft>;
+  const draft = fc.constantFrom(...ogxDistributions()).chain((distribution) =>
+    fc.record({
+      name: dnsLabel(20),
+      namespace: opt(dnsLabel(12)),
+      distribution: fc.constant(distribution),
+      release: opt(fc.constantFrom(...releasesOf(distribution))),
+      mode: fc.constantFrom<Draft['mode']>('generated', 'generated', 'generated', 'override', 'none'),
+      viaBaseConfig: fc.boolean(),
+      providers: opt(
+        fc.record(Object.fromEntries(ogxApis.map((api) => [api, apiEntries(api)])) as { [K in OgxApi]: fc.Arbitrary<Entry[]> }, { requiredKeys: [] }),
+      ),
+      // No `embedding` model: OGX needs its `metadata.embedding_dimension`, which an OGXServer
+      // model cannot give, and the render refuses it (reported as a finding, issue 17).
+      models: fc.uniqueArray(
+        fc.record({
+          name: dnsLabel(12),
+          providerIndex: opt(fc.nat()),
+          modelType: opt(fc.constantFrom<'llm' | 'rerank'>('llm', 'rerank')),
+          contextLength: opt(fc.integer({ min: 1, max: 131072 })),
+        }),
+        { maxLength: 3, selector: (m) => m.name },
+      ),
+      storage: opt(
+        fc.record({
+          kv: opt(fc.record({ redis: opt(fc.record({ endpoint: fc.constantFrom('redis', 'redis.cache.svc', 'redis://r.svc:6380'), password: opt(ref) })) })),
+          sql: opt(fc.boolean()),
+        }),
+      ),
+      disabled: fc.subarray(['batches', 'file_processors', 'inference', 'responses', 'tool_runtime', 'vector_io', 'files']),
+      network: opt(
+        fc.record({
+          port: opt(fc.integer({ min: 1024, max: 65535 })),
+          externalAccess: opt(fc.boolean()),
+          policy: opt(fc.record({ enabled: fc.boolean(), ingress: fc.boolean() })),
+        }),
+      ),
+      monitoring: opt(fc.record({ enabled: opt(fc.boolean()), metricsPort: opt(fc.integer({ min: 1024, max: 65535 })) })),
+      tls: fc.boolean(),
+      workload: opt(workload),
+      registryRefresh: opt(fc.integer({ min: 1, max: 3600 })),
+      idWords: fc.uniqueArray(idWord, { minLength: 24, maxLength: 24 }),
+    }),
+  ) as fc.Arbitrary<Draft>;
   return draft.chain((d) => {
     const built = buildOgx(d, options);
     return fc.array(secretValue, { minLength: built.slots.length, maxLength: built.slots.length }).map((values) => {
@@ -273,7 +403,13 @@ export function validOgxServer(options: OgxOptions = {}): fc.Arbitrary<Generated
         built.slots.forEach((slot, k) => {
           if (slot.name === name) stringData[slot.key] = values[k] as string;
         });
-        return { apiVersion: 'v1', kind: 'Secret', metadata: { name, ...(d.namespace ? { namespace: d.namespace } : {}), labels: { 'ogx.io/watch': 'true' } }, type: 'Opaque', stringData };
+        return {
+          apiVersion: 'v1',
+          kind: 'Secret',
+          metadata: { name, ...(d.namespace ? { namespace: d.namespace } : {}), labels: { 'ogx.io/watch': 'true' } },
+          type: 'Opaque',
+          stringData,
+        };
       });
       return { llsd: built.server, secrets: [...secrets, ...built.configMaps], secretValues: values };
     });
@@ -285,7 +421,12 @@ function buildOgx(d: Draft, options: OgxOptions): { server: Record<string, any>;
   const refs: Ref[] = [];
   const configMaps: object[] = [];
   const ns = d.namespace ? { namespace: d.namespace } : {};
-  const configMap = (name: string, data: Record<string, string>) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, ...ns, labels: { 'ogx.io/watch': 'true' } }, data });
+  const configMap = (name: string, data: Record<string, string>) => ({
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name, ...ns, labels: { 'ogx.io/watch': 'true' } },
+    data,
+  });
   const collect = (value: unknown): void => {
     if (value === null || typeof value !== 'object') return;
     if (isRef(value)) refs.push(value as Ref);
@@ -318,7 +459,10 @@ function buildOgx(d: Draft, options: OgxOptions): { server: Record<string, any>;
     }
     if (d.storage) {
       const storage: Record<string, unknown> = {};
-      if (d.storage.kv) storage.kv = d.storage.kv.redis ? { type: 'redis', endpoint: d.storage.kv.redis.endpoint, ...(d.storage.kv.redis.password ? { password: d.storage.kv.redis.password } : {}) } : { type: 'sqlite' };
+      if (d.storage.kv)
+        storage.kv = d.storage.kv.redis
+          ? { type: 'redis', endpoint: d.storage.kv.redis.endpoint, ...(d.storage.kv.redis.password ? { password: d.storage.kv.redis.password } : {}) }
+          : { type: 'sqlite' };
       if (d.storage.sql !== undefined) storage.sql = d.storage.sql ? { type: 'sqlite' } : {};
       spec.storage = storage;
       collect(storage);
@@ -339,7 +483,10 @@ function buildOgx(d: Draft, options: OgxOptions): { server: Record<string, any>;
     if (d.network.externalAccess !== undefined) network.externalAccess = { enabled: d.network.externalAccess };
     if (d.network.policy) {
       network.policy = { enabled: d.network.policy.enabled };
-      if (d.network.policy.ingress) (network.policy as Record<string, unknown>).ingress = [{ from: [{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'gateway' } } }] }];
+      if (d.network.policy.ingress)
+        (network.policy as Record<string, unknown>).ingress = [
+          { from: [{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'gateway' } } }] },
+        ];
     }
     spec.network = network;
   }
@@ -353,7 +500,11 @@ function buildOgx(d: Draft, options: OgxOptions): { server: Record<string, any>;
   // stops without them, so a user sets them (the render says so).
   if (d.distribution === 'postgres-demo' && d.mode !== 'none') {
     const overrides = ((spec.workload ??= {}).overrides ??= {});
-    overrides.env = [...(overrides.env ?? []), { name: 'VLLM_URL', value: 'http://vllm.svc:8000/v1' }, { name: 'INFERENCE_MODEL', value: 'meta-llama/Llama-3.2-3B-Instruct' }];
+    overrides.env = [
+      ...(overrides.env ?? []),
+      { name: 'VLLM_URL', value: 'http://vllm.svc:8000/v1' },
+      { name: 'INFERENCE_MODEL', value: 'meta-llama/Llama-3.2-3B-Instruct' },
+    ];
   }
   if (d.registryRefresh !== undefined) spec.registryRefreshIntervalSeconds = d.registryRefresh;
 
@@ -368,13 +519,15 @@ function buildOgx(d: Draft, options: OgxOptions): { server: Record<string, any>;
   const server = { apiVersion: 'ogx.io/v1beta1', kind: 'OGXServer', metadata, spec };
   // One slot per Secret key.
   const seen = new Set<string>();
-  const slots = refs.filter((r) => !seen.has(`${r.name}/${r.key}`) && seen.add(`${r.name}/${r.key}`)).sort((a, b) => `${a.name}/${a.key}`.localeCompare(`${b.name}/${b.key}`));
+  const slots = refs
+    .filter((r) => !seen.has(`${r.name}/${r.key}`) && seen.add(`${r.name}/${r.key}`))
+    .sort((a, b) => `${a.name}/${a.key}`.localeCompare(`${b.name}/${b.key}`));
   return { server, configMaps, slots };
 }
 
 /**
  * The APIs some provider type of the release needs. Disabling one only drops it from `apis`; the
- * providers that need it stay (GENERATION.md §10, B7), and the server stops without its router.
+ * providers that need it stay (the OGX operator's disabledAPIs rule), and the server stops without its router.
  */
 function neededApis(release: string): Set<string> {
   const registry = providerRegistry(release);

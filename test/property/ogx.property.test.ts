@@ -25,7 +25,11 @@ describe('valid OGXServers', () => {
         const kinds = generated(items).map((o) => o.kind);
         expect(kinds).toEqual(expect.arrayContaining(['Deployment', 'Service', 'ServiceAccount']));
         // A generated config is a ConfigMap of its own; override and none mode mount none of ours.
-        expect(kinds.includes('ConfigMap') || !('providers' in g.llsd.spec || 'storage' in g.llsd.spec || 'resources' in g.llsd.spec || 'disabledAPIs' in g.llsd.spec), stringify(g.llsd)).toBe(true);
+        expect(
+          kinds.includes('ConfigMap') ||
+            !('providers' in g.llsd.spec || 'storage' in g.llsd.spec || 'resources' in g.llsd.spec || 'disabledAPIs' in g.llsd.spec),
+          stringify(g.llsd),
+        ).toBe(true);
         for (const object of generated(items)) expect(schemaProblem(object), `${object.kind}/${object.metadata.name}\n${stringify(g.llsd)}`).toBeUndefined();
       }),
       { numRuns },
@@ -82,7 +86,9 @@ describe('valid OGXServers', () => {
     fc.assert(
       fc.property(validOgxServer(), (g) => {
         // The arbitrary must plant values wherever the OGXServer refers to a Secret.
-        expect(g.secretValues.length).toBe(g.secrets.filter((s: any) => s.kind === 'Secret').reduce((n: number, s: any) => n + Object.keys(s.stringData).length, 0));
+        expect(g.secretValues.length).toBe(
+          g.secrets.filter((s: any) => s.kind === 'Secret').reduce((n: number, s: any) => n + Object.keys(s.stringData).length, 0),
+        );
         const build = renderBuild(inputOf(g));
         const krm = renderKrm(resourceList(inputOf(g)));
         const generatedText = streamOf(generated(build.items)) + streamOf(generated(readResourceList(krm.text).items.map((i) => i.object)));
@@ -106,7 +112,12 @@ describe('the OGXServer arbitrary', () => {
       'override mode': (g) => g.llsd.spec.overrideConfig !== undefined,
       'none mode': (g) => !['providers', 'resources', 'storage', 'disabledAPIs', 'overrideConfig'].some((k) => k in g.llsd.spec),
       baseConfig: (g) => g.llsd.spec.baseConfig !== undefined,
-      ...Object.fromEntries(['inference', 'vectorIo', 'toolRuntime', 'files', 'batches', 'responses', 'fileProcessors'].map((api) => [`providers.${api}`, (g: GeneratedLlsd) => g.llsd.spec.providers?.[api] !== undefined])),
+      ...Object.fromEntries(
+        ['inference', 'vectorIo', 'toolRuntime', 'files', 'batches', 'responses', 'fileProcessors'].map((api) => [
+          `providers.${api}`,
+          (g: GeneratedLlsd) => g.llsd.spec.providers?.[api] !== undefined,
+        ]),
+      ),
       'custom with settings': (_, t) => /"custom":\[[^\]]*"settings"/.test(t),
       'custom with secretRefs': (_, t) => /"custom":\[[^\]]*"secretRefs"/.test(t),
       'explicit ids': (_, t) => /"id":"/.test(t),
@@ -123,7 +134,9 @@ describe('the OGXServer arbitrary', () => {
       'workload storage': (g) => g.llsd.spec.workload?.storage !== undefined,
       'override volumes': (g) => g.llsd.spec.workload?.overrides?.volumes !== undefined,
       postgresDemo: (g) => g.llsd.spec.distribution.name === 'postgres-demo',
-      ...Object.fromEntries(ogxServerReleases().map((r) => [`release ${r}`, (g: GeneratedLlsd) => g.llsd.metadata.annotations?.['llamastack.io/release'] === r])),
+      ...Object.fromEntries(
+        ogxServerReleases().map((r) => [`release ${r}`, (g: GeneratedLlsd) => g.llsd.metadata.annotations?.['llamastack.io/release'] === r]),
+      ),
     };
     const missing = Object.entries(features).filter(([, has]) => !sample.some(({ g, text }) => has(g, text))).map(([name]) => name);
     expect(missing).toEqual([]);

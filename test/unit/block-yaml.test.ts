@@ -38,8 +38,13 @@ function disagreement(text: string): string | undefined {
     prepareForOutput(node);
     const written = stringifyYaml(node);
     // emit.ts escapes what a YAML 1.1 reader would misread (`=`, control characters), where `yaml` would not: the same value.
-    const escaped = output !== undefined && output !== written && /"(=|[^"]*\\u00[0-9a-f]{2}[^"]*|[^"]*\\t[^"]*)"/.test(output) && isDeepStrictEqual(parse(output), parse(written));
-    if (output !== undefined && output !== written && !escaped) return `document ${index} written as ${JSON.stringify(output)}, yaml writes ${JSON.stringify(written)}`;
+    const escaped =
+      output !== undefined &&
+      output !== written &&
+      /"(=|[^"]*\\u00[0-9a-f]{2}[^"]*|[^"]*\\t[^"]*)"/.test(output) &&
+      isDeepStrictEqual(parse(output), parse(written));
+    if (output !== undefined && output !== written && !escaped)
+      return `document ${index} written as ${JSON.stringify(output)}, yaml writes ${JSON.stringify(written)}`;
   }
   return undefined;
 }
@@ -201,7 +206,28 @@ const scalarTexts = [
 ];
 /** Scalars outside it, or not YAML. */
 const otherScalarTexts = [
-  'a #b', 'a: b', 'a:', '-', '- a', '"x\\ty"', '"unterminated', "'open", '[a, b]', '{a: 1}', '&a x', '*a', '!t x', '|', '>-', '@x', '`x', '%x', '? x', ': x', ',x', '#c',
+  'a #b',
+  'a: b',
+  'a:',
+  '-',
+  '- a',
+  '"x\\ty"',
+  '"unterminated',
+  "'open",
+  '[a, b]',
+  '{a: 1}',
+  '&a x',
+  '*a',
+  '!t x',
+  '|',
+  '>-',
+  '@x',
+  '`x',
+  '%x',
+  '? x',
+  ': x',
+  ',x',
+  '#c',
 ];
 const keyTexts = ['a', 'b', 'c', 'd', 'e', 'name', 'app.kubernetes.io/name', 'LLSD_X', '$s', 'on', 'y', 'k-1', '_k', '.k', 'Key', 'spec', 'metadata'];
 const otherKeyTexts = ['true', '1', '1.5', 'null', '~', '__proto__', 'a b', '"q"', "'q'", '-k'];
@@ -222,7 +248,10 @@ const scalar = fc.tuple(scalarText, comment).map(([text, c]): Written => ({ inli
 /** A literal block scalar (or a folded one, or one with an indentation indicator: outside the subset), under a collection at `indent`. */
 function blockScalar(indent: number): fc.Arbitrary<Written> {
   const header = pick(['|', '|-', '|+', '| # c'], ['|2', '>', '>-', '|x']);
-  const line = pick(['text', 'more text', '# not a comment', '', '', '  indented', 'key: value', '- item', '"q"', '---', 'a: |', 'x\u00a0'], ['   ', '\ttab', '    ', '\u00a0']);
+  const line = pick(
+    ['text', 'more text', '# not a comment', '', '', '  indented', 'key: value', '- item', '"q"', '---', 'a: |', 'x\u00a0'],
+    ['   ', '\ttab', '    ', '\u00a0'],
+  );
   return fc
     .tuple(header, fc.array(line, { minLength: 1, maxLength: 5 }), pick(['  ', '  ', ' ', '    '], ['', '   ']))
     .map(([h, lines, by]): Written => ({ inline: ` ${h}`, lines: lines.map((l) => (l === '' ? '' : `${' '.repeat(Math.max(0, indent))}${by}${l}`)) }));
@@ -231,8 +260,17 @@ function blockScalar(indent: number): fc.Arbitrary<Written> {
 /** A flow collection on one line. */
 const flowText: fc.Arbitrary<string> = fc.letrec<{ value: string }>((tie) => ({
   value: fc.oneof(
-    { weight: 3, arbitrary: pick(['a', 'two words', '1', 'true', '~', '"q"', "'s'", 'http://h:80/p', '${env.X:=y}', '[]', '{}'], ['a: b', '#c', '-', '"x\\n"', '&a x', 'a #b', '']) },
-    { weight: 1, arbitrary: fc.tuple(fc.array(tie('value'), { maxLength: 3 }), fc.constantFrom(', ', ',', ' , ')).map(([items, sep]) => `[${items.join(sep)}]`) },
+    {
+      weight: 3,
+      arbitrary: pick(
+        ['a', 'two words', '1', 'true', '~', '"q"', "'s'", 'http://h:80/p', '${env.X:=y}', '[]', '{}'],
+        ['a: b', '#c', '-', '"x\\n"', '&a x', 'a #b', ''],
+      ),
+    },
+    {
+      weight: 1,
+      arbitrary: fc.tuple(fc.array(tie('value'), { maxLength: 3 }), fc.constantFrom(', ', ',', ' , ')).map(([items, sep]) => `[${items.join(sep)}]`),
+    },
     {
       weight: 1,
       arbitrary: fc
@@ -262,7 +300,10 @@ function mapping(depth: number, indent: number): fc.Arbitrary<Written> {
         // A sequence may sit at its key's column.
         const first = value.lines.find((l) => l.trimStart().startsWith('-'));
         const shift = indentless && first ? first.length - first.trimStart().length - inner : 0;
-        lines.push(`${' '.repeat(inner)}${key}:${value.inline}`, ...value.lines.map((l) => (shift > 0 && l.startsWith(' '.repeat(shift)) ? l.slice(shift) : l)));
+        lines.push(
+          `${' '.repeat(inner)}${key}:${value.inline}`,
+          ...value.lines.map((l) => (shift > 0 && l.startsWith(' '.repeat(shift)) ? l.slice(shift) : l)),
+        );
       }
       return { inline: '', lines };
     });

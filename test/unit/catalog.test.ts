@@ -1,6 +1,6 @@
 // The data under configs/: release profiles, named distributions and their base configs, checked
-// against each other and against the server's startup rules that data alone can show
-// (../shared/reference notes/llamastack-config.md §3.1, §6).
+// against each other and against the server's startup rules that data alone can show (the
+// storage backends and providers every config must name; docs/config-generation.md).
 import { describe, expect, it } from 'vitest';
 import { baseConfigPaths, catalogReleaseFor, catalogReleases, distributions, releaseProfiles, serverRelease } from '../../src/catalog/catalog.js';
 import { shippedConfigText } from '../support.js';
@@ -39,7 +39,9 @@ describe('release profiles (configs/releases.yaml)', () => {
     expect(since).toEqual([...since].sort(compareVersions));
     expect(new Set(since).size).toBe(since.length);
     expect(since).toEqual(['0.2.0', '0.2.13', '0.2.17', '0.3.0', '0.3.1', '0.4.0', '0.5.0', '0.7.0', '0.8.0', '1.0.0', '1.1.0', '1.2.0', '1.3.0']);
-    expect(supportedReleases()).toBe('0.2.x, 0.4.x, 0.7.x, 0.8.x, 1.0.x, 1.1.x, 1.2.x, 1.3.x (the release catalog has 0.2.14, 0.4.4, 0.7.1, 0.8.0, 1.0.0, 1.1.3, 1.2.2, 1.3.0; docs/releases.md "Adding a release" says how to add one)');
+    expect(supportedReleases()).toBe(
+      '0.2.x, 0.4.x, 0.7.x, 0.8.x, 1.0.x, 1.1.x, 1.2.x, 1.3.x (the release catalog has 0.2.14, 0.4.4, 0.7.1, 0.8.0, 1.0.0, 1.1.3, 1.2.2, 1.3.0; docs/releases.md "Adding a release" says how to add one)',
+    );
     expect(profileFor('0.1.9')).toBeUndefined();
   });
 
@@ -87,7 +89,18 @@ describe('release profiles (configs/releases.yaml)', () => {
     expect(apis('0.4.4')).toEqual(expect.arrayContaining(['agents', 'post_training']));
     expect(apis('0.7.1')).not.toContain('agents');
     expect(apis('0.7.1')).not.toContain('post_training');
-    expect(apis('0.8.0')).toEqual(['batches', 'file_processors', 'files', 'inference', 'interactions', 'messages', 'responses', 'safety', 'tool_runtime', 'vector_io']);
+    expect(apis('0.8.0')).toEqual([
+      'batches',
+      'file_processors',
+      'files',
+      'inference',
+      'interactions',
+      'messages',
+      'responses',
+      'safety',
+      'tool_runtime',
+      'vector_io',
+    ]);
   });
 
   it('routed APIs are providable APIs of the release', () => {
@@ -189,7 +202,8 @@ describe.each(shipped)('base config $config', ({ config: path, release, name }) 
   });
 
   it('has a files provider wherever responses/agents or file-search need one (postgres-demo and meta-reference-gpu are fixed for it)', () => {
-    const needsFiles = ['responses', 'agents'].some((api) => api in config.providers) || config.providers.tool_runtime?.some((p) => p.provider_type === 'inline::file-search');
+    const needsFiles =
+      ['responses', 'agents'].some((api) => api in config.providers) || config.providers.tool_runtime?.some((p) => p.provider_type === 'inline::file-search');
     // 0.2.14's agents provider does not depend on files yet.
     if (needsFiles && compareVersions(release, '0.3.0') >= 0) expect(Object.keys(config.providers)).toContain('files');
   });
@@ -213,7 +227,10 @@ describe('image references', () => {
     ['llamastack/distribution-starter:0.7.1', { repository: 'docker.io/llamastack/distribution-starter', tag: '0.7.1' }],
     ['docker.io/llamastack/distribution-starter:0.7.1', { repository: 'docker.io/llamastack/distribution-starter', tag: '0.7.1' }],
     ['index.docker.io/ogx/distribution-starter', { repository: 'docker.io/ogx/distribution-starter' }],
-    [`registry.internal:5000/llamastack/distribution-starter:0.8.0@sha256:${'ab'.repeat(32)}`, { repository: 'registry.internal:5000/llamastack/distribution-starter', tag: '0.8.0', digest: `sha256:${'ab'.repeat(32)}` }],
+    [
+      `registry.internal:5000/llamastack/distribution-starter:0.8.0@sha256:${'ab'.repeat(32)}`,
+      { repository: 'registry.internal:5000/llamastack/distribution-starter', tag: '0.8.0', digest: `sha256:${'ab'.repeat(32)}` },
+    ],
     ['not a reference', { repository: 'not a reference' }],
     ['localhost/stack', { repository: 'localhost/stack' }],
     ['python', { repository: 'docker.io/library/python' }],
@@ -222,7 +239,14 @@ describe('image references', () => {
   });
 
   it('a tag is a release when it is a version (`v` allowed)', () => {
-    expect(['0.7.1', 'v0.8.0', 'latest', 'test-0.8.0', '0.7', undefined].map(releaseOfTag)).toEqual(['0.7.1', '0.8.0', undefined, undefined, undefined, undefined]);
+    expect(['0.7.1', 'v0.8.0', 'latest', 'test-0.8.0', '0.7', undefined].map(releaseOfTag)).toEqual([
+      '0.7.1',
+      '0.8.0',
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
   });
 
   it('finds the distribution of an upstream repository (llamastack/ or ogx/) or of a catalog image', () => {
@@ -240,7 +264,10 @@ describe('RenderConfig distributions against the shipped catalog', () => {
   it('a mirror replaces the default release image and keeps its base config', () => {
     const catalog = mergeCatalog({ starter: { image: 'registry.internal/llamastack/distribution-starter:0.7.1' } });
     expect(catalog.starter?.defaultRelease).toBe('0.7.1');
-    expect(catalog.starter?.releases['0.7.1']).toMatchObject({ image: 'registry.internal/llamastack/distribution-starter:0.7.1', source: 'configs/distributions/starter/0.7.1.yaml' });
+    expect(catalog.starter?.releases['0.7.1']).toMatchObject({
+      image: 'registry.internal/llamastack/distribution-starter:0.7.1',
+      source: 'configs/distributions/starter/0.7.1.yaml',
+    });
     expect(catalog.starter?.releases['0.8.0']?.image).toBe('docker.io/ogx/distribution-starter:0.8.0');
     expect(shippedCatalog().starter?.releases['0.7.1']?.image).toBe('docker.io/llamastack/distribution-starter:0.7.1');
   });
@@ -256,15 +283,25 @@ describe('RenderConfig distributions against the shipped catalog', () => {
     ]);
     expect(checkOverrides({ mine: { release: '0.7.1' } })).toEqual([
       { path: ['mine', 'image'], message: 'is required: "mine" is not a shipped distribution' },
-      { path: ['mine', 'config'], message: 'is required: "mine" is not a shipped distribution; give its config.yaml as `config` (or as `configPath` with `llsd-render build`)' },
+      {
+        path: ['mine', 'config'],
+        message: 'is required: "mine" is not a shipped distribution; give its config.yaml as `config` (or as `configPath` with `llsd-render build`)',
+      },
     ]);
     expect(checkOverrides({ mine: { image: 'quay.io/me/mine:0.7.1', config: minimal } })).toEqual([]);
   });
 
   it('a release the shipped distribution lacks needs its own base config and image', () => {
     expect(checkOverrides({ starter: { release: '0.4.4' } })).toEqual([
-      { path: ['starter', 'image'], message: 'is required: "starter" has no image for release 0.4.4; "starter" ships 0.7.1, 0.8.0, 1.0.0, 1.1.3, 1.2.2, 1.3.0' },
-      { path: ['starter', 'config'], message: 'is required: "starter" has no base config for release 0.4.4; "starter" ships 0.7.1, 0.8.0, 1.0.0, 1.1.3, 1.2.2, 1.3.0; give its config.yaml as `config` (or as `configPath` with `llsd-render build`)' },
+      {
+        path: ['starter', 'image'],
+        message: 'is required: "starter" has no image for release 0.4.4; "starter" ships 0.7.1, 0.8.0, 1.0.0, 1.1.3, 1.2.2, 1.3.0',
+      },
+      {
+        path: ['starter', 'config'],
+        message:
+          'is required: "starter" has no base config for release 0.4.4; "starter" ships 0.7.1, 0.8.0, 1.0.0, 1.1.3, 1.2.2, 1.3.0; give its config.yaml as `config` (or as `configPath` with `llsd-render build`)',
+      },
     ]);
   });
 
@@ -272,18 +309,32 @@ describe('RenderConfig distributions against the shipped catalog', () => {
     expect(checkOverrides({ mine: { image: 'quay.io/me/mine:0.7.1', config: { ...minimal, version: 3 } } })).toEqual([
       { path: ['mine', 'config', 'version'], message: 'Unsupported config.yaml version 3. Supported versions: 2' },
     ]);
-    expect(checkOverrides({ mine: { image: 'quay.io/me/mine:0.7.1', config: { version: '2', image_name: 'x', providers: {}, metadata_store: { type: 'sqlite' } } } })).toEqual([
-      { path: ['mine', 'config'], message: 'is written for the top-level `metadata_store` (before llama-stack 0.3.0), but llama-stack 0.7.1 reads `storage.backends` (llama-stack 0.3.0 and later)' },
+    expect(
+      checkOverrides({
+        mine: { image: 'quay.io/me/mine:0.7.1', config: { version: '2', image_name: 'x', providers: {}, metadata_store: { type: 'sqlite' } } },
+      }),
+    ).toEqual([
+      {
+        path: ['mine', 'config'],
+        message:
+          'is written for the top-level `metadata_store` (before llama-stack 0.3.0), but llama-stack 0.7.1 reads `storage.backends` (llama-stack 0.3.0 and later)',
+      },
     ]);
   });
 
   it('an unsupported release, a tag that disagrees with `release`, and an unread configPath are errors', () => {
     expect(checkOverrides({ mine: { image: 'quay.io/me/mine:0.1.9', config: minimal } })).toEqual([
-      { path: ['mine', 'image'], message: 'llama-stack 0.1.9 is not supported; supported releases: 0.2.x, 0.4.x, 0.7.x, 0.8.x, 1.0.x, 1.1.x, 1.2.x, 1.3.x (the release catalog has 0.2.14, 0.4.4, 0.7.1, 0.8.0, 1.0.0, 1.1.3, 1.2.2, 1.3.0; docs/releases.md "Adding a release" says how to add one)' },
+      {
+        path: ['mine', 'image'],
+        message:
+          'llama-stack 0.1.9 is not supported; supported releases: 0.2.x, 0.4.x, 0.7.x, 0.8.x, 1.0.x, 1.1.x, 1.2.x, 1.3.x (the release catalog has 0.2.14, 0.4.4, 0.7.1, 0.8.0, 1.0.0, 1.1.3, 1.2.2, 1.3.0; docs/releases.md "Adding a release" says how to add one)',
+      },
     ]);
     expect(checkOverrides({ starter: { image: 'mirror.local/starter:0.8.0', release: '0.7.1' } })).toEqual([
       { path: ['starter', 'image'], message: 'has the tag of release 0.8.0, but `release` is 0.7.1; make them agree' },
     ]);
-    expect(checkOverrides({ starter: { configPath: 'base.yaml' } })[0]?.message).toMatch(/^is read from a file only by `llsd-render build` and `validate`.*give the base config inline as `config`$/);
+    expect(checkOverrides({ starter: { configPath: 'base.yaml' } })[0]?.message).toMatch(
+      /^is read from a file only by `llsd-render build` and `validate`.*give the base config inline as `config`$/,
+    );
   });
 });

@@ -28,7 +28,9 @@ const provider = (config: Config, api: string, id: string) => config.providers[a
 describe('providers on the starter 0.7.1 base', () => {
   it('vLLM takes the endpoint as base_url and the API key as api_token, over the base entry switched by VLLM_URL', () => {
     const config = configOf(
-      generate('distribution: {name: starter}\nproviders:\n  inference:\n    provider: vllm\n    endpoint: http://vllm:8000/v1\n    apiKey: {secretKeyRef: {name: creds, key: token}}'),
+      generate(
+        'distribution: {name: starter}\nproviders:\n  inference:\n    provider: vllm\n    endpoint: http://vllm:8000/v1\n    apiKey: {secretKeyRef: {name: creds, key: token}}',
+      ),
     );
     const vllm = config.providers.inference?.filter((p) => p.provider_type === 'remote::vllm');
     expect(vllm).toEqual([
@@ -46,7 +48,9 @@ describe('providers on the starter 0.7.1 base', () => {
   });
 
   it('the env var of a secret names the CR field; the container gets it from the Secret', () => {
-    const outcome = generate('distribution: {name: starter}\nproviders:\n  inference: {id: vllm-primary, provider: vllm, endpoint: "http://v/v1", apiKey: {name: creds, key: token}}');
+    const outcome = generate(
+      'distribution: {name: starter}\nproviders:\n  inference: {id: vllm-primary, provider: vllm, endpoint: "http://v/v1", apiKey: {name: creds, key: token}}',
+    );
     expect(outcome.ok && outcome.config.env.map(({ name, secretName, key }) => ({ name, secretName, key }))).toEqual([
       { name: 'LLSD_VLLM_PRIMARY_API_KEY', secretName: 'creds', key: 'token' },
     ]);
@@ -56,7 +60,11 @@ describe('providers on the starter 0.7.1 base', () => {
     const outcome = generate('distribution: {name: starter}\nproviders:\n  inference: {provider: vllm, endpoint: "http://vllm:8000"}');
     expect(provider(configOf(outcome), 'inference', 'vllm')?.config).toMatchObject({ base_url: 'http://vllm:8000/v1' });
     expect(outcome.problems).toEqual([
-      expect.objectContaining({ severity: 'info', path: ['spec', 'providers', 'inference', 'endpoint'], message: expect.stringMatching(/wrote base_url "http:\/\/vllm:8000\/v1"/) }),
+      expect.objectContaining({
+        severity: 'info',
+        path: ['spec', 'providers', 'inference', 'endpoint'],
+        message: expect.stringMatching(/wrote base_url "http:\/\/vllm:8000\/v1"/),
+      }),
     ]);
   });
 
@@ -70,7 +78,11 @@ describe('providers on the starter 0.7.1 base', () => {
   });
 
   it('a provider with a new id is appended, and a new API is added to `apis`', () => {
-    const config = configOf(generate('distribution: {name: starter}\nproviders:\n  inference:\n    - {id: a, provider: vllm, endpoint: "http://a/v1"}\n    - {id: b, provider: ollama, endpoint: "http://b:11434/v1"}'));
+    const config = configOf(
+      generate(
+        'distribution: {name: starter}\nproviders:\n  inference:\n    - {id: a, provider: vllm, endpoint: "http://a/v1"}\n    - {id: b, provider: ollama, endpoint: "http://b:11434/v1"}',
+      ),
+    );
     const ids = config.providers.inference?.map((p) => p.provider_id) ?? [];
     expect(ids.slice(-2)).toEqual(['a', 'b']);
     expect(provider(config, 'inference', 'b')).toEqual({ provider_id: 'b', provider_type: 'remote::ollama', config: { base_url: 'http://b:11434/v1' } });
@@ -80,7 +92,9 @@ describe('providers on the starter 0.7.1 base', () => {
     const outcome = generate('distribution: {name: starter}\nproviders:\n  inference: {provider: vlm}');
     expect(outcome.ok).toBe(false);
     expect(outcome.problems[0]?.path).toEqual(['spec', 'providers', 'inference', 'provider']);
-    expect(outcome.problems[0]?.message).toMatch(/^"vlm" is not an inference provider in llama-stack 0\.7\.1\. Did you mean "vllm"\? Valid inference providers: (?:[\w-]+, ){10}… and 13 more\.$/);
+    expect(outcome.problems[0]?.message).toMatch(
+      /^"vlm" is not an inference provider in llama-stack 0\.7\.1\. Did you mean "vllm"\? Valid inference providers: (?:[\w-]+, ){10}… and 13 more\.$/,
+    );
   });
 
   it('an endpoint on a provider without a URL key is an error, not a silently ignored key', () => {
@@ -95,13 +109,19 @@ describe('providers on the starter 0.7.1 base', () => {
       'distribution: {name: starter}\nproviders:\n  inference:\n    provider: vllm\n    endpoint: http://v/v1\n    secretRefs: {api-key: {name: a, key: b}, api_key: {name: c, key: d}}',
     );
     expect(outcome.ok).toBe(false);
-    expect(outcome.problems[0]?.message).toMatch(/would use the env var LLSD_VLLM_API_KEY, which already carries the secret of `spec\.providers\.inference\.secretRefs\.api-key`/);
+    expect(outcome.problems[0]?.message).toMatch(
+      /would use the env var LLSD_VLLM_API_KEY, which already carries the secret of `spec\.providers\.inference\.secretRefs\.api-key`/,
+    );
   });
 });
 
 describe('models', () => {
   it('string models go to the first inference provider of the CR with an explicit provider_id (FR-040)', () => {
-    const config = configOf(generate('distribution: {name: starter}\nproviders:\n  inference: [{id: a, provider: vllm, endpoint: "http://a/v1"}, {id: b, provider: ollama}]\nresources:\n  models: [m1, {name: m2, provider: b, contextLength: 4096}]'));
+    const config = configOf(
+      generate(
+        'distribution: {name: starter}\nproviders:\n  inference: [{id: a, provider: vllm, endpoint: "http://a/v1"}, {id: b, provider: ollama}]\nresources:\n  models: [m1, {name: m2, provider: b, contextLength: 4096}]',
+      ),
+    );
     expect(config.registered_resources.models).toEqual([
       { model_id: 'm1', provider_id: 'a', provider_model_id: 'm1', model_type: 'llm' },
       { model_id: 'm2', provider_id: 'b', provider_model_id: 'm2', model_type: 'llm', metadata: { context_length: 4096 } },
@@ -109,16 +129,23 @@ describe('models', () => {
   });
 
   it('a model naming a provider the config does not enable lists the ones it does', () => {
-    const outcome = generate('distribution: {name: starter}\nproviders:\n  inference: {provider: vllm, endpoint: "http://a/v1"}\nresources:\n  models: [{name: m, provider: nope}]');
+    const outcome = generate(
+      'distribution: {name: starter}\nproviders:\n  inference: {provider: vllm, endpoint: "http://a/v1"}\nresources:\n  models: [{name: m, provider: nope}]',
+    );
     expect(outcome.problems).toEqual([
-      { path: ['spec', 'resources', 'models', 0, 'provider'], message: expect.stringMatching(/^names the inference provider "nope", which the rendered config does not enable; use one of: .*vllm/) },
+      {
+        path: ['spec', 'resources', 'models', 0, 'provider'],
+        message: expect.stringMatching(/^names the inference provider "nope", which the rendered config does not enable; use one of: .*vllm/),
+      },
     ]);
   });
 
   it('without an inference provider in the CR a string model says how to pick one', () => {
     const outcome = generate('distribution: {name: starter}\nresources:\n  models: [m]');
     expect(outcome.problems[0]?.path).toEqual(['spec', 'resources', 'models', 0]);
-    expect(outcome.problems[0]?.message).toMatch(/^needs an inference provider: configure `spec.providers.inference`, or write the model as `\{name: m, provider: <id>\}` with one of the distribution's inference providers: fireworks, together/);
+    expect(outcome.problems[0]?.message).toMatch(
+      /^needs an inference provider: configure `spec.providers.inference`, or write the model as `\{name: m, provider: <id>\}` with one of the distribution's inference providers: fireworks, together/,
+    );
   });
 });
 

@@ -238,10 +238,32 @@ describe('the conversion record (annotation llamastack.io/conversion-data)', () 
   });
 
   it('keeps a v1alpha2 value v1alpha1 cannot hold (an env entry with a field EnvVar does not have) as a whole list', () => {
-    const original = v2({ distribution: { name: 'starter' }, workload: { overrides: { env: [{ name: 'A', value: 'x' }, { name: 'B', value: 'y', extra: true }] } } });
+    const original = v2({
+      distribution: { name: 'starter' },
+      workload: {
+        overrides: {
+          env: [
+            { name: 'A', value: 'x' },
+            { name: 'B', value: 'y', extra: true },
+          ],
+        },
+      },
+    });
     const converted = down(original);
     expect(converted.spec).toEqual({ server: { distribution: { name: 'starter' } } });
-    expect(recordOf(converted)).toEqual({ apiVersion: 'llamastack.io/v1alpha2', spec: { workload: { overrides: { env: [{ name: 'A', value: 'x' }, { name: 'B', value: 'y', extra: true }] } } } });
+    expect(recordOf(converted)).toEqual({
+      apiVersion: 'llamastack.io/v1alpha2',
+      spec: {
+        workload: {
+          overrides: {
+            env: [
+              { name: 'A', value: 'x' },
+              { name: 'B', value: 'y', extra: true },
+            ],
+          },
+        },
+      },
+    });
     expect(up(converted)).toEqual(original);
   });
 
@@ -253,7 +275,9 @@ describe('the conversion record (annotation llamastack.io/conversion-data)', () 
       labels: { team: 'search' },
       annotations: { 'example.com/note': 'keep me', 'config.kubernetes.io/index': '0' },
     };
-    const original = v1({ server: { distribution: { name: 'starter' }, containerSpec: { name: 'x' } } }, metadata, { status: { phase: 'Ready', availableReplicas: 1 } });
+    const original = v1({ server: { distribution: { name: 'starter' }, containerSpec: { name: 'x' } } }, metadata, {
+      status: { phase: 'Ready', availableReplicas: 1 },
+    });
     const converted = up(original);
     expect(converted.metadata).toEqual({ ...metadata, annotations: { ...metadata.annotations, [conversionAnnotation]: expect.any(String) } });
     expect(Object.keys(converted.metadata as Plain)).toEqual(['name', 'namespace', 'uid', 'labels', 'annotations']);
@@ -265,7 +289,11 @@ describe('the conversion record (annotation llamastack.io/conversion-data)', () 
   it('an empty annotations map survives the round trip, and so does its absence', () => {
     const withEmpty = v1({ server: { distribution: { name: 'starter' }, containerSpec: { name: 'x' } } }, { name: 'demo', annotations: {} });
     const converted = up(withEmpty);
-    expect(recordOf(converted)).toEqual({ apiVersion: 'llamastack.io/v1alpha1', metadata: { annotations: {} }, spec: { server: { containerSpec: { name: 'x' } } } });
+    expect(recordOf(converted)).toEqual({
+      apiVersion: 'llamastack.io/v1alpha1',
+      metadata: { annotations: {} },
+      spec: { server: { containerSpec: { name: 'x' } } },
+    });
     expect(down(converted)).toEqual(withEmpty);
     const without = v1({ server: { distribution: { name: 'starter' }, containerSpec: { name: 'x' } } }, { name: 'demo' });
     expect(down(up(without))).toEqual(without);
@@ -289,7 +317,7 @@ describe('the conversion record (annotation llamastack.io/conversion-data)', () 
     const converted = down(v2({ distribution: { name: 'starter' }, disabled: ['safety'] }));
     const edited = structuredClone(converted) as { spec: { server: Plain } };
     edited.spec.server.containerSpec = { name: 'custom' };
-    const again = up(edited as unknown as Plain);
+    const again = up(edited);
     expect(again.spec).toEqual({ distribution: { name: 'starter' }, disabled: ['safety'] });
     expect(recordOf(again)).toEqual({ apiVersion: 'llamastack.io/v1alpha1', spec: { server: { containerSpec: { name: 'custom' } } } });
   });
@@ -312,7 +340,10 @@ describe('conversion problems', () => {
   });
 
   it('a record of the same version as the object is an error that names both versions', () => {
-    const object = v1({ server: { distribution: { name: 'starter' } } }, { name: 'demo', annotations: { [conversionAnnotation]: '{"apiVersion":"llamastack.io/v1alpha1","spec":{}}' } });
+    const object = v1(
+      { server: { distribution: { name: 'starter' } } },
+      { name: 'demo', annotations: { [conversionAnnotation]: '{"apiVersion":"llamastack.io/v1alpha1","spec":{}}' } },
+    );
     expect(toV1alpha2(object).problems).toEqual([
       {
         path: annotationPath,
@@ -324,7 +355,11 @@ describe('conversion problems', () => {
 
   it('an object of the wrong version or kind is an error at apiVersion', () => {
     expect(toV1alpha2(v2({ distribution: { name: 'starter' } })).problems).toEqual([
-      { path: ['apiVersion'], message: 'must be llamastack.io/v1alpha1 LlamaStackDistribution to be converted to llamastack.io/v1alpha2, not llamastack.io/v1alpha2 LlamaStackDistribution' },
+      {
+        path: ['apiVersion'],
+        message:
+          'must be llamastack.io/v1alpha1 LlamaStackDistribution to be converted to llamastack.io/v1alpha2, not llamastack.io/v1alpha2 LlamaStackDistribution',
+      },
     ]);
     expect(toV1alpha1({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x' } }).problems).toEqual([
       { path: ['apiVersion'], message: 'must be llamastack.io/v1alpha2 LlamaStackDistribution to be converted to llamastack.io/v1alpha1, not v1 ConfigMap' },
@@ -357,7 +392,10 @@ describe('convertChecked (the convert command)', () => {
   });
 
   it('warns with the fields it keeps in the record', () => {
-    const converted = convertChecked(v2({ distribution: { name: 'starter' }, providers: { inference: { provider: 'vllm' } }, disabled: ['safety'] }), 'llamastack.io/v1alpha1');
+    const converted = convertChecked(
+      v2({ distribution: { name: 'starter' }, providers: { inference: { provider: 'vllm' } }, disabled: ['safety'] }),
+      'llamastack.io/v1alpha1',
+    );
     expect(converted.problems).toEqual([
       {
         severity: 'warning',
@@ -418,7 +456,11 @@ describe('rendering a v1alpha1 LLSD: problems at v1alpha1 field paths', () => {
         'spec.server.tlsConfig.caBundle.configMapNamespace',
         "must be the LLSD's own namespace: a pod can mount a CA bundle ConfigMap only from its namespace; copy the ConfigMap there and remove `configMapNamespace`",
       ],
-      ['error', 'spec.server.podOverrides.serviceAccountName', 'must be a DNS subdomain: lower-case letters, digits, "-" and ".", starting and ending with a letter or digit'],
+      [
+        'error',
+        'spec.server.podOverrides.serviceAccountName',
+        'must be a DNS subdomain: lower-case letters, digits, "-" and ".", starting and ending with a letter or digit',
+      ],
       ['error', 'spec.server.autoscaling.targetCPUUtilizationPercentage', 'must be at most 100'],
     ]);
   });
@@ -444,7 +486,10 @@ describe('rendering a v1alpha1 LLSD: problems at v1alpha1 field paths', () => {
     const reader = llsdReaders['llamastack.io/v1alpha1'];
     const problems = (spec: Plain) => reader.parse(v1(spec) as KrmObject).problems.map((p) => [p.path.join('.'), p.message]);
     expect(problems({ server: { distribution: { name: 'starter' }, network: {} } })).toEqual([
-      ['spec.server.network', 'is not a known field; known fields: distribution, containerSpec, workers, podOverrides, podDisruptionBudget, topologySpreadConstraints, autoscaling, storage, userConfig, tlsConfig'],
+      [
+        'spec.server.network',
+        'is not a known field; known fields: distribution, containerSpec, workers, podOverrides, podDisruptionBudget, topologySpreadConstraints, autoscaling, storage, userConfig, tlsConfig',
+      ],
     ]);
     expect(problems({})).toEqual([['spec.server', 'is required: add `server` with at least `distribution: {name: starter}`']]);
     expect(problems({ server: { distribution: { name: 'starter', image: 'x:1' } } })).toEqual([
@@ -453,7 +498,9 @@ describe('rendering a v1alpha1 LLSD: problems at v1alpha1 field paths', () => {
     expect(problems({ server: { distribution: { name: 'starter' }, podDisruptionBudget: {} } })).toEqual([
       ['spec.server.podDisruptionBudget', 'must set `minAvailable` or `maxUnavailable`'],
     ]);
-    const parsed = reader.parse(v1({ server: { distribution: { name: 'starter' }, containerSpec: { port: 9000 }, userConfig: { configMapName: 'cfg' } } }) as KrmObject);
+    const parsed = reader.parse(
+      v1({ server: { distribution: { name: 'starter' }, containerSpec: { port: 9000 }, userConfig: { configMapName: 'cfg' } } }) as KrmObject,
+    );
     expect(parsed.ok && parsed.llsd.spec).toEqual({ distribution: { name: 'starter' }, networking: { port: 9000 }, overrideConfig: { configMapName: 'cfg' } });
   });
 });
@@ -462,17 +509,30 @@ describe('the v1alpha1 schema is the v1alpha1 operator CRD', () => {
   it('rejects unknown fields at every level, with the field path', () => {
     const result = llsdV1alpha1Schema.safeParse(v1({ server: { distribution: { name: 'starter', version: '1' } }, extra: true }), { reportInput: true });
     expect(result.success).toBe(false);
-    expect(problemsFromIssues(result.error?.issues ?? [], llsdV1alpha1Schema).map((p) => p.path.join('.'))).toEqual(['spec.server.distribution.version', 'spec.extra']);
+    expect(problemsFromIssues(result.error?.issues ?? [], llsdV1alpha1Schema).map((p) => p.path.join('.'))).toEqual([
+      'spec.server.distribution.version',
+      'spec.extra',
+    ]);
   });
 
   it('applies the CRD defaults and bounds', () => {
     const parsed = specV1alpha1Schema.parse({ server: { distribution: { name: 'starter' }, containerSpec: {} }, network: {} });
-    expect(parsed).toEqual({ replicas: 1, server: { distribution: { name: 'starter' }, containerSpec: { name: 'llama-stack' } }, network: { exposeRoute: false } });
-    expect(specV1alpha1Schema.safeParse({ server: { distribution: {}, tlsConfig: { caBundle: { configMapName: 'c', configMapKeys: Array(51).fill('k') } } } }).success).toBe(false);
-    expect(specV1alpha1Schema.safeParse({ server: { distribution: {}, tlsConfig: { caBundle: { configMapName: 'c', configMapKeys: Array(50).fill('k') } } } }).success).toBe(true);
+    expect(parsed).toEqual({
+      replicas: 1,
+      server: { distribution: { name: 'starter' }, containerSpec: { name: 'llama-stack' } },
+      network: { exposeRoute: false },
+    });
+    expect(
+      specV1alpha1Schema.safeParse({ server: { distribution: {}, tlsConfig: { caBundle: { configMapName: 'c', configMapKeys: Array(51).fill('k') } } } })
+        .success,
+    ).toBe(false);
+    expect(
+      specV1alpha1Schema.safeParse({ server: { distribution: {}, tlsConfig: { caBundle: { configMapName: 'c', configMapKeys: Array(50).fill('k') } } } })
+        .success,
+    ).toBe(true);
   });
 
-  // Every field of the CRD's spec (main @ 7735e43, ../shared/reference/crd/llamastack.io_llamastackdistributions.v1alpha1.main.yaml)
+  // Every field of the CRD's spec (llama-stack-k8s-operator main @ 7735e43, its v1alpha1 CRD)
   // with its type, requiredness, default and bounds, down to the embedded Kubernetes types (volume
   // sources are passed as written). Listed from the CRD; compared with the JSON Schema of the zod schema.
   const crdInventory = `

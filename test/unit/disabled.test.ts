@@ -54,7 +54,12 @@ describe('starter 0.7.1', () => {
 
   it("the CR's own providers count: a vector_io provider of the CR needs inference (a 0.4.4 base without one)", () => {
     const outcome = generate(
-      inlinePlan('distribution: {name: x}\nproviders:\n  vectorIo: {provider: chromadb, endpoint: "http://c:8000"}\ndisabled: [inference, safety]', '0.4.4', profile04(), base03.replace(/  vector_io:\n(?:  - .*\n|    .*\n)+/, '')),
+      inlinePlan(
+        'distribution: {name: x}\nproviders:\n  vectorIo: {provider: chromadb, endpoint: "http://c:8000"}\ndisabled: [inference, safety]',
+        '0.4.4',
+        profile04(),
+        base03.replace(/  vector_io:\n(?:  - .*\n|    .*\n)+/, ''),
+      ),
     );
     expect(problemLines(outcome)).toEqual([
       'error spec.disabled.0: cannot be disabled while agents, tool_runtime (rag-runtime) and vector_io need inference (the server would not start): disable agents, tool_runtime and vector_io too, or keep inference',

@@ -15,16 +15,152 @@ const byYaml = (value: unknown): string =>
   new Document(value, { compat: 'yaml-1.1', version: '1.2', aliasDuplicateObjects: false }).toString({ lineWidth: 0, indentSeq: true });
 
 const tricky = fc.oneof(
-  fc.constantFrom('', ' ', 'yes', 'No', 'on', 'OFF', 'y', 'n', '~', 'null', 'true', '1:20', '012', '0o12', '0x1F', '1e3', '.inf', '-.5', '+1', '- a', '? a', ': a', 'a: b', 'a #b', '#c', '@x', '`x', '!t', '&a', '*a', '|', '>', "'q'", '"q"', '%x', '{a}', '[a]', 'a,b', '${env.X:=}', '${env.X:+y}', 'tab\tin', 'trailing ', ' leading', 'ünïcödé', '日本', '\u0085', '\u2028'),
-  fc.constantFrom('a\nb', 'a\nb\n', 'a\nb\n\n', '\na', ' lead\nx\n', 'x\n  y\n', 'x\n\ny\n', 'x \ny\n', 'x\ty\nz', '#a\nb', 'a\r\nb', 'a\n b\n', 'a\n\n\nb\n', 'a\n\t\n', '---\nx\n', 'x\n...\n', '- a\n- b\n', 'k: v\nl: w\n', '"q\nr"', 'a\u0085b\nc', 'é\nü\n', '  \n', '\t\tx\ny'),
+  fc.constantFrom(
+    '',
+    ' ',
+    'yes',
+    'No',
+    'on',
+    'OFF',
+    'y',
+    'n',
+    '~',
+    'null',
+    'true',
+    '1:20',
+    '012',
+    '0o12',
+    '0x1F',
+    '1e3',
+    '.inf',
+    '-.5',
+    '+1',
+    '- a',
+    '? a',
+    ': a',
+    'a: b',
+    'a #b',
+    '#c',
+    '@x',
+    '`x',
+    '!t',
+    '&a',
+    '*a',
+    '|',
+    '>',
+    "'q'",
+    '"q"',
+    '%x',
+    '{a}',
+    '[a]',
+    'a,b',
+    '${env.X:=}',
+    '${env.X:+y}',
+    'tab\tin',
+    'trailing ',
+    ' leading',
+    'ünïcödé',
+    '日本',
+    '\u0085',
+    '\u2028',
+  ),
+  fc.constantFrom(
+    'a\nb',
+    'a\nb\n',
+    'a\nb\n\n',
+    '\na',
+    ' lead\nx\n',
+    'x\n  y\n',
+    'x\n\ny\n',
+    'x \ny\n',
+    'x\ty\nz',
+    '#a\nb',
+    'a\r\nb',
+    'a\n b\n',
+    'a\n\n\nb\n',
+    'a\n\t\n',
+    '---\nx\n',
+    'x\n...\n',
+    '- a\n- b\n',
+    'k: v\nl: w\n',
+    '"q\nr"',
+    'a\u0085b\nc',
+    'é\nü\n',
+    '  \n',
+    '\t\tx\ny',
+  ),
   fc.array(fc.constantFrom('a', 'b c', '', ' d', 'e ', '#', '- x', 'k: v', '\t'), { minLength: 2, maxLength: 5 }).map((lines) => lines.join('\n')),
   fc.string({ maxLength: 12 }),
   fc.stringMatching(/^[A-Za-z][A-Za-z0-9_./-]{0,6}$/),
   fc.stringMatching(/^([a-z]{0,3}:?\/{0,2})?\$\{env\.[A-Z_]{1,4}(:[=+:#~ -]?[a-z0-9_./:~ #-]{0,8})?\}[a-z0-9_./: -]{0,4}$/),
-  fc.constantFrom('${env.X:=~/.llama/x}/kv.db', '${env.URL:=http://localhost:11434/v1}', '${env.X:+vllm}', '${env.X}', 'http://${env.HOST:=a}:8000/v1', '${env.X:=}', '${env.X:= }', '${env.X:=#}', '${env.X:=a #b}', '${env.X:=-1}'),
-  fc.constantFrom('remote::vllm', 'inline::x', 'https://api.x.ai/v1', 'http://h:8000/v1', 'a:b', 'a::', 'a:', 'a: b', 'a:#b', 'a #b:c', 'e1:x', 'E-1:2', 'x:1:20', 'y:', 'on:off', 'no::', 'sqlite:///x.db', 'redis://:p@h:6379/0', 'a:\tb', 'a:-b'),
+  fc.constantFrom(
+    '${env.X:=~/.llama/x}/kv.db',
+    '${env.URL:=http://localhost:11434/v1}',
+    '${env.X:+vllm}',
+    '${env.X}',
+    'http://${env.HOST:=a}:8000/v1',
+    '${env.X:=}',
+    '${env.X:= }',
+    '${env.X:=#}',
+    '${env.X:=a #b}',
+    '${env.X:=-1}',
+  ),
+  fc.constantFrom(
+    'remote::vllm',
+    'inline::x',
+    'https://api.x.ai/v1',
+    'http://h:8000/v1',
+    'a:b',
+    'a::',
+    'a:',
+    'a: b',
+    'a:#b',
+    'a #b:c',
+    'e1:x',
+    'E-1:2',
+    'x:1:20',
+    'y:',
+    'on:off',
+    'no::',
+    'sqlite:///x.db',
+    'redis://:p@h:6379/0',
+    'a:\tb',
+    'a:-b',
+  ),
   fc.stringMatching(/^[A-Za-z][A-Za-z0-9_./:#-]{0,10}$/),
-  fc.constantFrom('Y', 'YES', 'yEs', 'Yes', 'N', 'NO', 'True', 'TRUE', 'tRUE', 'Null', 'NULL', 'On', 'ON', 'Off', 'Nan', 'NaN', 'Inf', 'inf', 'infinity', 'a.', 'x/-', 'v1.2.3', 'e10', 'E1', 'e-1', 'E+5', 'e-12', '---x', '...y', '%z', 'a\u2028b'),
+  fc.constantFrom(
+    'Y',
+    'YES',
+    'yEs',
+    'Yes',
+    'N',
+    'NO',
+    'True',
+    'TRUE',
+    'tRUE',
+    'Null',
+    'NULL',
+    'On',
+    'ON',
+    'Off',
+    'Nan',
+    'NaN',
+    'Inf',
+    'inf',
+    'infinity',
+    'a.',
+    'x/-',
+    'v1.2.3',
+    'e10',
+    'E1',
+    'e-1',
+    'E+5',
+    'e-12',
+    '---x',
+    '...y',
+    '%z',
+    'a\u2028b',
+  ),
   fc.string({ unit: 'grapheme', maxLength: 8 }),
   // Digests and hex that YAML could read as numbers (`0b1`, `1e5`, `0x1`): emit.ts's hexPlain.
   fc.stringMatching(/^[0-9a-f]{1,64}$/),
@@ -95,7 +231,8 @@ describe('emitPlainYaml writes what yaml writes', () => {
   });
 
   it('keys that read as document markers only at the top level are left to yaml (found by review)', () => {
-    for (const value of [{ spec: { '---x': 'v' } }, { '...y': { '---': 1 } }, { a: [{ '%d': 'e-1' }] }]) expect(emitPlainYaml(value) ?? byYaml(value)).toBe(byYaml(value));
+    for (const value of [{ spec: { '---x': 'v' } }, { '...y': { '---': 1 } }, { a: [{ '%d': 'e-1' }] }])
+      expect(emitPlainYaml(value) ?? byYaml(value)).toBe(byYaml(value));
   });
 
   it('declines what it cannot write itself: a key with a line break, a Date', () => {
@@ -106,7 +243,12 @@ describe('emitPlainYaml writes what yaml writes', () => {
 
 describe('resourceListChunks: the ResourceList in parts, so KRM mode never holds the whole text', () => {
   it('2,000 objects: parts of about 64 kB (under 64 kB plus one item), which together are writeResourceList', () => {
-    const items = Array.from({ length: 2000 }, (_, i) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `c${i}` }, data: { text: 'x'.repeat(200) } }));
+    const items = Array.from({ length: 2000 }, (_, i) => ({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: `c${i}` },
+      data: { text: 'x'.repeat(200) },
+    }));
     const results: Result[] = [{ severity: 'info', message: 'done' }];
     const chunks = [...resourceListChunks(items, results)];
     expect(chunks.length).toBeGreaterThan(5);
@@ -157,7 +299,15 @@ describe('writeResourceList writes what yaml writes for the whole list', () => {
     }
     expect(checked).toBeGreaterThan(10);
     expect(writeResourceList([], [])).toBe(wholeList([], []));
-    expect(writeResourceList([{ apiVersion: 'v1', kind: 'A', metadata: { name: 'a' } }, parseYamlStream('apiVersion: v1\nkind: B\nmetadata: {name: b}\ndata:\n  k: |+\n    x\n\n\n').documents[0]?.node as Node], [])).toBe(
+    expect(
+      writeResourceList(
+        [
+          { apiVersion: 'v1', kind: 'A', metadata: { name: 'a' } },
+          parseYamlStream('apiVersion: v1\nkind: B\nmetadata: {name: b}\ndata:\n  k: |+\n    x\n\n\n').documents[0]?.node as Node,
+        ],
+        [],
+      ),
+    ).toBe(
       'apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n  - apiVersion: v1\n    kind: A\n    metadata:\n      name: a\n  - apiVersion: v1\n    kind: B\n    metadata: { name: b }\n    data:\n      k: |+\n        x\n\n\n',
     );
   });

@@ -139,7 +139,10 @@ describe('Ingress', () => {
 
   it('`ingressAnnotations` and `ingressTls` as ConfigMap data are YAML strings', () => {
     const ingress = find(
-      renderLlsd('{expose: {hostname: llama.example.com}}', { ingressAnnotations: 'a.example.com/x: "true"', ingressTls: '{secretName: "{namespace}-{name}-cert"}' }),
+      renderLlsd('{expose: {hostname: llama.example.com}}', {
+        ingressAnnotations: 'a.example.com/x: "true"',
+        ingressTls: '{secretName: "{namespace}-{name}-cert"}',
+      }),
       'Ingress',
     );
     expect(ingress.metadata.annotations?.['a.example.com/x']).toBe('true');
@@ -222,7 +225,10 @@ describe('OpenShift Route (`exposeKind: route`)', () => {
   });
 
   it('`ingressAnnotations` go on the Route; `ingressClass` is for Ingresses only', () => {
-    const route = find(renderLlsd('{expose: true}', { exposeKind: 'route', ingressClass: 'nginx', ingressAnnotations: { 'haproxy.router.openshift.io/timeout': '5m' } }), 'Route');
+    const route = find(
+      renderLlsd('{expose: true}', { exposeKind: 'route', ingressClass: 'nginx', ingressAnnotations: { 'haproxy.router.openshift.io/timeout': '5m' } }),
+      'Route',
+    );
     expect(route.metadata.annotations).toEqual({ 'llamastack.io/generated-from': 'ai/demo', 'haproxy.router.openshift.io/timeout': '5m' });
     expect(JSON.stringify(route)).not.toContain('nginx');
   });
@@ -266,7 +272,8 @@ describe('Gateway API HTTPRoute (`exposeKind: httproute`)', () => {
       {
         severity: 'error',
         field: 'spec.networking.expose',
-        message: 'is rendered as an HTTPRoute (`exposeKind: httproute`), which needs a Gateway: set the `gateway` option, e.g. `gateway: {name: public, namespace: gateway-system}`',
+        message:
+          'is rendered as an HTTPRoute (`exposeKind: httproute`), which needs a Gateway: set the `gateway` option, e.g. `gateway: {name: public, namespace: gateway-system}`',
       },
     ]);
     // Not exposed: the option is not needed.
@@ -323,20 +330,31 @@ describe('RenderConfig options for exposure', () => {
       const parsed = renderOptionsSchema.safeParse(input, { reportInput: true });
       return parsed.success ? [] : problemsFromIssues(parsed.error.issues, renderOptionsSchema);
     };
-    expect(problems({ exposeKind: 'routes' })).toEqual([{ path: ['exposeKind'], message: 'must be one of `ingress`, `route`, `httproute`, not "routes"; did you mean `route`?' }]);
+    expect(problems({ exposeKind: 'routes' })).toEqual([
+      { path: ['exposeKind'], message: 'must be one of `ingress`, `route`, `httproute`, not "routes"; did you mean `route`?' },
+    ]);
     expect(problems({ ingressDomain: 'Apps.Example.com' })).toEqual([
       { path: ['ingressDomain'], message: 'must be a DNS name such as `apps.example.com` (lower case letters, digits, `-` and `.`)' },
     ]);
-    expect(problems({ ingressAnnotations: { 'a.example.com/x': true } })).toEqual([{ path: ['ingressAnnotations', 'a.example.com/x'], message: 'must be a string, not `true`; quote it: "true"' }]);
-    expect(problems({ ingressAnnotations: { 'llamastack.io/generated-from': 'x' } })).toEqual([
-      { path: ['ingressAnnotations', 'llamastack.io/generated-from'], message: "uses the `llamastack.io/` prefix, which is llsd-render's own; use another key" },
+    expect(problems({ ingressAnnotations: { 'a.example.com/x': true } })).toEqual([
+      { path: ['ingressAnnotations', 'a.example.com/x'], message: 'must be a string, not `true`; quote it: "true"' },
     ]);
-    expect(problems({ ingressAnnotations: 'a: [' })).toEqual([{ path: ['ingressAnnotations'], message: expect.stringMatching(/^is not valid YAML \(line 1\)/) }]);
+    expect(problems({ ingressAnnotations: { 'llamastack.io/generated-from': 'x' } })).toEqual([
+      {
+        path: ['ingressAnnotations', 'llamastack.io/generated-from'],
+        message: "uses the `llamastack.io/` prefix, which is llsd-render's own; use another key",
+      },
+    ]);
+    expect(problems({ ingressAnnotations: 'a: [' })).toEqual([
+      { path: ['ingressAnnotations'], message: expect.stringMatching(/^is not valid YAML \(line 1\)/) },
+    ]);
     expect(problems({ gateway: '{namespace: infra}' })).toEqual([{ path: ['gateway', 'name'], message: 'is required' }]);
     expect(problems({ ingressTls: { secretName: '{nme}-tls' } })).toEqual([
       { path: ['ingressTls', 'secretName'], message: 'may use only the placeholders `{name}` and `{namespace}`, not `{nme}`' },
     ]);
-    expect(problems({ ingressTls: { certificate: 'x' } })).toEqual([{ path: ['ingressTls', 'certificate'], message: 'is not a known field; known fields: secretName' }]);
+    expect(problems({ ingressTls: { certificate: 'x' } })).toEqual([
+      { path: ['ingressTls', 'certificate'], message: 'is not a known field; known fields: secretName' },
+    ]);
     expect(problems({ ingressControllerNamespace: 'ingress_nginx' })).toEqual([
       { path: ['ingressControllerNamespace'], message: 'must be a Kubernetes name such as `ingress-nginx` (lower case letters, digits and `-`)' },
     ]);

@@ -13,7 +13,9 @@ const testDir = join(import.meta.dirname, '..');
 /** Every document of the invalid cases and of the goldens' inputs (ResourceList items are documents too). */
 function corpus(): Array<{ name: string; node: Node; lines: ReturnType<typeof parseYamlStream>['lines']; value: unknown }> {
   const files = [
-    ...readdirSync(join(testDir, 'invalid', 'cases')).filter((f) => f.endsWith('.yaml') && !f.endsWith('.expected.yaml')).map((f) => join(testDir, 'invalid', 'cases', f)),
+    ...readdirSync(join(testDir, 'invalid', 'cases'))
+      .filter((f) => f.endsWith('.yaml') && !f.endsWith('.expected.yaml'))
+      .map((f) => join(testDir, 'invalid', 'cases', f)),
     ...readdirSync(join(testDir, 'golden')).map((d) => join(testDir, 'golden', d, 'input.yaml')),
   ];
   return files.flatMap((file) => {
@@ -60,7 +62,17 @@ describe('fieldLine', () => {
     const parsed = parseYamlStream(text);
     const node = parsed.documents[0]?.node as Node;
     const index = fieldLinesOf(node, parsed.lines);
-    for (const path of [['a', 'x,y'], ['a', 't\tab'], ['a', 'n\nl'], ['a', '"k"'], ['a', 7], ['a', '7'], ['a', 'list', 1, '8'], ['a', 'list', 1, 8], ['a', 'list', '1']]) {
+    for (const path of [
+      ['a', 'x,y'],
+      ['a', 't\tab'],
+      ['a', 'n\nl'],
+      ['a', '"k"'],
+      ['a', 7],
+      ['a', '7'],
+      ['a', 'list', 1, '8'],
+      ['a', 'list', 1, 8],
+      ['a', 'list', '1'],
+    ]) {
       expect(fieldLine(index, path), JSON.stringify(path)).toBe(lineOf(node, path, parsed.lines));
     }
     expect(fieldLine(index, ['a', 'n\nl'])).toBe(4);

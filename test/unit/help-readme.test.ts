@@ -36,7 +36,9 @@ function optionsOf(help: string): string[] {
 
 /** Flags inside the inline code of a Markdown text. */
 const flagsIn = (markdown: string): string[] =>
-  [...new Set([...markdown.matchAll(/`([^`]+)`/g)].flatMap((m) => [...(m[1] as string).matchAll(/(?:^|[\s,])(--?[a-z][\w-]*)/g)].map((f) => f[1] as string)))].sort();
+  [
+    ...new Set([...markdown.matchAll(/`([^`]+)`/g)].flatMap((m) => [...(m[1] as string).matchAll(/(?:^|[\s,])(--?[a-z][\w-]*)/g)].map((f) => f[1] as string))),
+  ].sort();
 
 function readmeCommands(): { usage: string; rows: Map<string, string>; after: string } {
   const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');

@@ -31,7 +31,7 @@ interface Mention {
  */
 function imageMentions(text: string, file: string): Mention[] {
   const patterns = [
-    /(?<![\w.\/-])(?:[\w.-]+(?::\d+)?\/)*llsd-render:[A-Za-z0-9_$][\w.${}()-]*/g,
+    /(?<![\w./-])(?:[\w.-]+(?::\d+)?\/)*llsd-render:[A-Za-z0-9_$][\w.${}()-]*/g,
     /(?:-t|--tag)[ =]+(?:[\w.-]+(?::\d+)?\/)*llsd-render(?![\w:-])/g,
     /image:[ \t]*(?:[\w.-]+(?::\d+)?\/)*llsd-render(?![\w:-])/g,
     /--build-arg[ =]VERSION=\S+/g,
@@ -54,11 +54,15 @@ describe(`the image is named ${imageName} everywhere it is documented`, () => {
 
   it('finds the mentions it checks (Dockerfile header, the kustomize container example, the Argo CD sidecar)', () => {
     const files = new Set(mentions.map((m) => m.where.replace(/:\d+$/, '')));
-    expect([...files]).toEqual(expect.arrayContaining(['Dockerfile', 'examples/kustomize/container/render-config.yaml', 'examples/argocd/repo-server-patch.yaml']));
+    expect([...files]).toEqual(
+      expect.arrayContaining(['Dockerfile', 'examples/kustomize/container/render-config.yaml', 'examples/argocd/repo-server-patch.yaml']),
+    );
   });
 
   it('every mention is the documented name, with the version from package.json', () => {
-    const wrong = mentions.filter((m) => !isDocumented(m)).map((m) => `${m.where}: ${m.text} (write ${m.text.startsWith('--build-arg') ? `--build-arg VERSION=${packageVersion}` : imageName})`);
+    const wrong = mentions
+      .filter((m) => !isDocumented(m))
+      .map((m) => `${m.where}: ${m.text} (write ${m.text.startsWith('--build-arg') ? `--build-arg VERSION=${packageVersion}` : imageName})`);
     expect(wrong, 'a mention of the image that is not the documented name').toEqual([]);
   });
 

@@ -29,13 +29,23 @@ const objects = readdirSync(root)
 describe('golden output against the Kubernetes OpenAPI schemas', () => {
   it('finds objects to check, of the kinds llsd-render generates', () => {
     const kinds = new Set(objects.map(({ object }) => keyOf(object)));
-    for (const kind of ['v1/ConfigMap', 'v1/ServiceAccount', 'apps/v1/Deployment', 'v1/Service', 'v1/PersistentVolumeClaim', 'autoscaling/v2/HorizontalPodAutoscaler', 'policy/v1/PodDisruptionBudget']) {
+    for (const kind of [
+      'v1/ConfigMap',
+      'v1/ServiceAccount',
+      'apps/v1/Deployment',
+      'v1/Service',
+      'v1/PersistentVolumeClaim',
+      'autoscaling/v2/HorizontalPodAutoscaler',
+      'policy/v1/PodDisruptionBudget',
+    ]) {
       expect(kinds, kind).toContain(kind);
     }
   });
 
   it('has a schema for every kind, or lists it in `withoutSchema` with the reason', () => {
-    const missing = objects.filter(({ object }) => !modelOf(object.apiVersion, object.kind) && !Object.hasOwn(withoutSchema, keyOf(object))).map(({ at }) => at);
+    const missing = objects
+      .filter(({ object }) => !modelOf(object.apiVersion, object.kind) && !Object.hasOwn(withoutSchema, keyOf(object)))
+      .map(({ at }) => at);
     expect(missing, 'add its kubernetes-models module above, or list the kind in `withoutSchema` with the reason').toEqual([]);
   });
 
@@ -53,7 +63,9 @@ describe('golden output against the Kubernetes OpenAPI schemas', () => {
   });
 
   it('the validators reject what the API server would', () => {
-    const deployment = objects.find(({ object }) => object.kind === 'Deployment')?.object as unknown as { spec: { template: { spec: { containers: Array<{ ports: Array<{ containerPort: unknown }> }> } } } };
+    const deployment = objects.find(({ object }) => object.kind === 'Deployment')?.object as unknown as {
+      spec: { template: { spec: { containers: Array<{ ports: Array<{ containerPort: unknown }> }> } } };
+    };
     const broken = structuredClone(deployment);
     (broken.spec.template.spec.containers[0] as { ports: Array<{ containerPort: unknown }> }).ports[0] = { containerPort: 'http' };
     expect(() => new (modelOf('apps/v1', 'Deployment') as Model)(broken).validate()).toThrow(/containerPort must be integer/);

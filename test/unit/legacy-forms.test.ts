@@ -21,21 +21,30 @@ describe('a prompts store in the KV form of older releases', () => {
     expect(notes).toEqual([
       {
         path: 'storage.stores.prompts',
-        message: 'is the KV form of older releases ({backend: kv_default, namespace}); llama-stack 1.3.0 converts it to {backend: sql_default, table_name: prompts}, which needs the SQL backend sql_default: write that form',
+        message:
+          'is the KV form of older releases ({backend: kv_default, namespace}); llama-stack 1.3.0 converts it to {backend: sql_default, table_name: prompts}, which needs the SQL backend sql_default: write that form',
       },
     ]);
     expect(input.storage.stores.prompts).toEqual({ backend: 'kv_default', namespace: 'prompts' });
     const profile = profileFor('1.3.0');
     if (!profile) throw new Error('no 1.3.0 profile');
-    const errors = checkStartupRules(converted, { release: '1.3.0', catalogRelease: '1.3.0', profile, containerEnv: new Set() }).filter((p) => p.severity === 'error');
+    const errors = checkStartupRules(converted, { release: '1.3.0', catalogRelease: '1.3.0', profile, containerEnv: new Set() }).filter(
+      (p) => p.severity === 'error',
+    );
     expect(errors.filter((p) => p.path.startsWith('storage.stores.prompts'))).toEqual([]);
   });
 
   it('with a KV backend that has no SQL twin, the converted reference names a backend that does not exist: an error', () => {
-    const { config: converted } = asServerConverts(config({ backend: 'kv_custom', namespace: 'prompts' }, { ...sqlite, kv_custom: { type: 'kv_sqlite', db_path: '/.ogx/c.db' } }), '1.3.0', '1.3.0');
+    const { config: converted } = asServerConverts(
+      config({ backend: 'kv_custom', namespace: 'prompts' }, { ...sqlite, kv_custom: { type: 'kv_sqlite', db_path: '/.ogx/c.db' } }),
+      '1.3.0',
+      '1.3.0',
+    );
     const profile = profileFor('1.3.0');
     if (!profile) throw new Error('no 1.3.0 profile');
-    const errors = checkStartupRules(converted, { release: '1.3.0', catalogRelease: '1.3.0', profile, containerEnv: new Set() }).filter((p) => p.path.startsWith('storage.stores.prompts'));
+    const errors = checkStartupRules(converted, { release: '1.3.0', catalogRelease: '1.3.0', profile, containerEnv: new Set() }).filter((p) =>
+      p.path.startsWith('storage.stores.prompts'),
+    );
     expect(errors.map((p) => p.severity)).toContain('error');
     expect(errors.map((p) => p.message).join('\n')).toContain('sql_custom');
   });

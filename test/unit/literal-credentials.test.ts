@@ -26,7 +26,11 @@ describe('literal credentials in provider settings', () => {
   });
 
   it("openai's api_key", () => {
-    expectOneError(`inference: {provider: openai, settings: {api_key: ${SECRET}}}`, 'spec.providers.inference.settings.api_key', /api_key is a credential.*`apiKey: /);
+    expectOneError(
+      `inference: {provider: openai, settings: {api_key: ${SECRET}}}`,
+      'spec.providers.inference.settings.api_key',
+      /api_key is a credential.*`apiKey: /,
+    );
   });
 
   it('a password that is not the credential key names `secretRefs` only; a number is a value too', () => {
@@ -50,7 +54,9 @@ describe('literal credentials in provider settings', () => {
       'inference: {provider: openai, settings: {api_key: "${env.MY_OPENAI_KEY}", password: "", token: {secretKeyRef: {name: creds, key: token}}}}',
     );
     expect(outcome.problems).toEqual([]);
-    const openai = (configOf(outcome).providers.inference as Array<{ provider_id: string; config: Record<string, unknown> }>).find((p) => p.provider_id === 'openai');
+    const openai = (configOf(outcome).providers.inference as Array<{ provider_id: string; config: Record<string, unknown> }>).find(
+      (p) => p.provider_id === 'openai',
+    );
     expect(openai?.config).toMatchObject({ api_key: '${env.MY_OPENAI_KEY}', token: '${env.LLSD_OPENAI_TOKEN}' });
   });
 });
@@ -62,11 +68,17 @@ describe('a credential hidden in a placeholder (attacker probe)', () => {
     ['a `:+` value', `\${env.TOK:+${SECRET}}`],
     ['a lower-case name the server does not substitute', `\${env.tok:=${SECRET}}`],
   ])('%s is the value itself: an error that never quotes it', (_, value) => {
-    expectOneError(`inference: {provider: vllm, endpoint: "http://vllm:8000/v1", settings: {api_token: "${value}"}}`, 'spec.providers.inference.settings.api_token', /^must reference a Secret, not hold the value/);
+    expectOneError(
+      `inference: {provider: vllm, endpoint: "http://vllm:8000/v1", settings: {api_token: "${value}"}}`,
+      'spec.providers.inference.settings.api_token',
+      /^must reference a Secret, not hold the value/,
+    );
   });
 
   it('a placeholder with an empty default is not a value', () => {
-    expect(render('inference: {provider: openai, settings: {api_key: "${env.MY_OPENAI_KEY:=}"}}').problems.filter((p) => (p.severity ?? 'error') === 'error')).toEqual([]);
+    expect(
+      render('inference: {provider: openai, settings: {api_key: "${env.MY_OPENAI_KEY:=}"}}').problems.filter((p) => (p.severity ?? 'error') === 'error'),
+    ).toEqual([]);
   });
 });
 
@@ -94,12 +106,33 @@ describe('a password in a URL', () => {
 });
 
 describe('credentials the attacker probe found passing or echoed', () => {
-  it.each(['Password', 'API_KEY', 'apiKey', 'passwd', 'secret_key', 'client_secret', 'auth_token', 'bearer_token', 'private_key', 'hf_token', 'openai_api_key', 'access_key', 'credentials', 'secret', 'pwd', 'pat', 'signing_key', 'encryption_key', 'cookie'])(
-    'settings key %s (any case and spelling of a credential name) is refused',
-    (key) => {
-      expectOneError(`inference: {provider: openai, settings: {${key}: ${SECRET}}}`, `spec.providers.inference.settings.${key}`, new RegExp(`^must reference a Secret, not hold the value: ${key} is a credential`));
-    },
-  );
+  it.each([
+    'Password',
+    'API_KEY',
+    'apiKey',
+    'passwd',
+    'secret_key',
+    'client_secret',
+    'auth_token',
+    'bearer_token',
+    'private_key',
+    'hf_token',
+    'openai_api_key',
+    'access_key',
+    'credentials',
+    'secret',
+    'pwd',
+    'pat',
+    'signing_key',
+    'encryption_key',
+    'cookie',
+  ])('settings key %s (any case and spelling of a credential name) is refused', (key) => {
+    expectOneError(
+      `inference: {provider: openai, settings: {${key}: ${SECRET}}}`,
+      `spec.providers.inference.settings.${key}`,
+      new RegExp(`^must reference a Secret, not hold the value: ${key} is a credential`),
+    );
+  });
 
   it('an Authorization header is a credential too', () => {
     expectOneError(
@@ -110,17 +143,29 @@ describe('credentials the attacker probe found passing or echoed', () => {
   });
 
   it('max_tokens, a count, and names that only mention a credential are no credential', () => {
-    const outcome = render('inference: {provider: openai, settings: {max_tokens: 4096, token_limit: 5, tokenizer: x, password_file: /f, credentials_path: /p, tls_verify: true, api_key: "${env.OPENAI_API_KEY:=}"}}');
+    const outcome = render(
+      'inference: {provider: openai, settings: {max_tokens: 4096, token_limit: 5, tokenizer: x, password_file: /f, credentials_path: /p, tls_verify: true, api_key: "${env.OPENAI_API_KEY:=}"}}',
+    );
     expect(outcome.problems.filter((p) => (p.severity ?? 'error') === 'error')).toEqual([]);
   });
 
-  it.each(['user:PASS123@vllm.llama.svc:8000/v1', '//u:PASS123@h/v1', 'ftp://u:PASS123@h/v1', 'http://u:PASS123@h:99999/v1', 'http://h/v1?token=PASS123', 'http://PASS123@h/v1', 'http://u%3APASS123@h/v1', 'http://h/v1?key=PASS123', 'http://h/v1?jwt=PASS123', 'http://h/v1;token=PASS123'])(
-    'endpoint %s: refused for the password, which no message quotes',
-    (endpoint) => {
-      const outcome = render(`inference: {provider: vllm, endpoint: "${endpoint}"}`);
-      expect(outcome.ok).toBe(false);
-      expect(outcome.problems.map((p) => p.message)).toContainEqual(expect.stringMatching(/[?;]/.test(endpoint) ? /^must not hold a credential: a URL query parameter/ : /^must not hold a password/));
-      expect(JSON.stringify(outcome.problems)).not.toContain('PASS123');
-    },
-  );
+  it.each([
+    'user:PASS123@vllm.llama.svc:8000/v1',
+    '//u:PASS123@h/v1',
+    'ftp://u:PASS123@h/v1',
+    'http://u:PASS123@h:99999/v1',
+    'http://h/v1?token=PASS123',
+    'http://PASS123@h/v1',
+    'http://u%3APASS123@h/v1',
+    'http://h/v1?key=PASS123',
+    'http://h/v1?jwt=PASS123',
+    'http://h/v1;token=PASS123',
+  ])('endpoint %s: refused for the password, which no message quotes', (endpoint) => {
+    const outcome = render(`inference: {provider: vllm, endpoint: "${endpoint}"}`);
+    expect(outcome.ok).toBe(false);
+    expect(outcome.problems.map((p) => p.message)).toContainEqual(
+      expect.stringMatching(/[?;]/.test(endpoint) ? /^must not hold a credential: a URL query parameter/ : /^must not hold a password/),
+    );
+    expect(JSON.stringify(outcome.problems)).not.toContain('PASS123');
+  });
 });

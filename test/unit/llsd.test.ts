@@ -18,7 +18,9 @@ describe('normalisation', () => {
   });
 
   it('a list keeps order and explicit ids; a one-entry list may omit the id', () => {
-    const parsed = parse('distribution: {name: starter}\nproviders:\n  inference:\n    - {id: a, provider: vllm}\n    - {id: b, provider: ollama}\n  safety: [{provider: llama-guard}]');
+    const parsed = parse(
+      'distribution: {name: starter}\nproviders:\n  inference:\n    - {id: a, provider: vllm}\n    - {id: b, provider: ollama}\n  safety: [{provider: llama-guard}]',
+    );
     expect(parsed.ok && parsed.llsd.providers.map((p) => [p.api, p.id, p.path.join('.')])).toEqual([
       ['inference', 'a', 'spec.providers.inference.0'],
       ['inference', 'b', 'spec.providers.inference.1'],
@@ -63,7 +65,9 @@ describe('validation', () => {
   });
 
   it('provider ids are unique across all APIs (FR-072)', () => {
-    const problems = problemsOf('distribution: {name: starter}\nproviders:\n  inference: {id: shared, provider: vllm}\n  safety: {id: shared, provider: llama-guard}');
+    const problems = problemsOf(
+      'distribution: {name: starter}\nproviders:\n  inference: {id: shared, provider: vllm}\n  safety: {id: shared, provider: llama-guard}',
+    );
     expect(problems).toEqual([
       {
         path: 'spec.providers.safety.id',

@@ -59,7 +59,9 @@ describe('when a NetworkPolicy is rendered', () => {
   });
 
   it('comes after the Service and the exposure object', () => {
-    const kinds = renderLlsd('{expose: {hostname: llama.example.com}, allowedFrom: {}}', { ingressControllerNamespace: 'ingress-nginx' }).objects.map((o) => o.kind);
+    const kinds = renderLlsd('{expose: {hostname: llama.example.com}, allowedFrom: {}}', { ingressControllerNamespace: 'ingress-nginx' }).objects.map(
+      (o) => o.kind,
+    );
     expect(kinds.slice(0, 6)).toEqual(['ConfigMap', 'ServiceAccount', 'Deployment', 'Service', 'Ingress', 'NetworkPolicy']);
   });
 });
@@ -107,7 +109,11 @@ describe('the NetworkPolicy', () => {
 
   it('an exposed server: the `ingressControllerNamespace` is admitted last (once)', () => {
     const options = { ingressControllerNamespace: 'ingress-nginx' };
-    expect(peersOf(renderLlsd('{expose: true, allowedFrom: {labels: [llama-access]}}', options))).toEqual([ownNamespace, withLabel('llama-access'), namespace('ingress-nginx')]);
+    expect(peersOf(renderLlsd('{expose: true, allowedFrom: {labels: [llama-access]}}', options))).toEqual([
+      ownNamespace,
+      withLabel('llama-access'),
+      namespace('ingress-nginx'),
+    ]);
     expect(peersOf(renderLlsd('{expose: true, allowedFrom: {namespaces: [ingress-nginx]}}', options))).toEqual([ownNamespace, namespace('ingress-nginx')]);
     // Not exposed: the controller has no business with the server.
     expect(peersOf(renderLlsd('{allowedFrom: {namespaces: [apps]}}', options))).toEqual([ownNamespace, namespace('apps')]);

@@ -21,7 +21,10 @@ describe('clonePlain', () => {
 
 describe('freshCopy', () => {
   it('gives a new deep copy each time, equal to the source, which changes to a copy never reach', () => {
-    const source = JSON.parse('{"providers": {"inference": [{"provider_id": "vllm", "config": {"url": "${env.URL}"}}]}, "__proto__": {"x": 1}}') as Record<string, unknown>;
+    const source = JSON.parse('{"providers": {"inference": [{"provider_id": "vllm", "config": {"url": "${env.URL}"}}]}, "__proto__": {"x": 1}}') as Record<
+      string,
+      unknown
+    >;
     const before = structuredClone(source);
     const copies = [freshCopy(source), freshCopy(source), freshCopy(source)];
     for (const copy of copies) {

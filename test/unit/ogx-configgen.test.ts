@@ -41,7 +41,16 @@ function casePlan(name: string): OgxPlan {
   const support = releaseSupport(release);
   if (!support) throw new Error(`no release ${release} in the catalog`);
   const server = serverOf(name);
-  return { server, distributionName: String(server.spec.distribution.name), image: 'unused', release, ...support, mode: 'generated', baseConfig: yaml(read(name, 'base.yaml')), baseSource: 'baseConfig' };
+  return {
+    server,
+    distributionName: String(server.spec.distribution.name),
+    image: 'unused',
+    release,
+    ...support,
+    mode: 'generated',
+    baseConfig: yaml(read(name, 'base.yaml')),
+    baseSource: 'baseConfig',
+  };
 }
 
 interface Divergence {
@@ -64,10 +73,17 @@ const divergences: Record<string, Divergence[]> = {
     { ref: 'A4–A9', path: ['providers', 'batches', 0, 'config', 'sqlstore'], upstream: undefined, ours: { backend: 'sql_default', table_name: 'batches' } },
   ],
   'p1-fileprocessors-config': [],
-  'p1-filesearch-config': [{ ref: 'A3', path: ['providers', 'tool_runtime', 0, 'provider_type'], upstream: 'inline::rag-runtime', ours: 'inline::file-search' }],
+  'p1-filesearch-config': [
+    { ref: 'A3', path: ['providers', 'tool_runtime', 0, 'provider_type'], upstream: 'inline::rag-runtime', ours: 'inline::file-search' },
+  ],
   'p1-inference-extra-fields': [],
   'p1-pgvector-config': [
-    { ref: 'A10', path: ['providers', 'vector_io', 0, 'config', 'vector_index'], upstream: { hnsw: { m: 16, ef_construction: 200, ef_search: 100 } }, ours: { type: 'HNSW', m: 16, ef_construction: 200, ef_search: 100 } },
+    {
+      ref: 'A10',
+      path: ['providers', 'vector_io', 0, 'config', 'vector_index'],
+      upstream: { hnsw: { m: 16, ef_construction: 200, ef_search: 100 } },
+      ours: { type: 'HNSW', m: 16, ef_construction: 200, ef_search: 100 },
+    },
   ],
   'rh-add-models': [],
   'rh-custom-port': [],
@@ -129,23 +145,38 @@ describe('OGX configgen cases', () => {
     // The same base given as spec.baseConfig: refused by the plan, at the ConfigMap key.
     const server = serverOf('err-bad-base-path');
     server.spec.baseConfig = { name: 'base', key: 'config.yaml' };
-    const inventory = inventoryOf(itemsFrom(`apiVersion: v1\nkind: ConfigMap\nmetadata: {name: base}\ndata:\n  config.yaml: "${read('err-bad-base-path', 'base.yaml').trim()}"\n`));
+    const inventory = inventoryOf(
+      itemsFrom(`apiVersion: v1\nkind: ConfigMap\nmetadata: {name: base}\ndata:\n  config.yaml: "${read('err-bad-base-path', 'base.yaml').trim()}"\n`),
+    );
     const planned = planOgxServer(server, inventory);
-    expect(planned).toEqual({ ok: false, problems: [{ path: ['spec', 'baseConfig', 'key'], message: expect.stringContaining("missing required 'version' field") }] });
+    expect(planned).toEqual({
+      ok: false,
+      problems: [{ path: ['spec', 'baseConfig', 'key'], message: expect.stringContaining("missing required 'version' field") }],
+    });
   });
 
   it('err-override-config: what the operator does (configgen refuses it): the override ConfigMap is mounted, nothing is generated', () => {
     expect(read('err-override-config', 'want-err').trim()).toBe('overrideConfig');
-    const inventory = inventoryOf(itemsFrom('apiVersion: v1\nkind: ConfigMap\nmetadata: {name: my-config}\ndata:\n  config.yaml: "version: 2\\ndistro_name: mine\\n"\n'));
+    const inventory = inventoryOf(
+      itemsFrom('apiVersion: v1\nkind: ConfigMap\nmetadata: {name: my-config}\ndata:\n  config.yaml: "version: 2\\ndistro_name: mine\\n"\n'),
+    );
     const planned = planOgxServer(serverOf('err-override-config'), inventory);
     if (!planned.ok) throw new Error(JSON.stringify(planned.problems));
     expect(planned.plan.mode).toBe('override');
     expect(planned.plan.baseConfig).toBeUndefined();
-    expect(planned.plan.overrideConfig).toEqual({ configMapName: 'my-config', key: 'config.yaml', text: 'version: 2\ndistro_name: mine\n', value: { version: 2, distro_name: 'mine' } });
+    expect(planned.plan.overrideConfig).toEqual({
+      configMapName: 'my-config',
+      key: 'config.yaml',
+      text: 'version: 2\ndistro_name: mine\n',
+      value: { version: 2, distro_name: 'mine' },
+    });
   });
 
   it('err-override-config without its ConfigMap in the input: an error naming the field and what to add', () => {
     const planned = planOgxServer(serverOf('err-override-config'), inventoryOf([]));
-    expect(planned).toEqual({ ok: false, problems: [{ path: ['spec', 'overrideConfig', 'name'], message: expect.stringContaining('which is not in the input') }] });
+    expect(planned).toEqual({
+      ok: false,
+      problems: [{ path: ['spec', 'overrideConfig', 'name'], message: expect.stringContaining('which is not in the input') }],
+    });
   });
 });

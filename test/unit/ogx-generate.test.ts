@@ -1,5 +1,6 @@
 // OGXServer config generation: every OGX release of the catalog starts with a typical spec (the
-// same startup and release-schema checks as LLSD output), and the rules of GENERATION.md §7–§10.
+// same startup and release-schema checks as LLSD output), and the OGX operator's
+// generation rules for Secret env vars, models, storage and disabledAPIs.
 import { describe, expect, it } from 'vitest';
 import { isError } from '../../src/lib/issues.js';
 import { parseOgxServer, type OgxServer } from '../../src/ogx/ogxserver.js';
@@ -17,7 +18,9 @@ import { itemFrom } from '../support.js';
 /** An OGXServer with `spec` given as YAML text indented under `spec:`, at a release by the annotation. */
 function ogxServer(spec: string, release?: string): OgxServer {
   const annotations = release === undefined ? '' : `\n  annotations:\n    llamastack.io/release: "${release}"`;
-  const parsed = parseOgxServer(itemFrom(`apiVersion: ogx.io/v1beta1\nkind: OGXServer\nmetadata:\n  name: demo\n  namespace: ai${annotations}\nspec:\n${spec}`).object);
+  const parsed = parseOgxServer(
+    itemFrom(`apiVersion: ogx.io/v1beta1\nkind: OGXServer\nmetadata:\n  name: demo\n  namespace: ai${annotations}\nspec:\n${spec}`).object,
+  );
   if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems));
   return parsed.server;
 }
@@ -78,7 +81,7 @@ const generate = (spec: string, release?: string) => {
 };
 const providersOf = (config: Record<string, unknown>, api: string) => (config.providers as Record<string, Array<Record<string, unknown>>>)[api] ?? [];
 
-describe('secret env vars (GENERATION.md §7)', () => {
+describe('secret env vars (upstream config generation: Secret references as env vars)', () => {
   it('normalises ids as upstream: runs of other characters one _, trimmed, a leading digit prefixed', () => {
     expect(normEnv('my-vllm')).toBe('MY_VLLM');
     expect(normEnv('a__b')).toBe('A_B');
@@ -105,7 +108,11 @@ describe('secret env vars (GENERATION.md §7)', () => {
       ['OGX_A_CUSTOM_API_KEY', 'vault-secret', 'a'],
       ['OGX_B_VLLM_API_TOKEN', 'vault-secret', 'b'],
     ]);
-    expect(providersOf(config.value, 'inference')[1]).toEqual({ config: { api_key: '${env.OGX_A_CUSTOM_API_KEY}', base_url: 'http://a/v1' }, provider_id: 'a.custom', provider_type: 'remote::openai' });
+    expect(providersOf(config.value, 'inference')[1]).toEqual({
+      config: { api_key: '${env.OGX_A_CUSTOM_API_KEY}', base_url: 'http://a/v1' },
+      provider_id: 'a.custom',
+      provider_type: 'remote::openai',
+    });
     expect(config.text).not.toContain('vault-secret');
   });
 
@@ -119,9 +126,12 @@ describe('secret env vars (GENERATION.md §7)', () => {
         - {id: my.vllm, endpoint: http://b/v1, apiToken: {name: s2, key: k}}
 `));
     expect(generated.ok).toBe(false);
-    expect(generated.problems.filter(isError)).toEqual(
-      [{ path: ['spec', 'providers', 'inference', 'remote', 'vllm', 1, 'apiToken'], message: expect.stringContaining('would use the env var OGX_MY_VLLM_API_TOKEN, which already carries "s1/k"') }],
-    );
+    expect(generated.problems.filter(isError)).toEqual([
+      {
+        path: ['spec', 'providers', 'inference', 'remote', 'vllm', 1, 'apiToken'],
+        message: expect.stringContaining('would use the env var OGX_MY_VLLM_API_TOKEN, which already carries "s1/k"'),
+      },
+    ]);
   });
 
   it('a key in both secretRefs and settings is an error naming the settings key', () => {
@@ -136,11 +146,16 @@ describe('secret env vars (GENERATION.md §7)', () => {
 `));
     // (Not `api_key`: a literal credential in settings is refused before generation, src/ogx/credentials.ts.)
     expect(generated.ok).toBe(false);
-    expect(generated.problems.filter(isError)).toEqual([{ path: ['spec', 'providers', 'inference', 'remote', 'custom', 0, 'settings', 'base_url'], message: expect.stringContaining('is also a key of `secretRefs`') }]);
+    expect(generated.problems.filter(isError)).toEqual([
+      {
+        path: ['spec', 'providers', 'inference', 'remote', 'custom', 0, 'settings', 'base_url'],
+        message: expect.stringContaining('is also a key of `secretRefs`'),
+      },
+    ]);
   });
 });
 
-describe('models (GENERATION.md §8)', () => {
+describe('models (upstream config generation: models)', () => {
   it('a model without provider gets the byte-order smallest inference id, not the first listed', () => {
     const { config } = generate(`  distribution: {name: starter}
   providers:
@@ -176,7 +191,7 @@ describe('models (GENERATION.md §8)', () => {
   });
 });
 
-describe('disabledAPIs and providers (GENERATION.md §10, §13)', () => {
+describe('disabledAPIs and providers (upstream config generation: disabledAPIs, output OGX 1.3.0 ignores or rejects)', () => {
   it('removes the APIs from `apis` in base order and leaves their providers', () => {
     const { config } = generate(`  distribution: {name: starter}
   disabledAPIs: [batches, files]
@@ -193,7 +208,13 @@ describe('disabledAPIs and providers (GENERATION.md §10, §13)', () => {
     if (!generated.ok) throw new Error(JSON.stringify(generated.problems));
     const ids = providersOf(generated.config.value, 'inference').map((p) => p.provider_id);
     expect(ids).toEqual(['vllm', 'sentence-transformers']);
-    expect(generated.problems).toEqual([{ severity: 'info', path: ['spec', 'providers', 'inference'], message: expect.stringContaining('keeps the base config\'s inference provider "sentence-transformers"') }]);
+    expect(generated.problems).toEqual([
+      {
+        severity: 'info',
+        path: ['spec', 'providers', 'inference'],
+        message: expect.stringContaining('keeps the base config\'s inference provider "sentence-transformers"'),
+      },
+    ]);
   });
 
   it('A1, A2, A4–A9: typed responses, batches, localfs and milvus are written with the types and required keys the release reads', () => {
@@ -217,9 +238,17 @@ describe('disabledAPIs and providers (GENERATION.md §10, §13)', () => {
     expect(responses?.provider_type).toBe('inline::builtin');
     expect(Object.keys(responses?.config as object)).toContain('persistence');
     const [batches] = providersOf(config.value, 'batches');
-    expect(batches).toEqual({ config: { max_concurrent_batches: 2, sqlstore: { backend: 'sql_default', table_name: 'batches' } }, provider_id: 'inline-reference', provider_type: 'inline::reference' });
+    expect(batches).toEqual({
+      config: { max_concurrent_batches: 2, sqlstore: { backend: 'sql_default', table_name: 'batches' } },
+      provider_id: 'inline-reference',
+      provider_type: 'inline::reference',
+    });
     const [files] = providersOf(config.value, 'files');
-    expect(files?.config).toEqual({ ttl_secs: 60, storage_dir: '${env.FILES_STORAGE_DIR:=~/.ogx/distributions/starter/files}', metadata_store: { table_name: 'files_metadata', backend: 'sql_default' } });
+    expect(files?.config).toEqual({
+      ttl_secs: 60,
+      storage_dir: '${env.FILES_STORAGE_DIR:=~/.ogx/distributions/starter/files}',
+      metadata_store: { table_name: 'files_metadata', backend: 'sql_default' },
+    });
     const [milvus] = providersOf(config.value, 'vector_io');
     expect(milvus?.config).toEqual({ uri: 'http://milvus:19530', token: null, persistence: { namespace: 'vector_io::milvus_remote', backend: 'kv_default' } });
   });
@@ -233,11 +262,14 @@ describe('disabledAPIs and providers (GENERATION.md §10, §13)', () => {
         - endpoint: http://z/v1
           network: {proxy: {url: http://proxy:3128, cacert: /etc/ca.pem}, timeout: {connect: 5}}
 `);
-    expect(providersOf(config.value, 'inference')[0]?.config).toEqual({ base_url: 'http://z/v1', network: { proxy: { url: 'http://proxy:3128', cacert: '/etc/ca.pem' }, timeout: { connect: 5 } } });
+    expect(providersOf(config.value, 'inference')[0]?.config).toEqual({
+      base_url: 'http://z/v1',
+      network: { proxy: { url: 'http://proxy:3128', cacert: '/etc/ca.pem' }, timeout: { connect: 5 } },
+    });
   });
 });
 
-describe('storage (GENERATION.md §9, §13)', () => {
+describe('storage (upstream config generation: storage, output OGX 1.3.0 ignores or rejects)', () => {
   it('`storage: {}` replaces the base storage with sqlite backends and the four stores; S1: prompts in the SQL form the release reads', () => {
     const { config } = generate(`  distribution: {name: starter}
   storage: {}
@@ -262,9 +294,20 @@ describe('storage (GENERATION.md §9, §13)', () => {
     kv: {type: redis, endpoint: "redis://redis.ai.svc:6380", password: {name: redis, key: password}}
 `));
     if (!generated.ok) throw new Error(JSON.stringify(generated.problems));
-    expect((generated.config.value.storage as { backends: Record<string, unknown> }).backends.kv_default).toEqual({ type: 'kv_redis', host: 'redis.ai.svc', port: 6380 });
+    expect((generated.config.value.storage as { backends: Record<string, unknown> }).backends.kv_default).toEqual({
+      type: 'kv_redis',
+      host: 'redis.ai.svc',
+      port: 6380,
+    });
     expect(generated.config.env).toEqual([]);
-    expect(generated.problems).toEqual([{ severity: 'warning', code: 'field-has-no-effect', path: ['spec', 'storage', 'kv', 'password'], message: expect.stringContaining('redis store has no password setting') }]);
+    expect(generated.problems).toEqual([
+      {
+        severity: 'warning',
+        code: 'field-has-no-effect',
+        path: ['spec', 'storage', 'kv', 'password'],
+        message: expect.stringContaining('redis store has no password setting'),
+      },
+    ]);
     expect(splitRedisEndpoint('redis')).toEqual({ host: 'redis' });
     expect(splitRedisEndpoint('rediss://u:p@r:1/0')).toEqual({ host: 'r', port: 1 });
   });
@@ -278,13 +321,18 @@ describe('storage (GENERATION.md §9, §13)', () => {
   });
 });
 
-describe('serialisation (GENERATION.md §12)', () => {
+describe('serialisation (upstream config generation: serialisation and hash)', () => {
   it('is deterministic and orders keys as yaml.v3 does', () => {
     expect(generate(typical).config.text).toBe(generate(typical).config.text);
     expect(generate(typical).config.hash).toMatch(/^[0-9a-f]{64}$/);
     const keys = ['a10', 'a2', 'A', '_x', 'b', 'a'];
     expect([...keys].sort((x, y) => (naturalLess(x, y) ? -1 : naturalLess(y, x) ? 1 : 0))).toEqual(['_x', 'A', 'a', 'a2', 'a10', 'b']);
-    expect(Object.keys(sortedDocument({ version: 2, apis: [], distro_name: 'x', registered_resources: { vector_stores: [], models: [] } }))).toEqual(['apis', 'distro_name', 'registered_resources', 'version']);
+    expect(Object.keys(sortedDocument({ version: 2, apis: [], distro_name: 'x', registered_resources: { vector_stores: [], models: [] } }))).toEqual([
+      'apis',
+      'distro_name',
+      'registered_resources',
+      'version',
+    ]);
   });
 });
 
@@ -298,8 +346,18 @@ describe('B4', () => {
         - vectorStoresConfig: {defaultProviderId: faiss}
 `));
     if (!generated.ok) throw new Error(JSON.stringify(generated.problems));
-    expect(providersOf(generated.config.value, 'tool_runtime')[0]).toMatchObject({ provider_type: 'inline::file-search', config: { vector_stores_config: { default_provider_id: 'faiss' } } });
-    expect(generated.problems).toEqual([{ severity: 'warning', code: 'field-has-no-effect', path: ['spec', 'providers', 'toolRuntime', 'inline', 'fileSearch', 0, 'vectorStoresConfig'], message: expect.stringContaining('has no effect') }]);
+    expect(providersOf(generated.config.value, 'tool_runtime')[0]).toMatchObject({
+      provider_type: 'inline::file-search',
+      config: { vector_stores_config: { default_provider_id: 'faiss' } },
+    });
+    expect(generated.problems).toEqual([
+      {
+        severity: 'warning',
+        code: 'field-has-no-effect',
+        path: ['spec', 'providers', 'toolRuntime', 'inline', 'fileSearch', 0, 'vectorStoresConfig'],
+        message: expect.stringContaining('has no effect'),
+      },
+    ]);
   });
 });
 
@@ -327,7 +385,19 @@ describe('provider ids', () => {
 `);
     const expanded = [...expandOgxProviders(server.spec.providers).providers.values()].flat().map((p) => [p.api, p.entry.provider_id, p.path]);
     expect(expanded).toEqual(ogxProviderIds(server.spec).map((p) => [p.api, p.id, p.path]));
-    expect(expanded.map((e) => e[1])).toEqual(['remote-vllm', 'second', 'remote-watsonx', 'remote-x-y', 'mine', 'remote-brave-search', 'inline-file-search', 'remote-s3', 'inline-localfs', 'inline-auto', 'inline-pypdf']);
+    expect(expanded.map((e) => e[1])).toEqual([
+      'remote-vllm',
+      'second',
+      'remote-watsonx',
+      'remote-x-y',
+      'mine',
+      'remote-brave-search',
+      'inline-file-search',
+      'remote-s3',
+      'inline-localfs',
+      'inline-auto',
+      'inline-pypdf',
+    ]);
   });
 });
 
@@ -336,7 +406,12 @@ describe('divergences the release checks report (A12, A13) and numbers as writte
   const serverErrors = (spec: string): Array<{ path: string; message: string }> => {
     const plan = ogxPlan(spec);
     const generated = generate(spec);
-    const context = { release: plan.release, catalogRelease: plan.catalogRelease, profile: plan.profile, containerEnv: new Set(generated.config.env.map((e) => e.name)) };
+    const context = {
+      release: plan.release,
+      catalogRelease: plan.catalogRelease,
+      profile: plan.profile,
+      containerEnv: new Set(generated.config.env.map((e) => e.name)),
+    };
     const { config } = asServerConverts(generated.config.value, plan.release, plan.catalogRelease);
     return [...checkStartupRules(config, context), ...checkReleaseSchema(config, { ...context, source: 'generated' })].filter((p) => p.severity === 'error');
   };
@@ -348,12 +423,16 @@ describe('divergences the release checks report (A12, A13) and numbers as writte
     - name: granite
       modelType: chat
 `);
-    expect(errors).toEqual(expect.arrayContaining([expect.objectContaining({ path: expect.stringMatching(/^registered_resources\.models\[\d+\]\.model_type$/) })]));
+    expect(errors).toEqual(
+      expect.arrayContaining([expect.objectContaining({ path: expect.stringMatching(/^registered_resources\.models\[\d+\]\.model_type$/) })]),
+    );
     expect(serverErrors('  distribution: {name: starter}\n  resources:\n    models:\n    - name: granite\n      modelType: rerank\n')).toEqual([]);
   });
 
   it('A13: a network.port below 1024 is an error at server.port', () => {
-    expect(serverErrors('  distribution: {name: starter}\n  network: {port: 80}\n  storage: {}\n')).toEqual(expect.arrayContaining([expect.objectContaining({ path: 'server.port' })]));
+    expect(serverErrors('  distribution: {name: starter}\n  network: {port: 80}\n  storage: {}\n')).toEqual(
+      expect.arrayContaining([expect.objectContaining({ path: 'server.port' })]),
+    );
     expect(serverErrors('  distribution: {name: starter}\n  network: {port: 8080}\n  storage: {}\n')).toEqual([]);
   });
 
@@ -385,7 +464,8 @@ describe('S2', () => {
             chunkRetrievalParams: {rrfImpactFactor: "60.0", weightedSearchAlpha: ".5"}
 `;
     const { config } = generate(spec);
-    const vsc = (providersOf(config.value, 'tool_runtime')[0]?.config as { vector_stores_config: Record<string, Record<string, unknown>> }).vector_stores_config;
+    const vsc = (providersOf(config.value, 'tool_runtime')[0]?.config as { vector_stores_config: Record<string, Record<string, unknown>> })
+      .vector_stores_config;
     expect(vsc.rewrite_query_params?.temperature).toBe(0.3);
     expect(vsc.chunk_retrieval_params).toMatchObject({ rrf_impact_factor: 60, weighted_search_alpha: 0.5 });
     const plan = ogxPlan(spec);
@@ -407,6 +487,15 @@ describe('S3', () => {
     const release = releases[0] as string;
     const generated = generate(spec, release);
     expect(JSON.stringify(providersOf(generated.config.value, 'file_processors'))).not.toContain('do_ocr');
-    expect(generated.problems).toEqual(expect.arrayContaining([{ severity: 'warning', code: 'provider-setting-not-read', path: ['spec', 'providers', 'fileProcessors', 'inline', 'docling'], message: expect.stringMatching(/^sets `do_ocr`, which inline::docling of OGX [\d.]+ does not read, so it is left out of config\.yaml/) }]));
+    expect(generated.problems).toEqual(
+      expect.arrayContaining([
+        {
+          severity: 'warning',
+          code: 'provider-setting-not-read',
+          path: ['spec', 'providers', 'fileProcessors', 'inline', 'docling'],
+          message: expect.stringMatching(/^sets `do_ocr`, which inline::docling of OGX [\d.]+ does not read, so it is left out of config\.yaml/),
+        },
+      ]),
+    );
   });
 });

@@ -105,7 +105,7 @@ type Difference = { what: string; apply: (c: Compared) => void };
 const configDifferences: Difference[] = [
   {
     // Secret env vars: llsd-render names them LLSD_<ID>_<FIELD>, the operator OGX_<ID>_<FIELD>
-    // (GENERATION.md §7.1). Each placeholder must resolve to the same Secret key on both sides.
+    // (upstream config generation: the env var name rule). Each placeholder must resolve to the same Secret key on both sides.
     what: 'secret placeholders LLSD_* vs OGX_*, resolving to the same Secret keys',
     apply: ({ llsd, ogx }) => {
       for (const [side, prefix] of [[llsd, 'LLSD_'], [ogx, 'OGX_']] as const) {
@@ -116,7 +116,7 @@ const configDifferences: Difference[] = [
     },
   },
   {
-    // GENERATION.md §2.1: the operator parses the base into its struct; top-level `connectors` (and
+    // the OGX operator's config generation (how it parses the base): the operator parses the base into its struct; top-level `connectors` (and
     // other unknown keys) are dropped, and empty lists are not written.
     what: 'top-level keys the operator drops, empty registered lists',
     apply: ({ llsd, ogx }) => {
@@ -136,7 +136,7 @@ const configDifferences: Difference[] = [
     },
   },
   {
-    // GENERATION.md §4: every provider entry the operator writes has `config`, `{}` when empty;
+    // the OGX operator's config generation (typed providers): every provider entry the operator writes has `config`, `{}` when empty;
     // the base's entries without one get `{}` too.
     what: 'config: {} on provider entries',
     apply: ({ llsd, ogx }) => {
@@ -147,7 +147,7 @@ const configDifferences: Difference[] = [
     },
   },
   {
-    // GENERATION.md §5: an OGXServer's providers of an API replace the base's list; an LLSD lays
+    // the OGX operator's config generation (provider merge): an OGXServer's providers of an API replace the base's list; an LLSD lays
     // its providers over it. Every base provider the OGXServer loses that is on by default is named
     // in the conversion's warning (nothing dropped silently); `${env.X:+id}` ones are off unless X is
     // set, so not named. The warning may also name the embedding provider the render keeps (A14:
@@ -161,8 +161,11 @@ const configDifferences: Difference[] = [
         const dropped: string[] = (llsd.config?.providers?.[api] ?? []).map((e: Plain) => e.provider_id).filter((id: string) => !ours.includes(id));
         const conditional = dropped.filter((id) => /^\$\{env\.[A-Z0-9_]+:\+.*\}$/.test(id));
         const named = warningNames(warnings, `spec.providers.${field}`);
-        expect(dropped.filter((id) => !conditional.includes(id)).sort(), `${api}: base providers the OGXServer drops`).toEqual(named.filter((id) => !ours.includes(id)).sort());
-        for (const id of named.filter((n) => ours.includes(n))) expect(ogx.config?.vector_stores?.default_embedding_model?.provider_id, `${id} named but kept`).toBe(id);
+        expect(dropped.filter((id) => !conditional.includes(id)).sort(), `${api}: base providers the OGXServer drops`).toEqual(
+          named.filter((id) => !ours.includes(id)).sort(),
+        );
+        for (const id of named.filter((n) => ours.includes(n)))
+          expect(ogx.config?.vector_stores?.default_embedding_model?.provider_id, `${id} named but kept`).toBe(id);
         llsd.config!.providers[api] = llsd.config!.providers[api].filter((e: Plain) => ours.includes(e.provider_id));
         // The same entries, in the operator's order (the spec's providers first).
         llsd.config!.providers[api].sort((a: Plain, b: Plain) => ours.indexOf(a.provider_id) - ours.indexOf(b.provider_id));
@@ -171,7 +174,7 @@ const configDifferences: Difference[] = [
   },
   {
     // An LLSD provider that is the base's own entry (same id) keeps the base's other keys; the
-    // operator's typed provider writes only the fields set (GENERATION.md §4).
+    // operator's typed provider writes only the fields set (upstream config generation: typed providers).
     what: "keys of the base's entry an LLSD provider keeps",
     apply: ({ llsd, ogx }) => {
       const base = starterBase();
@@ -179,7 +182,9 @@ const configDifferences: Difference[] = [
         for (const entry of entries) {
           const theirs = llsd.config?.providers?.[api]?.find((e: Plain) => e.provider_id === entry.provider_id);
           if (!theirs) continue;
-          const baseEntry = base.providers?.[api]?.find((e: Plain) => String(e.provider_id).replace(/^\$\{env\.[A-Z0-9_]+:\+(.*)\}$/, '$1') === entry.provider_id);
+          const baseEntry = base.providers?.[api]?.find(
+            (e: Plain) => String(e.provider_id).replace(/^\$\{env\.[A-Z0-9_]+:\+(.*)\}$/, '$1') === entry.provider_id,
+          );
           for (const key of Object.keys(theirs.config)) {
             if (key in entry.config) continue;
             expect(theirs.config[key], `${api}/${entry.provider_id}.${key} is the base's`).toEqual(baseEntry?.config?.[key]);
@@ -190,7 +195,7 @@ const configDifferences: Difference[] = [
     },
   },
   {
-    // GENERATION.md §9: with spec.storage the operator replaces the base's whole `storage`: the
+    // the OGX operator's config generation (storage): with spec.storage the operator replaces the base's whole `storage`: the
     // stores are metadata, inference, conversations, prompts (without the base's `connectors`
     // store and the inference queue tuning), and a sqlite store is
     // `${env.SQLITE_STORE_DIR:=/.ogx}/{kvstore,sqlstore}.db` where the LLSD's is
@@ -216,7 +221,7 @@ const configDifferences: Difference[] = [
     },
   },
   {
-    // GENERATION.md §8: the OGXServer's models replace the base's; the operator writes no
+    // the OGX operator's config generation (models): the OGXServer's models replace the base's; the operator writes no
     // provider_model_id (the server defaults it to model_id) and no metadata.
     what: 'registered models: base models, provider_model_id, metadata',
     apply: ({ llsd, ogx, spec }) => {
@@ -245,23 +250,30 @@ const configDifferences: Difference[] = [
 const deploymentDifferences: Difference[] = [
   {
     // The OGXServer is `<name>-ogx` (docs/ogxserver.md "Migrating"); metadata and selectors are the operator's
-    // (OBJECTS.md §0, §3), the LLSD's are llsd-render's app.kubernetes.io set.
+    // (the OGX operator's labels and Deployment), the LLSD's are llsd-render's app.kubernetes.io set.
     what: 'name, labels, selectors, owner mark',
     apply: ({ llsd, ogx }) => {
       expect(ogx.name).toBe(`${llsd.name}-ogx`);
       expect(llsd.deployment.metadata.name).toBe(llsd.name);
       expect(ogx.deployment.metadata.name).toBe(ogx.name);
-      expect(ogx.deployment.metadata.labels).toEqual({ 'app.kubernetes.io/managed-by': 'ogx-operator', 'app.kubernetes.io/part-of': 'ogx', 'ogx.io/watch': 'true' });
+      expect(ogx.deployment.metadata.labels).toEqual({
+        'app.kubernetes.io/managed-by': 'ogx-operator',
+        'app.kubernetes.io/part-of': 'ogx',
+        'ogx.io/watch': 'true',
+      });
       expect(llsd.deployment.metadata.labels).toMatchObject({ 'app.kubernetes.io/managed-by': 'llsd-render', 'app.kubernetes.io/instance': llsd.name });
       expect(ogx.deployment.spec.selector.matchLabels).toEqual({ app: 'ogx', 'app.kubernetes.io/instance': ogx.name });
       expect(llsd.deployment.spec.selector.matchLabels).toEqual({ 'app.kubernetes.io/name': 'llama-stack', 'app.kubernetes.io/instance': llsd.name });
       expect(ogx.deployment.spec.template.metadata.labels).toEqual(ogx.deployment.spec.selector.matchLabels);
       // Pod placement (default spread and anti-affinity for more than one pod) selects the same pods
-      // by each side's labels: the LLSD's selector, the operator's `{instance}` (OBJECTS.md §3).
+      // by each side's labels: the LLSD's selector, the operator's `{instance}` (upstream objects: the Deployment).
       const placementSelectors: Array<[Side, Plain]> = [[llsd, llsd.deployment.spec.selector.matchLabels], [ogx, { 'app.kubernetes.io/instance': ogx.name }]];
       for (const [side, labels] of placementSelectors) {
         const pod = side.deployment.spec.template.spec;
-        const terms = [...(pod.topologySpreadConstraints ?? []), ...(pod.affinity?.podAntiAffinity?.preferredDuringSchedulingIgnoredDuringExecution ?? []).map((t: Plain) => t.podAffinityTerm)];
+        const terms = [
+          ...(pod.topologySpreadConstraints ?? []),
+          ...(pod.affinity?.podAntiAffinity?.preferredDuringSchedulingIgnoredDuringExecution ?? []).map((t: Plain) => t.podAffinityTerm),
+        ];
         for (const term of terms) {
           expect(term.labelSelector).toEqual({ matchLabels: labels });
           term.labelSelector = 'the pods of this server';
@@ -301,7 +313,7 @@ const deploymentDifferences: Difference[] = [
     },
   },
   {
-    // OBJECTS.md §3: container `ogx`, an unnamed API port plus `metrics` (monitoring on by default);
+    // the OGX operator's objects (the Deployment): container `ogx`, an unnamed API port plus `metrics` (monitoring on by default);
     // only a startupProbe (15/30/3/1, numeric port); security context fsGroup 1001 only. The LLSD:
     // container `llama-stack`, port `http`, three probes, the restricted security context.
     what: 'container name, ports, probes, security context',
@@ -312,7 +324,13 @@ const deploymentDifferences: Difference[] = [
       const port = a.ports[0].containerPort;
       expect(a.ports).toEqual([{ name: 'http', containerPort: port, protocol: 'TCP' }]);
       expect(b.ports).toEqual([{ containerPort: port }, { name: 'metrics', containerPort: 9464 }]);
-      expect(b.startupProbe).toEqual({ httpGet: { path: '/v1/health', port }, initialDelaySeconds: 15, timeoutSeconds: 30, failureThreshold: 3, successThreshold: 1 });
+      expect(b.startupProbe).toEqual({
+        httpGet: { path: '/v1/health', port },
+        initialDelaySeconds: 15,
+        timeoutSeconds: 30,
+        failureThreshold: 3,
+        successThreshold: 1,
+      });
       for (const probe of ['startupProbe', 'readinessProbe', 'livenessProbe']) expect(a[probe].httpGet).toMatchObject({ path: '/v1/health', port: 'http' });
       expect(b.readinessProbe).toBeUndefined();
       expect(b.livenessProbe).toBeUndefined();
@@ -341,7 +359,10 @@ const deploymentDifferences: Difference[] = [
         expect(envOf(llsd).find((e) => e.name === 'RUN_CONFIG_PATH')?.value).toBe('/etc/llama-stack/config.yaml');
       }
       if (ogx.configMapName) {
-        expect(take(volumes(ogx), 'user-config')).toEqual({ name: 'user-config', configMap: { name: ogx.configMapName, items: [{ key: 'config.yaml', path: 'config.yaml' }] } });
+        expect(take(volumes(ogx), 'user-config')).toEqual({
+          name: 'user-config',
+          configMap: { name: ogx.configMapName, items: [{ key: 'config.yaml', path: 'config.yaml' }] },
+        });
         expect(take(mounts(ogx), 'user-config')).toEqual({ name: 'user-config', mountPath: '/etc/ogx/', readOnly: true });
         expect(envOf(ogx).find((e) => e.name === 'RUN_CONFIG_PATH')?.value).toBe('/etc/ogx/config.yaml');
       }
@@ -354,7 +375,7 @@ const deploymentDifferences: Difference[] = [
   },
   {
     // Env: secret vars LLSD_* vs OGX_* from the same Secret keys; the operator always sets HF_HOME,
-    // OGX_WORKERS, OGX_CONFIG (with a config) and the three metrics vars (OBJECTS.md §3); the LLSD
+    // OGX_WORKERS, OGX_CONFIG (with a config) and the three metrics vars (upstream objects: the Deployment); the LLSD
     // sets OGX_CONFIG_DIR (0.8.0+ state relocation) and HF_HOME only with a volume. The rest (port,
     // user env) is compared by name, since the operator appends the user's env last.
     what: 'env names, the operator-only and LLSD-only variables',
@@ -362,7 +383,13 @@ const deploymentDifferences: Difference[] = [
       const [sa, sb] = [secretEnv(llsd), secretEnv(ogx)];
       expect([...sa.values()].sort()).toEqual([...sb.values()].sort());
       const state = (container(ogx).volumeMounts as Plain[] | undefined)?.find((m) => m.name === 'ogx-storage')?.mountPath ?? '/.ogx';
-      const operatorOnly: Plain = { HF_HOME: state, OGX_WORKERS: String(ogx.deployment.spec.template.spec.containers[0].env.find((e: Plain) => e.name === 'OGX_WORKERS')?.value), OGX_METRICS_ENDPOINT_ENABLED: '1', OGX_METRICS_HOST: '0.0.0.0', OGX_METRICS_PORT: '9464' };
+      const operatorOnly: Plain = {
+        HF_HOME: state,
+        OGX_WORKERS: String(ogx.deployment.spec.template.spec.containers[0].env.find((e: Plain) => e.name === 'OGX_WORKERS')?.value),
+        OGX_METRICS_ENDPOINT_ENABLED: '1',
+        OGX_METRICS_HOST: '0.0.0.0',
+        OGX_METRICS_PORT: '9464',
+      };
       if (ogx.configMapName) operatorOnly.OGX_CONFIG = '/etc/ogx/config.yaml';
       const byName = (side: Side): Map<string, Plain> => new Map(envOf(side).filter((e) => !e.valueFrom?.secretKeyRef).map((e) => [e.name, e]));
       const [a, b] = [byName(llsd), byName(ogx)];
@@ -382,7 +409,7 @@ const deploymentDifferences: Difference[] = [
 /** Asserts every listed difference, then that nothing else differs. */
 /**
  * `workload.workers`: the LLSD writes `server.workers` into config.yaml, the operator only the env
- * var OGX_WORKERS, which `ogx stack run` reads (OBJECTS.md §3); the same number either way.
+ * var OGX_WORKERS, which `ogx stack run` reads (upstream objects: the Deployment); the same number either way.
  */
 function workersDifference({ llsd, ogx }: Compared): void {
   const workers = llsd.config?.server?.workers;
@@ -395,7 +422,7 @@ function workersDifference({ llsd, ogx }: Compared): void {
 function compare(c: Compared): void {
   workersDifference(c);
   if (c.ogx.config === undefined) {
-    // GENERATION.md §1 "none" mode: an OGXServer without providers, resources, storage or
+    // The OGX operator's "none" config mode: an OGXServer without providers, resources, storage or
     // disabledAPIs mounts no config and the image runs its own, the distribution's base config.
     // The LLSD renders that base (with its own mark-up): compare it with the base instead.
     expect(c.spec.providers ?? c.spec.resources ?? c.spec.storage ?? c.spec.disabledAPIs).toBeUndefined();
@@ -413,7 +440,8 @@ function compareDeployments(c: Compared): void {
   expect(c.ogx.deployment).toEqual(c.llsd.deployment);
 }
 
-const secret = (name: string, keys: string[]): string => `apiVersion: v1\nkind: Secret\nmetadata: {name: ${name}, namespace: ai}\nstringData: {${keys.map((k) => `${k}: x`).join(', ')}}\n---\n`;
+const secret = (name: string, keys: string[]): string =>
+  `apiVersion: v1\nkind: Secret\nmetadata: {name: ${name}, namespace: ai}\nstringData: {${keys.map((k) => `${k}: x`).join(', ')}}\n---\n`;
 
 describe('an LLSD and its converted OGXServer render the same server (issue 17 "Migration")', () => {
   it('v1alpha2: starter, a vLLM provider with a Secret token, one model', () => {

@@ -1,5 +1,6 @@
-// The objects of an OGXServer (issue 17 "Objects"): each rule of the reference OBJECTS.md (and the
-// upstream assertions of TESTS.md §C–§E), on plans built by hand from a parsed OGXServer, so that
+// The objects of an OGXServer (issue 17 "Objects"): each rule of how the OGX operator builds them (and
+// the assertions of its tests: controllers/resource_helper_test.go, controllers/ogxserver_controller_test.go,
+// pkg/deploy/*_test.go), on plans built by hand from a parsed OGXServer, so that
 // every test shows one object decision.
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
@@ -20,16 +21,26 @@ const selector = { app: 'ogx', 'app.kubernetes.io/instance': 'srv' };
 
 /** An OGXServer `srv` in `team` with `spec` (YAML, indented under spec:) parsed with the CRD defaults. */
 function plan(spec: string, more: Partial<OgxPlan> = {}, metadata = ''): OgxPlan {
-  const text = `apiVersion: ogx.io/v1beta1\nkind: OGXServer\nmetadata:\n  name: srv\n  namespace: team\n${metadata}spec:\n  distribution: {name: starter}\n${spec
+  const indented = spec
     .split('\n')
     .map((line) => `  ${line}`)
-    .join('\n')}\n`;
+    .join('\n');
+  const text = `apiVersion: ogx.io/v1beta1\nkind: OGXServer\nmetadata:\n  name: srv\n  namespace: team\n${metadata}spec:\n  distribution: {name: starter}\n` +
+    `${indented}\n`;
   const parsed = parseOgxServer(itemFrom(text).object);
   if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems));
   const release = more.release ?? '1.3.0';
   const support = releaseSupport(release);
   if (!support) throw new Error(`no release ${release}`);
-  return { server: parsed.server, distributionName: 'starter', image: 'docker.io/ogxai/distribution-starter:1.3.0', release, ...support, mode: 'none', ...more };
+  return {
+    server: parsed.server,
+    distributionName: 'starter',
+    image: 'docker.io/ogxai/distribution-starter:1.3.0',
+    release,
+    ...support,
+    mode: 'none',
+    ...more,
+  };
 }
 
 const configText = 'version: 2\ndistro_name: starter\n';
@@ -51,7 +62,7 @@ function render(p: OgxPlan, config?: GeneratedConfig, opts: RenderOptions = defa
   return renderOgxObjects(p, config, opts);
 }
 
-const find = (objects: KrmObject[], kind: string): Obj | undefined => objects.find((o) => o.kind === kind) as Obj | undefined;
+const find = (objects: KrmObject[], kind: string): Obj | undefined => objects.find((o) => o.kind === kind);
 function get(objects: KrmObject[], kind: string): Obj {
   const object = find(objects, kind);
   if (!object) throw new Error(`no ${kind} among ${objects.map((o) => o.kind).join(', ')}`);
@@ -61,9 +72,16 @@ const container = (objects: KrmObject[]): Obj => get(objects, 'Deployment').spec
 const envNames = (objects: KrmObject[]): string[] => container(objects).env.map((e: Obj) => e.name);
 const envValue = (objects: KrmObject[], name: string): unknown => container(objects).env.find((e: Obj) => e.name === name)?.value;
 
-describe('OGXServer objects: names, order, labels (OBJECTS.md §0)', () => {
+describe('OGXServer objects: names, order, labels (upstream objects: names, labels and order)', () => {
   it('are the kustomization kinds in its order, each `<name>-<suffix>` but the Deployment, with the generated config first', () => {
-    const objects = render(plan('workload:\n  replicas: 2\n  storage: {}\n  autoscaling: {maxReplicas: 3}\nnetwork:\n  externalAccess: {enabled: true}', { mode: 'generated', caBundle: { configMapName: 'my-ca', pem: 'PEM', certificates: 1 } }), generated, options({ openshiftAnyuid: true }));
+    const objects = render(
+      plan('workload:\n  replicas: 2\n  storage: {}\n  autoscaling: {maxReplicas: 3}\nnetwork:\n  externalAccess: {enabled: true}', {
+        mode: 'generated',
+        caBundle: { configMapName: 'my-ca', pem: 'PEM', certificates: 1 },
+      }),
+      generated,
+      options({ openshiftAnyuid: true }),
+    );
     expect(objects.map((o) => `${o.kind}/${o.metadata.name}`)).toEqual([
       `ConfigMap/srv-config-${generated.hash.slice(0, 16)}`,
       'ConfigMap/srv-ca-bundle',
@@ -89,7 +107,8 @@ describe('OGXServer objects: names, order, labels (OBJECTS.md §0)', () => {
 
   it('put the common labels on metadata only: selectors and pod labels are `{app: ogx, instance}`', () => {
     const objects = render(plan(''));
-    for (const kind of ['ServiceAccount', 'Service', 'NetworkPolicy', 'Deployment', 'PrometheusRule']) expect(get(objects, kind).metadata.labels).toEqual(commonLabels);
+    for (const kind of ['ServiceAccount', 'Service', 'NetworkPolicy', 'Deployment', 'PrometheusRule'])
+      expect(get(objects, kind).metadata.labels).toEqual(commonLabels);
     const deployment = get(objects, 'Deployment');
     expect(deployment.spec.selector).toEqual({ matchLabels: selector });
     expect(deployment.spec.template.metadata.labels).toEqual(selector);
@@ -130,7 +149,12 @@ describe('CA bundle (§2)', () => {
     const bundle = get(render(withCa), 'ConfigMap');
     expect(bundle.metadata.name).toBe('srv-ca-bundle');
     expect(bundle.data).toEqual({ 'ca-bundle.crt': pem });
-    expect(bundle.metadata.labels).toEqual({ 'app.kubernetes.io/managed-by': 'ogx-operator', 'app.kubernetes.io/instance': 'srv', 'app.kubernetes.io/component': 'ca-bundle', 'ogx.io/watch': 'true' });
+    expect(bundle.metadata.labels).toEqual({
+      'app.kubernetes.io/managed-by': 'ogx-operator',
+      'app.kubernetes.io/instance': 'srv',
+      'app.kubernetes.io/component': 'ca-bundle',
+      'ogx.io/watch': 'true',
+    });
   });
 
   it('is mounted at /etc/ssl/certs/ca-bundle, named by SSL_CERT_FILE, and rolls the pods by its hash', () => {
@@ -191,10 +215,16 @@ describe('Deployment (§3)', () => {
 
   it('mounts the override ConfigMap key as config.yaml, with no secret env vars and no generated ConfigMap', () => {
     const text = 'version: 2\n';
-    const p = plan('overrideConfig: {name: mine, key: run.yaml}', { mode: 'override', overrideConfig: { configMapName: 'mine', key: 'run.yaml', text, value: { version: 2 } } });
+    const p = plan('overrideConfig: {name: mine, key: run.yaml}', {
+      mode: 'override',
+      overrideConfig: { configMapName: 'mine', key: 'run.yaml', text, value: { version: 2 } },
+    });
     const objects = render(p);
     expect(objects.filter((o) => o.kind === 'ConfigMap')).toEqual([]);
-    expect(get(objects, 'Deployment').spec.template.spec.volumes.at(-1)).toEqual({ name: 'user-config', configMap: { name: 'mine', items: [{ key: 'run.yaml', path: 'config.yaml' }] } });
+    expect(get(objects, 'Deployment').spec.template.spec.volumes.at(-1)).toEqual({
+      name: 'user-config',
+      configMap: { name: 'mine', items: [{ key: 'run.yaml', path: 'config.yaml' }] },
+    });
     expect(envValue(objects, 'RUN_CONFIG_PATH')).toBe('/etc/ogx/config.yaml');
     expect(envNames(objects).filter((n) => n.startsWith('OGX_VLLM'))).toEqual([]);
     expect(get(objects, 'Deployment').spec.template.metadata.annotations['llamastack.io/config-hash']).toBe(createHash('sha256').update(text).digest('hex'));
@@ -206,7 +236,13 @@ describe('Deployment (§3)', () => {
     expect(c.image).toBe('docker.io/ogxai/distribution-starter:1.3.0');
     expect(c.command).toBeUndefined();
     expect(c.ports).toEqual([{ containerPort: 8321 }, { name: 'metrics', containerPort: 9464 }]);
-    expect(c.startupProbe).toEqual({ httpGet: { path: '/v1/health', port: 8321 }, initialDelaySeconds: 15, timeoutSeconds: 30, failureThreshold: 3, successThreshold: 1 });
+    expect(c.startupProbe).toEqual({
+      httpGet: { path: '/v1/health', port: 8321 },
+      initialDelaySeconds: 15,
+      timeoutSeconds: 30,
+      failureThreshold: 3,
+      successThreshold: 1,
+    });
     expect(c.livenessProbe).toBeUndefined();
     expect(c.readinessProbe).toBeUndefined();
     expect(c.imagePullPolicy).toBeUndefined();
@@ -245,8 +281,12 @@ describe('Deployment (§3)', () => {
   });
 
   it('writes the given requests and limits in key order, whatever order the CR lists them in (found by the property tests)', () => {
-    const ordered = container(render(plan('workload:\n  workers: 1\n  resources:\n    requests: {cpu: 250m, memory: 512Mi}\n    limits: {memory: 512Mi}'))).resources;
-    const reordered = container(render(plan('workload:\n  workers: 1\n  resources:\n    requests: {memory: 512Mi, cpu: 250m}\n    limits: {memory: 512Mi}'))).resources;
+    const ordered = container(
+      render(plan('workload:\n  workers: 1\n  resources:\n    requests: {cpu: 250m, memory: 512Mi}\n    limits: {memory: 512Mi}')),
+    ).resources;
+    const reordered = container(
+      render(plan('workload:\n  workers: 1\n  resources:\n    requests: {memory: 512Mi, cpu: 250m}\n    limits: {memory: 512Mi}')),
+    ).resources;
     expect(Object.keys(reordered.requests)).toEqual(['cpu', 'memory']);
     expect(JSON.stringify(reordered)).toBe(JSON.stringify(ordered));
     // A defaulted quantity still comes after the given ones (the goldens' order).
@@ -295,7 +335,10 @@ describe('Deployment (§3)', () => {
 
   it('with `ogx.io/adopt-networking`: the legacy `<llsd>-service` selects this server\'s pods, next to `<name>-service` (MIGRATION §5.2)', () => {
     const objects = render(plan('', {}, '  annotations: {ogx.io/adopt-networking: old-llsd}\n'));
-    const services = objects.filter((o) => o.kind === 'Service') as unknown as Array<{ metadata: { name: string; labels: Record<string, string> }; spec: { selector: unknown; ports: unknown } }>;
+    const services = objects.filter((o) => o.kind === 'Service') as unknown as Array<{
+      metadata: { name: string; labels: Record<string, string> };
+      spec: { selector: unknown; ports: unknown };
+    }>;
     expect(services.map((s) => s.metadata.name)).toEqual([services[0]?.metadata.name, 'old-llsd-service']);
     expect(services[1]?.metadata.labels['ogx.io/adopted-from']).toBe('old-llsd');
     expect(services[1]?.spec.selector).toEqual({ app: 'ogx', 'app.kubernetes.io/instance': services[0]?.metadata.name.replace(/-service$/, '') });
@@ -315,9 +358,18 @@ describe('Deployment (§3)', () => {
     const pod = get(objects, 'Deployment').spec.template.spec;
     const instance = { matchLabels: { 'app.kubernetes.io/instance': 'srv' } };
     expect(pod.topologySpreadConstraints).toEqual(
-      ['topology.kubernetes.io/region', 'topology.kubernetes.io/zone', 'kubernetes.io/hostname'].map((topologyKey) => ({ maxSkew: 1, topologyKey, whenUnsatisfiable: 'ScheduleAnyway', labelSelector: instance })),
+      ['topology.kubernetes.io/region', 'topology.kubernetes.io/zone', 'kubernetes.io/hostname'].map((topologyKey) => ({
+        maxSkew: 1,
+        topologyKey,
+        whenUnsatisfiable: 'ScheduleAnyway',
+        labelSelector: instance,
+      })),
     );
-    expect(pod.affinity).toEqual({ podAntiAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 100, podAffinityTerm: { labelSelector: instance, topologyKey: 'kubernetes.io/hostname' } }] } });
+    expect(pod.affinity).toEqual({
+      podAntiAffinity: {
+        preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 100, podAffinityTerm: { labelSelector: instance, topologyKey: 'kubernetes.io/hostname' } }],
+      },
+    });
     const pdb = get(objects, 'PodDisruptionBudget');
     expect(pdb.spec).toEqual({ maxUnavailable: 1, selector: { matchLabels: selector } });
     expect(pdb.metadata.labels).toEqual({ app: 'ogx', 'app.kubernetes.io/instance': '', ...commonLabels });
@@ -333,7 +385,11 @@ describe('Deployment (§3)', () => {
 
 describe('HPA and PDB (§10, §11)', () => {
   it('autoscaling: an HPA min max(1, replicas, minReplicas), cpu then memory targets, and no Deployment replicas', () => {
-    const objects = render(plan('workload:\n  replicas: 2\n  autoscaling: {minReplicas: 1, maxReplicas: 5, targetCPUUtilizationPercentage: 70, targetMemoryUtilizationPercentage: 60}'));
+    const objects = render(
+      plan(
+        'workload:\n  replicas: 2\n  autoscaling: {minReplicas: 1, maxReplicas: 5, targetCPUUtilizationPercentage: 70, targetMemoryUtilizationPercentage: 60}',
+      ),
+    );
     const hpa = get(objects, 'HorizontalPodAutoscaler');
     expect(hpa.spec.scaleTargetRef).toEqual({ apiVersion: 'apps/v1', kind: 'Deployment', name: 'srv' });
     expect(hpa.spec.minReplicas).toBe(2);
@@ -418,7 +474,9 @@ describe('monitoring (§3, §12, §13)', () => {
     expect(rule.spec.groups).toHaveLength(1);
     expect(group.name).toBe('telemetry.rules');
     expect(group.interval).toBe('60s');
-    expect(group.rules.map((r: Obj) => [r.record, r.labels.api])).toEqual(['inference', 'vector_io', 'responses', 'rag', 'agentic'].map((api) => ['ogx:api_info:max', api]));
+    expect(group.rules.map((r: Obj) => [r.record, r.labels.api])).toEqual(
+      ['inference', 'vector_io', 'responses', 'rag', 'agentic'].map((api) => ['ogx:api_info:max', api]),
+    );
     expect(group.rules[0].expr).toBe('clamp_max(sum(ogx_requests_total{api="inference"}) or vector(0), 1)');
   });
 
@@ -433,7 +491,10 @@ describe('monitoring (§3, §12, §13)', () => {
 describe('NetworkPolicy (§8)', () => {
   const routerPeer = { namespaceSelector: { matchLabels: { 'network.openshift.io/policy-group': 'ingress' } } };
   const operatorPeer = { namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'ogx-k8s-operator-system' } } };
-  const monitoringRule = { from: [{ namespaceSelector: { matchLabels: { 'network.openshift.io/policy-group': 'monitoring' } } }], ports: [{ protocol: 'TCP', port: 9464 }] };
+  const monitoringRule = {
+    from: [{ namespaceSelector: { matchLabels: { 'network.openshift.io/policy-group': 'monitoring' } } }],
+    ports: [{ protocol: 'TCP', port: 9464 }],
+  };
 
   it('default without `spec.network`: own namespace and operator namespace on the API port, monitoring on the metrics port, Ingress only (TestReconcile)', () => {
     const policy = get(render(plan('')), 'NetworkPolicy');
@@ -447,7 +508,9 @@ describe('NetworkPolicy (§8)', () => {
   it('adds the OpenShift router peer iff `spec.network` is set, even `{}`', () => {
     expect(get(render(plan('network: {}')), 'NetworkPolicy').spec.ingress[0].from).toEqual([{ podSelector: {} }, operatorPeer, routerPeer]);
     expect(get(render(plan(''), undefined, options({ openshiftRouterPeer: 'on' })), 'NetworkPolicy').spec.ingress[0].from).toContainEqual(routerPeer);
-    expect(get(render(plan('network: {}'), undefined, options({ openshiftRouterPeer: 'off' })), 'NetworkPolicy').spec.ingress[0].from).not.toContainEqual(routerPeer);
+    expect(get(render(plan('network: {}'), undefined, options({ openshiftRouterPeer: 'off' })), 'NetworkPolicy').spec.ingress[0].from).not.toContainEqual(
+      routerPeer,
+    );
   });
 
   it('uses the `ogxOperatorNamespace` option for the operator peer, and a custom port', () => {
@@ -485,7 +548,9 @@ describe('Ingress (§9)', () => {
     const ingress = get(render(plan('network:\n  port: 9000\n  externalAccess: {enabled: true, hostname: ogx.example.com}')), 'Ingress');
     expect(ingress.metadata.name).toBe('srv-ingress');
     expect(ingress.metadata.labels).toEqual({ 'app.kubernetes.io/managed-by': 'ogx-operator', 'app.kubernetes.io/instance': 'srv' });
-    expect(ingress.spec).toEqual({ rules: [{ http: { paths: [{ path: '/', pathType: 'Prefix', backend: { service: { name: 'srv-service', port: { number: 9000 } } } }] } }] });
+    expect(ingress.spec).toEqual({
+      rules: [{ http: { paths: [{ path: '/', pathType: 'Prefix', backend: { service: { name: 'srv-service', port: { number: 9000 } } } }] } }],
+    });
   });
 
   it('not without externalAccess, nor with enabled false', () => {
@@ -494,7 +559,14 @@ describe('Ingress (§9)', () => {
   });
 
   it('takes the `ingressClass` and `ingressAnnotations` options', () => {
-    const ingress = get(render(plan('network:\n  externalAccess: {enabled: true}'), undefined, options({ ingressClass: 'nginx', ingressAnnotations: { 'a.example.com/b': 'c' } })), 'Ingress');
+    const ingress = get(
+      render(
+        plan('network:\n  externalAccess: {enabled: true}'),
+        undefined,
+        options({ ingressClass: 'nginx', ingressAnnotations: { 'a.example.com/b': 'c' } }),
+      ),
+      'Ingress',
+    );
     expect(ingress.spec.ingressClassName).toBe('nginx');
     expect(ingress.metadata.annotations['a.example.com/b']).toBe('c');
   });
@@ -524,7 +596,10 @@ describe('release facts', () => {
 
 describe('ingress controller and warnings', () => {
   it('the `ingressControllerNamespace` option admits that namespace to an externally accessible server (not upstream)', () => {
-    const from = get(render(plan('network:\n  externalAccess: {enabled: true}'), undefined, options({ ingressControllerNamespace: 'ingress-nginx' })), 'NetworkPolicy').spec.ingress[0].from;
+    const from = get(
+      render(plan('network:\n  externalAccess: {enabled: true}'), undefined, options({ ingressControllerNamespace: 'ingress-nginx' })),
+      'NetworkPolicy',
+    ).spec.ingress[0].from;
     expect(from.at(-1)).toEqual({ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'ingress-nginx' } } });
     const closed = get(render(plan('network: {}'), undefined, options({ ingressControllerNamespace: 'ingress-nginx' })), 'NetworkPolicy').spec.ingress[0].from;
     expect(closed).toHaveLength(3);
@@ -557,8 +632,20 @@ describe('valid Kubernetes', () => {
   const text = 'version: 2\n';
   it.each([
     ['none mode, defaults', plan('')],
-    ['override mode, monitoring off, custom policy', plan('overrideConfig: {name: mine, key: run.yaml}\nmonitoring: {enabled: false}\nnetwork:\n  policy:\n    ingress: [{from: [{podSelector: {}}]}]', { mode: 'override', overrideConfig: { configMapName: 'mine', key: 'run.yaml', text, value: { version: 2 } } })],
-    ['generated, workload in full', plan('workload:\n  replicas: 3\n  workers: 2\n  storage: {size: 5Gi}\n  podDisruptionBudget: {maxUnavailable: "25%"}\n  resourceClaims: [{name: gpu, resourceClaimName: gpu}]\n  overrides:\n    volumes: [{name: extra, emptyDir: {}}]\n    volumeMounts: [{name: extra, mountPath: /extra}]', { mode: 'generated' })],
+    [
+      'override mode, monitoring off, custom policy',
+      plan('overrideConfig: {name: mine, key: run.yaml}\nmonitoring: {enabled: false}\nnetwork:\n  policy:\n    ingress: [{from: [{podSelector: {}}]}]', {
+        mode: 'override',
+        overrideConfig: { configMapName: 'mine', key: 'run.yaml', text, value: { version: 2 } },
+      }),
+    ],
+    [
+      'generated, workload in full',
+      plan(
+        'workload:\n  replicas: 3\n  workers: 2\n  storage: {size: 5Gi}\n  podDisruptionBudget: {maxUnavailable: "25%"}\n  resourceClaims: [{name: gpu, resourceClaimName: gpu}]\n  overrides:\n    volumes: [{name: extra, emptyDir: {}}]\n    volumeMounts: [{name: extra, mountPath: /extra}]',
+        { mode: 'generated' },
+      ),
+    ],
   ])('%s: every object passes its schema', (_name, p) => {
     const objects = render(p, p.mode === 'generated' ? generated : undefined, options({ openshiftAnyuid: true }));
     expect(objects.map((o) => [o.kind, schemaProblem(o)]).filter(([, problem]) => problem !== undefined)).toEqual([]);

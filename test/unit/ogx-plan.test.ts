@@ -1,5 +1,5 @@
 // planOgxServer: the release (our catalog's, never :latest), the config mode, where the base comes
-// from (distribution, spec.baseConfig, image labels) and the CA bundle (GENERATION.md §1–§2).
+// from (distribution, spec.baseConfig, image labels) and the CA bundle (upstream config generation: its three config modes, where the base config comes from).
 import { X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -14,7 +14,9 @@ import { itemFrom, itemsFrom } from '../support.js';
 
 function server(spec: string, annotations = ''): OgxServer {
   const meta = annotations === '' ? '' : `\n  annotations:\n${annotations}`;
-  const parsed = parseOgxServer(itemFrom(`apiVersion: ogx.io/v1beta1\nkind: OGXServer\nmetadata:\n  name: demo\n  namespace: ai${meta}\nspec:\n${spec}`).object);
+  const parsed = parseOgxServer(
+    itemFrom(`apiVersion: ogx.io/v1beta1\nkind: OGXServer\nmetadata:\n  name: demo\n  namespace: ai${meta}\nspec:\n${spec}`).object,
+  );
   if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems));
   return parsed.server;
 }
@@ -36,7 +38,10 @@ describe('planOgxServer: release and image', () => {
     const picked = planOgxServer(server('  distribution: {name: starter}\n', `    llamastack.io/release: "${first}"`), none);
     expect(picked.ok && picked.plan.release).toBe(first);
     const old = planOgxServer(server('  distribution: {name: starter}\n', '    llamastack.io/release: "0.7.1"'), none);
-    expect(old).toEqual({ ok: false, problems: [{ path: ['metadata', 'annotations', 'llamastack.io/release'], message: expect.stringContaining('has no OGX release "0.7.1"') }] });
+    expect(old).toEqual({
+      ok: false,
+      problems: [{ path: ['metadata', 'annotations', 'llamastack.io/release'], message: expect.stringContaining('has no OGX release "0.7.1"') }],
+    });
   });
 
   it('an unknown (a RenderConfig catalog without it) or LLSD-only distribution name is an error listing the OGX distributions', () => {
@@ -45,7 +50,12 @@ describe('planOgxServer: release and image', () => {
     misspelt.spec.distribution.name = 'startr';
     expect(planOgxServer(misspelt, none)).toEqual({
       ok: false,
-      problems: [{ path: ['spec', 'distribution', 'name'], message: expect.stringMatching(/"startr" is not a distribution llsd-render knows\. Did you mean "starter"\? OGX distributions: .*starter/) }],
+      problems: [
+        {
+          path: ['spec', 'distribution', 'name'],
+          message: expect.stringMatching(/"startr" is not a distribution llsd-render knows\. Did you mean "starter"\? OGX distributions: .*starter/),
+        },
+      ],
     });
     expect(planOgxServer(server('  distribution: {name: remote-vllm}\n'), none)).toEqual({
       ok: false,
@@ -64,7 +74,11 @@ describe('planOgxServer: release and image', () => {
   it('an image without a release tag needs its labels looked up, then takes the base and the release from them', () => {
     const image = 'quay.io/me/ogx:custom';
     const spec = `  distribution: {image: "${image}"}\n  providers: {}\n`;
-    expect(planOgxServer(server(spec), none)).toEqual({ ok: false, problems: [{ path: ['spec', 'distribution', 'image'], message: expect.stringContaining('have not been looked up') }], pendingImage: image });
+    expect(planOgxServer(server(spec), none)).toEqual({
+      ok: false,
+      problems: [{ path: ['spec', 'distribution', 'image'], message: expect.stringContaining('have not been looked up') }],
+      pendingImage: image,
+    });
     const lookup: ImageLookup = {
       ok: true,
       host: 'quay.io',
@@ -82,33 +96,57 @@ describe('planOgxServer: spec.baseConfig and the CA bundle', () => {
   const spec = '  distribution: {name: starter}\n  baseConfig: {name: base, key: config.yaml}\n  providers: {}\n';
 
   it('spec.baseConfig: the ConfigMap key of the input is the base', () => {
-    const inventory = inventoryOf(itemsFrom('apiVersion: v1\nkind: ConfigMap\nmetadata: {name: base, namespace: ai}\ndata:\n  config.yaml: "version: 2\\ndistro_name: mine\\n"\n'));
+    const inventory = inventoryOf(
+      itemsFrom('apiVersion: v1\nkind: ConfigMap\nmetadata: {name: base, namespace: ai}\ndata:\n  config.yaml: "version: 2\\ndistro_name: mine\\n"\n'),
+    );
     const planned = planOgxServer(server(spec), inventory);
     expect(planned.ok && [planned.plan.baseSource, planned.plan.baseConfig]).toEqual(['baseConfig', { version: 2, distro_name: 'mine' }]);
   });
 
   it('spec.baseConfig missing from the input, or its key missing: errors in upstream\'s words with what to add', () => {
-    expect(planOgxServer(server(spec), none)).toEqual({ ok: false, problems: [{ path: ['spec', 'baseConfig', 'name'], message: expect.stringContaining('failed to find referenced base ConfigMap ai/base') }] });
+    expect(planOgxServer(server(spec), none)).toEqual({
+      ok: false,
+      problems: [{ path: ['spec', 'baseConfig', 'name'], message: expect.stringContaining('failed to find referenced base ConfigMap ai/base') }],
+    });
     const inventory = inventoryOf(itemsFrom('apiVersion: v1\nkind: ConfigMap\nmetadata: {name: base, namespace: ai}\ndata: {other: x}\n'));
     expect(planOgxServer(server(spec), inventory)).toEqual({
       ok: false,
-      problems: [{ path: ['spec', 'baseConfig', 'key'], message: expect.stringContaining("failed to find base ConfigMap key 'config.yaml' in ConfigMap ai/base); its keys: other") }],
+      problems: [
+        {
+          path: ['spec', 'baseConfig', 'key'],
+          message: expect.stringContaining("failed to find base ConfigMap key 'config.yaml' in ConfigMap ai/base); its keys: other"),
+        },
+      ],
     });
   });
 
   it('a CA ConfigMap key without a valid certificate is an error at that reference', () => {
-    const inventory = inventoryOf(itemsFrom('apiVersion: v1\nkind: ConfigMap\nmetadata: {name: ca, namespace: ai}\ndata: {ca.crt: "-----BEGIN CERTIFICATE-----\\nnotbase64!\\n-----END CERTIFICATE-----\\n"}\n'));
+    const inventory = inventoryOf(
+      itemsFrom(
+        'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: ca, namespace: ai}\ndata: {ca.crt: "-----BEGIN CERTIFICATE-----\\nnotbase64!\\n-----END CERTIFICATE-----\\n"}\n',
+      ),
+    );
     const planned = planOgxServer(server('  distribution: {name: starter}\n  tls: {trust: {caCertificates: [{name: ca, key: ca.crt}]}}\n'), inventory);
-    expect(planned).toEqual({ ok: false, problems: [{ path: ['spec', 'tls', 'trust', 'caCertificates', 0, 'key'], message: expect.stringContaining('not a valid X.509 certificate') }] });
+    expect(planned).toEqual({
+      ok: false,
+      problems: [{ path: ['spec', 'tls', 'trust', 'caCertificates', 0, 'key'], message: expect.stringContaining('not a valid X.509 certificate') }],
+    });
   });
 });
 
-describe('planOgxServer: the CA bundle as the operator gathers it (OBJECTS.md §2)', () => {
+describe('planOgxServer: the CA bundle as the operator gathers it (upstream objects: the CA bundle ConfigMap)', () => {
   const pem = (name: string): string => readFileSync(join(import.meta.dirname, 'fixtures', name), 'utf8');
   const indent = (text: string): string => text.trimEnd().split('\n').map((line) => `    ${line}`).join('\n');
   const cas = (data: Record<string, string>) =>
-    inventoryOf(itemsFrom(`apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cas, namespace: ai}\ndata:\n${Object.entries(data).map(([k, v]) => `  ${k}: |\n${indent(v)}\n`).join('')}`));
-  const trusting = (keys: string[]) => server(`  distribution: {name: starter}\n  tls: {trust: {caCertificates: [${keys.map((k) => `{name: cas, key: ${k}}`).join(', ')}]}}\n`);
+    inventoryOf(
+      itemsFrom(
+        `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cas, namespace: ai}\ndata:\n${Object.entries(data)
+          .map(([k, v]) => `  ${k}: |\n${indent(v)}\n`)
+          .join('')}`,
+      ),
+    );
+  const trusting = (keys: string[]) =>
+    server(`  distribution: {name: starter}\n  tls: {trust: {caCertificates: [${keys.map((k) => `{name: cas, key: ${k}}`).join(', ')}]}}\n`);
 
   it('joins the certificates of the refs in list order with "\\n", so each re-encoded PEM is followed by an empty line but the last', () => {
     const planned = planOgxServer(trusting(['b.pem', 'a.pem']), cas({ 'a.pem': pem('corp-root-ca.pem'), 'b.pem': pem('other-ca.pem') }));
@@ -119,12 +157,22 @@ describe('planOgxServer: the CA bundle as the operator gathers it (OBJECTS.md §
     expect(planned.plan.caBundle?.pem).toContain('-----END CERTIFICATE-----\n\n-----BEGIN CERTIFICATE-----');
   });
 
-  it('an odh-trusted-ca-bundle ConfigMap in the namespace adds its keys\' certificates after the named ones (keys in name order, invalid keys skipped), even without tls.trust', () => {
+  it("an odh-trusted-ca-bundle ConfigMap in the namespace adds its keys' certificates after the named ones (keys in name order, invalid keys skipped), even without tls.trust", () => {
     const odh = (data: Record<string, string>) =>
-      itemsFrom(`apiVersion: v1\nkind: ConfigMap\nmetadata: {name: odh-trusted-ca-bundle, namespace: ai}\ndata:\n${Object.entries(data).map(([k, v]) => `  ${k}: |\n${indent(v)}\n`).join('')}`);
+      itemsFrom(
+        `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: odh-trusted-ca-bundle, namespace: ai}\ndata:\n${Object.entries(data)
+          .map(([k, v]) => `  ${k}: |\n${indent(v)}\n`)
+          .join('')}`,
+      );
     const other = new X509Certificate(pem('other-ca.pem')).toString();
     const corp = new X509Certificate(pem('corp-root-ca.pem')).toString();
-    const both = planOgxServer(trusting(['a.pem']), inventoryOf([...itemsFrom(`apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cas, namespace: ai}\ndata:\n  a.pem: |\n${indent(pem('corp-root-ca.pem'))}\n`), ...odh({ 'z.crt': pem('other-ca.pem'), 'bad.crt': '-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n' })]));
+    const both = planOgxServer(
+      trusting(['a.pem']),
+      inventoryOf([
+        ...itemsFrom(`apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cas, namespace: ai}\ndata:\n  a.pem: |\n${indent(pem('corp-root-ca.pem'))}\n`),
+        ...odh({ 'z.crt': pem('other-ca.pem'), 'bad.crt': '-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n' }),
+      ]),
+    );
     if (!both.ok) throw new Error(JSON.stringify(both.problems));
     expect(both.plan.caBundle).toEqual({ configMapName: 'cas', pem: `${corp}\n${other}`, certificates: 2 });
     const alone = planOgxServer(server('  distribution: {name: starter}\n'), inventoryOf(odh({ 'ca.crt': pem('other-ca.pem') })));
@@ -135,8 +183,16 @@ describe('planOgxServer: the CA bundle as the operator gathers it (OBJECTS.md §
   });
 
   it('refs whose keys hold only whitespace are an error (the operator fails: no valid certificates)', () => {
-    const planned = planOgxServer(trusting(['a.pem']), inventoryOf(itemsFrom('apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cas, namespace: ai}\ndata: {a.pem: "\\n  \\n"}\n')));
-    expect(planned).toEqual({ ok: false, problems: [{ path: ['spec', 'tls', 'trust', 'caCertificates'], message: expect.stringContaining('failed to find valid certificates in CA bundle ConfigMaps') }] });
+    const planned = planOgxServer(
+      trusting(['a.pem']),
+      inventoryOf(itemsFrom('apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cas, namespace: ai}\ndata: {a.pem: "\\n  \\n"}\n')),
+    );
+    expect(planned).toEqual({
+      ok: false,
+      problems: [
+        { path: ['spec', 'tls', 'trust', 'caCertificates'], message: expect.stringContaining('failed to find valid certificates in CA bundle ConfigMaps') },
+      ],
+    });
   });
 });
 
@@ -145,8 +201,17 @@ describe('OGX image labels', () => {
     const text = 'version: 2\n';
     const b64 = Buffer.from(text).toString('base64');
     expect(configLocation({ 'com.ogx.distribution.default-config': 'config.yaml', 'com.ogx.config.config.yaml': b64 })).toEqual({ kind: 'base64', text });
-    expect(configLocation({ 'com.ogx.distribution.default-config': 'run.yaml' })).toEqual({ kind: 'invalid', message: expect.stringContaining('has no label com.ogx.config.run.yaml') });
+    expect(configLocation({ 'com.ogx.distribution.default-config': 'run.yaml' })).toEqual({
+      kind: 'invalid',
+      message: expect.stringContaining('has no label com.ogx.config.run.yaml'),
+    });
     // The llama-stack labels come first.
-    expect(configLocation({ 'io.llamastack.config.base64': Buffer.from('version: 2\nx: 1\n').toString('base64'), 'com.ogx.distribution.default-config': 'config.yaml', 'com.ogx.config.config.yaml': b64 })).toEqual({ kind: 'base64', text: 'version: 2\nx: 1\n' });
+    expect(
+      configLocation({
+        'io.llamastack.config.base64': Buffer.from('version: 2\nx: 1\n').toString('base64'),
+        'com.ogx.distribution.default-config': 'config.yaml',
+        'com.ogx.config.config.yaml': b64,
+      }),
+    ).toEqual({ kind: 'base64', text: 'version: 2\nx: 1\n' });
   });
 });

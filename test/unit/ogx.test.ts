@@ -37,20 +37,26 @@ function deployment(spec: string, release: string): Record<string, any> {
 const problemsOf = (outcome: GenerateOutcome) => outcome.problems.map((p) => ({ path: p.path.join('.'), severity: p.severity ?? 'error', message: p.message }));
 
 describe('the Safety API, removed in 1.0', () => {
-  it.each(['1.0.0', '1.3.0'])('safety providers on %s are an error naming 0.8.0 (the last release with safety, from the catalog) and moderation_endpoint', (release) => {
-    const outcome = generate('distribution: {name: starter}\nproviders:\n  safety: {provider: llama-guard}', release);
-    expect(outcome.ok).toBe(false);
-    expect(problemsOf(outcome)).toEqual([
-      {
-        path: 'spec.providers.safety',
-        severity: 'error',
-        message: `configures the safety API, which llama-stack ${release} does not have (its last release with safety is 0.8.0): moderate through the responses provider's \`moderation_endpoint\` (an OpenAI-compatible moderation service, with \`moderation_headers\` from 1.1) instead of shields; an LLSD sets it in the config.yaml it gives by \`spec.overrideConfig\`. Remove \`providers.safety\`, or render for 0.8.0 with the \`llamastack.io/release\` annotation`,
-      },
-    ]);
-  });
+  it.each(['1.0.0', '1.3.0'])(
+    'safety providers on %s are an error naming 0.8.0 (the last release with safety, from the catalog) and moderation_endpoint',
+    (release) => {
+      const outcome = generate('distribution: {name: starter}\nproviders:\n  safety: {provider: llama-guard}', release);
+      expect(outcome.ok).toBe(false);
+      expect(problemsOf(outcome)).toEqual([
+        {
+          path: 'spec.providers.safety',
+          severity: 'error',
+          message: `configures the safety API, which llama-stack ${release} does not have (its last release with safety is 0.8.0): moderate through the responses provider's \`moderation_endpoint\` (an OpenAI-compatible moderation service, with \`moderation_headers\` from 1.1) instead of shields; an LLSD sets it in the config.yaml it gives by \`spec.overrideConfig\`. Remove \`providers.safety\`, or render for 0.8.0 with the \`llamastack.io/release\` annotation`,
+        },
+      ]);
+    },
+  );
 
   it('shields (the safety routing table of 0.8.0) are an error at spec.resources.shields, next to the providers', () => {
-    const outcome = generate('distribution: {name: starter}\nproviders:\n  safety: {provider: llama-guard}\nresources:\n  shields: [meta-llama/Llama-Guard-3-8B]', '1.3.0');
+    const outcome = generate(
+      'distribution: {name: starter}\nproviders:\n  safety: {provider: llama-guard}\nresources:\n  shields: [meta-llama/Llama-Guard-3-8B]',
+      '1.3.0',
+    );
     expect(problemsOf(outcome).map((p) => p.path)).toEqual(['spec.providers.safety', 'spec.resources.shields']);
     expect(problemsOf(outcome)[1]?.message).toMatch(/^configures the safety API, which llama-stack 1\.3\.0 does not have .*Remove `resources\.shields`/);
   });
@@ -61,13 +67,21 @@ describe('the Safety API, removed in 1.0', () => {
       '0.8.0',
     );
     expect(c.providers.safety.map((p: any) => p.provider_id)).toContain('llama-guard');
-    expect(c.registered_resources.shields).toEqual(expect.arrayContaining([expect.objectContaining({ shield_id: 'meta-llama/Llama-Guard-3-8B', provider_id: 'llama-guard' })]));
+    expect(c.registered_resources.shields).toEqual(
+      expect.arrayContaining([expect.objectContaining({ shield_id: 'meta-llama/Llama-Guard-3-8B', provider_id: 'llama-guard' })]),
+    );
   });
 
   it('the 1.x configs have no safety, shields, server.cors or server.quota', () => {
     for (const release of ['1.0.0', '1.1.3', '1.2.2', '1.3.0']) {
       const c = config('distribution: {name: starter}', release);
-      expect([c.safety, c.providers.safety, c.registered_resources.shields, c.server.cors, c.server.quota], release).toEqual([undefined, undefined, undefined, undefined, undefined]);
+      expect([c.safety, c.providers.safety, c.registered_resources.shields, c.server.cors, c.server.quota], release).toEqual([
+        undefined,
+        undefined,
+        undefined,
+        undefined,
+        undefined,
+      ]);
       expect(c.apis, release).not.toContain('safety');
     }
   });
@@ -97,7 +111,10 @@ describe('strict TLS from 1.2', () => {
   });
 
   it('TLS with an own command: the certificate files, no insecure, and an info that the ciphers are FIPS only', () => {
-    const outcome = generate('distribution: {name: starter}\nnetworking:\n  tls: {enabled: true, secretName: tls}\nworkload:\n  overrides: {command: [ogx, stack, run, /etc/llama-stack/config.yaml]}', '1.2.2');
+    const outcome = generate(
+      'distribution: {name: starter}\nnetworking:\n  tls: {enabled: true, secretName: tls}\nworkload:\n  overrides: {command: [ogx, stack, run, /etc/llama-stack/config.yaml]}',
+      '1.2.2',
+    );
     if (!outcome.ok) throw new Error(JSON.stringify(outcome.problems));
     expect(outcome.config.value.server).toEqual({ port: 8321, tls_certfile: '/etc/llama-stack-tls/tls.crt', tls_keyfile: '/etc/llama-stack-tls/tls.key' });
     expect(problemsOf(outcome)).toEqual([
@@ -113,14 +130,25 @@ describe('strict TLS from 1.2', () => {
   it('TLS with the stock entrypoint: the certificate files only, no note', () => {
     const outcome = generate('distribution: {name: starter}\nnetworking:\n  tls: {enabled: true, secretName: tls}', '1.3.0');
     expect(outcome.problems).toEqual([]);
-    expect(outcome.ok && outcome.config.value.server).toEqual({ port: 8321, tls_certfile: '/etc/llama-stack-tls/tls.crt', tls_keyfile: '/etc/llama-stack-tls/tls.key' });
+    expect(outcome.ok && outcome.config.value.server).toEqual({
+      port: 8321,
+      tls_certfile: '/etc/llama-stack-tls/tls.crt',
+      tls_keyfile: '/etc/llama-stack-tls/tls.key',
+    });
   });
 });
 
 describe('strict TLS with an overrideConfig', () => {
   const overridden = (configYaml: string, release: string, command = '[ogx, stack, run, /etc/llama-stack/config.yaml]'): GenerateOutcome => {
     const cm = `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: mine, namespace: ai}\ndata:\n  config.yaml: |\n${configYaml.replace(/^/gm, '    ')}\n`;
-    const parsed = parseLlsd(itemFrom(llsdYaml(`distribution: {name: starter}\noverrideConfig: {configMapName: mine}\nworkload:\n  overrides: {command: ${command}}`, releaseMetadata(release))).object);
+    const parsed = parseLlsd(
+      itemFrom(
+        llsdYaml(
+          `distribution: {name: starter}\noverrideConfig: {configMapName: mine}\nworkload:\n  overrides: {command: ${command}}`,
+          releaseMetadata(release),
+        ),
+      ).object,
+    );
     if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems));
     const planned = planLlsd(parsed.llsd, inventoryOf(itemsFrom(cm)));
     if (!planned.ok) throw new Error(JSON.stringify(planned.problems));
@@ -162,7 +190,8 @@ describe('port and workers', () => {
       {
         path: 'spec.workload.overrides.env.0',
         severity: 'warning',
-        message: 'sets OGX_WORKERS, which overrides `server.workers: 2` (`workload.workers`) in llama-stack 1.2.2, while the CPU requests follow `workload.workers`: remove OGX_WORKERS and set `workload.workers` only',
+        message:
+          'sets OGX_WORKERS, which overrides `server.workers: 2` (`workload.workers`) in llama-stack 1.2.2, while the CPU requests follow `workload.workers`: remove OGX_WORKERS and set `workload.workers` only',
       },
     ]);
     expect(generate(spec, '1.1.3').problems).toEqual([]);
@@ -197,14 +226,21 @@ describe('storage on 1.x: every store of the release on the LLSD backends', () =
     return [...own, ...Object.entries(object).flatMap(([k, v]) => refs(v, path ? `${path}.${k}` : k))];
   };
 
-  it.each(['1.0.0', '1.1.3', '1.3.0'])('%s: batches sqlstore, prompts/connectors (SQL), messages kvstore, skills persistence name a backend of their family', (release) => {
-    const c = config('distribution: {name: starter}\nstorage:\n  kv: {type: redis, endpoint: "redis://redis:6379"}\n  sql: {type: postgres, host: pg, database: ogx, user: ogx, password: {name: pg, key: password}}', release);
-    expect(c.storage.backends.kv_default).toEqual({ type: 'kv_redis', host: 'redis', port: 6379 });
-    expect(c.storage.backends.sql_default).toMatchObject({ type: 'sql_postgres', host: 'pg', db: 'ogx' });
-    const found = Object.fromEntries(refs(c));
-    expect(found['providers.batches[0].config.sqlstore']).toBe('sql_default');
-    expect([found['storage.stores.prompts'], found['storage.stores.connectors']]).toEqual(['sql_default', 'sql_default']);
-    if (release !== '1.0.0') expect([found['providers.messages[0].config.kvstore'], found['providers.skills[0].config.persistence']]).toEqual(['kv_default', 'kv_default']);
-    for (const [path, backend] of Object.entries(found)) expect(Object.keys(c.storage.backends), path).toContain(backend);
-  });
+  it.each(['1.0.0', '1.1.3', '1.3.0'])(
+    '%s: batches sqlstore, prompts/connectors (SQL), messages kvstore, skills persistence name a backend of their family',
+    (release) => {
+      const c = config(
+        'distribution: {name: starter}\nstorage:\n  kv: {type: redis, endpoint: "redis://redis:6379"}\n  sql: {type: postgres, host: pg, database: ogx, user: ogx, password: {name: pg, key: password}}',
+        release,
+      );
+      expect(c.storage.backends.kv_default).toEqual({ type: 'kv_redis', host: 'redis', port: 6379 });
+      expect(c.storage.backends.sql_default).toMatchObject({ type: 'sql_postgres', host: 'pg', db: 'ogx' });
+      const found = Object.fromEntries(refs(c));
+      expect(found['providers.batches[0].config.sqlstore']).toBe('sql_default');
+      expect([found['storage.stores.prompts'], found['storage.stores.connectors']]).toEqual(['sql_default', 'sql_default']);
+      if (release !== '1.0.0')
+        expect([found['providers.messages[0].config.kvstore'], found['providers.skills[0].config.persistence']]).toEqual(['kv_default', 'kv_default']);
+      for (const [path, backend] of Object.entries(found)) expect(Object.keys(c.storage.backends), path).toContain(backend);
+    },
+  );
 });

@@ -14,20 +14,27 @@ const repoRoot = join(import.meta.dirname, '..', '..');
 describe('the output store', () => {
   it('gives back every text exactly, in any order, across its 1 MiB blocks (multi-byte characters included)', () => {
     fc.assert(
-      fc.property(fc.array(fc.oneof(fc.string({ unit: 'grapheme', maxLength: 300 }), fc.constant('x'.repeat(700_000)), fc.constant('é'.repeat(400_000))), { minLength: 1, maxLength: 12 }), fc.boolean(), (texts, reversed) => {
-        const { store, close } = openOutputStore();
-        try {
-          const handles = texts.map((text) => store.put(text));
-          const order = reversed ? [...handles.keys()].reverse() : [...handles.keys()];
-          for (const i of order) expect(store.get(handles[i] as number)).toBe(texts[i]);
-          // Reading some back before more are put, as when output is written while rendering.
-          const late = store.put('late');
-          expect(store.get(late)).toBe('late');
-          expect(store.get(handles[0] as number)).toBe(texts[0]);
-        } finally {
-          close();
-        }
-      }),
+      fc.property(
+        fc.array(fc.oneof(fc.string({ unit: 'grapheme', maxLength: 300 }), fc.constant('x'.repeat(700_000)), fc.constant('é'.repeat(400_000))), {
+          minLength: 1,
+          maxLength: 12,
+        }),
+        fc.boolean(),
+        (texts, reversed) => {
+          const { store, close } = openOutputStore();
+          try {
+            const handles = texts.map((text) => store.put(text));
+            const order = reversed ? [...handles.keys()].reverse() : [...handles.keys()];
+            for (const i of order) expect(store.get(handles[i] as number)).toBe(texts[i]);
+            // Reading some back before more are put, as when output is written while rendering.
+            const late = store.put('late');
+            expect(store.get(late)).toBe('late');
+            expect(store.get(handles[0] as number)).toBe(texts[0]);
+          } finally {
+            close();
+          }
+        },
+      ),
       { numRuns: 40 },
     );
   });

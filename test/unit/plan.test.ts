@@ -71,7 +71,14 @@ const catalogWith = (distributions: unknown): Catalog => renderConfigSchemas().r
 describe('release of a named distribution', () => {
   it('is the default release: starter → 1.3.0 (the newest OGX) with its pinned image and base config', () => {
     const p = planned(plan('distribution: {name: starter}'));
-    expect([p.distributionName, p.release, p.catalogRelease, p.image, p.profile.since, p.releaseNote]).toEqual(['starter', '1.3.0', '1.3.0', 'docker.io/ogxai/distribution-starter:1.3.0', '1.3.0', undefined]);
+    expect([p.distributionName, p.release, p.catalogRelease, p.image, p.profile.since, p.releaseNote]).toEqual([
+      'starter',
+      '1.3.0',
+      '1.3.0',
+      'docker.io/ogxai/distribution-starter:1.3.0',
+      '1.3.0',
+      undefined,
+    ]);
     expect(p.baseConfig).toMatchObject({ version: 2, distro_name: 'starter' });
     expect(p.baseConfig.apis).toContain('skills');
   });
@@ -88,13 +95,21 @@ describe('release of a named distribution', () => {
 
   it('is the `llamastack.io/release` annotation when it names another release: starter 0.8.0 is OGX', () => {
     const p = planned(plan('distribution: {name: starter}', { annotations: { 'llamastack.io/release': '0.8.0' } }));
-    expect([p.release, p.image, p.profile.image.portEnv, p.profile.image.configDirEnv]).toEqual(['0.8.0', 'docker.io/ogx/distribution-starter:0.8.0', 'OGX_PORT', 'OGX_CONFIG_DIR']);
+    expect([p.release, p.image, p.profile.image.portEnv, p.profile.image.configDirEnv]).toEqual([
+      '0.8.0',
+      'docker.io/ogx/distribution-starter:0.8.0',
+      'OGX_PORT',
+      'OGX_CONFIG_DIR',
+    ]);
     expect(p.baseConfig.apis).toContain('messages');
   });
 
   it('an annotation naming a release the distribution lacks is an error listing the available ones', () => {
     expect(problems(plan('distribution: {name: starter}', { annotations: { 'llamastack.io/release': '0.6.1' } }))).toEqual([
-      { path: ['metadata', 'annotations', 'llamastack.io/release'], message: 'distribution "starter" has no release "0.6.1"; available: 0.7.1, 0.8.0, 1.0.0, 1.1.3, 1.2.2, 1.3.0' },
+      {
+        path: ['metadata', 'annotations', 'llamastack.io/release'],
+        message: 'distribution "starter" has no release "0.6.1"; available: 0.7.1, 0.8.0, 1.0.0, 1.1.3, 1.2.2, 1.3.0',
+      },
     ]);
   });
 
@@ -137,7 +152,10 @@ describe('release of `distribution.image`', () => {
 
   it('an annotation that disagrees with the tag is an error', () => {
     expect(problems(plan('distribution: {image: "llamastack/distribution-starter:0.7.1"}', { annotations: { 'llamastack.io/release': '0.8.0' } }))).toEqual([
-      { path: ['metadata', 'annotations', 'llamastack.io/release'], message: 'says release 0.8.0, but the image tag says 0.7.1; remove the annotation or make it agree with the tag' },
+      {
+        path: ['metadata', 'annotations', 'llamastack.io/release'],
+        message: 'says release 0.8.0, but the image tag says 0.7.1; remove the annotation or make it agree with the tag',
+      },
     ]);
   });
 
@@ -168,7 +186,13 @@ describe('release of `distribution.image`', () => {
 
     it('the release is the tag; the plan carries the config and where it came from', () => {
       const p = planned(withLabels('quay.io/me/stack:0.7.0', labelled(newConfig)));
-      expect([p.distributionName, p.release, p.image, p.baseConfig.distro_name, p.imageSource?.host]).toEqual(['my-stack', '0.7.0', 'quay.io/me/stack:0.7.0', 'my-stack', 'quay.io']);
+      expect([p.distributionName, p.release, p.image, p.baseConfig.distro_name, p.imageSource?.host]).toEqual([
+        'my-stack',
+        '0.7.0',
+        'quay.io/me/stack:0.7.0',
+        'my-stack',
+        'quay.io',
+      ]);
     });
 
     it('without a release tag, the org.opencontainers.image.version label gives the release, and the plan says so', () => {
@@ -188,7 +212,10 @@ describe('release of `distribution.image`', () => {
 
     it('a failed lookup is an error at spec.distribution.image; for a named distribution, with its shipped releases', () => {
       expect(problems(withLabels('llamastack/distribution-starter:0.6.1', { ok: false, message: 'cannot fetch X' }))).toEqual([
-        { path: ['spec', 'distribution', 'image'], message: 'cannot fetch X; "starter" ships base configs for 0.7.1, 0.8.0, 1.0.0, 1.1.3, 1.2.2, 1.3.0: use one of them' },
+        {
+          path: ['spec', 'distribution', 'image'],
+          message: 'cannot fetch X; "starter" ships base configs for 0.7.1, 0.8.0, 1.0.0, 1.1.3, 1.2.2, 1.3.0: use one of them',
+        },
       ]);
     });
 
@@ -234,7 +261,14 @@ describe('release of `distribution.image`', () => {
 
   it('with overrideConfig, the release is the image tag; the plan carries that config', () => {
     const p = planned(plan('distribution: {image: "quay.io/me/stack:0.7.0"}\noverrideConfig: {configMapName: mine}', { inputs: newLayout }));
-    expect([p.distributionName, p.release, p.profile.since, p.releaseNote, p.overrideConfig?.configMapName, p.catalogRelease]).toEqual(['my-stack', '0.7.0', '0.7.0', undefined, 'mine', '0.7.1']);
+    expect([p.distributionName, p.release, p.profile.since, p.releaseNote, p.overrideConfig?.configMapName, p.catalogRelease]).toEqual([
+      'my-stack',
+      '0.7.0',
+      '0.7.0',
+      undefined,
+      'mine',
+      '0.7.1',
+    ]);
     expect(p.baseConfig.distro_name).toBe('my-stack');
   });
 
@@ -264,14 +298,20 @@ describe('release of `distribution.image`', () => {
 
   it('a release older than every profile is an error', () => {
     expect(problems(plan('distribution: {image: "quay.io/me/stack:0.1.9"}\noverrideConfig: {configMapName: mine}', { inputs: oldLayout }))).toEqual([
-      { path: ['spec', 'distribution', 'image'], message: 'llama-stack 0.1.9 is not supported; supported releases: 0.2.x, 0.4.x, 0.7.x, 0.8.x, 1.0.x, 1.1.x, 1.2.x, 1.3.x (the release catalog has 0.2.14, 0.4.4, 0.7.1, 0.8.0, 1.0.0, 1.1.3, 1.2.2, 1.3.0; docs/releases.md "Adding a release" says how to add one)' },
+      {
+        path: ['spec', 'distribution', 'image'],
+        message:
+          'llama-stack 0.1.9 is not supported; supported releases: 0.2.x, 0.4.x, 0.7.x, 0.8.x, 1.0.x, 1.1.x, 1.2.x, 1.3.x (the release catalog has 0.2.14, 0.4.4, 0.7.1, 0.8.0, 1.0.0, 1.1.3, 1.2.2, 1.3.0; docs/releases.md "Adding a release" says how to add one)',
+      },
     ]);
   });
 
   it('FR-029 applies to the overrideConfig of an image too', () => {
-    expect(problems(plan('distribution: {image: "quay.io/me/stack:0.7.1"}\noverrideConfig: {configMapName: mine}', { inputs: overrideMap('version: 3\nproviders: {}') }))).toEqual([
-      { path: ['spec', 'overrideConfig', 'configMapName'], message: 'Unsupported config.yaml version 3. Supported versions: 2' },
-    ]);
+    expect(
+      problems(
+        plan('distribution: {image: "quay.io/me/stack:0.7.1"}\noverrideConfig: {configMapName: mine}', { inputs: overrideMap('version: 3\nproviders: {}') }),
+      ),
+    ).toEqual([{ path: ['spec', 'overrideConfig', 'configMapName'], message: 'Unsupported config.yaml version 3. Supported versions: 2' }]);
   });
 });
 
@@ -307,17 +347,28 @@ describe('RenderConfig `distributions` as an option', () => {
   const renderConfig = (spec: string) => `apiVersion: fn.llamastack.io/v1alpha1\nkind: RenderConfig\nmetadata: {name: options}\nspec:\n${spec}`;
   const configMap = (data: string) => `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: function-input}\ndata:\n${data}`;
   const deploymentImage = (items: unknown[]) =>
-    (items.find((i) => (i as KrmObject).kind === 'Deployment') as { spec: { template: { spec: { containers: Array<{ image: string }> } } } }).spec.template.spec.containers[0]?.image;
+    (items.find((i) => (i as KrmObject).kind === 'Deployment') as { spec: { template: { spec: { containers: Array<{ image: string }> } } } }).spec.template.spec
+      .containers[0]?.image;
 
   it('RenderConfig form: a mapping', () => {
-    const out = render({ mode: 'build', items: itemsFrom(llsd), functionConfig: itemFrom(renderConfig(`  distributions:\n    starter: {image: "${mirror()}"}`)) });
+    const out = render({
+      mode: 'build',
+      items: itemsFrom(llsd),
+      functionConfig: itemFrom(renderConfig(`  distributions:\n    starter: {image: "${mirror()}"}`)),
+    });
     expect(out.results.filter((r) => r.severity === 'error')).toEqual([]);
     expect(deploymentImage(out.items)).toBe(mirror());
-    expect(out.results.find((r) => r.severity === 'info')?.message).toMatch(/for llama-stack 0\.7\.1 \(distribution starter, image registry\.internal\/llamastack\/distribution-starter:0\.7\.1\)$/);
+    expect(out.results.find((r) => r.severity === 'info')?.message).toMatch(
+      /for llama-stack 0\.7\.1 \(distribution starter, image registry\.internal\/llamastack\/distribution-starter:0\.7\.1\)$/,
+    );
   });
 
   it('ConfigMap form (kpt `configMap:`): a YAML string', () => {
-    const out = render({ mode: 'krm', items: itemsFrom(llsd), functionConfig: itemFrom(configMap(`  distributions: |\n    starter:\n      image: ${mirror()}\n`)) });
+    const out = render({
+      mode: 'krm',
+      items: itemsFrom(llsd),
+      functionConfig: itemFrom(configMap(`  distributions: |\n    starter:\n      image: ${mirror()}\n`)),
+    });
     expect(out.results.filter((r) => r.severity === 'error')).toEqual([]);
     expect(deploymentImage(out.items)).toBe(mirror());
   });
@@ -328,8 +379,12 @@ describe('RenderConfig `distributions` as an option', () => {
   });
 
   it('FR-029 on an inline base config, at its version', () => {
-    const fc = readFunctionConfig(itemFrom(renderConfig('  distributions:\n    mine:\n      image: quay.io/me/mine:0.7.1\n      config: {version: 3, distro_name: mine, providers: {}}')));
-    expect(fc.role === 'options' && fc.problems).toEqual([{ path: ['spec', 'distributions', 'mine', 'config', 'version'], message: 'Unsupported config.yaml version 3. Supported versions: 2' }]);
+    const fc = readFunctionConfig(
+      itemFrom(renderConfig('  distributions:\n    mine:\n      image: quay.io/me/mine:0.7.1\n      config: {version: 3, distro_name: mine, providers: {}}')),
+    );
+    expect(fc.role === 'options' && fc.problems).toEqual([
+      { path: ['spec', 'distributions', 'mine', 'config', 'version'], message: 'Unsupported config.yaml version 3. Supported versions: 2' },
+    ]);
   });
 
   it('unknown fields and bad names are errors', () => {
@@ -343,14 +398,24 @@ describe('RenderConfig `distributions` as an option', () => {
   it('the registry option: defaults, ConfigMap YAML string, and errors at their field', () => {
     const defaults = renderConfigSchemas().renderOptionsSchema.parse({}).registry;
     expect(defaults).toEqual({ offline: false, mirrors: {}, insecure: [], platform: 'linux/amd64', timeoutSeconds: 30, pinDigest: false });
-    const fromData = readFunctionConfig(itemFrom(configMap('  registry: "{offline: \'true\', insecure: [127.0.0.1:5000], mirrors: {docker.io: [mirror.internal/hub]}}"\n')));
+    const fromData = readFunctionConfig(
+      itemFrom(configMap('  registry: "{offline: \'true\', insecure: [127.0.0.1:5000], mirrors: {docker.io: [mirror.internal/hub]}}"\n')),
+    );
     expect(fromData.role === 'options' && fromData.problems).toEqual([]);
-    const bad = readFunctionConfig(itemFrom(renderConfig('  registry:\n    platform: linux\n    insecure: [https://quay.io]\n    mirrors: {docker.io: []}\n    timeout: 3')));
+    const bad = readFunctionConfig(
+      itemFrom(renderConfig('  registry:\n    platform: linux\n    insecure: [https://quay.io]\n    mirrors: {docker.io: []}\n    timeout: 3')),
+    );
     expect(bad.role === 'options' && bad.problems).toEqual([
       { path: ['spec', 'registry', 'mirrors', 'docker.io'], message: 'must list at least 1 item' },
-      { path: ['spec', 'registry', 'insecure', 0], message: 'must be a registry host such as `registry.internal:5000` (a name or address and an optional port, no scheme)' },
+      {
+        path: ['spec', 'registry', 'insecure', 0],
+        message: 'must be a registry host such as `registry.internal:5000` (a name or address and an optional port, no scheme)',
+      },
       { path: ['spec', 'registry', 'platform'], message: 'must be `os/architecture[/variant]`, such as `linux/amd64` or `linux/arm64`' },
-      { path: ['spec', 'registry', 'timeout'], message: 'is not a known field; known fields: offline, cacheDir, mirrors, insecure, platform, timeoutSeconds, pinDigest' },
+      {
+        path: ['spec', 'registry', 'timeout'],
+        message: 'is not a known field; known fields: offline, cacheDir, mirrors, insecure, platform, timeoutSeconds, pinDigest',
+      },
     ]);
   });
 
@@ -380,7 +445,10 @@ describe('`configPath` in `llsd-render build` and `validate`', () => {
     const dir = join(root, name);
     mkdirSync(join(dir, 'apps', 'bases'), { recursive: true });
     writeFileSync(join(dir, 'apps', 'llsd.yaml'), llsdYaml('distribution: {name: mine}'));
-    writeFileSync(join(dir, 'apps', 'options.yaml'), `apiVersion: fn.llamastack.io/v1alpha1\nkind: RenderConfig\nmetadata: {name: options}\nspec:\n  distributions:\n${distributions}`);
+    writeFileSync(
+      join(dir, 'apps', 'options.yaml'),
+      `apiVersion: fn.llamastack.io/v1alpha1\nkind: RenderConfig\nmetadata: {name: options}\nspec:\n  distributions:\n${distributions}`,
+    );
     for (const [path, text] of Object.entries(files)) writeFileSync(join(dir, path), text);
     return join(dir, 'apps');
   }
@@ -413,7 +481,12 @@ describe('`configPath` in `llsd-render build` and `validate`', () => {
     const missing = await run(['validate', project('missing', '    mine: {image: "quay.io/me/mine:0.7.1", configPath: bases/none.yaml}\n')]);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toMatch(/spec\.distributions\.mine\.configPath: cannot read "bases\/none\.yaml": no such file/);
-    const bad = await run(['validate', project('bad', '    mine: {image: "quay.io/me/mine:0.7.1", configPath: bases/mine.yaml}\n', { 'apps/bases/mine.yaml': base.replace('version: 2', 'version: 3') })]);
+    const bad = await run([
+      'validate',
+      project('bad', '    mine: {image: "quay.io/me/mine:0.7.1", configPath: bases/mine.yaml}\n', {
+        'apps/bases/mine.yaml': base.replace('version: 2', 'version: 3'),
+      }),
+    ]);
     expect(bad.code).toBe(1);
     expect(bad.stderr).toMatch(/spec\.distributions\.mine\.config\.version: Unsupported config\.yaml version 3\. Supported versions: 2/);
   });

@@ -50,7 +50,13 @@ const differences: Record<string, Record<string, Keys>> = {
   '1.0.0': { 'inference remote::bedrock': bedrockApiKey },
 };
 
-const crApis: Record<string, ProviderApi> = { inference: 'inference', safety: 'safety', vector_io: 'vectorIo', tool_runtime: 'toolRuntime', telemetry: 'telemetry' };
+const crApis: Record<string, ProviderApi> = {
+  inference: 'inference',
+  safety: 'safety',
+  vector_io: 'vectorIo',
+  tool_runtime: 'toolRuntime',
+  telemetry: 'telemetry',
+};
 
 const endpoint = 'http://probe.svc:8000/v1';
 const spec = (api: string, type: string, fields: string) => `distribution: {name: x}\nproviders:\n  ${crApis[api]}: {id: probe, provider: "${type}"${fields}}`;
@@ -81,11 +87,19 @@ for (const release of catalogReleases()) {
         const fields = `${row.urlKeys ? `, endpoint: "${endpoint}"` : ''}${row.credentialKeys ? ', apiKey: {name: probe-creds, key: key}' : ''}`;
         const outcome = generate(planFor(release, spec(row.api, row.type, fields)));
         const base = ['spec', 'providers', crApis[row.api]];
-        const expectedErrors = [...(row.urlKeys && url === null ? [[...base, 'endpoint']] : []), ...(row.credentialKeys && credential === null ? [[...base, 'apiKey']] : [])];
+        const expectedErrors = [
+          ...(row.urlKeys && url === null ? [[...base, 'endpoint']] : []),
+          ...(row.credentialKeys && credential === null ? [[...base, 'apiKey']] : []),
+        ];
         const errors = outcome.problems.filter((p) => (p.severity ?? 'error') === 'error');
         expect(errors.map((p) => p.path)).toEqual(expectedErrors);
         if (expectedErrors.length > 0) {
-          for (const problem of errors) expect(problem.message).toMatch(new RegExp(`^cannot be set for ${row.type.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: it (has no URL setting|takes no API key) in llama-stack ${release};`));
+          for (const problem of errors)
+            expect(problem.message).toMatch(
+              new RegExp(
+                `^cannot be set for ${row.type.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: it (has no URL setting|takes no API key) in llama-stack ${release};`,
+              ),
+            );
           return;
         }
         const entry = (configOf(outcome).providers[row.api] as Array<Record<string, any>>).find((p) => p.provider_id === 'probe');
@@ -113,7 +127,9 @@ describe('release-aware keys, spelled out', () => {
   });
 
   it('bedrock at 0.2.14: apiKey is an error that names the AWS keys to give in secretRefs', () => {
-    const outcome = generate(inlinePlan('distribution: {name: x}\nproviders:\n  inference: {provider: bedrock, apiKey: {name: a, key: b}}', '0.2.14', profileFor('0.2.14')!, base02));
+    const outcome = generate(
+      inlinePlan('distribution: {name: x}\nproviders:\n  inference: {provider: bedrock, apiKey: {name: a, key: b}}', '0.2.14', profileFor('0.2.14')!, base02),
+    );
     expect(outcome.problems).toEqual([
       {
         path: ['spec', 'providers', 'inference', 'apiKey'],
@@ -124,10 +140,21 @@ describe('release-aware keys, spelled out', () => {
   });
 
   it('an old-release endpoint is written as is: /v1 is completed only for 0.4.0+ base_url', () => {
-    const outcome = generate(inlinePlan('distribution: {name: x}\nproviders:\n  inference: {provider: ollama, endpoint: "http://ollama:11434"}', '0.2.14', profileFor('0.2.14')!, base02));
+    const outcome = generate(
+      inlinePlan(
+        'distribution: {name: x}\nproviders:\n  inference: {provider: ollama, endpoint: "http://ollama:11434"}',
+        '0.2.14',
+        profileFor('0.2.14')!,
+        base02,
+      ),
+    );
     expect(outcome.problems).toEqual([]);
     // The rest of the entry is 0.2.14's own sample config for ollama.
-    expect(configOf(outcome).providers.inference.at(-1)).toEqual({ provider_id: 'ollama', provider_type: 'remote::ollama', config: { url: 'http://ollama:11434', raise_on_connect_error: true } });
+    expect(configOf(outcome).providers.inference.at(-1)).toEqual({
+      provider_id: 'ollama',
+      provider_type: 'remote::ollama',
+      config: { url: 'http://ollama:11434', raise_on_connect_error: true },
+    });
   });
 
   it('0.4.4 completes a bare-host base_url with /v1', () => {

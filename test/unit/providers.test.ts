@@ -22,14 +22,23 @@ describe('provider types from the release registry', () => {
     expect(entryOf(planAt('0.7.1', 'providers:\n  vectorIo: {id: b, provider: "inline::builtin"}'), 'vector_io', 'b')?.provider_type).toBe('inline::builtin');
     const lines = problemLines(generate(planAt('0.8.0', 'providers:\n  vectorIo: {id: b, provider: "inline::builtin"}')));
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/^error spec\.providers\.vectorIo\.provider: "inline::builtin" is not a vector_io provider in llama-stack 0\.8\.0\. .*Valid vector_io providers: chromadb, .*faiss.*pgvector/);
+    expect(lines[0]).toMatch(
+      /^error spec\.providers\.vectorIo\.provider: "inline::builtin" is not a vector_io provider in llama-stack 0\.8\.0\. .*Valid vector_io providers: chromadb, .*faiss.*pgvector/,
+    );
   });
 
   it('remote::hf::endpoint (or hf::endpoint) resolves at 0.4.4, with the id hf-endpoint; 0.7.1 refuses it', () => {
     const short = planAt('0.4.4', 'providers:\n  inference: {provider: "hf::endpoint", settings: {endpoint_name: my-endpoint}}');
     expect(short.llsd.providers[0]?.id).toBe('hf-endpoint');
-    expect(entryOf(short, 'inference', 'hf-endpoint')).toEqual({ provider_id: 'hf-endpoint', provider_type: 'remote::hf::endpoint', config: { endpoint_name: 'my-endpoint' } });
-    const full = planAt('0.4.4', 'providers:\n  inference: {id: hf, provider: "remote::hf::serverless", apiKey: {name: hf, key: token}, settings: {huggingface_repo: m}}');
+    expect(entryOf(short, 'inference', 'hf-endpoint')).toEqual({
+      provider_id: 'hf-endpoint',
+      provider_type: 'remote::hf::endpoint',
+      config: { endpoint_name: 'my-endpoint' },
+    });
+    const full = planAt(
+      '0.4.4',
+      'providers:\n  inference: {id: hf, provider: "remote::hf::serverless", apiKey: {name: hf, key: token}, settings: {huggingface_repo: m}}',
+    );
     expect(entryOf(full, 'inference', 'hf')?.config).toEqual({ huggingface_repo: 'm', api_token: '${env.LLSD_HF_API_KEY}' });
     expect(problemLines(generate(planAt('0.7.1', 'providers:\n  inference: {id: hf, provider: "remote::hf::endpoint"}')))[0]).toMatch(
       /^error spec\.providers\.inference\.provider: "remote::hf::endpoint" is not an inference provider in llama-stack 0\.7\.1\./,
@@ -37,14 +46,20 @@ describe('provider types from the release registry', () => {
   });
 
   it('0.2.14 accepts inline::vllm and the *-openai-compat adapters', () => {
-    expect(entryOf(planAt('0.2.14', 'providers:\n  inference: {id: local, provider: "inline::vllm"}'), 'inference', 'local')?.provider_type).toBe('inline::vllm');
-    expect(entryOf(planAt('0.2.14', 'providers:\n  inference: {id: t, provider: together-openai-compat, endpoint: "https://api.together.xyz/v1"}'), 'inference', 't')?.config).toMatchObject({
+    expect(entryOf(planAt('0.2.14', 'providers:\n  inference: {id: local, provider: "inline::vllm"}'), 'inference', 'local')?.provider_type).toBe(
+      'inline::vllm',
+    );
+    expect(
+      entryOf(planAt('0.2.14', 'providers:\n  inference: {id: t, provider: together-openai-compat, endpoint: "https://api.together.xyz/v1"}'), 'inference', 't')
+        ?.config,
+    ).toMatchObject({
       openai_compat_api_base: 'https://api.together.xyz/v1',
     });
   });
 
   it('the CR schema takes one second `::` part and no more', () => {
-    const parse = (provider: string) => parseLlsd(itemFrom(llsdYaml(`distribution: {name: starter}\nproviders:\n  inference: {id: p, provider: "${provider}"}`)).object);
+    const parse = (provider: string) =>
+      parseLlsd(itemFrom(llsdYaml(`distribution: {name: starter}\nproviders:\n  inference: {id: p, provider: "${provider}"}`)).object);
     expect(parse('remote::hf::endpoint').ok).toBe(true);
     const refused = parse('remote::hf::endpoint::x');
     expect(refused.ok).toBe(false);
@@ -77,9 +92,14 @@ describe('a provider the CR adds starts from the release sample config', () => {
   it('0.2.14: every provider entry has a `config` mapping; 0.7.1 writes none when empty', () => {
     // base02 writes its sentence-transformers entry without `config`, as 0.2.24 allows.
     const old = configOf(generate(planAt('0.2.14', 'providers:\n  toolRuntime: {id: mcp, provider: model-context-protocol}')));
-    for (const list of Object.values(old.providers) as Array<Array<Record<string, unknown>>>) for (const p of list) expect(p.config, String(p.provider_id)).toBeTypeOf('object');
+    for (const list of Object.values<Array<Record<string, unknown>>>(old.providers))
+      for (const p of list) expect(p.config, String(p.provider_id)).toBeTypeOf('object');
     expect(old.providers.inference.find((p: Record<string, unknown>) => p.provider_id === 'sentence-transformers').config).toEqual({});
-    expect(old.providers.tool_runtime.find((p: Record<string, unknown>) => p.provider_id === 'mcp')).toEqual({ provider_id: 'mcp', provider_type: 'remote::model-context-protocol', config: {} });
+    expect(old.providers.tool_runtime.find((p: Record<string, unknown>) => p.provider_id === 'mcp')).toEqual({
+      provider_id: 'mcp',
+      provider_type: 'remote::model-context-protocol',
+      config: {},
+    });
     const current = configOf(generate(planAt('0.7.1', 'providers:\n  toolRuntime: {id: mcp, provider: model-context-protocol}')));
     expect(current.providers.tool_runtime[0]).toEqual({ provider_id: 'mcp', provider_type: 'remote::model-context-protocol' });
   });
@@ -103,7 +123,10 @@ describe('a base entry at a localhost default', () => {
   });
 
   it('stays when the CR configures it by its id, or gives no endpoint, or the entry points elsewhere', () => {
-    expect(configOf(generate(planAt('0.2.14', 'providers:\n  inference: {id: vllm-inference, provider: vllm, endpoint: "http://vllm:8000/v1"}', base))).providers.inference[0].config.url).toBe('http://vllm:8000/v1');
+    expect(
+      configOf(generate(planAt('0.2.14', 'providers:\n  inference: {id: vllm-inference, provider: vllm, endpoint: "http://vllm:8000/v1"}', base))).providers
+        .inference[0].config.url,
+    ).toBe('http://vllm:8000/v1');
     const noEndpoint = configOf(generate(planAt('0.2.14', 'providers:\n  inference: {id: mine, provider: vllm}', base)));
     expect(noEndpoint.providers.inference.map((p: Record<string, unknown>) => p.provider_id)).toEqual(['vllm-inference', 'sentence-transformers', 'mine']);
     const remote = base.replace('http://localhost:8000/v1', 'http://vllm.shared.svc:8000/v1');
@@ -112,7 +135,9 @@ describe('a base entry at a localhost default', () => {
   });
 
   it('a conditional base entry (switched on by an env var) is left alone', () => {
-    const outcome = generate(starterPlan('distribution: {name: starter}\nproviders:\n  inference: {id: mine, provider: vllm, endpoint: "http://vllm:8000/v1"}'));
+    const outcome = generate(
+      starterPlan('distribution: {name: starter}\nproviders:\n  inference: {id: mine, provider: vllm, endpoint: "http://vllm:8000/v1"}'),
+    );
     expect(outcome.problems.filter((p) => p.message.includes('replaces the base'))).toEqual([]);
   });
 });

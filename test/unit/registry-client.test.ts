@@ -70,7 +70,9 @@ interface Behaviour {
 async function fakeRegistry(image: FakeImage, behaviour: Behaviour = {}): Promise<{ host: string; requests: string[]; blobs: Map<string, Buffer> }> {
   const algorithm = image.algorithm ?? 'sha256';
   const layer = image.layer ?? tarLayer({ 'app/config.yaml': config });
-  const configBlob = Buffer.from(JSON.stringify({ architecture: 'amd64', os: 'linux', config: { Labels: image.labels }, rootfs: { type: 'layers', diff_ids: [] } }));
+  const configBlob = Buffer.from(
+    JSON.stringify({ architecture: 'amd64', os: 'linux', config: { Labels: image.labels }, rootfs: { type: 'layers', diff_ids: [] } }),
+  );
   const blobs = new Map([
     [digestOf(configBlob, algorithm), configBlob],
     [digestOf(layer, algorithm), layer],
@@ -91,7 +93,7 @@ async function fakeRegistry(image: FakeImage, behaviour: Behaviour = {}): Promis
     const url = new URL(req.url ?? '/', 'http://x');
     if (url.pathname === '/token') {
       let body = '';
-      req.on('data', (d: Buffer) => (body += d));
+      req.on('data', (d: Buffer) => (body += d.toString()));
       req.on('end', () => {
         const form = new URLSearchParams(body);
         if (req.method === 'POST' && form.get('grant_type') === 'refresh_token' && form.get('refresh_token') === 'good-refresh') {
@@ -105,7 +107,11 @@ async function fakeRegistry(image: FakeImage, behaviour: Behaviour = {}): Promis
     if (behaviour.auth) {
       const { port } = server.address() as AddressInfo;
       // `expiring`: the first token stops working after one request.
-      const valid = behaviour.auth === 'expiring' ? (req.headers.authorization === 'Bearer tok-1' && requests.filter((r) => !r.includes('/token')).length <= 2) || req.headers.authorization === 'Bearer tok-2' : /^Bearer tok-\d+$/.test(req.headers.authorization ?? '');
+      const valid =
+        behaviour.auth === 'expiring'
+          ? (req.headers.authorization === 'Bearer tok-1' && requests.filter((r) => !r.includes('/token')).length <= 2) ||
+            req.headers.authorization === 'Bearer tok-2'
+          : /^Bearer tok-\d+$/.test(req.headers.authorization ?? '');
       if (!valid) {
         res.writeHead(401, { 'WWW-Authenticate': `Bearer realm="http://127.0.0.1:${port}/token",service="fake",scope="repository:demo/app:pull"` }).end();
         return;
@@ -168,10 +174,22 @@ async function blobStorage(blobs: ReadonlyMap<string, Buffer>): Promise<{ url: s
 }
 
 const base64Labels = { 'io.llamastack.config.base64': Buffer.from(config).toString('base64') };
-const layerLabels = (layer: Buffer, algorithm: Algorithm = 'sha256') => ({ 'io.llamastack.config.layer': digestOf(layer, algorithm), 'io.llamastack.config.path': '/app/config.yaml' });
+const layerLabels = (layer: Buffer, algorithm: Algorithm = 'sha256') => ({
+  'io.llamastack.config.layer': digestOf(layer, algorithm),
+  'io.llamastack.config.path': '/app/config.yaml',
+});
 
 function settings(hosts: string[], extra: Partial<LookupSettings> = {}): LookupSettings {
-  return { offline: false, cacheDir: join(tempDir(), 'cache'), mirrors: {}, insecure: hosts, platform: 'linux/amd64', timeoutSeconds: 5, pinDigest: false, ...extra };
+  return {
+    offline: false,
+    cacheDir: join(tempDir(), 'cache'),
+    mirrors: {},
+    insecure: hosts,
+    platform: 'linux/amd64',
+    timeoutSeconds: 5,
+    pinDigest: false,
+    ...extra,
+  };
 }
 const lookUp = (host: string, extra: Partial<LookupSettings> = {}, env: Record<string, string> = {}): Promise<ImageLookup> =>
   lookUpImage(`${host}/demo/app:1.0`, settings([host], extra), { HOME: tempDir(), ...env });
@@ -225,7 +243,9 @@ describe('layers', () => {
     const reg = await fakeRegistry({ labels: layerLabels(layer), layer });
     const s = settings([reg.host]);
     const lookup = await lookUpImage(`${reg.host}/demo/app:1.0`, s, { HOME: tempDir() });
-    expect(messageOf(lookup)).toMatch(new RegExp(`^the layer sha256:[a-f0-9]{64} of ${reg.host}/demo/app:1\\.0 is not a tar archive llsd-render can read \\(.+\\)$`));
+    expect(messageOf(lookup)).toMatch(
+      new RegExp(`^the layer sha256:[a-f0-9]{64} of ${reg.host}/demo/app:1\\.0 is not a tar archive llsd-render can read \\(.+\\)$`),
+    );
   });
 
   it('a zstd layer: a clear error naming the type', async () => {
@@ -247,10 +267,11 @@ describe('time limits', () => {
   });
 
   it('a body that keeps arriving may take longer than timeoutSeconds in all', async () => {
-    const reg = await fakeRegistry({ labels: base64Labels }, { drip: { bytes: 40, everyMs: 200 } });
-    const started = Date.now();
+    const reg = await fakeRegistry({ labels: base64Labels }, { drip: { bytes: 20, everyMs: 200 } });
     expect(textOf(await lookUp(reg.host, { timeoutSeconds: 1 }))).toBe(config);
-    expect(Date.now() - started).toBeGreaterThan(1000);
+    // The fake registry sends one 20-byte piece every 200 ms: the blob took longer than the 1 s in all to arrive.
+    const read = reg.requests.filter((r) => r.startsWith('GET ') && r.includes('/blobs/')).map((r) => reg.blobs.get(r.split('/blobs/')[1] ?? ''));
+    expect(read.map((blob) => Math.ceil((blob?.length ?? 0) / 20) * 200)).toEqual([expect.toSatisfy((ms: number) => ms > 1000)]);
   });
 });
 
@@ -258,7 +279,11 @@ describe('mirrors', () => {
   it('a mirror answering 503 hands over to the registry; a mirror that is down too', async () => {
     const mirror = await fakeRegistry({ labels: base64Labels }, { status: 503 });
     const origin = await fakeRegistry({ labels: { 'io.llamastack.config.base64': Buffer.from('version: 2\ndistro_name: origin\n').toString('base64') } });
-    const lookup = await lookUpImage(`${origin.host}/demo/app:1.0`, settings([mirror.host, origin.host, '127.0.0.1:9'], { mirrors: { [origin.host]: ['127.0.0.1:9', mirror.host] } }), { HOME: tempDir() });
+    const lookup = await lookUpImage(
+      `${origin.host}/demo/app:1.0`,
+      settings([mirror.host, origin.host, '127.0.0.1:9'], { mirrors: { [origin.host]: ['127.0.0.1:9', mirror.host] } }),
+      { HOME: tempDir() },
+    );
     expect(textOf(lookup)).toBe('version: 2\ndistro_name: origin\n');
     expect(lookup.ok && lookup.host).toBe(origin.host);
   });

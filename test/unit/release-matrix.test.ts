@@ -76,7 +76,11 @@ describe.each(catalogReleases())('release %s', (release) => {
 
     it.each(cases)('%s %s', (api, type) => {
       if (!starter) throw new Error(`${release} ships no starter config`);
-      const out = render(`distribution: {name: test}\nproviders:\n  ${crApis[api]}:\n    provider: "${type}"\n    id: matrix${requiredSettings(release, api, type)}`, release, shippedText(release, starter));
+      const out = render(
+        `distribution: {name: test}\nproviders:\n  ${crApis[api]}:\n    provider: "${type}"\n    id: matrix${requiredSettings(release, api, type)}`,
+        release,
+        shippedText(release, starter),
+      );
       if (!out.ok) {
         // A refusal must say why; it may not be about a key the release lacks.
         expect(out.problems.map((p) => p.message).join('\n')).not.toMatch(/is not a .* setting/);
@@ -110,7 +114,9 @@ function requiredSettings(release: string, api: string, type: string): string {
 
 function exampleValue(node: Record<string, unknown>): string {
   // The catalog wraps scalars as `anyOf: [scalar, EnvPlaceholder]`.
-  const branches = [node, ...((node.anyOf as Array<Record<string, unknown>> | undefined) ?? [])].filter((b) => !String(b.$ref ?? '').endsWith('/EnvPlaceholder'));
+  const branches = [node, ...((node.anyOf as Array<Record<string, unknown>> | undefined) ?? [])].filter(
+    (b) => !String((b.$ref as string | undefined) ?? '').endsWith('/EnvPlaceholder'),
+  );
   if (branches.some((b) => b.type === 'string')) return '"example"';
   const types = branches.map((b) => b.type).filter((t): t is string => typeof t === 'string');
   if (types.includes('integer') || types.includes('number')) return '1';

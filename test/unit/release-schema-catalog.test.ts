@@ -13,7 +13,8 @@ const read = (text: string): unknown => {
   if (parsed.problem) throw new Error(parsed.problem.message);
   return parsed.value;
 };
-const check = (config: unknown, release: string) => checkReleaseSchema(config, { release, catalogRelease: release, containerEnv: new Set(), source: 'generated' });
+const check = (config: unknown, release: string) =>
+  checkReleaseSchema(config, { release, catalogRelease: release, containerEnv: new Set(), source: 'generated' });
 
 /** Each base config path with the release it is for. */
 const bases = Object.values(distributions()).flatMap((d) => Object.entries(d.releases).map(([release, r]) => ({ release, path: r.config })));

@@ -79,7 +79,11 @@ describe('release schema, fast check: agrees with cfworker', () => {
 });
 
 describe('release schema, fast check: what it leaves to cfworker', () => {
-  const node: Schema = { type: 'object', properties: { n: { type: 'integer', minimum: 1 }, s: { type: 'string', maxLength: 2, pattern: '^a' } }, additionalProperties: false };
+  const node: Schema = {
+    type: 'object',
+    properties: { n: { type: 'integer', minimum: 1 }, s: { type: 'string', maxLength: 2, pattern: '^a' } },
+    additionalProperties: false,
+  };
 
   it('judges the keywords it knows as cfworker does', () => {
     const cases: unknown[] = [{ n: 1 }, { n: 1.5 }, { n: 0 }, { n: 2.0 }, { s: 'ab' }, { s: 'abc' }, { s: 'ba' }, { s: 'a\u{1F600}' }, { x: 1 }, []];

@@ -114,14 +114,30 @@ describe('release schema: types and enums', () => {
   });
 
   it('a value outside an enum, with the closest value (0.2.14 telemetry sinks)', () => {
-    const config = { version: 2, image_name: 'test', providers: { telemetry: [{ provider_id: 'm', provider_type: 'inline::meta-reference', config: { sinks: ['consle'], sqlite_db_path: '/tmp/t.db' } }] } };
+    const config = {
+      version: 2,
+      image_name: 'test',
+      providers: { telemetry: [{ provider_id: 'm', provider_type: 'inline::meta-reference', config: { sinks: ['consle'], sqlite_db_path: '/tmp/t.db' } }] },
+    };
     const p = only(check(config, '0.2.14'));
     expect(p.path).toBe('providers.telemetry[0].config.sinks[0]');
     expect(p.message).toBe('must be one of `otel_trace`, `otel_metric`, `sqlite`, `console`, not "consle"; did you mean `console`?');
   });
 
   it('0.2.14 splits a comma-separated sinks string (a pydantic before-validator), so it passes', () => {
-    const config = { version: '2', image_name: 'test', providers: { telemetry: [{ provider_id: 'm', provider_type: 'inline::meta-reference', config: { sinks: '${env.TELEMETRY_SINKS:=console,sqlite}', sqlite_db_path: '/tmp/t.db' } }] } };
+    const config = {
+      version: '2',
+      image_name: 'test',
+      providers: {
+        telemetry: [
+          {
+            provider_id: 'm',
+            provider_type: 'inline::meta-reference',
+            config: { sinks: '${env.TELEMETRY_SINKS:=console,sqlite}', sqlite_db_path: '/tmp/t.db' },
+          },
+        ],
+      },
+    };
     expect(check(config, '0.2.14')).toEqual([]);
   });
 });
@@ -187,7 +203,11 @@ describe('release schema: findings kept from earlier checks', () => {
     expect(only(check(config, '0.7.1')).path).toBe('providers.inference[0].config.max_tokenz');
     delete settings.max_tokenz;
     settings.max_tokens = 'many';
-    expect(only(check(config, '0.7.1'))).toEqual({ severity: 'error', path: 'providers.inference[0].config.max_tokens', message: 'must be an integer, not "many"' });
+    expect(only(check(config, '0.7.1'))).toEqual({
+      severity: 'error',
+      path: 'providers.inference[0].config.max_tokens',
+      message: 'must be an integer, not "many"',
+    });
   });
 
   it('the same provider entry at another index is reported at its own index', () => {
@@ -233,7 +253,11 @@ describe('release schema: infinity and NaN (YAML .inf, .nan) (attacker round 8)'
   });
 
   it('a value JSON writes as null is not mistaken for null: each is judged on its own, in either order', () => {
-    const infinityFirst = [check(vllm({ max_tokens: Number.POSITIVE_INFINITY }), '0.7.1'), check(vllm({ max_tokens: null }), '0.7.1'), check(vllm({ max_tokens: 4096 }), '0.7.1')];
+    const infinityFirst = [
+      check(vllm({ max_tokens: Number.POSITIVE_INFINITY }), '0.7.1'),
+      check(vllm({ max_tokens: null }), '0.7.1'),
+      check(vllm({ max_tokens: 4096 }), '0.7.1'),
+    ];
     expect(infinityFirst.map((problems) => problems.map((p) => p.message))).toEqual([['must be an integer, not .inf'], ['must be an integer, not null'], []]);
   });
 });

@@ -10,18 +10,38 @@ const v03 = (spec: string) => generate(inlinePlan(`distribution: {name: x}\n${sp
 
 describe('models', () => {
   it('embedding models carry metadata.embedding_dimension (0.3.0+: registered_resources.models)', () => {
-    const config = configOf(starter('providers:\n  inference: {provider: ollama, endpoint: "http://o:11434/v1"}\nresources:\n  models: [{name: nomic-embed-text, modelType: embedding, embeddingDimension: 768}]'));
+    const config = configOf(
+      starter(
+        'providers:\n  inference: {provider: ollama, endpoint: "http://o:11434/v1"}\nresources:\n  models: [{name: nomic-embed-text, modelType: embedding, embeddingDimension: 768}]',
+      ),
+    );
     expect(config.registered_resources.models).toEqual([
-      { model_id: 'nomic-embed-text', provider_id: 'ollama', provider_model_id: 'nomic-embed-text', model_type: 'embedding', metadata: { embedding_dimension: 768 } },
+      {
+        model_id: 'nomic-embed-text',
+        provider_id: 'ollama',
+        provider_model_id: 'nomic-embed-text',
+        model_type: 'embedding',
+        metadata: { embedding_dimension: 768 },
+      },
     ]);
     expect(config.models).toBeUndefined();
   });
 
   it('≤ 0.2: the top-level models list, after the base entries a CR model does not replace', () => {
-    const config = configOf(old('resources:\n  models: [{name: all-MiniLM-L6-v2, provider: sentence-transformers, modelType: embedding, embeddingDimension: 384}, {name: m, provider: vllm-inference, contextLength: 8192}]'));
+    const config = configOf(
+      old(
+        'resources:\n  models: [{name: all-MiniLM-L6-v2, provider: sentence-transformers, modelType: embedding, embeddingDimension: 384}, {name: m, provider: vllm-inference, contextLength: 8192}]',
+      ),
+    );
     expect(config.models).toEqual([
       { metadata: {}, model_id: '${env.INFERENCE_MODEL}', provider_id: 'vllm-inference', model_type: 'llm' },
-      { model_id: 'all-MiniLM-L6-v2', provider_id: 'sentence-transformers', provider_model_id: 'all-MiniLM-L6-v2', model_type: 'embedding', metadata: { embedding_dimension: 384 } },
+      {
+        model_id: 'all-MiniLM-L6-v2',
+        provider_id: 'sentence-transformers',
+        provider_model_id: 'all-MiniLM-L6-v2',
+        model_type: 'embedding',
+        metadata: { embedding_dimension: 384 },
+      },
       { model_id: 'm', provider_id: 'vllm-inference', provider_model_id: 'm', model_type: 'llm', metadata: { context_length: 8192 } },
     ]);
     expect(config.registered_resources).toBeUndefined();
@@ -29,7 +49,8 @@ describe('models', () => {
 });
 
 describe('shields', () => {
-  const guard = 'providers:\n  inference: {provider: vllm, endpoint: "http://v/v1"}\n  safety: {provider: llama-guard}\nresources:\n  models: [meta-llama/Llama-Guard-3-8B]\n  shields: [meta-llama/Llama-Guard-3-8B]';
+  const guard =
+    'providers:\n  inference: {provider: vllm, endpoint: "http://v/v1"}\n  safety: {provider: llama-guard}\nresources:\n  models: [meta-llama/Llama-Guard-3-8B]\n  shields: [meta-llama/Llama-Guard-3-8B]';
 
   it("llama-guard: the shield is named after its guard model; provider_shield_id is the model's id (0.3.0+: provider_id/model_id)", () => {
     const outcome = starter(guard);
@@ -47,15 +68,21 @@ describe('shields', () => {
   });
 
   it('≤ 0.2: top-level shields, provider_shield_id the model_id', () => {
-    const config = configOf(old('resources:\n  models: [{name: meta-llama/Llama-Guard-3-8B, provider: vllm-inference}]\n  shields: [meta-llama/Llama-Guard-3-8B]'));
-    expect(config.shields.at(-1)).toEqual({ shield_id: 'meta-llama/Llama-Guard-3-8B', provider_id: 'llama-guard', provider_shield_id: 'meta-llama/Llama-Guard-3-8B' });
+    const config = configOf(
+      old('resources:\n  models: [{name: meta-llama/Llama-Guard-3-8B, provider: vllm-inference}]\n  shields: [meta-llama/Llama-Guard-3-8B]'),
+    );
+    expect(config.shields.at(-1)).toEqual({
+      shield_id: 'meta-llama/Llama-Guard-3-8B',
+      provider_id: 'llama-guard',
+      provider_shield_id: 'meta-llama/Llama-Guard-3-8B',
+    });
     expect(config.safety).toBeUndefined();
   });
 
   it('llama-guard with a shield that names no registered model is an error saying how to name the guard model', () => {
     const outcome = starter('providers:\n  safety: {provider: llama-guard}\nresources:\n  shields: [llama-guard]');
     expect(problemLines(outcome)).toEqual([
-      "error spec.resources.shields.0: names no registered model: the safety provider \"llama-guard\" (inline::llama-guard) runs each shield's guard model through inference, so register the guard model under the shield's name in `spec.resources.models`, for example `models: [{name: meta-llama/Llama-Guard-3-8B, provider: <inference provider id>}]` and `shields: [meta-llama/Llama-Guard-3-8B]`",
+      'error spec.resources.shields.0: names no registered model: the safety provider "llama-guard" (inline::llama-guard) runs each shield\'s guard model through inference, so register the guard model under the shield\'s name in `spec.resources.models`, for example `models: [{name: meta-llama/Llama-Guard-3-8B, provider: <inference provider id>}]` and `shields: [meta-llama/Llama-Guard-3-8B]`',
     ]);
   });
 
@@ -73,7 +100,11 @@ describe('shields', () => {
       'info spec.resources.shields: registered with the distribution\'s safety provider "llama-guard", the first of llama-guard, code-scanner; configure `spec.providers.safety` to choose another',
       'info spec.resources.shields.0: set safety.default_shield_id to "guard": the distribution\'s default "llama-guard" is not a shield the server will certainly register, and a default that names no registered shield stops the server',
     ]);
-    expect(configOf(outcome).registered_resources.shields.at(-1)).toEqual({ shield_id: 'guard', provider_id: 'llama-guard', provider_shield_id: 'fireworks/guard' });
+    expect(configOf(outcome).registered_resources.shields.at(-1)).toEqual({
+      shield_id: 'guard',
+      provider_id: 'llama-guard',
+      provider_shield_id: 'fireworks/guard',
+    });
   });
 
   it('no safety provider at all, or safety disabled: an error', () => {
@@ -116,7 +147,11 @@ describe('tools', () => {
       { toolgroup_id: 'builtin::websearch', provider_id: 'tavily-search' },
       { toolgroup_id: 'builtin::rag', provider_id: 'rag-runtime' },
     ]);
-    const ours = configOf(old('providers:\n  toolRuntime: [{id: bing, provider: bing-search, apiKey: {name: b, key: k}}, {id: wolfram, provider: wolfram-alpha}]\nresources:\n  tools: [websearch, wolfram_alpha]'));
+    const ours = configOf(
+      old(
+        'providers:\n  toolRuntime: [{id: bing, provider: bing-search, apiKey: {name: b, key: k}}, {id: wolfram, provider: wolfram-alpha}]\nresources:\n  tools: [websearch, wolfram_alpha]',
+      ),
+    );
     expect(ours.tool_groups).toEqual([
       { toolgroup_id: 'builtin::rag', provider_id: 'rag-runtime' },
       { toolgroup_id: 'builtin::websearch', provider_id: 'bing' },
@@ -137,9 +172,15 @@ describe('tools', () => {
 describe('a model naming a provider that is not enabled (issue 18)', () => {
   it('lists the CR\'s own provider ids first and suggests the nearest', () => {
     const problems: Parameters<typeof registerModels>[3] = [];
-    registerModels([{ name: 'm', provider: 'my-vlm', path: ['spec', 'resources', 'models', 0] }], 'my-vllm', ['fireworks', 'together', 'my-vllm'], problems, ['my-vllm']);
+    registerModels([{ name: 'm', provider: 'my-vlm', path: ['spec', 'resources', 'models', 0] }], 'my-vllm', ['fireworks', 'together', 'my-vllm'], problems, [
+      'my-vllm',
+    ]);
     expect(problems).toEqual([
-      { path: ['spec', 'resources', 'models', 0, 'provider'], message: 'names the inference provider "my-vlm", which the rendered config does not enable; did you mean "my-vllm"? use one of: my-vllm, fireworks, together' },
+      {
+        path: ['spec', 'resources', 'models', 0, 'provider'],
+        message:
+          'names the inference provider "my-vlm", which the rendered config does not enable; did you mean "my-vllm"? use one of: my-vllm, fireworks, together',
+      },
     ]);
   });
 });

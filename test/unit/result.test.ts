@@ -5,13 +5,20 @@ const ref = { apiVersion: 'llamastack.io/v1alpha2', kind: 'LlamaStackDistributio
 
 describe('formatLine', () => {
   it('writes <file>:<line>: <ns>/<name>: <field.path>: <message>', () => {
-    const r: Result = { severity: 'error', message: 'is required', resourceRef: ref, field: { path: 'spec.distribution' }, file: { path: 'apps/llsd.yaml', index: 0 }, line: 7 };
+    const r: Result = {
+      severity: 'error',
+      message: 'is required',
+      resourceRef: ref,
+      field: { path: 'spec.distribution' },
+      file: { path: 'apps/llsd.yaml', index: 0 },
+      line: 7,
+    };
     expect(formatLine(r)).toBe('apps/llsd.yaml:7: ai/demo: spec.distribution: is required');
   });
 
   it('leaves out what the input did not have and prefixes warnings', () => {
     expect(formatLine({ severity: 'warning', message: 'skipped', file: { path: 'x.yaml' } })).toBe('x.yaml: warning: skipped');
-    expect(formatLine({ severity: 'error', message: 'bad', resourceRef: { ...ref, namespace: undefined } as never })).toBe('demo: bad');
+    expect(formatLine({ severity: 'error', message: 'bad', resourceRef: { ...ref, namespace: undefined } })).toBe('demo: bad');
   });
 });
 
@@ -24,8 +31,22 @@ describe('results', () => {
   });
 
   it('results of one object: by line before field path, as the file reads (examples/postgres: user on 21, password on 22); results without a line after', () => {
-    const at = (path: string, line?: number): Result => ({ severity: 'warning', message: 'w', resourceRef: ref, field: { path }, file: { path: 'llsd.yaml', index: 0 }, ...(line !== undefined && { line }) });
-    const sorted = sortResults([at('spec.storage.sql.password', 29), at('spec.a'), at('spec.storage.kv.password', 22), at('spec.storage.sql.user', 28), at('spec.storage.kv.user', 21), at('spec.b', 1)]);
+    const at = (path: string, line?: number): Result => ({
+      severity: 'warning',
+      message: 'w',
+      resourceRef: ref,
+      field: { path },
+      file: { path: 'llsd.yaml', index: 0 },
+      ...(line !== undefined && { line }),
+    });
+    const sorted = sortResults([
+      at('spec.storage.sql.password', 29),
+      at('spec.a'),
+      at('spec.storage.kv.password', 22),
+      at('spec.storage.sql.user', 28),
+      at('spec.storage.kv.user', 21),
+      at('spec.b', 1),
+    ]);
     expect(sorted.map((r) => [r.line, r.field?.path])).toEqual([
       [1, 'spec.b'],
       [21, 'spec.storage.kv.user'],
@@ -50,7 +71,14 @@ describe('one result, one line (issue 15)', () => {
   const forged = 'star\nfake.yaml:1: forged\u001b[31mred\u2028';
 
   it('formatLine escapes control characters in every part', () => {
-    const r: Result = { severity: 'error', message: `unknown distribution "${forged}"`, resourceRef: { ...ref, name: 'de\nmo' }, field: { path: 'spec["a\rb"]' }, file: { path: 'x\n.yaml' }, line: 3 };
+    const r: Result = {
+      severity: 'error',
+      message: `unknown distribution "${forged}"`,
+      resourceRef: { ...ref, name: 'de\nmo' },
+      field: { path: 'spec["a\rb"]' },
+      file: { path: 'x\n.yaml' },
+      line: 3,
+    };
     const line = formatLine(r);
     expect(line.split('\n')).toHaveLength(1);
     expect(line).toBe('x\\n.yaml:3: ai/de\\nmo: spec["a\\rb"]: unknown distribution "star\\nfake.yaml:1: forged\\x1b[31mred\\u2028"');
@@ -67,7 +95,11 @@ describe('one result, one line (issue 15)', () => {
   });
 
   it('a message or field path that a site forgot to bound is cut in the middle, keeping its advice', () => {
-    const r: Result = { severity: 'error', message: `names "${'x'.repeat(1_000_000)}"; write a name such as \`starter\``, field: { path: `spec.settings["${'k'.repeat(1_000_000)}"]` } };
+    const r: Result = {
+      severity: 'error',
+      message: `names "${'x'.repeat(1_000_000)}"; write a name such as \`starter\``,
+      field: { path: `spec.settings["${'k'.repeat(1_000_000)}"]` },
+    };
     const line = formatLine(r);
     expect(line.length).toBeLessThan(5000);
     expect(line).toMatch(/characters left out/);
@@ -78,14 +110,26 @@ describe('one result, one line (issue 15)', () => {
 });
 
 describe('capRepeats', () => {
-  const modelError = (i: number): Result => ({ severity: 'error', message: `names the inference provider "nope-${i}"`, resourceRef: ref, field: { path: `spec.resources.models[${i}].provider` }, file: { path: 'llsd.yaml', index: 0 } });
+  const modelError = (i: number): Result => ({
+    severity: 'error',
+    message: `names the inference provider "nope-${i}"`,
+    resourceRef: ref,
+    field: { path: `spec.resources.models[${i}].provider` },
+    file: { path: 'llsd.yaml', index: 0 },
+  });
 
   it('keeps 100 results of one field of one object and counts the rest in one result', () => {
     const results = capRepeats(sortResults(Array.from({ length: 2000 }, (_, i) => modelError(i))));
     expect(results).toHaveLength(101);
     const summary = results.filter((r) => r.field?.path === 'spec.resources.models[*].provider');
     expect(summary).toEqual([
-      { severity: 'error', resourceRef: ref, file: { path: 'llsd.yaml', index: 0 }, field: { path: 'spec.resources.models[*].provider' }, message: '1,900 more errors like the 100 shown for this field are left out; fix the ones shown, then run again' },
+      {
+        severity: 'error',
+        resourceRef: ref,
+        file: { path: 'llsd.yaml', index: 0 },
+        field: { path: 'spec.resources.models[*].provider' },
+        message: '1,900 more errors like the 100 shown for this field are left out; fix the ones shown, then run again',
+      },
     ]);
     expect(exitCodeOf(results)).toBe(1);
   });
@@ -102,14 +146,22 @@ describe('results whose parts came from input of another type', () => {
   it('a number as a namespace or name (`namespace: -0`) prints, as text', () => {
     const named = { severity: 'error' as const, message: 'm', resourceRef: { apiVersion: 'v1', kind: 'ConfigMap', name: -0 as unknown as string } };
     expect(formatLine(named)).toBe('0: m');
-    const namespaced = { severity: 'error' as const, message: 'm', resourceRef: { apiVersion: 'v1', kind: 'ConfigMap', name: 'x', namespace: 7 as unknown as string } };
+    const namespaced = {
+      severity: 'error' as const,
+      message: 'm',
+      resourceRef: { apiVersion: 'v1', kind: 'ConfigMap', name: 'x', namespace: 7 as unknown as string },
+    };
     expect(formatLine(namespaced)).toBe('7/x: m');
   });
 });
 
 describe('a long name in a stderr line (attacker probe: 495 characters of a 5 MB name)', () => {
   it('shows at most about 120 characters of the namespace and of the name', () => {
-    const line = formatLine({ severity: 'error', message: 'm', resourceRef: { apiVersion: 'v1', kind: 'ConfigMap', name: `q${'a'.repeat(5_000_000)}`, namespace: 'llama' } });
+    const line = formatLine({
+      severity: 'error',
+      message: 'm',
+      resourceRef: { apiVersion: 'v1', kind: 'ConfigMap', name: `q${'a'.repeat(5_000_000)}`, namespace: 'llama' },
+    });
     expect(line.length).toBeLessThan(200);
     expect(line).toMatch(/^llama\/qa{59}… \(4,999,881 characters left out\) …a{60}: m$/);
   });

@@ -81,24 +81,40 @@ const examples: Record<string, RuleExamples> = {
     valid: [{ type: 'postgres', host: 'pg', user: 'u' }],
     invalid: [{ type: 'postgres', connectionString: secret }],
   },
-  "(has(self.type) && self.type != 'sqlite') || !(has(self.endpoint) || has(self.host) || has(self.port) || has(self.database) || has(self.user) || has(self.password))": {
-    valid: [{}, { type: 'sqlite' }, { type: 'postgres', host: 'pg', user: 'u' }],
-    invalid: [{ host: 'pg' }, { type: 'sqlite', password: secret }, { port: 5432 }],
-  },
+  "(has(self.type) && self.type != 'sqlite') || !(has(self.endpoint) || has(self.host) || has(self.port) || has(self.database) || has(self.user) || has(self.password))":
+    {
+      valid: [{}, { type: 'sqlite' }, { type: 'postgres', host: 'pg', user: 'u' }],
+      invalid: [{ host: 'pg' }, { type: 'sqlite', password: secret }, { port: 5432 }],
+    },
   "!has(self.type) || self.type != 'redis' || !(has(self.database) || has(self.user))": {
-    valid: [{ type: 'redis', endpoint: 'redis://r:6379' }, { type: 'postgres', host: 'pg', user: 'u', database: 'd' }],
-    invalid: [{ type: 'redis', host: 'r', user: 'u' }, { type: 'redis', host: 'r', database: 'd' }],
+    valid: [
+      { type: 'redis', endpoint: 'redis://r:6379' },
+      { type: 'postgres', host: 'pg', user: 'u', database: 'd' },
+    ],
+    invalid: [
+      { type: 'redis', host: 'r', user: 'u' },
+      { type: 'redis', host: 'r', database: 'd' },
+    ],
   },
   "!has(self.type) || self.type != 'redis' || has(self.endpoint) || has(self.host)": {
     valid: [{ type: 'redis', endpoint: 'redis://r:6379' }, { type: 'redis', host: { secretKeyRef: { name: 'r', key: 'host' } } }, {}],
     invalid: [{ type: 'redis' }, { type: 'redis', port: 6379 }],
   },
   "!has(self.type) || self.type != 'redis' || !has(self.endpoint) || !(has(self.host) || has(self.port))": {
-    valid: [{ type: 'redis', endpoint: 'redis://r:6379' }, { type: 'redis', host: 'r', port: 6379 }],
-    invalid: [{ type: 'redis', endpoint: 'redis://r:6379', port: 6379 }, { type: 'redis', endpoint: 'redis://r:6379', host: 'r' }],
+    valid: [
+      { type: 'redis', endpoint: 'redis://r:6379' },
+      { type: 'redis', host: 'r', port: 6379 },
+    ],
+    invalid: [
+      { type: 'redis', endpoint: 'redis://r:6379', port: 6379 },
+      { type: 'redis', endpoint: 'redis://r:6379', host: 'r' },
+    ],
   },
   "!has(self.type) || self.type != 'postgres' || !has(self.endpoint)": {
-    valid: [{ type: 'postgres', host: 'pg', user: 'u' }, { type: 'redis', endpoint: 'redis://r:6379' }],
+    valid: [
+      { type: 'postgres', host: 'pg', user: 'u' },
+      { type: 'redis', endpoint: 'redis://r:6379' },
+    ],
     invalid: [{ type: 'postgres', host: 'pg', user: 'u', endpoint: 'postgres://pg' }],
   },
   "!has(self.type) || self.type != 'postgres' || has(self.host)": {
@@ -295,11 +311,14 @@ describe('the CRD rules agree with the renderer', () => {
     expect(llsds.filter((l) => l.source.startsWith('test')).length).toBeGreaterThanOrEqual(5);
   });
 
-  it.each(llsds.map((l) => [`${l.source} ${l.object.metadata.name}`, l] as const))('%s: a rule fails only where the renderer reports an error', (_name, { object }) => {
-    const violations = celViolations(v1alpha2Spec(), (object as { spec?: unknown }).spec, 'spec');
-    const parsed = parseLlsd(object);
-    if (violations.length > 0) expect(parsed.ok).toBe(false);
-  });
+  it.each(llsds.map((l) => [`${l.source} ${l.object.metadata.name}`, l] as const))(
+    '%s: a rule fails only where the renderer reports an error',
+    (_name, { object }) => {
+      const violations = celViolations(v1alpha2Spec(), (object as { spec?: unknown }).spec, 'spec');
+      const parsed = parseLlsd(object);
+      if (violations.length > 0) expect(parsed.ok).toBe(false);
+    },
+  );
 
   it('every example under examples/ passes every rule', () => {
     for (const { source, object } of llsds.filter((l) => l.source.startsWith('examples'))) {
@@ -310,19 +329,31 @@ describe('the CRD rules agree with the renderer', () => {
   it.each([
     ['distribution: {name: starter, image: "x:1"}', 'spec.distribution: must set only one of `name` and `image`'],
     ['distribution: {}', 'spec.distribution: must set `name`'],
-    ['distribution: {name: starter}\noverrideConfig: {configMapName: c}\nresources: {models: [m]}', 'spec.resources: cannot be combined with `spec.overrideConfig`'],
+    [
+      'distribution: {name: starter}\noverrideConfig: {configMapName: c}\nresources: {models: [m]}',
+      'spec.resources: cannot be combined with `spec.overrideConfig`',
+    ],
     ['distribution: {name: starter}\nstorage: {sql: {type: redis, endpoint: "redis://r:6379"}}', 'spec.storage.sql.type: must be `sqlite` or `postgres`'],
-    ['distribution: {name: starter}\nstorage: {sql: {type: postgres, connectionString: {name: db, key: url}}}', 'spec.storage.sql.connectionString: is not supported'],
+    [
+      'distribution: {name: starter}\nstorage: {sql: {type: postgres, connectionString: {name: db, key: url}}}',
+      'spec.storage.sql.connectionString: is not supported',
+    ],
     ['distribution: {name: starter}\nstorage: {kv: {type: postgres, host: pg}}', 'spec.storage.kv.user: is required for a postgres store'],
     ['distribution: {name: starter}\nstorage: {kv: {type: redis, password: {name: s}}}', 'spec.storage.kv.password: must be written in one of these forms'],
     ['distribution: {name: starter}\nnetworking: {tls: {secretName: tls}}', 'spec.networking.tls.enabled: must be true when `secretName` is set'],
-    ['distribution: {name: starter}\nworkload: {autoscaling: {minReplicas: 3, maxReplicas: 2}}', 'spec.workload.autoscaling.maxReplicas: must be at least `minReplicas`'],
-    ['distribution: {name: starter}\nworkload: {podDisruptionBudget: {minAvailable: 1, maxUnavailable: 1}}', 'spec.workload.podDisruptionBudget: must set only one of'],
+    [
+      'distribution: {name: starter}\nworkload: {autoscaling: {minReplicas: 3, maxReplicas: 2}}',
+      'spec.workload.autoscaling.maxReplicas: must be at least `minReplicas`',
+    ],
+    [
+      'distribution: {name: starter}\nworkload: {podDisruptionBudget: {minAvailable: 1, maxUnavailable: 1}}',
+      'spec.workload.podDisruptionBudget: must set only one of',
+    ],
   ])('rejects %j like the renderer', (specYaml, expected) => {
     const spec: unknown = parseAllDocuments(specYaml)[0]?.toJS();
     const violations = celViolations(v1alpha2Spec(), spec, 'spec');
     expect(violations.some((v) => v.startsWith(expected))).toBe(true);
-    const parsed = parseLlsd({ apiVersion: 'llamastack.io/v1alpha2', kind: 'LlamaStackDistribution', metadata: { name: 'x' }, spec } as KrmObject);
+    const parsed = parseLlsd({ apiVersion: 'llamastack.io/v1alpha2', kind: 'LlamaStackDistribution', metadata: { name: 'x' }, spec });
     expect(parsed.ok).toBe(false);
   });
 });
@@ -343,7 +374,8 @@ function structuralProblems(schema: StructuralSchema, at: string): string[] {
   for (const key of Object.keys(node)) if (!schemaKeys.has(key)) problems.push(`${at}: ${key} is not allowed`);
   if (schema['x-kubernetes-int-or-string']) {
     if (schema.type !== undefined) problems.push(`${at}: int-or-string with a type`);
-    if (JSON.stringify(schema.anyOf) !== JSON.stringify([{ type: 'integer' }, { type: 'string' }])) problems.push(`${at}: int-or-string anyOf must be [integer, string]`);
+    if (JSON.stringify(schema.anyOf) !== JSON.stringify([{ type: 'integer' }, { type: 'string' }]))
+      problems.push(`${at}: int-or-string anyOf must be [integer, string]`);
   } else {
     if (schema.anyOf) problems.push(`${at}: anyOf outside int-or-string`);
     if (schema.type === undefined && !schema['x-kubernetes-preserve-unknown-fields']) problems.push(`${at}: no type`);
@@ -360,7 +392,8 @@ function structuralProblems(schema: StructuralSchema, at: string): string[] {
     if (schema[key] !== undefined && typeof schema[key] !== 'boolean') problems.push(`${at}: ${key} must be a boolean in OpenAPI v3.0`);
   }
   // Kubernetes checks that a default validates against its node.
-  if (schema.default !== undefined && !matchesType(schema.default, schema)) problems.push(`${at}: default ${JSON.stringify(schema.default)} is not a ${schema.type}`);
+  if (schema.default !== undefined && !matchesType(schema.default, schema))
+    problems.push(`${at}: default ${JSON.stringify(schema.default)} is not a ${schema.type}`);
   for (const key of schema.required ?? []) if (!schema.properties?.[key]) problems.push(`${at}: required ${key} is not a property`);
   for (const rule of schema['x-kubernetes-validations'] ?? []) {
     if (!rule.rule || !rule.message) problems.push(`${at}: a rule without rule or message`);
@@ -379,9 +412,17 @@ function structuralProblems(schema: StructuralSchema, at: string): string[] {
 function matchesType(value: unknown, schema: StructuralSchema): boolean {
   switch (schema.type) {
     case 'integer':
-      return Number.isInteger(value) && (schema.minimum === undefined || (value as number) >= schema.minimum) && (schema.maximum === undefined || (value as number) <= schema.maximum);
+      return (
+        Number.isInteger(value) &&
+        (schema.minimum === undefined || (value as number) >= schema.minimum) &&
+        (schema.maximum === undefined || (value as number) <= schema.maximum)
+      );
     case 'string':
-      return typeof value === 'string' && (schema.minLength === undefined || value.length >= schema.minLength) && (schema.pattern === undefined || new RegExp(schema.pattern).test(value));
+      return (
+        typeof value === 'string' &&
+        (schema.minLength === undefined || value.length >= schema.minLength) &&
+        (schema.pattern === undefined || new RegExp(schema.pattern).test(value))
+      );
     case 'boolean':
       return typeof value === 'boolean';
     default:
@@ -395,7 +436,13 @@ describe('the CRD', () => {
     expect(definition.spec).toMatchObject({
       group: 'llamastack.io',
       scope: 'Namespaced',
-      names: { kind: 'LlamaStackDistribution', listKind: 'LlamaStackDistributionList', plural: 'llamastackdistributions', singular: 'llamastackdistribution', shortNames: ['llsd'] },
+      names: {
+        kind: 'LlamaStackDistribution',
+        listKind: 'LlamaStackDistributionList',
+        plural: 'llamastackdistributions',
+        singular: 'llamastackdistribution',
+        shortNames: ['llsd'],
+      },
     });
   });
 
@@ -458,7 +505,11 @@ describe('the CRD', () => {
     ]) {
       expect(node).toEqual({ description: expect.stringMatching(/llsd-render checks its shape/), 'x-kubernetes-preserve-unknown-fields': true });
     }
-    expect(spec.properties?.workload?.properties?.podDisruptionBudget?.properties?.minAvailable).toMatchObject({ 'x-kubernetes-int-or-string': true, pattern: '^[0-9]+%$', minimum: 0 });
+    expect(spec.properties?.workload?.properties?.podDisruptionBudget?.properties?.minAvailable).toMatchObject({
+      'x-kubernetes-int-or-string': true,
+      pattern: '^[0-9]+%$',
+      minimum: 0,
+    });
   });
 });
 
@@ -467,9 +518,16 @@ describe('structural()', () => {
 
   it('drops `additionalProperties: false` (the API server prunes) and keeps loose objects open', () => {
     expect(of(z.strictObject({ a: z.string() }))).toEqual({ type: 'object', properties: { a: { type: 'string' } }, required: ['a'] });
-    expect(of(z.looseObject({ a: z.optional(z.string()) }))).toEqual({ type: 'object', properties: { a: { type: 'string' } }, 'x-kubernetes-preserve-unknown-fields': true });
+    expect(of(z.looseObject({ a: z.optional(z.string()) }))).toEqual({
+      type: 'object',
+      properties: { a: { type: 'string' } },
+      'x-kubernetes-preserve-unknown-fields': true,
+    });
     expect(of(z.record(z.string(), z.unknown()))).toEqual({ type: 'object', 'x-kubernetes-preserve-unknown-fields': true });
-    expect(of(z.record(z.string().check(z.regex(/^a/)), z.int().check(z.minimum(0))))).toEqual({ type: 'object', additionalProperties: { type: 'integer', minimum: 0 } });
+    expect(of(z.record(z.string().check(z.regex(/^a/)), z.int().check(z.minimum(0))))).toEqual({
+      type: 'object',
+      additionalProperties: { type: 'integer', minimum: 0 },
+    });
   });
 
   it('translates draft 2020-12 keywords to OpenAPI v3.0', () => {
@@ -490,7 +548,10 @@ describe('structural()', () => {
       type: 'object',
       properties: { a: { type: 'string' }, b: { type: 'integer' }, c: { type: 'integer' } },
       'x-kubernetes-validations': [
-        { rule: '(has(self.a) && !has(self.b) && !has(self.c)) || (has(self.b) && !has(self.a))', message: 'must be written in one of these forms: `{a}`, `{b, c}`' },
+        {
+          rule: '(has(self.a) && !has(self.b) && !has(self.c)) || (has(self.b) && !has(self.a))',
+          message: 'must be written in one of these forms: `{a}`, `{b, c}`',
+        },
       ],
     });
     expect(of(described(z.union([z.string(), z.array(z.string())]), 'One or many.'))).toEqual({
@@ -539,7 +600,12 @@ describe('the JSON Schema', () => {
     ['a wrong type', { distribution: { name: 'starter' }, workload: { replicas: 'two' } }, '/workload/replicas', 'type'],
     ['a missing distribution', { providers: {} }, '', 'required'],
     ['an empty provider list', { distribution: { name: 'starter' }, providers: { inference: [] } }, '/providers/inference', 'minItems'],
-    ['a secret value written inline', { distribution: { name: 'starter' }, providers: { inference: { provider: 'vllm', apiKey: 'sk-123' } } }, '/providers/inference/apiKey', 'type'],
+    [
+      'a secret value written inline',
+      { distribution: { name: 'starter' }, providers: { inference: { provider: 'vllm', apiKey: 'sk-123' } } },
+      '/providers/inference/apiKey',
+      'type',
+    ],
     ['an unknown disabled API', { distribution: { name: 'starter' }, disabled: ['vectorio'] }, '/disabled/0', 'enum'],
     ['a bad quantity', { distribution: { name: 'starter' }, workload: { storage: { size: '10 GB' } } }, '/workload/storage/size', 'pattern'],
   ])('rejects %s', (_what, spec, instancePath, keyword) => {
@@ -549,7 +615,12 @@ describe('the JSON Schema', () => {
   });
 
   it('the document schema rejects another kind or version', () => {
-    const llsd = { apiVersion: 'llamastack.io/v1alpha2', kind: 'LlamaStackDistribution', metadata: { name: 'demo' }, spec: { distribution: { name: 'starter' } } };
+    const llsd = {
+      apiVersion: 'llamastack.io/v1alpha2',
+      kind: 'LlamaStackDistribution',
+      metadata: { name: 'demo' },
+      spec: { distribution: { name: 'starter' } },
+    };
     expect(validateLlsd(llsd)).toBe(true);
     expect(validateLlsd({ ...llsd, apiVersion: 'llamastack.io/v1alpha1' })).toBe(false);
     expect(validateLlsd({ ...llsd, kind: 'Deployment' })).toBe(false);

@@ -8,7 +8,8 @@ import { base02, base03, configOf, generate, inlinePlan, problemLines, profile02
 
 const starter = (storage: string) => generate(starterPlan(`distribution: {name: starter}\n${storage}`));
 const old = (storage: string, base = base02) => generate(inlinePlan(`distribution: {name: x}\n${storage}`, '0.2.24', profile02(), base));
-const envOf = (outcome: ReturnType<typeof generate>) => (outcome.ok ? outcome.config.env.map(({ name, secretName, key }) => `${name}=${secretName}/${key}`) : []);
+const envOf = (outcome: ReturnType<typeof generate>) =>
+  outcome.ok ? outcome.config.env.map(({ name, secretName, key }) => `${name}=${secretName}/${key}`) : [];
 
 /** Every `{backend: name, …}` reference in the config, with where it is. */
 function backendReferences(value: unknown, path = ''): Array<{ path: string; reference: Record<string, unknown> }> {
@@ -38,7 +39,9 @@ describe('0.3.0+ layout (starter 0.7.1)', () => {
   });
 
   it('every store and provider reference still names a backend of its family', () => {
-    const config = configOf(starter('storage:\n  kv: {type: redis, host: redis}\n  sql: {type: postgres, host: pg, user: llama, password: {name: pg, key: password}}'));
+    const config = configOf(
+      starter('storage:\n  kv: {type: redis, host: redis}\n  sql: {type: postgres, host: pg, user: llama, password: {name: pg, key: password}}'),
+    );
     const references = backendReferences(config);
     expect(references.length).toBeGreaterThan(15);
     for (const { path, reference } of references) {
@@ -96,7 +99,8 @@ describe('0.3.0+ layout (starter 0.7.1)', () => {
 
   it('a base without a backend of the family gets one under the name omitted stores default to', () => {
     const base = base03.replace(/ {4}kv_default:\n(?: {6}.*\n)+/, '');
-    const storage = configOf(generate(inlinePlan('distribution: {name: x}\nstorage:\n  kv: {type: redis, host: r}', '0.3.5', profile03(), base))).storage as Config;
+    const storage = configOf(generate(inlinePlan('distribution: {name: x}\nstorage:\n  kv: {type: redis, host: r}', '0.3.5', profile03(), base)))
+      .storage as Config;
     expect(Object.keys(storage.backends)).toEqual(['sql_default', 'kv_default']);
     expect(storage.backends.kv_default).toEqual({ type: 'kv_redis', host: 'r' });
   });
@@ -171,13 +175,19 @@ describe('≤ 0.2 layout (top-level stores)', () => {
   });
 
   it('the wrapped inference_store form keeps its tuning', () => {
-    const base = base02.replace(/inference_store:\n(?: {2}.*\n)+/, 'inference_store:\n  sql_store_config:\n    type: sqlite\n    db_path: /x.db\n  num_writers: 2\n');
+    const base = base02.replace(
+      /inference_store:\n(?: {2}.*\n)+/,
+      'inference_store:\n  sql_store_config:\n    type: sqlite\n    db_path: /x.db\n  num_writers: 2\n',
+    );
     const config = configOf(old('storage:\n  sql: {type: postgres, host: pg, user: u}', base));
     expect(config.inference_store).toEqual({ sql_store_config: { type: 'postgres', host: 'pg', user: 'u' }, num_writers: 2 });
   });
 
   it('a base without any SQL store: inference_store is not added (older 0.2 releases do not read it), and the CR is told', () => {
-    const base = base02.replace(/inference_store:\n(?: {2}.*\n)+/, '').replace(/  agents:\n(?:  - .*\n|    .*\n)+/, '').replace(/  files:\n(?:  - .*\n|    .*\n)+/, '');
+    const base = base02
+      .replace(/inference_store:\n(?: {2}.*\n)+/, '')
+      .replace(/  agents:\n(?:  - .*\n|    .*\n)+/, '')
+      .replace(/  files:\n(?:  - .*\n|    .*\n)+/, '');
     const outcome = old('storage:\n  sql: {type: postgres, host: pg, user: u}', base);
     expect(problemLines(outcome)).toEqual([
       'warning spec.storage.sql: has no effect: the llama-stack 0.2.24 config of distribution test keeps no SQL store (inference_store, responses_store or files metadata_store); remove it',
@@ -186,7 +196,9 @@ describe('≤ 0.2 layout (top-level stores)', () => {
   });
 
   it('0.3.x (storage backends, no top-level stores)', () => {
-    const config = configOf(generate(inlinePlan('distribution: {name: x}\nstorage:\n  sql: {type: postgres, host: pg, user: u}', '0.3.5', profile03(), base03)));
+    const config = configOf(
+      generate(inlinePlan('distribution: {name: x}\nstorage:\n  sql: {type: postgres, host: pg, user: u}', '0.3.5', profile03(), base03)),
+    );
     expect(config.storage.backends.sql_default).toEqual({ type: 'sql_postgres', host: 'pg', user: 'u' });
     expect(config.inference_store).toBeUndefined();
     expect(config.metadata_store).toBeUndefined();
@@ -201,7 +213,14 @@ describe('a base config without a storage block (a RenderConfig or image-label b
     return generate({ ...plan, baseConfig: bare });
   };
   const startupErrors = (outcome: ReturnType<typeof generate>) =>
-    outcome.ok ? checkStartupRules(outcome.config.value, { release: '0.7.1', catalogRelease: '0.7.1', profile: profileFor('0.7.1') as ReleaseProfile, containerEnv: new Set() }).filter((p) => p.severity === 'error') : ['not generated'];
+    outcome.ok
+      ? checkStartupRules(outcome.config.value, {
+          release: '0.7.1',
+          catalogRelease: '0.7.1',
+          profile: profileFor('0.7.1') as ReleaseProfile,
+          containerEnv: new Set(),
+        }).filter((p) => p.severity === 'error')
+      : ['not generated'];
 
   it('the base without its storage block renders as it is, with no storage written', () => {
     const outcome = render('');
@@ -211,7 +230,11 @@ describe('a base config without a storage block (a RenderConfig or image-label b
 
   it.each([
     ['kv', 'kv: {type: redis, host: r}', { kv_default: { type: 'kv_redis', host: 'r' }, sql_default: { type: 'sql_sqlite', db_path: '/.llama/sql_store.db' } }],
-    ['sql', 'sql: {type: postgres, host: pg, user: u}', { sql_default: { type: 'sql_postgres', host: 'pg', user: 'u' }, kv_default: { type: 'kv_sqlite', db_path: '/.llama/kvstore.db' } }],
+    [
+      'sql',
+      'sql: {type: postgres, host: pg, user: u}',
+      { sql_default: { type: 'sql_postgres', host: 'pg', user: 'u' }, kv_default: { type: 'kv_sqlite', db_path: '/.llama/kvstore.db' } },
+    ],
   ])('storage.%s alone: the other family gets its default sqlite backend, as the server would write it', (_family, storage, backends) => {
     const outcome = render(`storage:\n  ${storage}`);
     expect(outcome.problems).toEqual([]);

@@ -1,5 +1,5 @@
-// LLSD → OGXServer (`convert --to ogx.io/v1beta1`, issue 17 "Migration"): one test per row of
-// ../shared/reference/ogxserver/MIGRATION.md §3, with the field path, the value and the warning,
+// LLSD → OGXServer (`convert --to ogx.io/v1beta1`, issue 17 "Migration"): one test per row of the
+// field-by-field mapping of upstream's migration guide (docs/ogxserver.md "Migrating to OGXServer"), with the field path, the value and the warning,
 // then the v1alpha2-only fields (providers, models, storage, disabled). Every converted object must
 // parse with parseOgxServer, which `converted()` asserts.
 import { describe, expect, it } from 'vitest';
@@ -12,7 +12,12 @@ type Plain = Record<string, unknown>;
 const v1 = (spec: Plain, metadata: Plain = { name: 'demo', namespace: 'ai' }): KrmObject =>
   ({ apiVersion: 'llamastack.io/v1alpha1', kind: 'LlamaStackDistribution', metadata, spec }) as unknown as KrmObject;
 const v2 = (spec: Plain, metadata: Plain = { name: 'demo', namespace: 'ai' }): KrmObject =>
-  ({ apiVersion: 'llamastack.io/v1alpha2', kind: 'LlamaStackDistribution', metadata, spec: { distribution: { name: 'starter' }, ...spec } }) as unknown as KrmObject;
+  ({
+    apiVersion: 'llamastack.io/v1alpha2',
+    kind: 'LlamaStackDistribution',
+    metadata,
+    spec: { distribution: { name: 'starter' }, ...spec },
+  }) as unknown as KrmObject;
 /** A v1alpha1 spec with `server` fields besides the distribution. */
 const server = (fields: Plain, rest: Plain = {}): KrmObject => v1({ server: { distribution: { name: 'starter' }, ...fields }, ...rest });
 
@@ -30,7 +35,7 @@ function converted(object: KrmObject): { spec: Plain; metadata: Plain; warnings:
 
 const warningAt = (warnings: Array<{ path: string; message: string }>, path: string): string | undefined => warnings.find((w) => w.path === path)?.message;
 
-describe('MIGRATION.md §3, v1alpha1 → OGXServer, row by row', () => {
+describe('the migration guide\'s field mapping, v1alpha1 → OGXServer, row by row', () => {
   it('spec.replicas → spec.workload.replicas', () => {
     expect(converted(v1({ replicas: 3, server: { distribution: { name: 'starter' } } })).spec.workload).toEqual({ replicas: 3 });
   });
@@ -89,8 +94,15 @@ describe('MIGRATION.md §3, v1alpha1 → OGXServer, row by row', () => {
   });
 
   it('spec.server.autoscaling → spec.workload.autoscaling, the …Percentage names kept', () => {
-    const { spec } = converted(server({ autoscaling: { minReplicas: 2, maxReplicas: 5, targetCPUUtilizationPercentage: 70, targetMemoryUtilizationPercentage: 60 } }));
-    expect((spec.workload as Plain).autoscaling).toEqual({ minReplicas: 2, maxReplicas: 5, targetCPUUtilizationPercentage: 70, targetMemoryUtilizationPercentage: 60 });
+    const { spec } = converted(
+      server({ autoscaling: { minReplicas: 2, maxReplicas: 5, targetCPUUtilizationPercentage: 70, targetMemoryUtilizationPercentage: 60 } }),
+    );
+    expect((spec.workload as Plain).autoscaling).toEqual({
+      minReplicas: 2,
+      maxReplicas: 5,
+      targetCPUUtilizationPercentage: 70,
+      targetMemoryUtilizationPercentage: 60,
+    });
   });
 
   it('spec.server.storage → spec.workload.storage, and the PVC is adopted (ogx.io/adopt-storage names the LLSD)', () => {
@@ -105,11 +117,14 @@ describe('MIGRATION.md §3, v1alpha1 → OGXServer, row by row', () => {
 
   // Attacker probe: two long names that share 42 characters became one OGXServer name.
   it('a name too long for `-ogx` within 46 characters is cut and given 8 hex of its hash, with a warning naming the new name', () => {
-    const name = (long: string): string => converted(v1({ server: { distribution: { name: 'starter' } } }, { name: long, namespace: 'ai' })).metadata.name as string;
+    const name = (long: string): string =>
+      converted(v1({ server: { distribution: { name: 'starter' } } }, { name: long, namespace: 'ai' })).metadata.name as string;
     const { metadata, warnings } = converted(v1({ server: { distribution: { name: 'starter' } } }, { name: `${'a'.repeat(44)}`, namespace: 'ai' }));
     expect(metadata.name).toMatch(new RegExp(`^${'a'.repeat(33)}-[0-9a-f]{8}-ogx$`));
     expect((metadata.name as string).length).toBe(46);
-    expect(warningAt(warnings, 'metadata.name')).toBe(`is too long for an OGXServer name with \`-ogx\` (at most 46 characters): the OGXServer is named "${metadata.name}"`);
+    expect(warningAt(warnings, 'metadata.name')).toBe(
+      `is too long for an OGXServer name with \`-ogx\` (at most 46 characters): the OGXServer is named "${metadata.name as string}"`,
+    );
     expect(name(`${'a'.repeat(50)}-one`)).not.toBe(name(`${'a'.repeat(50)}-two`));
   });
 
@@ -126,7 +141,9 @@ describe('MIGRATION.md §3, v1alpha1 → OGXServer, row by row', () => {
   });
 
   it('spec.server.tlsConfig.caBundle → spec.tls.trust.caCertificates, one entry per key (default ca-bundle.crt)', () => {
-    expect(converted(server({ tlsConfig: { caBundle: { configMapName: 'cas' } } })).spec.tls).toEqual({ trust: { caCertificates: [{ name: 'cas', key: 'ca-bundle.crt' }] } });
+    expect(converted(server({ tlsConfig: { caBundle: { configMapName: 'cas' } } })).spec.tls).toEqual({
+      trust: { caCertificates: [{ name: 'cas', key: 'ca-bundle.crt' }] },
+    });
     expect(converted(server({ tlsConfig: { caBundle: { configMapName: 'cas', configMapKeys: ['a.pem', 'b.pem'] } } })).spec.tls).toEqual({
       trust: { caCertificates: [{ name: 'cas', key: 'a.pem' }, { name: 'cas', key: 'b.pem' }] },
     });
@@ -139,7 +156,9 @@ describe('MIGRATION.md §3, v1alpha1 → OGXServer, row by row', () => {
   });
 
   it('spec.network.exposeRoute → spec.network.externalAccess.enabled', () => {
-    expect((converted(v1({ server: { distribution: { name: 'starter' } }, network: { exposeRoute: true } })).spec.network as Plain).externalAccess).toEqual({ enabled: true });
+    expect((converted(v1({ server: { distribution: { name: 'starter' } }, network: { exposeRoute: true } })).spec.network as Plain).externalAccess).toEqual({
+      enabled: true,
+    });
   });
 
   it('spec.network.allowedFrom → spec.network.policy.ingress, with the own-namespace peer the defaults would have given (they are replaced)', () => {
@@ -161,13 +180,17 @@ describe('MIGRATION.md §3, v1alpha1 → OGXServer, row by row', () => {
   });
 
   it('spec.network.allowedFrom.namespaces ["*"] → every namespace', () => {
-    const { spec } = converted(v1({ server: { distribution: { name: 'starter' }, containerSpec: { port: 9000 } }, network: { allowedFrom: { namespaces: ['*'] } } }));
+    const { spec } = converted(
+      v1({ server: { distribution: { name: 'starter' }, containerSpec: { port: 9000 } }, network: { allowedFrom: { namespaces: ['*'] } } }),
+    );
     expect((spec.network as Plain).policy).toEqual({ ingress: [{ from: [{ namespaceSelector: {} }], ports: [{ protocol: 'TCP', port: 9000 }] }] });
   });
 
   it('allowedFrom with exposeRoute: a warning that the policy admits no ingress controller', () => {
     const { warnings } = converted(v1({ server: { distribution: { name: 'starter' } }, network: { exposeRoute: true, allowedFrom: { namespaces: ['web'] } } }));
-    expect(warningAt(warnings, 'spec.network.allowedFrom')).toMatch(/^becomes `spec.network.policy.ingress`, which admits no ingress controller: add a peer for its namespace/);
+    expect(warningAt(warnings, 'spec.network.allowedFrom')).toMatch(
+      /^becomes `spec.network.policy.ingress`, which admits no ingress controller: add a peer for its namespace/,
+    );
   });
 
   it('no allowedFrom: `policy.enabled: false`, since an LLSD renders no NetworkPolicy then and an OGXServer would', () => {
@@ -178,17 +201,31 @@ describe('MIGRATION.md §3, v1alpha1 → OGXServer, row by row', () => {
 describe('v1alpha2 fields → OGXServer', () => {
   it('a vllm provider → typed `remote.vllm`, id kept, endpoint completed to the URL the LLSD renders, apiKey → apiToken, settings.max_tokens → maxTokens', () => {
     const { spec, warnings } = converted(
-      v2({ providers: { inference: { provider: 'vllm', endpoint: 'http://vllm:8000', apiKey: { name: 'vllm', key: 'token' }, settings: { max_tokens: 512 } } } }),
+      v2({
+        providers: { inference: { provider: 'vllm', endpoint: 'http://vllm:8000', apiKey: { name: 'vllm', key: 'token' }, settings: { max_tokens: 512 } } },
+      }),
     );
     expect(spec.providers).toEqual({
       inference: { remote: { vllm: [{ id: 'vllm', endpoint: 'http://vllm:8000/v1', apiToken: { name: 'vllm', key: 'token' }, maxTokens: 512 }] } },
     });
-    expect(warningAt(warnings, 'spec.providers.inference')).toMatch(/^replaces the distribution's inference providers in the OGXServer \(an LLSD lays its providers over them\), so .*`sentence-transformers` are no longer configured/);
+    expect(warningAt(warnings, 'spec.providers.inference')).toMatch(
+      /^replaces the distribution's inference providers in the OGXServer \(an LLSD lays its providers over them\), so .*`sentence-transformers` are no longer configured/,
+    );
   });
 
   it('a provider with a key no typed field has → `custom` with type, settings and secretRefs (the same config keys)', () => {
     const { spec } = converted(
-      v2({ providers: { inference: { id: 'ollama', provider: 'ollama', endpoint: 'http://ollama:11434', secretRefs: { api_key: { name: 'o', key: 'k' } }, settings: { timeout: 30 } } } }),
+      v2({
+        providers: {
+          inference: {
+            id: 'ollama',
+            provider: 'ollama',
+            endpoint: 'http://ollama:11434',
+            secretRefs: { api_key: { name: 'o', key: 'k' } },
+            settings: { timeout: 30 },
+          },
+        },
+      }),
     );
     const custom = ((spec.providers as Plain).inference as { remote: { custom: Plain[] } }).remote.custom;
     expect(custom).toHaveLength(1);
@@ -197,15 +234,41 @@ describe('v1alpha2 fields → OGXServer', () => {
   });
 
   it('a nested Secret in settings becomes an env placeholder and a pod env var from the Secret (secretRefs are top-level only)', () => {
-    const { spec } = converted(v2({ providers: { inference: { id: 'gw', provider: 'openai', apiKey: { name: 's', key: 'k' }, settings: { headers: { auth: { secretKeyRef: { name: 's', key: 'h' } } } } } } }));
+    const { spec } = converted(
+      v2({
+        providers: {
+          inference: {
+            id: 'gw',
+            provider: 'openai',
+            apiKey: { name: 's', key: 'k' },
+            settings: { headers: { auth: { secretKeyRef: { name: 's', key: 'h' } } } },
+          },
+        },
+      }),
+    );
     expect((spec.providers as Plain).inference).toEqual({
-      remote: { custom: [{ id: 'gw', type: 'remote::openai', secretRefs: { api_key: { name: 's', key: 'k' } }, settings: { headers: { auth: '${env.LLSD_GW_HEADERS_AUTH}' } } }] },
+      remote: {
+        custom: [
+          {
+            id: 'gw',
+            type: 'remote::openai',
+            secretRefs: { api_key: { name: 's', key: 'k' } },
+            settings: { headers: { auth: '${env.LLSD_GW_HEADERS_AUTH}' } },
+          },
+        ],
+      },
     });
     expect((spec.workload as Plain).overrides).toEqual({ env: [{ name: 'LLSD_GW_HEADERS_AUTH', valueFrom: { secretKeyRef: { name: 's', key: 'h' } } }] });
   });
 
   it('pgvector with host, settings and a password Secret → typed `remote.pgvector`', () => {
-    const { spec } = converted(v2({ providers: { vectorIo: { provider: 'pgvector', host: 'db', secretRefs: { password: { name: 'pg', key: 'pw' } }, settings: { port: 5432, db: 'rag', user: 'app' } } } }));
+    const { spec } = converted(
+      v2({
+        providers: {
+          vectorIo: { provider: 'pgvector', host: 'db', secretRefs: { password: { name: 'pg', key: 'pw' } }, settings: { port: 5432, db: 'rag', user: 'app' } },
+        },
+      }),
+    );
     expect((spec.providers as Plain).vectorIo).toEqual({
       remote: { pgvector: [{ id: 'pgvector', host: 'db', port: 5432, db: 'rag', user: 'app', password: { name: 'pg', key: 'pw' } }] },
     });
@@ -219,14 +282,24 @@ describe('v1alpha2 fields → OGXServer', () => {
     );
   });
 
-  it('models: each gets its provider named (the LLSD default is the first inference provider, OGX\'s the smallest id); embeddingDimension and tools warn', () => {
+  it("models: each gets its provider named (the LLSD default is the first inference provider, OGX's the smallest id); embeddingDimension and tools warn", () => {
     const { spec, warnings } = converted(
       v2({
-        providers: { inference: [{ id: 'zeta', provider: 'vllm', endpoint: 'http://z:8000/v1' }, { id: 'alpha', provider: 'vllm', endpoint: 'http://a:8000/v1' }] },
+        providers: {
+          inference: [
+            { id: 'zeta', provider: 'vllm', endpoint: 'http://z:8000/v1' },
+            { id: 'alpha', provider: 'vllm', endpoint: 'http://a:8000/v1' },
+          ],
+        },
         resources: { models: ['llama3', { name: 'emb', provider: 'alpha', modelType: 'embedding', embeddingDimension: 768 }], tools: ['websearch'] },
       }),
     );
-    expect(spec.resources).toEqual({ models: [{ name: 'llama3', provider: 'zeta' }, { name: 'emb', provider: 'alpha', modelType: 'embedding' }] });
+    expect(spec.resources).toEqual({
+      models: [
+        { name: 'llama3', provider: 'zeta' },
+        { name: 'emb', provider: 'alpha', modelType: 'embedding' },
+      ],
+    });
     expect(warningAt(warnings, 'spec.resources.models.1.embeddingDimension')).toMatch(/^is dropped: an OGXServer model has no metadata/);
     expect(warningAt(warnings, 'spec.resources.tools')).toMatch(/^is dropped: OGXServer registers only models;/);
   });
@@ -234,17 +307,26 @@ describe('v1alpha2 fields → OGXServer', () => {
   // The advice once was `connectionString`, which the render then refuses (A11; new-user probe).
   it('storage: redis host/port → endpoint, password kept; postgres SQL is dropped with a warning that names overrideConfig, not connectionString', () => {
     const { spec, warnings } = converted(
-      v2({ storage: { kv: { type: 'redis', host: 'redis', port: 6379, password: { name: 'r', key: 'pw' } }, sql: { type: 'postgres', host: 'pg', user: 'u', database: 'd', password: { name: 'pg', key: 'pw' } } } }),
+      v2({
+        storage: {
+          kv: { type: 'redis', host: 'redis', port: 6379, password: { name: 'r', key: 'pw' } },
+          sql: { type: 'postgres', host: 'pg', user: 'u', database: 'd', password: { name: 'pg', key: 'pw' } },
+        },
+      }),
     );
     expect(spec.storage).toEqual({ kv: { type: 'redis', endpoint: 'redis://redis:6379', password: { name: 'r', key: 'pw' } } });
-    expect(warningAt(warnings, 'spec.storage.sql')).toMatch(/^is dropped: an OGXServer takes a PostgreSQL store only as a connection string, which OGX does not read .* give the whole config\.yaml by `spec\.overrideConfig` instead of `spec\.storage`$/);
+    expect(warningAt(warnings, 'spec.storage.sql')).toMatch(
+      /^is dropped: an OGXServer takes a PostgreSQL store only as a connection string, which OGX does not read .* give the whole config\.yaml by `spec\.overrideConfig` instead of `spec\.storage`$/,
+    );
     expect(warningAt(warnings, 'spec.storage')).toMatch(/^replaces the distribution's whole `storage` section/);
   });
 
   it('disabled: the seven OGX APIs (either spelling) → disabledAPIs; others warn', () => {
     const { spec, warnings } = converted(v2({ disabled: ['toolRuntime', 'files', 'eval'] }));
     expect(spec.disabledAPIs).toEqual(['tool_runtime', 'files']);
-    expect(warningAt(warnings, 'spec.disabled.2')).toMatch(/^is dropped: an OGXServer can disable only batches, file_processors, inference, responses, tool_runtime, vector_io, files; to remove "eval"/);
+    expect(warningAt(warnings, 'spec.disabled.2')).toMatch(
+      /^is dropped: an OGXServer can disable only batches, file_processors, inference, responses, tool_runtime, vector_io, files; to remove "eval"/,
+    );
   });
 
   it('networking.tls.enabled has no working counterpart: a warning', () => {
@@ -261,10 +343,18 @@ describe('v1alpha2 fields → OGXServer', () => {
 
 describe('the release annotation (new-user probe: a converted example pinned at 0.7.1 did not render)', () => {
   it('a release that is no OGX release is dropped with a warning naming the OGX releases; an OGX one is kept', () => {
-    const old = toOgxServer({ ...v2({}), metadata: { name: 'chat', namespace: 'ai', annotations: { 'llamastack.io/release': '0.7.1' } } } as KrmObject);
+    const old = toOgxServer({ ...v2({}), metadata: { name: 'chat', namespace: 'ai', annotations: { 'llamastack.io/release': '0.7.1' } } });
     expect(((old.object as KrmObject).metadata.annotations ?? {})['llamastack.io/release']).toBeUndefined();
-    expect(old.problems).toEqual(expect.arrayContaining([expect.objectContaining({ severity: 'warning', path: ['metadata', 'annotations', 'llamastack.io/release'], message: expect.stringMatching(/^is dropped: "0\.7\.1" is no OGX release, and an OGXServer renders only against 1\.0\.0, /) })]));
-    const kept = toOgxServer({ ...v2({}), metadata: { name: 'chat', namespace: 'ai', annotations: { 'llamastack.io/release': '1.2.2' } } } as KrmObject);
+    expect(old.problems).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          severity: 'warning',
+          path: ['metadata', 'annotations', 'llamastack.io/release'],
+          message: expect.stringMatching(/^is dropped: "0\.7\.1" is no OGX release, and an OGXServer renders only against 1\.0\.0, /),
+        }),
+      ]),
+    );
+    const kept = toOgxServer({ ...v2({}), metadata: { name: 'chat', namespace: 'ai', annotations: { 'llamastack.io/release': '1.2.2' } } });
     expect(((kept.object as KrmObject).metadata.annotations ?? {})['llamastack.io/release']).toBe('1.2.2');
   });
 });
@@ -272,7 +362,9 @@ describe('the release annotation (new-user probe: a converted example pinned at 
 describe('storage on an adopted volume (golden review: the SQL data was silently not found)', () => {
   it('sqlite with workload.storage: the storage warning says the SQL file name changes, and what to do', () => {
     const { warnings } = converted(v2({ storage: { sql: { type: 'sqlite' } }, workload: { storage: { size: '5Gi' } } }));
-    expect(warningAt(warnings, 'spec.storage')).toMatch(/its sqlite SQL file is `sqlstore\.db` where the LLSD's was `sql_store\.db`, so on the adopted volume the SQL data is not found: rename the file on the volume before the OGXServer starts, or give the store by `spec\.overrideConfig`$/);
+    expect(warningAt(warnings, 'spec.storage')).toMatch(
+      /its sqlite SQL file is `sqlstore\.db` where the LLSD's was `sql_store\.db`, so on the adopted volume the SQL data is not found: rename the file on the volume before the OGXServer starts, or give the store by `spec\.overrideConfig`$/,
+    );
     expect(warningAt(converted(v2({ storage: { sql: { type: 'sqlite' } } })).warnings, 'spec.storage')).not.toContain('sqlstore.db');
   });
 });

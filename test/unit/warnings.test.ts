@@ -65,6 +65,8 @@ describe('silencing', () => {
     const { kept, silenced } = withoutSilenced(results, new Set(['numeric-secret-value'] as const));
     expect(kept.map((r) => r.message)).toEqual(['c', 'd', 'e']);
     expect([...silenced]).toEqual([['numeric-secret-value', 2]]);
-    expect(silencedNote(silenced)).toBe('2 warnings silenced (numeric-secret-value ×2); take the code out of `silence` or the annotation llamastack.io/silence to see them');
+    expect(silencedNote(silenced)).toBe(
+      '2 warnings silenced (numeric-secret-value ×2); take the code out of `silence` or the annotation llamastack.io/silence to see them',
+    );
   });
 });

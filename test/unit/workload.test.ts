@@ -59,10 +59,19 @@ describe('workers', () => {
   });
 
   it('on a release without server.workers are a warning, and config.yaml gets no such key', () => {
-    const r = build('distribution: {name: remote-vllm}\nworkload:\n  workers: 2\n  overrides:\n    env: [{name: INFERENCE_MODEL, value: m}]', '', releaseMetadata('0.2.14'));
+    const r = build(
+      'distribution: {name: remote-vllm}\nworkload:\n  workers: 2\n  overrides:\n    env: [{name: INFERENCE_MODEL, value: m}]',
+      '',
+      releaseMetadata('0.2.14'),
+    );
     expect(errors(r)).toEqual([]);
     expect(r.config.server?.workers).toBeUndefined();
-    expect(warnings(r)).toEqual([{ field: 'spec.workload.workers', message: expect.stringMatching(/^has no effect on llama-stack 0\.2\.14, which has no `server\.workers` setting \(it came in 0\.3\.1\)/) }]);
+    expect(warnings(r)).toEqual([
+      {
+        field: 'spec.workload.workers',
+        message: expect.stringMatching(/^has no effect on llama-stack 0\.2\.14, which has no `server\.workers` setting \(it came in 0\.3\.1\)/),
+      },
+    ]);
   });
 });
 
@@ -105,7 +114,9 @@ describe('replicas, autoscaling and disruption budget', () => {
       })),
     );
     expect(pod.affinity).toEqual({
-      podAntiAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 100, podAffinityTerm: { labelSelector: selector, topologyKey: 'kubernetes.io/hostname' } }] },
+      podAntiAffinity: {
+        preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 100, podAffinityTerm: { labelSelector: selector, topologyKey: 'kubernetes.io/hostname' } }],
+      },
     });
     const pdb = r.byKind('PodDisruptionBudget');
     expect(pdb?.apiVersion).toBe('policy/v1');
@@ -154,7 +165,9 @@ describe('replicas, autoscaling and disruption budget', () => {
 
   it('replicas above autoscaling.maxReplicas are an error (the HPA minimum would exceed its maximum)', () => {
     const r = build(`${starter}\nworkload:\n  replicas: 4\n  autoscaling: {maxReplicas: 2}`);
-    expect(errors(r).map((e) => [e.field?.path, e.message])).toEqual([['spec.workload.replicas', expect.stringMatching(/^is 4, above `autoscaling\.maxReplicas` \(2\)/)]]);
+    expect(errors(r).map((e) => [e.field?.path, e.message])).toEqual([
+      ['spec.workload.replicas', expect.stringMatching(/^is 4, above `autoscaling\.maxReplicas` \(2\)/)],
+    ]);
   });
 });
 
@@ -164,14 +177,21 @@ describe('state that pods cannot share', () => {
     const r = build(`${starter}\nstorage:\n  kv: {type: sqlite}\nworkload: {replicas: 2}`);
     expect(errors(r)).toEqual([]);
     expect(warnings(r)).toEqual([
-      { field: 'spec.workload.replicas', message: expect.stringMatching(/^runs 2 pods, but the config keeps state on each pod's own volume \(sqlite: storage\.backends\.kv_default, storage\.backends\.sql_default; .*each pod would have its own copy/) },
+      {
+        field: 'spec.workload.replicas',
+        message: expect.stringMatching(
+          /^runs 2 pods, but the config keeps state on each pod's own volume \(sqlite: storage\.backends\.kv_default, storage\.backends\.sql_default; .*each pod would have its own copy/,
+        ),
+      },
     ]);
   });
 
   it("the distribution's default sqlite counts too, and autoscaling is more than one pod", () => {
     const [warning] = warnings(build(`${starter}\nworkload:\n  autoscaling: {maxReplicas: 3}`));
     expect(warning?.field).toBe('spec.workload.autoscaling.maxReplicas');
-    expect(warning?.message).toMatch(/^lets the autoscaler run up to 3 pods, but the distribution's default config keeps state .*sqlite: storage\.backends\.kv_default/);
+    expect(warning?.message).toMatch(
+      /^lets the autoscaler run up to 3 pods, but the distribution's default config keeps state .*sqlite: storage\.backends\.kv_default/,
+    );
   });
 
   it('with postgres and redis only the providers that keep their own files are named', () => {
@@ -182,12 +202,19 @@ describe('state that pods cannot share', () => {
 
   it('a ReadWriteOnce PVC with more than one pod is a warning', () => {
     const r = build(`${starter}\nworkload:\n  replicas: 2\n  storage: {}`);
-    expect(warnings(r)).toEqual([{ field: 'spec.workload.replicas', message: expect.stringMatching(/^runs 2 pods, but `workload\.storage` is a ReadWriteOnce volume, which attaches to one node only/) }]);
+    expect(warnings(r)).toEqual([
+      {
+        field: 'spec.workload.replicas',
+        message: expect.stringMatching(/^runs 2 pods, but `workload\.storage` is a ReadWriteOnce volume, which attaches to one node only/),
+      },
+    ]);
   });
 
   it('a budget that allows no eviction of the only pod is a warning', () => {
     const r = build(`${starter}\nworkload:\n  podDisruptionBudget: {minAvailable: 1}`);
-    expect(warnings(r)).toEqual([{ field: 'spec.workload.podDisruptionBudget.minAvailable', message: expect.stringMatching(/^is 1 with 1 replica: no pod may ever be evicted/) }]);
+    expect(warnings(r)).toEqual([
+      { field: 'spec.workload.podDisruptionBudget.minAvailable', message: expect.stringMatching(/^is 1 with 1 replica: no pod may ever be evicted/) },
+    ]);
     expect(r.byKind('PodDisruptionBudget')?.spec.minAvailable).toBe(1);
   });
 });
@@ -271,10 +298,19 @@ describe('server TLS', () => {
 
   it('with overrideConfig: the config must name the mounted files; other paths are a warning', () => {
     expect(errors(build(withOverride, override('{port: 8321}'))).map((e) => e.field?.path)).toEqual(['spec.networking.tls.enabled']);
-    expect(build(withOverride, override('{tls_certfile: /etc/llama-stack-tls/tls.crt, tls_keyfile: /etc/llama-stack-tls/tls.key}')).results.filter((x) => x.severity !== 'info')).toEqual([]);
+    expect(
+      build(withOverride, override('{tls_certfile: /etc/llama-stack-tls/tls.crt, tls_keyfile: /etc/llama-stack-tls/tls.key}')).results.filter(
+        (x) => x.severity !== 'info',
+      ),
+    ).toEqual([]);
     const elsewhere = build(withOverride, override('{tls_certfile: /certs/tls.crt, tls_keyfile: /etc/llama-stack-tls/tls.key}'));
     expect(errors(elsewhere)).toEqual([]);
-    expect(warnings(elsewhere)).toEqual([{ field: 'spec.networking.tls.secretName', message: expect.stringMatching(/^is mounted at \/etc\/llama-stack-tls\/tls\.crt, but .* sets `server\.tls_certfile: \/certs\/tls\.crt`/) }]);
+    expect(warnings(elsewhere)).toEqual([
+      {
+        field: 'spec.networking.tls.secretName',
+        message: expect.stringMatching(/^is mounted at \/etc\/llama-stack-tls\/tls\.crt, but .* sets `server\.tls_certfile: \/certs\/tls\.crt`/),
+      },
+    ]);
   });
 
   it('an overrideConfig that serves HTTPS without networking.tls is a warning (HTTP probes)', () => {
@@ -284,8 +320,10 @@ describe('server TLS', () => {
 });
 
 describe('CA bundle', () => {
-  const caConfigMap = (data: Record<string, string>) => `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: corp-ca, namespace: ai}\ndata: ${JSON.stringify(data)}\n`;
-  const caSpec = (keys?: string[]) => `${starter}\nnetworking:\n  tls:\n    caBundle: {configMapName: corp-ca${keys ? `, configMapKeys: ${JSON.stringify(keys)}` : ''}}`;
+  const caConfigMap = (data: Record<string, string>) =>
+    `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: corp-ca, namespace: ai}\ndata: ${JSON.stringify(data)}\n`;
+  const caSpec = (keys?: string[]) =>
+    `${starter}\nnetworking:\n  tls:\n    caBundle: {configMapName: corp-ca${keys ? `, configMapKeys: ${JSON.stringify(keys)}` : ''}}`;
 
   it('builds an immutable hash-named ConfigMap of the valid certificates, mounts it and points SSL_CERT_FILE and REQUESTS_CA_BUNDLE at it', () => {
     const r = build(caSpec(['a.pem', 'b.pem']), caConfigMap({ 'a.pem': rootCa, 'b.pem': `# comment\n${otherCa}`, 'c.pem': 'ignored' }));
@@ -296,7 +334,10 @@ describe('CA bundle', () => {
     expect(bundle?.metadata.labels?.['app.kubernetes.io/component']).toBe('ca-bundle');
     expect(bundle?.data).toEqual({ 'ca-bundle.crt': `${rootCa}${otherCa}` });
     expect(r.objects.at(-1)).toBe(bundle);
-    expect(r.deployment.template.spec.volumes).toContainEqual({ name: 'ca-bundle', configMap: { name: bundle?.metadata.name, items: [{ key: 'ca-bundle.crt', path: 'ca-bundle.crt' }] } });
+    expect(r.deployment.template.spec.volumes).toContainEqual({
+      name: 'ca-bundle',
+      configMap: { name: bundle?.metadata.name, items: [{ key: 'ca-bundle.crt', path: 'ca-bundle.crt' }] },
+    });
     expect(r.container.volumeMounts).toContainEqual({ name: 'ca-bundle', mountPath: '/etc/ssl/certs/ca-bundle', readOnly: true });
     expect(envOf(r)).toMatchObject({ SSL_CERT_FILE: '/etc/ssl/certs/ca-bundle/ca-bundle.crt', REQUESTS_CA_BUNDLE: '/etc/ssl/certs/ca-bundle/ca-bundle.crt' });
     // CA only: the server itself still serves HTTP.
@@ -313,7 +354,10 @@ describe('CA bundle', () => {
 
   it('zero certificates is an error; a missing key is an error naming the keys there are', () => {
     expect(errors(build(caSpec(), caConfigMap({ 'ca-bundle.crt': '  \n' }))).map((e) => [e.field?.path, e.message])).toEqual([
-      ['spec.networking.tls.caBundle.configMapName', expect.stringMatching(/^names the ConfigMap "corp-ca", which holds no valid PEM certificate under "ca-bundle\.crt"/)],
+      [
+        'spec.networking.tls.caBundle.configMapName',
+        expect.stringMatching(/^names the ConfigMap "corp-ca", which holds no valid PEM certificate under "ca-bundle\.crt"/),
+      ],
     ]);
     expect(errors(build(caSpec(['x.pem']), caConfigMap({ 'a.pem': rootCa }))).map((e) => [e.field?.path, e.message])).toEqual([
       ['spec.networking.tls.caBundle.configMapKeys[0]', 'names the key "x.pem", which the ConfigMap "corp-ca" does not have; its keys: a.pem'],
@@ -324,7 +368,11 @@ describe('CA bundle', () => {
     const broken = '-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n';
     const r = build(caSpec(), caConfigMap({ 'ca-bundle.crt': `${broken}${rootCa}` }));
     expect(warnings(r)).toEqual([
-      { field: 'spec.networking.tls.caBundle.configMapName', message: 'names the ConfigMap "corp-ca", whose key "ca-bundle.crt" holds 1 CERTIFICATE block that is not a valid X.509 certificate; it is left out of the bundle' },
+      {
+        field: 'spec.networking.tls.caBundle.configMapName',
+        message:
+          'names the ConfigMap "corp-ca", whose key "ca-bundle.crt" holds 1 CERTIFICATE block that is not a valid X.509 certificate; it is left out of the bundle',
+      },
     ]);
     expect(r.objects.find((o) => o.metadata.name.startsWith('demo-ca-bundle-'))?.data['ca-bundle.crt']).toBe(rootCa);
   });
@@ -352,7 +400,8 @@ describe('parseCertificates', () => {
 
 describe('a changed provider', () => {
   it('changes the ConfigMap name and the pod template annotation, and nothing else in the Deployment', () => {
-    const spec = (endpoint: string) => `${starter}\nproviders:\n  inference: {provider: vllm, endpoint: "${endpoint}"}\nworkload: {workers: 2}\nnetworking:\n  port: 9000`;
+    const spec = (endpoint: string) =>
+      `${starter}\nproviders:\n  inference: {provider: vllm, endpoint: "${endpoint}"}\nworkload: {workers: 2}\nnetworking:\n  port: 9000`;
     const a = build(spec('http://vllm-a:8000/v1'));
     const b = build(spec('http://vllm-b:8000/v1'));
     const configA = a.byKind('ConfigMap')?.metadata.name;

@@ -41,7 +41,9 @@ describe('duplicate keys, found in one pass', () => {
   });
 
   it('the last of 100,000 keys repeats the first: one problem, at the line of the repeat', () => {
-    expect(parseYamlStream(wideMap(100_000, '  k0: again\n')).problems).toEqual([{ message: 'the key "k0" appears twice in one mapping; keep only one', line: 100_002 }]);
+    expect(parseYamlStream(wideMap(100_000, '  k0: again\n')).problems).toEqual([
+      { message: 'the key "k0" appears twice in one mapping; keep only one', line: 100_002 },
+    ]);
   });
 
   it('in flow mappings, nested mappings and sequences of mappings, each at its own line', () => {
@@ -66,7 +68,10 @@ describe('duplicate keys, found in one pass', () => {
   it('YAML 1.1: merge keys `<<` may repeat, a quoted "<<" may not; other duplicates are found with their line', () => {
     expect(parseYaml11('base: &b {a: 1}\nc:\n  <<: *b\n  <<: {d: 2}\n')).toEqual({ value: { base: { a: 1 }, c: { a: 1, d: 2 } } });
     expect(parseYaml11('"<<": 1\n"<<": 2\n').problem).toEqual({ message: 'the key "<<" appears twice in one mapping; keep only one', line: 2 });
-    expect(parseYaml11(wideMap(1000, '  k500: again\n')).problem).toEqual({ message: 'the key "k500" appears twice in one mapping; keep only one', line: 1002 });
+    expect(parseYaml11(wideMap(1000, '  k500: again\n')).problem).toEqual({
+      message: 'the key "k500" appears twice in one mapping; keep only one',
+      line: 1002,
+    });
   });
 });
 
@@ -75,7 +80,10 @@ describe('error-dense input: a bounded number of errors is built', () => {
     const { problems } = parseYamlStream(']\n'.repeat(20_000));
     expect(errorsBuilt()).toBeLessThanOrEqual(100);
     expect(problems).toHaveLength(11);
-    expect(problems[0]).toEqual({ message: "a `]` with no `[` open before it; remove it, or quote the value it belongs to ('…' or \"…\") (column 1)", line: 1 });
+    expect(problems[0]).toEqual({
+      message: 'a `]` with no `[` open before it; remove it, or quote the value it belongs to (\'…\' or "…") (column 1)',
+      line: 1,
+    });
     expect(problems[9]?.line).toBe(10);
     expect(problems[10]).toEqual({ message: 'and more problems like these; llsd-render stops reading after 100 errors' });
   });
@@ -96,7 +104,10 @@ describe('error-dense input: a bounded number of errors is built', () => {
   });
 
   it('YAML 1.1: the first error is reported', () => {
-    expect(parseYaml11('a: 1\n' + ']\n'.repeat(20_000)).problem).toEqual({ message: "a `]` with no `[` open before it; remove it, or quote the value it belongs to ('…' or \"…\") (column 1)", line: 2 });
+    expect(parseYaml11('a: 1\n' + ']\n'.repeat(20_000)).problem).toEqual({
+      message: 'a `]` with no `[` open before it; remove it, or quote the value it belongs to (\'…\' or "…") (column 1)',
+      line: 2,
+    });
     expect(errorsBuilt()).toBeLessThanOrEqual(100);
   });
 });
@@ -122,12 +133,17 @@ describe('keys that are collections', () => {
 
   it('the key is not quoted: it holds values, and those may be secrets', () => {
     const { problems } = parseYamlStream('stringData:\n  {password: Xy9secret}: 1\n');
-    expect(problems).toEqual([{ message: 'this key is a mapping; a mapping key must be a string or a number (quote the key to keep it as text) (column 3)', line: 2 }]);
+    expect(problems).toEqual([
+      { message: 'this key is a mapping; a mapping key must be a string or a number (quote the key to keep it as text) (column 3)', line: 2 },
+    ]);
   });
 
   it('YAML 1.1 (a llama-stack config): an error for a collection key; a date key (a Date to yaml) is made a string without a warning', () => {
     const emitWarning = warnings();
-    expect(parseYaml11('providers:\n  [a, b]: 1\n').problem).toEqual({ message: 'this key is a sequence; a mapping key must be a string or a number (quote the key to keep it as text) (column 3)', line: 2 });
+    expect(parseYaml11('providers:\n  [a, b]: 1\n').problem).toEqual({
+      message: 'this key is a sequence; a mapping key must be a string or a number (quote the key to keep it as text) (column 3)',
+      line: 2,
+    });
     expect(Object.values(parseYaml11('2001-01-01: a\n').value as object)).toEqual(['a']);
     expect(emitWarning).not.toHaveBeenCalled();
   });

@@ -38,7 +38,12 @@ describe('a corpus of common YAML mistakes: one problem each, at the line to edi
       4,
       'the quote " opened here is never closed, so the rest of the file was read as one text; end the value with " on this line (column 9)',
     ],
-    ['an unclosed single quote', cm("  name: 'x\ndata:\n  a: b\n"), 4, "the quote ' opened here is never closed, so the rest of the file was read as one text; end the value with ' on this line (column 9)"],
+    [
+      'an unclosed single quote',
+      cm("  name: 'x\ndata:\n  a: b\n"),
+      4,
+      "the quote ' opened here is never closed, so the rest of the file was read as one text; end the value with ' on this line (column 9)",
+    ],
     [
       'an unclosed flow sequence',
       cm('  name: x\n  finalizers: [a, b\ndata:\n  a: b\n'),
@@ -51,16 +56,31 @@ describe('a corpus of common YAML mistakes: one problem each, at the line to edi
       5,
       'the `{` opened here is never closed; end the mapping with `}` (a mapping in `{}` that goes on over several lines must indent them more than its key) (column 11)',
     ],
-    ['a closed flow list whose next line is not indented', 'a: [1,\n2]\n', 2, 'a list in `[]` that goes on over several lines must indent them more than its key `a` (line 1); indent this line further (column 1)'],
+    [
+      'a closed flow list whose next line is not indented',
+      'a: [1,\n2]\n',
+      2,
+      'a list in `[]` that goes on over several lines must indent them more than its key `a` (line 1); indent this line further (column 1)',
+    ],
     ['a duplicate key', cm('  name: x\n  name: y\n'), 5, 'the key "name" appears twice in one mapping; keep only one'],
     [
       'a `: ` inside a plain value',
       'apiVersion: v1\nkind: Pod\nmetadata:\n  name: x\nspec:\n  image: foo:bar baz: x\n',
       6,
-      "the value of `image` holds `: `, which YAML reads as the start of a mapping inside the value; quote the whole value ('…' or \"…\") (column 10)",
+      'the value of `image` holds `: `, which YAML reads as the start of a mapping inside the value; quote the whole value (\'…\' or "…") (column 10)',
     ],
-    ['a missing space after `:`', cm('  name:x\n  namespace: y\n'), 4, 'a key needs a space after its `:`: write `name` followed by `: ` and the value (column 3)'],
-    ['a line without `: ` in a mapping', cm('  name: x\n  oops\n  namespace: y\n'), 5, 'this line is not `key: value` (it has no `: `), where the mapping around it expects one; add the missing `: `, or remove the line (column 3)'],
+    [
+      'a missing space after `:`',
+      cm('  name:x\n  namespace: y\n'),
+      4,
+      'a key needs a space after its `:`: write `name` followed by `: ` and the value (column 3)',
+    ],
+    [
+      'a line without `: ` in a mapping',
+      cm('  name: x\n  oops\n  namespace: y\n'),
+      5,
+      'this line is not `key: value` (it has no `: `), where the mapping around it expects one; add the missing `: `, or remove the line (column 3)',
+    ],
     [
       'a list item after the keys of a mapping',
       cm('  name: x\n- a\n'),
@@ -73,14 +93,33 @@ describe('a corpus of common YAML mistakes: one problem each, at the line to edi
       5,
       'a list item (`- `) where the mapping around it expects `key: value` lines; a mapping cannot also hold list items: put the list under a key of its own (`key:` and the items indented below it) (column 3)',
     ],
-    ['an alias to nothing', cm('  name: *x\n'), 4, 'this alias (`*`) names no anchor (`&`) set before it in this document; quote the value if the `*` is part of the text, or set the anchor first (column 9)'],
+    [
+      'an alias to nothing',
+      cm('  name: *x\n'),
+      4,
+      'this alias (`*`) names no anchor (`&`) set before it in this document; quote the value if the `*` is part of the text, or set the anchor first (column 9)',
+    ],
   ])('%s', (_name, text, line, message) => {
     expect(parseYamlStream(text).problems).toEqual([{ message, line }]);
   });
 
   // The provider block of examples/quickstart/llsd.yaml (lines 11-18 there are lines 2-9 here).
   const providers = (edit: (lines: string[]) => void): string => {
-    const lines = ['spec:', '  providers:', '    inference:', '      provider: vllm', '      endpoint: http://vllm:8000/v1', '      apiKey:', '        secretKeyRef:', '          name: creds', '          key: token', '  resources:', '    models:', '      - m', ''];
+    const lines = [
+      'spec:',
+      '  providers:',
+      '    inference:',
+      '      provider: vllm',
+      '      endpoint: http://vllm:8000/v1',
+      '      apiKey:',
+      '        secretKeyRef:',
+      '          name: creds',
+      '          key: token',
+      '  resources:',
+      '    models:',
+      '      - m',
+      '',
+    ];
     edit(lines);
     return lines.join('\n');
   };
@@ -89,11 +128,26 @@ describe('a corpus of common YAML mistakes: one problem each, at the line to edi
 
   it.each([
     // yaml's errors were on this line, but the nested-value rule blamed the next one (`apiKey`, "start it at column 6"), the wrong fix.
-    ['a key with a value moved left of the key above it', dedent(5), 5, 'this line starts at column 6, but the keys of one mapping must start at the same column: indent it to column 7 like `provider` (line 4, column 7) (column 6)'],
+    [
+      'a key with a value moved left of the key above it',
+      dedent(5),
+      5,
+      'this line starts at column 6, but the keys of one mapping must start at the same column: indent it to column 7 like `provider` (line 4, column 7) (column 6)',
+    ],
     // No key above it to line up with: the keys after it show where it belongs.
-    ['the first key of a mapping moved left of the keys below it', dedent(4), 4, 'this line starts at column 6, but the keys of one mapping must start at the same column: indent it to column 7 like `endpoint` (line 5, column 7) (column 6)'],
+    [
+      'the first key of a mapping moved left of the keys below it',
+      dedent(4),
+      4,
+      'this line starts at column 6, but the keys of one mapping must start at the same column: indent it to column 7 like `endpoint` (line 5, column 7) (column 6)',
+    ],
     // Alone in its mapping: nothing says the key moved, so the line indented under it is the one to fix, as before.
-    ['a lone key with a value moved left of the line under it', dedent(8), 9, 'this line is indented more than the key above it expects: `name` on line 8 already has a value, so nothing can be nested under it; start this line at column 10, like that key, or move that value onto lines of its own (column 11)'],
+    [
+      'a lone key with a value moved left of the line under it',
+      dedent(8),
+      9,
+      'this line is indented more than the key above it expects: `name` on line 8 already has a value, so nothing can be nested under it; start this line at column 10, like that key, or move that value onto lines of its own (column 11)',
+    ],
   ])('an indentation mistake in the quickstart providers: %s', (_name, edit, line, message) => {
     expect(parseYamlStream(providers(edit)).problems).toEqual([{ message, line }]);
   });
@@ -113,12 +167,17 @@ describe('a corpus of common YAML mistakes: one problem each, at the line to edi
     });
     expect(parseYamlStream(text).problems).toEqual([
       { message: `${tabs} (column 1)`, line: 4 },
-      { message: 'the quote " opened here is never closed, so the rest of the file was read as one text; end the value with " on this line (column 13)', line: 11 },
+      {
+        message: 'the quote " opened here is never closed, so the rest of the file was read as one text; end the value with " on this line (column 13)',
+        line: 11,
+      },
     ]);
   });
 
   it('tabs on several lines: one problem, at the first, naming the others', () => {
-    expect(parseYamlStream('spec:\n\tproviders:\n\t\tinference:\n\t\t- provider: x\n').problems).toEqual([{ message: `${tabs} (also on lines 3, 4) (column 1)`, line: 2 }]);
+    expect(parseYamlStream('spec:\n\tproviders:\n\t\tinference:\n\t\t- provider: x\n').problems).toEqual([
+      { message: `${tabs} (also on lines 3, 4) (column 1)`, line: 2 },
+    ]);
   });
 
   it('problems of several documents: sorted by line, each its own', () => {
@@ -132,7 +191,13 @@ describe('a corpus of common YAML mistakes: one problem each, at the line to edi
 
   it('a Secret value with a syntax error is never quoted', () => {
     const secret = (data: string): string => `apiVersion: v1\nkind: Secret\nmetadata:\n  name: s\nstringData:\n${data}`;
-    for (const data of ['  password: "Xy9secret\n  user: a\n', '\tpassword: Xy9secret\n', '  password: Xy9:secret word: x\n', '  password: [Xy9secret\n  user: a\n', '  password:Xy9secret\n  user: a\n']) {
+    for (const data of [
+      '  password: "Xy9secret\n  user: a\n',
+      '\tpassword: Xy9secret\n',
+      '  password: Xy9:secret word: x\n',
+      '  password: [Xy9secret\n  user: a\n',
+      '  password:Xy9secret\n  user: a\n',
+    ]) {
       const { problems } = parseYamlStream(secret(data));
       expect(problems).toHaveLength(1);
       expect(problems[0]?.line).toBe(6);
@@ -154,31 +219,157 @@ describe('a corpus of common YAML mistakes: one problem each, at the line to edi
 describe('every error `yaml` reports, in plain words (no parser sentence, never cut short)', () => {
   const long = 'K'.repeat(1100);
   const byCode: Array<[code: string, name: string, text: string, line: number, message: string]> = [
-    ['KEY_OVER_1024_CHARS', 'a block key over 1024 characters', `a: 1\n${long}: v\n`, 2, 'this key is longer than the 1024 characters YAML allows for a key; shorten it (column 1)'],
-    ['KEY_OVER_1024_CHARS', 'a key over 1024 characters in `[…]`', `a: [${long}: v]\n`, 1, 'this key is longer than the 1024 characters YAML allows for a key; shorten it (column 1105)'],
-    ['BLOCK_IN_FLOW', 'a `: ` inside a `{…}` value', 'data: {password: x: y}\n', 1, "a value inside `{…}` holds `: `, which YAML cannot read there; quote the value ('…' or \"…\"), or if it is two entries, put a `,` between them (column 18)"],
-    ['BLOCK_IN_FLOW', 'a missing `,` in `{…}`', 'a: {b: 1 c: 2}\n', 1, "a value inside `{…}` holds `: `, which YAML cannot read there; quote the value ('…' or \"…\"), or if it is two entries, put a `,` between them (column 8)"],
-    ['BLOCK_IN_FLOW', 'a `- ` item inside `[…]`', 'data: [a,\n  - b]\n', 2, 'a list item (`- `) inside `[…]`; write the items inside the brackets separated by `,`, or write the list as `- ` lines without the brackets (column 3)'],
-    ['MULTILINE_IMPLICIT_KEY', 'a key over two lines in `[…]`', 'a: [b\n  c: d]\n', 1, 'a `key: value` inside `[…]` must be on one line; join its lines, or quote the item if the `:` is part of it (column 5)'],
-    ['BAD_INDENT', 'a `|` block less indented than its first line', 'a: |\n      \n  x\n', 3, 'a `|` or `>` block starts with blank lines holding more spaces than its first line of text; remove the spaces on those blank lines, or give the indentation after the `|` (`|2`) (column 3)'],
-    ['MISSING_CHAR', 'no `,` or `:` between items of `[…]`', 'a: ["b" "c"]\n', 1, 'items inside `[…]` must be separated by `,`, and a key from its value by `: `; add what is missing, or quote the item if it is one text (column 9)'],
-    ['MISSING_CHAR', 'a comment without a space before it', 'a: "b"# c\n', 1, 'a comment (`#`) must have a space before it; add one, or quote the value if the `#` is part of it (column 7)'],
-    ['MISSING_CHAR', 'a tag without a space after it', 'a: !!str"b"\n', 1, 'a tag (`!`) or anchor (`&`) must be followed by a space; add one, or quote the value if the `!` or `&` is part of it (column 9)'],
-    ['MISSING_CHAR', 'a directive without `---` after it', '%YAML 1.2\na: 1\n', 2, 'a `%` directive line must be followed by a `---` line before the document; add `---`, or remove the directive (column 1)'],
+    [
+      'KEY_OVER_1024_CHARS',
+      'a block key over 1024 characters',
+      `a: 1\n${long}: v\n`,
+      2,
+      'this key is longer than the 1024 characters YAML allows for a key; shorten it (column 1)',
+    ],
+    [
+      'KEY_OVER_1024_CHARS',
+      'a key over 1024 characters in `[…]`',
+      `a: [${long}: v]\n`,
+      1,
+      'this key is longer than the 1024 characters YAML allows for a key; shorten it (column 1105)',
+    ],
+    [
+      'BLOCK_IN_FLOW',
+      'a `: ` inside a `{…}` value',
+      'data: {password: x: y}\n',
+      1,
+      'a value inside `{…}` holds `: `, which YAML cannot read there; quote the value (\'…\' or "…"), or if it is two entries, put a `,` between them (column 18)',
+    ],
+    [
+      'BLOCK_IN_FLOW',
+      'a missing `,` in `{…}`',
+      'a: {b: 1 c: 2}\n',
+      1,
+      'a value inside `{…}` holds `: `, which YAML cannot read there; quote the value (\'…\' or "…"), or if it is two entries, put a `,` between them (column 8)',
+    ],
+    [
+      'BLOCK_IN_FLOW',
+      'a `- ` item inside `[…]`',
+      'data: [a,\n  - b]\n',
+      2,
+      'a list item (`- `) inside `[…]`; write the items inside the brackets separated by `,`, or write the list as `- ` lines without the brackets (column 3)',
+    ],
+    [
+      'MULTILINE_IMPLICIT_KEY',
+      'a key over two lines in `[…]`',
+      'a: [b\n  c: d]\n',
+      1,
+      'a `key: value` inside `[…]` must be on one line; join its lines, or quote the item if the `:` is part of it (column 5)',
+    ],
+    [
+      'BAD_INDENT',
+      'a `|` block less indented than its first line',
+      'a: |\n      \n  x\n',
+      3,
+      'a `|` or `>` block starts with blank lines holding more spaces than its first line of text; remove the spaces on those blank lines, or give the indentation after the `|` (`|2`) (column 3)',
+    ],
+    [
+      'MISSING_CHAR',
+      'no `,` or `:` between items of `[…]`',
+      'a: ["b" "c"]\n',
+      1,
+      'items inside `[…]` must be separated by `,`, and a key from its value by `: `; add what is missing, or quote the item if it is one text (column 9)',
+    ],
+    [
+      'MISSING_CHAR',
+      'a comment without a space before it',
+      'a: "b"# c\n',
+      1,
+      'a comment (`#`) must have a space before it; add one, or quote the value if the `#` is part of it (column 7)',
+    ],
+    [
+      'MISSING_CHAR',
+      'a tag without a space after it',
+      'a: !!str"b"\n',
+      1,
+      'a tag (`!`) or anchor (`&`) must be followed by a space; add one, or quote the value if the `!` or `&` is part of it (column 9)',
+    ],
+    [
+      'MISSING_CHAR',
+      'a directive without `---` after it',
+      '%YAML 1.2\na: 1\n',
+      2,
+      'a `%` directive line must be followed by a `---` line before the document; add `---`, or remove the directive (column 1)',
+    ],
     ['MISSING_CHAR', 'a mapping on the `---` line', '--- a: 1\n', 1, 'a mapping or list cannot start on the `---` line; move it to the next line (column 5)'],
-    ['UNEXPECTED_TOKEN', 'an extra `,` in `{…}`', 'a: {, b: 1}\n', 1, "a `,` inside `{…}` where YAML does not expect one; remove it, or quote the value it belongs to ('…' or \"…\") (column 5)"],
-    ['UNEXPECTED_TOKEN', 'text after `|` on its line', 'a: |x\n  b\n', 1, 'only `-` or `+`, an indentation digit and a comment may follow `|` or `>` on its line; put the text on the lines below it, indented (column 5)'],
-    ['UNEXPECTED_TOKEN', 'a list item on the line of its key', 'a: - b\n', 1, 'a list item (`- `) cannot start on the line of its key; put the items on the lines below it, indented, or quote the value if the `-` is part of it (column 4)'],
-    ['UNEXPECTED_TOKEN', 'a `}` with nothing open', 'a: 1\n}\n', 2, "a `}` with no `{` open before it; remove it, or quote the value it belongs to ('…' or \"…\") (column 1)"],
-    ['UNEXPECTED_TOKEN', 'text after a quoted value', 'a: "b" c\n', 1, 'unexpected text: check the indentation of this line, and that no `...` line (the end of a document) comes before it (column 8)'],
+    [
+      'UNEXPECTED_TOKEN',
+      'an extra `,` in `{…}`',
+      'a: {, b: 1}\n',
+      1,
+      'a `,` inside `{…}` where YAML does not expect one; remove it, or quote the value it belongs to (\'…\' or "…") (column 5)',
+    ],
+    [
+      'UNEXPECTED_TOKEN',
+      'text after `|` on its line',
+      'a: |x\n  b\n',
+      1,
+      'only `-` or `+`, an indentation digit and a comment may follow `|` or `>` on its line; put the text on the lines below it, indented (column 5)',
+    ],
+    [
+      'UNEXPECTED_TOKEN',
+      'a list item on the line of its key',
+      'a: - b\n',
+      1,
+      'a list item (`- `) cannot start on the line of its key; put the items on the lines below it, indented, or quote the value if the `-` is part of it (column 4)',
+    ],
+    [
+      'UNEXPECTED_TOKEN',
+      'a `}` with nothing open',
+      'a: 1\n}\n',
+      2,
+      'a `}` with no `{` open before it; remove it, or quote the value it belongs to (\'…\' or "…") (column 1)',
+    ],
+    [
+      'UNEXPECTED_TOKEN',
+      'text after a quoted value',
+      'a: "b" c\n',
+      1,
+      'unexpected text: check the indentation of this line, and that no `...` line (the end of a document) comes before it (column 8)',
+    ],
     ['MULTIPLE_ANCHORS', 'two anchors', 'a: &x &y b\n', 1, 'a value can have only one anchor (`&`); remove the others (column 7)'],
     ['MULTIPLE_TAGS', 'two tags', 'a: !!str !!str b\n', 1, 'a value can have only one tag (`!`); remove the others (column 10)'],
-    ['BAD_ALIAS', 'an anchor without a name', 'a: & b\n', 1, 'an anchor (`&`) needs a name after the `&`; write `&name`, or quote the value if the `&` is part of it (column 4)'],
-    ['BAD_ALIAS', 'an alias without a name', 'a: *\n', 1, 'an alias (`*`) needs a name after the `*`; write `*name`, or quote the value if the `*` is part of it (column 4)'],
-    ['ALIAS_PROPS', 'an anchor on an alias', 'a: &x 1\nb: &y *x\n', 2, 'an alias (`*`) cannot have an anchor (`&`) or tag (`!`) of its own; remove them (column 7)'],
+    [
+      'BAD_ALIAS',
+      'an anchor without a name',
+      'a: & b\n',
+      1,
+      'an anchor (`&`) needs a name after the `&`; write `&name`, or quote the value if the `&` is part of it (column 4)',
+    ],
+    [
+      'BAD_ALIAS',
+      'an alias without a name',
+      'a: *\n',
+      1,
+      'an alias (`*`) needs a name after the `*`; write `*name`, or quote the value if the `*` is part of it (column 4)',
+    ],
+    [
+      'ALIAS_PROPS',
+      'an anchor on an alias',
+      'a: &x 1\nb: &y *x\n',
+      2,
+      'an alias (`*`) cannot have an anchor (`&`) or tag (`!`) of its own; remove them (column 7)',
+    ],
     ['BAD_SCALAR_START', 'a value starting with `@`', 'a: @b\n', 1, 'a plain value cannot start with this character; quote the value (column 4)'],
-    ['BAD_DQ_ESCAPE', 'an unknown escape', 'a: "\\q"\n', 1, 'a double-quoted string holds an escape sequence YAML does not know; write \\\\ for a backslash, or use single quotes (column 5)'],
-    ['TAG_RESOLVE_FAILED', 'an undeclared tag handle', 'a: !x!y b\n', 1, 'the tag here cannot be resolved, or the value does not fit it; remove the tag, or quote the value (column 4)'],
+    [
+      'BAD_DQ_ESCAPE',
+      'an unknown escape',
+      'a: "\\q"\n',
+      1,
+      'a double-quoted string holds an escape sequence YAML does not know; write \\\\ for a backslash, or use single quotes (column 5)',
+    ],
+    [
+      'TAG_RESOLVE_FAILED',
+      'an undeclared tag handle',
+      'a: !x!y b\n',
+      1,
+      'the tag here cannot be resolved, or the value does not fit it; remove the tag, or quote the value (column 4)',
+    ],
   ];
   it.each(byCode)('%s: %s', (_code, _name, text, line, message) => {
     expect(parseYamlStream(text).problems).toEqual([{ message, line }]);
@@ -262,7 +453,8 @@ describe('every error `yaml` reports, in plain words (no parser sentence, never 
     for (const dir of ['compose', 'parse']) {
       for (const file of readdirSync(join(dist, dir)).filter((name) => name.endsWith('.js'))) {
         // The code is the first upper-case string of each error call (a call may span lines).
-        for (const match of readFileSync(join(dist, dir, file), 'utf8').matchAll(/(?:onError|YAMLParseError)\([^;]*?'([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)'/g)) codes.add(match[1] ?? '');
+        for (const match of readFileSync(join(dist, dir, file), 'utf8').matchAll(/(?:onError|YAMLParseError)\([^;]*?'([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)'/g))
+          codes.add(match[1] ?? '');
       }
     }
     const covered = new Set([...messages.map(([code]) => code), 'RESOURCE_EXHAUSTION', 'IMPOSSIBLE']);
@@ -275,21 +467,35 @@ describe('every error `yaml` reports, in plain words (no parser sentence, never 
 describe('an unclosed quote, where `yaml` ended the value (attacker probe: "everything up to line 2" on the line it opened)', () => {
   it('no quote of its kind further on: the rest of the file, naming the `---` it ran over', () => {
     expect(parseYamlStream('a: 1\nd: "x\ne: 1\n---\nb: 1\n').problems).toEqual([
-      { message: 'the quote " opened here is never closed, so the rest of the file (the `---` on line 4 and the documents after it too) was read as one text; end the value with " on this line (column 4)', line: 2 },
+      {
+        message:
+          'the quote " opened here is never closed, so the rest of the file (the `---` on line 4 and the documents after it too) was read as one text; end the value with " on this line (column 4)',
+        line: 2,
+      },
     ]);
   });
 
   it('a quote further on: ended before the next line indented no more than its key', () => {
     expect(parseYamlStream('a: 1\nd: "x\ne: 1\n---\nb: "1"\n').problems).toEqual([
-      { message: 'the quote " opened here is never closed before line 3, which YAML reads as the next key (it is indented no more than this value\'s key); end the value with " on this line (column 4)', line: 2 },
+      {
+        message:
+          'the quote " opened here is never closed before line 3, which YAML reads as the next key (it is indented no more than this value\'s key); end the value with " on this line (column 4)',
+        line: 2,
+      },
     ]);
     expect(parseYamlStream("a:\n  d: 'x\n  e: 1\nf: 'y'\n").problems).toEqual([
-      { message: "the quote ' opened here is never closed before line 3, which YAML reads as the next key (it is indented no more than this value's key); end the value with ' on this line (column 6)", line: 2 },
+      {
+        message:
+          "the quote ' opened here is never closed before line 3, which YAML reads as the next key (it is indented no more than this value's key); end the value with ' on this line (column 6)",
+        line: 2,
+      },
     ]);
   });
 
   it('a quote further on: ended before the `---` right after it, over the lines indented under it', () => {
-    expect(parseYamlStream('d: "x\n---\nb: "1"\n').problems).toEqual([{ message: 'the quote " opened here is never closed before the `---` on line 2; end the value with " on this line (column 4)', line: 1 }]);
+    expect(parseYamlStream('d: "x\n---\nb: "1"\n').problems).toEqual([
+      { message: 'the quote " opened here is never closed before the `---` on line 2; end the value with " on this line (column 4)', line: 1 },
+    ]);
     expect(parseYamlStream('d: "x\n  more\n---\nb: "1"\n').problems).toEqual([
       { message: 'the quote " opened here is never closed before the `---` on line 3; end the value with " where it ends (by line 2) (column 4)', line: 1 },
     ]);

@@ -48,7 +48,12 @@ describe('parseYamlStream', () => {
 
   it('bounds alias expansion', () => {
     const bomb = ['a: &a ["x","x","x","x","x","x","x","x","x"]'];
-    for (let i = 1; i < 12; i++) bomb.push(`${String.fromCharCode(97 + i)}: &${String.fromCharCode(97 + i)} [${Array(9).fill(`*${String.fromCharCode(96 + i)}`).join(',')}]`);
+    for (let i = 1; i < 12; i++)
+      bomb.push(
+        `${String.fromCharCode(97 + i)}: &${String.fromCharCode(97 + i)} [${Array(9)
+          .fill(`*${String.fromCharCode(96 + i)}`)
+          .join(',')}]`,
+      );
     const { documents, problems } = parseYamlStream(bomb.join('\n'));
     expect(documents).toEqual([]);
     expect(problems).toEqual([{ message: expect.stringMatching(/^aliases expand to more than 100 nodes/), line: 1 }]);
@@ -72,7 +77,8 @@ describe('generated YAML', () => {
 describe('aliases, merges and tags that would hang, crash or change a value (issue 15)', () => {
   it('an alias inside the node of its own anchor: one problem at the alias, in YAML 1.2 and 1.1 (where `<<` merges)', () => {
     const cyclic = 'metadata: &A\n  <<: *A\n  name: x\n';
-    const message = 'this alias (`*`) is inside the node its anchor (`&`) names, so the value would contain itself without end; write the value out instead (column 7)';
+    const message =
+      'this alias (`*`) is inside the node its anchor (`&`) names, so the value would contain itself without end; write the value out instead (column 7)';
     expect(parseYamlStream(cyclic)).toMatchObject({ documents: [], problems: [{ message, line: 2 }] });
     expect(parseYaml11(cyclic)).toEqual({ value: undefined, problem: { message, line: 2 } });
     expect(parseYamlStream('a: &L\n  - [1, *L]\n').problems).toEqual([{ message: message.replace('column 7', 'column 9'), line: 2 }]);
@@ -81,12 +87,21 @@ describe('aliases, merges and tags that would hang, crash or change a value (iss
   it('an alias after its anchor closed is no cycle; one naming no anchor is said so without its name', () => {
     expect(parseYamlStream('a: &A {k: v}\nb: {c: *A}\n').documents[0]?.value).toEqual({ a: { k: 'v' }, b: { c: { k: 'v' } } });
     const { problems } = parseYamlStream('password: *Xy9secret\n');
-    expect(problems).toEqual([{ message: 'this alias (`*`) names no anchor (`&`) set before it in this document; quote the value if the `*` is part of the text, or set the anchor first (column 11)', line: 1 }]);
+    expect(problems).toEqual([
+      {
+        message:
+          'this alias (`*`) names no anchor (`&`) set before it in this document; quote the value if the `*` is part of the text, or set the anchor first (column 11)',
+        line: 1,
+      },
+    ]);
   });
 
   it('YAML 1.1 merges still work, and a merge of something that is not a mapping is an error at the key', () => {
     expect(parseYaml11('base: &b {a: 1}\nc:\n  <<: [*b, {d: 2}]\n').value).toEqual({ base: { a: 1 }, c: { a: 1, d: 2 } });
-    expect(parseYaml11('c:\n  <<: 5\n').problem).toEqual({ message: 'a merge key `<<` must be followed by a mapping, an alias of one, or a list of them (column 3)', line: 2 });
+    expect(parseYaml11('c:\n  <<: 5\n').problem).toEqual({
+      message: 'a merge key `<<` must be followed by a mapping, an alias of one, or a list of them (column 3)',
+      line: 2,
+    });
   });
 
   it('!!binary is its base64 text, and is written back without the tag', () => {
@@ -104,7 +119,12 @@ describe('aliases, merges and tags that would hang, crash or change a value (iss
     ['a: !!float 1\n', '!!float', 'a number', 4],
     ['- !local 5\n', '!local', 'text', 3],
   ])('%j: the tag changes the value, an error naming it', (text, tag, type, column) => {
-    expect(parseYamlStream(text).problems).toEqual([{ message: `the tag ${tag} makes this value ${type}, not what its text says; remove the tag, and quote the value if it is meant as text (column ${column})`, line: 1 }]);
+    expect(parseYamlStream(text).problems).toEqual([
+      {
+        message: `the tag ${tag} makes this value ${type}, not what its text says; remove the tag, and quote the value if it is meant as text (column ${column})`,
+        line: 1,
+      },
+    ]);
   });
 
   it('tags that keep the value pass, and plain tagged numbers are written as read', () => {
