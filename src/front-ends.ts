@@ -80,7 +80,7 @@ const llsdFrontEnd = (reader: LlsdReader): FrontEnd<Plan['llsd'], Plan, Generate
     const parsed = reader.parse(object);
     return parsed.ok ? { ok: true, value: parsed.llsd, problems: parsed.problems } : parsed;
   },
-  localise: reader.localise,
+  localise: (problem) => reader.localise(problem),
   references: checkReferences,
   image: (llsd) => String(llsd.spec.distribution.image),
   plan: (llsd, inventory, options, lookups) => planLlsd(llsd, inventory, options.distributions, { lookups, pinDigest: options.registry.pinDigest }),

@@ -25,7 +25,8 @@ export function parseCommand<T extends Options & typeof commonOptions>(args: str
   } catch (error) {
     // parseArgs rejects unknown or malformed options with a TypeError whose code starts ERR_PARSE_ARGS.
     const code = (error as { code?: unknown } | null)?.code;
-    if (error instanceof TypeError && typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS')) throw new UsageError(usageMessage(error.message, code, options));
+    if (error instanceof TypeError && typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS'))
+      throw new UsageError(usageMessage(error.message, code, options));
     throw error;
   }
   const flags = parsed.values as { help?: boolean; version?: boolean };

@@ -82,7 +82,9 @@ export function findYamlFiles(paths: readonly string[]): { files: string[]; resu
     if (link.stat.isDirectory()) {
       // A link to a directory being walked, or to one that holds the link's own directory, leads back to itself.
       if (walking.has(link.real) || inDir === link.real || inDir.startsWith(`${link.real}${sep}`) || link.real === sep) {
-        results.push(fileProblem(path, `is a symbolic link to "${readlinkSync(path)}", a directory that holds the link (a loop): remove the link, or point it elsewhere`));
+        results.push(
+          fileProblem(path, `is a symbolic link to "${readlinkSync(path)}", a directory that holds the link (a loop): remove the link, or point it elsewhere`),
+        );
       } else walk(path, link.real);
     } else if (link.stat.isFile() && isYamlFile(name)) addFile(path, link.real);
     else if (isYamlFile(name)) results.push(fileProblem(path, `is a symbolic link to "${readlinkSync(path)}", ${notAFile.slice(3)}`));
@@ -94,7 +96,12 @@ export function findYamlFiles(paths: readonly string[]): { files: string[]; resu
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'ENOENT' || code === 'ENOTDIR') throw new UsageError(`${path}: no such file or directory`);
-      results.push(fileProblem(path, code === 'ELOOP' ? 'is a symbolic link that leads back to itself (a loop): remove the link, or point it at a file' : cannotRead(error)));
+      results.push(
+        fileProblem(
+          path,
+          code === 'ELOOP' ? 'is a symbolic link that leads back to itself (a loop): remove the link, or point it at a file' : cannotRead(error),
+        ),
+      );
       continue;
     }
     let real: string;
@@ -114,7 +121,8 @@ export function findYamlFiles(paths: readonly string[]): { files: string[]; resu
  * A `.yaml` name under a walked directory that is a device, a fifo or a socket: skipping it
  * silently would drop whatever the user meant it to hold, and reading it might never end.
  */
-const notAFile = 'is not a regular file (a device, a pipe or a socket): llsd-render reads files and directories under a PATH; give a pipe as a PATH of its own, or remove it';
+const notAFile =
+  'is not a regular file (a device, a pipe or a socket): llsd-render reads files and directories under a PATH; give a pipe as a PATH of its own, or remove it';
 
 /** Where a symbolic link leads (its target's stat and real path), or why it leads nowhere. */
 function linkProblem(path: string): { stat: Stats; real: string } | { problem: string } {
@@ -379,7 +387,8 @@ export function readItems(
     if (strayEnd !== undefined) {
       results.push({
         severity: 'error',
-        message: 'a line `...` ends the YAML document here, and the lines after it would be read as another document (an object would lose them): remove the `...`, or start the next object with `---`',
+        message:
+          'a line `...` ends the YAML document here, and the lines after it would be read as another document (an object would lose them): remove the `...`, or start the next object with `---`',
         file: { path: display },
         line: strayEnd,
       });
@@ -435,19 +444,29 @@ export function contentAfterDocumentEnd(text: string): number | undefined {
  */
 function leftOut(value: unknown): Pick<Result, 'severity' | 'message' | 'code'> {
   if (looksLikeOurs(value)) {
-    return { severity: 'error', message: 'looks like an llsd-render object but lacks a string `apiVersion`, `kind` or `metadata.name`: write each as text (quote a number, `true` or `null`), e.g. `apiVersion: llamastack.io/v1alpha2` and `metadata: {name: chat}`' };
+    return {
+      severity: 'error',
+      message:
+        'looks like an llsd-render object but lacks a string `apiVersion`, `kind` or `metadata.name`: write each as text (quote a number, `true` or `null`), e.g. `apiVersion: llamastack.io/v1alpha2` and `metadata: {name: chat}`',
+    };
   }
   if (holdsOurs(value, 0)) {
     // kubectl's `kind: List` form: its items would be skipped with the List.
     return {
       severity: 'error',
-      message: 'is a list of objects (`items`) holding an LLSD or RenderConfig, which would be skipped with it: write each object as a YAML document of its own, separated by `---`',
+      message:
+        'is a list of objects (`items`) holding an LLSD or RenderConfig, which would be skipped with it: write each object as a YAML document of its own, separated by `---`',
     };
   }
-  return { severity: 'warning', code: 'not-a-kubernetes-object', message: 'skipped: not a Kubernetes object (it needs string `apiVersion`, `kind` and `metadata.name`)' };
+  return {
+    severity: 'warning',
+    code: 'not-a-kubernetes-object',
+    message: 'skipped: not a Kubernetes object (it needs string `apiVersion`, `kind` and `metadata.name`)',
+  };
 }
 
-const isPlainObjectWith = (value: unknown, key: string): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value) && key in value;
+const isPlainObjectWith = (value: unknown, key: string): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value) && key in value;
 
 /** A mapping whose apiVersion is in one of llsd-render's groups (llamastack.io, fn.llamastack.io), or whose kind is one of ours. */
 function looksLikeOurs(value: unknown): boolean {
@@ -509,6 +528,7 @@ function readWithoutNodes(text: string): { documents: ReadDocument[]; problems: 
   const blocks = readBlockYaml(text);
   if (!blocks) return undefined;
   const documents: ReadDocument[] = [];
+  // eslint-disable-next-line @typescript-eslint/unbound-method -- output() is a closure over the block, not a method that reads this
   for (const { index, line, value, fieldLines, output } of blocks) {
     // Only an object passed through is written (an LLSD or OGXServer is rendered, anything else skipped).
     const passedThrough = isKrmObject(value) && !isRenderedObject(value);

@@ -26,9 +26,12 @@ export function imageLabelsCommand(args: string[], io: { stdout: (text: string) 
   if (positionals.length !== 1) throw new UsageError('image-labels needs exactly one CONFIG file');
   const format = values.format ?? 'lines';
   if (!(formats as readonly string[]).includes(format)) throw new UsageError(`--format must be ${formats.join(', ')}, not "${format}"`);
-  if ((values.layer === undefined) !== (values.path === undefined)) throw new UsageError('--layer and --path go together: the digest of the layer holding the file, and the file\'s path in the image');
-  if (values.layer !== undefined && !/^sha256:[a-f0-9]{64}$/.test(values.layer)) throw new UsageError(`--layer must be a layer digest (sha256:<64 hex>), not "${values.layer}"`);
-  if (values.path !== undefined && !values.path.startsWith('/')) throw new UsageError(`--path must be the absolute path of the file in the image, such as /app/config.yaml, not "${values.path}"`);
+  if ((values.layer === undefined) !== (values.path === undefined))
+    throw new UsageError("--layer and --path go together: the digest of the layer holding the file, and the file's path in the image");
+  if (values.layer !== undefined && !/^sha256:[a-f0-9]{64}$/.test(values.layer))
+    throw new UsageError(`--layer must be a layer digest (sha256:<64 hex>), not "${values.layer}"`);
+  if (values.path !== undefined && !values.path.startsWith('/'))
+    throw new UsageError(`--path must be the absolute path of the file in the image, such as /app/config.yaml, not "${values.path}"`);
 
   const file = positionals[0] as string;
   const fail = (message: string): ExitCode => {

@@ -63,11 +63,11 @@ export async function main(io: Io): Promise<ExitCode> {
       case '-h':
       case '--help':
       case 'help':
-        io.stdout(help.main);
+        void io.stdout(help.main);
         return 0;
       case '-v':
       case '--version':
-        io.stdout(`${version}\n`);
+        void io.stdout(`${version}\n`);
         return 0;
       default:
         throw new UsageError(unknownCommand(command));
@@ -120,7 +120,7 @@ function readKrmInput(text: string): Pick<ProcessInput, 'items' | 'functionConfi
 /** No ResourceList to render: the results alone, in an empty list. */
 function refuseList(io: Io, results: Result[]): ExitCode {
   if (!io.hostShowsResults) report(io, results);
-  io.stdout(writeResourceList([], results));
+  void io.stdout(writeResourceList([], results));
   return exitCodeOf(results);
 }
 
@@ -178,7 +178,7 @@ function stdinText(input: string | Uint8Array, limit: number): { text: string } 
 }
 
 async function build(io: Io, args: string[], command: 'build' | 'validate'): Promise<ExitCode> {
-  const parsed = parseCommand(args, buildOptions, help[command], io.stdout);
+  const parsed = parseCommand(args, buildOptions, help[command], (text: string) => void io.stdout(text));
   if (!parsed) return 0;
   const { config, ...flags } = parsed.values;
   const values: BuildValues = { ...flags, ...(config !== undefined && { config: oneConfig(config) }) };
@@ -285,7 +285,7 @@ async function writeBuild(
 
   if (command === 'validate') {
     report(io, results);
-    for (const r of results.filter((r) => r.severity === 'info')) io.stdout(`${formatLine(r)}\n`);
+    for (const r of results.filter((r) => r.severity === 'info')) void io.stdout(`${formatLine(r)}\n`);
     return exitCodeOf(results);
   }
   if (exitCodeOf(results) === 0 && output.items.length === 0 && !values['allow-empty']) {
@@ -430,7 +430,6 @@ function readBaseConfig(dir: string, configPath: string): { config: Record<strin
   };
   const refuse = `"${configPath}" leaves the directory of the file that holds the RenderConfig; put the base config next to it or below`;
   if (outside(dir, target)) return { problem: refuse };
-  let text: string;
   try {
     // A symbolic link inside the directory must not lead out of it either.
     if (outside(realpathSync(dir), realpathSync(target))) return { problem: refuse };
@@ -441,7 +440,7 @@ function readBaseConfig(dir: string, configPath: string): { config: Record<strin
   }
   const read = readInputFile(target, maxInputBytes(process.env));
   if ('problem' in read) return { problem: `"${configPath}" ${read.line === undefined ? '' : `(line ${read.line}) `}${read.problem}` };
-  text = read.text;
+  const text = read.text;
   const parsed = parseYaml11(text);
   if (parsed.problem) {
     return { problem: `"${configPath}" is not valid YAML${parsed.problem.line ? ` (line ${parsed.problem.line})` : ''}: ${parsed.problem.message}` };
@@ -472,7 +471,7 @@ const convertOptions = {
 
 /** `convert`: every LLSD not in the target version converted (DESIGN §9); the other documents as they were. */
 async function convert(io: Io, args: string[]): Promise<ExitCode> {
-  const parsed = parseCommand(args, convertOptions, help.convert, io.stdout);
+  const parsed = parseCommand(args, convertOptions, help.convert, (text: string) => void io.stdout(text));
   if (!parsed) return 0;
   const { values, positionals } = parsed;
   const to = convertTarget(values.to);
@@ -505,7 +504,7 @@ async function convert(io: Io, args: string[]): Promise<ExitCode> {
   const sorted = sortResults(results);
   report(io, sorted);
   if (exitCodeOf(sorted) !== 0) return 1;
-  io.stdout(writeStream(output));
+  void io.stdout(writeStream(output));
   return 0;
 }
 
@@ -554,7 +553,7 @@ const webhookOptions = {
 
 /** `webhook`: the conversion webhook's HTTPS server, until SIGTERM or SIGINT. */
 async function webhook(io: Io, args: string[]): Promise<ExitCode> {
-  const parsed = parseCommand(args, webhookOptions, help.webhook, io.stdout);
+  const parsed = parseCommand(args, webhookOptions, help.webhook, (text: string) => void io.stdout(text));
   if (!parsed) return 0;
   const { values, positionals } = parsed;
   if (positionals.length > 0) throw new UsageError(`webhook takes no PATH, not "${positionals[0]}"`);

@@ -9,7 +9,23 @@
 // aside as hard links to put back if a rename fails. DIR/.llsd-render-output lists the files
 // written: the next run replaces or removes only those, and, in a DIR written before that list
 // existed, files that start with `outputMarker`.
-import { closeSync, copyFileSync, linkSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, realpathSync, renameSync, rmdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  copyFileSync,
+  linkSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  realpathSync,
+  renameSync,
+  rmdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { constants } from 'node:os';
 import { dirname, isAbsolute, join, normalize, resolve, sep } from 'node:path';
 import type { Result } from '../krm/result.js';
@@ -95,12 +111,16 @@ function lockDir(dir: string): { release: () => void } | { problem: string } {
       if (code !== 'EEXIST') return { problem: `cannot write the output there (${code ?? (error as Error).message}: ${path}); nothing was changed in it` };
       const holder = Number.parseInt(readIfAny(path) ?? '', 10);
       if (Number.isInteger(holder) && holder > 0 && holder !== process.pid && isRunning(holder)) {
-        return { problem: `another llsd-render build -o (process ${holder}) is writing this directory: wait for it to end, then run again (${lockName} is removed when it does)` };
+        return {
+          problem: `another llsd-render build -o (process ${holder}) is writing this directory: wait for it to end, then run again (${lockName} is removed when it does)`,
+        };
       }
       // A lock without a pid yet is one another run has just made (open, then write): it is held,
       // unless it stayed empty long enough to be a run that died in between.
       if (!Number.isInteger(holder) && Date.now() - Number(statIfAny(path)?.mtimeMs ?? 0) < 10_000) {
-        return { problem: `another llsd-render build -o is taking this directory's lock: wait for it to end, then run again (${lockName} is removed when it does)` };
+        return {
+          problem: `another llsd-render build -o is taking this directory's lock: wait for it to end, then run again (${lockName} is removed when it does)`,
+        };
       }
       rmSync(path, { force: true });
     }
@@ -139,7 +159,8 @@ const moveAway = 'move it away, or choose another -o DIR';
 /** Checks every target before anything is written: the whole set can be written, and replaces only files of ours. */
 function planOutput(dir: string, files: readonly OutputFile[], inputs: readonly string[]): Plan | { problems: Result[] } {
   const dirStat = statIfAny(dir);
-  if (dirStat && !dirStat.isDirectory()) return { problems: [problem(dir, `is not a directory; \`-o\` needs a directory (made when missing): choose another -o DIR`)] };
+  if (dirStat && !dirStat.isDirectory())
+    return { problems: [problem(dir, `is not a directory; \`-o\` needs a directory (made when missing): choose another -o DIR`)] };
   const listed = dirStat ? readManifest(dir) : { names: new Set<string>(), exists: false };
   if ('problem' in listed) return { problems: [problem(join(dir, manifestName), listed.problem)] };
 
@@ -153,7 +174,14 @@ function planOutput(dir: string, files: readonly OutputFile[], inputs: readonly 
     if (blocked) {
       const link = lstatSync(blocked).isSymbolicLink();
       // Writing through a link would write outside DIR, over files `-o` never wrote.
-      problems.push(problem(blocked, link ? `is a symbolic link where llsd-render needs a directory of its own for ${file.name} (it would write wherever the link leads): ${moveAway}` : `is a file where llsd-render needs a directory for ${file.name}: ${moveAway}`));
+      problems.push(
+        problem(
+          blocked,
+          link
+            ? `is a symbolic link where llsd-render needs a directory of its own for ${file.name} (it would write wherever the link leads): ${moveAway}`
+            : `is a file where llsd-render needs a directory for ${file.name}: ${moveAway}`,
+        ),
+      );
       continue;
     }
     const target = checkTarget(path, file.name, listed.names, inputPaths);
@@ -194,7 +222,8 @@ function checkTarget(path: string, name: string, listed: ReadonlySet<string>, in
     return { problem: cannotRead(error) };
   }
   if (stat.isDirectory()) return { problem: `is a directory where llsd-render needs to write the file ${name}: ${moveAway}` };
-  if (!stat.isFile()) return { problem: `is not a file llsd-render wrote (a symbolic link or a special file), and it needs to write ${name} there: ${moveAway}` };
+  if (!stat.isFile())
+    return { problem: `is not a file llsd-render wrote (a symbolic link or a special file), and it needs to write ${name} there: ${moveAway}` };
   let marked: boolean;
   try {
     marked = startsWithMarker(path);
@@ -203,10 +232,15 @@ function checkTarget(path: string, name: string, listed: ReadonlySet<string>, in
   }
   // A file that starts with the marker is not read as input, so only an unmarked one can be both.
   if (!marked && inputs.has(realPath(path))) {
-    return { problem: 'is also an input of this build, and `-o` would overwrite it with generated objects: choose an -o DIR apart from the input files (e.g. `-o rendered`), or move this file' };
+    return {
+      problem:
+        'is also an input of this build, and `-o` would overwrite it with generated objects: choose an -o DIR apart from the input files (e.g. `-o rendered`), or move this file',
+    };
   }
   if (!marked && !listed.has(name)) {
-    return { problem: `was not written by llsd-render build -o (it is not in ${manifestName} and does not start with the "# Generated by llsd-render" line), and \`-o\` would overwrite it: ${moveAway}` };
+    return {
+      problem: `was not written by llsd-render build -o (it is not in ${manifestName} and does not start with the "# Generated by llsd-render" line), and \`-o\` would overwrite it: ${moveAway}`,
+    };
   }
   return { exists: true };
 }
@@ -222,7 +256,8 @@ function readManifest(dir: string): { names: Set<string>; exists: boolean } | { 
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { names: new Set(), exists: false };
     return { problem: cannotRead(error) };
   }
-  if (!text.startsWith(manifestHeader.slice(0, manifestHeader.indexOf(':')))) return { problem: `was not written by llsd-render build -o, and \`-o\` writes its list of files there: ${moveAway}` };
+  if (!text.startsWith(manifestHeader.slice(0, manifestHeader.indexOf(':'))))
+    return { problem: `was not written by llsd-render build -o, and \`-o\` writes its list of files there: ${moveAway}` };
   const names = text
     .split('\n')
     .filter((line) => line !== '' && !line.startsWith('#'))

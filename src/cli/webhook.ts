@@ -62,12 +62,18 @@ export function webhookLimits(env: Env): { ok: true; limits: WebhookLimits } | {
     const scaled = Math.round(value * v.scale);
     if (!Number.isFinite(value) || scaled < 1 || scaled > maxScaled) {
       const most = Math.floor(maxScaled / v.scale);
-      return { ok: false, message: `${v.name} must be a number of ${v.unit} above 0 and at most ${most} (default ${v.fallback}), not ${JSON.stringify((text ?? '').slice(0, 40))}` };
+      return {
+        ok: false,
+        message: `${v.name} must be a number of ${v.unit} above 0 and at most ${most} (default ${v.fallback}), not ${JSON.stringify((text ?? '').slice(0, 40))}`,
+      };
     }
     limits[v.field] = scaled;
   }
   if (limits.maxBodyBytes > limits.maxInFlightBytes) {
-    return { ok: false, message: 'LLSD_RENDER_WEBHOOK_MAX_BODY_MB must not be larger than LLSD_RENDER_WEBHOOK_MAX_INFLIGHT_MB, or no body of the largest size is ever read' };
+    return {
+      ok: false,
+      message: 'LLSD_RENDER_WEBHOOK_MAX_BODY_MB must not be larger than LLSD_RENDER_WEBHOOK_MAX_INFLIGHT_MB, or no body of the largest size is ever read',
+    };
   }
   return { ok: true, limits };
 }
@@ -197,7 +203,8 @@ function enforceDeadline(request: IncomingMessage, response: ServerResponse, con
   const timer = setTimeout(() => {
     if (response.writableFinished) return;
     context.log(`llsd-render webhook: 408: the request did not end within ${seconds} s`);
-    if (!response.headersSent) reply(response, 408, `the request did not end within ${seconds} s: send the whole request at once and read the answer\n`, { connection: 'close' });
+    if (!response.headersSent)
+      reply(response, 408, `the request did not end within ${seconds} s: send the whole request at once and read the answer\n`, { connection: 'close' });
     setTimeout(() => socket.destroy(), lastWordMs).unref();
   }, started + context.limits.requestTimeoutMs - Date.now());
   timer.unref();
@@ -225,15 +232,22 @@ function readBody(request: IncomingMessage, response: ServerResponse, context: C
   };
   const tooLarge = (): void => {
     log(`llsd-render webhook: 413: the request body is larger than ${limits.maxBodyBytes} bytes`);
-    reply(response, 413, `the request body is larger than ${limits.maxBodyBytes} bytes, the most the webhook reads (LLSD_RENDER_WEBHOOK_MAX_BODY_MB)\n`, { connection: 'close' });
+    reply(response, 413, `the request body is larger than ${limits.maxBodyBytes} bytes, the most the webhook reads (LLSD_RENDER_WEBHOOK_MAX_BODY_MB)\n`, {
+      connection: 'close',
+    });
   };
   const busy = (): void => {
     log('llsd-render webhook: 503: too many request bytes in flight');
     // The connection stays: Node reads the rest of the body (at most maxBodyBytes) and drops it, so
     // the client gets this answer rather than a reset while it still writes.
-    reply(response, 503, `the webhook holds ${limits.maxInFlightBytes} bytes of request bodies at once (LLSD_RENDER_WEBHOOK_MAX_INFLIGHT_MB), and other requests hold them now: retry\n`, {
-      'retry-after': '1',
-    });
+    reply(
+      response,
+      503,
+      `the webhook holds ${limits.maxInFlightBytes} bytes of request bodies at once (LLSD_RENDER_WEBHOOK_MAX_INFLIGHT_MB), and other requests hold them now: retry\n`,
+      {
+        'retry-after': '1',
+      },
+    );
   };
 
   // Node's parser has refused a Content-Length that is not a number; none (chunked) declares 0.

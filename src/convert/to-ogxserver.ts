@@ -73,7 +73,11 @@ export function toOgxServer(object: KrmObject): OgxConversion {
   if (workload) spec.workload = workload;
   problems.push(...externalProviderProblems(llsd));
 
-  const local = [...parsed.problems.filter((p) => !replacedWarning(p, object)), ...problems.map(reader.localise), ...v1alpha1Only(object)];
+  const local = [
+    ...parsed.problems.filter((p) => !replacedWarning(p, object)),
+    ...problems.map((problem) => reader.localise(problem)),
+    ...v1alpha1Only(object),
+  ];
   const metadata = convertMetadata(object, llsd, local);
   const converted: Plain = { apiVersion: ogxApiVersion, kind: ogxKind, metadata, spec };
   const check = parseOgxServer(converted as KrmObject);
@@ -615,6 +619,7 @@ function v1alpha1Only(object: KrmObject): FieldProblem[] {
     problems.push({
       severity: 'warning', code: 'ogx-conversion',
       path: containerNamePath.split('.'),
+      // eslint-disable-next-line @typescript-eslint/no-base-to-string -- the v1alpha1 schema makes it a string; String() only narrows the type
       message: `is dropped: the OGXServer's container is always named \`ogx\`, not ${quote(String(container))}; update anything that names the container ` +
         `(\`kubectl logs -c\`, patches)`,
     });
@@ -624,6 +629,7 @@ function v1alpha1Only(object: KrmObject): FieldProblem[] {
     problems.push({
       severity: 'warning', code: 'ogx-conversion',
       path: userConfigNamespacePath.split('.'),
+      // eslint-disable-next-line @typescript-eslint/no-base-to-string -- the v1alpha1 schema makes it a string; String() only narrows the type
       message: `is dropped: an OGXServer reads \`spec.overrideConfig\` from its own namespace only; copy the ConfigMap from ${quote(String(namespace))} there`,
     });
   }

@@ -52,6 +52,7 @@ export function configMapConfig(inventory: Inventory, namespace: string | undefi
  */
 export function baseVersionProblem(base: Obj): string | undefined {
   const version = base.version;
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- a label value read from YAML: a scalar; any other value is refused before this
   if (version !== undefined && version !== null && String(version) !== '') return undefined;
   return "failed to validate base config: missing required 'version' field; the base config.yaml must start with `version: 2`";
 }

@@ -51,7 +51,23 @@ function isPlainData(value: unknown): boolean {
 
 // Keywords that only annotate (cfworker reads none of them); `env` is the catalog's own note.
 const ANNOTATIONS = new Set(['default', 'title', 'description', 'examples', 'deprecated', 'readOnly', 'writeOnly', '$comment', 'env']);
-const HANDLED = new Set(['$ref', 'type', 'anyOf', 'const', 'enum', 'required', 'properties', 'additionalProperties', 'items', 'minimum', 'maximum', 'exclusiveMinimum', 'minLength', 'maxLength', 'pattern']);
+const HANDLED = new Set([
+  '$ref',
+  'type',
+  'anyOf',
+  'const',
+  'enum',
+  'required',
+  'properties',
+  'additionalProperties',
+  'items',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'minLength',
+  'maxLength',
+  'pattern',
+]);
 /** Per node (the catalog's nodes never change): only handled keywords, in the forms handled. */
 const handledNodes = new WeakMap<object, boolean>();
 

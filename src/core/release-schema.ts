@@ -681,6 +681,7 @@ function describe(node: Schema): string[] {
   if (node.const !== undefined) return [code(String(node.const))];
   if (Array.isArray(node.enum)) return node.enum.map((v) => code(String(v)));
   const tag = tagOf(node);
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- a YAML tag name, shown as written
   if (tag !== undefined && typeIncludes(node, 'object')) return [`a mapping with \`type: ${String(tag)}\``];
   const types = typesOf(node);
   return types.length === 0 ? ['a value of another form'] : types.map((t) => ARTICLE[t] ?? t);

@@ -34,9 +34,16 @@ function yamlMapping<T extends z.ZodMiniType>(schema: T, what: string) {
 const dnsLabelPattern = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 const dnsSubdomainPattern = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 const dnsLabel = (example: string) =>
-  z.string().check(z.maxLength(63), z.regex(dnsLabelPattern, { error: `must be a Kubernetes name such as \`${example}\` (lower case letters, digits and \`-\`)` }));
+  z
+    .string()
+    .check(z.maxLength(63), z.regex(dnsLabelPattern, { error: `must be a Kubernetes name such as \`${example}\` (lower case letters, digits and \`-\`)` }));
 const dnsSubdomain = (example: string) =>
-  z.string().check(z.maxLength(253), z.regex(dnsSubdomainPattern, { error: `must be a DNS name such as \`${example}\` (lower case letters, digits, \`-\` and \`.\`)` }));
+  z
+    .string()
+    .check(
+      z.maxLength(253),
+      z.regex(dnsSubdomainPattern, { error: `must be a DNS name such as \`${example}\` (lower case letters, digits, \`-\` and \`.\`)` }),
+    );
 
 /**
  * The schemas, built on first use: a render given no options takes their defaults from the build
@@ -49,11 +56,15 @@ function defineSchemas() {
   const distributionOverride = described(
     z.strictObject({
       image: described(
-        z.optional(z.string().check(z.regex(/^\S+$/, { error: 'must be an image reference such as `registry.internal/ogxai/distribution-starter:<release>`' }))),
+        z.optional(
+          z.string().check(z.regex(/^\S+$/, { error: 'must be an image reference such as `registry.internal/ogxai/distribution-starter:<release>`' })),
+        ),
         'The image to run: a mirror of the shipped one, or the image of a distribution you add.',
       ),
       release: described(
-        z.optional(z.string().check(z.regex(/^\d+\.\d+\.\d+$/, { error: 'must be a llama-stack release, MAJOR.MINOR.PATCH (quoted, so YAML keeps it a string)' }))),
+        z.optional(
+          z.string().check(z.regex(/^\d+\.\d+\.\d+$/, { error: 'must be a llama-stack release, MAJOR.MINOR.PATCH (quoted, so YAML keeps it a string)' })),
+        ),
         'The llama-stack release this entry is for, and the default release of the distribution from now on. Default: the image tag when it is a release, else the current default release.',
       ),
       config: described(
@@ -74,7 +85,9 @@ function defineSchemas() {
    * distributions with these entries laid over them.
    */
   const distributionMap = z.record(
-    z.string().check(z.regex(/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/, { error: 'must be a distribution name such as `starter` (lower case letters, digits, `-` and `.`)' })),
+    z
+      .string()
+      .check(z.regex(/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/, { error: 'must be a distribution name such as `starter` (lower case letters, digits, `-` and `.`)' })),
     distributionOverride,
   );
   const distributionsFromText = z.pipe(
@@ -109,7 +122,11 @@ function defineSchemas() {
         const slash = key.lastIndexOf('/');
         const prefix = slash >= 0 ? key.slice(0, slash) : undefined;
         const name = key.slice(slash + 1);
-        return (prefix === undefined || (prefix.length <= 253 && dnsSubdomainPattern.test(prefix))) && name.length <= 63 && /^[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/.test(name);
+        return (
+          (prefix === undefined || (prefix.length <= 253 && dnsSubdomainPattern.test(prefix))) &&
+          name.length <= 63 &&
+          /^[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/.test(name)
+        );
       },
       {
         error:
@@ -139,11 +156,16 @@ function defineSchemas() {
     z.superRefine((pattern, ctx) => {
       const unknown = [...pattern.matchAll(/\{([^}]*)\}/g)].map((m) => m[0]).filter((p) => p !== '{name}' && p !== '{namespace}');
       if (unknown.length > 0) {
-        ctx.addIssue({ code: 'custom', message: `may use only the placeholders \`{name}\` and \`{namespace}\`, not ${listOf(unknown, { each: (p) => code(p) })}`, input: pattern });
+        ctx.addIssue({
+          code: 'custom',
+          message: `may use only the placeholders \`{name}\` and \`{namespace}\`, not ${listOf(unknown, { each: (p) => code(p) })}`,
+          input: pattern,
+        });
       } else if (!dnsSubdomainPattern.test(pattern.replaceAll('{name}', 'a').replaceAll('{namespace}', 'a'))) {
         ctx.addIssue({
           code: 'custom',
-          message: 'must give a Secret name such as `{name}-tls` or `wildcard-tls` (lower case letters, digits, `-`, `.` and the placeholders `{name}` and `{namespace}`)',
+          message:
+            'must give a Secret name such as `{name}-tls` or `wildcard-tls` (lower case letters, digits, `-`, `.` and the placeholders `{name}` and `{namespace}`)',
           input: pattern,
         });
       }
@@ -174,7 +196,10 @@ function defineSchemas() {
 
   const registrySpec = described(
     z.strictObject({
-      offline: described(z._default(flag, false), 'Read image configs only from the cache; never contact a registry. Default false. `llsd-render build --offline` sets it too.'),
+      offline: described(
+        z._default(flag, false),
+        'Read image configs only from the cache; never contact a registry. Default false. `llsd-render build --offline` sets it too.',
+      ),
       cacheDir: described(
         z.optional(z.string().check(z.minLength(1))),
         'Directory of the cache of configs read from images, keyed by manifest digest; a relative path is relative to the working directory. Default `$XDG_CACHE_HOME/llsd-render`, else `~/.cache/llsd-render`.',
@@ -185,7 +210,12 @@ function defineSchemas() {
       ),
       insecure: described(z._default(z.array(registryHost), []), 'Registry hosts spoken to over plain HTTP; every other host over HTTPS. Default none.'),
       platform: described(
-        z._default(z.string().check(z.regex(/^[a-z0-9]+\/[a-z0-9_]+(\/[a-z0-9]+)?$/, { error: 'must be `os/architecture[/variant]`, such as `linux/amd64` or `linux/arm64`' })), 'linux/amd64'),
+        z._default(
+          z
+            .string()
+            .check(z.regex(/^[a-z0-9]+\/[a-z0-9_]+(\/[a-z0-9]+)?$/, { error: 'must be `os/architecture[/variant]`, such as `linux/amd64` or `linux/arm64`' })),
+          'linux/amd64',
+        ),
         'The entry of a multi-platform image whose labels are read. Default `linux/amd64`.',
       ),
       timeoutSeconds: described(
@@ -237,14 +267,17 @@ function defineSchemas() {
       z._default(yamlMapping(annotationMap, 'annotation keys to string values'), {}),
       'Annotations added to the Ingress, Route or HTTPRoute, e.g. `{cert-manager.io/cluster-issuer: letsencrypt}`; values are strings. Default none. As ConfigMap data, a YAML string.',
     ),
-    ingressClass: described(z.optional(dnsSubdomain('nginx')), "`spec.ingressClassName` of the Ingress. Default: none, the cluster's default IngressClass. Ingress only."),
+    ingressClass: described(
+      z.optional(dnsSubdomain('nginx')),
+      "`spec.ingressClassName` of the Ingress. Default: none, the cluster's default IngressClass. Ingress only.",
+    ),
     ingressControllerNamespace: described(
       z.optional(dnsLabel('ingress-nginx')),
       'Namespace of the ingress controller (or Gateway proxies) that forwards to exposed servers; the NetworkPolicy of an exposed LLSD, and the default one of an OGXServer with `network.externalAccess` (which the OGX operator leaves closed to it), admit it. Default: none (a warning when an exposed LLSD has a NetworkPolicy), and with `exposeKind: route` the OpenShift router namespaces (label `network.openshift.io/policy-group: ingress`).',
     ),
     ingressDomain: described(
       z.optional(dnsSubdomain('apps.example.com')),
-      'Domain for host names of exposed LLSDs without `expose.hostname`: `<name>-<namespace>.<domain>` (`<name>.<domain>` without a namespace). Default: none; such an Ingress or HTTPRoute has no host, a Route gets the router\'s.',
+      "Domain for host names of exposed LLSDs without `expose.hostname`: `<name>-<namespace>.<domain>` (`<name>.<domain>` without a namespace). Default: none; such an Ingress or HTTPRoute has no host, a Route gets the router's.",
     ),
     ingressTls: described(
       z.optional(yamlMapping(ingressTlsSpec, '`{}` or `{secretName: …}`')),
@@ -255,15 +288,33 @@ function defineSchemas() {
       "The namespace the default NetworkPolicy of an OGXServer admits besides the server's own, as the OGX operator admits its own namespace (env OPERATOR_NAMESPACE, else its ServiceAccount's). Default `ogx-k8s-operator-system`, where the operator's release manifest installs it.",
     ),
     openshiftRouterPeer: described(
-      z._default(z.union([z.enum(['auto', 'on', 'off']), z.pipe(z.boolean(), z.transform((on) => (on ? 'on' : 'off')))]), 'auto'),
+      z._default(
+        z.union([
+          z.enum(['auto', 'on', 'off']),
+          z.pipe(
+            z.boolean(),
+            z.transform((on) => (on ? 'on' : 'off')),
+          ),
+        ]),
+        'auto',
+      ),
       'Whether the default NetworkPolicy of an OGXServer admits the OpenShift router namespaces (label `network.openshift.io/policy-group: ingress`): `auto` (default, as the OGX operator: when `spec.network` is set, even `{}`), `on` (always) or `off` (never; e.g. a cluster without OpenShift routers).',
     ),
     openshiftAnyuid: described(
       z._default(flag, false),
-      'On OpenShift, bind the server\'s ServiceAccount to the `system:openshift:scc:anyuid` ClusterRole with a RoleBinding `<name>-rb`, as the v1alpha1 operator does (the llama-stack images run as root); for an OGXServer, the ServiceAccount `<name>-sa`, as the OGX operator does wherever that ClusterRole exists. Default false: the ClusterRole exists only on OpenShift.',
+      "On OpenShift, bind the server's ServiceAccount to the `system:openshift:scc:anyuid` ClusterRole with a RoleBinding `<name>-rb`, as the v1alpha1 operator does (the llama-stack images run as root); for an OGXServer, the ServiceAccount `<name>-sa`, as the OGX operator does wherever that ClusterRole exists. Default false: the ClusterRole exists only on OpenShift.",
     ),
     networkPolicy: described(
-      z._default(z.union([z.enum(['auto', 'on', 'off']), z.pipe(z.boolean(), z.transform((on) => (on ? 'on' : 'off')))]), 'auto'),
+      z._default(
+        z.union([
+          z.enum(['auto', 'on', 'off']),
+          z.pipe(
+            z.boolean(),
+            z.transform((on) => (on ? 'on' : 'off')),
+          ),
+        ]),
+        'auto',
+      ),
       'NetworkPolicy `<name>-network-policy`: `auto` (default: when `spec.networking.allowedFrom` is set), `on` (for every LLSD; without `allowedFrom` only the own namespace may connect) or `off` (never). For an OGXServer, `spec.network.policy.enabled` decides (default on, as upstream) unless this is `off`.',
     ),
     monitoringCrds: described(

@@ -133,7 +133,7 @@ function defineSchemas() {
             error: 'must be a provider name such as `vllm`, or a provider type such as `remote::vllm` or `inline::llama-guard`',
           }),
         ),
-        'Provider type: `vllm` resolves to `remote::vllm` (or `inline::…` when only that exists) in the release\'s provider registry; `remote::x` is taken as is.',
+        "Provider type: `vllm` resolves to `remote::vllm` (or `inline::…` when only that exists) in the release's provider registry; `remote::x` is taken as is.",
       ),
       endpoint: described(z.optional(z.string().check(z.minLength(1))), "URL of the provider's service; written to that provider's URL key."),
       apiKey: described(z.optional(secretRef), "Secret holding the provider's credential; written to its credential key as an env placeholder."),
@@ -144,7 +144,11 @@ function defineSchemas() {
       secretRefs: described(
         z.optional(
           z.record(
-            z.string().check(z.regex(/^[A-Za-z_][A-Za-z0-9_.-]*$/, { error: 'must be a provider config key: letters, digits, "_", "." and "-", starting with a letter or "_"' })),
+            z.string().check(
+              z.regex(/^[A-Za-z_][A-Za-z0-9_.-]*$/, {
+                error: 'must be a provider config key: letters, digits, "_", "." and "-", starting with a letter or "_"',
+              }),
+            ),
             secretRef,
           ),
         ),
@@ -302,7 +306,9 @@ function defineSchemas() {
         }),
       ),
       expose: described(
-        z.optional(z.union([z.boolean(), z.strictObject({ hostname: described(z.optional(z.string().check(z.minLength(1))), 'Host name of the Ingress rule.') })])),
+        z.optional(
+          z.union([z.boolean(), z.strictObject({ hostname: described(z.optional(z.string().check(z.minLength(1))), 'Host name of the Ingress rule.') })]),
+        ),
         'Expose the server outside the cluster: `true`, or `{hostname: …}`; `{}` means exposed with defaults.',
       ),
       allowedFrom: described(
@@ -327,7 +333,9 @@ function defineSchemas() {
         "provider_type in config.yaml, from the image's lls-provider-spec.yaml (it cannot be read at render time). Required to render.",
       ),
       module: described(
-        z.optional(z.string().check(z.regex(/^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/, { error: 'must be a Python module name such as `my_provider`' }))),
+        z.optional(
+          z.string().check(z.regex(/^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/, { error: 'must be a Python module name such as `my_provider`' })),
+        ),
         "Python module of the provider, from the image's lls-provider-spec.yaml. Required to render.",
       ),
       config: described(z.optional(z.record(z.string(), z.unknown())), 'The provider config, as written.'),
@@ -389,7 +397,26 @@ function defineSchemas() {
   });
   /** A leaf of provider `settings` that names a Secret key (rules.ts). */
   const secretLeaf = z.strictObject({ secretKeyRef: secretKeySelector });
-  return { secretLeaf, dnsLabel, dnsSubdomain, secretKeySelector, secretRef, providerSpec, providersSpec, modelSpec, resourcesSpec, storageBackend, workloadSpec, caBundleSpec, networkingSpec, externalProviderSpec, distributionSpec, specSchema, metadataSchema, llsdSchema };
+  return {
+    secretLeaf,
+    dnsLabel,
+    dnsSubdomain,
+    secretKeySelector,
+    secretRef,
+    providerSpec,
+    providersSpec,
+    modelSpec,
+    resourcesSpec,
+    storageBackend,
+    workloadSpec,
+    caBundleSpec,
+    networkingSpec,
+    externalProviderSpec,
+    distributionSpec,
+    specSchema,
+    metadataSchema,
+    llsdSchema,
+  };
 }
 
 export const llsdV1alpha2Schemas = lazily(defineSchemas);

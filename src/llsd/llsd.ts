@@ -39,16 +39,25 @@ export function llsdNearMiss(object: Pick<KrmObject, 'apiVersion' | 'kind'>): Fi
   const objectGroup = slash < 0 ? '' : object.apiVersion.slice(0, slash);
   const right = `\`${supportedLlsdVersions[0]}\``;
   if (object.kind !== kind && isNear(object.kind, kind)) {
-    return { path: ['kind'], message: `must be \`${kind}\` (apiVersion ${right}) for llsd-render to render it, not "${object.kind}"; as a misspelt LLSD it would render nothing` };
+    return {
+      path: ['kind'],
+      message: `must be \`${kind}\` (apiVersion ${right}) for llsd-render to render it, not "${object.kind}"; as a misspelt LLSD it would render nothing`,
+    };
   }
   // No other group has this kind: written with any other, it is an LLSD that would render nothing.
   if (object.kind === kind) {
     const wrote = slash < 0 ? `"${object.apiVersion.slice(0, 40)}" is not <group>/<version>` : `the group "${objectGroup}" is not ${group}`;
-    return { path: ['apiVersion'], message: `must be ${right} (or \`${supportedLlsdVersions[1]}\`) for llsd-render to render this ${kind}: ${wrote}, and the LLSD would render nothing` };
+    return {
+      path: ['apiVersion'],
+      message: `must be ${right} (or \`${supportedLlsdVersions[1]}\`) for llsd-render to render this ${kind}: ${wrote}, and the LLSD would render nothing`,
+    };
   }
   // The group has one kind; anything else in it (the short name `LLSD`, say) is an LLSD written wrong.
   if (objectGroup === group) {
-    return { path: ['kind'], message: `must be \`${kind}\`, the one kind of ${group}, not ${quote(object.kind)}; written otherwise the LLSD would render nothing` };
+    return {
+      path: ['kind'],
+      message: `must be \`${kind}\`, the one kind of ${group}, not ${quote(object.kind)}; written otherwise the LLSD would render nothing`,
+    };
   }
   return undefined;
 }

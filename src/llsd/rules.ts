@@ -91,7 +91,13 @@ function checkStorage(spec: SpecInput, problems: FieldProblem[]): void {
     }
     for (const field of Object.keys(backend) as Array<keyof StorageBackendInput>) {
       if (field === 'connectionString' || storageFields[type].includes(field)) continue;
-      problems.push({ path: [...path, field], message: `does not apply to a ${type} store; it is read only for ${Object.entries(storageFields).filter(([, fields]) => fields.includes(field)).map(([t]) => t).join(' and ')}` });
+      problems.push({
+        path: [...path, field],
+        message: `does not apply to a ${type} store; it is read only for ${Object.entries(storageFields)
+          .filter(([, fields]) => fields.includes(field))
+          .map(([t]) => t)
+          .join(' and ')}`,
+      });
     }
     if (type === 'redis' && backend.endpoint === undefined && backend.host === undefined) {
       problems.push({ path, message: 'needs the redis server: set `endpoint: redis://<host>:<port>` or `host` (and `port`)' });
@@ -101,7 +107,8 @@ function checkStorage(spec: SpecInput, problems: FieldProblem[]): void {
     }
     if (type === 'postgres') {
       for (const field of ['host', 'user'] as const) {
-        if (backend[field] === undefined) problems.push({ path: [...path, field], message: `is required for a postgres store (llama-stack needs the ${field})` });
+        if (backend[field] === undefined)
+          problems.push({ path: [...path, field], message: `is required for a postgres store (llama-stack needs the ${field})` });
       }
     }
   }
@@ -112,7 +119,10 @@ function checkTls(spec: SpecInput, problems: FieldProblem[]): void {
   if (!tls) return;
   const path = ['spec', 'networking', 'tls'];
   if (tls.enabled === true && tls.secretName === undefined) {
-    problems.push({ path: [...path, 'secretName'], message: 'is required when `enabled` is true: name the kubernetes.io/tls Secret with the server certificate' });
+    problems.push({
+      path: [...path, 'secretName'],
+      message: 'is required when `enabled` is true: name the kubernetes.io/tls Secret with the server certificate',
+    });
   }
   if (tls.enabled !== true && tls.secretName !== undefined) {
     problems.push({ path: [...path, 'enabled'], message: 'must be true when `secretName` is set; set `enabled: true` to serve HTTPS, or remove `secretName`' });
@@ -141,7 +151,8 @@ function checkWorkload(spec: SpecInput, problems: FieldProblem[]): void {
     } else if (typeof entry.value === 'string' && urlCredential(entry.value)) {
       problems.push({
         path: ['spec', 'workload', 'overrides', 'env', i, 'value'],
-        message: 'must not hold a credential in a URL: the value would be in the Deployment for anyone who can read it; put the whole value in a Secret and write `valueFrom: {secretKeyRef: {name: <secret>, key: <key>}}` instead of `value`',
+        message:
+          'must not hold a credential in a URL: the value would be in the Deployment for anyone who can read it; put the whole value in a Secret and write `valueFrom: {secretKeyRef: {name: <secret>, key: <key>}}` instead of `value`',
       });
     }
   });
@@ -202,7 +213,10 @@ function checkExternalProviders(spec: SpecInput, problems: FieldProblem[]): void
       const path = ['spec', 'externalProviders', api, i];
       const earlier = first.get(entry.providerId);
       if (earlier) {
-        problems.push({ path: [...path, 'providerId'], message: `duplicates the external provider id ${quote(entry.providerId)} of \`${formatFieldPath(earlier)}\`; give each a unique id` });
+        problems.push({
+          path: [...path, 'providerId'],
+          message: `duplicates the external provider id ${quote(entry.providerId)} of \`${formatFieldPath(earlier)}\`; give each a unique id`,
+        });
       } else {
         first.set(entry.providerId, path);
       }
@@ -211,4 +225,5 @@ function checkExternalProviders(spec: SpecInput, problems: FieldProblem[]): void
 }
 
 /** `vectorIo` and `vector_io` name the same API. */
-export const apiOfDisabled = (name: string): string => (name in providerApis ? providerApis[name as ProviderApi] : name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`));
+export const apiOfDisabled = (name: string): string =>
+  name in providerApis ? providerApis[name as ProviderApi] : name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);

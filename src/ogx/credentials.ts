@@ -10,7 +10,8 @@ import type { OgxServerSpec } from './ogxserver.js';
 
 type Path = Array<string | number>;
 
-const fromSecret = 'give the credential from a Secret instead: a typed provider\'s Secret field (`apiKey`, `apiToken`, `password`, `token`), a custom provider\'s `secretRefs`, or a `${env.NAME}` placeholder with NAME set from a Secret in `spec.workload.overrides.env`';
+const fromSecret =
+  "give the credential from a Secret instead: a typed provider's Secret field (`apiKey`, `apiToken`, `password`, `token`), a custom provider's `secretRefs`, or a `${env.NAME}` placeholder with NAME set from a Secret in `spec.workload.overrides.env`";
 
 export function ogxLiteralCredentials(spec: Pick<OgxServerSpec, 'providers' | 'storage'>): FieldProblem[] {
   const problems: FieldProblem[] = [];
@@ -22,7 +23,10 @@ export function ogxLiteralCredentials(spec: Pick<OgxServerSpec, 'providers' | 's
     for (const [key, child] of Object.entries(value)) {
       // Free-form maps (custom `settings`, `headers`) go to the config as written: a key that names a credential must not hold one.
       if (free && isCredentialName(key) && isLiteral(child)) {
-        problems.push({ path: [...path, key], message: `must not hold the value: ${key} names a credential, and a value written here would end up in the generated ConfigMap; ${fromSecret}` });
+        problems.push({
+          path: [...path, key],
+          message: `must not hold the value: ${key} names a credential, and a value written here would end up in the generated ConfigMap; ${fromSecret}`,
+        });
       } else walk(child, [...path, key], free || key === 'settings' || key === 'headers');
     }
   };
@@ -31,13 +35,19 @@ export function ogxLiteralCredentials(spec: Pick<OgxServerSpec, 'providers' | 's
   if (kv?.endpoint !== undefined) {
     const inUrl = urlCredential(kv.endpoint);
     // OGX's redis store takes no password at all (divergence B1): nothing to move it to.
-    if (inUrl) problems.push({ path: ['spec', 'storage', 'kv', 'endpoint'], message: 'must not hold a credential: the endpoint goes into the generated ConfigMap, and OGX\'s redis store takes no password; remove it and use a redis that needs none from inside the cluster' });
+    if (inUrl)
+      problems.push({
+        path: ['spec', 'storage', 'kv', 'endpoint'],
+        message:
+          "must not hold a credential: the endpoint goes into the generated ConfigMap, and OGX's redis store takes no password; remove it and use a redis that needs none from inside the cluster",
+      });
   }
   return problems;
 }
 
 /** A value that reaches the ConfigMap as the secret itself: a number, or text that is not one `${env.X}` placeholder. */
-const isLiteral = (value: unknown): boolean => (typeof value === 'string' && value !== '' && !/^\$\{env\.[A-Za-z0-9_]+(?::=)?\}$/.test(value)) || typeof value === 'number';
+const isLiteral = (value: unknown): boolean =>
+  (typeof value === 'string' && value !== '' && !/^\$\{env\.[A-Za-z0-9_]+(?::=)?\}$/.test(value)) || typeof value === 'number';
 
 const urlMessage = (where: 'userinfo' | 'query'): string =>
   where === 'userinfo'

@@ -91,7 +91,11 @@ export function operatorConfig(plan: OgxPlan): { ok: true; value: OperatorConfig
 }
 
 const basePath = (plan: OgxPlan): Path =>
-  plan.baseSource === 'baseConfig' ? ['spec', 'baseConfig'] : plan.baseSource === 'image-labels' ? ['spec', 'distribution', 'image'] : ['spec', 'distribution', 'name'];
+  plan.baseSource === 'baseConfig'
+    ? ['spec', 'baseConfig']
+    : plan.baseSource === 'image-labels'
+      ? ['spec', 'distribution', 'image']
+      : ['spec', 'distribution', 'name'];
 
 interface ParsedBase {
   apis: unknown[] | undefined;
@@ -175,14 +179,24 @@ function operatorStorage(storage: Obj, env: SecretEnv[]): Obj {
     kvDefault = { ...clonePlain(backends.kv_default.redis), host: kv.endpoint };
     if (isPlainObject(kv.password)) {
       kvDefault.password = `\${env.${storageEnv.kvPassword}}`;
-      env.push({ name: storageEnv.kvPassword, secretName: String(kv.password.name), key: String(kv.password.key), path: ['spec', 'storage', 'kv', 'password'] });
+      env.push({
+        name: storageEnv.kvPassword,
+        secretName: String(kv.password.name),
+        key: String(kv.password.key),
+        path: ['spec', 'storage', 'kv', 'password'],
+      });
     }
   }
   let sqlDefault: Obj = clonePlain(backends.sql_default.sqlite);
   if (sql.type === 'postgres') {
     sqlDefault = { ...clonePlain(backends.sql_default.postgres), connection_string: `\${env.${storageEnv.sqlConnection}}` };
     if (isPlainObject(sql.connectionString)) {
-      env.push({ name: storageEnv.sqlConnection, secretName: String(sql.connectionString.name), key: String(sql.connectionString.key), path: ['spec', 'storage', 'sql', 'connectionString'] });
+      env.push({
+        name: storageEnv.sqlConnection,
+        secretName: String(sql.connectionString.name),
+        key: String(sql.connectionString.key),
+        path: ['spec', 'storage', 'sql', 'connectionString'],
+      });
     }
   }
   return { backends: { kv_default: kvDefault, sql_default: sqlDefault }, stores: clonePlain(stores) };
@@ -193,6 +207,7 @@ const disabledApis = (spec: Obj): string[] => (Array.isArray(spec.disabledAPIs) 
 /** §11: `spec.distribution.name`, else the whole image reference. */
 function distroName(spec: Obj): string {
   const distribution = isPlainObject(spec.distribution) ? spec.distribution : {};
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- the OGXServer schema makes both strings
   return String(distribution.name ?? distribution.image ?? '');
 }
 
@@ -315,7 +330,8 @@ function dropUnreadKeys(provider: OgxProviderEntry, plan: OgxPlan, problems: Fie
   for (const key of unread) delete entry.config[key];
   if (unread.length > 0) {
     problems.push({
-      severity: 'warning', code: 'provider-setting-not-read',
+      severity: 'warning',
+      code: 'provider-setting-not-read',
       path,
       message: `sets ${listOf(unread, { each: (key) => code(key) })}, which ${entry.provider_type} of OGX ${plan.release} does not read, so ${unread.length === 1 ? 'it is' : 'they are'} left out of config.yaml; remove ${unread.length === 1 ? 'it' : 'them'}, or pin a release that reads ${unread.length === 1 ? 'it' : 'them'} (\`llamastack.io/release\`)`,
     });
@@ -344,7 +360,10 @@ function keepDefaultEmbeddingProviders(config: Obj, plan: OgxPlan, expansion: Og
   const vectorStores = config.vector_stores;
   const providers = config.providers as Record<string, Obj[]> | undefined;
   if (!spec || !isPlainObject(vectorStores) || !providers?.inference) return;
-  const baseList = isPlainObject(plan.baseConfig?.providers) && Array.isArray(plan.baseConfig.providers.inference) ? plan.baseConfig.providers.inference.filter(isPlainObject) : [];
+  const baseList =
+    isPlainObject(plan.baseConfig?.providers) && Array.isArray(plan.baseConfig.providers.inference)
+      ? plan.baseConfig.providers.inference.filter(isPlainObject)
+      : [];
   for (const key of ['default_embedding_model', 'default_reranker_model']) {
     const model = vectorStores[key];
     const id = isPlainObject(model) ? model.provider_id : undefined;
@@ -366,7 +385,8 @@ function warnOverwrittenVectorStoresConfig(config: Obj, expansion: OgxExpansion,
   for (const provider of typedEntries(expansion)) {
     if (!Object.hasOwn(provider.entry.config, 'vector_stores_config')) continue;
     problems.push({
-      severity: 'warning', code: 'field-has-no-effect',
+      severity: 'warning',
+      code: 'field-has-no-effect',
       path: [...provider.path, 'vectorStoresConfig'],
       message: `has no effect: OGX ${plan.release} replaces it with the base config's top-level \`vector_stores\` at startup; give the settings in the base config's \`vector_stores\` (by \`spec.baseConfig\`) instead`,
     });
@@ -399,11 +419,13 @@ function adaptStorage(config: Obj, plan: OgxPlan, env: SecretEnv[], problems: Fi
   }
   const kv = isPlainObject(storage.kv) ? storage.kv : {};
   if (kv.type !== 'redis') return env;
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- the OGXServer schema makes the endpoint a string
   const { host, port } = splitRedisEndpoint(String(kv.endpoint ?? ''));
   backends.kv_default = { type: ogxStorage().backends.kv_default.redis.type, host, ...(port !== undefined && { port }) };
   if (isPlainObject(kv.password)) {
     problems.push({
-      severity: 'warning', code: 'field-has-no-effect',
+      severity: 'warning',
+      code: 'field-has-no-effect',
       path: ['spec', 'storage', 'kv', 'password'],
       message: `is not used: OGX ${plan.release}'s redis store has no password setting (the operator writes one the server ignores), so the Secret is not mounted; use a redis that needs no password from inside the cluster, or remove \`password\``,
     });

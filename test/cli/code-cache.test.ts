@@ -1,7 +1,20 @@
 // The bundle's loader (src/loader.cjs): the program runs the same with V8's code cache, without
 // it, with a damaged one and where none can be written; and its stack frames name lines of the file.
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, chmodSync, chownSync, existsSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  chmodSync,
+  chownSync,
+  existsSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  truncateSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { quickstartPath, repoRoot, requireBundle, tempDir } from './run.js';
@@ -19,9 +32,21 @@ function render(cache: string, args: string[] = ['build', quickstartPath], optio
   delete env.NODE_OPTIONS;
   if (cache === '') delete env.LLSD_RENDER_CODE_CACHE;
   const as = options.uid === undefined ? {} : { uid: options.uid, gid: options.uid };
-  const r = spawnSync(process.execPath, [requireBundle(), ...args], { cwd: options.cwd ?? repoRoot, env, encoding: 'utf8', timeout: 60_000, maxBuffer: 64 * 1024 * 1024, ...as });
+  const r = spawnSync(process.execPath, [requireBundle(), ...args], {
+    cwd: options.cwd ?? repoRoot,
+    env,
+    encoding: 'utf8',
+    timeout: 60_000,
+    maxBuffer: 64 * 1024 * 1024,
+    ...as,
+  });
   const lines = r.stderr.split('\n').filter(Boolean);
-  return { status: r.status, stdout: r.stdout, cacheLines: lines.filter((l) => l.startsWith('llsd-render: code cache: ')), stderr: lines.filter((l) => !l.startsWith('llsd-render: code cache: ')).join('\n') };
+  return {
+    status: r.status,
+    stdout: r.stdout,
+    cacheLines: lines.filter((l) => l.startsWith('llsd-render: code cache: ')),
+    stderr: lines.filter((l) => !l.startsWith('llsd-render: code cache: ')).join('\n'),
+  };
 }
 
 const withoutCache = (): string => {
@@ -47,7 +72,8 @@ describe('the code cache', () => {
     expect(first.stdout).toBe(expected);
     expect(second.stdout).toBe(expected);
     // KRM mode from the cache written by `build`.
-    const input = `apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n${readFileSync(quickstartPath, 'utf8').replace(/^/gm, '    ').replace(/^    /, '  - ')}`;
+    const item = readFileSync(quickstartPath, 'utf8').replace(/^/gm, '    ').replace(/^    /, '  - ');
+    const input = `apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n${item}`;
     const env: NodeJS.ProcessEnv = { ...process.env, LLSD_RENDER_CODE_CACHE: dir };
     delete env.LLSD_RENDER_DEBUG;
     const krm = spawnSync(process.execPath, [requireBundle()], { input, env, encoding: 'utf8' });
@@ -87,7 +113,10 @@ describe('the code cache', () => {
       const r = render(dir);
       expect(r.status, `${what}: ${r.stderr}`).toBe(0);
       expect(r.stdout, what).toBe(expected);
-      expect(r.cacheLines, what).toEqual([`llsd-render: code cache: not read (damaged: ${why}), to be written again: ${file}`, `llsd-render: code cache: wrote ${file}`]);
+      expect(r.cacheLines, what).toEqual([
+        `llsd-render: code cache: not read (damaged: ${why}), to be written again: ${file}`,
+        `llsd-render: code cache: wrote ${file}`,
+      ]);
       const next = render(dir);
       expect(next.cacheLines, what).toEqual([`llsd-render: code cache: read ${file}`]);
       expect(next.stdout, what).toBe(expected);
@@ -108,7 +137,10 @@ describe('the code cache', () => {
     const asRoot = render(dir);
     expect(asRoot.status, asRoot.stderr).toBe(0);
     expect(asRoot.stdout).toBe(expected);
-    expect(asRoot.cacheLines).toEqual([`llsd-render: code cache: not read (owned by user 65534, not by user 0 or root), to be written again: ${file}`, `llsd-render: code cache: wrote ${file}`]);
+    expect(asRoot.cacheLines).toEqual([
+      `llsd-render: code cache: not read (owned by user 65534, not by user 0 or root), to be written again: ${file}`,
+      `llsd-render: code cache: wrote ${file}`,
+    ]);
     // Root's new file replaced nobody's: 0644, read by root and by nobody (as the image's pre-warmed cache is).
     expect(statSync(file).uid).toBe(0);
     expect(statSync(file).mode & 0o777).toBe(0o644);
@@ -122,7 +154,10 @@ describe('the code cache', () => {
       const r = render(dir);
       expect(r.status, r.stderr).toBe(0);
       expect(r.stdout).toBe(expected);
-      expect(r.cacheLines).toEqual([`llsd-render: code cache: not read (writable by group or others), to be written again: ${file}`, `llsd-render: code cache: wrote ${file}`]);
+      expect(r.cacheLines).toEqual([
+        `llsd-render: code cache: not read (writable by group or others), to be written again: ${file}`,
+        `llsd-render: code cache: wrote ${file}`,
+      ]);
       expect(statSync(file).mode & 0o777).toBe(0o644);
     }
     // A file given to another user afterwards (chown) is refused the same way.
@@ -266,7 +301,11 @@ describe('the code cache', () => {
     const lines = readFileSync(requireBundle(), 'utf8').split('\n');
     const checked = new Set<string>();
     for (const { callFrame } of profile.nodes) {
-      if (!callFrame.url.endsWith('llsd-render.js') || !['main', 'build', 'renderWithImages', 'renderOne', 'generateConfig'].includes(callFrame.functionName.replace(/\d+$/, ''))) continue;
+      if (
+        !callFrame.url.endsWith('llsd-render.js') ||
+        !['main', 'build', 'renderWithImages', 'renderOne', 'generateConfig'].includes(callFrame.functionName.replace(/\d+$/, ''))
+      )
+        continue;
       expect(lines[callFrame.lineNumber], callFrame.functionName).toMatch(new RegExp(`function ${callFrame.functionName}\\(`));
       checked.add(callFrame.functionName.replace(/\d+$/, ''));
     }
@@ -295,9 +334,15 @@ describe('the bundle itself (attacker probe)', () => {
     const copy = join(dir, 'llsd-render.js');
     writeFileSync(join(dir, 'package.json'), '{ "type": "commonjs" }\n');
     writeFileSync(copy, `${readFileSync(requireBundle(), 'latin1')}\n`, 'latin1');
-    const r = spawnSync(process.execPath, [copy, 'build', quickstartPath], { cwd: repoRoot, encoding: 'utf8', env: { ...process.env, LLSD_RENDER_CODE_CACHE: 'off' } });
+    const r = spawnSync(process.execPath, [copy, 'build', quickstartPath], {
+      cwd: repoRoot,
+      encoding: 'utf8',
+      env: { ...process.env, LLSD_RENDER_CODE_CACHE: 'off' },
+    });
     expect(r.status).toBe(2);
-    expect(r.stderr).toBe(`llsd-render: ${copy} is damaged (it has ${readFileSync(copy).length} bytes, not the ${readFileSync(copy).length - 1} it was built with): build it again with \`npm run build\`, or take a fresh copy\n`);
+    expect(r.stderr).toBe(
+      `llsd-render: ${copy} is damaged (it has ${readFileSync(copy).length} bytes, not the ${readFileSync(copy).length - 1} it was built with): build it again with \`npm run build\`, or take a fresh copy\n`,
+    );
   });
 
   /** A copy of the bundle, changed by `edit`, run on the quickstart (or in KRM mode on `stdin`) without a code cache. */
@@ -315,7 +360,8 @@ describe('the bundle itself (attacker probe)', () => {
     const dataOffset = Number(/const dataOffset = Number\('(\d+)'\)/.exec(text)?.[1]);
     return [dataOffset, text.indexOf('\n', dataOffset)];
   };
-  const damagedLine = (copy: string, why: string): string => `llsd-render: ${copy} is damaged (${why}): build it again with \`npm run build\`, or take a fresh copy\n`;
+  const damagedLine = (copy: string, why: string): string =>
+    `llsd-render: ${copy} is damaged (${why}): build it again with \`npm run build\`, or take a fresh copy\n`;
 
   it('a bundle cut short in the comments of its loader is refused with exit 2, not run as an empty program that exits 0 (attacker round 8)', () => {
     // The guard is the loader's first line, right after the #! line; a cut inside it does not parse.
@@ -359,7 +405,9 @@ describe('the bundle itself (attacker probe)', () => {
     });
     expect(r.status).toBe(2);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toMatch(/^llsd-render: \S+ is damaged \(its program does not compile: [^\n]{1,100}\): build it again with `npm run build`, or take a fresh copy\n$/);
+    expect(r.stderr).toMatch(
+      /^llsd-render: \S+ is damaged \(its program does not compile: [^\n]{1,100}\): build it again with `npm run build`, or take a fresh copy\n$/,
+    );
   });
 
   it('an embedded configs/ text edited out of shape is refused plainly with exit 2 when a render reads it, not as an internal error (attacker round 8)', () => {

@@ -28,7 +28,9 @@ const dist = 'distribution: {name: starter}';
 
 describe('defaults, as the API server applies them', () => {
   it('apply only where the parent is present', () => {
-    const parsed = parseOgxServer(server(`${dist}\nnetwork: {}\nworkload: {storage: {}}\nstorage: {kv: {}, sql: {}}\nmonitoring: {}`), { distributions: known });
+    const parsed = parseOgxServer(server(`${dist}\nnetwork: {}\nworkload: {storage: {}}\nstorage: {kv: {}, sql: {}}\nmonitoring: {}`), {
+      distributions: known,
+    });
     expect(parsed.ok && parsed.server.spec).toEqual({
       distribution: { name: 'starter' },
       network: { port: 8321 },
@@ -43,7 +45,12 @@ describe('defaults, as the API server applies them', () => {
   it('status is ignored and metadata keeps name, namespace, labels and annotations', () => {
     const object = { ...server(dist, 'name: s\nnamespace: ns\nlabels: {a: b}\nuid: x'), status: { phase: 'Ready' } };
     const parsed = parseOgxServer(object, { distributions: known });
-    expect(parsed.ok && parsed.server).toEqual({ apiVersion: 'ogx.io/v1beta1', kind: 'OGXServer', metadata: { name: 's', namespace: 'ns', labels: { a: 'b' } }, spec: { distribution: { name: 'starter' } } });
+    expect(parsed.ok && parsed.server).toEqual({
+      apiVersion: 'ogx.io/v1beta1',
+      kind: 'OGXServer',
+      metadata: { name: 's', namespace: 'ns', labels: { a: 'b' } },
+      spec: { distribution: { name: 'starter' } },
+    });
   });
 
   it('an unknown field is refused with a suggestion', () => {
@@ -51,18 +58,36 @@ describe('defaults, as the API server applies them', () => {
   });
 
   it('an empty secretRefs or headers map is refused (minProperties 1)', () => {
-    expectOne(`${dist}\nproviders: {inference: {remote: {custom: [{type: "remote::x", secretRefs: {}}]}}}`, 'spec.providers.inference.remote.custom.0.secretRefs', 'must have at least one entry');
+    expectOne(
+      `${dist}\nproviders: {inference: {remote: {custom: [{type: "remote::x", secretRefs: {}}]}}}`,
+      'spec.providers.inference.remote.custom.0.secretRefs',
+      'must have at least one entry',
+    );
   });
 });
 
 describe('CEL rules', () => {
   it.each(['providers', 'resources', 'storage', 'disabledAPIs', 'baseConfig'])('overrideConfig excludes %s', (field) => {
-    const value = { providers: vllm.slice('providers: '.length), resources: '{models: [{name: m}]}', storage: '{}', disabledAPIs: '[batches]', baseConfig: '{name: b, key: k}' }[field];
-    expectOne(`${dist}\noverrideConfig: {name: c, key: config.yaml}\n${field}: ${value}`, `spec.${field}`, `overrideConfig and ${field} are mutually exclusive`);
+    const value = {
+      providers: vllm.slice('providers: '.length),
+      resources: '{models: [{name: m}]}',
+      storage: '{}',
+      disabledAPIs: '[batches]',
+      baseConfig: '{name: b, key: k}',
+    }[field];
+    expectOne(
+      `${dist}\noverrideConfig: {name: c, key: config.yaml}\n${field}: ${value}`,
+      `spec.${field}`,
+      `overrideConfig and ${field} are mutually exclusive`,
+    );
   });
 
   it('overrideConfig may be combined with network, tls, workload, monitoring and registryRefreshIntervalSeconds', () => {
-    expect(problemsOf(`${dist}\noverrideConfig: {name: c, key: config.yaml}\nnetwork: {}\ntls: {trust: {caCertificates: [{name: ca, key: ca.crt}]}}\nworkload: {}\nmonitoring: {}\nregistryRefreshIntervalSeconds: 5`)).toEqual([]);
+    expect(
+      problemsOf(
+        `${dist}\noverrideConfig: {name: c, key: config.yaml}\nnetwork: {}\ntls: {trust: {caCertificates: [{name: ca, key: ca.crt}]}}\nworkload: {}\nmonitoring: {}\nregistryRefreshIntervalSeconds: 5`,
+      ),
+    ).toEqual([]);
   });
 
   it.each([
@@ -74,7 +99,11 @@ describe('CEL rules', () => {
     ['responses', 'responses', '{inline: {builtin: {}}}'],
     ['file_processors', 'fileProcessors', '{inline: {auto: {}}}'],
   ])('%s cannot be both in providers and disabledAPIs', (api, field, value) => {
-    expectOne(`${dist}\ndisabledAPIs: [${api}]\nproviders: {${field}: ${value}}`, `spec.providers.${field}`, `${api} cannot be both in providers and disabledAPIs`);
+    expectOne(
+      `${dist}\ndisabledAPIs: [${api}]\nproviders: {${field}: ${value}}`,
+      `spec.providers.${field}`,
+      `${api} cannot be both in providers and disabledAPIs`,
+    );
   });
 
   it('batches disabled with an inference provider is fine (as upstream tests expect)', () => {
@@ -87,7 +116,11 @@ describe('CEL rules', () => {
   });
 
   it.each(['remote:x', 'Remote::x', '::x', 'llama-guard'])('custom type %s must have a remote:: or inline:: prefix', (type) => {
-    expectOne(`${dist}\nproviders: {safety: null, inference: {inline: {custom: [{type: "${type}"}]}}}`.replace('safety: null, ', ''), 'spec.providers.inference.inline.custom.0.type', "type must have a 'remote::' or 'inline::' prefix (e.g., 'remote::llama-guard', 'inline::my-provider')");
+    expectOne(
+      `${dist}\nproviders: {safety: null, inference: {inline: {custom: [{type: "${type}"}]}}}`.replace('safety: null, ', ''),
+      'spec.providers.inference.inline.custom.0.type',
+      "type must have a 'remote::' or 'inline::' prefix (e.g., 'remote::llama-guard', 'inline::my-provider')",
+    );
   });
 
   it('the custom prefix is not checked against remote vs inline placement', () => {
@@ -95,29 +128,81 @@ describe('CEL rules', () => {
   });
 
   it.each([
-    ['providers: {inference: {remote: {openai: [{apiKey: {name: s, key: k}, endpoint: ""}]}}}', 'spec.providers.inference.remote.openai.0.endpoint', 'endpoint'],
-    ['providers: {inference: {remote: {azure: [{apiKey: {name: s, key: k}, endpoint: e, apiVersion: ""}]}}}', 'spec.providers.inference.remote.azure.0.apiVersion', 'apiVersion'],
-    ['providers: {inference: {remote: {azure: [{apiKey: {name: s, key: k}, endpoint: e, apiType: ""}]}}}', 'spec.providers.inference.remote.azure.0.apiType', 'apiType'],
+    [
+      'providers: {inference: {remote: {openai: [{apiKey: {name: s, key: k}, endpoint: ""}]}}}',
+      'spec.providers.inference.remote.openai.0.endpoint',
+      'endpoint',
+    ],
+    [
+      'providers: {inference: {remote: {azure: [{apiKey: {name: s, key: k}, endpoint: e, apiVersion: ""}]}}}',
+      'spec.providers.inference.remote.azure.0.apiVersion',
+      'apiVersion',
+    ],
+    [
+      'providers: {inference: {remote: {azure: [{apiKey: {name: s, key: k}, endpoint: e, apiType: ""}]}}}',
+      'spec.providers.inference.remote.azure.0.apiType',
+      'apiType',
+    ],
     ['providers: {inference: {remote: {bedrock: [{region: r, awsRoleArn: ""}]}}}', 'spec.providers.inference.remote.bedrock.0.awsRoleArn', 'awsRoleArn'],
-    ['providers: {inference: {remote: {bedrock: [{region: r, awsWebIdentityTokenFile: ""}]}}}', 'spec.providers.inference.remote.bedrock.0.awsWebIdentityTokenFile', 'awsWebIdentityTokenFile'],
-    ['providers: {inference: {remote: {bedrock: [{region: r, awsRoleSessionName: ""}]}}}', 'spec.providers.inference.remote.bedrock.0.awsRoleSessionName', 'awsRoleSessionName'],
+    [
+      'providers: {inference: {remote: {bedrock: [{region: r, awsWebIdentityTokenFile: ""}]}}}',
+      'spec.providers.inference.remote.bedrock.0.awsWebIdentityTokenFile',
+      'awsWebIdentityTokenFile',
+    ],
+    [
+      'providers: {inference: {remote: {bedrock: [{region: r, awsRoleSessionName: ""}]}}}',
+      'spec.providers.inference.remote.bedrock.0.awsRoleSessionName',
+      'awsRoleSessionName',
+    ],
     ['providers: {inference: {remote: {bedrock: [{region: r, profileName: ""}]}}}', 'spec.providers.inference.remote.bedrock.0.profileName', 'profileName'],
     ['providers: {inference: {remote: {bedrock: [{region: r, retryMode: ""}]}}}', 'spec.providers.inference.remote.bedrock.0.retryMode', 'retryMode'],
     ['providers: {inference: {remote: {vertexai: [{project: p, location: ""}]}}}', 'spec.providers.inference.remote.vertexai.0.location', 'location'],
-    ['providers: {inference: {remote: {watsonx: [{apiKey: {name: s, key: k}, endpoint: ""}]}}}', 'spec.providers.inference.remote.watsonx.0.endpoint', 'endpoint'],
-    ['providers: {inference: {remote: {watsonx: [{apiKey: {name: s, key: k}, projectId: ""}]}}}', 'spec.providers.inference.remote.watsonx.0.projectId', 'projectId'],
-    ['providers: {inference: {remote: {vllm: [{endpoint: e, network: {proxy: {url: ""}}}]}}}', 'spec.providers.inference.remote.vllm.0.network.proxy.url', 'url'],
-    ['providers: {inference: {remote: {openai: [{apiKey: {name: s, key: k}, network: {proxy: {cacert: ""}}}]}}}', 'spec.providers.inference.remote.openai.0.network.proxy.cacert', 'cacert'],
+    [
+      'providers: {inference: {remote: {watsonx: [{apiKey: {name: s, key: k}, endpoint: ""}]}}}',
+      'spec.providers.inference.remote.watsonx.0.endpoint',
+      'endpoint',
+    ],
+    [
+      'providers: {inference: {remote: {watsonx: [{apiKey: {name: s, key: k}, projectId: ""}]}}}',
+      'spec.providers.inference.remote.watsonx.0.projectId',
+      'projectId',
+    ],
+    [
+      'providers: {inference: {remote: {vllm: [{endpoint: e, network: {proxy: {url: ""}}}]}}}',
+      'spec.providers.inference.remote.vllm.0.network.proxy.url',
+      'url',
+    ],
+    [
+      'providers: {inference: {remote: {openai: [{apiKey: {name: s, key: k}, network: {proxy: {cacert: ""}}}]}}}',
+      'spec.providers.inference.remote.openai.0.network.proxy.cacert',
+      'cacert',
+    ],
     ['providers: {vectorIo: {remote: {pgvector: [{password: {name: s, key: k}, host: ""}]}}}', 'spec.providers.vectorIo.remote.pgvector.0.host', 'host'],
     ['providers: {vectorIo: {remote: {pgvector: [{password: {name: s, key: k}, db: ""}]}}}', 'spec.providers.vectorIo.remote.pgvector.0.db', 'db'],
     ['providers: {vectorIo: {remote: {pgvector: [{password: {name: s, key: k}, user: ""}]}}}', 'spec.providers.vectorIo.remote.pgvector.0.user', 'user'],
-    ['providers: {vectorIo: {remote: {milvus: [{uri: u, consistencyLevel: ""}]}}}', 'spec.providers.vectorIo.remote.milvus.0.consistencyLevel', 'consistencyLevel'],
+    [
+      'providers: {vectorIo: {remote: {milvus: [{uri: u, consistencyLevel: ""}]}}}',
+      'spec.providers.vectorIo.remote.milvus.0.consistencyLevel',
+      'consistencyLevel',
+    ],
     ['providers: {vectorIo: {remote: {qdrant: [{host: h, prefix: ""}]}}}', 'spec.providers.vectorIo.remote.qdrant.0.prefix', 'prefix'],
     ['providers: {vectorIo: {remote: {qdrant: [{host: h, location: ""}]}}}', 'spec.providers.vectorIo.remote.qdrant.0.location', 'location'],
     ['providers: {vectorIo: {remote: {qdrant: [{host: h, url: ""}]}}}', 'spec.providers.vectorIo.remote.qdrant.0.url', 'url'],
-    ['providers: {toolRuntime: {inline: {fileSearch: [{vectorStoresConfig: {defaultProviderId: ""}}]}}}', 'spec.providers.toolRuntime.inline.fileSearch.0.vectorStoresConfig.defaultProviderId', 'defaultProviderId'],
-    ['providers: {responses: {inline: {builtin: {vectorStoresConfig: {defaultProviderId: ""}}}}}', 'spec.providers.responses.inline.builtin.vectorStoresConfig.defaultProviderId', 'defaultProviderId'],
-    ['providers: {responses: {inline: {builtin: {compactionConfig: {summaryPrefix: ""}}}}}', 'spec.providers.responses.inline.builtin.compactionConfig.summaryPrefix', 'summaryPrefix'],
+    [
+      'providers: {toolRuntime: {inline: {fileSearch: [{vectorStoresConfig: {defaultProviderId: ""}}]}}}',
+      'spec.providers.toolRuntime.inline.fileSearch.0.vectorStoresConfig.defaultProviderId',
+      'defaultProviderId',
+    ],
+    [
+      'providers: {responses: {inline: {builtin: {vectorStoresConfig: {defaultProviderId: ""}}}}}',
+      'spec.providers.responses.inline.builtin.vectorStoresConfig.defaultProviderId',
+      'defaultProviderId',
+    ],
+    [
+      'providers: {responses: {inline: {builtin: {compactionConfig: {summaryPrefix: ""}}}}}',
+      'spec.providers.responses.inline.builtin.compactionConfig.summaryPrefix',
+      'summaryPrefix',
+    ],
     ['providers: {files: {remote: {s3: {bucketName: b, region: ""}}}}', 'spec.providers.files.remote.s3.region', 'region'],
     ['providers: {files: {remote: {s3: {bucketName: b, endpointUrl: ""}}}}', 'spec.providers.files.remote.s3.endpointUrl', 'endpointUrl'],
     ['providers: {batches: {remote: {custom: [{type: "remote::b", id: ""}]}}}', 'spec.providers.batches.remote.custom.0.id', 'id'],
@@ -132,18 +217,30 @@ describe('CEL rules', () => {
   });
 
   it('model provider "" is refused as empty, not as an unknown reference', () => {
-    expectOne(`${dist}\n${vllm}\nresources: {models: [{name: m, provider: ""}]}`, 'spec.resources.models.0.provider', 'provider must not be empty if specified');
+    expectOne(
+      `${dist}\n${vllm}\nresources: {models: [{name: m, provider: ""}]}`,
+      'spec.resources.models.0.provider',
+      'provider must not be empty if specified',
+    );
   });
 
   it('vectorIndex needs exactly one of hnsw and ivfFlat', () => {
     const pg = (index: string) => `${dist}\nproviders: {vectorIo: {remote: {pgvector: [{password: {name: s, key: k}, vectorIndex: ${index}}]}}}`;
     expectOne(pg('{}'), 'spec.providers.vectorIo.remote.pgvector.0.vectorIndex', 'one of hnsw or ivfFlat must be specified');
-    expectOne(pg('{hnsw: {m: 16}, ivfFlat: {nlist: 4}}'), 'spec.providers.vectorIo.remote.pgvector.0.vectorIndex', 'only one of hnsw or ivfFlat can be specified');
+    expectOne(
+      pg('{hnsw: {m: 16}, ivfFlat: {nlist: 4}}'),
+      'spec.providers.vectorIo.remote.pgvector.0.vectorIndex',
+      'only one of hnsw or ivfFlat can be specified',
+    );
     expect(problemsOf(pg('{ivfFlat: {}}'))).toEqual([]);
   });
 
   it('qdrant needs url or host', () => {
-    expectOne(`${dist}\nproviders: {vectorIo: {remote: {qdrant: [{port: 6333}]}}}`, 'spec.providers.vectorIo.remote.qdrant.0', 'at least one of url or host must be specified');
+    expectOne(
+      `${dist}\nproviders: {vectorIo: {remote: {qdrant: [{port: 6333}]}}}`,
+      'spec.providers.vectorIo.remote.qdrant.0',
+      'at least one of url or host must be specified',
+    );
   });
 
   it('kv: endpoint and password only with redis, endpoint required with redis', () => {
@@ -155,17 +252,33 @@ describe('CEL rules', () => {
 
   it('sql: connectionString only and always with postgres', () => {
     expectOne(`${dist}\nstorage: {sql: {type: postgres}}`, 'spec.storage.sql.connectionString', 'connectionString is required when type is postgres');
-    expectOne(`${dist}\nstorage: {sql: {connectionString: {name: s, key: k}}}`, 'spec.storage.sql.connectionString', 'connectionString is only valid when type is postgres');
+    expectOne(
+      `${dist}\nstorage: {sql: {connectionString: {name: s, key: k}}}`,
+      'spec.storage.sql.connectionString',
+      'connectionString is only valid when type is postgres',
+    );
   });
 
   it('autoscaling: maxReplicas >= minReplicas', () => {
-    expectOne(`${dist}\nworkload: {autoscaling: {minReplicas: 3, maxReplicas: 2}}`, 'spec.workload.autoscaling.maxReplicas', 'maxReplicas must be greater than or equal to minReplicas');
+    expectOne(
+      `${dist}\nworkload: {autoscaling: {minReplicas: 3, maxReplicas: 2}}`,
+      'spec.workload.autoscaling.maxReplicas',
+      'maxReplicas must be greater than or equal to minReplicas',
+    );
     expect(problemsOf(`${dist}\nworkload: {autoscaling: {minReplicas: 2, maxReplicas: 2}}`)).toEqual([]);
   });
 
   it('podDisruptionBudget: exactly one of minAvailable and maxUnavailable', () => {
-    expectOne(`${dist}\nworkload: {podDisruptionBudget: {}}`, 'spec.workload.podDisruptionBudget', 'at least one of minAvailable or maxUnavailable must be specified');
-    expectOne(`${dist}\nworkload: {podDisruptionBudget: {minAvailable: 1, maxUnavailable: "50%"}}`, 'spec.workload.podDisruptionBudget', 'minAvailable and maxUnavailable are mutually exclusive');
+    expectOne(
+      `${dist}\nworkload: {podDisruptionBudget: {}}`,
+      'spec.workload.podDisruptionBudget',
+      'at least one of minAvailable or maxUnavailable must be specified',
+    );
+    expectOne(
+      `${dist}\nworkload: {podDisruptionBudget: {minAvailable: 1, maxUnavailable: "50%"}}`,
+      'spec.workload.podDisruptionBudget',
+      'minAvailable and maxUnavailable are mutually exclusive',
+    );
   });
 
   it.each(['0', '"0"', '"-1Gi"', '"0.0Mi"'])('storage.size %s is not a positive quantity', (size) => {
@@ -184,18 +297,26 @@ describe('CEL rules', () => {
 
 describe('admission webhook', () => {
   it('an unknown distribution name lists the available ones', () => {
-    expectOne('distribution: {name: starterr}', 'spec.distribution.name', 'unknown distribution "starterr" (did you mean "starter"?); available distributions: postgres-demo, starter');
+    expectOne(
+      'distribution: {name: starterr}',
+      'spec.distribution.name',
+      'unknown distribution "starterr" (did you mean "starter"?); available distributions: postgres-demo, starter',
+    );
   });
 
   // New-user probe: the list named remote-vllm and meta-reference-gpu, which have no OGX release.
   it('the distribution names default to those of llsd-render\'s catalog with an OGX release, with the nearest one suggested', () => {
     const parsed = parseOgxServer(server('distribution: {name: startr}'));
     expect(parsed.problems.map((p) => p.path.join('.'))).toEqual(['spec.distribution.name']);
-    expect(parsed.problems[0]?.message).toBe('unknown distribution "startr" (did you mean "starter"?); available distributions: postgres-demo, starter; or set `image` instead of `name`');
+    expect(parsed.problems[0]?.message).toBe(
+      'unknown distribution "startr" (did you mean "starter"?); available distributions: postgres-demo, starter; or set `image` instead of `name`',
+    );
   });
 
   it('a model naming a provider a typo away gets the nearest id suggested', () => {
-    expect(problemsOf(`${dist}\n${vllm}\nresources: {models: [{name: m, provider: remote-vlm}]}`)[0]?.message).toContain('available: [remote-vllm]. Did you mean "remote-vllm"?');
+    expect(problemsOf(`${dist}\n${vllm}\nresources: {models: [{name: m, provider: remote-vlm}]}`)[0]?.message).toContain(
+      'available: [remote-vllm]. Did you mean "remote-vllm"?',
+    );
   });
 
   it('an empty list of known distributions skips the check (as upstream tests expect)', () => {
@@ -203,26 +324,44 @@ describe('admission webhook', () => {
   });
 
   it('two vllm entries without ids collide on remote-vllm', () => {
-    expectOne(`${dist}\nproviders: {inference: {remote: {vllm: [{endpoint: a}, {endpoint: b}]}}}`, 'spec.providers.inference.remote.vllm.1', 'duplicate provider ID "remote-vllm"');
+    expectOne(
+      `${dist}\nproviders: {inference: {remote: {vllm: [{endpoint: a}, {endpoint: b}]}}}`,
+      'spec.providers.inference.remote.vllm.1',
+      'duplicate provider ID "remote-vllm"',
+    );
   });
 
   it('the same explicit id across two APIs is reported at the later one', () => {
-    expectOne(`${dist}\nproviders: {inference: {remote: {vllm: [{endpoint: a, id: x}]}}, vectorIo: {remote: {milvus: [{uri: u, id: x}]}}}`, 'spec.providers.vectorIo.remote.milvus.0.id', 'duplicate provider ID "x"');
+    expectOne(
+      `${dist}\nproviders: {inference: {remote: {vllm: [{endpoint: a, id: x}]}}, vectorIo: {remote: {milvus: [{uri: u, id: x}]}}}`,
+      'spec.providers.vectorIo.remote.milvus.0.id',
+      'duplicate provider ID "x"',
+    );
   });
 
   it('explicit distinct ids, singletons, and inline with remote pass (as upstream tests expect)', () => {
-    const spec = `${dist}\nproviders: {inference: {remote: {vllm: [{endpoint: a, id: a}, {endpoint: b, id: b}]}, inline: {custom: [{type: "inline::x"}]}}, files: {remote: {s3: {bucketName: b}}, inline: {localfs: {}}}}`;
+    const spec =
+      `${dist}\nproviders: {inference: {remote: {vllm: [{endpoint: a, id: a}, {endpoint: b, id: b}]}, inline: {custom: [{type: "inline::x"}]}}, ` +
+      `files: {remote: {s3: {bucketName: b}}, inline: {localfs: {}}}}`;
     expect(problemsOf(spec)).toEqual([]);
   });
 
   it('two separate collisions give two problems', () => {
-    const spec = `${dist}\nproviders: {inference: {remote: {vllm: [{endpoint: a}, {endpoint: b}], openai: [{apiKey: {name: s, key: k}}, {apiKey: {name: s, key: k}}]}}}`;
-    expect(problemsOf(spec).map((p) => /^duplicate provider ID "[^"]*"/.exec(p.message)?.[0])).toEqual(['duplicate provider ID "remote-vllm"', 'duplicate provider ID "remote-openai"']);
+    const spec =
+      `${dist}\nproviders: {inference: {remote: {vllm: [{endpoint: a}, {endpoint: b}], ` +
+      `openai: [{apiKey: {name: s, key: k}}, {apiKey: {name: s, key: k}}]}}}`;
+    expect(problemsOf(spec).map((p) => /^duplicate provider ID "[^"]*"/.exec(p.message)?.[0])).toEqual([
+      'duplicate provider ID "remote-vllm"',
+      'duplicate provider ID "remote-openai"',
+    ]);
   });
 
   it('a model referencing an unknown provider lists the provider ids', () => {
     expect(problemsOf(`${dist}\n${vllm}\nresources: {models: [{name: m, provider: nope}, {name: n}]}`)).toEqual([
-      { path: 'spec.resources.models.0.provider', message: 'references unknown provider ID; available: [remote-vllm] (a provider without `id` has its type\'s default id, such as `remote-vllm`)' },
+      {
+        path: 'spec.resources.models.0.provider',
+        message: "references unknown provider ID; available: [remote-vllm] (a provider without `id` has its type's default id, such as `remote-vllm`)",
+      },
     ]);
   });
 
@@ -233,7 +372,9 @@ describe('admission webhook', () => {
   it('an adoption annotation equal to the CR name is refused, one problem per annotation', () => {
     const problems = problemsOf(dist, 'name: s\nannotations: {ogx.io/adopt-storage: s, ogx.io/adopt-networking: s}');
     expect(problems.map((p) => p.path)).toEqual(['metadata.annotations.ogx.io/adopt-storage', 'metadata.annotations.ogx.io/adopt-networking']);
-    expect(problems.every((p) => p.message.startsWith('adoption annotation value must not equal the CR name; same-name adoption causes resource conflicts'))).toBe(true);
+    expect(
+      problems.every((p) => p.message.startsWith('adoption annotation value must not equal the CR name; same-name adoption causes resource conflicts')),
+    ).toBe(true);
     expect(problemsOf(dist, 'name: s\nannotations: {ogx.io/adopt-storage: old-llsd}')).toEqual([]);
   });
 
@@ -247,8 +388,13 @@ describe('admission webhook', () => {
   });
 
   it('problems of several checks are collected together (as upstream tests expect)', () => {
-    const spec = 'distribution: {name: nope}\nproviders: {inference: {remote: {vllm: [{endpoint: a}, {endpoint: b}]}}}\nresources: {models: [{name: m, provider: x}]}';
-    expect(problemsOf(spec).map((p) => p.path)).toEqual(['spec.distribution.name', 'spec.providers.inference.remote.vllm.1', 'spec.resources.models.0.provider']);
+    const spec =
+      'distribution: {name: nope}\nproviders: {inference: {remote: {vllm: [{endpoint: a}, {endpoint: b}]}}}\nresources: {models: [{name: m, provider: x}]}';
+    expect(problemsOf(spec).map((p) => p.path)).toEqual([
+      'spec.distribution.name',
+      'spec.providers.inference.remote.vllm.1',
+      'spec.resources.models.0.provider',
+    ]);
   });
 });
 
@@ -257,7 +403,9 @@ describe('ogxProviderIds', () => {
     const spec = parse(`providers:
   fileProcessors: {inline: {docling: {}, auto: {}, custom: [{type: "inline::fp"}]}, remote: {doclingServe: {baseUrl: u}}}
   toolRuntime: {inline: {fileSearch: [{}]}, remote: {custom: [{type: "remote::t"}], braveSearch: [{apiKey: {name: s, key: k}}]}}
-  inference: {inline: {custom: [{type: "inline::a::b"}]}, remote: {custom: [{type: "remote::llama-guard"}], openai: [{id: mine, apiKey: {name: s, key: k}}], vllm: [{endpoint: e}]}}
+  inference:
+    inline: {custom: [{type: "inline::a::b"}]}
+    remote: {custom: [{type: "remote::llama-guard"}], openai: [{id: mine, apiKey: {name: s, key: k}}], vllm: [{endpoint: e}]}
   files: {inline: {localfs: {}}, remote: {s3: {bucketName: b}}}
   batches: {inline: {reference: {}}}
   responses: {inline: {builtin: {}}}
@@ -302,7 +450,8 @@ describe('ogxNearMiss', () => {
   it('an unsupported version of ogx.io names v1beta1', () => {
     expect(ogxNearMiss({ apiVersion: 'ogx.io/v1alpha1', kind: 'OGXServer' })).toEqual({
       path: ['apiVersion'],
-      message: 'is not a version llsd-render reads: "v1alpha1"; write `ogx.io/v1beta1`, the one version of OGXServer it renders (the operator serves only v1beta1)',
+      message:
+        'is not a version llsd-render reads: "v1alpha1"; write `ogx.io/v1beta1`, the one version of OGXServer it renders (the operator serves only v1beta1)',
     });
   });
 

@@ -13,7 +13,20 @@ const crdPath = join(import.meta.dirname, '..', 'fixtures', 'ogxserver-crd-spec.
 
 type Node = Record<string, unknown>;
 /** The facts compared at each path. */
-const facts = ['type', 'required', 'enum', 'minimum', 'maximum', 'minLength', 'maxLength', 'minItems', 'maxItems', 'minProperties', 'default', 'pattern'] as const;
+const facts = [
+  'type',
+  'required',
+  'enum',
+  'minimum',
+  'maximum',
+  'minLength',
+  'maxLength',
+  'minItems',
+  'maxItems',
+  'minProperties',
+  'default',
+  'pattern',
+] as const;
 
 /** Bounds zod adds for its integer formats, which the CRD leaves implicit. */
 const implicitBounds = new Set([Number.MAX_SAFE_INTEGER, Number.MIN_SAFE_INTEGER, 2147483647, -2147483648]);

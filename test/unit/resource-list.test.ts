@@ -40,20 +40,41 @@ const fnConfig = 'functionConfig:\n  apiVersion: v1\n  kind: ConfigMap\n  metada
 describe('readResourceList item by item (issue 15)', () => {
   it.each([
     ['kpt style: items at column 0, functionConfig after', `${head}items:\n${cm('a')}${cm('b')}${fnConfig}`],
-    ['functionConfig before the items, items indented two columns', `${head}${fnConfig}items:\n  ${cm('a').replace(/\n(?=.)/g, '\n  ')}  ${cm('b').replace(/\n(?=.)/g, '\n  ')}`],
+    [
+      'functionConfig before the items, items indented two columns',
+      `${head}${fnConfig}items:\n  ${cm('a').replace(/\n(?=.)/g, '\n  ')}  ${cm('b').replace(/\n(?=.)/g, '\n  ')}`,
+    ],
     ['empty lines between items, in items and at the end', `${head}items:\n\n${cm('a')}\n\n${cm('b', '  data:\n\n    a: x\n\n')}\n`],
-    ['comments at the item column and deeper', `${head}items:\n${cm('a')}  # about b\n${cm('b', '  data:  # d\n    # inside\n    a: x # v\n')}# top\n${fnConfig}`],
-    ['block scalars: literal, folded, kept and stripped ends, indentation indicator', `${head}items:\n${cm('a', '  data:\n    k: |+\n      x\n\n    f: >-\n      a\n      b\n    i: |2\n        two more\n    z: |\n      last\n\n')}${cm('b')}`],
-    ['plain scalars kept as written (0755, 1e3, on, ~), quoted and multi-line flow values', `${head}items:\n${cm('a', '  data:\n    m: 0755\n    e: 1e3\n    o: on\n    n: ~\n    q: "a\\tb"\n    f: {x: 1,\n      y: [2, 3]}\n')}`],
-    ['an anchor and an alias inside one item', `${head}items:\n${cm('a', '  data: &d\n    a: x\n  other: *d\n')}${cm('b', '  data: &d\n    a: y\n  other: *d\n')}`],
-    ['an entry with its map on the next line, and one with more spaces after the dash', `${head}items:\n-\n  apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n-   apiVersion: v1\n    kind: ConfigMap\n    metadata:\n      name: b\n`],
+    [
+      'comments at the item column and deeper',
+      `${head}items:\n${cm('a')}  # about b\n${cm('b', '  data:  # d\n    # inside\n    a: x # v\n')}# top\n${fnConfig}`,
+    ],
+    [
+      'block scalars: literal, folded, kept and stripped ends, indentation indicator',
+      `${head}items:\n${cm('a', '  data:\n    k: |+\n      x\n\n    f: >-\n      a\n      b\n    i: |2\n        two more\n    z: |\n      last\n\n')}${cm('b')}`,
+    ],
+    [
+      'plain scalars kept as written (0755, 1e3, on, ~), quoted and multi-line flow values',
+      `${head}items:\n${cm('a', '  data:\n    m: 0755\n    e: 1e3\n    o: on\n    n: ~\n    q: "a\\tb"\n    f: {x: 1,\n      y: [2, 3]}\n')}`,
+    ],
+    [
+      'an anchor and an alias inside one item',
+      `${head}items:\n${cm('a', '  data: &d\n    a: x\n  other: *d\n')}${cm('b', '  data: &d\n    a: y\n  other: *d\n')}`,
+    ],
+    [
+      'an entry with its map on the next line, and one with more spaces after the dash',
+      `${head}items:\n-\n  apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n-   apiVersion: v1\n    kind: ConfigMap\n    metadata:\n      name: b\n`,
+    ],
     ['no newline at the end', `${head}items:\n${cm('a', '  data:\n    t: |\n      no end')}`],
     ['a comment and empty lines in the header', `# header\n${head}\nitems:\n${cm('a')}\n# end\n`],
   ])('%s: read item by item, as read whole', (_name, text) => expectSameReading(text, true));
 
   it.each([
     ['an alias to an anchor in another item', `${head}items:\n${cm('a', '  data: &d\n    a: x\n')}${cm('b', '  data: *d\n')}`],
-    ['an alias in the functionConfig to an anchor in an item', `${head}items:\n${cm('a', '  data: &d\n    outputPath: x\n')}functionConfig:\n  apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: fn}\n  data: *d\n`],
+    [
+      'an alias in the functionConfig to an anchor in an item',
+      `${head}items:\n${cm('a', '  data: &d\n    outputPath: x\n')}functionConfig:\n  apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: fn}\n  data: *d\n`,
+    ],
     ['an item that is not an object', `${head}items:\n- just text\n${cm('b')}`],
     ['an item with a syntax error', `${head}items:\n${cm('a', '  data: [1, 2\n')}${cm('b')}`],
     ['a duplicate key in an item', `${head}items:\n${cm('a', '  data: {a: 1}\n  data: {a: 2}\n')}`],
@@ -64,7 +85,14 @@ describe('readResourceList item by item (issue 15)', () => {
     ['a line of an item left of its column', `${head}items:\n${cm('a', '  data:\n    k: "a\n b"\n')}`],
     ['not a ResourceList', `apiVersion: v1\nkind: List\nitems:\n${cm('a')}`],
     ['an anchor on items', `${head}items: &all\n${cm('a')}`],
-    ['JSON', JSON.stringify({ apiVersion: 'config.kubernetes.io/v1', kind: 'ResourceList', items: [{ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a' } }] })],
+    [
+      'JSON',
+      JSON.stringify({
+        apiVersion: 'config.kubernetes.io/v1',
+        kind: 'ResourceList',
+        items: [{ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a' } }],
+      }),
+    ],
   ])('%s: read whole', (_name, text) => expectSameReading(text, false));
 
   it('an item nested 499 levels deep (501 in the list) is refused as the whole reading refuses it', () => {

@@ -210,6 +210,7 @@ export function whenUnset(view: EnvView, text: string): string | undefined {
 
 export function idInfo(view: EnvView, raw: unknown): IdInfo {
   if (raw === null || raw === undefined) return { state: 'disabled' };
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- a provider_id the YAML gave as a number or boolean, shown as the server reads it
   if (typeof raw !== 'string') return { state: 'enabled', id: String(raw) };
   const form = formOf(view, raw);
   if (form.kind === 'literal') {

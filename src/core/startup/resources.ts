@@ -41,6 +41,7 @@ interface Reference {
 
 function referenceOf(ctx: RuleContext, raw: unknown): Reference | undefined {
   if (raw === undefined || raw === null || raw === '') return undefined;
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- an id the YAML gave as a number or boolean, shown as the server reads it
   if (typeof raw !== 'string') return { id: String(raw) };
   const info = idInfo(ctx, raw);
   if (info.state === 'disabled' || info.state === 'removed') return undefined;

@@ -99,6 +99,7 @@ function readBackends(ctx: RuleContext, storage: Record<string, unknown>, defaul
     if (typeof type === 'string' && type.includes('${')) continue;
     const fact = typeof type === 'string' && Object.hasOwn(facts, type) ? facts[type] : undefined;
     if (!fact) {
+      // eslint-disable-next-line @typescript-eslint/no-base-to-string -- a `type` the YAML gave as a scalar other than a string, shown as written
       const what = type === undefined ? 'is missing' : `${quote(String(type))} is not a backend type${legacyHint(type)}`;
       problems.push(problem('error', [...path, 'type'], 'storage', `${what}: one of ${listOf(types)}`));
       continue;
@@ -268,6 +269,7 @@ function legacyStoreProblems(ctx: RuleContext, path: Path, value: unknown, famil
   const type = value.type;
   if (typeof type === 'string' && type.includes('${')) return [];
   if (typeof type !== 'string' || !types.includes(type)) {
+    // eslint-disable-next-line @typescript-eslint/no-base-to-string -- a `type` the YAML gave as a scalar other than a string, shown as written
     const what = type === undefined ? 'is missing' : `${quote(String(type))} is not a ${family === 'kv' ? 'key-value' : 'SQL'} store type`;
     return [problem(severity, [...path, 'type'], 'storage', `${what}: one of ${listOf(types)}`, 'env-conditional')];
   }
