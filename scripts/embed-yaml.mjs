@@ -41,7 +41,8 @@ export function configsEntries(dir) {
   const files = listFiles(dir).map((file) => relative(dir, file).split(sep).join('/'));
   const named = new Set(Object.values(parse(readFileSync(join(dir, 'distributions.yaml'), 'utf8'))).flatMap((d) => Object.values(d.releases).map((r) => r.config)));
   const missing = [...named].filter((path) => !files.includes(path));
-  if (missing.length > 0) throw new Error(`configs/distributions.yaml names ${missing.join(', ')}, which configs/ does not have (a release missing from configs/catalog/? see docs/releases.md "Adding a release")`);
+  if (missing.length > 0) throw new Error(`configs/distributions.yaml names ${missing.join(', ')}, which configs/ does not have (a release missing from ` +
+    `configs/catalog/? see docs/releases.md "Adding a release")`);
   const entries = [];
   for (const path of files.sort()) {
     if (!/\.(ya?ml|json)$/.test(path)) continue;

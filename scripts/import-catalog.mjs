@@ -64,7 +64,8 @@ if (releases.length === 0) fail(`${source} has no release folders (like 1.3.0/)`
 const present = existsSync(target) ? readdirSync(target).filter((name) => /^\d+\.\d+\.\d+$/.test(name)) : [];
 const lost = present.filter((release) => !releases.includes(release));
 if (lost.length > 0 && !prune) {
-  fail(`${source} lacks ${lost.join(', ')}, which configs/catalog/ has: the import would delete ${lost.length === 1 ? 'it' : 'them'}. Pass a server catalog with every release (add the new folder beside the others), or --prune to drop them on purpose`);
+  fail(`${source} lacks ${lost.join(', ')}, which configs/catalog/ has: the import would delete ${lost.length === 1 ? 'it' : 'them'}. Pass a server catalog ` +
+    `with every release (add the new folder beside the others), or --prune to drop them on purpose`);
 }
 
 const readJson = (path) => JSON.parse(readFileSync(path, 'utf8'));

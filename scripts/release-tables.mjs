@@ -38,10 +38,13 @@ export function releaseTables(dir = join(root, 'configs')) {
   for (const [name, entry] of Object.entries(named)) {
     const others = Object.keys(entry.releases).filter((r) => r !== entry.defaultRelease).sort(versionOrder).reverse();
     const pinned = entry.releases[entry.defaultRelease];
-    if (!existsSync(join(dir, pinned.config))) throw new Error(`configs/distributions.yaml: ${name} ${entry.defaultRelease} names ${pinned.config}, which does not exist`);
-    distributions.push(`| \`${name}\` | **${entry.defaultRelease}**${others.length ? `, ${others.join(', ')}` : ''} | \`${pinned.image}\` | [configs/${pinned.config}](../configs/${pinned.config}) |`);
+    if (!existsSync(join(dir, pinned.config))) throw new Error(`configs/distributions.yaml: ${name} ${entry.defaultRelease} names ${pinned.config}, which ` +
+      `does not exist`);
+    distributions.push(`| \`${name}\` | **${entry.defaultRelease}**${others.length ? `, ${others.join(', ')}` : ''} | \`${pinned.image}\` | [configs/` +
+      `${pinned.config}](../configs/${pinned.config}) |`);
   }
-  return `${markers.start}\n\nThe release catalog ([configs/catalog/](../configs/catalog/)):\n\n${catalog.join('\n')}\n\nNamed distributions ([configs/distributions.yaml](../configs/distributions.yaml)):\n\n${distributions.join('\n')}\n\n${markers.end}`;
+  return `${markers.start}\n\nThe release catalog ([configs/catalog/](../configs/catalog/)):\n\n${catalog.join('\n')}\n\nNamed distributions ` +
+    `([configs/distributions.yaml](../configs/distributions.yaml)):\n\n${distributions.join('\n')}\n\n${markers.end}`;
 }
 
 /**

@@ -34,7 +34,8 @@ const debianTools = [
 
 /** Tools the machine must bring: no Debian archive package, so only say where they come from. */
 const outsideTools = [
-  { tool: 'kpt', how: 'the Debian package google-cloud-cli-kpt from the Google Cloud CLI apt repository (https://cloud.google.com/sdk/docs/install#deb), or a kpt v1 release binary from https://github.com/kptdev/kpt/releases' },
+  { tool: 'kpt', how: 'the Debian package google-cloud-cli-kpt from the Google Cloud CLI apt repository (https://cloud.google.com/sdk/docs/install#deb), or ' +
+    'a kpt v1 release binary from https://github.com/kptdev/kpt/releases' },
   { tool: 'kubectl', how: 'the Debian package kubectl from the Kubernetes apt repository (https://kubernetes.io/docs/tasks/tools/install-kubectl-linux/)' },
 ];
 

@@ -84,7 +84,8 @@ main({
     if (krmMode)
       process.stdout.write(
         errorList(
-          'internal error: llsd-render failed (the detail is on stderr). Please report this with the input that caused it; set LLSD_RENDER_DEBUG=1 for details.',
+          'internal error: llsd-render failed (the detail is on stderr). Please report this with the input that caused it; set LLSD_RENDER_DEBUG=1 for ' +
+            'details.',
         ),
       );
     process.exitCode = 1;
@@ -107,6 +108,7 @@ function errorList(message: string): string {
     return writeResourceList([], [{ severity: 'error', message }]);
   } catch {
     // The writer itself failed: a fixed list that says so.
-    return 'apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\nresults:\n  - severity: error\n    message: "internal error: llsd-render failed; run it with LLSD_RENDER_DEBUG=1 for details"\n';
+    return 'apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\nresults:\n  - severity: error\n    message: "internal error: llsd-render ' +
+      'failed; run it with LLSD_RENDER_DEBUG=1 for details"\n';
   }
 }

@@ -109,7 +109,8 @@ export function checkOverrides(overrides: Record<string, DistributionOverride>, 
         message:
           override.config !== undefined
             ? 'give either `config` or `configPath`, not both'
-            : 'is read from a file only by `llsd-render build` and `validate` (relative to the file that holds the RenderConfig); a KRM function cannot read files: give the base config inline as `config`',
+            : 'is read from a file only by `llsd-render build` and `validate` (relative to the file that holds the RenderConfig); a KRM function cannot ' +
+              'read files: give the base config inline as `config`',
       });
       continue;
     }
@@ -143,14 +144,17 @@ export function checkOverrides(overrides: Record<string, DistributionOverride>, 
     if (override.image === undefined && !pinned) {
       problems.push({
         path: at('image'),
-        message: `is required: ${existing ? `${quote(name)} has no image for release ${clip(release)}${ships}` : `${quote(name)} is not a shipped distribution`}`,
+        message: `is required: ` +
+          `${existing ? `${quote(name)} has no image for release ${clip(release)}${ships}` : `${quote(name)} is not a shipped distribution`}`,
       });
     }
     if (override.config === undefined) {
       if (!pinned) {
         problems.push({
           path: at('config'),
-          message: `is required: ${existing ? `${quote(name)} has no base config for release ${clip(release)}${ships}` : `${quote(name)} is not a shipped distribution`}; give its config.yaml as \`config\` (or as \`configPath\` with \`llsd-render build\`)`,
+          message: `is required: ` +
+            `${existing ? `${quote(name)} has no base config for release ${clip(release)}${ships}` : `${quote(name)} is not a shipped distribution`}; give ` +
+            `its config.yaml as \`config\` (or as \`configPath\` with \`llsd-render build\`)`,
         });
       }
       continue;

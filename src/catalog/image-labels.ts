@@ -63,7 +63,8 @@ export type ConfigLocation =
 
 /** FR-027e, word for word. */
 export const missingLabelsMessage = (image: string): string =>
-  `Distribution image ${image} missing config labels. Add labels using \`crane mutate\` or use \`overrideConfig\` to provide configuration manually. See docs/configuration.md for details.`;
+  `Distribution image ${image} missing config labels. Add labels using \`crane mutate\` or use \`overrideConfig\` to provide configuration manually. See ` +
+    `docs/configuration.md for details.`;
 
 /** Where the labels put the config, in priority order (FR-027b). */
 export function configLocation(labels: Readonly<Record<string, unknown>>): ConfigLocation {
@@ -72,7 +73,8 @@ export function configLocation(labels: Readonly<Record<string, unknown>>): Confi
   if (version !== undefined && !supportedConfigVersions.includes(version)) {
     return {
       kind: 'invalid',
-      message: `its label ${configLabel.version} is "${version}": Unsupported config.yaml version ${version}. Supported versions: ${supportedConfigVersions.join(', ')}`,
+      message: `its label ${configLabel.version} is "${version}": Unsupported config.yaml version ${version}. Supported versions: ` +
+        `${supportedConfigVersions.join(', ')}`,
     };
   }
   const base64 = label(configLabel.base64);
@@ -86,7 +88,8 @@ export function configLocation(labels: Readonly<Record<string, unknown>>): Confi
   if (layer === undefined || path === undefined) {
     return {
       kind: 'invalid',
-      message: `it has the label ${layer === undefined ? configLabel.path : configLabel.layer} without ${layer === undefined ? configLabel.layer : configLabel.path}; a layer reference needs both`,
+      message: `it has the label ${layer === undefined ? configLabel.path : configLabel.layer} without ` +
+        `${layer === undefined ? configLabel.layer : configLabel.path}; a layer reference needs both`,
     };
   }
   if (!isDigest(layer)) return { kind: 'invalid', message: `its label ${configLabel.layer} is "${layer.slice(0, 80)}", not a layer digest (sha256:<64 hex>)` };

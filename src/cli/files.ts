@@ -154,7 +154,8 @@ export function maxInputBytes(env: Readonly<Record<string, string | undefined>>)
 }
 
 export const tooLarge = (limit: number): string =>
-  `is larger than ${limit / 1024 / 1024} MiB, the most llsd-render reads at once (parsing needs about 40 times that in memory): split the package, or set LLSD_RENDER_MAX_INPUT_MB`;
+  `is larger than ${limit / 1024 / 1024} MiB, the most llsd-render reads at once (parsing needs about 40 times that in memory): split the package, or set ` +
+    `LLSD_RENDER_MAX_INPUT_MB`;
 
 /**
  * Why a text read as input is refused, if it is: more bytes than `limit`, or more lines and commas
@@ -171,7 +172,8 @@ export function inputProblem(text: string, limit: number): string | undefined {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if ((c === 10 || c === 44) && ++nodes > maxNodes) {
-      return `has more than ${maxNodes.toLocaleString('en-US')} lines and commas, the most llsd-render parses at once with the ${limit / 1024 / 1024} MiB limit (parsing needs about 1 kB of memory for each): split it, or set LLSD_RENDER_MAX_INPUT_MB`;
+      return `has more than ${maxNodes.toLocaleString('en-US')} lines and commas, the most llsd-render parses at once with the ${limit / 1024 / 1024} MiB ` +
+        `limit (parsing needs about 1 kB of memory for each): split it, or set LLSD_RENDER_MAX_INPUT_MB`;
     }
   }
   return undefined;
@@ -388,7 +390,8 @@ export function readItems(
       results.push({
         severity: 'error',
         message:
-          'a line `...` ends the YAML document here, and the lines after it would be read as another document (an object would lose them): remove the `...`, or start the next object with `---`',
+          'a line `...` ends the YAML document here, and the lines after it would be read as another document (an object would lose them): remove the ' +
+            '`...`, or start the next object with `---`',
         file: { path: display },
         line: strayEnd,
       });
@@ -447,7 +450,8 @@ function leftOut(value: unknown): Pick<Result, 'severity' | 'message' | 'code'> 
     return {
       severity: 'error',
       message:
-        'looks like an llsd-render object but lacks a string `apiVersion`, `kind` or `metadata.name`: write each as text (quote a number, `true` or `null`), e.g. `apiVersion: llamastack.io/v1alpha2` and `metadata: {name: chat}`',
+        'looks like an llsd-render object but lacks a string `apiVersion`, `kind` or `metadata.name`: write each as text (quote a number, `true` or ' +
+          '`null`), e.g. `apiVersion: llamastack.io/v1alpha2` and `metadata: {name: chat}`',
     };
   }
   if (holdsOurs(value, 0)) {
@@ -455,7 +459,8 @@ function leftOut(value: unknown): Pick<Result, 'severity' | 'message' | 'code'> 
     return {
       severity: 'error',
       message:
-        'is a list of objects (`items`) holding an LLSD or RenderConfig, which would be skipped with it: write each object as a YAML document of its own, separated by `---`',
+        'is a list of objects (`items`) holding an LLSD or RenderConfig, which would be skipped with it: write each object as a YAML document of its own, ' +
+          'separated by `---`',
     };
   }
   return {

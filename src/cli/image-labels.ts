@@ -50,7 +50,8 @@ export function imageLabelsCommand(args: string[], io: { stdout: (text: string) 
   const size = Buffer.byteLength(text, 'utf8');
   if (values.layer === undefined && size >= maxInlineConfigBytes) {
     return fail(
-      `is ${size} bytes; ${configLabel.base64} is for configs under ${maxInlineConfigBytes} bytes. Put the file in the image and give --layer <digest of the layer holding it> --path <its path in the image>`,
+      `is ${size} bytes; ${configLabel.base64} is for configs under ${maxInlineConfigBytes} bytes. Put the file in the image and give --layer <digest of ` +
+        `the layer holding it> --path <its path in the image>`,
     );
   }
   const layer = values.layer !== undefined && values.path !== undefined ? { digest: values.layer, path: values.path } : undefined;

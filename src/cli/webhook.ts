@@ -64,7 +64,8 @@ export function webhookLimits(env: Env): { ok: true; limits: WebhookLimits } | {
       const most = Math.floor(maxScaled / v.scale);
       return {
         ok: false,
-        message: `${v.name} must be a number of ${v.unit} above 0 and at most ${most} (default ${v.fallback}), not ${JSON.stringify((text ?? '').slice(0, 40))}`,
+        message: `${v.name} must be a number of ${v.unit} above 0 and at most ${most} (default ${v.fallback}), not ` +
+          `${JSON.stringify((text ?? '').slice(0, 40))}`,
       };
     }
     limits[v.field] = scaled;
@@ -243,7 +244,8 @@ function readBody(request: IncomingMessage, response: ServerResponse, context: C
     reply(
       response,
       503,
-      `the webhook holds ${limits.maxInFlightBytes} bytes of request bodies at once (LLSD_RENDER_WEBHOOK_MAX_INFLIGHT_MB), and other requests hold them now: retry\n`,
+      `the webhook holds ${limits.maxInFlightBytes} bytes of request bodies at once (LLSD_RENDER_WEBHOOK_MAX_INFLIGHT_MB), and other requests hold them ` +
+        `now: retry\n`,
       {
         'retry-after': '1',
       },

@@ -25,7 +25,8 @@ export function parseReviewBody(text: string): { ok: true; body: unknown } | { o
   if (nestsDeeperThan(text, maxBodyDepth)) {
     return {
       ok: false,
-      message: `the request body nests objects and lists more than ${maxBodyDepth} levels deep, the most the webhook reads: send ConversionReviews of LlamaStackDistributions, which need far fewer`,
+      message: `the request body nests objects and lists more than ${maxBodyDepth} levels deep, the most the webhook reads: send ConversionReviews of ` +
+        `LlamaStackDistributions, which need far fewer`,
     };
   }
   try {

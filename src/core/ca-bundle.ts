@@ -36,7 +36,9 @@ export function readCaBundle(llsd: Llsd, inventory: Inventory): CaBundleOutcome 
       const present = Object.keys(data).sort();
       problems.push({
         path,
-        message: `names the key ${quote(key)}, which the ConfigMap ${quote(configMapName)} does not have${present.length > 0 ? `; its keys: ${listOf(present)}` : ' (it has no data)'}${caBundle.configMapKeys ? '' : '; set `configMapKeys` to the keys holding the certificates'}`,
+        message: `names the key ${quote(key)}, which the ConfigMap ${quote(configMapName)} does not ` +
+          `have${present.length > 0 ? `; its keys: ${listOf(present)}` : ' (it has no data)'}` +
+            `${caBundle.configMapKeys ? '' : '; set `configMapKeys` to the keys holding the certificates'}`,
       });
       return;
     }
@@ -47,7 +49,11 @@ export function readCaBundle(llsd: Llsd, inventory: Inventory): CaBundleOutcome 
         severity: 'warning',
         code: 'ca-bundle-invalid-block',
         path,
-        message: `${caBundle.configMapKeys ? `names the key ${quote(key)} of the ConfigMap ${quote(configMapName)}, which` : `names the ConfigMap ${quote(configMapName)}, whose key ${quote(key)}`} holds ${count(parsed.invalid, 'CERTIFICATE block')} that ${parsed.invalid === 1 ? 'is' : 'are'} not a valid X.509 certificate; ${parsed.invalid === 1 ? 'it is' : 'they are'} left out of the bundle`,
+        message: `${caBundle.configMapKeys
+          ? `names the key ${quote(key)} of the ConfigMap ${quote(configMapName)}, which`
+          : `names the ConfigMap ${quote(configMapName)}, whose key ${quote(key)}`} ` +
+          `holds ${count(parsed.invalid, 'CERTIFICATE block')} that ${parsed.invalid === 1 ? 'is' : 'are'} not a valid X.509 certificate; ` +
+          `${parsed.invalid === 1 ? 'it is' : 'they are'} left out of the bundle`,
       });
     }
   });
@@ -58,7 +64,8 @@ export function readCaBundle(llsd: Llsd, inventory: Inventory): CaBundleOutcome 
         ...problems,
         {
           path: [...base, 'configMapName'],
-          message: `names the ConfigMap ${quote(configMapName)}, which holds no valid PEM certificate under ${listOf(keys, { each: (k) => quote(k) })}: add the CA certificates ("-----BEGIN CERTIFICATE-----" blocks), or remove \`caBundle\``,
+          message: `names the ConfigMap ${quote(configMapName)}, which holds no valid PEM certificate under ${listOf(keys, { each: (k) => quote(k) })}: add ` +
+            `the CA certificates ("-----BEGIN CERTIFICATE-----" blocks), or remove \`caBundle\``,
         },
       ],
     };
@@ -70,7 +77,8 @@ export function readCaBundle(llsd: Llsd, inventory: Inventory): CaBundleOutcome 
         ...problems,
         {
           path: [...base, 'configMapName'],
-          message: `names the ConfigMap ${quote(configMapName)}, whose ${count(pems.length, 'certificate')} make ${Buffer.byteLength(pem)} bytes: more than a ConfigMap holds (1 MiB); select fewer keys with \`configMapKeys\``,
+          message: `names the ConfigMap ${quote(configMapName)}, whose ${count(pems.length, 'certificate')} make ${Buffer.byteLength(pem)} bytes: more than ` +
+            `a ConfigMap holds (1 MiB); select fewer keys with \`configMapKeys\``,
         },
       ],
     };
@@ -129,7 +137,8 @@ export function readOgxCaBundle(
     if (typeof text !== 'string') {
       problems.push({
         path: [...path, 'key'],
-        message: `names the key ${quote(ref.key)}, which the ConfigMap ${quote(ref.name)} does not have in the input; add the ConfigMap with that key (PEM CA certificates)`,
+        message: `names the key ${quote(ref.key)}, which the ConfigMap ${quote(ref.name)} does not have in the input; add the ConfigMap with that key (PEM ` +
+          `CA certificates)`,
       });
       return;
     }
@@ -137,12 +146,15 @@ export function readOgxCaBundle(
     if (parsed.invalid > 0) {
       problems.push({
         path: [...path, 'key'],
-        message: `names the key ${quote(ref.key)} of the ConfigMap ${quote(ref.name)}, which holds ${count(parsed.invalid, 'CERTIFICATE block')} that ${parsed.invalid === 1 ? 'is' : 'are'} not a valid X.509 certificate (the operator fails: failed to parse X.509 certificate); fix or remove ${parsed.invalid === 1 ? 'it' : 'them'}`,
+        message: `names the key ${quote(ref.key)} of the ConfigMap ${quote(ref.name)}, which holds ${count(parsed.invalid, 'CERTIFICATE block')} that ` +
+          `${parsed.invalid === 1 ? 'is' : 'are'} not a valid X.509 certificate (the operator fails: failed to parse X.509 certificate); fix or remove ` +
+          `${parsed.invalid === 1 ? 'it' : 'them'}`,
       });
     } else if (parsed.valid.length === 0 && text.trim() !== '') {
       problems.push({
         path: [...path, 'key'],
-        message: `names the key ${quote(ref.key)} of the ConfigMap ${quote(ref.name)}, which holds no PEM certificate (the operator fails: failed to find valid certificates in CA bundle key); add "-----BEGIN CERTIFICATE-----" blocks`,
+        message: `names the key ${quote(ref.key)} of the ConfigMap ${quote(ref.name)}, which holds no PEM certificate (the operator fails: failed to find ` +
+          `valid certificates in CA bundle key); add "-----BEGIN CERTIFICATE-----" blocks`,
       });
     }
     pems.push(...parsed.valid);
@@ -156,7 +168,8 @@ export function readOgxCaBundle(
         {
           path: ['spec', 'tls', 'trust', 'caCertificates'],
           message:
-            'names only keys without certificates (the operator fails: failed to find valid certificates in CA bundle ConfigMaps); add "-----BEGIN CERTIFICATE-----" blocks to them, or remove `tls.trust`',
+            'names only keys without certificates (the operator fails: failed to find valid certificates in CA bundle ConfigMaps); add "-----BEGIN ' +
+              'CERTIFICATE-----" blocks to them, or remove `tls.trust`',
         },
       ],
     };

@@ -288,7 +288,8 @@ export const objectMetadataSchema = () =>
       }),
       z.regex(/^[a-z]/, {
         error:
-          'must start with a letter: the Service `<name>-service` is a DNS-1035 label, which cannot start with a digit; rename it, e.g. `llama-` followed by the name',
+          'must start with a letter: the Service `<name>-service` is a DNS-1035 label, which cannot start with a digit; rename it, e.g. `llama-` followed ' +
+            'by the name',
       }),
     ),
     namespace: z.optional(dnsLabelSchema()),

@@ -36,7 +36,8 @@ export function asServerConverts(
     converted[name] = { ...rest, backend, table_name: table };
     notes.push({
       path: `storage.stores.${name}`,
-      message: `is the KV form of older releases ({backend: ${clip(ref.backend)}, namespace}); llama-stack ${release} converts it to {backend: ${clip(backend)}, table_name: ${clip(table)}}, which needs the SQL backend ${clip(backend)}: write that form`,
+      message: `is the KV form of older releases ({backend: ${clip(ref.backend)}, namespace}); llama-stack ${release} converts it to {backend: ` +
+        `${clip(backend)}, table_name: ${clip(table)}}, which needs the SQL backend ${clip(backend)}: write that form`,
     });
   }
   if (notes.length === 0) return { config, notes };

@@ -65,7 +65,8 @@ function defineSchemas() {
         z.optional(
           z.string().check(z.regex(/^\d+\.\d+\.\d+$/, { error: 'must be a llama-stack release, MAJOR.MINOR.PATCH (quoted, so YAML keeps it a string)' })),
         ),
-        'The llama-stack release this entry is for, and the default release of the distribution from now on. Default: the image tag when it is a release, else the current default release.',
+        'The llama-stack release this entry is for, and the default release of the distribution from now on. Default: the image tag when it is a release, ' +
+          'else the current default release.',
       ),
       config: described(
         z.optional(z.custom<Record<string, unknown>>(isPlainObject, { error: 'must be a mapping: the base config.yaml of this distribution and release' })),
@@ -112,7 +113,8 @@ function defineSchemas() {
       ),
       z.transform((overrides) => mergeCatalog(overrides as Record<string, DistributionOverride> | undefined)),
     ),
-    'Named distributions to add or override, by name: `{image, release, config | configPath}`; e.g. an image mirror `{starter: {image: registry.internal/ogxai/distribution-starter:<release>}}`. As ConfigMap data, a YAML string.',
+    'Named distributions to add or override, by name: `{image, release, config | configPath}`; e.g. an image mirror `{starter: {image: ' +
+      'registry.internal/ogxai/distribution-starter:<release>}}`. As ConfigMap data, a YAML string.',
   );
 
   /** An annotation key: an optional DNS-subdomain prefix and `/`, then a name of at most 63 characters. */
@@ -130,7 +132,8 @@ function defineSchemas() {
       },
       {
         error:
-          'is not an annotation key: write one such as `nginx.ingress.kubernetes.io/proxy-body-size` (an optional DNS prefix and `/`, then at most 63 letters, digits, `-`, `_` and `.`)',
+          'is not an annotation key: write one such as `nginx.ingress.kubernetes.io/proxy-body-size` (an optional DNS prefix and `/`, then at most 63 ' +
+            'letters, digits, `-`, `_` and `.`)',
       },
     ),
   );
@@ -165,7 +168,8 @@ function defineSchemas() {
         ctx.addIssue({
           code: 'custom',
           message:
-            'must give a Secret name such as `{name}-tls` or `wildcard-tls` (lower case letters, digits, `-`, `.` and the placeholders `{name}` and `{namespace}`)',
+            'must give a Secret name such as `{name}-tls` or `wildcard-tls` (lower case letters, digits, `-`, `.` and the placeholders `{name}` and ' +
+              '`{namespace}`)',
           input: pattern,
         });
       }
@@ -176,7 +180,9 @@ function defineSchemas() {
     z.strictObject({
       secretName: described(
         z.optional(secretNamePattern),
-        "The kubernetes.io/tls Secret with the certificate for the host, in the LLSD's namespace: a name, or a pattern with `{name}` and `{namespace}` of the LLSD (`default` without one), e.g. `{name}-tls`, which cert-manager can fill. Default: none, the controller's default certificate. Ingress only.",
+        "The kubernetes.io/tls Secret with the certificate for the host, in the LLSD's namespace: a name, or a pattern with `{name}` and `{namespace}` of " +
+          "the LLSD (`default` without one), e.g. `{name}-tls`, which cert-manager can fill. Default: none, the controller's default certificate. Ingress " +
+          "only.",
       ),
     }),
     'TLS at the Ingress controller or router.',
@@ -202,7 +208,8 @@ function defineSchemas() {
       ),
       cacheDir: described(
         z.optional(z.string().check(z.minLength(1))),
-        'Directory of the cache of configs read from images, keyed by manifest digest; a relative path is relative to the working directory. Default `$XDG_CACHE_HOME/llsd-render`, else `~/.cache/llsd-render`.',
+        'Directory of the cache of configs read from images, keyed by manifest digest; a relative path is relative to the working directory. Default ' +
+          '`$XDG_CACHE_HOME/llsd-render`, else `~/.cache/llsd-render`.',
       ),
       mirrors: described(
         z._default(z.record(registryHost, z.array(mirrorLocation).check(z.minLength(1))), {}),
@@ -220,11 +227,13 @@ function defineSchemas() {
       ),
       timeoutSeconds: described(
         z._default(z.number().check(z.positive(), z.maximum(3600)), 30),
-        'How long a registry may take to answer a request, and to pause while sending a body (a large layer may take longer as long as it keeps arriving). Default 30.',
+        'How long a registry may take to answer a request, and to pause while sending a body (a large layer may take longer as long as it keeps arriving). ' +
+          'Default 30.',
       ),
       pinDigest: described(
         z._default(flag, false),
-        'Run a `spec.distribution.image` whose config came from its labels by the digest it resolved to (`repo:tag@sha256:…`), so the pods run exactly the image the config was read from. Default false.',
+        'Run a `spec.distribution.image` whose config came from its labels by the digest it resolved to (`repo:tag@sha256:…`), so the pods run exactly the ' +
+          'image the config was read from. Default false.',
       ),
     }),
     'Reading base configs from the labels of `spec.distribution.image` (FR-027): cache, offline mode, mirrors, plain-HTTP hosts.',
@@ -253,11 +262,13 @@ function defineSchemas() {
     distributions: distributionsOption,
     exposeKind: described(
       z._default(z.enum(['ingress', 'route', 'httproute']), 'ingress'),
-      'What `spec.networking.expose` renders: `ingress` (default; networking.k8s.io/v1 Ingress `<name>-ingress`), `route` (OpenShift route.openshift.io/v1 Route `<name>`) or `httproute` (Gateway API gateway.networking.k8s.io/v1 HTTPRoute `<name>-httproute`, attached to the `gateway` option).',
+      'What `spec.networking.expose` renders: `ingress` (default; networking.k8s.io/v1 Ingress `<name>-ingress`), `route` (OpenShift route.openshift.io/v1 ' +
+        'Route `<name>`) or `httproute` (Gateway API gateway.networking.k8s.io/v1 HTTPRoute `<name>-httproute`, attached to the `gateway` option).',
     ),
     gateway: described(
       z.optional(yamlMapping(gatewayRef, '`{name, namespace, sectionName}` of the Gateway')),
-      'The Gateway that HTTPRoutes attach to: `{name, namespace, sectionName}`; required when `exposeKind` is `httproute` and an LLSD is exposed. As ConfigMap data, a YAML string.',
+      'The Gateway that HTTPRoutes attach to: `{name, namespace, sectionName}`; required when `exposeKind` is `httproute` and an LLSD is exposed. As ' +
+        'ConfigMap data, a YAML string.',
     ),
     gitopsAnnotations: described(
       z._default(flag, true),
@@ -265,7 +276,8 @@ function defineSchemas() {
     ),
     ingressAnnotations: described(
       z._default(yamlMapping(annotationMap, 'annotation keys to string values'), {}),
-      'Annotations added to the Ingress, Route or HTTPRoute, e.g. `{cert-manager.io/cluster-issuer: letsencrypt}`; values are strings. Default none. As ConfigMap data, a YAML string.',
+      'Annotations added to the Ingress, Route or HTTPRoute, e.g. `{cert-manager.io/cluster-issuer: letsencrypt}`; values are strings. Default none. As ' +
+        'ConfigMap data, a YAML string.',
     ),
     ingressClass: described(
       z.optional(dnsSubdomain('nginx')),
@@ -273,19 +285,26 @@ function defineSchemas() {
     ),
     ingressControllerNamespace: described(
       z.optional(dnsLabel('ingress-nginx')),
-      'Namespace of the ingress controller (or Gateway proxies) that forwards to exposed servers; the NetworkPolicy of an exposed LLSD, and the default one of an OGXServer with `network.externalAccess` (which the OGX operator leaves closed to it), admit it. Default: none (a warning when an exposed LLSD has a NetworkPolicy), and with `exposeKind: route` the OpenShift router namespaces (label `network.openshift.io/policy-group: ingress`).',
+      'Namespace of the ingress controller (or Gateway proxies) that forwards to exposed servers; the NetworkPolicy of an exposed LLSD, and the default one ' +
+        'of an OGXServer with `network.externalAccess` (which the OGX operator leaves closed to it), admit it. Default: none (a warning when an exposed ' +
+        'LLSD has a NetworkPolicy), and with `exposeKind: route` the OpenShift router namespaces (label `network.openshift.io/policy-group: ingress`).',
     ),
     ingressDomain: described(
       z.optional(dnsSubdomain('apps.example.com')),
-      "Domain for host names of exposed LLSDs without `expose.hostname`: `<name>-<namespace>.<domain>` (`<name>.<domain>` without a namespace). Default: none; such an Ingress or HTTPRoute has no host, a Route gets the router's.",
+      "Domain for host names of exposed LLSDs without `expose.hostname`: `<name>-<namespace>.<domain>` (`<name>.<domain>` without a namespace). Default: " +
+        "none; such an Ingress or HTTPRoute has no host, a Route gets the router's.",
     ),
     ingressTls: described(
       z.optional(yamlMapping(ingressTlsSpec, '`{}` or `{secretName: …}`')),
-      'Serve exposed LLSDs over HTTPS at the Ingress controller or router: `{}` (its default certificate) or `{secretName: <name or pattern>}` (an Ingress `tls` entry for the host). A Route redirects HTTP and terminates TLS at the edge with the router certificate (`reencrypt` when the server serves HTTPS itself; without this option such a Route is `passthrough`). Default: none (plain HTTP). With `httproute`, TLS is set on the Gateway listener instead. As ConfigMap data, a YAML string.',
+      'Serve exposed LLSDs over HTTPS at the Ingress controller or router: `{}` (its default certificate) or `{secretName: <name or pattern>}` (an Ingress ' +
+        '`tls` entry for the host). A Route redirects HTTP and terminates TLS at the edge with the router certificate (`reencrypt` when the server serves ' +
+        'HTTPS itself; without this option such a Route is `passthrough`). Default: none (plain HTTP). With `httproute`, TLS is set on the Gateway ' +
+        'listener instead. As ConfigMap data, a YAML string.',
     ),
     ogxOperatorNamespace: described(
       z._default(dnsLabel('ogx-k8s-operator-system'), 'ogx-k8s-operator-system'),
-      "The namespace the default NetworkPolicy of an OGXServer admits besides the server's own, as the OGX operator admits its own namespace (env OPERATOR_NAMESPACE, else its ServiceAccount's). Default `ogx-k8s-operator-system`, where the operator's release manifest installs it.",
+      "The namespace the default NetworkPolicy of an OGXServer admits besides the server's own, as the OGX operator admits its own namespace (env " +
+        "OPERATOR_NAMESPACE, else its ServiceAccount's). Default `ogx-k8s-operator-system`, where the operator's release manifest installs it.",
     ),
     openshiftRouterPeer: described(
       z._default(
@@ -298,11 +317,15 @@ function defineSchemas() {
         ]),
         'auto',
       ),
-      'Whether the default NetworkPolicy of an OGXServer admits the OpenShift router namespaces (label `network.openshift.io/policy-group: ingress`): `auto` (default, as the OGX operator: when `spec.network` is set, even `{}`), `on` (always) or `off` (never; e.g. a cluster without OpenShift routers).',
+      'Whether the default NetworkPolicy of an OGXServer admits the OpenShift router namespaces (label `network.openshift.io/policy-group: ingress`): ' +
+        '`auto` (default, as the OGX operator: when `spec.network` is set, even `{}`), `on` (always) or `off` (never; e.g. a cluster without OpenShift ' +
+        'routers).',
     ),
     openshiftAnyuid: described(
       z._default(flag, false),
-      "On OpenShift, bind the server's ServiceAccount to the `system:openshift:scc:anyuid` ClusterRole with a RoleBinding `<name>-rb`, as the v1alpha1 operator does (the llama-stack images run as root); for an OGXServer, the ServiceAccount `<name>-sa`, as the OGX operator does wherever that ClusterRole exists. Default false: the ClusterRole exists only on OpenShift.",
+      "On OpenShift, bind the server's ServiceAccount to the `system:openshift:scc:anyuid` ClusterRole with a RoleBinding `<name>-rb`, as the v1alpha1 " +
+        "operator does (the llama-stack images run as root); for an OGXServer, the ServiceAccount `<name>-sa`, as the OGX operator does wherever that " +
+        "ClusterRole exists. Default false: the ClusterRole exists only on OpenShift.",
     ),
     networkPolicy: described(
       z._default(
@@ -315,27 +338,37 @@ function defineSchemas() {
         ]),
         'auto',
       ),
-      'NetworkPolicy `<name>-network-policy`: `auto` (default: when `spec.networking.allowedFrom` is set), `on` (for every LLSD; without `allowedFrom` only the own namespace may connect) or `off` (never). For an OGXServer, `spec.network.policy.enabled` decides (default on, as upstream) unless this is `off`.',
+      'NetworkPolicy `<name>-network-policy`: `auto` (default: when `spec.networking.allowedFrom` is set), `on` (for every LLSD; without `allowedFrom` only ' +
+        'the own namespace may connect) or `off` (never). For an OGXServer, `spec.network.policy.enabled` decides (default on, as upstream) unless this is ' +
+        '`off`.',
     ),
     monitoringCrds: described(
       z._default(flag, true),
-      'The cluster has the prometheus-operator CRDs `servicemonitors.monitoring.coreos.com` and `prometheusrules.monitoring.coreos.com`: an OGXServer with monitoring on (its default) gets a ServiceMonitor `<name>-service-monitor` and a PrometheusRule `<name>-prometheus-rules`. The OGX operator looks for both CRDs and creates neither when one is missing. Default true (monitoring is on by default upstream); set false for a cluster without them, where applying those kinds fails.',
+      'The cluster has the prometheus-operator CRDs `servicemonitors.monitoring.coreos.com` and `prometheusrules.monitoring.coreos.com`: an OGXServer with ' +
+        'monitoring on (its default) gets a ServiceMonitor `<name>-service-monitor` and a PrometheusRule `<name>-prometheus-rules`. The OGX operator looks ' +
+        'for both CRDs and creates neither when one is missing. Default true (monitoring is on by default upstream); set false for a cluster without them, ' +
+        'where applying those kinds fails.',
     ),
     outputPath: described(
       z._default(z.string().check(z.minLength(1)), '{dir}/{name}.generated.yaml'),
-      'kpt file for the objects generated from an LLSD, relative to the package: `{dir}` is the directory of the LLSD file, `{name}` and `{namespace}` its name and namespace. Default `{dir}/{name}.generated.yaml`.',
+      'kpt file for the objects generated from an LLSD, relative to the package: `{dir}` is the directory of the LLSD file, `{name}` and `{namespace}` its ' +
+        'name and namespace. Default `{dir}/{name}.generated.yaml`.',
     ),
     registry: described(
       z._default(yamlMapping(registrySpec, '`{offline, cacheDir, mirrors, insecure, platform, timeoutSeconds, pinDigest}`'), registrySpec.parse({})),
-      'Reading the base config of a `spec.distribution.image` from its OCI labels: `{offline, cacheDir, mirrors, insecure, platform, timeoutSeconds, pinDigest}`. As ConfigMap data, a YAML string.',
+      'Reading the base config of a `spec.distribution.image` from its OCI labels: `{offline, cacheDir, mirrors, insecure, platform, timeoutSeconds, ' +
+        'pinDigest}`. As ConfigMap data, a YAML string.',
     ),
     secretPolicy: described(
       z._default(z.enum(['warn', 'strict', 'off']), 'warn'),
-      'What a referenced Secret missing from the input gives: `warn` (default; Secrets are often created outside git), `strict` (an error) or `off`. A SealedSecret or ExternalSecret that creates it counts as present.',
+      'What a referenced Secret missing from the input gives: `warn` (default; Secrets are often created outside git), `strict` (an error) or `off`. A ' +
+        'SealedSecret or ExternalSecret that creates it counts as present.',
     ),
     silence: described(
       z._default(z.union([z.pipe(codesFromData, codeList), codeList]), []),
-      'Warning codes not to report for any LLSD or OGXServer of the render, e.g. `[numeric-secret-value]` (every code, what it means and what to do: docs/warnings.md). One LLSD or OGXServer silences its own with the annotation `llamastack.io/silence: "code, code"`. Errors cannot be silenced. Default none. As ConfigMap data, a list such as `numeric-secret-value, secret-not-in-input`.',
+      'Warning codes not to report for any LLSD or OGXServer of the render, e.g. `[numeric-secret-value]` (every code, what it means and what to do: ' +
+        'docs/warnings.md). One LLSD or OGXServer silences its own with the annotation `llamastack.io/silence: "code, code"`. Errors cannot be silenced. ' +
+        'Default none. As ConfigMap data, a list such as `numeric-secret-value, secret-not-in-input`.',
     ),
   });
   const renderConfigSchema = z.looseObject({

@@ -34,7 +34,10 @@ export function checkSecrets(namespace: string | undefined, refs: readonly Secre
       severity,
       code: 'secret-not-in-input',
       path: ref.path,
-      message: `refers to the Secret ${quote(ref.name)}, which is not in the input (as a Secret, SealedSecret or ExternalSecret); the pod will not start until it exists${namespace ? ` in namespace ${clip(namespace)}` : ''}${severity === 'warning' ? ' (set `secretPolicy: strict` to make this an error, or `off` to skip the check)' : ''}`,
+      message: `refers to the Secret ${quote(ref.name)}, which is not in the input (as a Secret, SealedSecret or ExternalSecret); the pod will not start ` +
+        `until it ` +
+        `exists${namespace ? ` in namespace ${clip(namespace)}` : ''}` +
+          `${severity === 'warning' ? ' (set `secretPolicy: strict` to make this an error, or `off` to skip the check)' : ''}`,
     });
   }
   return problems;
@@ -60,7 +63,8 @@ function missingKeys(namespace: string | undefined, refs: readonly SecretReferen
       severity,
       code: 'secret-key-missing',
       path: ref.path,
-      message: `refers to key ${quote(ref.key)} of the Secret ${quote(ref.name)}, ${has}; the pod would not start (CreateContainerConfigError): ${near ? `did you mean ${quote(near)}? ` : ''}write one of its keys, or add the key to the Secret`,
+      message: `refers to key ${quote(ref.key)} of the Secret ${quote(ref.name)}, ${has}; the pod would not start (CreateContainerConfigError): ` +
+        `${near ? `did you mean ${quote(near)}? ` : ''}write one of its keys, or add the key to the Secret`,
     });
   }
   return problems;
@@ -79,7 +83,8 @@ function unseenByGenerator(ref: SecretReference, severity: 'error' | 'warning'):
   return {
     severity: severity === 'error' ? 'error' : 'info',
     path: ref.path,
-    message: `refers to the Secret ${quote(ref.name)}, which a kustomize generator cannot check: kustomize gives a generator none of the kustomization's resources${instead}`,
+    message: `refers to the Secret ${quote(ref.name)}, which a kustomize generator cannot check: kustomize gives a generator none of the kustomization's ` +
+      `resources${instead}`,
   };
 }
 
@@ -106,8 +111,11 @@ function typedSecretValues(namespace: string | undefined, refs: readonly SecretR
       path: ref.path,
       message:
         reads === 'empty'
-          ? `refers to key ${quote(ref.key)} of the Secret ${quote(ref.name)}, which is empty; llama-stack stops at startup when a substituted value is empty: put the value in that key`
-          : `refers to key ${quote(ref.key)} of the Secret ${quote(ref.name)}, whose value reads as ${reads}; llama-stack turns a substituted value that reads as a number or as true/false into that type, so the server refuses it where it expects text (an API key, a password): use a value that is not ${reads === 'a boolean' ? 'true or false' : 'all digits'}`,
+          ? `refers to key ${quote(ref.key)} of the Secret ${quote(ref.name)}, which is empty; llama-stack stops at startup when a substituted value is ` +
+            `empty: put the value in that key`
+          : `refers to key ${quote(ref.key)} of the Secret ${quote(ref.name)}, whose value reads as ${reads}; llama-stack turns a substituted value that ` +
+            `reads as a number or as true/false into that type, so the server refuses it where it expects text (an API key, a password): use a value that ` +
+            `is not ${reads === 'a boolean' ? 'true or false' : 'all digits'}`,
     });
   }
   return problems;

@@ -49,7 +49,8 @@ export function applyServerSettings(config: Record<string, unknown>, plan: Plan,
       problems.push({
         severity: 'info',
         path: ['spec', 'workload', 'overrides', field],
-        message: `llama-stack ${plan.release} refuses to start without TLS unless told it may, and the container ${field} is the LLSD's own, so the generated config.yaml sets \`server.insecure: true\` (enable \`networking.tls\` to serve TLS instead)`,
+        message: `llama-stack ${plan.release} refuses to start without TLS unless told it may, and the container ${field} is the LLSD's own, so the ` +
+          `generated config.yaml sets \`server.insecure: true\` (enable \`networking.tls\` to serve TLS instead)`,
       });
     }
   }
@@ -78,7 +79,9 @@ function fipsCiphersNote(plan: Plan): FieldProblem {
   return {
     severity: 'info',
     path: ['spec', 'workload', 'overrides', 'command'],
-    message: `replaces the image entrypoint${plan.profile.image.entrypoint ? ` (${plan.profile.image.entrypoint}, which passes \`--insecure\`)` : ''}: llama-stack ${plan.release} then serves TLS with its ciphers forced to a FIPS list (\`server.tls_config.ciphers\`), and \`verify_tls: false\` in \`server.auth\` stops it; clients must offer one of those ciphers`,
+    message: `replaces the image entrypoint${plan.profile.image.entrypoint ? ` (${plan.profile.image.entrypoint}, which passes \`--insecure\`)` : ''}: ` +
+      `llama-stack ${plan.release} then serves TLS with its ciphers forced to a FIPS list (\`server.tls_config.ciphers\`), and \`verify_tls: false\` in ` +
+      `\`server.auth\` stops it; clients must offer one of those ciphers`,
   };
 }
 
@@ -99,7 +102,8 @@ function checkWorkersEnv(plan: Plan): FieldProblem[] {
       severity: 'warning',
       code: 'workers-mismatch',
       path: ['spec', 'workload', 'overrides', 'env', at],
-      message: `sets ${name}, which overrides \`server.workers: ${workers}\` (\`workload.workers\`) in llama-stack ${plan.release}, while the CPU requests follow \`workload.workers\`: remove ${name} and set \`workload.workers\` only`,
+      message: `sets ${name}, which overrides \`server.workers: ${workers}\` (\`workload.workers\`) in llama-stack ${plan.release}, while the CPU requests ` +
+        `follow \`workload.workers\`: remove ${name} and set \`workload.workers\` only`,
     },
   ];
 }
@@ -122,7 +126,11 @@ export function checkOverrideServerSettings(config: Record<string, unknown>, pla
       severity: 'warning',
       code: 'workers-mismatch',
       path: ['spec', 'workload', 'workers'],
-      message: `is ${workers}, but ${where} ${server.workers === undefined ? 'does not set `server.workers`, so the server runs 1 worker' : `sets \`server.workers: ${String(server.workers)}\``}; llsd-render does not change a config it does not generate: set \`server.workers: ${workers}\` there`,
+      message: `is ${workers}, but ${where} ` +
+        `${server.workers === undefined
+          ? 'does not set `server.workers`, so the server runs 1 worker'
+          : `sets \`server.workers: ${String(server.workers)}\``}; ` +
+        `llsd-render does not change a config it does not generate: set \`server.workers: ${workers}\` there`,
     });
   }
   const files = tlsFiles();
@@ -132,7 +140,9 @@ export function checkOverrideServerSettings(config: Record<string, unknown>, pla
     if (missing.length > 0) {
       problems.push({
         path: ['spec', 'networking', 'tls', 'enabled'],
-        message: `needs \`server.tls_certfile\` and \`server.tls_keyfile\` in ${where}, which does not set ${missing.map((k) => `\`tls_${k}\``).join(' or ')}: the server would serve HTTP while the probes ask for HTTPS. Add \`server: {tls_certfile: ${files.certfile}, tls_keyfile: ${files.keyfile}}\` (where the Secret is mounted)`,
+        message: `needs \`server.tls_certfile\` and \`server.tls_keyfile\` in ${where}, which does not set ` +
+          `${missing.map((k) => `\`tls_${k}\``).join(' or ')}: the server would serve HTTP while the probes ask for HTTPS. Add \`server: {tls_certfile: ` +
+          `${files.certfile}, tls_keyfile: ${files.keyfile}}\` (where the Secret is mounted)`,
       });
     } else {
       for (const k of ['certfile', 'keyfile'] as const) {
@@ -141,7 +151,8 @@ export function checkOverrideServerSettings(config: Record<string, unknown>, pla
           severity: 'warning',
           code: 'tls-mismatch',
           path: ['spec', 'networking', 'tls', 'secretName'],
-          message: `is mounted at ${files[k]}, but ${where} sets ${code(`server.tls_${k}: ${String(given[k])}`)}; unless you mount that file yourself (\`workload.overrides\`), the server cannot start: write ${files[k]} there`,
+          message: `is mounted at ${files[k]}, but ${where} sets ${code(`server.tls_${k}: ${String(given[k])}`)}; unless you mount that file yourself ` +
+            `(\`workload.overrides\`), the server cannot start: write ${files[k]} there`,
         });
       }
     }
@@ -154,14 +165,18 @@ export function checkOverrideServerSettings(config: Record<string, unknown>, pla
   ) {
     problems.push({
       path: ['spec', 'workload', 'overrides', 'command'],
-      message: `replaces the image entrypoint${plan.profile.image.entrypoint ? ` (${plan.profile.image.entrypoint})` : ''}, which passes \`--insecure\`: llama-stack ${plan.release} then exits ("TLS required") because ${where} sets neither \`server.tls_certfile\`/\`tls_keyfile\` nor \`server.insecure: true\`. Add \`server: {insecure: true}\` there, pass \`--insecure\` in the command, or enable \`networking.tls\``,
+      message: `replaces the image entrypoint${plan.profile.image.entrypoint ? ` (${plan.profile.image.entrypoint})` : ''}, which passes \`--insecure\`: ` +
+        `llama-stack ${plan.release} then exits ("TLS required") because ${where} sets neither \`server.tls_certfile\`/\`tls_keyfile\` nor ` +
+        `\`server.insecure: true\`. Add \`server: {insecure: true}\` there, pass \`--insecure\` in the command, or enable \`networking.tls\``,
     });
   } else if (given.certfile !== undefined || given.keyfile !== undefined) {
     problems.push({
       severity: 'warning',
       code: 'tls-mismatch',
       path: ['spec', 'overrideConfig', 'configMapName'],
-      message: `names a ConfigMap whose config.yaml sets \`server.tls_certfile\`/\`tls_keyfile\`, so the server serves HTTPS, but \`spec.networking.tls\` is not enabled: the probes ask for HTTP and the certificate is not mounted; set \`networking.tls: {enabled: true, secretName: <tls secret>}\`, or remove the TLS keys from the config`,
+      message: `names a ConfigMap whose config.yaml sets \`server.tls_certfile\`/\`tls_keyfile\`, so the server serves HTTPS, but \`spec.networking.tls\` ` +
+        `is not enabled: the probes ask for HTTP and the certificate is not mounted; set \`networking.tls: {enabled: true, secretName: <tls secret>}\`, or ` +
+        `remove the TLS keys from the config`,
     });
   }
   return problems;
@@ -212,7 +227,8 @@ function scalingProblems(config: Record<string, unknown>, { workload, persistent
   if (autoscaling && workload.replicas !== undefined && workload.replicas > autoscaling.maxReplicas) {
     problems.push({
       path: ['spec', 'workload', 'replicas'],
-      message: `is ${workload.replicas}, above \`autoscaling.maxReplicas\` (${autoscaling.maxReplicas}): the autoscaler's minimum would exceed its maximum; with autoscaling set \`autoscaling.minReplicas\` instead and remove \`replicas\``,
+      message: `is ${workload.replicas}, above \`autoscaling.maxReplicas\` (${autoscaling.maxReplicas}): the autoscaler's minimum would exceed its maximum; ` +
+        `with autoscaling set \`autoscaling.minReplicas\` instead and remove \`replicas\``,
     });
   }
   if (pods > 1 && persistentVolume) {
@@ -220,7 +236,8 @@ function scalingProblems(config: Record<string, unknown>, { workload, persistent
       severity: 'warning',
       code: 'scaled-with-local-state',
       path: scalePath,
-      message: `${runs}, but \`workload.storage\` is a ReadWriteOnce volume, which attaches to one node only: pods placed on another node stay Pending. Run one replica, or remove \`workload.storage\` and ${sharedState.volume}`,
+      message: `${runs}, but \`workload.storage\` is a ReadWriteOnce volume, which attaches to one node only: pods placed on another node stay Pending. Run ` +
+        `one replica, or remove \`workload.storage\` and ${sharedState.volume}`,
     });
   } else if (pods > 1) {
     const local = podLocalState(config);
@@ -237,7 +254,9 @@ function scalingProblems(config: Record<string, unknown>, { workload, persistent
         severity: 'warning',
         code: 'scaled-with-local-state',
         path: scalePath,
-        message: `${runs}, but ${storageGiven ? 'the config' : "the distribution's default config"} keeps state on each pod's own volume (${where.join('; ')}): each pod would have its own copy, so what is registered or uploaded through one pod is missing from the others. ${capitalise(instead.join(', and '))}; or run one replica`,
+        message: `${runs}, but ${storageGiven ? 'the config' : "the distribution's default config"} keeps state on each pod's own volume ` +
+          `(${where.join('; ')}): each pod would have its own copy, so what is registered or uploaded through one pod is missing from the others. ` +
+          `${capitalise(instead.join(', and '))}; or run one replica`,
       });
     }
   }
@@ -247,7 +266,8 @@ function scalingProblems(config: Record<string, unknown>, { workload, persistent
       severity: 'warning',
       code: 'pdb-blocks-eviction',
       path: ['spec', 'workload', 'podDisruptionBudget', 'minAvailable'],
-      message: `is ${minAvailable} with ${workload.replicas ?? 1} replica${(workload.replicas ?? 1) === 1 ? '' : 's'}: no pod may ever be evicted, so node drains block; set it below \`replicas\`, or use \`maxUnavailable: 1\``,
+      message: `is ${minAvailable} with ${workload.replicas ?? 1} replica${(workload.replicas ?? 1) === 1 ? '' : 's'}: no pod may ever be evicted, so node ` +
+        `drains block; set it below \`replicas\`, or use \`maxUnavailable: 1\``,
     });
   }
   return problems;
@@ -261,7 +281,8 @@ function noWorkersSetting(plan: Plan): FieldProblem {
     severity: 'warning',
     code: 'field-has-no-effect',
     path: ['spec', 'workload', 'workers'],
-    message: `has no effect on llama-stack ${plan.release}, which has no \`server.workers\` setting${since ? ` (it came in ${since})` : ''}: the server runs one worker process. Remove it${since ? `, or render for release ${since} or later` : ''}`,
+    message: `has no effect on llama-stack ${plan.release}, which has no \`server.workers\` setting${since ? ` (it came in ${since})` : ''}: the server ` +
+      `runs one worker process. Remove it${since ? `, or render for release ${since} or later` : ''}`,
   };
 }
 

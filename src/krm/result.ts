@@ -186,7 +186,8 @@ export function capRepeats(sorted: readonly Result[]): Result[] {
     out.push({
       ...where,
       ...(field && { field: { path: anyIndex(field.path) } }),
-      message: `${count(n - MAX_RESULTS_OF_A_KIND)} more ${first.severity === 'info' ? 'notes' : `${first.severity}s`} like the ${MAX_RESULTS_OF_A_KIND} shown for this field are left out; fix the ones shown, then run again`,
+      message: `${count(n - MAX_RESULTS_OF_A_KIND)} more ${first.severity === 'info' ? 'notes' : `${first.severity}s`} like the ${MAX_RESULTS_OF_A_KIND} ` +
+        `shown for this field are left out; fix the ones shown, then run again`,
     });
   }
   return out.length === sorted.length ? out : sortResults(out);

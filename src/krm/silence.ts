@@ -53,5 +53,6 @@ export function silencedNote(silenced: ReadonlyMap<WarningCode, number>): string
   if (silenced.size === 0) return undefined;
   const total = [...silenced.values()].reduce((a, b) => a + b, 0);
   const parts = [...silenced].sort(([a], [b]) => (a < b ? -1 : 1)).map(([code, n]) => (n === 1 ? code : `${code} ×${n}`));
-  return `${count(total)} warning${total === 1 ? '' : 's'} silenced (${parts.join(', ')}); take the code out of \`silence\` or the annotation ${silenceAnnotation} to see ${total === 1 ? 'it' : 'them'}`;
+  return `${count(total)} warning${total === 1 ? '' : 's'} silenced (${parts.join(', ')}); take the code out of \`silence\` or the annotation ` +
+    `${silenceAnnotation} to see ${total === 1 ? 'it' : 'them'}`;
 }

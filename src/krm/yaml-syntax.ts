@@ -134,7 +134,8 @@ function unclosedQuote(error: YamlError, context: SyntaxContext): SyntaxCause | 
   return {
     line,
     col,
-    message: `the quote ${quote} opened here is never closed${toEnd ? `, so ${restOfFile(line, context)} was read as one text` : before(after, context)}; end the value with ${quote} ${where}`,
+    message: `the quote ${quote} opened here is never closed${toEnd ? `, so ${restOfFile(line, context)} was read as one text` : before(after, context)}; ` +
+      `end the value with ${quote} ${where}`,
     region: [line, toEnd || after === undefined ? end : after - 1],
     primary: true,
   };
@@ -175,7 +176,8 @@ function flowCollection(error: YamlError, context: SyntaxContext): SyntaxCause |
     return {
       line: end,
       col: indentOf(endText) + 1,
-      message: `a ${what} in \`${open.source}${close}\` that goes on over several lines must indent them more than its key${key ? ` ${key}` : ''} (line ${line}); indent this line further`,
+      message: `a ${what} in \`${open.source}${close}\` that goes on over several lines must indent them more than its key${key ? ` ${key}` : ''} (line ` +
+        `${line}); indent this line further`,
       region: [line, end],
       primary: true,
     };
@@ -183,7 +185,8 @@ function flowCollection(error: YamlError, context: SyntaxContext): SyntaxCause |
   return {
     line,
     col,
-    message: `the \`${open.source}\` opened here is never closed; end the ${what} with \`${close}\` (a ${what} in \`${open.source}${close}\` that goes on over several lines must indent them more than its key)`,
+    message: `the \`${open.source}\` opened here is never closed; end the ${what} with \`${close}\` (a ${what} in \`${open.source}${close}\` that goes on ` +
+      `over several lines must indent them more than its key)`,
     region: [line, end],
     primary: true,
   };
@@ -222,7 +225,8 @@ function nestedInValue(line: number, col: number, context: SyntaxContext): Synta
     return {
       line,
       col,
-      message: `the value${key ? ` of ${key}` : ''} holds \`: \`, which YAML reads as the start of a mapping inside the value; quote the whole value ('…' or "…")`,
+      message: `the value${key ? ` of ${key}` : ''} holds \`: \`, which YAML reads as the start of a mapping inside the value; quote the whole value ('…' ` +
+        `or "…")`,
       region: [line, line],
       primary: true,
     };
@@ -235,7 +239,8 @@ function nestedInValue(line: number, col: number, context: SyntaxContext): Synta
   return {
     line: next,
     col: indentOf(lineText(next, context)) + 1,
-    message: `this line is indented more than the key above it expects: ${key ?? 'the key'} on line ${line} already has a value, so nothing can be nested under it; start this line at column ${column}, like that key, or move that value onto lines of its own`,
+    message: `this line is indented more than the key above it expects: ${key ?? 'the key'} on line ${line} already has a value, so nothing can be nested ` +
+      `under it; start this line at column ${column}, like that key, or move that value onto lines of its own`,
     region: [line, next],
     primary: true,
     fromLayout: true,
@@ -261,7 +266,8 @@ function dedentedKey(line: number, next: number, context: SyntaxContext): Syntax
   return {
     line,
     col: indent + 1,
-    message: `this line starts at column ${indent + 1}, but the keys of one mapping must start at the same column: indent it to column ${nextIndent + 1} like ${name} (line ${sibling}, column ${nextIndent + 1})`,
+    message: `this line starts at column ${indent + 1}, but the keys of one mapping must start at the same column: indent it to column ${nextIndent + 1} ` +
+      `like ${name} (line ${sibling}, column ${nextIndent + 1})`,
     region: [line, next],
     primary: true,
     fromLayout: true,
@@ -300,7 +306,8 @@ function listItemInMapping(error: YamlError, context: SyntaxContext): SyntaxCaus
       line,
       col: indentOf(text) + 1,
       message:
-        'a list item (`- `) where the mapping around it expects `key: value` lines; a mapping cannot also hold list items: put the list under a key of its own (`key:` and the items indented below it)',
+        'a list item (`- `) where the mapping around it expects `key: value` lines; a mapping cannot also hold list items: put the list under a key of its ' +
+          'own (`key:` and the items indented below it)',
       region: [start, line],
       primary: false,
       fromLayout: true,
@@ -345,9 +352,11 @@ function notAKeyLine(line: number, col: number, context: SyntaxContext): SyntaxC
 function blockInFlow(error: YamlError, context: SyntaxContext): string {
   const brackets = innermostBracket(context.text, error.pos[0]) === '[' ? '`[…]`' : '`{…}`';
   if (/^-(\s|$)/.test(context.text.slice(error.pos[0], error.pos[0] + 2))) {
-    return `a list item (\`- \`) inside ${brackets}; write the items inside the brackets separated by \`,\`, or write the list as \`- \` lines without the brackets`;
+    return `a list item (\`- \`) inside ${brackets}; write the items inside the brackets separated by \`,\`, or write the list as \`- \` lines without the ` +
+      `brackets`;
   }
-  return `a value inside ${brackets} holds \`: \`, which YAML cannot read there; quote the value ('…' or "…"), or if it is two entries, put a \`,\` between them`;
+  return `a value inside ${brackets} holds \`: \`, which YAML cannot read there; quote the value ('…' or "…"), or if it is two entries, put a \`,\` between ` +
+    `them`;
 }
 
 /** The innermost `[` or `{` open at an offset, by counting brackets back on its lines (quotes are rare enough in keys here). */
@@ -393,7 +402,8 @@ function unexpectedToken(type: string | undefined, inside?: string): string {
   const words = tokenWords[type];
   if (!words) return genericYamlMessage;
   const closing = type === 'flow-seq-end' || type === 'flow-map-end';
-  return `${words}${inside ? ` inside ${inside}` : ''}${closing ? '' : ' where YAML does not expect one'}; remove it, or quote the value it belongs to ('…' or "…")`;
+  return `${words}${inside ? ` inside ${inside}` : ''}${closing ? '' : ' where YAML does not expect one'}; remove it, or quote the value it belongs to ('…' ` +
+    `or "…")`;
 }
 
 /**
@@ -441,7 +451,8 @@ const plainMessages: ReadonlyArray<[code: string, first: RegExp, say: string | (
     'BAD_INDENT',
     /^Flow (sequence|map) in block collection must be sufficiently indented/,
     (m) =>
-      `a ${flowName(`flow ${m[1]}`)} value must end with its closing bracket, and its lines must be indented more than its key; close it, or indent its lines further`,
+      `a ${flowName(`flow ${m[1]}`)} value must end with its closing bracket, and its lines must be indented more than its key; close it, or indent its ` +
+        `lines further`,
   ],
   ['MISSING_CHAR', /^Flow (sequence|map) must end with a/, (m) => `a ${flowName(`flow ${m[1]}`)} is never closed; end it with its closing bracket`],
   [
@@ -462,7 +473,8 @@ const plainMessages: ReadonlyArray<[code: string, first: RegExp, say: string | (
   [
     'MISSING_CHAR',
     /^Block scalars with more-indented leading empty lines/,
-    'a `|` or `>` block starts with blank lines holding more spaces than its first line of text; remove the spaces on those blank lines, or give the indentation after the `|` (`|2`)',
+    'a `|` or `>` block starts with blank lines holding more spaces than its first line of text; remove the spaces on those blank lines, or give the ' +
+      'indentation after the `|` (`|2`)',
   ],
   ['MISSING_CHAR', /^Missing closing (["'])quote/, (m) => `a quote ${m[1] ?? '"'} opened in this value is never closed; end the value with ${m[1] ?? '"'}`],
   [

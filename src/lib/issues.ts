@@ -52,7 +52,8 @@ function fromIssue(issue: Issue, schema: Schema, hints: RequiredHints): FieldPro
       if (more > 0)
         shown.push({
           path,
-          message: `has ${count(more)} more fields that are not known besides the ${MAX_UNKNOWN_KEYS} named; remove them${known.length > 0 ? ` (known fields: ${listOf(known)})` : ''}`,
+          message: `has ${count(more)} more fields that are not known besides the ${MAX_UNKNOWN_KEYS} named; remove ` +
+            `them${known.length > 0 ? ` (known fields: ${listOf(known)})` : ''}`,
         });
       return shown;
     }

@@ -421,13 +421,15 @@ function withoutCounterpart(path: string[], value: unknown, object: Plain): Fiel
       severity: 'warning',
       code: 'v1alpha1-field-ignored',
       path: at,
-      message: `is ignored: the pod mounts the ConfigMap ${quote(String(configMap))} from its own namespace, as the v1alpha1 operator does; keep the ConfigMap next to the LLSD`,
+      message: `is ignored: the pod mounts the ConfigMap ${quote(String(configMap))} from its own namespace, as the v1alpha1 operator does; keep the ` +
+        `ConfigMap next to the LLSD`,
     };
   }
   if (name === 'server.tlsConfig.caBundle.configMapNamespace') {
     return {
       path: at,
-      message: `must be the LLSD's own namespace: a pod can mount a CA bundle ConfigMap only from its namespace; copy the ConfigMap there and remove \`configMapNamespace\``,
+      message: `must be the LLSD's own namespace: a pod can mount a CA bundle ConfigMap only from its namespace; copy the ConfigMap there and remove ` +
+        `\`configMapNamespace\``,
     };
   }
   if (name === 'server.containerSpec.resources.claims') {
@@ -539,7 +541,8 @@ export function convertChecked(object: Plain, apiVersion: string): Conversion {
         severity: 'warning',
         code: 'conversion-annotation',
         path: ['metadata', 'annotations', conversionAnnotation],
-        message: `keeps ${shown.join(', ')}: ${apiVersion} has no field for ${fields.length === 1 ? 'it' : 'them'} (or cannot hold the value); converting back to ${object.apiVersion as string} restores ${fields.length === 1 ? 'it' : 'them'}`,
+        message: `keeps ${shown.join(', ')}: ${apiVersion} has no field for ${fields.length === 1 ? 'it' : 'them'} (or cannot hold the value); converting ` +
+          `back to ${object.apiVersion as string} restores ${fields.length === 1 ? 'it' : 'them'}`,
       },
     ],
   };

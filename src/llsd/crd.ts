@@ -358,7 +358,8 @@ const storageRules: ValidationRule[] = [
   {
     rule: '!has(self.connectionString)',
     message:
-      "is not supported: llama-stack's postgres backend takes host, port, db, user and password, not a connection string; write `host`, `port`, `database`, `user` and `password` (each a value or `{secretKeyRef: {name, key}}`) instead",
+      "is not supported: llama-stack's postgres backend takes host, port, db, user and password, not a connection string; write `host`, `port`, `database`, " +
+        "`user` and `password` (each a value or `{secretKeyRef: {name, key}}`) instead",
     fieldPath: '.connectionString',
   },
   {
@@ -395,7 +396,8 @@ const onlyNameOrImage: ValidationRule = {
 export const rulesV1alpha2: Readonly<Record<string, readonly ValidationRule[]>> = {
   '': (['providers', 'resources', 'storage', 'disabled'] as const).map((field) => ({
     rule: `!has(self.overrideConfig) || !has(self.${field})`,
-    message: `cannot be combined with \`spec.overrideConfig\`, which supplies the whole config.yaml; put it in that ConfigMap's config.yaml, or remove \`overrideConfig\` to have the config generated`,
+    message: `cannot be combined with \`spec.overrideConfig\`, which supplies the whole config.yaml; put it in that ConfigMap's config.yaml, or remove ` +
+      `\`overrideConfig\` to have the config generated`,
     fieldPath: `.${field}`,
   })),
   distribution: [

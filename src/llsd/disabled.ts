@@ -68,7 +68,8 @@ export function applyDisabled(config: Record<string, unknown>, plan: Plan, probl
     });
     problems.push({
       path: ['spec', 'disabled', at],
-      message: `cannot be disabled while ${andList(who)} ${who.length === 1 ? 'needs' : 'need'} ${api} (the server would not start): disable ${andList(apis)} too, or keep ${api}`,
+      message: `cannot be disabled while ${andList(who)} ${who.length === 1 ? 'needs' : 'need'} ${api} (the server would not start): disable ` +
+        `${andList(apis)} too, or keep ${api}`,
     });
   }
 

@@ -45,7 +45,8 @@ export function mergeExternalProviders(config: Record<string, unknown>, llsd: Ll
         for (const field of missing) {
           problems.push({
             path: [...path, field],
-            message: `is required to render an external provider: copy it from ${entry.image}'s /lls-provider/lls-provider-spec.yaml (llsd-render does not read images)`,
+            message: `is required to render an external provider: copy it from ${entry.image}'s /lls-provider/lls-provider-spec.yaml (llsd-render does not ` +
+              `read images)`,
           });
         }
         return;
@@ -59,7 +60,8 @@ export function mergeExternalProviders(config: Record<string, unknown>, llsd: Ll
           severity: 'warning',
           code: 'external-provider-replaces',
           path: [...path, 'providerId'],
-          message: `replaces the ${configApi} provider ${quote(entry.providerId)} (${clip(String(entries[at]?.provider_type))}) with the external provider ${clip(entry.providerType)}`,
+          message: `replaces the ${configApi} provider ${quote(entry.providerId)} (${clip(String(entries[at]?.provider_type))}) with the external provider ` +
+            `${clip(entry.providerType)}`,
         });
         entries[at] = provider;
       } else {

@@ -19,7 +19,8 @@ export function jsonSchemaOfSpec(): JsonSchema {
 /** The JSON Schema of a whole v1alpha2 LlamaStackDistribution: apiVersion, kind, metadata and spec. */
 export function jsonSchemaOfLlsd(): JsonSchema {
   return titled(jsonSchemaOf(llsdV1alpha2Schemas().llsdSchema), `${kind} (${group}/${version})`, {
-    description: `A ${kind}, rendered by llsd-render. This schema checks the shape of each field; \`llsd-render validate\` also checks the rules across fields.`,
+    description: `A ${kind}, rendered by llsd-render. This schema checks the shape of each field; \`llsd-render validate\` also checks the rules across ` +
+      `fields.`,
   });
 }
 

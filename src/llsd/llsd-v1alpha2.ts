@@ -133,7 +133,8 @@ function defineSchemas() {
             error: 'must be a provider name such as `vllm`, or a provider type such as `remote::vllm` or `inline::llama-guard`',
           }),
         ),
-        "Provider type: `vllm` resolves to `remote::vllm` (or `inline::…` when only that exists) in the release's provider registry; `remote::x` is taken as is.",
+        "Provider type: `vllm` resolves to `remote::vllm` (or `inline::…` when only that exists) in the release's provider registry; `remote::x` is taken " +
+          "as is.",
       ),
       endpoint: described(z.optional(z.string().check(z.minLength(1))), "URL of the provider's service; written to that provider's URL key."),
       apiKey: described(z.optional(secretRef), "Secret holding the provider's credential; written to its credential key as an env placeholder."),

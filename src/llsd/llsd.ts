@@ -195,7 +195,8 @@ function normaliseProviders(spec: SpecInput, problems: FieldProblem[]): Provider
       if (provider.id === undefined && value.length > 1) {
         problems.push({
           path: [...path, 'id'],
-          message: `is required because \`spec.providers.${api}\` lists ${value.length} providers; give each one a unique \`id\`, for example \`id: ${provider.provider}-${i + 1}\``,
+          message: `is required because \`spec.providers.${api}\` lists ${value.length} providers; give each one a unique \`id\`, for example \`id: ` +
+            `${provider.provider}-${i + 1}\``,
         });
         return;
       }

@@ -108,7 +108,8 @@ export function resolveProviderType(
     ok: false,
     problem: {
       path: [...provider.path, 'provider'],
-      message: `${quote(provider.provider)} is not ${/^[aeiou]/.test(api) ? 'an' : 'a'} ${api} provider in llama-stack ${plan.release}.${near ? ` Did you mean "${near}"?` : ''} ${valid}`,
+      message: `${quote(provider.provider)} is not ${/^[aeiou]/.test(api) ? 'an' : 'a'} ${api} provider in llama-stack ` +
+        `${plan.release}.${near ? ` Did you mean "${near}"?` : ''} ${valid}`,
     },
   };
 }
@@ -263,8 +264,10 @@ function literalCredentialMessage(key: string, topLevel: boolean, isApiKey: bool
 
 const urlPasswordMessage = (where: 'userinfo' | 'query', takesApiKey: boolean): string =>
   where === 'userinfo'
-    ? `must not hold a password: the \`user:password@\` part of a URL would end up in the ConfigMap; remove it from the URL and give the credential from a Secret in ${takesApiKey ? '`apiKey` or ' : ''}\`secretRefs\``
-    : `must not hold a credential: a URL query parameter named as one (\`token=\`, \`api_key=\`, …) would end up in the ConfigMap; remove it from the URL and give the credential from a Secret in ${takesApiKey ? '`apiKey` or ' : ''}\`secretRefs\``;
+    ? `must not hold a password: the \`user:password@\` part of a URL would end up in the ConfigMap; remove it from the URL and give the credential from a ` +
+      `Secret in ${takesApiKey ? '`apiKey` or ' : ''}\`secretRefs\``
+    : `must not hold a credential: a URL query parameter named as one (\`token=\`, \`api_key=\`, …) would end up in the ConfigMap; remove it from the URL ` +
+      `and give the credential from a Secret in ${takesApiKey ? '`apiKey` or ' : ''}\`secretRefs\``;
 
 /**
  * Inference `base_url` holds the full URL including `/v1` since llama-stack 0.4.0, and nothing is

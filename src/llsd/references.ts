@@ -18,7 +18,8 @@ export function checkReferences(llsd: Llsd, inventory: Inventory, options: Rende
     if (!configMap) {
       problems.push({
         path,
-        message: `names the ConfigMap ${quote(override.configMapName)}, which is not in the input; add it next to the LLSD (with the key \`config.yaml\`) so its content can be checked and hashed`,
+        message: `names the ConfigMap ${quote(override.configMapName)}, which is not in the input; add it next to the LLSD (with the key \`config.yaml\`) ` +
+          `so its content can be checked and hashed`,
       });
     } else if (typeof (configMap.object.data as Record<string, unknown> | undefined)?.['config.yaml'] !== 'string') {
       problems.push({

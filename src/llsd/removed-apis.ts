@@ -28,7 +28,8 @@ export function refuseRemovedApis(plan: Plan, problems: FieldProblem[]): boolean
     if (!Object.hasOwn(removed, api) || disabled.has(api)) continue;
     const last = lastReleaseWith(api, plan.catalogRelease);
     const why = (field: string): string =>
-      `configures the ${api} API, which llama-stack ${plan.release} does not have${last ? ` (its last release with ${api} is ${last})` : ''}: ${removed[api]}. Remove ${code(field)}${last ? `, or render for ${last} with the \`${annotation.release}\` annotation` : ''}`;
+      `configures the ${api} API, which llama-stack ${plan.release} does not have${last ? ` (its last release with ${api} is ${last})` : ''}: ` +
+        `${removed[api]}. Remove ${code(field)}${last ? `, or render for ${last} with the \`${annotation.release}\` annotation` : ''}`;
     const fields: Array<[string, unknown]> = [
       ['providers', spec.providers],
       ['externalProviders', spec.externalProviders],

@@ -309,7 +309,8 @@ export function registerTools(input: ToolInput, problems: FieldProblem[]): Regis
       const near = closest(name, known);
       problems.push({
         path: [...path, i],
-        message: `${quote(tool)} is not a built-in tool group.${near ? ` Did you mean "${near}"?` : ''} Known tools: ${listOf(toolGroups().map((t) => t.names[0] as string))}`,
+        message: `${quote(tool)} is not a built-in tool group.${near ? ` Did you mean "${near}"?` : ''} Known tools: ` +
+          `${listOf(toolGroups().map((t) => t.names[0] as string))}`,
       });
       return;
     }

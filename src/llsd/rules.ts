@@ -60,7 +60,8 @@ function checkOverrideConfig(spec: SpecInput, problems: FieldProblem[]): void {
     if (spec[field] !== undefined) {
       problems.push({
         path: ['spec', field],
-        message: `cannot be combined with \`spec.overrideConfig\`, which supplies the whole config.yaml; put it in that ConfigMap's config.yaml, or remove \`overrideConfig\` to have the config generated`,
+        message: `cannot be combined with \`spec.overrideConfig\`, which supplies the whole config.yaml; put it in that ConfigMap's config.yaml, or remove ` +
+          `\`overrideConfig\` to have the config generated`,
       });
     }
   }
@@ -86,7 +87,8 @@ function checkStorage(spec: SpecInput, problems: FieldProblem[]): void {
       problems.push({
         path: [...path, 'connectionString'],
         message:
-          "is not supported: llama-stack's postgres backend takes host, port, db, user and password, not a connection string; write `host`, `port`, `database`, `user` and `password` (each a value or `{secretKeyRef: {name, key}}`) instead",
+          "is not supported: llama-stack's postgres backend takes host, port, db, user and password, not a connection string; write `host`, `port`, " +
+            "`database`, `user` and `password` (each a value or `{secretKeyRef: {name, key}}`) instead",
       });
     }
     for (const field of Object.keys(backend) as Array<keyof StorageBackendInput>) {
@@ -146,13 +148,15 @@ function checkWorkload(spec: SpecInput, problems: FieldProblem[]): void {
     if (typeof entry.value === 'string' && entry.value !== '' && isCredentialName(entry.name) && !entry.value.includes('$(')) {
       problems.push({
         path: ['spec', 'workload', 'overrides', 'env', i, 'value'],
-        message: `must not hold the value: ${clip(entry.name)} names a credential, and the value would be in the Deployment for anyone who can read it; write \`valueFrom: {secretKeyRef: {name: <secret>, key: <key>}}\` instead of \`value\``,
+        message: `must not hold the value: ${clip(entry.name)} names a credential, and the value would be in the Deployment for anyone who can read it; ` +
+          `write \`valueFrom: {secretKeyRef: {name: <secret>, key: <key>}}\` instead of \`value\``,
       });
     } else if (typeof entry.value === 'string' && urlCredential(entry.value)) {
       problems.push({
         path: ['spec', 'workload', 'overrides', 'env', i, 'value'],
         message:
-          'must not hold a credential in a URL: the value would be in the Deployment for anyone who can read it; put the whole value in a Secret and write `valueFrom: {secretKeyRef: {name: <secret>, key: <key>}}` instead of `value`',
+          'must not hold a credential in a URL: the value would be in the Deployment for anyone who can read it; put the whole value in a Secret and write ' +
+            '`valueFrom: {secretKeyRef: {name: <secret>, key: <key>}}` instead of `value`',
       });
     }
   });

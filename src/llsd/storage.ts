@@ -68,7 +68,8 @@ export function applyStorage(config: Record<string, unknown>, plan: Plan, env: S
         severity: 'warning',
         code: 'field-has-no-effect',
         path: ['spec', 'storage', family],
-        message: `has no effect: the llama-stack ${plan.release} config of distribution ${plan.distributionName} keeps no SQL store (inference_store, responses_store or files metadata_store); remove it`,
+        message: `has no effect: the llama-stack ${plan.release} config of distribution ${plan.distributionName} keeps no SQL store (inference_store, ` +
+          `responses_store or files metadata_store); remove it`,
       });
     }
   }
@@ -102,7 +103,8 @@ function buildBackend(family: Family, input: StorageBackendInput, env: SecretEnv
     problems.push({
       path: [...path, 'password'],
       message:
-        "is not read by llama-stack's redis backend, which takes only host and port; remove `password` and let only the llama-stack pod reach redis (a NetworkPolicy), or use a postgres store, which takes a password",
+        "is not read by llama-stack's redis backend, which takes only host and port; remove `password` and let only the llama-stack pod reach redis (a " +
+          "NetworkPolicy), or use a postgres store, which takes a password",
     });
     return undefined;
   }
@@ -156,7 +158,8 @@ function serverValue(
       severity: 'warning',
       code: 'numeric-secret-value',
       path,
-      message: `is read from the Secret ${quote(ref.name)} through \${env.${name}}; llama-stack turns a substituted value that reads as a number or as true/false into that type, so a ${field} such as 123456 would stop the server: keep the value of key ${quote(ref.key)} non-numeric`,
+      message: `is read from the Secret ${quote(ref.name)} through \${env.${name}}; llama-stack turns a substituted value that reads as a number or as ` +
+        `true/false into that type, so a ${field} such as 123456 would stop the server: keep the value of key ${quote(ref.key)} non-numeric`,
     });
   }
   return placeholder(name);

@@ -11,7 +11,8 @@ import type { OgxServerSpec } from './ogxserver.js';
 type Path = Array<string | number>;
 
 const fromSecret =
-  "give the credential from a Secret instead: a typed provider's Secret field (`apiKey`, `apiToken`, `password`, `token`), a custom provider's `secretRefs`, or a `${env.NAME}` placeholder with NAME set from a Secret in `spec.workload.overrides.env`";
+  "give the credential from a Secret instead: a typed provider's Secret field (`apiKey`, `apiToken`, `password`, `token`), a custom provider's " +
+    "`secretRefs`, or a `${env.NAME}` placeholder with NAME set from a Secret in `spec.workload.overrides.env`";
 
 export function ogxLiteralCredentials(spec: Pick<OgxServerSpec, 'providers' | 'storage'>): FieldProblem[] {
   const problems: FieldProblem[] = [];
@@ -39,7 +40,8 @@ export function ogxLiteralCredentials(spec: Pick<OgxServerSpec, 'providers' | 's
       problems.push({
         path: ['spec', 'storage', 'kv', 'endpoint'],
         message:
-          "must not hold a credential: the endpoint goes into the generated ConfigMap, and OGX's redis store takes no password; remove it and use a redis that needs none from inside the cluster",
+          "must not hold a credential: the endpoint goes into the generated ConfigMap, and OGX's redis store takes no password; remove it and use a redis " +
+            "that needs none from inside the cluster",
       });
   }
   return problems;
@@ -52,4 +54,5 @@ const isLiteral = (value: unknown): boolean =>
 const urlMessage = (where: 'userinfo' | 'query'): string =>
   where === 'userinfo'
     ? `must not hold a password: the \`user:password@\` part of a URL would end up in the generated ConfigMap; remove it from the URL and ${fromSecret}`
-    : `must not hold a credential: a URL query parameter named as one (\`token=\`, \`api_key=\`, …) would end up in the generated ConfigMap; remove it from the URL and ${fromSecret}`;
+    : `must not hold a credential: a URL query parameter named as one (\`token=\`, \`api_key=\`, …) would end up in the generated ConfigMap; remove it from ` +
+      `the URL and ${fromSecret}`;

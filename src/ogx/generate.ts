@@ -159,7 +159,8 @@ function registeredModels(plan: OgxPlan, providers: Record<string, Obj[]>, probl
     if (provider === undefined) {
       problems.push({
         path: ['spec', 'resources', 'models', i, 'provider'],
-        message: `is required here: no inference provider is configured to default to (the operator fails: failed to assign provider for model ${quote(String(m.name))}); add \`spec.providers.inference\` or name the provider`,
+        message: `is required here: no inference provider is configured to default to (the operator fails: failed to assign provider for model ` +
+          `${quote(String(m.name))}); add \`spec.providers.inference\` or name the provider`,
       });
     }
     const entry: Obj = { model_id: m.name, provider_id: provider ?? '', model_type: typeof m.modelType === 'string' ? m.modelType : 'llm' };
@@ -333,7 +334,9 @@ function dropUnreadKeys(provider: OgxProviderEntry, plan: OgxPlan, problems: Fie
       severity: 'warning',
       code: 'provider-setting-not-read',
       path,
-      message: `sets ${listOf(unread, { each: (key) => code(key) })}, which ${entry.provider_type} of OGX ${plan.release} does not read, so ${unread.length === 1 ? 'it is' : 'they are'} left out of config.yaml; remove ${unread.length === 1 ? 'it' : 'them'}, or pin a release that reads ${unread.length === 1 ? 'it' : 'them'} (\`llamastack.io/release\`)`,
+      message: `sets ${listOf(unread, { each: (key) => code(key) })}, which ${entry.provider_type} of OGX ${plan.release} does not read, so ` +
+        `${unread.length === 1 ? 'it is' : 'they are'} left out of config.yaml; remove ${unread.length === 1 ? 'it' : 'them'}, or pin a release that reads ` +
+        `${unread.length === 1 ? 'it' : 'them'} (\`llamastack.io/release\`)`,
     });
   }
 }
@@ -374,7 +377,8 @@ function keepDefaultEmbeddingProviders(config: Obj, plan: OgxPlan, expansion: Og
     problems.push({
       severity: 'info',
       path: ['spec', 'providers', 'inference'],
-      message: `keeps the base config's inference provider ${quote(id)} (${String(kept.provider_type)}): \`vector_stores.${key}\` of the base names it, and without it OGX ${plan.release} stops at startup (the operator drops it)`,
+      message: `keeps the base config's inference provider ${quote(id)} (${String(kept.provider_type)}): \`vector_stores.${key}\` of the base names it, and ` +
+        `without it OGX ${plan.release} stops at startup (the operator drops it)`,
     });
   }
 }
@@ -388,7 +392,8 @@ function warnOverwrittenVectorStoresConfig(config: Obj, expansion: OgxExpansion,
       severity: 'warning',
       code: 'field-has-no-effect',
       path: [...provider.path, 'vectorStoresConfig'],
-      message: `has no effect: OGX ${plan.release} replaces it with the base config's top-level \`vector_stores\` at startup; give the settings in the base config's \`vector_stores\` (by \`spec.baseConfig\`) instead`,
+      message: `has no effect: OGX ${plan.release} replaces it with the base config's top-level \`vector_stores\` at startup; give the settings in the base ` +
+        `config's \`vector_stores\` (by \`spec.baseConfig\`) instead`,
     });
   }
 }
@@ -414,7 +419,9 @@ function adaptStorage(config: Obj, plan: OgxPlan, env: SecretEnv[], problems: Fi
   if (sql.type === 'postgres') {
     problems.push({
       path: ['spec', 'storage', 'sql', 'type'],
-      message: `postgres cannot be used by OGX ${plan.release} from a connection string: its SQL store reads host, port, db, user and password (the operator's \`connection_string\` stops the server with "user Field required"). Use \`type: sqlite\`, or give the whole config.yaml by \`spec.overrideConfig\` with \`storage.backends.sql_default: {type: sql_postgres, host: …, port: …, db: …, user: …, password: \${env.…}}\``,
+      message: `postgres cannot be used by OGX ${plan.release} from a connection string: its SQL store reads host, port, db, user and password (the ` +
+        `operator's \`connection_string\` stops the server with "user Field required"). Use \`type: sqlite\`, or give the whole config.yaml by ` +
+        `\`spec.overrideConfig\` with \`storage.backends.sql_default: {type: sql_postgres, host: …, port: …, db: …, user: …, password: \${env.…}}\``,
     });
   }
   const kv = isPlainObject(storage.kv) ? storage.kv : {};
@@ -427,7 +434,8 @@ function adaptStorage(config: Obj, plan: OgxPlan, env: SecretEnv[], problems: Fi
       severity: 'warning',
       code: 'field-has-no-effect',
       path: ['spec', 'storage', 'kv', 'password'],
-      message: `is not used: OGX ${plan.release}'s redis store has no password setting (the operator writes one the server ignores), so the Secret is not mounted; use a redis that needs no password from inside the cluster, or remove \`password\``,
+      message: `is not used: OGX ${plan.release}'s redis store has no password setting (the operator writes one the server ignores), so the Secret is not ` +
+        `mounted; use a redis that needs no password from inside the cluster, or remove \`password\``,
     });
     return env.filter((e) => e.name !== ogxStorage().env.kvPassword);
   }

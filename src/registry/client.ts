@@ -220,7 +220,8 @@ export class RegistryClient {
     if (response.status === 401 || response.status === 403) {
       throw new RegistryError(
         'auth',
-        `the token service of ${this.host} (${url.host}) refused ${credentials ? 'the stored credentials' : 'anonymous access'} for ${what} (HTTP ${response.status}): ${loginHint(this.host)}`,
+        `the token service of ${this.host} (${url.host}) refused ${credentials ? 'the stored credentials' : 'anonymous access'} for ${what} (HTTP ` +
+          `${response.status}): ${loginHint(this.host)}`,
       );
     }
     return this.tokenFrom(response, url, ['token', 'access_token']);
@@ -362,12 +363,14 @@ function mediaTypeOf(response: Response, bytes: Buffer): string {
 const basic = (c: Credentials): string => `Basic ${Buffer.from(`${c.username}:${c.password}`).toString('base64')}`;
 
 const loginHint = (host: string): string =>
-  `log in with \`podman login ${host}\` or \`docker login ${host}\` (or point REGISTRY_AUTH_FILE at an auth.json that has ${host}), or give the config with \`spec.overrideConfig\``;
+  `log in with \`podman login ${host}\` or \`docker login ${host}\` (or point REGISTRY_AUTH_FILE at an auth.json that has ${host}), or give the config with ` +
+    `\`spec.overrideConfig\``;
 
 function mismatch(what: string, host: string, expected: string, actual: string, note?: string): RegistryError {
   return new RegistryError(
     'integrity',
-    `${what} from ${host} does not match its digest: expected ${expected}, got ${actual}${note ? ` (${note})` : ''}; nothing was cached. A proxy or mirror in between may be altering it`,
+    `${what} from ${host} does not match its digest: expected ${expected}, got ${actual}${note ? ` (${note})` : ''}; nothing was cached. A proxy or mirror ` +
+      `in between may be altering it`,
   );
 }
 

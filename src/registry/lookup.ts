@@ -33,7 +33,8 @@ export async function lookUpImage(image: string, settings: LookupSettings, env: 
     return {
       ok: false,
       message:
-        'is not an image reference: write `registry/repository:tag` with no scheme (`https://`), user name, password or query; registry credentials come from `podman login` / `docker login` or REGISTRY_AUTH_FILE',
+        'is not an image reference: write `registry/repository:tag` with no scheme (`https://`), user name, password or query; registry credentials come ' +
+          'from `podman login` / `docker login` or REGISTRY_AUTH_FILE',
     };
   }
   const parsed = parseReference(image);
@@ -55,7 +56,8 @@ export async function lookUpImage(image: string, settings: LookupSettings, env: 
   if (settings.offline) {
     return {
       ok: false,
-      message: `${image} is not in the cache (${cacheDir}) for ${platform}, and the render is offline (RenderConfig \`registry.offline\` or \`--offline\`): render once with registry access to fill the cache, or use \`spec.distribution.name\` or \`spec.overrideConfig\``,
+      message: `${image} is not in the cache (${cacheDir}) for ${platform}, and the render is offline (RenderConfig \`registry.offline\` or \`--offline\`): ` +
+        `render once with registry access to fill the cache, or use \`spec.distribution.name\` or \`spec.overrideConfig\``,
     };
   }
 
@@ -130,7 +132,8 @@ async function readFromRegistry(
       const offered = index.manifests.map((m) => (m.platform ? platformOf(m.platform) : 'unknown')).filter((p) => p !== 'unknown/unknown' && p !== 'unknown');
       throw new RegistryError(
         'not-found',
-        `${image} has no image for ${settings.platform} (it has ${offered.join(', ') || 'none'}); set RenderConfig \`registry.platform\` to the platform your nodes run`,
+        `${image} has no image for ${settings.platform} (it has ${offered.join(', ') || 'none'}); set RenderConfig \`registry.platform\` to the platform ` +
+          `your nodes run`,
       );
     }
     manifest = await client.manifest(chosen.digest);
@@ -168,7 +171,8 @@ async function readFromRegistry(
       if (compression === undefined) {
         throw new RegistryError(
           'protocol',
-          `${image} cannot give its config.yaml: its layer ${layer.digest} is of type "${layer.mediaType}", which llsd-render cannot unpack (tar, tar+gzip); put the config in a gzip-compressed layer or in the ${configLabel.base64} label`,
+          `${image} cannot give its config.yaml: its layer ${layer.digest} is of type "${layer.mediaType}", which llsd-render cannot unpack (tar, ` +
+            `tar+gzip); put the config in a gzip-compressed layer or in the ${configLabel.base64} label`,
         );
       }
       const text = await readFileFromLayer(client, layer.digest, location.path, image);

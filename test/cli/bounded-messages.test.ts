@@ -153,7 +153,8 @@ describe('warnings of one code in one file: 10, then one that counts the rest', 
     // The count stands where the 11th such document starts (its `---`, two lines after the 10th).
     const shownLines = lines.slice(0, 10).map((line) => Number(/^many\.yaml:(\d+):/.exec(line)?.[1]));
     expect(lines[10]).toBe(
-      `many.yaml:${(shownLines[9] as number) + 2}: warning: 19,990 more warnings like the 10 above, from this line of the file on, are left out; fix those shown (or silence the code), then run again [not-a-kubernetes-object]`,
+      `many.yaml:${(shownLines[9] as number) + 2}: warning: 19,990 more warnings like the 10 above, from this line of the file on, are left out; fix those ` +
+        `shown (or silence the code), then run again [not-a-kubernetes-object]`,
     );
     expect(r.stdout).toContain('kind: Deployment');
   });

@@ -227,7 +227,8 @@ describe('build --config FILE', () => {
       expect(annotationsOf(generatedConfigMap(objects))[ARGO_SYNC_OPTIONS]).toBe('PruneLast=true');
       expect(objects.map(ref)).toContain('NetworkPolicy/quickstart-network-policy');
       expect(stderrLines(r)).toEqual([
-        `render-config.yaml:6: options: spec.gitopsAnnotations: warning: is set otherwise by --config ${file}, which wins: the command line takes precedence over a RenderConfig among the inputs; remove \`gitopsAnnotations\` here or from ${file} [render-config-conflict]`,
+        `render-config.yaml:6: options: spec.gitopsAnnotations: warning: is set otherwise by --config ${file}, which wins: the command line takes ` +
+          `precedence over a RenderConfig among the inputs; remove \`gitopsAnnotations\` here or from ${file} [render-config-conflict]`,
       ]);
     });
 
@@ -237,7 +238,8 @@ describe('build --config FILE', () => {
       expect(r.status, r.stderr).toBe(0);
       expect(r.stderr).toBe('');
       expect(r.stdout).toContain(
-        `render-config.yaml:5: options: spec: info: sets \`gitopsAnnotations\` as --config ${file} does (the command line wins where both set an option); it can be left out here\n`,
+        `render-config.yaml:5: options: spec: info: sets \`gitopsAnnotations\` as --config ${file} does (the command line wins where both set an option); ` +
+          `it can be left out here\n`,
       );
     });
 
@@ -264,7 +266,9 @@ describe('build --config FILE', () => {
     expect(r.status).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toBe(
-      'llsd-render: --config is given 2 times ("fn-config/render-config.yaml", "fn-config/configmap.yaml"), but llsd-render reads one: merge their options into one RenderConfig and pass that, or put the other RenderConfigs among the input files (`--config` wins over them key by key)\nRun `llsd-render --help` for usage.\n',
+      'llsd-render: --config is given 2 times ("fn-config/render-config.yaml", "fn-config/configmap.yaml"), but llsd-render reads one: merge their options ' +
+        'into one RenderConfig and pass that, or put the other RenderConfigs among the input files (`--config` wins over them key by key)\nRun ' +
+        '`llsd-render --help` for usage.\n',
     );
   });
 
@@ -472,7 +476,8 @@ describe('build: how a file is read does not change what comes out', () => {
 
   it('a result about an object names the same document and line from either reader', () => {
     const bad = (name: string, value: string) =>
-      `---\n${configMap(name)}---\n---\n${quickstartText().replace('name: quickstart', `name: ${name}`).replace('spec:\n', `spec:\n  unknownField: ${value}\n`)}`;
+      `---\n${configMap(name)}---\n---\n` +
+        `${quickstartText().replace('name: quickstart', `name: ${name}`).replace('spec:\n', `spec:\n  unknownField: ${value}\n`)}`;
     const r = run(['build', '.'], {
       cwd: writeTree(tempDir(), { 'plain.yaml': bad('one', '1'), 'anchored.yaml': bad('two', '&a 1'), 'secret.yaml': readFixture('secret.yaml') }),
     });

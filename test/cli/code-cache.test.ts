@@ -83,7 +83,8 @@ describe('the code cache', () => {
     expect(krm.stdout).toContain('kind: Deployment');
   });
 
-  it('a damaged cache file (a byte flipped anywhere, cut short, grown, garbage) is not given to V8, and is written again (attacker round 6: exit 133 / SIGSEGV)', () => {
+  it('a damaged cache file (a byte flipped anywhere, cut short, grown, garbage) is not given to V8, and is written again (attacker round 6: exit 133 / ' +
+    'SIGSEGV)', () => {
     const dir = tempDir('llsd-render-code-cache-');
     const expected = withoutCache();
     expect(render(dir).status).toBe(0);
@@ -341,7 +342,8 @@ describe('the bundle itself (attacker probe)', () => {
     });
     expect(r.status).toBe(2);
     expect(r.stderr).toBe(
-      `llsd-render: ${copy} is damaged (it has ${readFileSync(copy).length} bytes, not the ${readFileSync(copy).length - 1} it was built with): build it again with \`npm run build\`, or take a fresh copy\n`,
+      `llsd-render: ${copy} is damaged (it has ${readFileSync(copy).length} bytes, not the ${readFileSync(copy).length - 1} it was built with): build it ` +
+        `again with \`npm run build\`, or take a fresh copy\n`,
     );
   });
 
@@ -379,7 +381,8 @@ describe('the bundle itself (attacker probe)', () => {
     expect(r.status).toBe(2);
     expect(r.stderr).toBe(damagedLine(r.copy, 'it ends before its program'));
     expect(r.stdout).toBe(
-      `apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\nresults:\n  - severity: error\n    message: ${JSON.stringify(damagedLine(r.copy, 'it ends before its program').slice('llsd-render: '.length, -1))}\n`,
+      `apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\nresults:\n  - severity: error\n    message: ` +
+        `${JSON.stringify(damagedLine(r.copy, 'it ends before its program').slice('llsd-render: '.length, -1))}\n`,
     );
   });
 

@@ -114,7 +114,9 @@ describe('convert PATH...: v1alpha1 to v1alpha2', () => {
   it('warns on stderr, at the LLSD, about the fields it keeps in the annotation', () => {
     const r = toV1alpha2();
     expect(stderrLines(r)).toEqual([
-      `apps/legacy.yaml:${lineOfMarker(legacyLlsd, 'metadata:')}: llama/legacy: metadata.annotations["${CONVERSION_DATA}"]: warning: keeps \`spec.server.containerSpec.name\`, \`spec.server.userConfig.configMapNamespace\`: llamastack.io/v1alpha2 has no field for them (or cannot hold the value); converting back to llamastack.io/v1alpha1 restores them [conversion-annotation]`,
+      `apps/legacy.yaml:${lineOfMarker(legacyLlsd, 'metadata:')}: llama/legacy: metadata.annotations["${CONVERSION_DATA}"]: warning: keeps ` +
+        `\`spec.server.containerSpec.name\`, \`spec.server.userConfig.configMapNamespace\`: llamastack.io/v1alpha2 has no field for them (or cannot hold ` +
+        `the value); converting back to llamastack.io/v1alpha1 restores them [conversion-annotation]`,
     ]);
   });
 
@@ -168,7 +170,8 @@ describe('convert: errors', () => {
     expect(r.status).toBe(1);
     expect(r.stdout).toBe('');
     expect(stderrLines(r)).toEqual([
-      `llsd.yaml:1: llama/current: apiVersion: apiVersion "llamastack.io/v1beta1" is not supported for LlamaStackDistribution; use llamastack.io/v1alpha1 or llamastack.io/v1alpha2`,
+      `llsd.yaml:1: llama/current: apiVersion: apiVersion "llamastack.io/v1beta1" is not supported for LlamaStackDistribution; use llamastack.io/v1alpha1 ` +
+        `or llamastack.io/v1alpha2`,
     ]);
   });
 
@@ -182,7 +185,9 @@ describe('convert: errors', () => {
     expect(r.status).toBe(1);
     expect(r.stdout).toBe('');
     expect(stderrLines(r)).toEqual([
-      `llsd.yaml:${lineOfMarker(text, CONVERSION_DATA)}: llama/current: metadata.annotations["${CONVERSION_DATA}"]: must be the JSON record llsd-render writes (\`{"apiVersion": …, "spec": {…}}\`); restore the value llsd-render wrote, or remove the annotation to convert without it (the fields it held are then lost)`,
+      `llsd.yaml:${lineOfMarker(text, CONVERSION_DATA)}: llama/current: metadata.annotations["${CONVERSION_DATA}"]: must be the JSON record llsd-render ` +
+        `writes (\`{"apiVersion": …, "spec": {…}}\`); restore the value llsd-render wrote, or remove the annotation to convert without it (the fields it ` +
+        `held are then lost)`,
     ]);
   });
 
@@ -249,7 +254,9 @@ describe('convert --to ogx.io/v1beta1: LLSDs of both versions rewritten as OGXSe
   it('warns on stderr, at the LLSD field, about each field without an equivalent', () => {
     const lines = stderrLines(toOgx());
     expect(lines).toContain(
-      `apps/legacy.yaml:${lineOfMarker(legacyLlsd, '      name: server')}: llama/legacy: spec.server.containerSpec.name: warning: is dropped: the OGXServer's container is always named \`ogx\`, not "server"; update anything that names the container (\`kubectl logs -c\`, patches) [ogx-conversion]`,
+      `apps/legacy.yaml:${lineOfMarker(legacyLlsd, '      name: server')}: llama/legacy: spec.server.containerSpec.name: warning: is dropped: the ` +
+        `OGXServer's container is always named \`ogx\`, not "server"; update anything that names the container (\`kubectl logs -c\`, patches) ` +
+        `[ogx-conversion]`,
     );
     expect(lines.filter((l) => l.startsWith('apps/current.yaml:'))).toEqual([
       expect.stringMatching(

@@ -77,7 +77,8 @@ describe('deep nesting', () => {
   it('1,000 levels inside an overrideConfig config.yaml (a string in a ConfigMap): an error at the LLSD field', () => {
     const override = `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: mine, namespace: ai}\ndata:\n  config.yaml: '${`a: ${nested(1000)}`}'\n`;
     const llsd =
-      'apiVersion: llamastack.io/v1alpha2\nkind: LlamaStackDistribution\nmetadata: {name: demo, namespace: ai}\nspec:\n  distribution: {image: "quay.io/me/x:0.7.1"}\n  overrideConfig: {configMapName: mine}\n';
+      'apiVersion: llamastack.io/v1alpha2\nkind: LlamaStackDistribution\nmetadata: {name: demo, namespace: ai}\nspec:\n  distribution: {image: ' +
+        '"quay.io/me/x:0.7.1"}\n  overrideConfig: {configMapName: mine}\n';
     const dir = writeTree(tempDir(), { 'override.yaml': override, 'llsd.yaml': llsd });
     const r = run(['build', dir]);
     expectNoCrash(r);
@@ -250,7 +251,8 @@ describe('a value with no key (attacker round 7: `a: [x]: y` read as `{a: [x], "
       r,
       'build',
       new RegExp(
-        `/keys\\.yaml:6: not valid YAML: this value has no key before its \`:\`: if the text before the \`:\` belongs to one value \\(as in \`a: \\[x\\]: y\`\\), quote that whole value; else write the key \\(column ${column}\\)$`,
+        `/keys\\.yaml:6: not valid YAML: this value has no key before its \`:\`: if the text before the \`:\` belongs to one value \\(as in \`a: \\[x\\]: ` +
+          `y\`\\), quote that whole value; else write the key \\(column ${column}\\)$`,
       ),
     );
   });
@@ -315,7 +317,8 @@ describe('output that cannot be written (build -o DIR)', () => {
 
 describe('RenderConfig paths that try to leave the package', () => {
   const llsd = (file: string) =>
-    `apiVersion: llamastack.io/v1alpha2\nkind: LlamaStackDistribution\nmetadata:\n  name: demo\n  namespace: ai\n  annotations:\n    config.kubernetes.io/path: ${file}\n    internal.config.kubernetes.io/path: ${file}\nspec:\n  distribution: {name: starter}\n`;
+    `apiVersion: llamastack.io/v1alpha2\nkind: LlamaStackDistribution\nmetadata:\n  name: demo\n  namespace: ai\n  annotations:\n    ` +
+      `config.kubernetes.io/path: ${file}\n    internal.config.kubernetes.io/path: ${file}\nspec:\n  distribution: {name: starter}\n`;
   it.each(['../{name}.yaml', '{dir}/../../{name}.yaml', '/etc/{name}.yaml'])('outputPath %s: an error, the package untouched', (outputPath) => {
     const fc = `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: fn\ndata:\n  outputPath: "${outputPath}"\n`;
     const r = run([], { input: resourceList([llsd('apps/llsd.yaml')], fc) });
@@ -346,7 +349,8 @@ describe('RenderConfig paths that try to leave the package', () => {
     writeFileSync(join(root, 'secret-base.yaml'), 'version: 2\n');
     writeTree(join(root, 'pkg'), {
       'options.yaml':
-        'apiVersion: fn.llamastack.io/v1alpha1\nkind: RenderConfig\nmetadata:\n  name: options\nspec:\n  distributions:\n    mine:\n      image: quay.io/me/mine:0.7.1\n      configPath: ../secret-base.yaml\n',
+        'apiVersion: fn.llamastack.io/v1alpha1\nkind: RenderConfig\nmetadata:\n  name: options\nspec:\n  distributions:\n    mine:\n      image: ' +
+          'quay.io/me/mine:0.7.1\n      configPath: ../secret-base.yaml\n',
       'llsd.yaml': quickstartText(),
     });
     const r = run(['build', join(root, 'pkg')]);
@@ -363,7 +367,8 @@ describe('a configPath that is a fifo (attacker probe round 2: the open blocked 
     const root = tempDir();
     writeTree(root, {
       'options.yaml':
-        'apiVersion: fn.llamastack.io/v1alpha1\nkind: RenderConfig\nmetadata:\n  name: options\nspec:\n  distributions:\n    starter:\n      configPath: base.cfg\n',
+        'apiVersion: fn.llamastack.io/v1alpha1\nkind: RenderConfig\nmetadata:\n  name: options\nspec:\n  distributions:\n    starter:\n      configPath: ' +
+          'base.cfg\n',
       'llsd.yaml': quickstartText(),
     });
     expect(spawnSync('mkfifo', [join(root, 'base.cfg')]).status).toBe(0);
@@ -414,7 +419,8 @@ describe('a config.yaml larger than a ConfigMap holds (1 MiB of data)', () => {
     const dir = tempDir();
     const ogx =
       'apiVersion: ogx.io/v1beta1\nkind: OGXServer\nmetadata:\n  name: big\n  namespace: llama\nspec:\n  distribution:\n    name: starter\n' +
-      `  providers:\n    inference:\n      remote:\n        vllm:\n        - endpoint: http://vllm:8000/v1\n  resources:\n    models:\n${models(12_000, (m) => `    - name: ${m}`)}\n`;
+      `  providers:\n    inference:\n      remote:\n        vllm:\n        - endpoint: http://vllm:8000/v1\n  resources:\n    models:\n` +
+        `${models(12_000, (m) => `    - name: ${m}`)}\n`;
     writeFileSync(join(dir, 'ogx.yaml'), ogx);
     const r = run(['build', join(dir, 'ogx.yaml')]);
     expectNoCrash(r);

@@ -94,7 +94,8 @@ describe('llsd-render image-labels', () => {
     expectNoCrash(r);
     expect(r.status).toBe(1);
     expect(r.stderr).toBe(
-      '/dev/zero: is larger than 1 MiB, the most llsd-render reads at once (parsing needs about 40 times that in memory): split the package, or set LLSD_RENDER_MAX_INPUT_MB\n',
+      '/dev/zero: is larger than 1 MiB, the most llsd-render reads at once (parsing needs about 40 times that in memory): split the package, or set ' +
+        'LLSD_RENDER_MAX_INPUT_MB\n',
     );
   });
 });

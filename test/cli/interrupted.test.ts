@@ -65,7 +65,8 @@ function requireUnshare(): void {
   const probe = spawnSync('unshare', ['--user', '--map-root-user', '--pid', '--fork', 'true'], { encoding: 'utf8' });
   if (probe.error || probe.status !== 0) {
     throw new Error(
-      `this test needs \`unshare\` (util-linux) and unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1): ${probe.error?.message ?? probe.stderr}`,
+      `this test needs \`unshare\` (util-linux) and unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1): ` +
+        `${probe.error?.message ?? probe.stderr}`,
     );
   }
 }

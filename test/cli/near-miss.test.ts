@@ -10,9 +10,11 @@ const llsd = (apiVersion: string, kind: string) =>
 const configMap = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: other\n  namespace: ai\ndata:\n  a: b\n';
 
 const kindMessage = (wrote: string) =>
-  `must be \`LlamaStackDistribution\` (apiVersion \`llamastack.io/v1alpha2\`) for llsd-render to render it, not "${wrote}"; as a misspelt LLSD it would render nothing`;
+  `must be \`LlamaStackDistribution\` (apiVersion \`llamastack.io/v1alpha2\`) for llsd-render to render it, not "${wrote}"; as a misspelt LLSD it would ` +
+    `render nothing`;
 const groupMessage = (wrote: string) =>
-  `must be \`llamastack.io/v1alpha2\` (or \`llamastack.io/v1alpha1\`) for llsd-render to render this LlamaStackDistribution: ${wrote}, and the LLSD would render nothing`;
+  `must be \`llamastack.io/v1alpha2\` (or \`llamastack.io/v1alpha1\`) for llsd-render to render this LlamaStackDistribution: ${wrote}, and the LLSD would ` +
+    `render nothing`;
 
 const cases = [
   {
@@ -70,7 +72,8 @@ const cases = [
     line: 2,
     field: 'kind',
     message:
-      'render options must be kind `RenderConfig` with apiVersion `fn.llamastack.io/v1alpha1`, not "RenderConfg" "fn.llamastack.io/v1alpha1"; written otherwise they would be passed through and not applied',
+      'render options must be kind `RenderConfig` with apiVersion `fn.llamastack.io/v1alpha1`, not "RenderConfg" "fn.llamastack.io/v1alpha1"; written ' +
+        'otherwise they would be passed through and not applied',
   },
   {
     title: 'a RenderConfig of an unknown version',
@@ -79,7 +82,8 @@ const cases = [
     line: 1,
     field: 'apiVersion',
     message:
-      'render options must be kind `RenderConfig` with apiVersion `fn.llamastack.io/v1alpha1`, not "RenderConfig" "fn.llamastack.io/v1"; written otherwise they would be passed through and not applied',
+      'render options must be kind `RenderConfig` with apiVersion `fn.llamastack.io/v1alpha1`, not "RenderConfig" "fn.llamastack.io/v1"; written otherwise ' +
+        'they would be passed through and not applied',
   },
 ];
 
@@ -94,7 +98,8 @@ describe('an object of llsd-render\'s groups without metadata.name', () => {
     expectNoCrash(r);
     expect(r.stdout).toBe('');
     expect(stderrLines(r)).toEqual([
-      'llsd.yaml:1: looks like an llsd-render object but lacks a string `apiVersion`, `kind` or `metadata.name`: write each as text (quote a number, `true` or `null`), e.g. `apiVersion: llamastack.io/v1alpha2` and `metadata: {name: chat}`',
+      'llsd.yaml:1: looks like an llsd-render object but lacks a string `apiVersion`, `kind` or `metadata.name`: write each as text (quote a number, `true` ' +
+        'or `null`), e.g. `apiVersion: llamastack.io/v1alpha2` and `metadata: {name: chat}`',
     ]);
   });
 });
@@ -116,7 +121,8 @@ describe.each(cases)('$title', ({ apiVersion, kind, line, field, message }) => {
     expect(stderrLines(r).sort()).toEqual(
       [
         `llsd.yaml:${line}: ai/demo: ${field}: ${message}`,
-        'found no LlamaStackDistribution (apiVersion llamastack.io/v1alpha2) or OGXServer (apiVersion ogx.io/v1beta1) under ., so nothing was validated; check the paths and the apiVersion and kind of the LLSDs and OGXServers',
+        'found no LlamaStackDistribution (apiVersion llamastack.io/v1alpha2) or OGXServer (apiVersion ogx.io/v1beta1) under ., so nothing was validated; ' +
+          'check the paths and the apiVersion and kind of the LLSDs and OGXServers',
       ].sort(),
     );
   });
@@ -143,7 +149,8 @@ describe('not near misses', () => {
     const r = run(['validate', '.'], { cwd: dir });
     expect(r.status).toBe(1);
     expect(stderrLines(r)).toEqual([
-      'found no LlamaStackDistribution (apiVersion llamastack.io/v1alpha2) or OGXServer (apiVersion ogx.io/v1beta1) under ., so nothing was validated; check the paths and the apiVersion and kind of the LLSDs and OGXServers',
+      'found no LlamaStackDistribution (apiVersion llamastack.io/v1alpha2) or OGXServer (apiVersion ogx.io/v1beta1) under ., so nothing was validated; ' +
+        'check the paths and the apiVersion and kind of the LLSDs and OGXServers',
     ]);
   });
 });
@@ -168,7 +175,8 @@ describe('LLSDs that rendered nothing with exit 0 (attacker probe)', () => {
     const r = errorsOf({ 'a.yaml': quickstart, 'b.yaml': list });
     expect(r.status).toBe(1);
     expect(r.errors).toEqual([
-      'b.yaml:1: is a list of objects (`items`) holding an LLSD or RenderConfig, which would be skipped with it: write each object as a YAML document of its own, separated by `---`',
+      'b.yaml:1: is a list of objects (`items`) holding an LLSD or RenderConfig, which would be skipped with it: write each object as a YAML document of ' +
+        'its own, separated by `---`',
     ]);
   });
 
@@ -179,8 +187,10 @@ describe('LLSDs that rendered nothing with exit 0 (attacker probe)', () => {
     const r = errorsOf({ 'a.yaml': quickstart, 'b.yaml': numbered.replace('name: demo', 'name: second'), 'c.yaml': nested });
     expect(r.status).toBe(1);
     expect(r.errors).toEqual([
-      'b.yaml:1: looks like an llsd-render object but lacks a string `apiVersion`, `kind` or `metadata.name`: write each as text (quote a number, `true` or `null`), e.g. `apiVersion: llamastack.io/v1alpha2` and `metadata: {name: chat}`',
-      'c.yaml:1: is a list of objects (`items`) holding an LLSD or RenderConfig, which would be skipped with it: write each object as a YAML document of its own, separated by `---`',
+      'b.yaml:1: looks like an llsd-render object but lacks a string `apiVersion`, `kind` or `metadata.name`: write each as text (quote a number, `true` or ' +
+        '`null`), e.g. `apiVersion: llamastack.io/v1alpha2` and `metadata: {name: chat}`',
+      'c.yaml:1: is a list of objects (`items`) holding an LLSD or RenderConfig, which would be skipped with it: write each object as a YAML document of ' +
+        'its own, separated by `---`',
     ]);
   });
 
@@ -191,7 +201,8 @@ describe('LLSDs that rendered nothing with exit 0 (attacker probe)', () => {
     const r = errorsOf({ 'a.yaml': quickstart, 'b.yaml': marked });
     expect(r.status).toBe(1);
     expect(r.errors).toEqual([
-      'b.yaml:7: ai/second: metadata.annotations["llamastack.io/generated-from"]: must not carry the annotation llamastack.io/generated-from: llsd-render marks its output with it and drops such objects on every run, so this LLSD would render nothing; remove the annotation',
+      'b.yaml:7: ai/second: metadata.annotations["llamastack.io/generated-from"]: must not carry the annotation llamastack.io/generated-from: llsd-render ' +
+        'marks its output with it and drops such objects on every run, so this LLSD would render nothing; remove the annotation',
     ]);
   });
 });
@@ -208,7 +219,8 @@ describe('two RenderConfigs among the inputs that set one option otherwise (atta
     const r = run(['build', '.'], { cwd: dir });
     expect(r.status, r.stderr).toBe(0);
     expect(stderrLines(r)).toEqual([
-      'b-rc.yaml:4: b: spec.networkPolicy: warning: is also set, otherwise, by the RenderConfig "a" in a-rc.yaml; this one, read later, wins: keep each option in one RenderConfig [render-config-conflict]',
+      'b-rc.yaml:4: b: spec.networkPolicy: warning: is also set, otherwise, by the RenderConfig "a" in a-rc.yaml; this one, read later, wins: keep each ' +
+        'option in one RenderConfig [render-config-conflict]',
     ]);
     expect(r.stdout).toContain('kind: NetworkPolicy');
   });

@@ -138,7 +138,8 @@ describe('an OGXServer through the commands', () => {
   it('an autoscaler whose minimum (from replicas) is above its maximum is an error in every config mode', () => {
     const dir = writeTree(tempDir(), {
       'server.yaml':
-        'apiVersion: ogx.io/v1beta1\nkind: OGXServer\nmetadata: {name: chat, namespace: ai}\nspec:\n  distribution: {name: starter}\n  workload: {replicas: 2, autoscaling: {maxReplicas: 1}}\n',
+        'apiVersion: ogx.io/v1beta1\nkind: OGXServer\nmetadata: {name: chat, namespace: ai}\nspec:\n  distribution: {name: starter}\n  workload: {replicas: ' +
+          '2, autoscaling: {maxReplicas: 1}}\n',
     });
     const r = run(['build', dir]);
     expect(r.status).toBe(1);
@@ -176,7 +177,8 @@ describe('an OGXServer through the commands', () => {
     const r = run([], { input: resourceList([at('one'), at('two')]) });
     expect(r.status).toBe(1);
     expect(r.stderr).toContain(
-      'writes its objects to "apps/chat.generated.yaml" (the `outputPath` option "{dir}/{name}.generated.yaml"), as OGXServer "one/chat" does, and kpt refuses two objects at one path and index',
+      'writes its objects to "apps/chat.generated.yaml" (the `outputPath` option "{dir}/{name}.generated.yaml"), as OGXServer "one/chat" does, and kpt ' +
+        'refuses two objects at one path and index',
     );
     expect(parseResourceList(r.stdout).items.map((i) => i.kind)).toEqual(['OGXServer', 'OGXServer']);
   });

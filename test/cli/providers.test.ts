@@ -39,7 +39,8 @@ function configOf(stdout: string): Record<string, any> {
 describe('build: providers from the release registry and samples', () => {
   it('a pgvector provider the CR adds on 0.7.1 gets the sample config, persistence included', () => {
     const spec =
-      'distribution: {name: starter}\nproviders:\n  vectorIo:\n    id: pg\n    provider: pgvector\n    host: pg.llama.svc\n    settings: {db: vectors, user: app}\n    secretRefs:\n      password: {name: pg, key: password}';
+      'distribution: {name: starter}\nproviders:\n  vectorIo:\n    id: pg\n    provider: pgvector\n    host: pg.llama.svc\n    settings: {db: vectors, ' +
+        'user: app}\n    secretRefs:\n      password: {name: pg, key: password}';
     const r = build({ 'llsd.yaml': llsd(spec, '0.7.1'), 'secret.yaml': secret('pg', 'stringData:\n  password: not-a-number') });
     expect(r.status, r.stderr).toBe(0);
     const entry = configOf(r.stdout).providers.vector_io.find((p: Record<string, unknown>) => p.provider_id === 'pg');
@@ -50,7 +51,8 @@ describe('build: providers from the release registry and samples', () => {
 
   it('remote-vllm 0.2.14: a vLLM provider under a new id replaces the base localhost vLLM entry, and the base model follows it', () => {
     const spec =
-      'distribution: {name: remote-vllm}\nworkload:\n  overrides:\n    env: [{name: INFERENCE_MODEL, value: m}]\nproviders:\n  inference:\n    id: my-vllm\n    provider: vllm\n    endpoint: http://vllm.llama.svc:8000/v1';
+      'distribution: {name: remote-vllm}\nworkload:\n  overrides:\n    env: [{name: INFERENCE_MODEL, value: m}]\nproviders:\n  inference:\n    id: my-vllm\n ' +
+        '   provider: vllm\n    endpoint: http://vllm.llama.svc:8000/v1';
     const dir = writeTree(tempDir(), { 'llsd.yaml': llsd(spec) });
     const r = run(['build', dir]);
     expect(r.status, r.stderr).toBe(0);
@@ -77,7 +79,8 @@ describe('build: providers from the release registry and samples', () => {
   it('two providers of one type, the first without an endpoint: both are configured, neither replaces the other', () => {
     const r = build({
       'llsd.yaml': llsd(
-        'distribution: {name: starter}\nproviders:\n  inference:\n    - {id: a, provider: llama-cpp-server}\n    - {id: a-a, provider: llama-cpp-server, endpoint: "http://a.svc"}\nresources:\n  models: [a]',
+        'distribution: {name: starter}\nproviders:\n  inference:\n    - {id: a, provider: llama-cpp-server}\n    - {id: a-a, provider: llama-cpp-server, ' +
+          'endpoint: "http://a.svc"}\nresources:\n  models: [a]',
       ),
     });
     expect(r.status, r.stderr).toBe(0);
@@ -88,7 +91,9 @@ describe('build: providers from the release registry and samples', () => {
 
   it('remote-vllm 0.2.14 accepts the registry types llsd-render used to refuse by name', () => {
     const spec =
-      'distribution: {name: remote-vllm}\nworkload:\n  overrides:\n    env: [{name: INFERENCE_MODEL, value: m}]\nproviders:\n  inference:\n    - {id: vllm-inference, provider: vllm, endpoint: "http://vllm:8000/v1"}\n    - {id: groq, provider: groq-openai-compat, endpoint: "https://api.groq.com/openai/v1"}\n    - {id: local, provider: "inline::vllm"}';
+      'distribution: {name: remote-vllm}\nworkload:\n  overrides:\n    env: [{name: INFERENCE_MODEL, value: m}]\nproviders:\n  inference:\n    - {id: ' +
+        'vllm-inference, provider: vllm, endpoint: "http://vllm:8000/v1"}\n    - {id: groq, provider: groq-openai-compat, endpoint: ' +
+        '"https://api.groq.com/openai/v1"}\n    - {id: local, provider: "inline::vllm"}';
     const r = build({ 'llsd.yaml': llsd(spec) });
     expect(r.status, r.stderr).toBe(0);
     const inference = configOf(r.stdout).providers.inference as Array<Record<string, any>>;
@@ -102,7 +107,8 @@ describe('build: providers from the release registry and samples', () => {
 
 describe('build: Secret values the server would not take as text', () => {
   const spec =
-    'distribution: {name: starter}\nproviders:\n  inference:\n    provider: vllm\n    endpoint: http://vllm:8000/v1\n    apiKey: {secretKeyRef: {name: vllm-credentials, key: token}}';
+    'distribution: {name: starter}\nproviders:\n  inference:\n    provider: vllm\n    endpoint: http://vllm:8000/v1\n    apiKey: {secretKeyRef: {name: ' +
+      'vllm-credentials, key: token}}';
 
   it.each([
     ['stringData', 'stringData:\n  token: "0755"', 'a number'],

@@ -141,7 +141,8 @@ describe('KRM mode when llsd-render itself fails', () => {
     const preload = join(root, 'fail.cjs');
     writeFileSync(
       preload,
-      "const fs = require('fs'); const read = fs.readSync; fs.readSync = function (fd, ...rest) { if (fd === 0) throw new TypeError('injected failure'); return read.call(this, fd, ...rest); };\n",
+      "const fs = require('fs'); const read = fs.readSync; fs.readSync = function (fd, ...rest) { if (fd === 0) throw new TypeError('injected failure'); " +
+        "return read.call(this, fd, ...rest); };\n",
     );
     const r = spawnSync(process.execPath, ['--require', preload, requireBundle()], { input: resourceList([quickstartText()]), encoding: 'utf8' });
     expect(r.status).toBe(1);
@@ -151,7 +152,8 @@ describe('KRM mode when llsd-render itself fails', () => {
       {
         severity: 'error',
         message:
-          'internal error: llsd-render failed (the detail is on stderr). Please report this with the input that caused it; set LLSD_RENDER_DEBUG=1 for details.',
+          'internal error: llsd-render failed (the detail is on stderr). Please report this with the input that caused it; set LLSD_RENDER_DEBUG=1 for ' +
+            'details.',
       },
     ]);
     expect(r.stdout).not.toMatch(/ at .+:\d+:\d+/);
@@ -198,7 +200,8 @@ describe('a document end marker (`...`) inside an object', () => {
       expect(r.status).toBe(1);
       expect(r.stdout).toBe('');
       expect(errorLines(r)).toEqual([
-        'app/secret.yaml:8: a line `...` ends the YAML document here, and the lines after it would be read as another document (an object would lose them): remove the `...`, or start the next object with `---`',
+        'app/secret.yaml:8: a line `...` ends the YAML document here, and the lines after it would be read as another document (an object would lose them): ' +
+          'remove the `...`, or start the next object with `---`',
       ]);
       expect(r.stderr).not.toContain('hunter2');
     }
@@ -224,8 +227,10 @@ describe('a .yaml name under a PATH that is not a regular file (attacker probe: 
     expect(r.status).toBe(1);
     expect(r.stdout).toBe('');
     expect(errorLines(r)).toEqual([
-      'app/pipe.yaml: is not a regular file (a device, a pipe or a socket): llsd-render reads files and directories under a PATH; give a pipe as a PATH of its own, or remove it',
-      'app/zero.yaml: is a symbolic link to "/dev/zero", not a regular file (a device, a pipe or a socket): llsd-render reads files and directories under a PATH; give a pipe as a PATH of its own, or remove it',
+      'app/pipe.yaml: is not a regular file (a device, a pipe or a socket): llsd-render reads files and directories under a PATH; give a pipe as a PATH of ' +
+        'its own, or remove it',
+      'app/zero.yaml: is a symbolic link to "/dev/zero", not a regular file (a device, a pipe or a socket): llsd-render reads files and directories under a ' +
+        'PATH; give a pipe as a PATH of its own, or remove it',
     ]);
   });
 });

@@ -20,7 +20,9 @@ describe('release schema in build', () => {
     expect(stderrLines(r).filter((l) => !l.includes('warning:'))).toEqual([
       expect.stringMatching(
         new RegExp(
-          `llsd\\.yaml:${line}: llama/quickstart: spec\\.providers\\.inference\\.settings\\.max_tokenz: the generated config\\.yaml does not fit the schema of OGX [\\d.]+: \`providers\\.inference\\[\\d+\\]\\.config\\.max_tokenz\` is not a remote::vllm setting in llama-stack [\\d.]+; the server silently ignores it\\. Did you mean \`max_tokens\`\\?$`,
+          `llsd\\.yaml:${line}: llama/quickstart: spec\\.providers\\.inference\\.settings\\.max_tokenz: the generated config\\.yaml does not fit the schema ` +
+            `of OGX [\\d.]+: \`providers\\.inference\\[\\d+\\]\\.config\\.max_tokenz\` is not a remote::vllm setting in llama-stack [\\d.]+; the server ` +
+            `silently ignores it\\. Did you mean \`max_tokens\`\\?$`,
         ),
       ),
     ]);
@@ -35,7 +37,8 @@ describe('release schema in build', () => {
       data: { 'config.yaml': `${base}\nservre:\n  port: 8321\n` },
     });
     const llsd =
-      'apiVersion: llamastack.io/v1alpha2\nkind: LlamaStackDistribution\nmetadata: {name: demo, namespace: ai}\nspec:\n  distribution: {image: "quay.io/me/x:0.7.1"}\n  overrideConfig: {configMapName: mine}\n';
+      'apiVersion: llamastack.io/v1alpha2\nkind: LlamaStackDistribution\nmetadata: {name: demo, namespace: ai}\nspec:\n  distribution: {image: ' +
+        '"quay.io/me/x:0.7.1"}\n  overrideConfig: {configMapName: mine}\n';
     const dir = writeTree(tempDir(), { 'override.yaml': configMap, 'llsd.yaml': llsd });
     const r = run(['build', dir]);
     expectNoCrash(r);

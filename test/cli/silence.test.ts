@@ -77,7 +77,8 @@ describe('an unknown code', () => {
     expect(r.status).toBe(1);
     expectNoCrash(r);
     expect(stderrLines(r)).toContain(
-      'llsd.yaml:12: llama/pg: metadata.annotations["llamastack.io/silence"]: "numeric-secret-valu" is not a warning code; did you mean `numeric-secret-value`? (every code is listed in docs/warnings.md)',
+      'llsd.yaml:12: llama/pg: metadata.annotations["llamastack.io/silence"]: "numeric-secret-valu" is not a warning code; did you mean ' +
+        '`numeric-secret-value`? (every code is listed in docs/warnings.md)',
     );
   });
 
@@ -86,7 +87,8 @@ describe('an unknown code', () => {
     expect(r.status).toBe(1);
     expect(r.stdout).toBe('');
     expect(stderrLines(r)).toContain(
-      'options.yaml:6: options: spec.silence[0]: "secret-not-in-inptu" is not a warning code; did you mean `secret-not-in-input`? (every code is listed in docs/warnings.md)',
+      'options.yaml:6: options: spec.silence[0]: "secret-not-in-inptu" is not a warning code; did you mean `secret-not-in-input`? (every code is listed in ' +
+        'docs/warnings.md)',
     );
   });
 });
@@ -96,7 +98,8 @@ describe('errors', () => {
     const dir = writeTree(tempDir(), {
       'llsd.yaml': llsdText,
       'options.yaml':
-        'apiVersion: fn.llamastack.io/v1alpha1\nkind: RenderConfig\nmetadata:\n  name: options\nspec:\n  secretPolicy: strict\n  silence: [secret-not-in-input, numeric-secret-value]\n',
+        'apiVersion: fn.llamastack.io/v1alpha1\nkind: RenderConfig\nmetadata:\n  name: options\nspec:\n  secretPolicy: strict\n  silence: ' +
+          '[secret-not-in-input, numeric-secret-value]\n',
     });
     const r = run(['build', '.'], { cwd: dir });
     expect(r.status).toBe(1);

@@ -221,7 +221,9 @@ describe('webhook: the real HTTPS server', () => {
         result: {
           status: 'Failure',
           message:
-            'LlamaStackDistribution ai/broken: metadata.annotations["llamastack.io/conversion-data"]: holds fields of llamastack.io/v1alpha1, but this object is converted from llamastack.io/v1alpha1 to llamastack.io/v1alpha2; restore the value llsd-render wrote, or remove the annotation to convert without it (the fields it held are then lost)',
+            'LlamaStackDistribution ai/broken: metadata.annotations["llamastack.io/conversion-data"]: holds fields of llamastack.io/v1alpha1, but this ' +
+              'object is converted from llamastack.io/v1alpha1 to llamastack.io/v1alpha2; restore the value llsd-render wrote, or remove the annotation to ' +
+              'convert without it (the fields it held are then lost)',
         },
       },
     });
@@ -229,7 +231,8 @@ describe('webhook: the real HTTPS server', () => {
     expect(JSON.parse(unknownVersion.body).response.result).toEqual({
       status: 'Failure',
       message:
-        'LlamaStackDistribution ai/legacy: cannot be converted to "llamastack.io/v2": the supported versions are llamastack.io/v1alpha1 and llamastack.io/v1alpha2',
+        'LlamaStackDistribution ai/legacy: cannot be converted to "llamastack.io/v2": the supported versions are llamastack.io/v1alpha1 and ' +
+          'llamastack.io/v1alpha2',
     });
   });
 
@@ -388,7 +391,8 @@ describe('webhook: bounds on every client', () => {
     const r = await call(small.port, certificate.ca, 'POST', '/convert', deep);
     expect(r.status).toBe(400);
     expect(r.body).toBe(
-      'the request body nests objects and lists more than 200 levels deep, the most the webhook reads: send ConversionReviews of LlamaStackDistributions, which need far fewer\n',
+      'the request body nests objects and lists more than 200 levels deep, the most the webhook reads: send ConversionReviews of LlamaStackDistributions, ' +
+        'which need far fewer\n',
     );
     expect(small.stderr()).toContain(
       'llsd-render webhook: 400: the request body nests objects and lists more than 200 levels deep, the most the webhook reads\n',

@@ -154,7 +154,8 @@ describe('values that were internal errors: rendered as meant, or one clear erro
   it('a whole KRM item (or the functionConfig) as an alias of another (attacker probe: internal error): the copy is the item', () => {
     const item = run([], {
       input:
-        'apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n- &cm\n  apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: cm, namespace: a}\n- *cm\n',
+        'apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n- &cm\n  apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: cm, namespace: ' +
+          'a}\n- *cm\n',
     });
     expectNoCrash(item);
     expect(item.status).toBe(1);
@@ -162,7 +163,8 @@ describe('values that were internal errors: rendered as meant, or one clear erro
     expect(parseResourceList(item.stdout).items.map((i) => i.metadata.name)).toEqual(['cm', 'cm']);
     const fc = run([], {
       input:
-        'apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nfunctionConfig: &fc\n  apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: fn}\n  data: {networkPolicy: "on"}\nitems:\n- *fc\n',
+        'apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nfunctionConfig: &fc\n  apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: fn}\n  data: ' +
+          '{networkPolicy: "on"}\nitems:\n- *fc\n',
     });
     expectNoCrash(fc);
     expect(fc.status, fc.stderr).toBe(0);
@@ -295,7 +297,8 @@ describe('YAML syntax errors in plain words, sorted by line, one per real proble
     expect(r.stdout).toBe('');
     expect(stderrLines(r).map((line) => line.replace(/^.*cm\.yaml:/, ''))).toEqual([
       '6: not valid YAML: tabs are not allowed for indentation; use spaces (column 1)',
-      '13: not valid YAML: the value of `c` holds `: `, which YAML reads as the start of a mapping inside the value; quote the whole value (\'…\' or "…") (column 6)',
+      '13: not valid YAML: the value of `c` holds `: `, which YAML reads as the start of a mapping inside the value; quote the whole value (\'…\' or "…") ' +
+        '(column 6)',
       `20: not valid YAML: ${quote}, so the rest of the file was read as one text; end the value with " on this line (column 6)`,
     ]);
   });
@@ -370,7 +373,8 @@ describe('the quickstart LLSD with one line mis-indented (issue 18 probe): one e
   it('`endpoint:` moved one column left: its own line and the column of `provider` (it blamed the next line first)', () => {
     const endpoint = lineOf('endpoint:');
     expect(buildLines(edited(endpoint, (text) => text.slice(1)))).toEqual([
-      `${endpoint}: not valid YAML: this line starts at column 6, but the keys of one mapping must start at the same column: indent it to column 7 like \`provider\` (line ${endpoint - 1}, column 7) (column 6)`,
+      `${endpoint}: not valid YAML: this line starts at column 6, but the keys of one mapping must start at the same column: indent it to column 7 like ` +
+        `\`provider\` (line ${endpoint - 1}, column 7) (column 6)`,
     ]);
   });
 
@@ -392,7 +396,8 @@ describe('KRM mode: an invalid ResourceList apiVersion or kind is quoted in at m
     expectNoCrash(r);
     expect(r.status).toBe(1);
     expect(stderrLines(r)).toEqual([
-      `stdin must hold a ResourceList (apiVersion: config.kubernetes.io/v1, kind: ResourceList), not ${'x'.repeat(100)}… (4,999,900 more characters) ResourceList; to render YAML files, run \`llsd-render build PATH\``,
+      `stdin must hold a ResourceList (apiVersion: config.kubernetes.io/v1, kind: ResourceList), not ${'x'.repeat(100)}… (4,999,900 more characters) ` +
+        `ResourceList; to render YAML files, run \`llsd-render build PATH\``,
     ]);
     expect(r.stdout.length).toBeLessThan(1000);
   });

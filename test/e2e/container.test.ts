@@ -33,7 +33,8 @@ import { imageName, packageVersion } from './image.js';
 const image = imageName;
 const version = packageVersion;
 const installHint =
-  'run `npm run test:prereqs` (as root it installs the Debian packages podman buildah runc and writes the /etc/containers/containers.conf settings podman needs here)';
+  'run `npm run test:prereqs` (as root it installs the Debian packages podman buildah runc and writes the /etc/containers/containers.conf settings podman ' +
+    'needs here)';
 const buildTimeoutMs = 180_000;
 
 /** podman or buildah on PATH, or an error with the install hint. */
@@ -118,7 +119,8 @@ describe('container image (Dockerfile)', () => {
       expect(result.stderr).not.toMatch(/code cache: (refused|wrote|cannot)/);
     });
 
-    it('on its Node 24, a damaged copy of the code cache (a byte flipped at 100, 300000, 800000, the last) renders, and is written again (attacker round 6: SIGSEGV)', () => {
+    it('on its Node 24, a damaged copy of the code cache (a byte flipped at 100, 300000, 800000, the last) renders, and is written again (attacker round 6: ' +
+      'SIGSEGV)', () => {
       const llsd = parseYaml(readText(join(repoRoot, 'examples', 'kpt', 'apps', 'llsd.yaml'))) as K8sObject;
       const input = stringify({ apiVersion: 'config.kubernetes.io/v1', kind: 'ResourceList', items: [llsd] });
       // In the container, as nobody, with node alone (the image need not have a shell): copies the
@@ -163,7 +165,8 @@ describe('container image (Dockerfile)', () => {
       const name = `llsd-render-sigterm-${process.pid}`;
       // Half a ResourceList, then stdin stays open for 10 s; the container is stopped after 3.
       const script = [
-        `(printf 'apiVersion: config.kubernetes.io/v1\\nkind: ResourceList\\nitems:\\n'; sleep 10) | "$1" run --rm -i --name "$2" --network none --user nobody --read-only "$3" >"$4/out" 2>"$4/err" &`,
+        `(printf 'apiVersion: config.kubernetes.io/v1\\nkind: ResourceList\\nitems:\\n'; sleep 10) | "$1" run --rm -i --name "$2" --network none --user ` +
+          `nobody --read-only "$3" >"$4/out" 2>"$4/err" &`,
         'pid=$!',
         'sleep 3',
         '"$1" kill --signal TERM "$2" >/dev/null',

@@ -93,7 +93,8 @@ beforeAll(() => {
 }, 240_000);
 
 describe('npm pack and npm install -g: the tarball', () => {
-  it(`is llsd-render-${packageVersion}.tgz, holding only the bundle, README, docs/ (which the README and messages cite) and package.json, and depending on nothing`, () => {
+  it(`is llsd-render-${packageVersion}.tgz, holding only the bundle, README, docs/ (which the README and messages cite) and package.json, and depending on ` +
+    `nothing`, () => {
     const files = succeeded('tar tzf', run(requireProgram('tar'), ['tzf', tarball]))
       .trim()
       .split('\n')

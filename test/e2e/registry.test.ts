@@ -166,7 +166,8 @@ describe('base config from the OCI labels of a distribution image (real registry
       expect(imageOf(out)).toBe(image);
       const info = await render(image, options(), { command: 'validate' });
       expect(info.stdout).toContain(
-        `base config from the label io.llamastack.config.base64: ${image} resolved to ${pushed[`b64-${format}`]?.digest}, read from ${registry.host} (linux/amd64)`,
+        `base config from the label io.llamastack.config.base64: ${image} resolved to ${pushed[`b64-${format}`]?.digest}, read from ${registry.host} ` +
+          `(linux/amd64)`,
       );
       expect(info.stdout).toContain("llama-stack 0.7.1 (distribution from-base64-" + format);
     });
@@ -237,7 +238,8 @@ describe('base config from the OCI labels of a distribution image (real registry
   it('an image without labels: the FR-027e error, nothing printed', async () => {
     const image = `${registry.host}/demo/plain:1.0`;
     expect(errorOf(await render(image, options()))).toBe(
-      `Distribution image ${image} missing config labels. Add labels using \`crane mutate\` or use \`overrideConfig\` to provide configuration manually. See docs/configuration.md for details.`,
+      `Distribution image ${image} missing config labels. Add labels using \`crane mutate\` or use \`overrideConfig\` to provide configuration manually. ` +
+        `See docs/configuration.md for details.`,
     );
   });
 
@@ -288,7 +290,8 @@ describe('base config from the OCI labels of a distribution image (real registry
       const cacheDir = join(tempDir(), 'cache');
       const image = `${proxy.host}/demo/stack:b64-oci`;
       expect(errorOf(await render(image, { insecure: [proxy.host], cacheDir }, { args: ['--offline'] }))).toBe(
-        `${image} is not in the cache (${cacheDir}) for linux/amd64, and the render is offline (RenderConfig \`registry.offline\` or \`--offline\`): render once with registry access to fill the cache, or use \`spec.distribution.name\` or \`spec.overrideConfig\``,
+        `${image} is not in the cache (${cacheDir}) for linux/amd64, and the render is offline (RenderConfig \`registry.offline\` or \`--offline\`): render ` +
+          `once with registry access to fill the cache, or use \`spec.distribution.name\` or \`spec.overrideConfig\``,
       );
       expect(proxy.requests.filter((r) => r.path.includes('b64-oci'))).toEqual([]);
     });
@@ -311,7 +314,8 @@ describe('base config from the OCI labels of a distribution image (real registry
     it('a plain-HTTP registry not listed as insecure: HTTPS fails, and the message says where to list it', async () => {
       const message = errorOf(await render(`${registry.host}/demo/stack:b64-oci`, { cacheDir: join(tempDir(), 'c') }));
       expect(message).toBe(
-        `cannot fetch the manifest of demo/stack:b64-oci from ${registry.host}: it does not speak HTTPS; if ${registry.host} serves plain HTTP, list it in RenderConfig \`registry.insecure\``,
+        `cannot fetch the manifest of demo/stack:b64-oci from ${registry.host}: it does not speak HTTPS; if ${registry.host} serves plain HTTP, list it in ` +
+          `RenderConfig \`registry.insecure\``,
       );
     });
 
@@ -380,7 +384,8 @@ describe('base config from the OCI labels of a distribution image (real registry
       const none = errorOf(await render(image, { ...settings, mirrors: { 'registry.invalid': [dead] } }));
       expect(none).toMatch(
         new RegExp(
-          `^cannot fetch the manifest of demo/stack:b64-oci from registry\\.invalid: .+ \\(mirrors tried first: cannot fetch the manifest of demo/stack:b64-oci from ${dead.replaceAll('.', '\\.')}: connection refused\\)$`,
+          `^cannot fetch the manifest of demo/stack:b64-oci from registry\\.invalid: .+ \\(mirrors tried first: cannot fetch the manifest of ` +
+            `demo/stack:b64-oci from ${dead.replaceAll('.', '\\.')}: connection refused\\)$`,
         ),
       );
     });
@@ -401,9 +406,11 @@ describe('base config from the OCI labels of a distribution image (real registry
       const expected =
         kind === 'htpasswd'
           ? `${secured.host} needs credentials for the manifest of private/stack:0.7.1 (HTTP 401) and none are stored for it: `
-          : `the token service of ${secured.host} (${new URL(secured.token?.realm ?? '').host}) refused anonymous access for the manifest of private/stack:0.7.1 (HTTP 401): `;
+          : `the token service of ${secured.host} (${new URL(secured.token?.realm ?? '').host}) refused anonymous access for the manifest of ` +
+            `private/stack:0.7.1 (HTTP 401): `;
       expect(message).toBe(
-        `${expected}log in with \`podman login ${secured.host}\` or \`docker login ${secured.host}\` (or point REGISTRY_AUTH_FILE at an auth.json that has ${secured.host}), or give the config with \`spec.overrideConfig\``,
+        `${expected}log in with \`podman login ${secured.host}\` or \`docker login ${secured.host}\` (or point REGISTRY_AUTH_FILE at an auth.json that has ` +
+          `${secured.host}), or give the config with \`spec.overrideConfig\``,
       );
     });
 

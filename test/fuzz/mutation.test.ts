@@ -73,7 +73,8 @@ function report(found: readonly Found[], stacks: Map<number, string[]>): string[
   return [...groups].map(([key, list]) => {
     const first = list[0]!;
     const stack = stacks.get(first.index)?.[0]?.split('\n').slice(0, 4).join('\n      ');
-    return `${key} (${list.length}×, seed ${seed})\n    ${first.detail.slice(0, 300)}\n${reproduce(makeCase(corpus, seed, first.index))}${stack ? `\n    stack: ${stack}` : ''}`;
+    return `${key} (${list.length}×, seed ${seed})\n    ${first.detail.slice(0, 300)}\n${reproduce(makeCase(corpus, seed, first.index))}` +
+      `${stack ? `\n    stack: ${stack}` : ''}`;
   });
 }
 

@@ -40,7 +40,8 @@ describe('release profiles (configs/releases.yaml)', () => {
     expect(new Set(since).size).toBe(since.length);
     expect(since).toEqual(['0.2.0', '0.2.13', '0.2.17', '0.3.0', '0.3.1', '0.4.0', '0.5.0', '0.7.0', '0.8.0', '1.0.0', '1.1.0', '1.2.0', '1.3.0']);
     expect(supportedReleases()).toBe(
-      '0.2.x, 0.4.x, 0.7.x, 0.8.x, 1.0.x, 1.1.x, 1.2.x, 1.3.x (the release catalog has 0.2.14, 0.4.4, 0.7.1, 0.8.0, 1.0.0, 1.1.3, 1.2.2, 1.3.0; docs/releases.md "Adding a release" says how to add one)',
+      '0.2.x, 0.4.x, 0.7.x, 0.8.x, 1.0.x, 1.1.x, 1.2.x, 1.3.x (the release catalog has 0.2.14, 0.4.4, 0.7.1, 0.8.0, 1.0.0, 1.1.3, 1.2.2, 1.3.0; ' +
+        'docs/releases.md "Adding a release" says how to add one)',
     );
     expect(profileFor('0.1.9')).toBeUndefined();
   });
@@ -300,7 +301,8 @@ describe('RenderConfig distributions against the shipped catalog', () => {
       {
         path: ['starter', 'config'],
         message:
-          'is required: "starter" has no base config for release 0.4.4; "starter" ships 0.7.1, 0.8.0, 1.0.0, 1.1.3, 1.2.2, 1.3.0; give its config.yaml as `config` (or as `configPath` with `llsd-render build`)',
+          'is required: "starter" has no base config for release 0.4.4; "starter" ships 0.7.1, 0.8.0, 1.0.0, 1.1.3, 1.2.2, 1.3.0; give its config.yaml as ' +
+            '`config` (or as `configPath` with `llsd-render build`)',
       },
     ]);
   });
@@ -317,7 +319,8 @@ describe('RenderConfig distributions against the shipped catalog', () => {
       {
         path: ['mine', 'config'],
         message:
-          'is written for the top-level `metadata_store` (before llama-stack 0.3.0), but llama-stack 0.7.1 reads `storage.backends` (llama-stack 0.3.0 and later)',
+          'is written for the top-level `metadata_store` (before llama-stack 0.3.0), but llama-stack 0.7.1 reads `storage.backends` (llama-stack 0.3.0 and ' +
+            'later)',
       },
     ]);
   });
@@ -327,7 +330,8 @@ describe('RenderConfig distributions against the shipped catalog', () => {
       {
         path: ['mine', 'image'],
         message:
-          'llama-stack 0.1.9 is not supported; supported releases: 0.2.x, 0.4.x, 0.7.x, 0.8.x, 1.0.x, 1.1.x, 1.2.x, 1.3.x (the release catalog has 0.2.14, 0.4.4, 0.7.1, 0.8.0, 1.0.0, 1.1.3, 1.2.2, 1.3.0; docs/releases.md "Adding a release" says how to add one)',
+          'llama-stack 0.1.9 is not supported; supported releases: 0.2.x, 0.4.x, 0.7.x, 0.8.x, 1.0.x, 1.1.x, 1.2.x, 1.3.x (the release catalog has 0.2.14, ' +
+            '0.4.4, 0.7.1, 0.8.0, 1.0.0, 1.1.3, 1.2.2, 1.3.0; docs/releases.md "Adding a release" says how to add one)',
       },
     ]);
     expect(checkOverrides({ starter: { image: 'mirror.local/starter:0.8.0', release: '0.7.1' } })).toEqual([

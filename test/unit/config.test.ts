@@ -29,7 +29,8 @@ describe('providers on the starter 0.7.1 base', () => {
   it('vLLM takes the endpoint as base_url and the API key as api_token, over the base entry switched by VLLM_URL', () => {
     const config = configOf(
       generate(
-        'distribution: {name: starter}\nproviders:\n  inference:\n    provider: vllm\n    endpoint: http://vllm:8000/v1\n    apiKey: {secretKeyRef: {name: creds, key: token}}',
+        'distribution: {name: starter}\nproviders:\n  inference:\n    provider: vllm\n    endpoint: http://vllm:8000/v1\n    apiKey: {secretKeyRef: {name: ' +
+          'creds, key: token}}',
       ),
     );
     const vllm = config.providers.inference?.filter((p) => p.provider_type === 'remote::vllm');
@@ -70,7 +71,8 @@ describe('providers on the starter 0.7.1 base', () => {
 
   it('settings merge into config; a secretKeyRef leaf becomes a placeholder named by its path', () => {
     const outcome = generate(
-      'distribution: {name: starter}\nproviders:\n  inference:\n    provider: vllm\n    endpoint: http://v/v1\n    settings:\n      max_tokens: 8192\n      network: {headers: {X-Token: {secretKeyRef: {name: h, key: k}}}}',
+      'distribution: {name: starter}\nproviders:\n  inference:\n    provider: vllm\n    endpoint: http://v/v1\n    settings:\n      max_tokens: 8192\n      ' +
+        'network: {headers: {X-Token: {secretKeyRef: {name: h, key: k}}}}',
     );
     const config = provider(configOf(outcome), 'inference', 'vllm')?.config as Record<string, unknown>;
     expect(config.max_tokens).toBe(8192);
@@ -80,7 +82,8 @@ describe('providers on the starter 0.7.1 base', () => {
   it('a provider with a new id is appended, and a new API is added to `apis`', () => {
     const config = configOf(
       generate(
-        'distribution: {name: starter}\nproviders:\n  inference:\n    - {id: a, provider: vllm, endpoint: "http://a/v1"}\n    - {id: b, provider: ollama, endpoint: "http://b:11434/v1"}',
+        'distribution: {name: starter}\nproviders:\n  inference:\n    - {id: a, provider: vllm, endpoint: "http://a/v1"}\n    - {id: b, provider: ollama, ' +
+          'endpoint: "http://b:11434/v1"}',
       ),
     );
     const ids = config.providers.inference?.map((p) => p.provider_id) ?? [];
@@ -106,7 +109,8 @@ describe('providers on the starter 0.7.1 base', () => {
 
   it('two secret references that would share an env var name are an error', () => {
     const outcome = generate(
-      'distribution: {name: starter}\nproviders:\n  inference:\n    provider: vllm\n    endpoint: http://v/v1\n    secretRefs: {api-key: {name: a, key: b}, api_key: {name: c, key: d}}',
+      'distribution: {name: starter}\nproviders:\n  inference:\n    provider: vllm\n    endpoint: http://v/v1\n    secretRefs: {api-key: {name: a, key: b}, ' +
+        'api_key: {name: c, key: d}}',
     );
     expect(outcome.ok).toBe(false);
     expect(outcome.problems[0]?.message).toMatch(
@@ -119,7 +123,8 @@ describe('models', () => {
   it('string models go to the first inference provider of the CR with an explicit provider_id (FR-040)', () => {
     const config = configOf(
       generate(
-        'distribution: {name: starter}\nproviders:\n  inference: [{id: a, provider: vllm, endpoint: "http://a/v1"}, {id: b, provider: ollama}]\nresources:\n  models: [m1, {name: m2, provider: b, contextLength: 4096}]',
+        'distribution: {name: starter}\nproviders:\n  inference: [{id: a, provider: vllm, endpoint: "http://a/v1"}, {id: b, provider: ollama}]\nresources:\n ' +
+          ' models: [m1, {name: m2, provider: b, contextLength: 4096}]',
       ),
     );
     expect(config.registered_resources.models).toEqual([
@@ -152,7 +157,9 @@ describe('models', () => {
 describe('fields rendered since issue 4', () => {
   it('storage, disabled, shields and tools plan and render, no longer refused as pending', () => {
     const outcome = generate(
-      'distribution: {name: starter}\nproviders:\n  inference: {provider: vllm, endpoint: "http://v/v1"}\n  safety: {provider: code-scanner}\nresources:\n  models: [m]\n  shields: [code-scanner]\n  tools: [websearch]\nstorage:\n  sql: {type: postgres, host: pg, user: llama}\ndisabled: [fileProcessors]',
+      'distribution: {name: starter}\nproviders:\n  inference: {provider: vllm, endpoint: "http://v/v1"}\n  safety: {provider: code-scanner}\nresources:\n  ' +
+        'models: [m]\n  shields: [code-scanner]\n  tools: [websearch]\nstorage:\n  sql: {type: postgres, host: pg, user: llama}\ndisabled: ' +
+        '[fileProcessors]',
     );
     expect(outcome.problems.filter((p) => (p.severity ?? 'error') === 'error')).toEqual([]);
     const config = configOf(outcome) as unknown as Record<string, any>;

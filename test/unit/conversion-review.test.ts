@@ -81,7 +81,9 @@ describe('reviewConversion', () => {
           result: {
             status: 'Failure',
             message:
-              'LlamaStackDistribution ai/broken: metadata.annotations["llamastack.io/conversion-data"]: must be the JSON record llsd-render writes (`{"apiVersion": …, "spec": {…}}`); restore the value llsd-render wrote, or remove the annotation to convert without it (the fields it held are then lost)',
+              'LlamaStackDistribution ai/broken: metadata.annotations["llamastack.io/conversion-data"]: must be the JSON record llsd-render writes ' +
+                '(`{"apiVersion": …, "spec": {…}}`); restore the value llsd-render wrote, or remove the annotation to convert without it (the fields it ' +
+                'held are then lost)',
           },
         },
       },
@@ -95,7 +97,8 @@ describe('reviewConversion', () => {
       result: {
         status: 'Failure',
         message:
-          'LlamaStackDistribution ai/legacy: cannot be converted to "llamastack.io/v1beta1": the supported versions are llamastack.io/v1alpha1 and llamastack.io/v1alpha2',
+          'LlamaStackDistribution ai/legacy: cannot be converted to "llamastack.io/v1beta1": the supported versions are llamastack.io/v1alpha1 and ' +
+            'llamastack.io/v1alpha2',
       },
     });
     const configMap = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' } };
@@ -149,7 +152,8 @@ describe('parseReviewBody', () => {
     expect(parseReviewBody(nested(202))).toEqual({
       ok: false,
       message:
-        'the request body nests objects and lists more than 200 levels deep, the most the webhook reads: send ConversionReviews of LlamaStackDistributions, which need far fewer',
+        'the request body nests objects and lists more than 200 levels deep, the most the webhook reads: send ConversionReviews of LlamaStackDistributions, ' +
+          'which need far fewer',
     });
   });
 

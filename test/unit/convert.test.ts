@@ -334,7 +334,8 @@ describe('conversion problems', () => {
       {
         path: annotationPath,
         message:
-          'must be the JSON record llsd-render writes (`{"apiVersion": …, "spec": {…}}`); restore the value llsd-render wrote, or remove the annotation to convert without it (the fields it held are then lost)',
+          'must be the JSON record llsd-render writes (`{"apiVersion": …, "spec": {…}}`); restore the value llsd-render wrote, or remove the annotation to ' +
+            'convert without it (the fields it held are then lost)',
       },
     ]);
   });
@@ -348,7 +349,8 @@ describe('conversion problems', () => {
       {
         path: annotationPath,
         message:
-          'holds fields of llamastack.io/v1alpha1, but this object is converted from llamastack.io/v1alpha1 to llamastack.io/v1alpha2; restore the value llsd-render wrote, or remove the annotation to convert without it (the fields it held are then lost)',
+          'holds fields of llamastack.io/v1alpha1, but this object is converted from llamastack.io/v1alpha1 to llamastack.io/v1alpha2; restore the value ' +
+            'llsd-render wrote, or remove the annotation to convert without it (the fields it held are then lost)',
       },
     ]);
   });
@@ -402,7 +404,8 @@ describe('convertChecked (the convert command)', () => {
         code: 'conversion-annotation',
         path: ['metadata', 'annotations', conversionAnnotation],
         message:
-          'keeps `spec.providers.inference.provider`, `spec.disabled`: llamastack.io/v1alpha1 has no field for them (or cannot hold the value); converting back to llamastack.io/v1alpha2 restores them',
+          'keeps `spec.providers.inference.provider`, `spec.disabled`: llamastack.io/v1alpha1 has no field for them (or cannot hold the value); converting ' +
+            'back to llamastack.io/v1alpha2 restores them',
       },
     ]);
     expect(convertChecked(v1({ server: { distribution: { name: 'starter' } } }), 'llamastack.io/v1alpha2').problems).toEqual([]);
@@ -454,7 +457,8 @@ describe('rendering a v1alpha1 LLSD: problems at v1alpha1 field paths', () => {
       [
         'error',
         'spec.server.tlsConfig.caBundle.configMapNamespace',
-        "must be the LLSD's own namespace: a pod can mount a CA bundle ConfigMap only from its namespace; copy the ConfigMap there and remove `configMapNamespace`",
+        "must be the LLSD's own namespace: a pod can mount a CA bundle ConfigMap only from its namespace; copy the ConfigMap there and remove " +
+          "`configMapNamespace`",
       ],
       [
         'error',
@@ -488,7 +492,8 @@ describe('rendering a v1alpha1 LLSD: problems at v1alpha1 field paths', () => {
     expect(problems({ server: { distribution: { name: 'starter' }, network: {} } })).toEqual([
       [
         'spec.server.network',
-        'is not a known field; known fields: distribution, containerSpec, workers, podOverrides, podDisruptionBudget, topologySpreadConstraints, autoscaling, storage, userConfig, tlsConfig',
+        'is not a known field; known fields: distribution, containerSpec, workers, podOverrides, podDisruptionBudget, topologySpreadConstraints, ' +
+          'autoscaling, storage, userConfig, tlsConfig',
       ],
     ]);
     expect(problems({})).toEqual([['spec.server', 'is required: add `server` with at least `distribution: {name: starter}`']]);

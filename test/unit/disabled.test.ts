@@ -45,10 +45,12 @@ describe('starter 0.7.1', () => {
 
   it('an API a remaining provider needs is an error naming the dependent APIs and the providers where not all of them need it', () => {
     expect(problemLines(starter('disabled: [files]'))).toEqual([
-      'error spec.disabled.0: cannot be disabled while batches, file_processors, responses and tool_runtime (file-search) need files (the server would not start): disable batches, file_processors, responses and tool_runtime too, or keep files',
+      'error spec.disabled.0: cannot be disabled while batches, file_processors, responses and tool_runtime (file-search) need files (the server would not ' +
+        'start): disable batches, file_processors, responses and tool_runtime too, or keep files',
     ]);
     expect(problemLines(starter('disabled: [vectorIo]'))).toEqual([
-      'error spec.disabled.0: cannot be disabled while responses and tool_runtime (file-search) need vector_io (the server would not start): disable responses and tool_runtime too, or keep vector_io',
+      'error spec.disabled.0: cannot be disabled while responses and tool_runtime (file-search) need vector_io (the server would not start): disable ' +
+        'responses and tool_runtime too, or keep vector_io',
     ]);
   });
 
@@ -62,7 +64,8 @@ describe('starter 0.7.1', () => {
       ),
     );
     expect(problemLines(outcome)).toEqual([
-      'error spec.disabled.0: cannot be disabled while agents, tool_runtime (rag-runtime) and vector_io need inference (the server would not start): disable agents, tool_runtime and vector_io too, or keep inference',
+      'error spec.disabled.0: cannot be disabled while agents, tool_runtime (rag-runtime) and vector_io need inference (the server would not start): ' +
+        'disable agents, tool_runtime and vector_io too, or keep inference',
     ]);
   });
 
@@ -76,8 +79,10 @@ describe('starter 0.7.1', () => {
 
   it('an API the release does not have is an error listing the ones it has', () => {
     expect(problemLines(starter('disabled: [postTraining, telemetry]'))).toEqual([
-      'error spec.disabled.0: "postTraining" is not an API of llama-stack 0.7.1. Its APIs: inference, safety, responses, batches, vector_io, datasetio, scoring, eval, tool_runtime, files, file_processors',
-      'error spec.disabled.1: "telemetry" is not an API of llama-stack 0.7.1. Its APIs: inference, safety, responses, batches, vector_io, datasetio, scoring, eval, tool_runtime, files, file_processors',
+      'error spec.disabled.0: "postTraining" is not an API of llama-stack 0.7.1. Its APIs: inference, safety, responses, batches, vector_io, datasetio, ' +
+        'scoring, eval, tool_runtime, files, file_processors',
+      'error spec.disabled.1: "telemetry" is not an API of llama-stack 0.7.1. Its APIs: inference, safety, responses, batches, vector_io, datasetio, ' +
+        'scoring, eval, tool_runtime, files, file_processors',
     ]);
   });
 });
@@ -94,7 +99,8 @@ describe('meta-reference-gpu 0.4.4: one source of API dependencies (the release 
     // Before, disabled.ts thought the 0.4.x agents provider did not need files, and the startup
     // rules then stopped the same config with "add a files provider".
     expect(problemLines(gpu('disabled: [files]'))).toEqual([
-      'error spec.disabled.0: cannot be disabled while agents and tool_runtime (rag-runtime) need files (the server would not start): disable agents and tool_runtime too, or keep files',
+      'error spec.disabled.0: cannot be disabled while agents and tool_runtime (rag-runtime) need files (the server would not start): disable agents and ' +
+        'tool_runtime too, or keep files',
     ]);
   });
 

@@ -308,7 +308,8 @@ describe('writeResourceList writes what yaml writes for the whole list', () => {
         [],
       ),
     ).toBe(
-      'apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n  - apiVersion: v1\n    kind: A\n    metadata:\n      name: a\n  - apiVersion: v1\n    kind: B\n    metadata: { name: b }\n    data:\n      k: |+\n        x\n\n\n',
+      'apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n  - apiVersion: v1\n    kind: A\n    metadata:\n      name: a\n  - apiVersion: v1\n ' +
+        '   kind: B\n    metadata: { name: b }\n    data:\n      k: |+\n        x\n\n\n',
     );
   });
 });

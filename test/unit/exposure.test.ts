@@ -90,7 +90,8 @@ describe('Ingress', () => {
         severity: 'info',
         field: 'spec.networking.expose',
         message:
-          'the Ingress "demo-ingress" has no host, so it answers on every host name its controller serves; set `spec.networking.expose.hostname`, or the `ingressDomain` option for host names `<name>-<namespace>.<domain>`',
+          'the Ingress "demo-ingress" has no host, so it answers on every host name its controller serves; set `spec.networking.expose.hostname`, or the ' +
+            '`ingressDomain` option for host names `<name>-<namespace>.<domain>`',
       },
     ]);
   });
@@ -116,7 +117,8 @@ describe('Ingress', () => {
       {
         severity: 'error',
         field: 'spec.networking.expose',
-        message: `gives the host name "${name}-${'s'.repeat(30)}.apps.example.com" (\`<name>-<namespace>.<ingressDomain>\`), which is not a valid DNS name: its first label must be at most 63 characters. Set \`spec.networking.expose.hostname\``,
+        message: `gives the host name "${name}-${'s'.repeat(30)}.apps.example.com" (\`<name>-<namespace>.<ingressDomain>\`), which is not a valid DNS name: ` +
+          `its first label must be at most 63 characters. Set \`spec.networking.expose.hostname\``,
       },
     ]);
   });
@@ -169,7 +171,8 @@ describe('Ingress', () => {
         severity: 'warning',
         field: 'spec.networking.tls.enabled',
         message:
-          'makes the server serve HTTPS, but the Ingress "demo-ingress" sends plain HTTP to it unless its controller is told otherwise: add the controller\'s annotation to the `ingressAnnotations` option (ingress-nginx: `nginx.ingress.kubernetes.io/backend-protocol: HTTPS`)',
+          'makes the server serve HTTPS, but the Ingress "demo-ingress" sends plain HTTP to it unless its controller is told otherwise: add the ' +
+            'controller\'s annotation to the `ingressAnnotations` option (ingress-nginx: `nginx.ingress.kubernetes.io/backend-protocol: HTTPS`)',
       },
     ]);
     expect(withSecret(renderLlsd(tls, { ingressAnnotations: { 'nginx.ingress.kubernetes.io/backend-protocol': 'HTTPS' } }))).toEqual([]);
@@ -195,7 +198,8 @@ describe('OpenShift Route (`exposeKind: route`)', () => {
         severity: 'info',
         field: 'spec.networking.expose',
         message:
-          'the Route "demo" has no host, so OpenShift gives it "demo-ai.<router domain>"; for another one, set `spec.networking.expose.hostname`, or the `ingressDomain` option for host names `<name>-<namespace>.<domain>`',
+          'the Route "demo" has no host, so OpenShift gives it "demo-ai.<router domain>"; for another one, set `spec.networking.expose.hostname`, or the ' +
+            '`ingressDomain` option for host names `<name>-<namespace>.<domain>`',
       },
     ]);
     expect(find(renderLlsd('{expose: true}', { exposeKind: 'route', ingressDomain: 'apps.example.com' }), 'Route').spec.host).toBe('demo-ai.apps.example.com');
@@ -219,7 +223,8 @@ describe('OpenShift Route (`exposeKind: route`)', () => {
         severity: 'warning',
         field: 'spec.networking.expose',
         message:
-          'the Route "demo" terminates TLS with the router\'s default certificate, not the Secret "demo-tls" of the `ingressTls` option (a Route cannot refer to a Secret on every OpenShift release); use `ingressTls: {}`, or `exposeKind: ingress` for your own certificate',
+          'the Route "demo" terminates TLS with the router\'s default certificate, not the Secret "demo-tls" of the `ingressTls` option (a Route cannot ' +
+            'refer to a Secret on every OpenShift release); use `ingressTls: {}`, or `exposeKind: ingress` for your own certificate',
       },
     ]);
   });
@@ -260,7 +265,8 @@ describe('Gateway API HTTPRoute (`exposeKind: httproute`)', () => {
         severity: 'info',
         field: 'spec.networking.expose',
         message:
-          'the HTTPRoute "demo-httproute" has no host names, so it takes every host name of the Gateway listener; set `spec.networking.expose.hostname`, or the `ingressDomain` option for host names `<name>-<namespace>.<domain>`',
+          'the HTTPRoute "demo-httproute" has no host names, so it takes every host name of the Gateway listener; set `spec.networking.expose.hostname`, or ' +
+            'the `ingressDomain` option for host names `<name>-<namespace>.<domain>`',
       },
     ]);
   });
@@ -273,7 +279,8 @@ describe('Gateway API HTTPRoute (`exposeKind: httproute`)', () => {
         severity: 'error',
         field: 'spec.networking.expose',
         message:
-          'is rendered as an HTTPRoute (`exposeKind: httproute`), which needs a Gateway: set the `gateway` option, e.g. `gateway: {name: public, namespace: gateway-system}`',
+          'is rendered as an HTTPRoute (`exposeKind: httproute`), which needs a Gateway: set the `gateway` option, e.g. `gateway: {name: public, namespace: ' +
+            'gateway-system}`',
       },
     ]);
     // Not exposed: the option is not needed.
@@ -291,13 +298,15 @@ describe('Gateway API HTTPRoute (`exposeKind: httproute`)', () => {
         severity: 'warning',
         field: 'spec.networking.expose',
         message:
-          'the `ingressTls` option does not apply to the HTTPRoute "demo-httproute": TLS is set on the Gateway\'s listener (`certificateRefs`); remove the option or set up TLS there',
+          'the `ingressTls` option does not apply to the HTTPRoute "demo-httproute": TLS is set on the Gateway\'s listener (`certificateRefs`); remove the ' +
+            'option or set up TLS there',
       },
       {
         severity: 'warning',
         field: 'spec.networking.tls.enabled',
         message:
-          'makes the server serve HTTPS, but the Gateway sends plain HTTP to it through the HTTPRoute "demo-httproute" unless a BackendTLSPolicy for the Service "demo-service" says otherwise: add one next to the LLSD',
+          'makes the server serve HTTPS, but the Gateway sends plain HTTP to it through the HTTPRoute "demo-httproute" unless a BackendTLSPolicy for the ' +
+            'Service "demo-service" says otherwise: add one next to the LLSD',
       },
     ]);
   });

@@ -12,10 +12,12 @@ const render = (provider: string) => {
 describe('key order of the CR', () => {
   it('secretRefs and settings in another order give the same config.yaml, hash and env order', () => {
     const a = render(
-      '{provider: openai, secretRefs: {passphrase: {name: s, key: p}, bearer: {name: s, key: b}}, settings: {timeout: 5, max_tokens: 9, auth: {z: {secretKeyRef: {name: s, key: z}}, a: {secretKeyRef: {name: s, key: a}}}}}',
+      '{provider: openai, secretRefs: {passphrase: {name: s, key: p}, bearer: {name: s, key: b}}, settings: {timeout: 5, max_tokens: 9, auth: {z: ' +
+        '{secretKeyRef: {name: s, key: z}}, a: {secretKeyRef: {name: s, key: a}}}}}',
     );
     const b = render(
-      '{provider: openai, settings: {auth: {a: {secretKeyRef: {name: s, key: a}}, z: {secretKeyRef: {name: s, key: z}}}, max_tokens: 9, timeout: 5}, secretRefs: {bearer: {name: s, key: b}, passphrase: {name: s, key: p}}}',
+      '{provider: openai, settings: {auth: {a: {secretKeyRef: {name: s, key: a}}, z: {secretKeyRef: {name: s, key: z}}}, max_tokens: 9, timeout: 5}, ' +
+        'secretRefs: {bearer: {name: s, key: b}, passphrase: {name: s, key: p}}}',
     );
     expect(b.text).toBe(a.text);
     expect(b.hash).toBe(a.hash);

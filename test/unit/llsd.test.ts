@@ -19,7 +19,8 @@ describe('normalisation', () => {
 
   it('a list keeps order and explicit ids; a one-entry list may omit the id', () => {
     const parsed = parse(
-      'distribution: {name: starter}\nproviders:\n  inference:\n    - {id: a, provider: vllm}\n    - {id: b, provider: ollama}\n  safety: [{provider: llama-guard}]',
+      'distribution: {name: starter}\nproviders:\n  inference:\n    - {id: a, provider: vllm}\n    - {id: b, provider: ollama}\n  safety: [{provider: ' +
+        'llama-guard}]',
     );
     expect(parsed.ok && parsed.llsd.providers.map((p) => [p.api, p.id, p.path.join('.')])).toEqual([
       ['inference', 'a', 'spec.providers.inference.0'],

@@ -127,7 +127,8 @@ describe('the NetworkPolicy', () => {
         severity: 'warning',
         field: 'spec.networking.expose',
         message:
-          'is on, but the NetworkPolicy "demo-network-policy" may shut out the ingress controller: set the `ingressControllerNamespace` option to its namespace (e.g. `ingress-nginx`) so the policy admits it',
+          'is on, but the NetworkPolicy "demo-network-policy" may shut out the ingress controller: set the `ingressControllerNamespace` option to its ' +
+            'namespace (e.g. `ingress-nginx`) so the policy admits it',
       },
     ]);
     const gateway = renderLlsd('{expose: {hostname: llama.example.com}, allowedFrom: {}}', { exposeKind: 'httproute', gateway: { name: 'public' } });

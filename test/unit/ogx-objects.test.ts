@@ -230,7 +230,8 @@ describe('Deployment (§3)', () => {
     expect(get(objects, 'Deployment').spec.template.metadata.annotations['llamastack.io/config-hash']).toBe(createHash('sha256').update(text).digest('hex'));
   });
 
-  it('runs the image entrypoint (no command) with container `ogx`, the image, two ports and the operator startup probe only (TestBuildContainerSpec/defaults)', () => {
+  it('runs the image entrypoint (no command) with container `ogx`, the image, two ports and the operator startup probe only ' +
+    '(TestBuildContainerSpec/defaults)', () => {
     const c = container(render(plan('')));
     expect(c.name).toBe('ogx');
     expect(c.image).toBe('docker.io/ogxai/distribution-starter:1.3.0');
@@ -642,7 +643,8 @@ describe('valid Kubernetes', () => {
     [
       'generated, workload in full',
       plan(
-        'workload:\n  replicas: 3\n  workers: 2\n  storage: {size: 5Gi}\n  podDisruptionBudget: {maxUnavailable: "25%"}\n  resourceClaims: [{name: gpu, resourceClaimName: gpu}]\n  overrides:\n    volumes: [{name: extra, emptyDir: {}}]\n    volumeMounts: [{name: extra, mountPath: /extra}]',
+        'workload:\n  replicas: 3\n  workers: 2\n  storage: {size: 5Gi}\n  podDisruptionBudget: {maxUnavailable: "25%"}\n  resourceClaims: [{name: gpu, ' +
+          'resourceClaimName: gpu}]\n  overrides:\n    volumes: [{name: extra, emptyDir: {}}]\n    volumeMounts: [{name: extra, mountPath: /extra}]',
         { mode: 'generated' },
       ),
     ],

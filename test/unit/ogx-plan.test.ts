@@ -123,7 +123,8 @@ describe('planOgxServer: spec.baseConfig and the CA bundle', () => {
   it('a CA ConfigMap key without a valid certificate is an error at that reference', () => {
     const inventory = inventoryOf(
       itemsFrom(
-        'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: ca, namespace: ai}\ndata: {ca.crt: "-----BEGIN CERTIFICATE-----\\nnotbase64!\\n-----END CERTIFICATE-----\\n"}\n',
+        'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: ca, namespace: ai}\ndata: {ca.crt: "-----BEGIN CERTIFICATE-----\\nnotbase64!\\n-----END ' +
+          'CERTIFICATE-----\\n"}\n',
       ),
     );
     const planned = planOgxServer(server('  distribution: {name: starter}\n  tls: {trust: {caCertificates: [{name: ca, key: ca.crt}]}}\n'), inventory);
@@ -157,7 +158,8 @@ describe('planOgxServer: the CA bundle as the operator gathers it (upstream obje
     expect(planned.plan.caBundle?.pem).toContain('-----END CERTIFICATE-----\n\n-----BEGIN CERTIFICATE-----');
   });
 
-  it("an odh-trusted-ca-bundle ConfigMap in the namespace adds its keys' certificates after the named ones (keys in name order, invalid keys skipped), even without tls.trust", () => {
+  it("an odh-trusted-ca-bundle ConfigMap in the namespace adds its keys' certificates after the named ones (keys in name order, invalid keys skipped), even " +
+    "without tls.trust", () => {
     const odh = (data: Record<string, string>) =>
       itemsFrom(
         `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: odh-trusted-ca-bundle, namespace: ai}\ndata:\n${Object.entries(data)

@@ -46,7 +46,10 @@ describe('the Safety API, removed in 1.0', () => {
         {
           path: 'spec.providers.safety',
           severity: 'error',
-          message: `configures the safety API, which llama-stack ${release} does not have (its last release with safety is 0.8.0): moderate through the responses provider's \`moderation_endpoint\` (an OpenAI-compatible moderation service, with \`moderation_headers\` from 1.1) instead of shields; an LLSD sets it in the config.yaml it gives by \`spec.overrideConfig\`. Remove \`providers.safety\`, or render for 0.8.0 with the \`llamastack.io/release\` annotation`,
+          message: `configures the safety API, which llama-stack ${release} does not have (its last release with safety is 0.8.0): moderate through the ` +
+            `responses provider's \`moderation_endpoint\` (an OpenAI-compatible moderation service, with \`moderation_headers\` from 1.1) instead of ` +
+            `shields; an LLSD sets it in the config.yaml it gives by \`spec.overrideConfig\`. Remove \`providers.safety\`, or render for 0.8.0 with the ` +
+            `\`llamastack.io/release\` annotation`,
         },
       ]);
     },
@@ -63,7 +66,8 @@ describe('the Safety API, removed in 1.0', () => {
 
   it('on 0.8.0 safety providers and shields still render', () => {
     const c = config(
-      'distribution: {name: starter}\nproviders:\n  inference: {provider: vllm, endpoint: "http://vllm:8000/v1"}\n  safety: {provider: llama-guard}\nresources:\n  models: [{name: meta-llama/Llama-Guard-3-8B, provider: vllm}]\n  shields: [meta-llama/Llama-Guard-3-8B]',
+      'distribution: {name: starter}\nproviders:\n  inference: {provider: vllm, endpoint: "http://vllm:8000/v1"}\n  safety: {provider: ' +
+        'llama-guard}\nresources:\n  models: [{name: meta-llama/Llama-Guard-3-8B, provider: vllm}]\n  shields: [meta-llama/Llama-Guard-3-8B]',
       '0.8.0',
     );
     expect(c.providers.safety.map((p: any) => p.provider_id)).toContain('llama-guard');
@@ -105,14 +109,16 @@ describe('strict TLS from 1.2', () => {
       {
         severity: 'info',
         path: ['spec', 'workload', 'overrides', _],
-        message: `llama-stack 1.3.0 refuses to start without TLS unless told it may, and the container ${_} is the LLSD's own, so the generated config.yaml sets \`server.insecure: true\` (enable \`networking.tls\` to serve TLS instead)`,
+        message: `llama-stack 1.3.0 refuses to start without TLS unless told it may, and the container ${_} is the LLSD's own, so the generated config.yaml ` +
+          `sets \`server.insecure: true\` (enable \`networking.tls\` to serve TLS instead)`,
       },
     ]);
   });
 
   it('TLS with an own command: the certificate files, no insecure, and an info that the ciphers are FIPS only', () => {
     const outcome = generate(
-      'distribution: {name: starter}\nnetworking:\n  tls: {enabled: true, secretName: tls}\nworkload:\n  overrides: {command: [ogx, stack, run, /etc/llama-stack/config.yaml]}',
+      'distribution: {name: starter}\nnetworking:\n  tls: {enabled: true, secretName: tls}\nworkload:\n  overrides: {command: [ogx, stack, run, ' +
+        '/etc/llama-stack/config.yaml]}',
       '1.2.2',
     );
     if (!outcome.ok) throw new Error(JSON.stringify(outcome.problems));
@@ -122,7 +128,8 @@ describe('strict TLS from 1.2', () => {
         path: 'spec.workload.overrides.command',
         severity: 'info',
         message:
-          'replaces the image entrypoint (ogx-entrypoint.sh, which passes `--insecure`): llama-stack 1.2.2 then serves TLS with its ciphers forced to a FIPS list (`server.tls_config.ciphers`), and `verify_tls: false` in `server.auth` stops it; clients must offer one of those ciphers',
+          'replaces the image entrypoint (ogx-entrypoint.sh, which passes `--insecure`): llama-stack 1.2.2 then serves TLS with its ciphers forced to a ' +
+            'FIPS list (`server.tls_config.ciphers`), and `verify_tls: false` in `server.auth` stops it; clients must offer one of those ciphers',
       },
     ]);
   });
@@ -162,7 +169,9 @@ describe('strict TLS with an overrideConfig', () => {
         path: 'spec.workload.overrides.command',
         severity: 'error',
         message:
-          'replaces the image entrypoint (ogx-entrypoint.sh), which passes `--insecure`: llama-stack 1.2.2 then exits ("TLS required") because the config.yaml of the ConfigMap "mine" (overrideConfig) sets neither `server.tls_certfile`/`tls_keyfile` nor `server.insecure: true`. Add `server: {insecure: true}` there, pass `--insecure` in the command, or enable `networking.tls`',
+          'replaces the image entrypoint (ogx-entrypoint.sh), which passes `--insecure`: llama-stack 1.2.2 then exits ("TLS required") because the ' +
+            'config.yaml of the ConfigMap "mine" (overrideConfig) sets neither `server.tls_certfile`/`tls_keyfile` nor `server.insecure: true`. Add ' +
+            '`server: {insecure: true}` there, pass `--insecure` in the command, or enable `networking.tls`',
       },
     ]);
     expect(overridden(`${base}\nserver: {insecure: true}`, '1.2.2').problems).toEqual([]);
@@ -191,7 +200,8 @@ describe('port and workers', () => {
         path: 'spec.workload.overrides.env.0',
         severity: 'warning',
         message:
-          'sets OGX_WORKERS, which overrides `server.workers: 2` (`workload.workers`) in llama-stack 1.2.2, while the CPU requests follow `workload.workers`: remove OGX_WORKERS and set `workload.workers` only',
+          'sets OGX_WORKERS, which overrides `server.workers: 2` (`workload.workers`) in llama-stack 1.2.2, while the CPU requests follow ' +
+            '`workload.workers`: remove OGX_WORKERS and set `workload.workers` only',
       },
     ]);
     expect(generate(spec, '1.1.3').problems).toEqual([]);
@@ -230,7 +240,8 @@ describe('storage on 1.x: every store of the release on the LLSD backends', () =
     '%s: batches sqlstore, prompts/connectors (SQL), messages kvstore, skills persistence name a backend of their family',
     (release) => {
       const c = config(
-        'distribution: {name: starter}\nstorage:\n  kv: {type: redis, endpoint: "redis://redis:6379"}\n  sql: {type: postgres, host: pg, database: ogx, user: ogx, password: {name: pg, key: password}}',
+        'distribution: {name: starter}\nstorage:\n  kv: {type: redis, endpoint: "redis://redis:6379"}\n  sql: {type: postgres, host: pg, database: ogx, ' +
+          'user: ogx, password: {name: pg, key: password}}',
         release,
       );
       expect(c.storage.backends.kv_default).toEqual({ type: 'kv_redis', host: 'redis', port: 6379 });

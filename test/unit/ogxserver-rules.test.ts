@@ -85,7 +85,8 @@ describe('CEL rules', () => {
   it('overrideConfig may be combined with network, tls, workload, monitoring and registryRefreshIntervalSeconds', () => {
     expect(
       problemsOf(
-        `${dist}\noverrideConfig: {name: c, key: config.yaml}\nnetwork: {}\ntls: {trust: {caCertificates: [{name: ca, key: ca.crt}]}}\nworkload: {}\nmonitoring: {}\nregistryRefreshIntervalSeconds: 5`,
+        `${dist}\noverrideConfig: {name: c, key: config.yaml}\nnetwork: {}\ntls: {trust: {caCertificates: [{name: ca, key: ca.crt}]}}\nworkload: ` +
+          `{}\nmonitoring: {}\nregistryRefreshIntervalSeconds: 5`,
       ),
     ).toEqual([]);
   });
@@ -436,7 +437,8 @@ describe('ogxNearMiss', () => {
   it.each(['OgxServer', 'OGXserver', 'OgxServers', 'ogxserver'])('kind %s names OGXServer', (kind) => {
     expect(ogxNearMiss({ apiVersion: 'ogx.io/v1beta1', kind })).toEqual({
       path: ['kind'],
-      message: `must be \`OGXServer\` (apiVersion \`ogx.io/v1beta1\`) for llsd-render to render it, not "${kind}"; as a misspelt OGXServer it would render nothing`,
+      message: `must be \`OGXServer\` (apiVersion \`ogx.io/v1beta1\`) for llsd-render to render it, not "${kind}"; as a misspelt OGXServer it would render ` +
+        `nothing`,
     });
   });
 

@@ -276,7 +276,8 @@ describe('release of `distribution.image`', () => {
     const p = planned(plan('distribution: {image: "quay.io/me/stack:latest"}\noverrideConfig: {configMapName: mine}', { inputs: newLayout }));
     expect([p.release, p.profile.image.portEnv]).toEqual(['1.3.0', 'OGX_PORT']);
     expect(p.releaseNote).toBe(
-      'the release is assumed from `storage.backends`, `distro_name`, the APIs inference, responses of the overrideConfig config.yaml, as the image tag is not a release: tag the image with its release or set the `llamastack.io/release` annotation',
+      'the release is assumed from `storage.backends`, `distro_name`, the APIs inference, responses of the overrideConfig config.yaml, as the image tag is ' +
+        'not a release: tag the image with its release or set the `llamastack.io/release` annotation',
     );
   });
 
@@ -291,7 +292,8 @@ describe('release of `distribution.image`', () => {
       {
         path: ['spec', 'distribution', 'image'],
         message:
-          'cannot tell which llama-stack release quay.io/me/stack:latest runs: no profile serves the APIs of the overrideConfig config.yaml. Tag the image with its release (e.g. `:1.3.0`) or set the `llamastack.io/release` annotation',
+          'cannot tell which llama-stack release quay.io/me/stack:latest runs: no profile serves the APIs of the overrideConfig config.yaml. Tag the image ' +
+            'with its release (e.g. `:1.3.0`) or set the `llamastack.io/release` annotation',
       },
     ]);
   });
@@ -301,7 +303,8 @@ describe('release of `distribution.image`', () => {
       {
         path: ['spec', 'distribution', 'image'],
         message:
-          'llama-stack 0.1.9 is not supported; supported releases: 0.2.x, 0.4.x, 0.7.x, 0.8.x, 1.0.x, 1.1.x, 1.2.x, 1.3.x (the release catalog has 0.2.14, 0.4.4, 0.7.1, 0.8.0, 1.0.0, 1.1.3, 1.2.2, 1.3.0; docs/releases.md "Adding a release" says how to add one)',
+          'llama-stack 0.1.9 is not supported; supported releases: 0.2.x, 0.4.x, 0.7.x, 0.8.x, 1.0.x, 1.1.x, 1.2.x, 1.3.x (the release catalog has 0.2.14, ' +
+            '0.4.4, 0.7.1, 0.8.0, 1.0.0, 1.1.3, 1.2.2, 1.3.0; docs/releases.md "Adding a release" says how to add one)',
       },
     ]);
   });
@@ -424,7 +427,8 @@ describe('RenderConfig `distributions` as an option', () => {
     expect(out.results.filter((r) => r.severity === 'error').map((r) => [r.field?.path, r.message])).toEqual([
       [
         'data.distributions.starter.configPath',
-        'is read from a file only by `llsd-render build` and `validate` (relative to the file that holds the RenderConfig); a KRM function cannot read files: give the base config inline as `config`',
+        'is read from a file only by `llsd-render build` and `validate` (relative to the file that holds the RenderConfig); a KRM function cannot read ' +
+          'files: give the base config inline as `config`',
       ],
     ]);
   });
@@ -439,7 +443,9 @@ describe('`configPath` in `llsd-render build` and `validate`', () => {
   afterAll(() => rmSync(root, { recursive: true, force: true }));
   // A whole config for 0.7.1: the startup rules run on it too.
   const base =
-    'version: 2\ndistro_name: mine\napis: [inference]\nproviders:\n  inference: []\nstorage:\n  backends:\n    kv_default: {type: kv_sqlite, db_path: /.llama/kv.db}\n    sql_default: {type: sql_sqlite, db_path: /.llama/sql.db}\n  stores:\n    metadata: {backend: kv_default, namespace: registry}\n    inference: {backend: sql_default, table_name: inference_store}\n';
+    'version: 2\ndistro_name: mine\napis: [inference]\nproviders:\n  inference: []\nstorage:\n  backends:\n    kv_default: {type: kv_sqlite, db_path: ' +
+      '/.llama/kv.db}\n    sql_default: {type: sql_sqlite, db_path: /.llama/sql.db}\n  stores:\n    metadata: {backend: kv_default, namespace: registry}\n ' +
+      '   inference: {backend: sql_default, table_name: inference_store}\n';
 
   function project(name: string, distributions: string, files: Record<string, string> = {}): string {
     const dir = join(root, name);

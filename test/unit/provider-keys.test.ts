@@ -134,7 +134,8 @@ describe('release-aware keys, spelled out', () => {
       {
         path: ['spec', 'providers', 'inference', 'apiKey'],
         message:
-          "cannot be set for remote::bedrock: it takes no API key in llama-stack 0.2.14; remove `apiKey` or use `secretRefs` with the provider's own keys (aws_access_key_id, aws_secret_access_key, aws_session_token)",
+          "cannot be set for remote::bedrock: it takes no API key in llama-stack 0.2.14; remove `apiKey` or use `secretRefs` with the provider's own keys " +
+            "(aws_access_key_id, aws_secret_access_key, aws_session_token)",
       },
     ]);
   });

@@ -118,7 +118,9 @@ describe('a base entry at a localhost default', () => {
       ['all-MiniLM-L6-v2', 'sentence-transformers'],
     ]);
     expect(problemLines(outcome)).toEqual([
-      'info spec.providers.inference: replaces the base config\'s provider "vllm-inference" (remote::vllm at http://localhost:8000/v1, a default address nothing in the pod serves, which would stop the server at startup); resources registered with it now use "mine"; to configure that entry instead, give this provider `id: vllm-inference`',
+      'info spec.providers.inference: replaces the base config\'s provider "vllm-inference" (remote::vllm at http://localhost:8000/v1, a default address ' +
+        'nothing in the pod serves, which would stop the server at startup); resources registered with it now use "mine"; to configure that entry instead, ' +
+        'give this provider `id: vllm-inference`',
     ]);
   });
 

@@ -252,7 +252,8 @@ describe('layers', () => {
     const layer = Buffer.from('not really zstd');
     const reg = await fakeRegistry({ labels: layerLabels(layer), layer, layerMediaType: 'application/vnd.oci.image.layer.v1.tar+zstd' });
     expect(messageOf(await lookUp(reg.host))).toBe(
-      `${reg.host}/demo/app:1.0 cannot give its config.yaml: its layer ${digestOf(layer)} is of type "application/vnd.oci.image.layer.v1.tar+zstd", which llsd-render cannot unpack (tar, tar+gzip); put the config in a gzip-compressed layer or in the io.llamastack.config.base64 label`,
+      `${reg.host}/demo/app:1.0 cannot give its config.yaml: its layer ${digestOf(layer)} is of type "application/vnd.oci.image.layer.v1.tar+zstd", which ` +
+        `llsd-render cannot unpack (tar, tar+gzip); put the config in a gzip-compressed layer or in the io.llamastack.config.base64 label`,
     );
   });
 });

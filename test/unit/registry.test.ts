@@ -98,7 +98,8 @@ describe('the label convention (FR-027a/b)', () => {
   it('no labels: missing, and the message is FR-027e word for word', () => {
     expect(configLocation({ 'org.opencontainers.image.version': '1' })).toEqual({ kind: 'missing' });
     expect(missingLabelsMessage('quay.io/me/stack:1')).toBe(
-      'Distribution image quay.io/me/stack:1 missing config labels. Add labels using `crane mutate` or use `overrideConfig` to provide configuration manually. See docs/configuration.md for details.',
+      'Distribution image quay.io/me/stack:1 missing config labels. Add labels using `crane mutate` or use `overrideConfig` to provide configuration ' +
+        'manually. See docs/configuration.md for details.',
     );
   });
 

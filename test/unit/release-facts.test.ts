@@ -37,7 +37,8 @@ function stringLiterals(source: string): Array<{ line: number; text: string }> {
 describe('no release fact in TypeScript outside src/catalog/', () => {
   it('the scanner finds versions in strings and templates, not in comments or regexes', () => {
     const found = stringLiterals(
-      "// 0.7.1\nconst a = '0.8.0';\nconst b = `removed in ${x} 1.2.3`;\nconst r = /^\\d+\\.0\\.0$/; /* 2.0.0 */ const c = \"x 0.4.4\"; const ip = '127.0.0.1';",
+      "// 0.7.1\nconst a = '0.8.0';\nconst b = `removed in ${x} 1.2.3`;\nconst r = /^\\d+\\.0\\.0$/; /* 2.0.0 */ const c = \"x 0.4.4\"; const ip = " +
+        "'127.0.0.1';",
     );
     expect(found.filter((s) => VERSION.test(s.text))).toEqual([
       { line: 2, text: '0.8.0' },

@@ -51,7 +51,8 @@ describe('readResourceList item by item (issue 15)', () => {
     ],
     [
       'block scalars: literal, folded, kept and stripped ends, indentation indicator',
-      `${head}items:\n${cm('a', '  data:\n    k: |+\n      x\n\n    f: >-\n      a\n      b\n    i: |2\n        two more\n    z: |\n      last\n\n')}${cm('b')}`,
+      `${head}items:\n${cm('a', '  data:\n    k: |+\n      x\n\n    f: >-\n      a\n      b\n    i: |2\n        two more\n    z: |\n      last\n\n')}` +
+        `${cm('b')}`,
     ],
     [
       'plain scalars kept as written (0755, 1e3, on, ~), quoted and multi-line flow values',
@@ -63,7 +64,8 @@ describe('readResourceList item by item (issue 15)', () => {
     ],
     [
       'an entry with its map on the next line, and one with more spaces after the dash',
-      `${head}items:\n-\n  apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n-   apiVersion: v1\n    kind: ConfigMap\n    metadata:\n      name: b\n`,
+      `${head}items:\n-\n  apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n-   apiVersion: v1\n    kind: ConfigMap\n    metadata:\n      name: ` +
+        `b\n`,
     ],
     ['no newline at the end', `${head}items:\n${cm('a', '  data:\n    t: |\n      no end')}`],
     ['a comment and empty lines in the header', `# header\n${head}\nitems:\n${cm('a')}\n# end\n`],

@@ -12,7 +12,8 @@ describe('models', () => {
   it('embedding models carry metadata.embedding_dimension (0.3.0+: registered_resources.models)', () => {
     const config = configOf(
       starter(
-        'providers:\n  inference: {provider: ollama, endpoint: "http://o:11434/v1"}\nresources:\n  models: [{name: nomic-embed-text, modelType: embedding, embeddingDimension: 768}]',
+        'providers:\n  inference: {provider: ollama, endpoint: "http://o:11434/v1"}\nresources:\n  models: [{name: nomic-embed-text, modelType: embedding, ' +
+          'embeddingDimension: 768}]',
       ),
     );
     expect(config.registered_resources.models).toEqual([
@@ -30,7 +31,8 @@ describe('models', () => {
   it('≤ 0.2: the top-level models list, after the base entries a CR model does not replace', () => {
     const config = configOf(
       old(
-        'resources:\n  models: [{name: all-MiniLM-L6-v2, provider: sentence-transformers, modelType: embedding, embeddingDimension: 384}, {name: m, provider: vllm-inference, contextLength: 8192}]',
+        'resources:\n  models: [{name: all-MiniLM-L6-v2, provider: sentence-transformers, modelType: embedding, embeddingDimension: 384}, {name: m, ' +
+          'provider: vllm-inference, contextLength: 8192}]',
       ),
     );
     expect(config.models).toEqual([
@@ -50,7 +52,8 @@ describe('models', () => {
 
 describe('shields', () => {
   const guard =
-    'providers:\n  inference: {provider: vllm, endpoint: "http://v/v1"}\n  safety: {provider: llama-guard}\nresources:\n  models: [meta-llama/Llama-Guard-3-8B]\n  shields: [meta-llama/Llama-Guard-3-8B]';
+    'providers:\n  inference: {provider: vllm, endpoint: "http://v/v1"}\n  safety: {provider: llama-guard}\nresources:\n  models: ' +
+      '[meta-llama/Llama-Guard-3-8B]\n  shields: [meta-llama/Llama-Guard-3-8B]';
 
   it("llama-guard: the shield is named after its guard model; provider_shield_id is the model's id (0.3.0+: provider_id/model_id)", () => {
     const outcome = starter(guard);
@@ -63,7 +66,8 @@ describe('shields', () => {
     // starter's default names its shield switched on by SAFETY_MODEL: moved to ours, and said so.
     expect(config.safety).toEqual({ default_shield_id: 'meta-llama/Llama-Guard-3-8B' });
     expect(problemLines(outcome)).toEqual([
-      'info spec.resources.shields.0: set safety.default_shield_id to "meta-llama/Llama-Guard-3-8B": the distribution\'s default "llama-guard" is not a shield the server will certainly register, and a default that names no registered shield stops the server',
+      'info spec.resources.shields.0: set safety.default_shield_id to "meta-llama/Llama-Guard-3-8B": the distribution\'s default "llama-guard" is not a ' +
+        'shield the server will certainly register, and a default that names no registered shield stops the server',
     ]);
   });
 
@@ -82,7 +86,9 @@ describe('shields', () => {
   it('llama-guard with a shield that names no registered model is an error saying how to name the guard model', () => {
     const outcome = starter('providers:\n  safety: {provider: llama-guard}\nresources:\n  shields: [llama-guard]');
     expect(problemLines(outcome)).toEqual([
-      'error spec.resources.shields.0: names no registered model: the safety provider "llama-guard" (inline::llama-guard) runs each shield\'s guard model through inference, so register the guard model under the shield\'s name in `spec.resources.models`, for example `models: [{name: meta-llama/Llama-Guard-3-8B, provider: <inference provider id>}]` and `shields: [meta-llama/Llama-Guard-3-8B]`',
+      'error spec.resources.shields.0: names no registered model: the safety provider "llama-guard" (inline::llama-guard) runs each shield\'s guard model ' +
+        'through inference, so register the guard model under the shield\'s name in `spec.resources.models`, for example `models: [{name: ' +
+        'meta-llama/Llama-Guard-3-8B, provider: <inference provider id>}]` and `shields: [meta-llama/Llama-Guard-3-8B]`',
     ]);
   });
 
@@ -97,8 +103,10 @@ describe('shields', () => {
   it("without a safety provider in the CR, the distribution's first enabled one, with an info result when it has several", () => {
     const outcome = starter('resources:\n  models: [{name: guard, provider: fireworks}]\n  shields: [guard]');
     expect(problemLines(outcome)).toEqual([
-      'info spec.resources.shields: registered with the distribution\'s safety provider "llama-guard", the first of llama-guard, code-scanner; configure `spec.providers.safety` to choose another',
-      'info spec.resources.shields.0: set safety.default_shield_id to "guard": the distribution\'s default "llama-guard" is not a shield the server will certainly register, and a default that names no registered shield stops the server',
+      'info spec.resources.shields: registered with the distribution\'s safety provider "llama-guard", the first of llama-guard, code-scanner; configure ' +
+        '`spec.providers.safety` to choose another',
+      'info spec.resources.shields.0: set safety.default_shield_id to "guard": the distribution\'s default "llama-guard" is not a shield the server will ' +
+        'certainly register, and a default that names no registered shield stops the server',
     ]);
     expect(configOf(outcome).registered_resources.shields.at(-1)).toEqual({
       shield_id: 'guard',
@@ -110,7 +118,8 @@ describe('shields', () => {
   it('no safety provider at all, or safety disabled: an error', () => {
     const base = base03.replace(/  safety:\n(?:  - .*\n|    .*\n)+/, '');
     expect(problemLines(generate(inlinePlan('distribution: {name: x}\nresources:\n  shields: [s]', '0.4.4', profile04(), base)))).toEqual([
-      'error spec.resources.shields: needs a safety provider, and the distribution enables none: configure `spec.providers.safety`, for example `{provider: llama-guard}`',
+      'error spec.resources.shields: needs a safety provider, and the distribution enables none: configure `spec.providers.safety`, for example `{provider: ' +
+        'llama-guard}`',
     ]);
     expect(problemLines(starter('disabled: [safety]\nresources:\n  shields: [s]'))).toEqual([
       'error spec.resources.shields: cannot be registered because `spec.disabled` lists safety; remove safety from `disabled`, or remove the shields',
@@ -128,7 +137,8 @@ describe('tools', () => {
 
   it('0.7.0+: a tool no enabled provider serves is an error saying what to configure', () => {
     expect(problemLines(starter('resources:\n  tools: [wolfram_alpha]'))).toEqual([
-      'error spec.resources.tools.0: needs a tool_runtime provider that serves builtin::wolfram_alpha (wolfram-alpha), and the rendered config enables none: add one to `spec.providers.toolRuntime`, for example `{provider: wolfram-alpha, apiKey: {secretKeyRef: {name: <secret>, key: <key>}}}`',
+      'error spec.resources.tools.0: needs a tool_runtime provider that serves builtin::wolfram_alpha (wolfram-alpha), and the rendered config enables ' +
+        'none: add one to `spec.providers.toolRuntime`, for example `{provider: wolfram-alpha, apiKey: {secretKeyRef: {name: <secret>, key: <key>}}}`',
     ]);
     expect(starter('providers:\n  toolRuntime: {provider: wolfram-alpha, apiKey: {name: w, key: k}}\nresources:\n  tools: [wolfram_alpha]').ok).toBe(true);
   });
@@ -149,7 +159,8 @@ describe('tools', () => {
     ]);
     const ours = configOf(
       old(
-        'providers:\n  toolRuntime: [{id: bing, provider: bing-search, apiKey: {name: b, key: k}}, {id: wolfram, provider: wolfram-alpha}]\nresources:\n  tools: [websearch, wolfram_alpha]',
+        'providers:\n  toolRuntime: [{id: bing, provider: bing-search, apiKey: {name: b, key: k}}, {id: wolfram, provider: wolfram-alpha}]\nresources:\n  ' +
+          'tools: [websearch, wolfram_alpha]',
       ),
     );
     expect(ours.tool_groups).toEqual([

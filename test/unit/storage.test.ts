@@ -54,7 +54,8 @@ describe('0.3.0+ layout (starter 0.7.1)', () => {
 
   it('postgres: host, port, database → db, user, password; Secret keys become LLSD_STORAGE_SQL_<FIELD> placeholders', () => {
     const outcome = starter(
-      'storage:\n  sql:\n    type: postgres\n    host: {secretKeyRef: {name: pg, key: host}}\n    port: {secretKeyRef: {name: pg, key: port}}\n    database: llamastack\n    user: llama\n    password: {secretKeyRef: {name: pg, key: password}}',
+      'storage:\n  sql:\n    type: postgres\n    host: {secretKeyRef: {name: pg, key: host}}\n    port: {secretKeyRef: {name: pg, key: port}}\n    ' +
+        'database: llamastack\n    user: llama\n    password: {secretKeyRef: {name: pg, key: password}}',
     );
     expect(configOf(outcome).storage.backends.sql_default).toEqual({
       type: 'sql_postgres',
@@ -69,7 +70,8 @@ describe('0.3.0+ layout (starter 0.7.1)', () => {
 
   it('a password, user or database from a Secret gets a warning: the server would read an all-digit value as a number; a port does not', () => {
     const outcome = starter(
-      'storage:\n  kv:\n    type: postgres\n    host: pg\n    port: {secretKeyRef: {name: pg, key: port}}\n    database: {secretKeyRef: {name: pg, key: db}}\n    user: {secretKeyRef: {name: pg, key: user}}\n    password: {name: pg, key: password}',
+      'storage:\n  kv:\n    type: postgres\n    host: pg\n    port: {secretKeyRef: {name: pg, key: port}}\n    database: {secretKeyRef: {name: pg, key: ' +
+        'db}}\n    user: {secretKeyRef: {name: pg, key: user}}\n    password: {name: pg, key: password}',
     );
     expect(outcome.ok).toBe(true);
     expect(outcome.problems.map((p) => [p.severity, p.path.join('.')])).toEqual([
@@ -78,7 +80,8 @@ describe('0.3.0+ layout (starter 0.7.1)', () => {
       ['warning', 'spec.storage.kv.password'],
     ]);
     expect(outcome.problems[2]?.message).toBe(
-      'is read from the Secret "pg" through ${env.LLSD_STORAGE_KV_PASSWORD}; llama-stack turns a substituted value that reads as a number or as true/false into that type, so a password such as 123456 would stop the server: keep the value of key "password" non-numeric',
+      'is read from the Secret "pg" through ${env.LLSD_STORAGE_KV_PASSWORD}; llama-stack turns a substituted value that reads as a number or as true/false ' +
+        'into that type, so a password such as 123456 would stop the server: keep the value of key "password" non-numeric',
     );
   });
 
@@ -109,7 +112,8 @@ describe('0.3.0+ layout (starter 0.7.1)', () => {
     it('a password is an error that names the alternatives, not a key the server ignores', () => {
       const outcome = starter('storage:\n  kv: {type: redis, endpoint: "redis://r:6379", password: {name: r, key: p}}');
       expect(problemLines(outcome)).toEqual([
-        "error spec.storage.kv.password: is not read by llama-stack's redis backend, which takes only host and port; remove `password` and let only the llama-stack pod reach redis (a NetworkPolicy), or use a postgres store, which takes a password",
+        "error spec.storage.kv.password: is not read by llama-stack's redis backend, which takes only host and port; remove `password` and let only the " +
+          "llama-stack pod reach redis (a NetworkPolicy), or use a postgres store, which takes a password",
       ]);
     });
 
@@ -190,7 +194,8 @@ describe('≤ 0.2 layout (top-level stores)', () => {
       .replace(/  files:\n(?:  - .*\n|    .*\n)+/, '');
     const outcome = old('storage:\n  sql: {type: postgres, host: pg, user: u}', base);
     expect(problemLines(outcome)).toEqual([
-      'warning spec.storage.sql: has no effect: the llama-stack 0.2.24 config of distribution test keeps no SQL store (inference_store, responses_store or files metadata_store); remove it',
+      'warning spec.storage.sql: has no effect: the llama-stack 0.2.24 config of distribution test keeps no SQL store (inference_store, responses_store or ' +
+        'files metadata_store); remove it',
     ]);
     expect(configOf(outcome).inference_store).toBeUndefined();
   });

@@ -83,7 +83,8 @@ describe('the migration guide\'s field mapping, v1alpha1 → OGXServer, row by r
     const { spec, warnings } = converted(server({ podOverrides: { terminationGracePeriodSeconds: 90 } }));
     expect(spec.workload).toBeUndefined();
     expect(warningAt(warnings, 'spec.server.podOverrides.terminationGracePeriodSeconds')).toBe(
-      'is dropped: an OGXServer has no termination grace period, so the pod gets the Kubernetes default (30 s); patch the rendered Deployment (e.g. with kustomize) to keep it',
+      'is dropped: an OGXServer has no termination grace period, so the pod gets the Kubernetes default (30 s); patch the rendered Deployment (e.g. with ' +
+        'kustomize) to keep it',
     );
   });
 

@@ -261,7 +261,8 @@ describe('storage', () => {
 describe('overrides', () => {
   it('terminationGracePeriodSeconds, command, volumes and mounts are set as written', () => {
     const r = build(
-      `${starter}\nworkload:\n  overrides:\n    terminationGracePeriodSeconds: 90\n    command: [ogx, stack, run]\n    volumes: [{name: extra, emptyDir: {}}]\n    volumeMounts: [{name: extra, mountPath: /extra}]`,
+      `${starter}\nworkload:\n  overrides:\n    terminationGracePeriodSeconds: 90\n    command: [ogx, stack, run]\n    volumes: [{name: extra, emptyDir: ` +
+        `{}}]\n    volumeMounts: [{name: extra, mountPath: /extra}]`,
     );
     const pod = r.deployment.template.spec;
     expect(pod.terminationGracePeriodSeconds).toBe(90);
@@ -293,7 +294,12 @@ describe('server TLS', () => {
   });
 
   const override = (server: string) =>
-    `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: full, namespace: ai}\ndata:\n  config.yaml: |\n    version: 2\n    distro_name: custom\n    apis: [inference]\n    providers:\n      inference:\n        - {provider_id: ollama, provider_type: remote::ollama, config: {base_url: "http://ollama:11434/v1"}}\n    storage:\n      backends:\n        kv_default: {type: kv_sqlite, db_path: /.llama/kv.db}\n        sql_default: {type: sql_sqlite, db_path: /.llama/sql.db}\n      stores:\n        metadata: {backend: kv_default, namespace: registry}\n        inference: {backend: sql_default, table_name: inference_store}\n        conversations: {backend: sql_default, table_name: openai_conversations}\n        prompts: {backend: kv_default, namespace: prompts}\n    server: ${server}\n---\n${tlsSecret}`;
+    `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: full, namespace: ai}\ndata:\n  config.yaml: |\n    version: 2\n    distro_name: custom\n    apis: ` +
+      `[inference]\n    providers:\n      inference:\n        - {provider_id: ollama, provider_type: remote::ollama, config: {base_url: ` +
+      `"http://ollama:11434/v1"}}\n    storage:\n      backends:\n        kv_default: {type: kv_sqlite, db_path: /.llama/kv.db}\n        sql_default: ` +
+      `{type: sql_sqlite, db_path: /.llama/sql.db}\n      stores:\n        metadata: {backend: kv_default, namespace: registry}\n        inference: ` +
+      `{backend: sql_default, table_name: inference_store}\n        conversations: {backend: sql_default, table_name: openai_conversations}\n        ` +
+      `prompts: {backend: kv_default, namespace: prompts}\n    server: ${server}\n---\n${tlsSecret}`;
   const withOverride = `${starter}\noverrideConfig: {configMapName: full}\nnetworking:\n  tls: {enabled: true, secretName: demo-tls}`;
 
   it('with overrideConfig: the config must name the mounted files; other paths are a warning', () => {
@@ -371,7 +377,8 @@ describe('CA bundle', () => {
       {
         field: 'spec.networking.tls.caBundle.configMapName',
         message:
-          'names the ConfigMap "corp-ca", whose key "ca-bundle.crt" holds 1 CERTIFICATE block that is not a valid X.509 certificate; it is left out of the bundle',
+          'names the ConfigMap "corp-ca", whose key "ca-bundle.crt" holds 1 CERTIFICATE block that is not a valid X.509 certificate; it is left out of the ' +
+            'bundle',
       },
     ]);
     expect(r.objects.find((o) => o.metadata.name.startsWith('demo-ca-bundle-'))?.data['ca-bundle.crt']).toBe(rootCa);

@@ -22,14 +22,16 @@ describe('a corpus of common YAML mistakes: one problem each, at the line to edi
       'a key less indented than the one above it',
       cm('    name: x\n  namespace: y\n'),
       5,
-      'this line starts at column 3, but the keys of one mapping must start at the same column: indent it to column 5 like `name` (line 4, column 5), or at column 1 like `metadata` (line 3, column 1), whichever it belongs to (column 3)',
+      'this line starts at column 3, but the keys of one mapping must start at the same column: indent it to column 5 like `name` (line 4, column 5), or at ' +
+        'column 1 like `metadata` (line 3, column 1), whichever it belongs to (column 3)',
     ],
     [
       // yaml pointed at line 4, which is right.
       'a key more indented than the one above it (which has a value)',
       cm('  name: x\n    namespace: y\n'),
       5,
-      'this line is indented more than the key above it expects: `name` on line 4 already has a value, so nothing can be nested under it; start this line at column 3, like that key, or move that value onto lines of its own (column 5)',
+      'this line is indented more than the key above it expects: `name` on line 4 already has a value, so nothing can be nested under it; start this line ' +
+        'at column 3, like that key, or move that value onto lines of its own (column 5)',
     ],
     [
       // yaml said so at the end of the file.
@@ -48,13 +50,15 @@ describe('a corpus of common YAML mistakes: one problem each, at the line to edi
       'an unclosed flow sequence',
       cm('  name: x\n  finalizers: [a, b\ndata:\n  a: b\n'),
       5,
-      'the `[` opened here is never closed; end the list with `]` (a list in `[]` that goes on over several lines must indent them more than its key) (column 15)',
+      'the `[` opened here is never closed; end the list with `]` (a list in `[]` that goes on over several lines must indent them more than its key) ' +
+        '(column 15)',
     ],
     [
       'an unclosed flow mapping',
       cm('  name: x\n  labels: {a: b\ndata:\n  a: b\n'),
       5,
-      'the `{` opened here is never closed; end the mapping with `}` (a mapping in `{}` that goes on over several lines must indent them more than its key) (column 11)',
+      'the `{` opened here is never closed; end the mapping with `}` (a mapping in `{}` that goes on over several lines must indent them more than its key) ' +
+        '(column 11)',
     ],
     [
       'a closed flow list whose next line is not indented',
@@ -85,19 +89,22 @@ describe('a corpus of common YAML mistakes: one problem each, at the line to edi
       'a list item after the keys of a mapping',
       cm('  name: x\n- a\n'),
       5,
-      'a list item (`- `) where the mapping around it expects `key: value` lines; a mapping cannot also hold list items: put the list under a key of its own (`key:` and the items indented below it) (column 1)',
+      'a list item (`- `) where the mapping around it expects `key: value` lines; a mapping cannot also hold list items: put the list under a key of its ' +
+        'own (`key:` and the items indented below it) (column 1)',
     ],
     [
       'a list item among the keys of a mapping',
       cm('  name: x\n  - a\n'),
       5,
-      'a list item (`- `) where the mapping around it expects `key: value` lines; a mapping cannot also hold list items: put the list under a key of its own (`key:` and the items indented below it) (column 3)',
+      'a list item (`- `) where the mapping around it expects `key: value` lines; a mapping cannot also hold list items: put the list under a key of its ' +
+        'own (`key:` and the items indented below it) (column 3)',
     ],
     [
       'an alias to nothing',
       cm('  name: *x\n'),
       4,
-      'this alias (`*`) names no anchor (`&`) set before it in this document; quote the value if the `*` is part of the text, or set the anchor first (column 9)',
+      'this alias (`*`) names no anchor (`&`) set before it in this document; quote the value if the `*` is part of the text, or set the anchor first ' +
+        '(column 9)',
     ],
   ])('%s', (_name, text, line, message) => {
     expect(parseYamlStream(text).problems).toEqual([{ message, line }]);
@@ -132,21 +139,24 @@ describe('a corpus of common YAML mistakes: one problem each, at the line to edi
       'a key with a value moved left of the key above it',
       dedent(5),
       5,
-      'this line starts at column 6, but the keys of one mapping must start at the same column: indent it to column 7 like `provider` (line 4, column 7) (column 6)',
+      'this line starts at column 6, but the keys of one mapping must start at the same column: indent it to column 7 like `provider` (line 4, column 7) ' +
+        '(column 6)',
     ],
     // No key above it to line up with: the keys after it show where it belongs.
     [
       'the first key of a mapping moved left of the keys below it',
       dedent(4),
       4,
-      'this line starts at column 6, but the keys of one mapping must start at the same column: indent it to column 7 like `endpoint` (line 5, column 7) (column 6)',
+      'this line starts at column 6, but the keys of one mapping must start at the same column: indent it to column 7 like `endpoint` (line 5, column 7) ' +
+        '(column 6)',
     ],
     // Alone in its mapping: nothing says the key moved, so the line indented under it is the one to fix, as before.
     [
       'a lone key with a value moved left of the line under it',
       dedent(8),
       9,
-      'this line is indented more than the key above it expects: `name` on line 8 already has a value, so nothing can be nested under it; start this line at column 10, like that key, or move that value onto lines of its own (column 11)',
+      'this line is indented more than the key above it expects: `name` on line 8 already has a value, so nothing can be nested under it; start this line ' +
+        'at column 10, like that key, or move that value onto lines of its own (column 11)',
     ],
   ])('an indentation mistake in the quickstart providers: %s', (_name, edit, line, message) => {
     expect(parseYamlStream(providers(edit)).problems).toEqual([{ message, line }]);
@@ -238,14 +248,16 @@ describe('every error `yaml` reports, in plain words (no parser sentence, never 
       'a `: ` inside a `{…}` value',
       'data: {password: x: y}\n',
       1,
-      'a value inside `{…}` holds `: `, which YAML cannot read there; quote the value (\'…\' or "…"), or if it is two entries, put a `,` between them (column 18)',
+      'a value inside `{…}` holds `: `, which YAML cannot read there; quote the value (\'…\' or "…"), or if it is two entries, put a `,` between them ' +
+        '(column 18)',
     ],
     [
       'BLOCK_IN_FLOW',
       'a missing `,` in `{…}`',
       'a: {b: 1 c: 2}\n',
       1,
-      'a value inside `{…}` holds `: `, which YAML cannot read there; quote the value (\'…\' or "…"), or if it is two entries, put a `,` between them (column 8)',
+      'a value inside `{…}` holds `: `, which YAML cannot read there; quote the value (\'…\' or "…"), or if it is two entries, put a `,` between them ' +
+        '(column 8)',
     ],
     [
       'BLOCK_IN_FLOW',
@@ -266,7 +278,8 @@ describe('every error `yaml` reports, in plain words (no parser sentence, never 
       'a `|` block less indented than its first line',
       'a: |\n      \n  x\n',
       3,
-      'a `|` or `>` block starts with blank lines holding more spaces than its first line of text; remove the spaces on those blank lines, or give the indentation after the `|` (`|2`) (column 3)',
+      'a `|` or `>` block starts with blank lines holding more spaces than its first line of text; remove the spaces on those blank lines, or give the ' +
+        'indentation after the `|` (`|2`) (column 3)',
     ],
     [
       'MISSING_CHAR',
@@ -316,7 +329,8 @@ describe('every error `yaml` reports, in plain words (no parser sentence, never 
       'a list item on the line of its key',
       'a: - b\n',
       1,
-      'a list item (`- `) cannot start on the line of its key; put the items on the lines below it, indented, or quote the value if the `-` is part of it (column 4)',
+      'a list item (`- `) cannot start on the line of its key; put the items on the lines below it, indented, or quote the value if the `-` is part of it ' +
+        '(column 4)',
     ],
     [
       'UNEXPECTED_TOKEN',
@@ -469,7 +483,8 @@ describe('an unclosed quote, where `yaml` ended the value (attacker probe: "ever
     expect(parseYamlStream('a: 1\nd: "x\ne: 1\n---\nb: 1\n').problems).toEqual([
       {
         message:
-          'the quote " opened here is never closed, so the rest of the file (the `---` on line 4 and the documents after it too) was read as one text; end the value with " on this line (column 4)',
+          'the quote " opened here is never closed, so the rest of the file (the `---` on line 4 and the documents after it too) was read as one text; end ' +
+            'the value with " on this line (column 4)',
         line: 2,
       },
     ]);
@@ -479,14 +494,16 @@ describe('an unclosed quote, where `yaml` ended the value (attacker probe: "ever
     expect(parseYamlStream('a: 1\nd: "x\ne: 1\n---\nb: "1"\n').problems).toEqual([
       {
         message:
-          'the quote " opened here is never closed before line 3, which YAML reads as the next key (it is indented no more than this value\'s key); end the value with " on this line (column 4)',
+          'the quote " opened here is never closed before line 3, which YAML reads as the next key (it is indented no more than this value\'s key); end the ' +
+            'value with " on this line (column 4)',
         line: 2,
       },
     ]);
     expect(parseYamlStream("a:\n  d: 'x\n  e: 1\nf: 'y'\n").problems).toEqual([
       {
         message:
-          "the quote ' opened here is never closed before line 3, which YAML reads as the next key (it is indented no more than this value's key); end the value with ' on this line (column 6)",
+          "the quote ' opened here is never closed before line 3, which YAML reads as the next key (it is indented no more than this value's key); end the " +
+            "value with ' on this line (column 6)",
         line: 2,
       },
     ]);

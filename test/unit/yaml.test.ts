@@ -90,7 +90,8 @@ describe('aliases, merges and tags that would hang, crash or change a value (iss
     expect(problems).toEqual([
       {
         message:
-          'this alias (`*`) names no anchor (`&`) set before it in this document; quote the value if the `*` is part of the text, or set the anchor first (column 11)',
+          'this alias (`*`) names no anchor (`&`) set before it in this document; quote the value if the `*` is part of the text, or set the anchor first ' +
+            '(column 11)',
         line: 1,
       },
     ]);
@@ -121,7 +122,8 @@ describe('aliases, merges and tags that would hang, crash or change a value (iss
   ])('%j: the tag changes the value, an error naming it', (text, tag, type, column) => {
     expect(parseYamlStream(text).problems).toEqual([
       {
-        message: `the tag ${tag} makes this value ${type}, not what its text says; remove the tag, and quote the value if it is meant as text (column ${column})`,
+        message: `the tag ${tag} makes this value ${type}, not what its text says; remove the tag, and quote the value if it is meant as text (column ` +
+          `${column})`,
         line: 1,
       },
     ]);
