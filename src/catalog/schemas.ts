@@ -1,6 +1,6 @@
 // What checking a config against a catalog release's JSON Schemas needs beyond the schemas
-// themselves: how that release substitutes `${env.…}` before it validates (server catalog
-// <R>/env-substitution.md, read from each release's `replace_env_vars`), and the conversions its
+// themselves: how that release substitutes `${env.…}` before it validates (configs/release-notes.yaml
+// `envSubstitution`, read from each release's `replace_env_vars`), and the conversions its
 // pydantic validators make that a JSON Schema cannot say.
 
 import { inRange, releaseNotes } from './catalog.js';

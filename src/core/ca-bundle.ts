@@ -1,5 +1,5 @@
-// `networking.tls.caBundle`: the CA certificates the server trusts for outbound TLS (DESIGN §6,
-// FR-063; notes operator.md §1a "CA bundle handling"). As the operator builds `<name>-ca-bundle`,
+// `networking.tls.caBundle`: the CA certificates the server trusts for outbound TLS (docs/config-generation.md;
+// the v1alpha1 operator's CA bundle handling). As the operator builds `<name>-ca-bundle`,
 // only the PEM CERTIFICATE blocks of the selected keys that parse as X.509 are kept, re-encoded and
 // joined; the result is rendered as a hash-named ConfigMap, so a changed bundle rolls the pods.
 import { X509Certificate } from 'node:crypto';

@@ -1,5 +1,5 @@
-// llama-stack's `${env.…}` placeholders as its `replace_env_vars` finds them (server catalog
-// <R>/env-substitution.md): `${env.X}`, `${env.X:=default}`, `${env.X:+value}` (profile envSyntax
+// llama-stack's `${env.…}` placeholders as its `replace_env_vars` finds them (configs/release-notes.yaml
+// `envSubstitution`): `${env.X}`, `${env.X:=default}`, `${env.X:+value}` (profile envSyntax
 // `bash`), or before 0.2.13 `${env.X:default}` and `${env.X+value}`. Shared by the startup rules
 // and the release-schema check.
 

@@ -93,7 +93,7 @@ function unseenByGenerator(ref: SecretReference, severity: 'error' | 'warning'):
  * as `${env.X}`, and llama-stack converts what it substitutes: a value that reads as a number
  * becomes an int or a float, `true`/`false` a bool, and an empty one stops it ("not set or empty")
  * — so an API key or password of all digits fails the server's string field at startup
- * (server-catalog env-substitution.md). Where the Secret is in the input, its value is classified
+ * (each release's `replace_env_vars`, configs/release-notes.yaml `envSubstitution`). Where the Secret is in the input, its value is classified
  * here, and only the class is reported: never the value. Ports are left alone (an int is wanted).
  */
 function typedSecretValues(namespace: string | undefined, refs: readonly SecretReference[], inventory: Inventory): FieldProblem[] {

@@ -1,5 +1,5 @@
-// What `spec.workload` and `spec.networking.tls` put into config.yaml's `server` block (DESIGN §6;
-// notes llamastack-config.md §1.3), and the checks that need the finished config: an
+// What `spec.workload` and `spec.networking.tls` put into config.yaml's `server` block (docs/config-generation.md;
+// llama-stack's `server` settings), and the checks that need the finished config: an
 // overrideConfig must say itself what llsd-render cannot write into it, and state kept in sqlite
 // cannot be shared between pods.
 import { posix } from 'node:path';

@@ -21,7 +21,7 @@ export const manifestMediaTypes = {
   dockerList: 'application/vnd.docker.distribution.manifest.list.v2+json',
 } as const;
 // Both families always: a registry answers an OCI manifest asked for without the OCI type with a
-// 404, and turns a Docker one into the old schema 1 (another digest) (real-tools.md §4).
+// 404, and turns a Docker one into the old schema 1 (another digest), as docker-registry does (test/e2e/registry.test.ts).
 const acceptManifests = Object.values(manifestMediaTypes).join(', ');
 
 /**
