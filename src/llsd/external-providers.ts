@@ -6,9 +6,7 @@ import type { Llsd } from './llsd.js';
 import { providerApis, type ProviderApi } from './llsd-v1alpha2.js';
 import { isPlainObject, setOwn } from '../lib/objects.js';
 import { clip, quote } from '../lib/quote.js';
-import { externalProviderSettings } from '../catalog/catalog.js';
 
-export { externalProviderSettings };
 
 export interface ExternalProvider {
   api: string;

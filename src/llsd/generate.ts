@@ -39,7 +39,6 @@ import { applyStorage } from './storage.js';
 
 // The shapes both front ends' generation returns, declared once in core; named here for the
 // objects and tests that read an LLSD's.
-export type { GeneratedConfig, GenerateOutcome } from '../core/config-file.js';
 
 export function generateConfig(plan: Plan): GenerateOutcome {
   if (plan.overrideConfig) {

@@ -21,7 +21,6 @@ import { imagePath, namePath, releasePath, type ImageLabels, type ServerTarget }
 import { catalogBase, configMapConfig, parseConfigYaml } from '../core/base-config.js';
 
 // What every plan carries is declared in core; named here too for the stages that read an LLSD's plan.
-export type { ServerTarget } from '../core/target.js';
 
 export interface Plan extends ServerTarget {
   llsd: Llsd;

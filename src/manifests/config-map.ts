@@ -1,7 +1,7 @@
 // The ConfigMaps a server mounts: its config.yaml and its CA bundle, for either API.
 // Hash-named ones are immutable; the OGX operator's `<name>-ca-bundle` is updated in place, so it
 // is not (its pods roll on the `llamastack.io/ca-bundle-hash` annotation instead).
-import type { GeneratedConfig } from '../llsd/generate.js';
+import type { GeneratedConfig } from '../core/config-file.js';
 import type { RenderOptions } from '../core/render-config.js';
 import { annotation } from '../krm/item.js';
 import type { ConfigMap, Metadata } from './k8s.js';

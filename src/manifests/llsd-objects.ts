@@ -1,7 +1,7 @@
 // Every object generated from one LLSD, in the fixed order they are written in (so a second render changes nothing): the
 // LLSD's choices for each kind, passed as data to the kind's one builder.
 import type { RenderOptions } from '../core/render-config.js';
-import type { GeneratedConfig } from '../llsd/generate.js';
+import type { GeneratedConfig } from '../core/config-file.js';
 import { workloadDefaults } from '../catalog/catalog.js';
 import type { KrmObject } from '../krm/item.js';
 import type { Plan } from '../llsd/plan.js';

@@ -3,14 +3,15 @@
 // that install external providers. The Deployment itself is built by renderDeployment.
 import { createHash } from 'node:crypto';
 import { posix } from 'node:path';
-import type { GeneratedConfig } from '../llsd/generate.js';
+import type { GeneratedConfig } from '../core/config-file.js';
 import { externalProviderSettings, workloadDefaults } from '../catalog/catalog.js';
 import { annotation } from '../krm/item.js';
 import type { Plan } from '../llsd/plan.js';
 import { hasPersistentVolume, maxPods, serverPort, servesTls, stateDirectory } from '../core/workload.js';
 import { defaultedResources, type DeploymentInput } from './deployment.js';
 import type { Container, EnvVar, Probe, SecurityContext, TopologySpreadConstraint, Volume, VolumeMount } from './k8s.js';
-import { fitName, labelsFor, metadataFor, names, selectorLabels } from './metadata.js';
+import { fitName } from '../lib/names.js';
+import { labelsFor, metadataFor, names, selectorLabels } from './metadata.js';
 
 export function llsdDeployment(plan: Plan, config: GeneratedConfig): DeploymentInput {
   const defaults = workloadDefaults();

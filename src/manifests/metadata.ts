@@ -7,8 +7,6 @@ import { annotation, type KrmObject } from '../krm/item.js';
 
 export type Component = 'config' | 'server' | 'storage' | 'ca-bundle';
 
-// fitName is a leaf helper (the converter names OGXServers with it too); the builders import it from here.
-export { fitName };
 
 /** Object names, compatible with the v1alpha1 operator (shortened by fitName only where that would exceed 63 characters). */
 export const names = {

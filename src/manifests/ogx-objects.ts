@@ -5,7 +5,7 @@
 // kind's one builder.
 import type { FieldProblem } from '../lib/issues.js';
 import type { RenderOptions } from '../core/render-config.js';
-import type { GeneratedConfig } from '../llsd/generate.js';
+import type { GeneratedConfig } from '../core/config-file.js';
 import { ogxObjects } from '../catalog/catalog.js';
 import type { KrmObject } from '../krm/item.js';
 import { quote } from '../lib/quote.js';

@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { posix } from 'node:path';
 import type { FieldProblem } from '../lib/issues.js';
-import type { GeneratedConfig } from '../llsd/generate.js';
+import type { GeneratedConfig } from '../core/config-file.js';
 import { ogxObjects } from '../catalog/catalog.js';
 import { annotation } from '../krm/item.js';
 import { isPlainObject } from '../lib/objects.js';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseLlsd } from '../../src/llsd/llsd.js';
-import { generateConfig, type GenerateOutcome } from '../../src/llsd/generate.js';
+import { generateConfig } from '../../src/llsd/generate.js';
+import type { GenerateOutcome } from '../../src/core/config-file.js';
 import { envName } from '../../src/core/secrets.js';
 import { parseYaml11 } from '../../src/krm/yaml.js';
 import { inventoryOf } from '../../src/krm/inventory.js';

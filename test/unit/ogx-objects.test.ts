@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { parseOgxServer } from '../../src/ogx/ogxserver.js';
 import { defaultRenderOptions, renderConfigSchemas, type RenderOptions, type RenderOptionsInput } from '../../src/core/render-config.js';
 import { releaseSupport } from '../../src/catalog/versions.js';
-import type { GeneratedConfig } from '../../src/llsd/generate.js';
+import type { GeneratedConfig } from '../../src/core/config-file.js';
 import type { KrmObject } from '../../src/krm/item.js';
 import { ogxObjectProblems, renderOgxObjects } from '../../src/manifests/index.js';
 import type { OgxPlan } from '../../src/ogx/plan.js';

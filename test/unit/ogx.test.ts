@@ -4,7 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import { parseLlsd } from '../../src/llsd/llsd.js';
 import { defaultRenderOptions } from '../../src/core/render-config.js';
-import { generateConfig, type GenerateOutcome } from '../../src/llsd/generate.js';
+import { generateConfig } from '../../src/llsd/generate.js';
+import type { GenerateOutcome } from '../../src/core/config-file.js';
 import { inventoryOf } from '../../src/krm/inventory.js';
 import type { KrmObject } from '../../src/krm/item.js';
 import { renderObjects } from '../../src/manifests/index.js';

@@ -4,7 +4,8 @@
 // release profiles and base configs the catalog ships.
 import { parseLlsd } from '../../src/llsd/llsd.js';
 import type { ReleaseProfile } from '../../src/catalog/catalog.js';
-import { generateConfig, type GenerateOutcome } from '../../src/llsd/generate.js';
+import { generateConfig } from '../../src/llsd/generate.js';
+import type { GenerateOutcome } from '../../src/core/config-file.js';
 import { profileFor } from '../../src/catalog/versions.js';
 import { catalogReleaseFor, catalogReleases } from '../../src/catalog/catalog.js';
 import { compareVersions } from '../../src/catalog/versions.js';
