@@ -1,5 +1,5 @@
 // The input APIs llsd-render renders, by kind and apiVersion (STYLE §5, as kyaml's
-// VersionedAPIProcessor): a table, not if-chains. Each entry is a front end (DESIGN §10): the
+// VersionedAPIProcessor): a table, not if-chains. Each entry is a front end (docs/development.md): the
 // stages that differ between APIs (parse, references, plan, generate, objects, the summary). The
 // pipeline (src/process.ts) runs them in one fixed order for every front end, then the checks all
 // front ends share. The readers (src/cli) and the pipeline ask this table what is rendered, so a new

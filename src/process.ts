@@ -1,6 +1,6 @@
 // The whole render as one pure function (STYLE §2): the list and the options in, items and results
 // out, as kyaml's processors are. read → parse & validate → plan → generate config.yaml → render
-// objects → assemble (DESIGN §10). Each LLSD or OGXServer goes through the front end the table of
+// objects → assemble (docs/development.md). Each LLSD or OGXServer goes through the front end the table of
 // src/front-ends.ts picks by apiVersion and kind, then through the checks every front end shares.
 // The edge (src/cli/render.ts) takes the same steps an item at a time (`startRender`), to write
 // each item's objects out as they are made and to look up the image labels a render asks for.
@@ -58,7 +58,7 @@ export interface ProcessOutput {
   silence: readonly WarningCode[];
   /**
    * Images whose labels must be read before this render can finish, and the registry options to
-   * read them with (DESIGN §10: the registry is I/O, so the edge reads them). Until then the output
+   * read them with (docs/development.md: the registry is I/O, so the edge reads them). Until then the output
    * is an error.
    */
   pending?: { images: string[]; registry: RegistryOptions };
@@ -108,7 +108,7 @@ export function startRender(input: ProcessInput): Render {
   optionSources.push(...(input.options ?? []));
   const options = mergeOptions(optionSources);
 
-  // Mark and replace (DESIGN §4): what an earlier render generated is dropped and rendered anew.
+  // Mark and replace (docs/config-generation.md): what an earlier render generated is dropped and rendered anew.
   const kept = items.filter((item) => annotationsOf(item.object)[annotation.generatedFrom] === undefined);
   // An LLSD never carries the mark (it is no output of ours): dropped with the output, it would
   // render nothing and say nothing.
@@ -248,7 +248,7 @@ function imageSourceInfo(image: string, plan: ServerTarget): FieldProblem {
 }
 
 /**
- * The startup rules (DESIGN §5) on the config the pod will read: a violation is a result now
+ * The startup rules (docs/config-generation.md) on the config the pod will read: a violation is a result now
  * instead of a crash-looping pod later. Problems name the config.yaml path; for an overrideConfig
  * they point at the field naming that ConfigMap.
  */

@@ -1,4 +1,4 @@
-// The named distributions a render can use (DESIGN §5, §7): the shipped ones (configs/
+// The named distributions a render can use (docs/config-generation.md): the shipped ones (configs/
 // distributions.yaml) with the RenderConfig `distributions` overrides laid over them, and the
 // image-reference helpers that map `spec.distribution.image` to one of them.
 import { isPlainObject } from '../lib/objects.js';

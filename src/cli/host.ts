@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 
 /**
  * Is the parent process kpt? kpt shows the results of the ResourceList and, below them, a
- * function's stderr, so our stderr lines (DESIGN §2, for kustomize, which shows no results) would
+ * function's stderr, so our stderr lines (docs/results.md, for kustomize, which shows no results) would
  * print every message twice. kpt runs an exec function directly (`#!/usr/bin/env node` execs node
  * in place), so the parent is kpt itself. Its environment cannot tell: the one variable kpt adds,
  * KUSTOMIZE_ENABLE_ALPHA_COMMANDS=true, may be set in any shell. Where the parent cannot be read

@@ -469,7 +469,7 @@ const convertOptions = {
   ...commonOptions,
 } satisfies ParseArgsConfig['options'];
 
-/** `convert`: every LLSD not in the target version converted (DESIGN §9); the other documents as they were. */
+/** `convert`: every LLSD not in the target version converted (docs/api.md); the other documents as they were. */
 async function convert(io: Io, args: string[]): Promise<ExitCode> {
   const parsed = parseCommand(args, convertOptions, help.convert, (text: string) => void io.stdout(text));
   if (!parsed) return 0;

@@ -1,4 +1,4 @@
-// `llsd-render schema`: print the JSON Schema or the CRD generated from the zod schemas (DESIGN §2).
+// `llsd-render schema`: print the JSON Schema or the CRD generated from the zod schemas (docs/results.md).
 import type { ParseArgsConfig } from 'node:util';
 import { commonOptions, parseCommand } from './args.js';
 import { crd } from '../llsd/crd.js';

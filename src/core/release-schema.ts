@@ -1,4 +1,4 @@
-// config.yaml against its release's own JSON Schemas (issue 16; DESIGN §5 "never write a key the
+// config.yaml against its release's own JSON Schemas (issue 16; docs/config-generation.md "never write a key the
 // target release does not read"): the run-config schema section by section, and each provider's
 // `config` against its type's schema, both from configs/catalog/schemas.json. A key the release
 // does not define, a wrong type, a missing required field and a value outside an enum are found

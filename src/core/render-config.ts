@@ -1,4 +1,4 @@
-// Options of a render (DESIGN §7): the same keys as `data` of a ConfigMap functionConfig (kpt
+// Options of a render (docs/render-options.md): the same keys as `data` of a ConfigMap functionConfig (kpt
 // `configMap:` or `-- key=value`) and as `spec` of a `fn.llamastack.io/v1alpha1` RenderConfig.
 import { checkOverrides, mergeCatalog, type DistributionOverride } from '../catalog/distributions.js';
 import { parseYaml11, parseYamlStream } from '../krm/yaml.js';
@@ -81,7 +81,7 @@ function defineSchemas() {
   );
 
   /**
-   * RenderConfig `distributions`: named distributions added or overridden (DESIGN §7). As ConfigMap
+   * RenderConfig `distributions`: named distributions added or overridden (docs/render-options.md). As ConfigMap
    * data the value is a YAML string. The parsed option is the whole catalog: the shipped
    * distributions with these entries laid over them.
    */

@@ -1,5 +1,5 @@
 // Secret references of either input API: where a CR names a Secret key, and the checks of those
-// Secrets among the input objects (DESIGN §7, §8; FR-073, FR-074). Secret values are never read.
+// Secrets among the input objects (docs/render-options.md; FR-073, FR-074). Secret values are never read.
 import type { Inventory } from '../krm/inventory.js';
 import { isPlainObject } from '../lib/objects.js';
 import { clip, listOf, quote } from '../lib/quote.js';

@@ -1,5 +1,5 @@
 // Secrets reach the server only as env vars: the config holds `${env.LLSD_<ID>_<FIELD>}` and the
-// container gets the var from `valueFrom.secretKeyRef` (DESIGN §5). <FIELD> names the CR field, not
+// container gets the var from `valueFrom.secretKeyRef` (docs/config-generation.md). <FIELD> names the CR field, not
 // the server key, so env names stay the same across releases.
 import type { SecretRefInput } from '../llsd/llsd-v1alpha2.js';
 

@@ -1,4 +1,4 @@
-// Reading and writing a `config.kubernetes.io/v1` ResourceList (DESIGN §3). Our own small
+// Reading and writing a `config.kubernetes.io/v1` ResourceList (docs/results.md). Our own small
 // reader/writer: items keep their order, annotations and values; nothing is deduplicated.
 import { clip } from '../lib/quote.js';
 import { isAlias, isMap, isNode, isPair, isScalar, isSeq, visit, type Node, type YAMLMap } from 'yaml';

@@ -145,7 +145,7 @@ const printableFields = <T extends object>(fields: T, max: number): T =>
   Object.fromEntries(Object.entries(fields).map(([key, value]) => [key, typeof value === 'string' ? printable(value, max) : value])) as T;
 
 /**
- * One stderr line per result (DESIGN §2), because kustomize never shows results:
+ * One stderr line per result (docs/results.md), because kustomize never shows results:
  * `<file>:<line>: <ns>/<name>: <field.path>: <message>`, parts the input did not have left out.
  * Control characters in any part are escaped, so input can neither break the line nor forge another.
  */

@@ -1,6 +1,6 @@
 // YAML in and out, on the `yaml` package.
 //
-// Two rules from DESIGN §3 shape this module:
+// Two rules from docs/results.md shape this module:
 // - Items we pass through keep their values as written. A plain scalar that is not a string
 //   (`0755`, `1e3`, `12345678901234567890`, `on` under YAML 1.1 readers) is written back verbatim,
 //   so every consumer reads it exactly as it did before us.

@@ -1,4 +1,4 @@
-// v1alpha1 ⇄ v1alpha2 conversion (DESIGN §9), following the spec's field table ("Field Mapping:
+// v1alpha1 ⇄ v1alpha2 conversion (docs/api.md), following the spec's field table ("Field Mapping:
 // v1alpha1 to v1alpha2"). Pure functions over plain objects: the `convert` command, the conversion
 // webhook and the renderer (v1alpha1 LLSDs are rendered as their v1alpha2 conversion) share them.
 //

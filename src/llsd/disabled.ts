@@ -1,4 +1,4 @@
-// `spec.disabled` → APIs removed from the distribution (DESIGN §5 "Disabled APIs"): the API leaves
+// `spec.disabled` → APIs removed from the distribution (docs/config-generation.md "Disabled APIs"): the API leaves
 // `apis`, its providers go, and so does what refers to them (registered resources,
 // `safety.default_shield_id`, the `vector_stores` defaults). Disabling an API that a remaining
 // provider needs is an error naming the dependent API: the server would refuse to start, and

@@ -1,6 +1,6 @@
 // JSON Schemas (draft 2020-12) generated from the zod schema of `llamastack.io/v1alpha2`, for
 // editors and CI validators (STYLE §9: the field docs are the `described()` texts, nothing is
-// written twice). `schema --json-schema` prints the one of `spec` (DESIGN §2); `schema
+// written twice). `schema --json-schema` prints the one of `spec` (docs/results.md); `schema
 // --json-schema --document` prints the one of a whole LlamaStackDistribution, which is what
 // `# yaml-language-server: $schema=…` needs, since that comment applies to the whole document.
 //

@@ -1,7 +1,7 @@
 // The `llamastack.io/v1alpha1` LlamaStackDistribution, exactly as the v1alpha1 operator's CRD
 // defines it (llama-stack-k8s-operator's config/crd): every field, its type, its CRD
 // default and its bounds, and no rule the CRD does not have. v1alpha1 LLSDs are checked with this
-// schema, then converted to v1alpha2 (`convert.ts`) and rendered as such (DESIGN §9).
+// schema, then converted to v1alpha2 (`convert.ts`) and rendered as such (docs/api.md).
 //
 // Plain zod only (no transforms): the CRD and JSON Schema are generated from it. The CRD's one
 // CEL rule (not both `distribution.name` and `distribution.image`) is checked after conversion,

@@ -30,7 +30,7 @@ export const providerApis = {
 } as const;
 export type ProviderApi = keyof typeof providerApis;
 
-/** Every API name `disabled` accepts, in both spellings (DESIGN §5). */
+/** Every API name `disabled` accepts, in both spellings (docs/config-generation.md). */
 export const disableableApis = [
   'inference',
   'safety',

@@ -1,6 +1,6 @@
 // Parse, normalise and check one LLSD, in a fixed order that collects every problem (STYLE §4):
 // zod schema → normalise polymorphic forms once → cross-field rules. A v1alpha1 LLSD is checked
-// with its own schema first and converted (DESIGN §9).
+// with its own schema first and converted (docs/api.md).
 import { reservedKeys } from '../lib/reserved-keys.js';
 import type { KrmObject } from '../krm/item.js';
 import { isPlainObject, setOwn } from '../lib/objects.js';

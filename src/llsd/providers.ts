@@ -1,4 +1,4 @@
-// CR providers → config.yaml provider entries, laid over the base config by provider id (DESIGN §5).
+// CR providers → config.yaml provider entries, laid over the base config by provider id (docs/config-generation.md).
 import type { FieldProblem } from '../lib/issues.js';
 import { closest } from '../lib/issues.js';
 import { isCredentialName, shownUrl, urlCredential } from '../lib/url-credentials.js';
@@ -66,7 +66,7 @@ export interface ProviderKeys {
 }
 
 /**
- * The URL and credential keys of a provider type in its release (DESIGN §5): the first of
+ * The URL and credential keys of a provider type in its release (docs/config-generation.md): the first of
  * llsd-render's candidates (configs/providers.yaml) that the release's own config schema has. A
  * release with none of them gets null, so the CR field is an error instead of a key the server
  * would refuse or ignore.

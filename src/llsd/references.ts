@@ -1,4 +1,4 @@
-// Checks of what an LLSD refers to among the other input objects (DESIGN §7, §8; FR-073, FR-074):
+// Checks of what an LLSD refers to among the other input objects (docs/render-options.md; FR-073, FR-074):
 // the overrideConfig and CA bundle ConfigMaps must be in the input; referenced Secrets are looked
 // up per the secret policy. Secret values are never read.
 import type { Inventory } from '../krm/inventory.js';

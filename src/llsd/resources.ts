@@ -1,4 +1,4 @@
-// CR resources → registered resources (DESIGN §5; docs/config-generation.md "The generated config.yaml"): models, shields and tool
+// CR resources → registered resources (docs/config-generation.md; docs/config-generation.md "The generated config.yaml"): models, shields and tool
 // groups, under `registered_resources` (0.3.0+) or as top-level lists (≤ 0.2). Every entry gets an
 // explicit provider_id: the server silently skips entries without one.
 import type { FieldProblem } from '../lib/issues.js';

@@ -1,4 +1,4 @@
-// Rules across fields of one LLSD (DESIGN §8): the CEL rules of the v1alpha2 proposal, fixed where
+// Rules across fields of one LLSD (docs/validation.md): the CEL rules of the v1alpha2 proposal, fixed where
 // they were wrong there, and the spec's edge cases. Each returns problems with a field path.
 import { isCredentialName, urlCredential } from '../lib/url-credentials.js';
 import { clip, quote } from '../lib/quote.js';

@@ -1,4 +1,4 @@
-// `spec.storage` → where the server keeps its state (DESIGN §5, FR-050–FR-053; notes §1.4, §1.7).
+// `spec.storage` → where the server keeps its state (docs/config-generation.md, FR-050–FR-053; notes §1.4, §1.7).
 //
 // 0.3.0+ (`storage-backends`): every store and provider (`persistence`, `kvstore`,
 // `metadata_store`) names a backend of `storage.backends`, and an omitted store defaults to

@@ -1,4 +1,4 @@
-// The registry adapter of the render (DESIGN §10: I/O at the edges): for each
+// The registry adapter of the render (docs/development.md: I/O at the edges): for each
 // `spec.distribution.image` the render could not plan from its own data, find the image's
 // config.yaml in its labels, through mirrors, the cache or offline, and say what happened. Every
 // failure is a message for the user; only a bug throws.

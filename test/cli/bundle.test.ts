@@ -112,7 +112,7 @@ describe('--version and --help', () => {
     expect(alone.status).toBe(2);
   });
 
-  it('--version works on every command (DESIGN §2): build --version, validate --version', () => {
+  it('--version works on every command (docs/results.md): build --version, validate --version', () => {
     for (const command of ['build', 'validate']) {
       const r = run([command, '--version']);
       expect(r.status, `${command} --version: ${r.stderr}`).toBe(0);

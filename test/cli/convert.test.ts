@@ -1,4 +1,4 @@
-// `llsd-render convert` through the built bundle (DESIGN §2, §9): v1alpha1 LLSDs rewritten as
+// `llsd-render convert` through the built bundle (docs/results.md): v1alpha1 LLSDs rewritten as
 // v1alpha2 (or back with --to v1alpha1), every other document printed as it was, in order.
 import { describe, expect, it } from 'vitest';
 import { parseOgxServer } from '../../src/ogx/ogxserver.js';

@@ -1,5 +1,5 @@
 // `spec.distribution.image` without overrideConfig: the base config read from the image's OCI
-// labels (FR-027, DESIGN §5/§7), by the built bundle as a process, against Debian's docker-registry
+// labels (FR-027, docs/config-generation.md/§7), by the built bundle as a process, against Debian's docker-registry
 // started here on 127.0.0.1 with images pushed by buildah (test/e2e/registry-harness.ts). Covers
 // both manifest formats, base64 and layer labels, indexes, the cache and offline mode, mirrors,
 // Basic and Bearer auth with credentials from an auth file, and the network and registry faults.

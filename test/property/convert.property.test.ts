@@ -1,4 +1,4 @@
-// Property tests of the v1alpha1 ⇄ v1alpha2 conversion (DESIGN §9) over generated LLSDs: any valid
+// Property tests of the v1alpha1 ⇄ v1alpha2 conversion (docs/api.md) over generated LLSDs: any valid
 // v1alpha1 LLSD converts to a valid v1alpha2 one and back to itself, and the same the other way;
 // and the conversion is total: whatever JSON sits at the fields it maps, it neither throws nor loses
 // anything. The arbitraries cover each schema's whole surface, including values the other version

@@ -1,4 +1,4 @@
-// The v1alpha1 schema and the v1alpha1 ⇄ v1alpha2 conversion (DESIGN §9): the spec's field table,
+// The v1alpha1 schema and the v1alpha1 ⇄ v1alpha2 conversion (docs/api.md): the spec's field table,
 // the conversion record that makes both round trips lossless, and the problems told in v1alpha1
 // field paths when a v1alpha1 LLSD is rendered.
 import { describe, expect, it } from 'vitest';

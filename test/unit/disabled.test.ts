@@ -1,4 +1,4 @@
-// spec.disabled → APIs removed with their providers and what refers to them (DESIGN §5 "Disabled
+// spec.disabled → APIs removed with their providers and what refers to them (docs/config-generation.md "Disabled
 // APIs"); a disabled API that a remaining provider needs is an error, not a cascade.
 import { describe, expect, it } from 'vitest';
 import { checkStartupRules } from '../../src/core/startup/index.js';

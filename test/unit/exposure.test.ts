@@ -1,4 +1,4 @@
-// `spec.networking.expose` (FR-064/065, DESIGN §7): Ingress, OpenShift Route or Gateway API
+// `spec.networking.expose` (FR-064/065, docs/render-options.md): Ingress, OpenShift Route or Gateway API
 // HTTPRoute, host name choice, class, TLS, annotations, and the results that go with them.
 import { isNode } from 'yaml';
 import { describe, expect, it } from 'vitest';

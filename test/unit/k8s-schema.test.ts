@@ -1,4 +1,4 @@
-// DESIGN §6: the output validates against the Kubernetes OpenAPI schemas of the kinds emitted.
+// docs/config-generation.md: the output validates against the Kubernetes OpenAPI schemas of the kinds emitted.
 // Every object of every golden `expected.yaml` is checked with the validator of its kind from
 // `kubernetes-models` (JSON schemas generated from the Kubernetes OpenAPI spec, compiled with ajv).
 // Kinds it has no schema for are listed below with the reason; any other kind fails the test.

@@ -1,4 +1,4 @@
-// The import order of src/ (DESIGN §10, docs/development.md "Where things are"): each folder (or
+// The import order of src/ (docs/development.md, docs/development.md "Where things are"): each folder (or
 // file directly in src/) imports only what sits below it in `layers`, never a peer of its own layer,
 // so no two folders import each other. Type-only imports carry no run-time dependency and are not
 // counted. The test reads the imports as text, as a reviewer would.

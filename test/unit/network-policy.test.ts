@@ -1,4 +1,4 @@
-// The NetworkPolicy `<name>-network-policy` (FR-066, DESIGN §7): when it is rendered (the
+// The NetworkPolicy `<name>-network-policy` (FR-066, docs/render-options.md): when it is rendered (the
 // `networkPolicy` option), its peers (as the v1alpha1 operator's), and the results.
 import { isNode } from 'yaml';
 import { describe, expect, it } from 'vitest';

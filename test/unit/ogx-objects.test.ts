@@ -99,7 +99,7 @@ describe('OGXServer objects: names, order, labels (upstream objects: names, labe
     ]);
     for (const object of objects) {
       expect(object.metadata.namespace).toBe('team');
-      // the mark-and-replace of process.ts (DESIGN §4)
+      // the mark-and-replace of process.ts (docs/config-generation.md)
       expect(object.metadata.annotations?.['llamastack.io/generated-from']).toBe('team/srv');
       expect(schemaProblem(object)).toBeUndefined();
     }

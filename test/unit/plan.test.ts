@@ -1,5 +1,5 @@
-// The plan stage (DESIGN §5): which release, image and base config an LLSD renders against, and
-// the RenderConfig `distributions` option that adds or overrides named distributions (DESIGN §7).
+// The plan stage (docs/config-generation.md): which release, image and base config an LLSD renders against, and
+// the RenderConfig `distributions` option that adds or overrides named distributions (docs/render-options.md).
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,4 +1,4 @@
-// spec.resources → registered models, shields and tool groups, per layout and release (DESIGN §5;
+// spec.resources → registered models, shields and tool groups, per layout and release (docs/config-generation.md;
 // notes §1.5, §1.7).
 import { describe, expect, it } from 'vitest';
 import { base02, base03, configOf, generate, inlinePlan, problemLines, profile02, profile03, profile04, starterPlan } from './plan-fixtures.js';

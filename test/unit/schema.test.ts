@@ -1,4 +1,4 @@
-// The published schemas (DESIGN §8: "the CRD we publish compiles"): every CEL rule of the CRD is
+// The published schemas (docs/validation.md: "the CRD we publish compiles"): every CEL rule of the CRD is
 // compiled by a CEL implementation against the type of the node it sits on and run on examples;
 // the CRD is structural; the JSON Schema agrees with the zod schema on every LLSD we ship.
 import { Environment } from '@marcbachmann/cel-js';

@@ -1,5 +1,5 @@
 // spec.storage → storage backends (0.3.0+) or the old top-level and per-provider stores (≤ 0.2)
-// (DESIGN §5, FR-050–FR-053; notes §1.4, §1.7).
+// (docs/config-generation.md, FR-050–FR-053; notes §1.4, §1.7).
 import { describe, expect, it } from 'vitest';
 import type { ReleaseProfile } from '../../src/catalog/catalog.js';
 import { checkStartupRules } from '../../src/core/startup/index.js';

@@ -1,4 +1,4 @@
-// Issue 5, workload side (DESIGN §6; notes operator.md §1a): every `spec.workload` field, the
+// Issue 5, workload side (docs/config-generation.md; notes operator.md §1a): every `spec.workload` field, the
 // PVC, HPA and PDB, server TLS and the CA bundle, and the warnings for state that pods cannot
 // share. Renders go through the whole pipeline (process, build mode), so results are checked too.
 import { readFileSync } from 'node:fs';
