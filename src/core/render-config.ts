@@ -52,6 +52,8 @@ const dnsSubdomain = (example: string) =>
 function defineSchemas() {
   /** A boolean that a ConfigMap can also give as the string "true" or "false". */
   const flag = z.union([z.boolean(), z.pipe(z.enum(['true', 'false']), z.transform((v) => v === 'true'))]);
+  /** `auto` (the default), `on` or `off`; a boolean is read as `on` or `off`. */
+  const autoOnOff = () => z._default(z.union([z.enum(['auto', 'on', 'off']), z.pipe(z.boolean(), z.transform((on) => (on ? 'on' : 'off')))]), 'auto');
 
   const distributionOverride = described(
     z.strictObject({
@@ -307,16 +309,7 @@ function defineSchemas() {
         "OPERATOR_NAMESPACE, else its ServiceAccount's). Default `ogx-k8s-operator-system`, where the operator's release manifest installs it.",
     ),
     openshiftRouterPeer: described(
-      z._default(
-        z.union([
-          z.enum(['auto', 'on', 'off']),
-          z.pipe(
-            z.boolean(),
-            z.transform((on) => (on ? 'on' : 'off')),
-          ),
-        ]),
-        'auto',
-      ),
+      autoOnOff(),
       'Whether the default NetworkPolicy of an OGXServer admits the OpenShift router namespaces (label `network.openshift.io/policy-group: ingress`): ' +
         '`auto` (default, as the OGX operator: when `spec.network` is set, even `{}`), `on` (always) or `off` (never; e.g. a cluster without OpenShift ' +
         'routers).',
@@ -328,16 +321,7 @@ function defineSchemas() {
         "ClusterRole exists. Default false: the ClusterRole exists only on OpenShift.",
     ),
     networkPolicy: described(
-      z._default(
-        z.union([
-          z.enum(['auto', 'on', 'off']),
-          z.pipe(
-            z.boolean(),
-            z.transform((on) => (on ? 'on' : 'off')),
-          ),
-        ]),
-        'auto',
-      ),
+      autoOnOff(),
       'NetworkPolicy `<name>-network-policy`: `auto` (default: when `spec.networking.allowedFrom` is set), `on` (for every LLSD; without `allowedFrom` only ' +
         'the own namespace may connect) or `off` (never). For an OGXServer, `spec.network.policy.enabled` decides (default on, as upstream) unless this is ' +
         '`off`.',
