@@ -7,25 +7,6 @@ import { providerApis, type ProviderApi } from './llsd-v1alpha2.js';
 import { isPlainObject, setOwn } from '../lib/objects.js';
 import { clip, quote } from '../lib/quote.js';
 
-
-export interface ExternalProvider {
-  api: string;
-  providerId: string;
-  image: string;
-  path: Array<string | number>;
-}
-
-/** The external providers of an LLSD, in CR order. */
-export function externalProvidersOf(llsd: Llsd): ExternalProvider[] {
-  const out: ExternalProvider[] = [];
-  for (const [api, list] of Object.entries(llsd.spec.externalProviders ?? {})) {
-    (list ?? []).forEach((entry, i) =>
-      out.push({ api: providerApis[api as ProviderApi], providerId: entry.providerId, image: entry.image, path: ['spec', 'externalProviders', api, i] }),
-    );
-  }
-  return out;
-}
-
 /**
  * Adds the external providers to `config.providers`: an external provider replaces a provider of
  * the same id with a warning (FR-092), otherwise it is appended (FR-091), and its API joins `apis`.
