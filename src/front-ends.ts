@@ -19,6 +19,7 @@ import { llsdKind, llsdNearMiss, llsdReaders, supportedLlsdVersions, type LlsdRe
 import { group as llsdGroup } from './llsd/llsd-v1alpha2.js';
 import { planLlsd, type Plan } from './llsd/plan.js';
 import type { ServerTarget } from './core/target.js';
+import { serverOf, type ServedConfig } from './core/judge.js';
 import { checkReferences } from './llsd/references.js';
 import { exposureProblems } from './manifests/exposure.js';
 import { ogxObjectProblems, renderObjects, renderOgxObjects } from './manifests/index.js';
@@ -30,8 +31,7 @@ import { checkOgxReferences } from './ogx/references.js';
 
 type Path = FieldProblem['path'];
 
-/** The config the pod reads, as the check "as the server reads it" takes it. */
-export type ServedConfig = Pick<GeneratedConfig, 'value' | 'fromConfigMap'>;
+export type { ServedConfig };
 
 /**
  * One version of one input API: its stages, each a pure function over plain data. `Parsed` is the
@@ -94,7 +94,10 @@ const llsdFrontEnd = (reader: LlsdReader): FrontEnd<Plan['llsd'], Plan, Generate
   },
   objects: renderObjects,
   overrides: (plan) => plan.llsd.spec.workload?.overrides,
-  served: (plan, config) => ({ config, fieldOf: (configPath, parsed) => crFieldOf(configPath, plan, parsed) }),
+  served: (plan, config) => ({
+    config: config.fromConfigMap ? config : { ...config, base: plan.baseConfig },
+    fieldOf: (configPath, parsed) => crFieldOf(configPath, plan, parsed),
+  }),
   overridePath: ['spec', 'overrideConfig', 'configMapName'],
   summary: (plan, config) => {
     const target = `${targetOf(plan)}${plan.releaseNote ? `; ${plan.releaseNote}` : ''}`;
@@ -131,7 +134,7 @@ const ogxFrontEnd: FrontEnd<OgxServer, OgxPlan, GeneratedConfig | undefined> = {
   objects: renderOgxObjects,
   overrides: (plan) => plan.server.spec.workload?.overrides,
   served: (plan, config) => {
-    if (config) return { config, fieldOf: (configPath, parsed) => ogxFieldOf(configPath, plan.server.spec, parsed) };
+    if (config) return { config: { ...config, base: plan.baseConfig }, fieldOf: (configPath, parsed) => ogxFieldOf(configPath, plan.server.spec, parsed) };
     if (!plan.overrideConfig) return undefined;
     return { config: { value: plan.overrideConfig.value, fromConfigMap: plan.overrideConfig.configMapName }, fieldOf: () => ogxOverridePath };
   },
@@ -200,7 +203,6 @@ const internal = (object: Pick<KrmObject, 'apiVersion' | 'kind'>): never => {
 };
 
 /** The server and release as messages name them: `llama-stack 0.7.1`, `OGX 1.3.0`. */
-export const serverOf = (plan: ServerTarget): string => `${plan.profile.serverName ?? 'llama-stack'} ${plan.release}`;
 
 const targetOf = (plan: ServerTarget): string => `${serverOf(plan)} (distribution ${clip(plan.distributionName)}, image ${clip(plan.image)})`;
 

@@ -8,17 +8,15 @@ import { posix } from 'node:path';
 import { commandLineOverrides, isRenderConfig, mergeOptions, optionsAmongItems, readFunctionConfig, renderConfigNearMiss } from './function-config.js';
 import type { RegistryOptions, RenderOptions, RenderOptionsInput } from './core/render-config.js';
 import { isError, type FieldProblem } from './lib/issues.js';
-import { frontEndOf, inputApiNearMiss, inputApiOf, isRenderedObject, serverOf, type FrontEnd, type ServedConfig } from './front-ends.js';
-import { asServerConverts } from './core/legacy-forms.js';
-import { checkReleaseSchema } from './core/release-schema.js';
-import { checkStartupRules } from './core/startup/index.js';
+import { frontEndOf, inputApiNearMiss, inputApiOf, isRenderedObject, type FrontEnd } from './front-ends.js';
+import { judgeAsServer } from './core/judge.js';
 import { annotation, annotationsOf, identityOf, isClientSideOnly, resultFor, type InputItem, type KrmObject } from './krm/item.js';
 import { inventoryOf, type Inventory } from './krm/inventory.js';
 import { objectOf, Prepared, type OutputItem, type Written } from './krm/resource-list.js';
 import { capRepeats, hasErrors, sortResults, type Result, type WarningCode } from './krm/result.js';
 import { capWarningsPerFile, fromProblem } from './krm/reporting.js';
 import { codesFromText, silenceAnnotation, silencedNote, unknownCodeMessage, withoutSilenced } from './krm/silence.js';
-import { clip, code, quote } from './lib/quote.js';
+import { clip, quote } from './lib/quote.js';
 import { overrideMountProblems } from './manifests/deployment.js';
 import type { Plan } from './llsd/plan.js';
 import type { ServerTarget } from './core/target.js';
@@ -230,7 +228,9 @@ function renderOne(item: InputItem, options: RenderOptions, inventory: Inventory
   results.push(...mounts.map(toResult));
   if (mounts.length > 0) return { results };
   const served = frontEnd.served(plan, generated.config);
-  const startup = served ? checkAsServer(plan, served.config, objects, served.fieldOf, frontEnd.overridePath) : [];
+  const startup = served
+    ? judgeAsServer({ plan, config: served.config, objects, inventory, crField: served.fieldOf, overridePath: frontEnd.overridePath })
+    : [];
   results.push(...startup.map(toResult));
   if (startup.some(isError)) return { results };
   return { results, rendered: { objects, summary: resultFor(item, 'info', frontEnd.summary(plan, generated.config)) } };
@@ -245,57 +245,6 @@ function imageSourceInfo(image: string, plan: ServerTarget): FieldProblem {
   const where = source.cached ? `from the cache (${config.platform})` : `from ${source.host} (${config.platform})`;
   const pin = plan.image !== image ? `; the Deployment runs ${clip(plan.image)}` : '';
   return { severity: 'info', path: ['spec', 'distribution', 'image'], message: `base config from the label ${label}: ${resolved}, read ${where}${pin}` };
-}
-
-/**
- * The startup rules (docs/config-generation.md) on the config the pod will read: a violation is a result now
- * instead of a crash-looping pod later. Problems name the config.yaml path; for an overrideConfig
- * they point at the field naming that ConfigMap.
- */
-function checkAsServer(
-  plan: ServerTarget,
-  config: ServedConfig,
-  objects: readonly KrmObject[],
-  crField: (configPath: string, parsed: Record<string, unknown>) => FieldProblem['path'],
-  overridePath: FieldProblem['path'],
-): FieldProblem[] {
-  // Judged as the server reads it: older forms it converts first are converted, with a warning each.
-  const { config: parsed, notes } = asServerConverts(config.value, plan.release, plan.catalogRelease);
-  type Containers = { spec?: { template?: { spec?: { containers?: Array<{ env?: Array<{ name: string }> }> } } } };
-  const deployment = objects.find((o) => o.kind === 'Deployment') as Containers | undefined;
-  const containerEnv = new Set((deployment?.spec?.template?.spec?.containers?.[0]?.env ?? []).map((e) => e.name));
-  const where = config.fromConfigMap ? `the config.yaml of the ConfigMap ${quote(config.fromConfigMap)}` : 'the generated config.yaml';
-  const pathOf = (configPath: string): FieldProblem['path'] => (config.fromConfigMap ? overridePath : crField(configPath, parsed));
-  const startup = checkStartupRules(parsed, { release: plan.release, catalogRelease: plan.catalogRelease, profile: plan.profile, containerEnv });
-  // The release's own schemas: what the startup rules did not already say about a field.
-  const said = new Set(startup.map((p) => p.path));
-  const source = config.fromConfigMap ? 'override' : 'generated';
-  const schema = checkReleaseSchema(parsed, { release: plan.release, catalogRelease: plan.catalogRelease, containerEnv, source }).filter(
-    (p) => !said.has(p.path),
-  );
-  const checked = plan.catalogRelease === plan.release ? '' : ` (checked against the catalog's ${plan.catalogRelease})`;
-  return [
-    ...notes.map((n) => ({
-      severity: 'warning' as const,
-      code: 'legacy-config-form' as const,
-      path: pathOf(n.path),
-      message: `${where}: ${code(n.path)} ${n.message}`,
-    })),
-    ...startup.map((p) =>
-      problemOf(
-        p,
-        pathOf(p.path),
-        `${where} would ${p.severity === 'error' ? 'stop' : 'trouble'} ${serverOf(plan)} at startup: ${code(p.path || '(top level)')} ${p.message}`,
-      ),
-    ),
-    ...schema.map((p) => problemOf(p, pathOf(p.path), `${where} does not fit the schema of ${serverOf(plan)}${checked}: ${code(p.path)} ${p.message}`)),
-  ];
-}
-
-/** A check's finding at a CR field: a warning keeps its code (each check that warns names one). */
-function problemOf(found: { severity: 'error' | 'warning'; code?: WarningCode | undefined }, path: FieldProblem['path'], message: string): FieldProblem {
-  if (found.severity === 'error') return { severity: 'error', path, message };
-  return { severity: 'warning', code: found.code ?? 'env-conditional', path, message };
 }
 
 /**

@@ -17,6 +17,8 @@ export interface Found {
   path: Segment[];
   kind: 'unknown' | 'invalid';
   message: string;
+  /** Variables that may or may not be set in the pod, on which the finding hangs: a warning, never an error. */
+  maybe?: readonly string[];
 }
 
 /** How a section is named in messages. */

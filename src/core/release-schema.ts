@@ -19,13 +19,14 @@
 // a variable the container does not set takes its `:=` default or `:+` emptiness; one it sets, or
 // a bare `${env.X}`, keeps the string, which the schemas accept wherever a scalar is expected.
 import { placeholdersIn } from './placeholders.js';
+import { asPodEnv, type PodEnv } from './pod-env.js';
 import { validate, type Schema } from '@cfworker/json-schema';
 import { providerSpec, serverRelease } from '../catalog/catalog.js';
 import { commaListKeys, substitutionOf, type Substitution } from '../catalog/schemas.js';
 import type { WarningCode } from '../krm/result.js';
 import { formatFieldPath } from '../krm/item.js';
 import { clonePlain, isPlainObject, setOwn } from '../lib/objects.js';
-import { clip, code } from '../lib/quote.js';
+import { clip, code, listOf } from '../lib/quote.js';
 import { surelyValid } from './release-schema-fast.js';
 import { defNode, explainAll, lookup, refNode, unknownKey, type Found, type Labels, type Segment } from './release-schema-explain.js';
 
@@ -34,8 +35,8 @@ export interface SchemaContext {
   release: string;
   /** The catalog release whose schemas answer for it. */
   catalogRelease: string;
-  /** Names of the env vars the container sets. */
-  containerEnv: ReadonlySet<string>;
+  /** The container's env (pod-env.ts); a set of names: those are set (values unknown), no other. */
+  containerEnv: PodEnv | ReadonlySet<string>;
   /**
    * `override`: the user's overrideConfig, where a key the server ignores is a warning (it still
    * starts); `generated`: ours, where every finding is an error.
@@ -50,6 +51,8 @@ export interface SchemaProblem {
   message: string;
   /** A warning's class (docs/warnings.md). */
   code?: WarningCode;
+  /** `unknown`: a key the release does not read (the server ignores it); `invalid`: a value it refuses. */
+  kind: Found['kind'];
 }
 
 
@@ -93,7 +96,7 @@ export function checkReleaseSchema(config: unknown, context: SchemaContext): Sch
   // Not a mapping: the startup rules say so (config-shape).
   if (!root || runKey === undefined || !isPlainObject(config)) return [];
   const sub = substitutionOf(context.catalogRelease);
-  const env = envOf(context.containerEnv);
+  const env = asPodEnv(context.containerEnv);
   const properties = (root.properties ?? {}) as Record<string, Schema>;
   // Where a value sits: findings of the same value at the same place are kept (see remembered).
   const place = `${context.release}\t${context.catalogRelease}\t${env.key}`;
@@ -118,8 +121,9 @@ export function checkReleaseSchema(config: unknown, context: SchemaContext): Sch
     found.push({ path: [key], kind: 'invalid', message });
   }
   return found.map((f): SchemaProblem => {
-    const finding = { path: formatFieldPath(f.path), message: f.message };
+    const finding = { path: formatFieldPath(f.path), message: f.message, kind: f.kind };
     if (context.source === 'override' && f.kind === 'unknown') return { severity: 'warning', code: 'unknown-config-key', ...finding };
+    if (f.maybe !== undefined) return { severity: 'warning', code: 'env-conditional', ...finding };
     return { severity: 'error', ...finding };
   });
 }
@@ -210,27 +214,34 @@ function providerCheck(context: SchemaContext, api: string, type: string): Provi
   return checked;
 }
 
-/** provider_id null, empty or `__disabled__` (also through a placeholder): the server never reads the entry's config. */
+/**
+ * provider_id null, empty or `__disabled__` in the pod (`${env.ENABLE_S3:+s3}` with ENABLE_S3
+ * unset): the server skips the provider and never reads its config. One switched by a variable that
+ * may or may not be set is judged as on (withSwitches).
+ */
 function droppedProvider(id: unknown, sub: Substitution, env: Env): boolean {
   if (id === null || id === '' || id === '__disabled__') return true;
-  return typeof id === 'string' && id.includes('__disabled__') && resolveString(id, sub, env) === '__disabled__';
+  if (typeof id !== 'string' || !id.includes('${')) return false;
+  const resolved = resolveString(id, sub, env);
+  return resolved === null || resolved === '' || resolved === '__disabled__';
 }
 
-/** The env names the container sets, and a key for them (results are memoized per key). */
-interface Env {
-  has(name: string): boolean;
-  key: string;
-}
+/** The pod's env (pod-env.ts): memoized results are keyed by `key`. */
+type Env = PodEnv;
 
-function envOf(names: ReadonlySet<string>): Env {
-  return { has: (name) => names.has(name), key: [...names].sort().join(',') };
-}
-
+/** A provider switched on by `${env.X:+id}` with X possibly set is judged as it runs: with X set (its value unknown). */
 function withSwitches(id: unknown, env: Env): Env {
   if (typeof id !== 'string') return env;
-  const switches = placeholdersIn(id).filter((p) => p.op === ':+' && !env.has(p.name)).map((p) => p.name);
+  const switches = placeholdersIn(id).filter((p) => p.op === ':+' && env.maybe(p.name)).map((p) => p.name);
   if (switches.length === 0) return env;
-  return { has: (name) => env.has(name) || switches.includes(name), key: `${env.key}+${switches.join(',')}` };
+  const on = (name: string): boolean => switches.includes(name);
+  return {
+    has: (name) => env.has(name) || on(name),
+    maybe: (name) => !on(name) && env.maybe(name),
+    value: (name) => (on(name) ? undefined : env.value(name)),
+    key: `${env.key}+${switches.join(',')}`,
+    unknownSources: env.unknownSources,
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -355,7 +366,43 @@ function findings(node: Schema, raw: unknown, base: Segment[], labels: Labels, s
   // again for all its errors.
   if (surelyValid(checked, node, refNode) || validate(checked, node, '2020-12', lookup, true).valid) return [];
   const found = explainAll(node, value, validate(checked, node, '2020-12', lookup, false).errors, labels);
-  return dropped.length === 0 ? found : found.filter((f) => !dropped.some((d) => d.slice(base.length).every((s, i) => f.path[i] === s)));
+  const kept = dropped.length === 0 ? found : found.filter((f) => !dropped.some((d) => d.slice(base.length).every((s, i) => f.path[i] === s)));
+  return kept.map((f) => asInThePod(f, raw, labels, sub, env));
+}
+
+/**
+ * A finding at a value that comes from placeholders, told as the pod makes it: one that hangs on a
+ * variable that may or may not be set is marked (a warning); a value the pod's env leaves empty
+ * names the variables and where to set them, not just "must be a string, not null".
+ */
+function asInThePod(found: Found, raw: unknown, labels: Labels, sub: Substitution, env: Env): Found {
+  const text = valueAt(raw, found.path);
+  if (typeof text !== 'string' || !text.includes('${')) return found;
+  const placeholders = placeholdersIn(text);
+  const maybe = placeholders.filter((p) => env.maybe(p.name)).map((p) => p.name);
+  if (maybe.length > 0) return { ...found, maybe };
+  if (resolveString(text, sub, env) !== null) return found;
+  const unset = [...new Set(placeholders.filter((p) => !env.has(p.name) || env.value(p.name) === '').map((p) => p.name))];
+  if (unset.length === 0) return found;
+  const key = found.path[found.path.length - 1];
+  // A credential's placeholder is not quoted: its default may be the secret.
+  const shown = typeof key === 'string' && labels.secrets.has(key) ? 'its placeholder' : code(text);
+  const names = listOf(unset.map((name) => clip(name)));
+  const message =
+    `is empty in the pod: ${shown} comes to nothing while ${names} ${unset.length > 1 ? 'are' : 'is'} unset or empty, and ${found.message}; ` +
+    `set ${names} in \`spec.workload.overrides.env\` (name: ${clip(unset[0] as string)}, value: …)`;
+  return { ...found, message };
+}
+
+/** The value at `path` under `root`, or undefined. */
+function valueAt(root: unknown, path: readonly Segment[]): unknown {
+  let at = root;
+  for (const segment of path) {
+    if (Array.isArray(at) && typeof segment === 'number') at = at[segment];
+    else if (isPlainObject(at) && typeof segment === 'string' && Object.hasOwn(at, segment)) at = at[segment];
+    else return undefined;
+  }
+  return at;
 }
 
 /**
@@ -406,15 +453,22 @@ function memoKey(raw: unknown): string {
 // ---------------------------------------------------------------------------------------------
 // Placeholders, resolved as the release would where the value is known
 
-/** The value the server validates, or the string itself when a variable's value is unknown. */
+/**
+ * The value the server validates, or the string itself when a variable's value is unknown (set from
+ * a Secret, or a bare `${env.X}`, whose absence the startup rules report). A variable that may or
+ * may not be set takes its default here: what depends on it is told apart in `findings`.
+ */
 function resolveString(text: string, sub: Substitution, env: Env): unknown {
   const placeholders = placeholdersIn(text);
   if (placeholders.length === 0) return sub.convertsEveryString ? converted(text) : text;
   let out = '';
   let last = 0;
   for (const p of placeholders) {
-    if (p.op === '' || env.has(p.name)) return text;
-    out += text.slice(last, p.index) + (p.op === ':=' ? p.text : '');
+    const set = env.has(p.name);
+    const value = set ? env.value(p.name) : '';
+    if (value === undefined || (p.op === '' && value === '')) return text;
+    const empty = value === '';
+    out += text.slice(last, p.index) + (p.op === ':=' ? (empty ? p.text : value) : p.op === ':+' ? (empty ? '' : p.text) : value);
     last = p.index + p.raw.length;
   }
   return converted(out + text.slice(last));

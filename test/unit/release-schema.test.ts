@@ -3,8 +3,10 @@ import { checkReleaseSchema, type SchemaProblem } from '../../src/core/release-s
 
 type Config = Record<string, unknown>;
 
-function check(config: Config, release: string, options: { env?: string[]; source?: 'generated' | 'override' } = {}): SchemaProblem[] {
-  return checkReleaseSchema(config, { release, catalogRelease: release, containerEnv: new Set(options.env ?? []), source: options.source ?? 'generated' });
+/** The problems without `kind` (what the judge reads to tell a base's ignored keys apart; asserted where a test is about it). */
+function check(config: Config, release: string, options: { env?: string[]; source?: 'generated' | 'override' } = {}): Array<Omit<SchemaProblem, 'kind'>> {
+  const context = { release, catalogRelease: release, containerEnv: new Set(options.env ?? []), source: options.source ?? 'generated' } as const;
+  return checkReleaseSchema(config, context).map(({ kind: _kind, ...rest }) => rest);
 }
 
 /** A 0.7.1 config with one provider of `api`/`type` and its `config`, valid but for what a test adds. */

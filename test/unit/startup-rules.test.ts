@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { distributions } from '../../src/catalog/catalog.js';
 import { shippedConfigText } from '../support.js';
 import { checkStartupRules, type StartupProblem, type StartupRuleId } from '../../src/core/startup/index.js';
+import { asPodEnv } from '../../src/core/pod-env.js';
 import { releaseSupport } from '../../src/catalog/versions.js';
 import { formatFieldPath } from '../../src/krm/item.js';
 import { parseYaml11 } from '../../src/krm/yaml.js';
@@ -14,11 +15,13 @@ const parse = (text: string): Config => {
   return parsed.value as Config;
 };
 
-function check(config: Config, release: string, env: readonly string[] = []): StartupProblem[] {
+/** The rules with the container setting `env` and no other variable, or (`open`) any other possibly set too (an envFrom the render cannot read). */
+function check(config: Config, release: string, env: readonly string[] = [], open = false): StartupProblem[] {
   const support = releaseSupport(release);
   if (!support) throw new Error(`llsd-render does not support ${release}`);
-  return checkStartupRules(config, { release, ...support, containerEnv: new Set(env) });
+  return checkStartupRules(config, { release, ...support, containerEnv: asPodEnv(new Set(env), open ? ['ConfigMap extra-env'] : []) });
 }
+const checkOpen = (config: Config, release: string, env: readonly string[] = []): StartupProblem[] => check(config, release, env, true);
 
 const errors = (problems: StartupProblem[]) => problems.filter((p) => p.severity === 'error');
 
@@ -255,7 +258,10 @@ describe('provider-types: the provider type exists for the API in the release', 
   it('a typo gets a suggestion; a provider switched by an env var gets a warning', () => {
     const config = newLayout();
     config.providers.inference.push({ provider_id: '${env.OLLAMA_URL:+ollama}', provider_type: 'remote::olama', config: {} });
-    expect(only(check(config, '0.7.1'), 'provider-types')).toMatchObject({
+    // Off in a pod without OLLAMA_URL: the server never looks it up.
+    expect(check(config, '0.7.1').filter((p) => p.rule === 'provider-types')).toEqual([]);
+    expect(only(check(config, '0.7.1', ['OLLAMA_URL']), 'provider-types').severity).toBe('error');
+    expect(only(checkOpen(config, '0.7.1'), 'provider-types')).toMatchObject({
       severity: 'warning',
       path: 'providers.inference[2].provider_type',
       message: expect.stringContaining('Did you mean `remote::ollama`?'),
@@ -332,7 +338,8 @@ describe('provider-ids: provider ids', () => {
   it('unique within an API, a conditional id counting by its id', () => {
     const config = newLayout();
     config.providers.inference.push({ provider_id: '${env.VLLM2_URL:+vllm}', provider_type: 'remote::vllm', config: { base_url: '${env.VLLM2_URL:=}' } });
-    expect(only(check(config, '0.7.1'), 'provider-ids')).toMatchObject({
+    expect(check(config, '0.7.1').filter((p) => p.rule === 'provider-ids')).toEqual([]);
+    expect(only(checkOpen(config, '0.7.1'), 'provider-ids')).toMatchObject({
       severity: 'error',
       path: 'providers.inference[2].provider_id',
       message: expect.stringContaining('repeats the inference provider id "vllm" of `providers.inference[0]`'),
@@ -363,7 +370,8 @@ describe('single-provider-apis: APIs without a routing table take one provider',
       { ...files, provider_id: '${env.FILES_A:+a}' },
       { ...files, provider_id: '${env.FILES_B:+b}' },
     ];
-    const problem = only(check(config, '0.7.1'), 'single-provider-apis');
+    expect(only(check(config, '0.7.1', ['FILES_A', 'FILES_B']), 'single-provider-apis').severity).toBe('error');
+    const problem = only(checkOpen(config, '0.7.1'), 'single-provider-apis');
     expect(problem).toMatchObject({ severity: 'warning', path: 'providers.files', message: expect.stringContaining('FILES_A and FILES_B are set') });
   });
 });
@@ -405,7 +413,12 @@ describe('api-dependencies: API dependencies', () => {
   it('a files provider switched by an env var: a warning', () => {
     const config = newLayout();
     config.providers.files[0].provider_id = '${env.ENABLE_FILES:+localfs}';
-    const problems = check(config, '0.7.1').filter((p) => p.rule === 'api-dependencies');
+    // Without the variable, the pod has no files provider: a required dependency unmet stops the server.
+    expect(check(config, '0.7.1').filter((p) => p.rule === 'api-dependencies').map((p) => [p.severity, p.message])).toEqual([
+      ['error', expect.stringContaining('inline::builtin needs the files API, and no files provider is enabled: the server stops at startup')],
+      ['error', expect.stringContaining('inline::file-search needs the files API, and no files provider is enabled: the server stops at startup')],
+    ]);
+    const problems = checkOpen(config, '0.7.1').filter((p) => p.rule === 'api-dependencies');
     expect(problems).toHaveLength(2);
     expect(problems[0]).toMatchObject({
       severity: 'warning',
@@ -466,6 +479,7 @@ describe('provider-settings: provider config keys', () => {
         rule: 'provider-settings',
         path: 'providers.inference[0].config.url',
         message: expect.stringContaining('its URL key is `base_url` (the full URL including /v1)'),
+        ignoredKey: true,
       },
       {
         severity: 'error',
@@ -666,6 +680,10 @@ describe('models: registered models', () => {
     config.providers.inference[0].provider_id = '${env.VLLM_URL:+vllm}';
     config.providers.inference[0].config.base_url = '${env.VLLM_URL:=}';
     expect(only(check(config, '0.7.1'), 'models')).toMatchObject({
+      severity: 'error',
+      message: expect.stringContaining('"vllm", which is off in this pod: VLLM_URL switches it on, and it is unset'),
+    });
+    expect(only(checkOpen(config, '0.7.1'), 'models')).toMatchObject({
       severity: 'warning',
       message: expect.stringContaining('enabled only when VLLM_URL is set'),
     });
@@ -847,8 +865,10 @@ describe('env-placeholders: env placeholders', () => {
     expect(only(check(config, '0.7.1'), 'env-placeholders')).toMatchObject({
       severity: 'error',
       path: 'providers.inference[2].config.api_key',
-      message: expect.stringContaining('the server expands its config even while it is disabled'),
+      message: expect.stringContaining('The provider is off in this pod, but the server expands its config even while it is disabled'),
     });
+    // A variable that may come from a source the render cannot read: a warning, never an error.
+    expect(only(checkOpen(config, '0.7.1'), 'env-placeholders')).toMatchObject({ severity: 'warning', code: 'env-conditional' });
   });
   it('… but not inside an entry removed by __disabled__', () => {
     const config = newLayout();

@@ -1,12 +1,12 @@
 // What every startup rule reads: the config, the release's facts, the container's env, and the
 // providers, collected once. Read-only: each rule returns its problems and changes nothing here.
 //
-// Placeholders are judged by their form: `${env.X:+id}` is `id` when X is set and null otherwise,
-// `${env.X:=d}` is `d` when X is unset, a bare `${env.X}` aborts startup when X is unset. A
-// variable in `containerEnv` counts as set, with an unknown value. For one outside it, `${env.X:=d}`
-// is taken as `d`, and `${env.X:+id}` as possibly set (the pod may get X another way, e.g.
-// `envFrom`), so what hangs on such a conditional id is a warning; a bare `${env.X}` (or vLLM's URL
-// defaulting to empty) is an error: the container must set X.
+// Placeholders are judged with the pod's env (pod-env.ts), as the server substitutes them:
+// `${env.X:+id}` is `id` when X is set and non-empty, else empty (the provider is off);
+// `${env.X:=d}` is X's value, or `d` when X is unset or empty; a bare `${env.X}` aborts startup when
+// X is unset. A variable the pod sets from a Secret counts as set, with an unknown value. A variable
+// that may or may not be set (an optional reference, `envFrom` of an object not in the input) takes
+// its default, and what hangs on it being set is `conditional`: a warning, never an error.
 import { placeholdersIn, type Placeholder } from '../placeholders.js';
 import { formatFieldPath } from '../../krm/item.js';
 import type { WarningCode } from '../../krm/result.js';
@@ -23,6 +23,7 @@ import {
   type ReleaseProfile,
 } from '../../catalog/catalog.js';
 import type { StartupRuleId } from './rule-ids.js';
+import { asPodEnv, type PodEnv } from '../pod-env.js';
 
 export interface StartupProblem {
   severity: 'error' | 'warning';
@@ -33,6 +34,8 @@ export interface StartupProblem {
   rule: StartupRuleId;
   /** The warning's class; every call that may make a warning names one (the overloads of `problem`). */
   code?: WarningCode;
+  /** A key the server reads past without effect (it ignores it): the base's own is an info, not the user's mistake. */
+  ignoredKey?: true;
 }
 
 export interface StartupContext {
@@ -41,8 +44,8 @@ export interface StartupContext {
   /** The catalog release whose registry and schemas answer for `release` (plan.catalogRelease). */
   catalogRelease: string;
   profile: ReleaseProfile;
-  /** Names of the env vars the container sets. */
-  containerEnv: ReadonlySet<string>;
+  /** The container's env (pod-env.ts); a set of names: those are set (values unknown), no other. */
+  containerEnv: PodEnv | ReadonlySet<string>;
 }
 
 export type Path = ReadonlyArray<string | number>;
@@ -82,9 +85,9 @@ export interface Provider {
   external: boolean;
 }
 
-/** How placeholders read: the container's env names, and the release's syntax. */
+/** How placeholders read: the container's env, and the release's syntax. */
 export interface EnvView {
-  readonly env: ReadonlySet<string>;
+  readonly env: PodEnv;
   /** `${env.X:=d}` / `${env.X:+v}` (bash); else `${env.X:d}` / `${env.X+v}`. */
   readonly bash: boolean;
 }
@@ -110,7 +113,7 @@ export interface RuleContext extends EnvView {
 export type Rule = (ctx: RuleContext) => StartupProblem[];
 
 export function ruleContext(config: Record<string, unknown>, context: StartupContext): RuleContext {
-  const env = context.containerEnv;
+  const env = asPodEnv(context.containerEnv);
   const bash = context.profile.envSyntax === 'bash';
   const apis = providableApis(context.catalogRelease);
   return {
@@ -191,8 +194,9 @@ export function formOf(view: EnvView, text: string): Form {
 }
 
 /**
- * The value `text` takes when the variables outside containerEnv are unset, or undefined when
- * it depends on the value of a variable (one the container sets, or a bare unset one).
+ * The value `text` takes in the pod: known values substituted, unset variables giving their `:=`
+ * default or `:+` emptiness; undefined when it depends on a value the render cannot see (a
+ * Secret's, a variable that may or may not be set, a bare one that is unset).
  */
 export function whenUnset(view: EnvView, text: string): string | undefined {
   let out = '';
@@ -200,12 +204,24 @@ export function whenUnset(view: EnvView, text: string): string | undefined {
   for (const p of placeholdersIn(text, view.bash)) {
     out += text.slice(last, p.index);
     last = p.index + p.raw.length;
-    const set = view.env.has(p.name);
-    if (p.op === ':+') out += set ? p.text : '';
-    else if (p.op === ':=' && !set) out += p.text;
-    else return undefined;
+    const value = valueIn(view.env, p.name);
+    if (value === undefined) return undefined;
+    // The server's forms: `:=` takes the default for an unset or empty variable, `:+` the text for a set, non-empty one.
+    if (p.op === ':+') out += value === null || value === '' ? '' : p.text;
+    else if (p.op === ':=') out += value === null || value === '' ? p.text : value;
+    else if (value === null) return undefined;
+    else out += value;
   }
   return out + text.slice(last);
+}
+
+/**
+ * A variable's value in the pod: null when unset, undefined when unknown (a Secret's). One that may
+ * or may not be set counts as unset here, so its default is judged; what hangs on it being set is
+ * `conditional` (idInfo).
+ */
+function valueIn(env: PodEnv, name: string): string | null | undefined {
+  return env.has(name) ? env.value(name) : null;
 }
 
 export function idInfo(view: EnvView, raw: unknown): IdInfo {
@@ -220,18 +236,20 @@ export function idInfo(view: EnvView, raw: unknown): IdInfo {
   }
   if (form.kind === 'placeholder') {
     const { name, op, text } = form.placeholder;
-    const set = view.env.has(name);
+    const value = valueIn(view.env, name);
+    const empty = value === null || value === '';
     if (op === ':+') {
-      if (text === '') return { state: 'disabled' };
-      return set ? { state: 'enabled', id: text } : { state: 'conditional', id: text, variable: name };
+      if (text === '' || (empty && !view.env.maybe(name))) return { state: 'disabled' };
+      return empty ? { state: 'conditional', id: text, variable: name } : { state: 'enabled', id: text };
     }
     if (op === ':=') {
-      if (set) return { state: 'enabled' };
-      if (text === '') return { state: 'conditional', variable: name };
+      if (value === undefined) return { state: 'enabled' };
+      if (!empty) return { state: 'enabled', id: value };
+      if (text === '') return view.env.maybe(name) ? { state: 'conditional', variable: name } : { state: 'disabled' };
       if (text === '__disabled__') return { state: 'removed', variable: name };
       return { state: 'enabled', id: text };
     }
-    return { state: 'enabled' };
+    return value === undefined || value === null || value === '' ? { state: 'enabled' } : { state: 'enabled', id: value };
   }
   const value = whenUnset(view, raw);
   if (value === undefined) return { state: 'enabled' };

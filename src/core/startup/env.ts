@@ -70,13 +70,21 @@ function stringProblems(ctx: RuleContext, text: string, path: Path, provider: Pr
   const secret = (): boolean => isCredentialName(String(path[path.length - 1] ?? ''));
   const shown = (raw: string): string => (secret() ? 'the placeholder of this credential' : code(raw));
   for (const p of placeholders) {
-    if (p.op === '' && !ctx.env.has(p.name)) {
+    if (p.op === '' && ctx.env.maybe(p.name)) {
+      const message =
+        `${shown(p.raw)} has no default, so the server stops at startup unless ${clip(p.name)} comes from ${listOf(ctx.env.unknownSources)}, ` +
+        `which the render cannot read: ${howToSet(p.name)}, or write \`\${env.${clip(p.name)}${ctx.bash ? ':=' : ':'}<default>}\``;
+      out.push(problem('warning', path, 'env-placeholders', message, 'env-conditional'));
+    } else if (p.op === '' && (!ctx.env.has(p.name) || ctx.env.value(p.name) === '')) {
+      const unset = ctx.env.has(p.name) ? `when ${clip(p.name)} is empty, as the pod sets it` : `when ${clip(p.name)} is unset`;
       const inDisabled =
         provider && provider.id.state === 'conditional'
           ? ` The provider is switched by ${provider.id.variable}, but the server expands its config even while it is disabled.`
-          : '';
+          : provider && provider.id.state === 'disabled'
+            ? ' The provider is off in this pod, but the server expands its config even while it is disabled.'
+            : '';
       const message =
-        `${shown(p.raw)} has no default, so the server stops at startup when ${clip(p.name)} is unset: ${howToSet(p.name)}, ` +
+        `${shown(p.raw)} has no default, so the server stops at startup ${unset}: ${howToSet(p.name)}, ` +
         `or write \`\${env.${clip(p.name)}${ctx.bash ? ':=' : ':'}<default>}\`.${inDisabled}`;
       out.push(problem('error', path, 'env-placeholders', message));
     }

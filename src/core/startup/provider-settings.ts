@@ -64,7 +64,7 @@ function credentialKeyProblems(ctx: RuleContext, p: Provider, fields: ProviderFi
     if (key === expected || !Object.hasOwn(p.config, key) || fields.keys.includes(key)) continue;
     const message = `is not a ${clip(p.type)} setting in llama-stack ${ctx.release}; the server silently ignores it and sends no credential: its credential ` +
       `key is \`${expected}\``;
-    out.push(problem(severity, [...configPath, key], 'provider-settings', message, 'env-conditional'));
+    out.push({ ...problem(severity, [...configPath, key], 'provider-settings', message, 'env-conditional'), ignoredKey: true });
   }
   return out;
 }
@@ -80,7 +80,7 @@ function urlKeyProblems(ctx: RuleContext, p: Provider, fields: ProviderFields, c
       ? `its URL key is \`${expected}\`${expected === 'base_url' && urlPrefix ? ' (the full URL including /v1)' : ''}`
       : `${clip(p.type)} takes no URL setting`;
     const message = `is not a ${clip(p.type)} setting in llama-stack ${ctx.release}; the server silently ignores it: ${instead}`;
-    out.push(problem(severity, [...configPath, key], 'provider-settings', message, 'env-conditional'));
+    out.push({ ...problem(severity, [...configPath, key], 'provider-settings', message, 'env-conditional'), ignoredKey: true });
   }
   if (expected === undefined) return out;
   const value = p.config[expected];

@@ -2,15 +2,17 @@
 // defaults that name them (vector_stores defaults, safety.default_shield_id). Each names a provider
 // the server must have, or it stops at startup ("Provider not found").
 import { closest } from '../../lib/issues.js';
+import { placeholdersIn } from '../placeholders.js';
 import { isPlainObject } from '../../lib/objects.js';
 import { clip, listOf, quote } from '../../lib/quote.js';
 import { catalogReleases, runConfigKeys } from '../../catalog/catalog.js';
+import { substitutionOf } from '../../catalog/schemas.js';
 import { startupFacts } from '../../catalog/startup-facts.js';
 import { compareVersions } from '../../catalog/versions.js';
 import { apiHistory } from './apis.js';
 import {
   firstWith,
-  formOf,
+  howToSet,
   idInfo,
   isNonEmptyList,
   problem,
@@ -64,6 +66,13 @@ function referenceProblems(ctx: RuleContext, api: string, raw: unknown, path: Pa
     if (candidates.some((p) => p.id.id === undefined)) return [];
     const ids = candidates.map((p) => p.id.id as string);
     const near = closest(ref.id, ids);
+    const switchedOff = switchOf(ctx, api, ref.id);
+    if (switchedOff !== undefined) {
+      const message =
+        `names the ${clip(api)} provider ${quote(ref.id)}, which is off in this pod: ${clip(switchedOff)} switches it on, and it is unset; the server stops ` +
+        `at startup ("Provider not found")${conditional ? ' once this entry is registered' : ''}: ${howToSet(switchedOff)}, or name another provider`;
+      return [problem(conditional ? 'warning' : 'error', path, rule, message, 'env-conditional')];
+    }
     const state = ctx.providers.some((p) => p.api === api && p.entry.provider_id === ref.id) ? 'enabled' : 'configured';
     const message =
       `names the ${clip(api)} provider ${quote(ref.id)}, which is not ${state}: the server stops at startup ("Provider not found")` +
@@ -80,11 +89,30 @@ function referenceProblems(ctx: RuleContext, api: string, raw: unknown, path: Pa
   return [];
 }
 
-/** Is the entry conditional on its id (`model_id: ${env.X:+…}` with X unset drops it)? */
+/** The variable whose `${env.X:+id}` would give a provider of `api` the id `id`, when that provider is off in the pod. */
+function switchOf(ctx: RuleContext, api: string, id: string): string | undefined {
+  for (const p of ctx.providers) {
+    if (p.api !== api || p.id.state !== 'disabled' || typeof p.entry.provider_id !== 'string') continue;
+    const on = placeholdersIn(p.entry.provider_id, ctx.bash).find((ph) => ph.op === ':+' && ph.text === id);
+    if (on) return on.name;
+  }
+  return undefined;
+}
+
+/** Is the entry conditional on its id (`model_id: ${env.X:+…}` with X possibly unset drops it)? */
 function entryConditional(ctx: RuleContext, raw: unknown): boolean {
-  if (typeof raw !== 'string') return false;
-  const form = formOf(ctx, raw);
-  return form.kind === 'placeholder' && form.placeholder.op === ':+' && !ctx.env.has(form.placeholder.name);
+  return typeof raw === 'string' && raw.includes('${') && idInfo(ctx, raw).state === 'conditional';
+}
+
+/**
+ * The server drops a resource whose id comes to empty in the pod (`model_id: ${env.EMBEDDING_MODEL:=}`
+ * with the variable unset) before it reads the rest: nothing of it is judged. Only placeholders: a
+ * literal empty id is the entry's own mistake.
+ */
+function droppedEntry(ctx: RuleContext, entry: Readonly<Record<string, unknown>>, idKey: string): boolean {
+  const raw = entry[idKey];
+  if (typeof raw !== 'string' || !raw.includes('${') || !substitutionOf(ctx.catalogRelease).droppedWhenEmpty.includes(idKey)) return false;
+  return idInfo(ctx, raw).state === 'disabled';
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -113,6 +141,7 @@ export function checkModels(ctx: RuleContext): StartupProblem[] {
       out.push(problem('error', path, 'models', 'must be a mapping with model_id and provider_id'));
       return;
     }
+    if (droppedEntry(ctx, model, 'model_id')) return;
     const conditional = entryConditional(ctx, model.model_id);
     const severity: Severity = conditional ? 'warning' : 'error';
     if (model.model_id === undefined || model.model_id === null || model.model_id === '') {
@@ -167,6 +196,7 @@ export function checkOtherResources(ctx: RuleContext): StartupProblem[] {
   }
   out.push(
     ...eachEntry(home, [...base, 'shields'], (entry, path) => {
+      if (droppedEntry(ctx, entry, 'shield_id')) return [];
       const conditional = entryConditional(ctx, entry.shield_id);
       const missing = entry.shield_id === undefined || entry.shield_id === null || entry.shield_id === '';
       return [
@@ -180,6 +210,7 @@ export function checkOtherResources(ctx: RuleContext): StartupProblem[] {
   const required = ctx.newLayout ? [idKey, 'embedding_model', 'embedding_dimension'] : [idKey, 'embedding_model'];
   out.push(
     ...eachEntry(home, [...base, storesKey], (entry, path) => {
+      if (droppedEntry(ctx, entry, idKey)) return [];
       const conditional = entryConditional(ctx, entry[idKey]);
       const message = `is missing: a registered vector store needs ${listOf(required)}`;
       const missing = required
@@ -200,6 +231,7 @@ export function checkOtherResources(ctx: RuleContext): StartupProblem[] {
   }
   out.push(
     ...eachEntry(home, [...base, 'tool_groups'], (entry, path) => {
+      if (droppedEntry(ctx, entry, 'toolgroup_id')) return [];
       const missing = entry.toolgroup_id === undefined || entry.toolgroup_id === null || entry.toolgroup_id === '';
       return [
         ...(missing ? [problem('error', [...path, 'toolgroup_id'], 'resources', 'is missing: every tool group needs a toolgroup_id')] : []),
