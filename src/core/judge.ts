@@ -1,4 +1,4 @@
-// The config as the server will read it in that pod (docs/config-generation.md "The config the pod
+// The config as the server will read it in that pod (docs/validation.md "The config the pod
 // reads"), for both front ends: with the Deployment's env (pod-env.ts), older forms converted as the
 // release converts them, then the startup rules and the release's own schemas. A violation is a
 // result now instead of a crash-looping pod later.

@@ -1,5 +1,5 @@
 // The env of the server's container as the pod will have it, for judging the config as the server
-// reads it (docs/config-generation.md "The config the pod reads"): each variable is set with a value
+// reads it (docs/validation.md "The config the pod reads"): each variable is set with a value
 // we know (a literal `value`, a key of a ConfigMap in the input), set with a value we may not see (a
 // Secret's key: present and opaque), possibly set (an optional reference, or `envFrom` of something
 // not in the input), or unset. Secret values are never read.
