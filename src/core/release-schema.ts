@@ -20,7 +20,7 @@
 // a bare `${env.X}`, keeps the string, which the schemas accept wherever a scalar is expected.
 import { placeholdersIn } from './placeholders.js';
 import { asPodEnv, type PodEnv } from './pod-env.js';
-import { validate, type Schema } from '@cfworker/json-schema';
+import { validate, type OutputUnit, type Schema } from '@cfworker/json-schema';
 import { providerSpec, serverRelease } from '../catalog/catalog.js';
 import { commaListKeys, substitutionOf, type Substitution } from '../catalog/schemas.js';
 import type { WarningCode } from '../krm/result.js';
@@ -365,9 +365,84 @@ function findings(node: Schema, raw: unknown, base: Segment[], labels: Labels, s
   // first pass, which stops at the first error, for the rest; only an invalid one is validated
   // again for all its errors.
   if (surelyValid(checked, node, refNode) || validate(checked, node, '2020-12', lookup, true).valid) return [];
-  const found = explainAll(node, value, validate(checked, node, '2020-12', lookup, false).errors, labels);
+  let errors = validate(checked, node, '2020-12', lookup, false).errors;
+  const lax = laxRead(checked, node, errors);
+  if (lax !== undefined) {
+    errors = validate(lax, node, '2020-12', lookup, false).errors;
+    if (errors.length === 0) return [];
+  }
+  const found = explainAll(node, lax ?? value, errors, labels);
   const kept = dropped.length === 0 ? found : found.filter((f) => !dropped.some((d) => d.slice(base.length).every((s, i) => f.path[i] === s)));
   return kept.map((f) => asInThePod(f, raw, labels, sub, env));
+}
+
+// Pydantic's lax mode, which the server's models use: a string where a field wants a number or a
+// boolean is read as one when it spells one (`version: "2"`, as the OGX operator writes it; a
+// port "8321"; "yes"). JSON Schema has no such reading, so a string at a type error is tried as
+// each value it spells, and kept where that clears the error. Numbers are never read as strings.
+const LAX_BOOLEANS: Readonly<Record<string, boolean>> = {
+  '0': false, off: false, f: false, false: false, n: false, no: false,
+  '1': true, on: true, t: true, true: true, y: true, yes: true,
+};
+const LAX_INT = /^[+-]?\d+(?:_\d+)*$/;
+const LAX_FLOAT = /^[+-]?(?:\d+(?:_\d+)*)?\.?\d+(?:_\d+)*(?:[eE][+-]?\d+)?$|^[+-]?\d+\.$/;
+const LAX_LOCATIONS = 50;
+
+/** What pydantic's lax mode may read `text` as, when a field wants a number or a boolean. */
+function laxValues(text: string): unknown[] {
+  const t = text.trim();
+  const out: unknown[] = [];
+  if (LAX_INT.test(t) || LAX_FLOAT.test(t)) out.push(Number(t.replace(/_/g, '')));
+  const flag = LAX_BOOLEANS[t.toLowerCase()];
+  if (flag !== undefined) out.push(flag);
+  return out;
+}
+
+/** `value` with the strings at type errors read as pydantic's lax mode reads them, or undefined when none is. */
+function laxRead(value: unknown, node: Schema, errors: readonly OutputUnit[]): unknown {
+  const locations = [...new Set(errors.filter((e) => e.keyword === 'type').map((e) => e.instanceLocation))].slice(0, LAX_LOCATIONS);
+  let out: unknown;
+  for (const location of locations) {
+    const path = pointerPath(location);
+    const text = path.reduce<unknown>(childAt, out ?? value);
+    if (typeof text !== 'string') continue;
+    for (const candidate of laxValues(text)) {
+      const tried = withValueAt(out ?? value, path, candidate);
+      const stillWrong = validate(tried, node, '2020-12', lookup, false).errors.some((e) => e.keyword === 'type' && e.instanceLocation === location);
+      if (!stillWrong) {
+        out = tried;
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+const childAt = (here: unknown, key: string): unknown =>
+  Array.isArray(here) ? here[Number(key)] : isPlainObject(here) && Object.hasOwn(here, key) ? here[key] : undefined;
+
+/** cfworker's instance location (`#/providers/0/port`, keys escaped and URI-encoded) as a path. */
+function pointerPath(location: string): string[] {
+  if (location === '#') return [];
+  return location
+    .slice(2)
+    .split('/')
+    .map((part) => decodeURIComponent(part).replace(/~1/g, '/').replace(/~0/g, '~'));
+}
+
+/** A copy of `root` with `replacement` at `path` (list indexes as strings, as pointers have them). */
+function withValueAt(root: unknown, path: readonly string[], replacement: unknown): unknown {
+  if (path.length === 0) return replacement;
+  const [head, ...rest] = path;
+  if (Array.isArray(root)) {
+    const copy = [...root];
+    copy[Number(head)] = withValueAt(root[Number(head)], rest, replacement);
+    return copy;
+  }
+  if (!isPlainObject(root) || head === undefined) return root;
+  const copy = { ...root };
+  setOwn(copy, head, withValueAt(root[head], rest, replacement));
+  return copy;
 }
 
 /**

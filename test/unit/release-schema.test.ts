@@ -104,6 +104,20 @@ describe('release schema: types and enums', () => {
     expect(p.message).toBe('must be an integer, not "many"');
   });
 
+  it('a string that spells a number or a boolean where one belongs: pydantic\'s lax mode reads it, so no problem (`version: "2"`, as the OGX operator writes it)', () => {
+    expect(check({ ...vllm({ max_tokens: '4096', refresh_models: 'yes' }), version: '2' }, '1.3.0')).toEqual([]);
+    expect(check(vllm({ max_tokens: ' 4_096 ', refresh_models: 'off' }), '0.7.1')).toEqual([]);
+  });
+
+  it('a string that does not spell one stays a problem, beside one that does', () => {
+    const problems = check(vllm({ max_tokens: '40.5', refresh_models: 'maybe', api_token: 'x' }), '1.3.0');
+    expect(problems.map((p) => [p.path, p.message])).toEqual([
+      ['providers.inference[0].config.max_tokens', 'must be an integer, not "40.5"'],
+      ['providers.inference[0].config.refresh_models', 'must be a boolean (true or false), not "maybe"'],
+    ]);
+    expect(check({ ...vllm({}), version: 'two' }, '1.3.0').map((p) => p.message)).toEqual(['must be an integer, not "two"']);
+  });
+
   it('an integer where a string belongs', () => {
     const p = only(check(withProvider('inference', 'remote::vertexai', { project: 5 }), '0.8.0'));
     expect(p.path).toBe('providers.inference[0].config.project');
