@@ -5,7 +5,7 @@
 import type { FieldProblem } from '../lib/issues.js';
 import { clip, quote } from '../lib/quote.js';
 import { parseReleaseNumber, releaseForms, releaseLine, type ReleaseNumber } from '../lib/release-number.js';
-import type { ReleaseProfile } from '../catalog/catalog.js';
+import { newestRelease, type ReleaseProfile } from '../catalog/catalog.js';
 import { distributionOfRepository, parseImage, releaseOfTag, type Catalog, type CatalogEntry, type CatalogRelease } from '../catalog/distributions.js';
 import { imageVersionLabel, ogxVersionLabel, type ImageConfig, type ImageLookup } from '../catalog/image-labels.js';
 import { releaseRelation, releaseSupport, type ReleaseSupport } from '../catalog/versions.js';
@@ -68,7 +68,7 @@ export function askedRelease(annotations: Readonly<Record<string, string>> | und
   if (annotated === undefined) return { release: tagRelease, from: imagePath };
   const parsed = parseReleaseNumber(annotated);
   if (!parsed) {
-    const message = `must name a release, such as ${releaseForms}, not ${quote(clip(annotated))}`;
+    const message = `must name a release, such as ${releaseForms(newestRelease())}, not ${quote(clip(annotated))}`;
     return { release: undefined, from: releasePath, problem: { path: releasePath, message } };
   }
   const asked: AskedRelease = { release: parsed.release, ...buildOf(parsed), from: releasePath };

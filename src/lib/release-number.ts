@@ -29,5 +29,5 @@ export function parseReleaseNumber(text: string | undefined): ReleaseNumber | un
 /** The line of a release, MAJOR.MINOR: `1.2` for `1.2.5`. */
 export const releaseLine = (release: string): string => release.split('.').slice(0, 2).join('.');
 
-/** The forms a release may be written in, for messages. */
-export const releaseForms = '`1.2.2`, `v1.2.2` or `1.2.4+rhaiv.0`';
+/** The forms a release may be written in, for messages, shown with `release` (`1.3.0`, `v1.3.0` or `1.3.0+rhaiv.0`). */
+export const releaseForms = (release: string): string => `\`${release}\`, \`v${release}\` or \`${release}+rhaiv.0\``;
