@@ -22,7 +22,8 @@ describe('parseReleaseNumber', () => {
   });
 
   it('an image tag is read by the same parser (a tag cannot hold `+`, so a tag never has a build)', () => {
-    expect([releaseOfTag('v1.2.2'), releaseOfTag('1.3.0'), releaseOfTag('rhoai-3.5'), releaseOfTag(undefined)]).toEqual(['1.2.2', '1.3.0', undefined, undefined]);
+    const tags = [releaseOfTag('v1.2.2'), releaseOfTag('1.3.0'), releaseOfTag('rhoai-3.5'), releaseOfTag(undefined)];
+    expect(tags).toEqual(['1.2.2', '1.3.0', undefined, undefined]);
   });
 
   it('the line of a release', () => {
@@ -43,11 +44,8 @@ describe('the catalog release that answers for a release', () => {
   });
 
   it('how a release stands to it: the same, a release of its line, or newer', () => {
-    expect([releaseRelation('1.2.2', '1.2.2'), releaseRelation('1.2.5', '1.2.2'), releaseRelation('1.5.0', '1.3.0'), releaseRelation('2.0.0', '1.3.0')]).toEqual([
-      'same',
-      'line',
-      'newer',
-      'newer',
-    ]);
+    const pairs = [['1.2.2', '1.2.2'], ['1.2.5', '1.2.2'], ['1.5.0', '1.3.0'], ['2.0.0', '1.3.0']];
+    const relations = pairs.map(([release, catalog]) => releaseRelation(release as string, catalog as string));
+    expect(relations).toEqual(['same', 'line', 'newer', 'newer']);
   });
 });
