@@ -155,6 +155,12 @@ spec:
     expect(deploymentImage(`${renderConfig}---\n${ogxServer('mine')}`)).toBe('quay.io/acme/mine:1.2.2');
   });
 
+  it('its `release` is read as the annotation is: `v1.2.2` is the entry for 1.2.2', () => {
+    const r = validate(`${renderConfig.replace('release: "1.2.2"', 'release: "v1.2.2"')}---\n${ogxServer('mine')}`);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.lines.join('\n')).toContain('for OGX 1.2.2 (distribution mine, image quay.io/acme/mine:1.2.2)');
+  });
+
   it('without the RenderConfig the name is unknown, and the error offers the shipped names', () => {
     const r = validate(ogxServer('mine'));
     expect(r.status).toBe(1);
