@@ -9,6 +9,8 @@ import { planLlsd } from '../../src/llsd/plan.js';
 import { inventoryOf } from '../../src/krm/inventory.js';
 import type { ImageConfig, ImageLookup } from '../../src/catalog/image-labels.js';
 import { itemFrom, llsdYaml } from '../support.js';
+import { toOgxServer } from '../../src/convert/to-ogxserver.js';
+import type { KrmObject } from '../../src/krm/item.js';
 
 const image = 'quay.io/rhoai/odh-ogx-core-rhel9:rhoai-3.5';
 const base = `version: 2
@@ -83,5 +85,30 @@ describe('the release from the labels of an image', () => {
     const planned = ogxPlan({ imageVersion: '9.6', distributionVersion: 'dev' });
     expect(planned.ok).toBe(false);
     expect(!planned.ok && planned.problems[0]?.message).toMatch(/^does not say which OGX release it runs/);
+  });
+});
+
+describe('the converter keeps the release annotation in any form an OGXServer renders', () => {
+  const llsd = (release: string): KrmObject =>
+    ({
+      apiVersion: 'llamastack.io/v1alpha2',
+      kind: 'LlamaStackDistribution',
+      metadata: { name: 'demo', namespace: 'ai', annotations: { 'llamastack.io/release': release } },
+      spec: { distribution: { name: 'starter' } },
+    }) as unknown as KrmObject;
+  const annotationOf = (release: string): string | undefined =>
+    ((toOgxServer(llsd(release)).object.metadata as { annotations?: Record<string, string> }).annotations ?? {})['llamastack.io/release'];
+
+  it('as written: a build, a `v`, a patch release the catalog lacks, a newer release', () => {
+    expect(['1.2.4+rhaiv.0', 'v1.2.2', '1.2.5', '1.5.0'].map(annotationOf)).toEqual(['1.2.4+rhaiv.0', 'v1.2.2', '1.2.5', '1.5.0']);
+  });
+
+  it('a release before OGX, or no release at all, is dropped with a warning', () => {
+    for (const release of ['0.7.1', 'latest']) {
+      const result = toOgxServer(llsd(release));
+      expect(annotationOf(release), release).toBeUndefined();
+      const path = ['metadata', 'annotations', 'llamastack.io/release'];
+      expect(result.problems).toContainEqual(expect.objectContaining({ severity: 'warning', code: 'ogx-conversion', path }));
+    }
   });
 });
