@@ -2,8 +2,10 @@
 //
 // The release, in this order: the `llamastack.io/release` annotation (another release of a named
 // distribution); the named distribution's default release; for `distribution.image`, the image
-// tag when it is a release; for an image whose config comes from its labels, also its
-// `org.opencontainers.image.version` label; else the layout of the config.yaml (overrideConfig or labels).
+// tag when it is a release; for an image whose config comes from its labels, also its version labels
+// (`com.ogx.distribution.version`, then `org.opencontainers.image.version`); else the layout of the
+// config.yaml (overrideConfig or labels). A release a named distribution lacks renders with its
+// newest release of the line, or (newer than the catalog) its newest: core/target.ts `namedRelease`.
 import type { FieldProblem } from '../lib/issues.js';
 import { closest, isError } from '../lib/issues.js';
 import { clip, listOf, quote } from '../lib/quote.js';

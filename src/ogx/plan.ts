@@ -4,8 +4,9 @@
 //
 // The release: llsd-render renders against a release of its catalog, never `:latest`. A named
 // distribution: the `llamastack.io/release` annotation, else the name's default release; an image:
-// its tag (or the annotation), else the image's `org.opencontainers.image.version` label when its
-// base comes from its labels. Only OGX releases (configs/ogx-divergences.yaml `releases`) qualify.
+// its tag (or the annotation), else the image's version labels (`com.ogx.distribution.version`, then
+// `org.opencontainers.image.version`) when its base comes from its labels. Only OGX releases
+// (configs/ogx-divergences.yaml `releases`, their patch releases and newer ones) qualify.
 import { closest, type FieldProblem } from '../lib/issues.js';
 import type { OgxServer } from './ogxserver.js';
 import { ogxServerReleases } from '../catalog/catalog.js';
@@ -105,8 +106,8 @@ function planNamed(server: OgxServer, name: string, catalog: Catalog): WhereOutc
   }
   const asked = askedRelease(server.metadata.annotations, undefined);
   if (asked.problem) return { ok: false, problems: [asked.problem] };
-  const release = asked.release ?? (isOgxRelease(entry.defaultRelease) ? entry.defaultRelease : (ogxReleasesOf(entry).at(-1) as string));
-  const chosen = isOgxRelease(release) ? namedRelease(name, entry, ogxReleasesOf(entry), { ...asked, release }, releasePath) : { ok: false as const };
+  const release = asked.release ?? (isOgxServerRelease(entry.defaultRelease) ? entry.defaultRelease : (ogxReleasesOf(entry).at(-1) as string));
+  const chosen = isOgxServerRelease(release) ? namedRelease(name, entry, ogxReleasesOf(entry), { ...asked, release }, releasePath) : { ok: false as const };
   if (!chosen.ok) {
     const written = server.metadata.annotations?.[annotation.release] ?? release;
     const message = `distribution ${quote(name)} has no OGX release ${quote(written)}; OGX releases of it: ${listOf(ogxReleasesOf(entry))}`;
@@ -163,7 +164,7 @@ function planImage(server: OgxServer, image: string, catalog: Catalog, mode: Ogx
     const what = `tag it with the release (e.g. \`:${newest}\`) or set the annotation \`${annotation.release}\``;
     return fail(imagePath, `does not say which OGX release it runs: ${what}`);
   }
-  const support = isOgxRelease(release) ? releaseSupport(release) : undefined;
+  const support = isOgxServerRelease(release) ? releaseSupport(release) : undefined;
   const written = writtenOf(told);
   if (!support) {
     const releases = `${listOf(ogxServerReleases())} (and their patch releases)`;
@@ -175,9 +176,8 @@ function planImage(server: OgxServer, image: string, catalog: Catalog, mode: Ogx
   return { ok: true, value, ...(note && { problems: [note] }) };
 }
 
-const isOgxRelease = isOgxServerRelease;
 
-const ogxReleasesOf = (entry: CatalogEntry): string[] => Object.keys(entry.releases).filter(isOgxRelease).sort(compareVersions);
+const ogxReleasesOf = (entry: CatalogEntry): string[] => Object.keys(entry.releases).filter(isOgxServerRelease).sort(compareVersions);
 
 type ReadConfig = { ok: true; name: string; key: string; text: string; value: Record<string, unknown> } | { ok: false; problems: FieldProblem[] };
 
