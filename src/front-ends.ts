@@ -39,8 +39,8 @@ export type { ServedConfig };
  * of different types; each one's stages only ever receive what its own earlier stages returned.
  */
 export interface FrontEnd<Parsed = unknown, P extends ServerTarget = ServerTarget, C = unknown> {
-  /** Schema and rules; the problems are at this version's field paths. */
-  parse(object: KrmObject): { ok: true; value: Parsed; problems: FieldProblem[] } | { ok: false; problems: FieldProblem[] };
+  /** Schema and rules (those that name distributions read the render's, `options.distributions`); the problems are at this version's field paths. */
+  parse(object: KrmObject, options: RenderOptions): { ok: true; value: Parsed; problems: FieldProblem[] } | { ok: false; problems: FieldProblem[] };
   /** A problem of a later stage at this version's field path (a v1alpha1 LLSD renders as its v1alpha2 conversion). */
   localise(problem: FieldProblem): FieldProblem;
   /** Secrets, ConfigMaps and other objects the CR names, against the input. */
@@ -114,8 +114,9 @@ const ogxOverridePath = ['spec', 'overrideConfig', 'name'];
  * release (none when the CR sets nothing to generate), its objects.
  */
 const ogxFrontEnd: FrontEnd<OgxServer, OgxPlan, GeneratedConfig | undefined> = {
-  parse: (object) => {
-    const parsed = parseOgxServer(object);
+  parse: (object, options) => {
+    // The webhook's distribution-name check knows the names the RenderConfig adds, as the plan does.
+    const parsed = parseOgxServer(object, { catalog: options.distributions });
     return parsed.ok ? { ok: true, value: parsed.server, problems: parsed.problems } : parsed;
   },
   localise: (problem) => problem,
@@ -202,9 +203,9 @@ const internal = (object: Pick<KrmObject, 'apiVersion' | 'kind'>): never => {
   throw new Error(`internal: no front end and no problem for ${object.kind} ${object.apiVersion}`);
 };
 
-/** The server and release as messages name them: `llama-stack 0.7.1`, `OGX 1.3.0`. */
-
-const targetOf = (plan: ServerTarget): string => `${serverOf(plan)} (distribution ${clip(plan.distributionName)}, image ${clip(plan.image)})`;
+/** The target as the summary names it: `OGX 1.2.4+rhaiv.0 (distribution rh, image …)`; a build renders as its upstream release. */
+const targetOf = (plan: ServerTarget): string =>
+  `${serverOf(plan)}${plan.build === undefined ? '' : `+${clip(plan.build)}`} (distribution ${clip(plan.distributionName)}, image ${clip(plan.image)})`;
 
 /** "2 providers from the LLSD (9 in all) and 1 model". */
 const generatedCounts = ({ providerCount, modelCount }: GeneratedConfig, from: string): string =>

@@ -207,7 +207,7 @@ function renderOne(item: InputItem, options: RenderOptions, inventory: Inventory
   const frontEnd: FrontEnd = picked.frontEnd;
   // Problems at the item's own field paths.
   const toResult = (p: FieldProblem): Result => fromProblem(item, frontEnd.localise(p));
-  const parsed = frontEnd.parse(item.object);
+  const parsed = frontEnd.parse(item.object, options);
   const results = parsed.problems.map((p) => fromProblem(item, p));
   if (!parsed.ok) return { results };
   const references = frontEnd.references(parsed.value, inventory, options);

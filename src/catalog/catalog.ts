@@ -19,6 +19,7 @@ import type {
   WorkloadDefaults,
 } from './schema.js';
 import { compareVersions } from '../lib/compare-versions.js';
+import { releaseLine } from '../lib/release-number.js';
 
 export type {
   DistributionCatalog,
@@ -87,8 +88,8 @@ export const newestRelease = (): string => catalogReleases().at(-1) ?? '';
  */
 export function catalogReleaseFor(version: string): string | undefined {
   if (catalogReleases().includes(version)) return version;
-  const minor = version.split('.').slice(0, 2).join('.');
-  return [...catalogReleases()].reverse().find((r) => r.split('.').slice(0, 2).join('.') === minor);
+  const line = releaseLine(version);
+  return [...catalogReleases()].reverse().find((r) => releaseLine(r) === line);
 }
 
 /**

@@ -4,6 +4,7 @@
 import { isPlainObject } from '../lib/objects.js';
 import { clip, listOf, quote } from '../lib/quote.js';
 import { parseReference } from '../lib/image-reference.js';
+import { parseReleaseNumber } from '../lib/release-number.js';
 import { baseConfig, distributions, firstProfileSince, newestRelease, type ReleaseProfile } from './catalog.js';
 import { compareVersions, releaseSupport, supportedReleases } from './versions.js';
 
@@ -220,9 +221,7 @@ export function parseImage(reference: string): ImageRef {
 }
 
 /** The release an image tag names (`0.7.1`, `v0.7.1`), or undefined for `latest`, `test-0.8.0`, …. */
-export function releaseOfTag(tag: string | undefined): string | undefined {
-  return tag === undefined ? undefined : /^v?(\d+\.\d+\.\d+)$/.exec(tag)?.[1];
-}
+export const releaseOfTag = (tag: string | undefined): string | undefined => parseReleaseNumber(tag)?.release;
 
 /**
  * The named distribution whose images live in `repository`: one of its release images' (mirrors

@@ -19,6 +19,8 @@ export const configLabel = {
 export const ogxConfigLabel = { defaultConfig: 'com.ogx.distribution.default-config', configPrefix: 'com.ogx.config.' } as const;
 /** The standard OCI label an image's release can be read from when its tag is not one. */
 export const imageVersionLabel = 'org.opencontainers.image.version';
+/** OGX's own label of the release a distribution image runs (`v1.2.4+rhaiv.0` on the rh image), read before the OCI one. */
+export const ogxVersionLabel = 'com.ogx.distribution.version';
 
 /** Above this, the config goes in a layer rather than a label (FR-027a: base64 "for configs < 50KB"). */
 export const maxInlineConfigBytes = 50 * 1024;
@@ -38,6 +40,8 @@ export const imageConfigSchema = lazily(() =>
   configVersion: z.optional(z.string()),
   /** `org.opencontainers.image.version`, when set. */
   imageVersion: z.optional(z.string()),
+  /** `com.ogx.distribution.version`, when set. */
+  distributionVersion: z.optional(z.string()),
   /** The config.yaml text. */
   text: z.string(),
 }),

@@ -1,6 +1,7 @@
 // llama-stack release numbers and the profile (config layout, image conventions) of each.
 import { compareVersions } from '../lib/compare-versions.js';
-import { catalogReleaseFor, catalogReleases, releaseProfiles, type ReleaseProfile } from './catalog.js';
+import { releaseLine } from '../lib/release-number.js';
+import { catalogReleaseFor, catalogReleases, ogxServerReleases, releaseProfiles, type ReleaseProfile } from './catalog.js';
 export { compareVersions };
 
 const profiles = new Map<string, ReleaseProfile | undefined>();
@@ -24,22 +25,39 @@ function findProfile(release: string): ReleaseProfile | undefined {
 /** What llsd-render knows of a release: its profile (layout, image) and the catalog release whose schemas and registry answer for it. */
 export interface ReleaseSupport {
   profile: ReleaseProfile;
-  /** The release itself, or the catalog's release of the same major.minor. */
+  /** The release itself, the catalog's newest release of its line, or (a release newer than the catalog) the newest release. */
   catalogRelease: string;
 }
 
 /**
- * A release is supported when a profile covers it and the release catalog has it or another
- * release of its major.minor: every generated config is checked against a catalog release's schemas.
+ * A release is supported when a profile covers it and the release catalog has it, another release
+ * of its major.minor (config schemas do not change in patch releases), or nothing as new: a newer
+ * release is checked against the newest one, which `releaseRelation` says, so a plan warns.
  */
 export function releaseSupport(release: string): ReleaseSupport | undefined {
   const profile = profileFor(release);
-  const catalogRelease = catalogReleaseFor(release);
+  const newest = catalogReleases().at(-1);
+  const catalogRelease = catalogReleaseFor(release) ?? (newest !== undefined && compareVersions(release, newest) > 0 ? newest : undefined);
   return profile && catalogRelease ? { profile, catalogRelease } : undefined;
+}
+
+/**
+ * How a release stands to the catalog release that answers for it: the same, a patch release of
+ * the same line the catalog lacks (told as an info), or newer than every catalog release (a warning).
+ */
+export function releaseRelation(release: string, catalogRelease: string): 'same' | 'line' | 'newer' {
+  if (release === catalogRelease) return 'same';
+  return releaseLine(release) === releaseLine(catalogRelease) ? 'line' : 'newer';
+}
+
+/** A release an OGXServer renders against: supported, and at or after the first the catalog renders OGXServers for (configs/ogx-divergences.yaml). */
+export function isOgxServerRelease(release: string): boolean {
+  const first = ogxServerReleases()[0];
+  return first !== undefined && compareVersions(release, first) >= 0 && releaseSupport(release) !== undefined;
 }
 
 /** The supported releases, for messages: "0.2.x (checked against 0.2.14), …". */
 export function supportedReleases(): string {
-  const minors = [...new Set(catalogReleases().map((r) => `${r.split('.').slice(0, 2).join('.')}.x`))];
+  const minors = [...new Set(catalogReleases().map((r) => `${releaseLine(r)}.x`))];
   return `${minors.join(', ')} (the release catalog has ${catalogReleases().join(', ')}; docs/releases.md "Adding a release" says how to add one)`;
 }

@@ -8,12 +8,15 @@
 // The OGXServer gets another name (`<name>-ogx`): the operator refuses adoption by a CR of the same
 // name, and a Deployment's selector cannot change in place. The adoption annotations name the
 // LLSD, so its PVC and Service are kept (the operator adopts them).
-import { baseConfig, catalogReleaseFor, distributions, newestRelease, ogxDivergences, ogxServerReleases } from '../catalog/catalog.js';
+import { distributions, newestRelease, ogxDivergences, ogxServerReleases } from '../catalog/catalog.js';
+import { shippedCatalog } from '../catalog/distributions.js';
+import { catalogBase } from '../core/base-config.js';
+import { parseReleaseNumber } from '../lib/release-number.js';
 import { ogxTypedApis, ogxTypedProviders, type OgxTypedField, type OgxTypedProvider } from '../catalog/ogx-providers.js';
-import { profileFor } from '../catalog/versions.js';
+import { compareVersions, isOgxServerRelease, profileFor, releaseSupport } from '../catalog/versions.js';
 import { providerKeys, resolveProviderType, type ResolvedType } from '../llsd/providers.js';
 import { envName, isSecretLeaf, placeholder, selectorOf } from '../core/secrets.js';
-import { askedRelease } from '../core/target.js';
+import { askedRelease, namedRelease } from '../core/target.js';
 import { annotation, type KrmObject } from '../krm/item.js';
 import { isPlainObject, setOwn } from '../lib/objects.js';
 import { code, listOf, quote } from '../lib/quote.js';
@@ -108,12 +111,14 @@ function convertMetadata(object: KrmObject, llsd: Llsd, problems: FieldProblem[]
   if (object.metadata.labels !== undefined) metadata.labels = { ...object.metadata.labels };
   const annotations: Record<string, string> = {};
   for (const [key, value] of Object.entries(object.metadata.annotations ?? {})) {
-    if (key === annotation.release && !ogxServerReleases().includes(value)) {
+    // Kept as written (`v1.2.2`, `1.2.4+rhaiv.0`): the OGXServer's plan reads it with the same parser.
+    const asked = key === annotation.release ? parseReleaseNumber(value) : undefined;
+    if (key === annotation.release && (!asked || !isOgxServerRelease(asked.release))) {
       problems.push({
         severity: 'warning', code: 'ogx-conversion',
         path: ['metadata', 'annotations', key],
-        message: `is dropped: ${quote(value)} is no OGX release, and an OGXServer renders only against ${listOf(ogxServerReleases())} (without the ` +
-          `annotation: its distribution's default release); add it back with one of those to pin another`,
+        message: `is dropped: ${quote(value)} is no OGX release, and an OGXServer renders only against ${listOf(ogxServerReleases())} and their ` +
+          `patch releases (without the annotation: its distribution's default release); add it back with one of those to pin another`,
       });
     } else if (key === conversionAnnotation) {
       problems.push({
@@ -146,7 +151,7 @@ function releaseOf(llsd: Llsd): { release: string; catalogRelease: string } {
   const { name, image } = llsd.spec.distribution;
   const named = name !== undefined && Object.hasOwn(distributions(), name) ? distributions()[name]?.defaultRelease : undefined;
   const release = askedRelease(llsd.annotations, image).release ?? named ?? newestRelease();
-  return { release, catalogRelease: catalogReleaseFor(release) ?? newestRelease() };
+  return { release, catalogRelease: releaseSupport(release)?.catalogRelease ?? newestRelease() };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -221,9 +226,10 @@ function convertProviders(llsd: Llsd, release: { release: string; catalogRelease
  */
 function baseProvidersLost(llsd: Llsd, release: string, api: ProviderEntry['api']): string[] {
   const name = llsd.spec.distribution.name;
-  const entry = name !== undefined && Object.hasOwn(distributions(), name) ? distributions()[name] : undefined;
-  const path = entry && Object.hasOwn(entry.releases, release) ? entry.releases[release]?.config : undefined;
-  const base = path === undefined ? undefined : baseConfig(path);
+  const entry = name !== undefined && Object.hasOwn(shippedCatalog(), name) ? shippedCatalog()[name] : undefined;
+  // The base the plan uses: the distribution's own release, or its newest of the release's line.
+  const chosen = entry && namedRelease(name as string, entry, Object.keys(entry.releases).sort(compareVersions), { release }, []);
+  const base = chosen?.ok ? catalogBase(chosen.pinned) : undefined;
   const list = isPlainObject(base) && isPlainObject(base.providers) ? base.providers[providerApis[api]] : undefined;
   const ours = new Set(llsd.providers.filter((p) => p.api === api).map((p) => p.id));
   const env = new Set((llsd.spec.workload?.overrides?.env ?? []).map((e) => e.name));

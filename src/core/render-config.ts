@@ -1,5 +1,6 @@
 // Options of a render (docs/render-options.md): the same keys as `data` of a ConfigMap functionConfig (kpt
 // `configMap:` or `-- key=value`) and as `spec` of a `fn.llamastack.io/v1alpha1` RenderConfig.
+import { parseReleaseNumber, type ReleaseNumber } from '../lib/release-number.js';
 import { checkOverrides, mergeCatalog, type DistributionOverride } from '../catalog/distributions.js';
 import { parseYaml11, parseYamlStream } from '../krm/yaml.js';
 import { isPlainObject } from '../lib/objects.js';
@@ -65,7 +66,15 @@ function defineSchemas() {
       ),
       release: described(
         z.optional(
-          z.string().check(z.regex(/^\d+\.\d+\.\d+$/, { error: 'must be a llama-stack release, MAJOR.MINOR.PATCH (quoted, so YAML keeps it a string)' })),
+          // Read as the annotation is (docs/releases.md): `v1.2.2` is 1.2.2 and `1.2.4+rhaiv.0` 1.2.4, the release the catalog keys.
+          z.pipe(
+            z.string().check(
+              z.refine((text) => parseReleaseNumber(text) !== undefined, {
+                error: 'must be a llama-stack release, MAJOR.MINOR.PATCH with an optional leading `v` or `+build` (quoted, so YAML keeps it a string)',
+              }),
+            ),
+            z.transform((text) => (parseReleaseNumber(text) as ReleaseNumber).release),
+          ),
         ),
         'The llama-stack release this entry is for, and the default release of the distribution from now on. Default: the image tag when it is a release, ' +
           'else the current default release.',

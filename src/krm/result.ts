@@ -63,6 +63,7 @@ export const warningCodes = [
   'provider-of-disabled-api',
   'provider-setting-not-read',
   'provider-type-from-env',
+  'release-newer-than-catalog',
   'render-config-conflict',
   'scaled-with-local-state',
   'secret-key-missing',

@@ -2,8 +2,10 @@
 //
 // The release, in this order: the `llamastack.io/release` annotation (another release of a named
 // distribution); the named distribution's default release; for `distribution.image`, the image
-// tag when it is a release; for an image whose config comes from its labels, also its
-// `org.opencontainers.image.version` label; else the layout of the config.yaml (overrideConfig or labels).
+// tag when it is a release; for an image whose config comes from its labels, also its version labels
+// (`com.ogx.distribution.version`, then `org.opencontainers.image.version`); else the layout of the
+// config.yaml (overrideConfig or labels). A release a named distribution lacks renders with its
+// newest release of the line, or (newer than the catalog) its newest: core/target.ts `namedRelease`.
 import type { FieldProblem } from '../lib/issues.js';
 import { closest, isError } from '../lib/issues.js';
 import { clip, listOf, quote } from '../lib/quote.js';
@@ -14,9 +16,8 @@ import { compareVersions, releaseSupport, supportedReleases } from '../catalog/v
 import { annotation } from '../krm/item.js';
 import type { Inventory } from '../krm/inventory.js';
 import { isPlainObject } from '../lib/objects.js';
-import { imageVersionLabel } from '../catalog/image-labels.js';
 import { readCaBundle } from '../core/ca-bundle.js';
-import { askedRelease, awaitingLabels, distributionOfImage, labelRelease, pinnedRelease, runImage } from '../core/target.js';
+import { askedRelease, awaitingLabels, buildOf, distributionOfImage, labelRelease, namedRelease, releaseNote, runImage, writtenOf } from '../core/target.js';
 import { imagePath, namePath, releasePath, type ImageLabels, type ServerTarget } from '../core/target.js';
 import { catalogBase, configMapConfig, parseConfigYaml } from '../core/base-config.js';
 
@@ -84,10 +85,15 @@ function planNamed(llsd: Llsd, name: string, catalog: Catalog): PlanOutcome {
         'or set `spec.distribution.image` instead.',
     );
   }
-  const release = askedRelease(llsd.annotations, undefined).release ?? entry.defaultRelease;
-  const pinned = pinnedRelease(entry, release);
-  if (!pinned) return fail(releasePath, `distribution "${name}" has no release ${quote(release)}; available: ${releasesOf(entry)}`);
-  return withBase(llsd, name, pinned.image, release, pinned, namePath);
+  const asked = askedRelease(llsd.annotations, undefined);
+  if (asked.problem) return { ok: false, problems: [asked.problem] };
+  const release = asked.release ?? entry.defaultRelease;
+  const chosen = namedRelease(name, entry, Object.keys(entry.releases).sort(compareVersions), { ...asked, release }, releasePath);
+  if (!chosen.ok) {
+    const written = llsd.annotations?.[annotation.release] ?? release;
+    return fail(releasePath, chosen.message ?? `distribution "${name}" has no release ${quote(written)}; available: ${releasesOf(entry)}`);
+  }
+  return withBase(llsd, name, chosen.image, release, chosen.pinned, namePath, { ...buildOf(asked), note: chosen.note });
 }
 
 /**
@@ -96,12 +102,17 @@ function planNamed(llsd: Llsd, name: string, catalog: Catalog): PlanOutcome {
  * with `overrideConfig`, that config; any other image, the config in its OCI labels (docs/configuration.md).
  */
 function planImage(llsd: Llsd, image: string, catalog: Catalog, override: OverrideConfig | undefined, labels: ImageLabels): PlanOutcome {
-  const { release, from: fromPath, conflict } = askedRelease(llsd.annotations, image);
-  if (conflict) return { ok: false, problems: [conflict] };
+  const asked = askedRelease(llsd.annotations, image);
+  if (asked.problem) return { ok: false, problems: [asked.problem] };
+  const { release, from: fromPath } = asked;
   const { name, entry, pinned } = distributionOfImage(catalog, image, release);
-  if (name !== undefined && pinned) return withBase(llsd, name, image, release as string, pinned, fromPath);
+  if (name !== undefined && pinned) {
+    const support = releaseSupport(release as string);
+    const note = support && releaseNote(writtenOf(asked), release as string, support.catalogRelease, fromPath, `image ${clip(image)}`);
+    return withBase(llsd, name, image, release as string, pinned, fromPath, { ...buildOf(asked), note });
+  }
   if (override) {
-    return planConfig(llsd, image, name ?? nameInConfig(override.value) ?? 'custom', release, fromPath, override.value, 'the overrideConfig config.yaml');
+    return planConfig(llsd, image, name ?? nameInConfig(override.value) ?? 'custom', asked, fromPath, override.value, 'the overrideConfig config.yaml');
   }
 
   const lookup = labels.lookups?.get(image);
@@ -122,11 +133,11 @@ function planImage(llsd: Llsd, image: string, catalog: Catalog, override: Overri
     llsd,
     runImage(image, lookup.config.digest, labels.pinDigest),
     name ?? nameInConfig(parsed.value) ?? 'custom',
-    release ?? labelled,
+    labelled ?? asked,
     labelled !== undefined ? imagePath : fromPath,
     parsed.value,
     `the config.yaml in the labels of ${clip(image)}`,
-    labelled !== undefined ? `the image's label ${imageVersionLabel}` : undefined,
+    labelled !== undefined ? `the image's label ${labelled.label}` : undefined,
   );
   if (planned.ok) planned.plan.imageSource = lookup;
   return planned;
@@ -140,20 +151,23 @@ function planConfig(
   llsd: Llsd,
   image: string,
   distributionName: string,
-  release: string | undefined,
+  asked: { release: string | undefined; build?: string },
   releaseFrom: FieldProblem['path'],
   config: Record<string, unknown>,
   what: string,
   releaseSource?: string,
 ): PlanOutcome {
+  const { release } = asked;
   if (release !== undefined) {
     const support = releaseSupport(release);
     if (!support) {
       const from = releaseSource ? ` (the release from ${releaseSource})` : '';
-      return fail(releaseFrom, `llama-stack ${clip(release)} is not supported${from}; supported releases: ${supportedReleases()}`);
+      return fail(releaseFrom, `llama-stack ${clip(writtenOf(asked))} is not supported${from}; supported releases: ${supportedReleases()}`);
     }
-    const releaseNote = releaseSource && { releaseNote: `the release is ${releaseSource}` };
-    return { ok: true, plan: { llsd, distributionName, image, release, ...support, baseConfig: config, ...releaseNote } };
+    const source = releaseSource && { releaseNote: `the release is ${releaseSource}` };
+    const plan: Plan = { llsd, distributionName, image, release, ...buildOf(asked), ...support, baseConfig: config, ...source };
+    const note = releaseNote(writtenOf(asked), release, support.catalogRelease, releaseFrom, `image ${clip(image)}`);
+    return note ? { ok: true, plan, problems: [note] } : { ok: true, plan };
   }
   const assumed = assumeRelease(config);
   if (!assumed) {
@@ -181,13 +195,22 @@ function planConfig(
 }
 
 /** A plan on a catalog release: its base config parsed and checked for a config version the server supports. */
-function withBase(llsd: Llsd, name: string, image: string, release: string, pinned: CatalogRelease, path: FieldProblem['path']): PlanOutcome {
+function withBase(
+  llsd: Llsd,
+  name: string,
+  image: string,
+  release: string,
+  pinned: CatalogRelease,
+  path: FieldProblem['path'],
+  told: { build?: string; note?: FieldProblem | undefined },
+): PlanOutcome {
   const support = releaseSupport(release);
   if (!support) return fail(path, `llama-stack ${release} is not supported; supported releases: ${supportedReleases()}`);
   const baseConfig = catalogBase(pinned);
   const version = unsupportedVersionMessage(baseConfig);
   if (version) return fail(['spec', 'distribution'], version);
-  return { ok: true, plan: { llsd, distributionName: name, image, release, ...support, baseConfig } };
+  const plan: Plan = { llsd, distributionName: name, image, release, ...buildOf(told), ...support, baseConfig };
+  return told.note ? { ok: true, plan, problems: [told.note] } : { ok: true, plan };
 }
 
 /**

@@ -4,19 +4,20 @@
 //
 // The release: llsd-render renders against a release of its catalog, never `:latest`. A named
 // distribution: the `llamastack.io/release` annotation, else the name's default release; an image:
-// its tag (or the annotation), else the image's `org.opencontainers.image.version` label when its
-// base comes from its labels. Only OGX releases (configs/ogx-divergences.yaml `releases`) qualify.
+// its tag (or the annotation), else the image's version labels (`com.ogx.distribution.version`, then
+// `org.opencontainers.image.version`) when its base comes from its labels. Only OGX releases
+// (configs/ogx-divergences.yaml `releases`, their patch releases and newer ones) qualify.
 import { closest, type FieldProblem } from '../lib/issues.js';
 import type { OgxServer } from './ogxserver.js';
 import { ogxServerReleases } from '../catalog/catalog.js';
-import { compareVersions, releaseSupport } from '../catalog/versions.js';
+import { compareVersions, isOgxServerRelease, releaseSupport } from '../catalog/versions.js';
 import { shippedCatalog, unsupportedVersionMessage, type Catalog, type CatalogEntry } from '../catalog/distributions.js';
 import type { Inventory } from '../krm/inventory.js';
 import { annotation } from '../krm/item.js';
 import { clip, listOf, quote } from '../lib/quote.js';
 import { readOgxCaBundle } from '../core/ca-bundle.js';
 import { baseVersionProblem, catalogBase, configMapConfig, parseConfigYaml } from '../core/base-config.js';
-import { askedRelease, awaitingLabels, distributionOfImage, labelRelease, pinnedRelease, runImage } from '../core/target.js';
+import { askedRelease, awaitingLabels, buildOf, distributionOfImage, labelRelease, namedRelease, releaseNote, runImage, writtenOf } from '../core/target.js';
 import { imagePath, namePath, releasePath, type ImageLabels, type ServerTarget } from '../core/target.js';
 
 /** `distributionName`: `spec.distribution.name`, or `custom` for `spec.distribution.image`. */
@@ -60,6 +61,8 @@ export function planOgxServer(server: OgxServer, inventory: Inventory, catalog: 
   const where = name !== undefined ? planNamed(server, name, catalog) : planImage(server, String(image), catalog, mode, labels);
   if (!where.ok) return where;
   const plan: OgxPlan = { server, ...where.value, mode };
+  // Warnings and infos of the release (a release the catalog lacks), told when the plan succeeds.
+  const told = where.problems ?? [];
   if (mode === 'override') {
     const read = readConfigMapConfig(server, inventory, spec.overrideConfig as { name: string; key: string }, ['spec', 'overrideConfig'], 'override');
     if (!read.ok) return read;
@@ -84,11 +87,11 @@ export function planOgxServer(server: OgxServer, inventory: Inventory, catalog: 
   const ca = readOgxCaBundle(spec.tls?.trust?.caCertificates, server.metadata.namespace, inventory);
   if (ca.problems.length > 0) return { ok: false, problems: ca.problems };
   if (ca.bundle) plan.caBundle = ca.bundle;
-  return { ok: true, plan };
+  return told.length > 0 ? { ok: true, plan, problems: told } : { ok: true, plan };
 }
 
 type Where = Omit<OgxPlan, 'server' | 'mode'>;
-type WhereOutcome = { ok: true; value: Where } | { ok: false; problems: FieldProblem[]; pendingImage?: string };
+type WhereOutcome = { ok: true; value: Where; problems?: FieldProblem[] } | { ok: false; problems: FieldProblem[]; pendingImage?: string };
 
 /** `distribution.name`: our catalog's release (the annotation's, else the default), its pinned image and base. */
 function planNamed(server: OgxServer, name: string, catalog: Catalog): WhereOutcome {
@@ -101,15 +104,25 @@ function planNamed(server: OgxServer, name: string, catalog: Catalog): WhereOutc
     const message = `${quote(name)} ${why}.${hint} OGX distributions: ${listOf(named)}`;
     return fail(namePath, `${message}; or set \`spec.distribution.image\` to an OGX image with a release tag`);
   }
-  const requested = askedRelease(server.metadata.annotations, undefined).release;
-  const release = requested ?? (isOgxRelease(entry.defaultRelease) ? entry.defaultRelease : (ogxReleasesOf(entry).at(-1) as string));
-  const pinned = pinnedRelease(entry, release);
-  if (!pinned || !isOgxRelease(release)) {
-    return fail(releasePath, `distribution ${quote(name)} has no OGX release ${quote(release)}; OGX releases of it: ${listOf(ogxReleasesOf(entry))}`);
+  const asked = askedRelease(server.metadata.annotations, undefined);
+  if (asked.problem) return { ok: false, problems: [asked.problem] };
+  const release = asked.release ?? (isOgxServerRelease(entry.defaultRelease) ? entry.defaultRelease : (ogxReleasesOf(entry).at(-1) as string));
+  const chosen = isOgxServerRelease(release) ? namedRelease(name, entry, ogxReleasesOf(entry), { ...asked, release }, releasePath) : { ok: false as const };
+  if (!chosen.ok) {
+    const written = server.metadata.annotations?.[annotation.release] ?? release;
+    const message = `distribution ${quote(name)} has no OGX release ${quote(written)}; OGX releases of it: ${listOf(ogxReleasesOf(entry))}`;
+    return fail(releasePath, chosen.message ?? message);
   }
-  const support = releaseSupport(release);
-  if (!support) return fail(releasePath, `OGX ${clip(release)} is not supported; OGX releases: ${listOf(ogxServerReleases())}`);
-  return { ok: true, value: { distributionName: name, image: pinned.image, release, ...support, baseConfig: catalogBase(pinned), baseSource: 'distribution' } };
+  const value: Where = {
+    distributionName: name,
+    image: chosen.image,
+    release,
+    ...buildOf(asked),
+    ...chosen.support,
+    baseConfig: catalogBase(chosen.pinned),
+    baseSource: 'distribution',
+  };
+  return { ok: true, value, ...(chosen.note && { problems: [chosen.note] }) };
 }
 
 /**
@@ -118,15 +131,16 @@ function planNamed(server: OgxServer, name: string, catalog: Catalog): WhereOutc
  */
 function planImage(server: OgxServer, image: string, catalog: Catalog, mode: OgxPlan['mode'], labels: ImageLabels): WhereOutcome {
   const asked = askedRelease(server.metadata.annotations, image);
-  if (asked.conflict) return { ok: false, problems: [asked.conflict] };
-  let { release } = asked;
-  const { pinned } = distributionOfImage(catalog, image, release);
+  if (asked.problem) return { ok: false, problems: [asked.problem] };
+  // The release and where it was read: the annotation or the tag, else the image's labels.
+  let told: { release: string | undefined; build?: string; from: Path; label?: string } = asked;
+  const { pinned } = distributionOfImage(catalog, image, told.release);
   const needsBase = mode === 'generated' && !server.spec.baseConfig;
   let base: Pick<Where, 'baseConfig' | 'baseSource' | 'imageSource'> = {};
   let run = image;
   if (needsBase && pinned) {
     base = { baseConfig: catalogBase(pinned), baseSource: 'distribution' };
-  } else if (needsBase || release === undefined) {
+  } else if (needsBase || told.release === undefined) {
     const lookup = labels.lookups?.get(image);
     if (!lookup) return awaitingLabels(image, `the labels of ${clip(image)} have not been looked up (a render without registry access)`);
     if (!lookup.ok) return fail(imagePath, `${lookup.message}; or give the base config by \`spec.baseConfig\``);
@@ -138,29 +152,32 @@ function planImage(server: OgxServer, image: string, catalog: Catalog, mode: Ogx
       }
       base = { baseConfig: parsed.value, baseSource: 'image-labels', imageSource: lookup };
     }
-    release ??= labelRelease(lookup.config);
+    if (told.release === undefined) {
+      const labelled = labelRelease(lookup.config);
+      if (labelled) told = { ...labelled, from: imagePath };
+    }
     run = runImage(image, lookup.config.digest, labels.pinDigest);
   }
+  const { release } = told;
   if (release === undefined) {
     const newest = ogxServerReleases().at(-1) ?? '';
     const what = `tag it with the release (e.g. \`:${newest}\`) or set the annotation \`${annotation.release}\``;
     return fail(imagePath, `does not say which OGX release it runs: ${what}`);
   }
-  const support = isOgxRelease(release) ? releaseSupport(release) : undefined;
+  const support = isOgxServerRelease(release) ? releaseSupport(release) : undefined;
+  const written = writtenOf(told);
   if (!support) {
     const releases = `${listOf(ogxServerReleases())} (and their patch releases)`;
-    return fail(asked.from, `OGX ${clip(release)} is not a release an OGXServer renders against; OGX releases: ${releases}`);
+    const from = told.label === undefined ? '' : ` (the release from the image's label ${told.label})`;
+    return fail(told.from, `OGX ${clip(written)} is not a release an OGXServer renders against${from}; OGX releases: ${releases}`);
   }
-  return { ok: true, value: { distributionName: 'custom', image: run, release, ...support, ...base } };
+  const note = releaseNote(written, release, support.catalogRelease, told.from, `image ${clip(image)}`);
+  const value: Where = { distributionName: 'custom', image: run, release, ...buildOf(told), ...support, ...base };
+  return { ok: true, value, ...(note && { problems: [note] }) };
 }
 
-/** An OGX release: at or after the first the catalog renders OGXServers against, and supported. */
-function isOgxRelease(release: string): boolean {
-  const first = ogxServerReleases()[0];
-  return first !== undefined && compareVersions(release, first) >= 0 && releaseSupport(release) !== undefined;
-}
 
-const ogxReleasesOf = (entry: CatalogEntry): string[] => Object.keys(entry.releases).filter(isOgxRelease).sort(compareVersions);
+const ogxReleasesOf = (entry: CatalogEntry): string[] => Object.keys(entry.releases).filter(isOgxServerRelease).sort(compareVersions);
 
 type ReadConfig = { ok: true; name: string; key: string; text: string; value: Record<string, unknown> } | { ok: false; problems: FieldProblem[] };
 

@@ -4,7 +4,8 @@
 // Each is reported at the field to change, with what to write instead where the message does not
 // say it. The operator's id derivation (`ogxProviderIds`) is here too: the webhook's uniqueness
 // check and the config generator read the same list.
-import { distributions, ogxServerReleases } from '../catalog/catalog.js';
+import { shippedCatalog, type Catalog } from '../catalog/distributions.js';
+import { isOgxServerRelease } from '../catalog/versions.js';
 import { ogxTypedApis, ogxTypedProvidersOf } from '../catalog/ogx-providers.js';
 import { formatFieldPath } from '../krm/item.js';
 import { closest, type FieldProblem } from '../lib/issues.js';
@@ -15,8 +16,10 @@ type Obj = Record<string, unknown>;
 
 /** What the checks need from outside the object: the distribution names known to the renderer. */
 export interface OgxRuleOptions {
-  /** Known distribution names; default: the distributions of llsd-render's catalog. */
+  /** Known distribution names; default: the names of `catalog`. */
   distributions?: readonly string[];
+  /** The named distributions of the render (the shipped ones with the RenderConfig `distributions` laid over them); default: the shipped ones. */
+  catalog?: Catalog;
 }
 
 export function checkOgxRules(server: OgxServer, options: OgxRuleOptions = {}): FieldProblem[] {
@@ -283,8 +286,9 @@ const adoptionAnnotations = ['ogx.io/adopt-storage', 'ogx.io/adopt-networking'] 
 const maxNameLength = 63 - '-prometheus-rules'.length;
 
 function checkWebhook(server: OgxServer, options: OgxRuleOptions): FieldProblem[] {
+  const catalog = options.catalog ?? shippedCatalog();
   return [
-    ...checkDistributionName(server.spec, options.distributions ?? Object.keys(distributions()), options.distributions ?? ogxDistributionNames()),
+    ...checkDistributionName(server.spec, options.distributions ?? Object.keys(catalog), options.distributions ?? ogxDistributionNames(catalog)),
     ...checkUniqueIds(server.spec),
     ...checkModelProviders(server.spec),
     ...checkAdoption(server),
@@ -307,9 +311,9 @@ function checkDistributionName(spec: OgxServerSpec, known: readonly string[], of
 }
 
 /** The named distributions of the catalog that have an OGX release (the others render only as LLSDs). */
-const ogxDistributionNames = (): string[] =>
-  Object.entries(distributions())
-    .filter(([, entry]) => Object.keys(entry.releases).some((release) => ogxServerReleases().includes(release)))
+const ogxDistributionNames = (catalog: Catalog): string[] =>
+  Object.entries(catalog)
+    .filter(([, entry]) => Object.keys(entry.releases).some((release) => isOgxServerRelease(release)))
     .map(([name]) => name);
 
 /** One problem per repeated occurrence, at that occurrence (upstream reports them all at `spec.providers`). */

@@ -25,7 +25,12 @@ export function cacheDirectory(option: string | undefined, env: Environment): st
   return join(base, 'llsd-render');
 }
 
-const entrySchema = lazily(() => z.object({ schema: z.literal(1), textSha256: z.string(), config: imageConfigSchema() }));
+/**
+ * An entry's shape, counted up when it changes. 2: `distributionVersion` (OGX's release label): an
+ * entry written before it lacks the label, so it is a miss and the labels are read again.
+ */
+const entryVersion = 2;
+const entrySchema = lazily(() => z.object({ schema: z.literal(entryVersion), textSha256: z.string(), config: imageConfigSchema() }));
 const tagSchema = lazily(() =>
   z.object({ schema: z.literal(1), reference: z.string(), platform: z.string(), digest: z.string().check(z.regex(digestPattern)) }),
 );
@@ -42,7 +47,7 @@ export function readCachedConfig(dir: string, digest: string, platform: string):
 }
 
 export function writeCachedConfig(dir: string, config: ImageConfig): void {
-  writeJson(entryPath(dir, config.digest, config.platform), { schema: 1, textSha256: sha256(config.text), config });
+  writeJson(entryPath(dir, config.digest, config.platform), { schema: entryVersion, textSha256: sha256(config.text), config });
 }
 
 /** The digest `reference` (a tag) had when it was last resolved online. */

@@ -12,7 +12,8 @@ import { readCachedConfig, readCachedTag, writeCachedConfig, writeCachedTag } fr
 import { manifestMediaTypes, RegistryClient, RegistryError } from './client.js';
 import type { Environment } from './credentials.js';
 import { digestPattern } from '../lib/digest.js';
-import { configLabel, configLocation, imageVersionLabel, missingLabelsMessage, samePath, type ImageConfig, type ImageLookup } from '../catalog/image-labels.js';
+import { configLabel, configLocation, imageVersionLabel, missingLabelsMessage, ogxVersionLabel, samePath } from '../catalog/image-labels.js';
+import type { ImageConfig, ImageLookup } from '../catalog/image-labels.js';
 import { formatReference, parseReference, type ImageReference } from '../lib/image-reference.js';
 
 /** What the edge resolves before the render: the options and where the cache lives. */
@@ -150,6 +151,7 @@ async function readFromRegistry(
     platform: settings.platform,
     ...(labels[configLabel.version] !== undefined && { configVersion: labels[configLabel.version] }),
     ...(labels[imageVersionLabel] !== undefined && { imageVersion: labels[imageVersionLabel] }),
+    ...(labels[ogxVersionLabel] !== undefined && { distributionVersion: labels[ogxVersionLabel] }),
   };
   let config: ImageConfig;
   switch (location.kind) {
