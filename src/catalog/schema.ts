@@ -5,10 +5,52 @@ import { z } from '../lib/zod.js';
 
 const version = z.string().check(z.regex(/^\d+\.\d+\.\d+$/));
 
+/**
+ * What an image needs of the pod: a release profile's `image` (the upstream image of the release),
+ * and, in part, a named distribution's `imageFacts` where its image differs (read through
+ * `imageFacts(target)` in src/core/workload.ts, which lays the second over the first).
+ */
+const imageFactsSchema = z.strictObject({
+  /**
+   * The image's entrypoint script (its file name, or its path), for messages and to tell an
+   * `overrides.command` that runs it again from one that replaces it.
+   */
+  entrypoint: z.optional(z.string()),
+  /** Env var the stock entrypoint reads the config path from (RUN_CONFIG_PATH), or null when the command must name it. */
+  configPathEnv: z.nullable(z.string()),
+  /** Command and args that start the server on `{config}` when configPathEnv is null (≤ 0.2 images). */
+  command: z.optional(z.array(z.string())),
+  portEnv: z.string(),
+  /** Env var that overrides `server.workers` (OGX_WORKERS, 1.2.0+). */
+  workersEnv: z.optional(z.string()),
+  /** The entrypoint always passes `--insecure` (1.2.0+), so the stock command never needs `server.insecure`. */
+  entrypointInsecure: z.optional(z.boolean()),
+  /** Env var naming the state directory (OGX_CONFIG_DIR in 0.8.0), if the image has one. */
+  configDirEnv: z.optional(z.string()),
+  /**
+   * HOME-relative state directory of the image (`/.llama`, `/.ogx`: a config's `~/.ogx/…`), where
+   * the state volume is mounted (at `homeDirectory` + `home`).
+   */
+  home: z.string(),
+  /** The HOME the image sets (`/opt/app-root/src` in a UBI Python image); absent: `/` (the Deployment's or the image's HOME=/). */
+  homeDirectory: z.optional(z.string()),
+  /** The numeric USER the image runs as (1001 from 1.3.0, with HOME=/); absent: root. */
+  user: z.optional(z.number().check(z.int())),
+  /**
+   * The image sets its HOME itself (1.3.0: HOME=/; a vendor image: `homeDirectory`). Otherwise it runs as root with HOME=/root, and a config's
+   * `~/.llama`/`~/.ogx` paths would miss the state directory: the Deployment sets HOME=/ (what the
+   * image's `/.llama`/`/.ogx` and `/.cache` directories, made group-writable, are laid out for).
+   */
+  setsHome: z.optional(z.boolean()),
+});
+export type ImageFacts = z.infer<typeof imageFactsSchema>;
+
 export const distributionsSchema = z.record(
   z.string(),
   z.strictObject({
     defaultRelease: version,
+    /** Where its image differs from the upstream image of the release (a vendor's build): only those facts. */
+    imageFacts: z.optional(z.partial(imageFactsSchema)),
     releases: z.record(version, z.strictObject({ image: z.string(), config: z.string() })),
   }),
 );
@@ -76,31 +118,7 @@ export const releaseProfileSchema = z.strictObject({
    * forces the ciphers to a FIPS list.
    */
   strictTls: z.optional(z.boolean()),
-  image: z.strictObject({
-    /** The image's entrypoint script, for messages. */
-    entrypoint: z.optional(z.string()),
-    /** Env var the stock entrypoint reads the config path from (RUN_CONFIG_PATH), or null when the command must name it. */
-    configPathEnv: z.nullable(z.string()),
-    /** Command and args that start the server on `{config}` when configPathEnv is null (≤ 0.2 images). */
-    command: z.optional(z.array(z.string())),
-    portEnv: z.string(),
-    /** Env var that overrides `server.workers` (OGX_WORKERS, 1.2.0+). */
-    workersEnv: z.optional(z.string()),
-    /** The entrypoint always passes `--insecure` (1.2.0+), so the stock command never needs `server.insecure`. */
-    entrypointInsecure: z.optional(z.boolean()),
-    /** Env var naming the state directory (OGX_CONFIG_DIR in 0.8.0), if the image has one. */
-    configDirEnv: z.optional(z.string()),
-    /** HOME-relative state directory of the image (`/.llama`, `/.ogx`), where the state volume is mounted. */
-    home: z.string(),
-    /** The numeric USER the image runs as (1001 from 1.3.0, with HOME=/); absent: root. */
-    user: z.optional(z.number().check(z.int())),
-    /**
-     * The image sets HOME=/ itself (1.3.0). Otherwise it runs as root with HOME=/root, and a config's
-     * `~/.llama`/`~/.ogx` paths would miss the state directory: the Deployment sets HOME=/ (what the
-     * image's `/.llama`/`/.ogx` and `/.cache` directories, made group-writable, are laid out for).
-     */
-    setsHome: z.optional(z.boolean()),
-  }),
+  image: imageFactsSchema,
 });
 export type ReleaseProfile = z.infer<typeof releaseProfileSchema>;
 

@@ -4,6 +4,7 @@ import { ogxObjects } from '../catalog/catalog.js';
 import type { FieldProblem } from '../lib/issues.js';
 import { quote } from '../lib/quote.js';
 import type { OgxPlan } from '../ogx/plan.js';
+import { imageFacts, imageStateDirectory } from './workload.js';
 
 /** The name and namespace of the OGXServer. */
 export function ogxSource(plan: OgxPlan): { name: string; namespace?: string } {
@@ -24,8 +25,17 @@ export function ogxMetricsPort(plan: OgxPlan): number | undefined {
 /** `workload.replicas` (default 1): more than one turns on the PDB, topology spread and anti-affinity; the HPA bounds do not. */
 export const ogxReplicas = (plan: OgxPlan): number => plan.server.spec.workload?.replicas ?? 1;
 
-/** Where the state volume is mounted, and HF_HOME: `workload.storage.mountPath`, default `/.ogx`. */
-export const ogxStatePath = (plan: OgxPlan): string => plan.server.spec.workload?.storage?.mountPath ?? ogxObjects().container.storageMountPath;
+/**
+ * Where the state volume is mounted, and HF_HOME: `workload.storage.mountPath`, default the
+ * operator's `/.ogx` (the upstream image's state directory); an image with a HOME of its own (`rh`:
+ * /opt/app-root/src) keeps its state under that HOME, where its config's paths point.
+ */
+export function ogxStatePath(plan: OgxPlan): string {
+  const given = plan.server.spec.workload?.storage?.mountPath;
+  if (given !== undefined) return given;
+  const facts = imageFacts(plan);
+  return facts.homeDirectory !== undefined ? imageStateDirectory(facts) : ogxObjects().container.storageMountPath;
+}
 
 /** `workload.storage` (even `{}`): a PersistentVolumeClaim instead of an emptyDir, and the Recreate strategy. */
 export const ogxHasStorage = (plan: OgxPlan): boolean => plan.server.spec.workload?.storage !== undefined;

@@ -7,7 +7,7 @@ import type { FieldProblem } from '../lib/issues.js';
 import { isPlainObject, setOwn } from '../lib/objects.js';
 import { clip, code, listOf, quote } from '../lib/quote.js';
 import type { Plan } from '../llsd/plan.js';
-import { hasPersistentVolume, maxPods, minReplicas, serverPort, servesTls, type ScaledWorkload } from './workload.js';
+import { hasPersistentVolume, imageFacts, maxPods, minReplicas, serverPort, servesTls, type ScaledWorkload } from './workload.js';
 import type { OgxPlan } from '../ogx/plan.js';
 import { ogxHasStorage } from './ogx-workload.js';
 import { releaseProfiles, workloadDefaults } from '../catalog/catalog.js';
@@ -39,7 +39,7 @@ export function applyServerSettings(config: Record<string, unknown>, plan: Plan,
     setOwn(server(), 'tls_certfile', files.certfile);
     setOwn(server(), 'tls_keyfile', files.keyfile);
     if (plan.profile.strictTls && ownCommand(plan)) problems.push(fipsCiphersNote(plan));
-  } else if (plan.profile.strictTls && (ownCommand(plan) || ownArgs(plan) || !plan.profile.image.entrypointInsecure)) {
+  } else if (plan.profile.strictTls && (ownCommand(plan) || ownArgs(plan) || !imageFacts(plan).entrypointInsecure)) {
     // Without certificates a strict-TLS server exits unless insecure; a command of the LLSD's own
     // may not pass `--insecure`, so the config says it. (Args go after the stock entrypoint's
     // `--insecure`; written anyway, it changes nothing there and keeps the config self-sufficient.)
@@ -66,20 +66,20 @@ const ownCommand = (plan: Plan): boolean => plan.llsd.spec.workload?.overrides?.
 /** The LLSD's command or args pass `--insecure`, or its command is the image's own entrypoint (which does). */
 function commandIsInsecure(plan: Plan): boolean {
   const { command = [], args = [] } = plan.llsd.spec.workload?.overrides ?? {};
-  const entrypoint = plan.profile.image.entrypoint;
-  return (
-    [...command, ...args].includes('--insecure') ||
-    (entrypoint !== undefined && entrypoint !== '' && (command[0] ?? '').split('/').pop() === entrypoint && plan.profile.image.entrypointInsecure === true)
-  );
+  const { entrypoint, entrypointInsecure } = imageFacts(plan);
+  // The facts name the script by its file name or its path; a command may name it either way.
+  const script = (entrypoint ?? '').split('/').pop();
+  return [...command, ...args].includes('--insecure') || (script !== '' && (command[0] ?? '').split('/').pop() === script && entrypointInsecure === true);
 }
 const ownArgs = (plan: Plan): boolean => plan.llsd.spec.workload?.overrides?.args !== undefined;
 
 /** With certificates and without `--insecure`, a strict-TLS server accepts only FIPS ciphers: say so, since clients must offer one. */
 function fipsCiphersNote(plan: Plan): FieldProblem {
+  const { entrypoint } = imageFacts(plan);
   return {
     severity: 'info',
     path: ['spec', 'workload', 'overrides', 'command'],
-    message: `replaces the image entrypoint${plan.profile.image.entrypoint ? ` (${plan.profile.image.entrypoint}, which passes \`--insecure\`)` : ''}: ` +
+    message: `replaces the image entrypoint${entrypoint ? ` (${entrypoint}, which passes \`--insecure\`)` : ''}: ` +
       `llama-stack ${plan.release} then serves TLS with its ciphers forced to a FIPS list (\`server.tls_config.ciphers\`), and \`verify_tls: false\` in ` +
       `\`server.auth\` stops it; clients must offer one of those ciphers`,
   };
@@ -91,7 +91,7 @@ function fipsCiphersNote(plan: Plan): FieldProblem {
  * follow `workers`.
  */
 function checkWorkersEnv(plan: Plan): FieldProblem[] {
-  const name = plan.profile.image.workersEnv;
+  const name = imageFacts(plan).workersEnv;
   const workers = plan.llsd.spec.workload?.workers;
   const env = (plan.llsd.spec.workload?.overrides?.env ?? []) as Array<{ name: string; value?: unknown }>;
   const at = name === undefined ? -1 : env.findIndex((e) => e.name === name);
@@ -165,7 +165,7 @@ export function checkOverrideServerSettings(config: Record<string, unknown>, pla
   ) {
     problems.push({
       path: ['spec', 'workload', 'overrides', 'command'],
-      message: `replaces the image entrypoint${plan.profile.image.entrypoint ? ` (${plan.profile.image.entrypoint})` : ''}, which passes \`--insecure\`: ` +
+      message: `replaces the image entrypoint${imageFacts(plan).entrypoint ? ` (${imageFacts(plan).entrypoint})` : ''}, which passes \`--insecure\`: ` +
         `llama-stack ${plan.release} then exits ("TLS required") because ${where} sets neither \`server.tls_certfile\`/\`tls_keyfile\` nor ` +
         `\`server.insecure: true\`. Add \`server: {insecure: true}\` there, pass \`--insecure\` in the command, or enable \`networking.tls\``,
     });

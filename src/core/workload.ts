@@ -1,14 +1,31 @@
 // Facts about an LLSD's workload that more than one stage needs (the config's sqlite paths, the
 // Deployment, the PVC, HPA and PDB, the checks), each decided once here.
+import { posix } from 'node:path';
 import type { Llsd } from '../llsd/llsd.js';
-import { workloadDefaults } from '../catalog/catalog.js';
+import { distributions, workloadDefaults } from '../catalog/catalog.js';
+import type { ImageFacts } from '../catalog/schema.js';
 import type { Plan } from '../llsd/plan.js';
+import type { ServerTarget } from './target.js';
+
+/**
+ * What the image needs of the pod: the release's upstream image (the profile's `image`), with the
+ * named distribution's own `imageFacts` laid over it where its image differs (configs/distributions.yaml,
+ * e.g. `rh`: its entrypoint, HOME and user). The pod builders read these, never the profile's.
+ */
+export function imageFacts(target: Pick<ServerTarget, 'profile' | 'distributionName'>): ImageFacts {
+  const catalog = distributions();
+  const own = Object.hasOwn(catalog, target.distributionName) ? catalog[target.distributionName]?.imageFacts : undefined;
+  return own ? { ...target.profile.image, ...own } : target.profile.image;
+}
+
+/** The image's state directory as an absolute path: `home` under the HOME the image runs with (`/.ogx`, `/opt/app-root/src/.ogx`). */
+export const imageStateDirectory = (facts: ImageFacts): string => posix.join(facts.homeDirectory ?? '/', facts.home);
 
 /**
  * Where the state volume is mounted: `workload.storage.mountPath`, else the image's state
  * directory (`/.llama`, `/.ogx`), where the base configs keep their files.
  */
-export const stateDirectory = (plan: Plan): string => plan.llsd.spec.workload?.storage?.mountPath ?? plan.profile.image.home;
+export const stateDirectory = (plan: Plan): string => plan.llsd.spec.workload?.storage?.mountPath ?? imageStateDirectory(imageFacts(plan));
 
 /** `workload.storage` (even `{}`, as in v1alpha1) asks for a PersistentVolumeClaim. */
 export const hasPersistentVolume = (llsd: Llsd): boolean => llsd.spec.workload?.storage !== undefined;

@@ -1,5 +1,5 @@
-// An LLSD's Deployment: every `spec.workload` field, the release profile's start
-// command and env, the TLS certificate and CA bundle of `networking.tls`, and the init containers
+// An LLSD's Deployment: every `spec.workload` field, the image's start command and env (its
+// facts: `imageFacts`), the TLS certificate and CA bundle of `networking.tls`, and the init containers
 // that install external providers. The Deployment itself is built by renderDeployment.
 import { createHash } from 'node:crypto';
 import { posix } from 'node:path';
@@ -7,7 +7,7 @@ import type { GeneratedConfig } from '../core/config-file.js';
 import { externalProviderSettings, workloadDefaults } from '../catalog/catalog.js';
 import { annotation } from '../krm/item.js';
 import type { Plan } from '../llsd/plan.js';
-import { hasPersistentVolume, maxPods, serverPort, servesTls, stateDirectory } from '../core/workload.js';
+import { hasPersistentVolume, imageFacts, imageStateDirectory, maxPods, serverPort, servesTls, stateDirectory } from '../core/workload.js';
 import { defaultedResources, type DeploymentInput } from './deployment.js';
 import type { Container, EnvVar, Probe, SecurityContext, TopologySpreadConstraint, Volume, VolumeMount } from './k8s.js';
 import { fitName } from '../lib/names.js';
@@ -67,7 +67,7 @@ function container(plan: Plan, config: GeneratedConfig): Container {
   const tls = tlsVolume(plan);
   const ca = caBundleVolume(plan);
   const external = externalProviderInstall(plan);
-  const startCommand = plan.profile.image.command?.map((part) => part.replaceAll('{config}', configPath()));
+  const startCommand = imageFacts(plan).command?.map((part) => part.replaceAll('{config}', configPath()));
   const command = overrides.command ?? startCommand;
   const scheme = servesTls(plan.llsd) ? 'HTTPS' : 'HTTP';
   const { workers, resources: given = {} } = plan.llsd.spec.workload ?? {};
@@ -100,14 +100,15 @@ function container(plan: Plan, config: GeneratedConfig): Container {
  * user's env, which wins on a name clash.
  */
 function containerEnv(plan: Plan, config: GeneratedConfig): EnvVar[] {
-  const { image } = plan.profile;
+  const image = imageFacts(plan);
   const env: EnvVar[] = [];
   // Images whose entrypoint takes no config path env get it in the command instead.
   if (image.configPathEnv) env.push({ name: image.configPathEnv, value: configPath() });
   env.push({ name: image.portEnv, value: String(serverPort(plan)) });
   const state = stateDirectory(plan);
   // Images before OGX 1.3.0 run as root with HOME=/root; `~/.llama/…` in their configs means the
-  // state directory only with HOME=/, which the images' directories are laid out for.
+  // state directory only with HOME=/, which the images' directories are laid out for (an image
+  // that sets its own HOME keeps it).
   if (!image.setsHome) env.push({ name: 'HOME', value: '/' });
   // 0.8.0 moves ~/.llama to ~/.ogx on start unless told where its state lives (the mounted volume).
   if (image.configDirEnv) env.push({ name: image.configDirEnv, value: state });
@@ -134,13 +135,14 @@ function containerEnv(plan: Plan, config: GeneratedConfig): EnvVar[] {
  * the state persists.
  */
 function relocatedDefaults(plan: Plan, config: GeneratedConfig): EnvVar[] {
-  const home = plan.profile.image.home;
+  const facts = imageFacts(plan);
+  const home = imageStateDirectory(facts);
   const state = stateDirectory(plan);
   if (state === home) return [];
   const env = new Map<string, string>();
   for (const match of config.text.matchAll(/\$\{env\.([A-Za-z_][A-Za-z0-9_]*):=([^}]*)\}/g)) {
     const [, name, fallback] = match as unknown as [string, string, string];
-    for (const prefix of [`~${home}`, home]) {
+    for (const prefix of [`~${facts.home}`, home]) {
       if (fallback === prefix || fallback.startsWith(`${prefix}/`)) env.set(name, posix.join(state, fallback.slice(prefix.length)));
     }
   }
@@ -149,14 +151,15 @@ function relocatedDefaults(plan: Plan, config: GeneratedConfig): EnvVar[] {
 
 /**
  * The workload default; the server container of an image that runs as a non-root USER (OGX
- * 1.3.0+: 1001, HOME=/, state in /.ogx owned 1001:0) also gets `runAsNonRoot` — on the container,
+ * 1.3.0+: 1001, HOME=/, state in /.ogx owned 1001:0; the `rh` image: 1001) also gets `runAsNonRoot` — on the container,
  * not the pod, so the init containers of external providers (the user's images) keep their own
  * user. No `runAsUser`: OpenShift's restricted SCC assigns its own UID, which the image allows
  * (its directories are group 0 writable).
  */
 function serverSecurityContext(plan: Plan): SecurityContext {
   const defaults = workloadDefaults().containerSecurityContext;
-  return plan.profile.image.user !== undefined && plan.profile.image.user !== 0 ? { ...defaults, runAsNonRoot: true } : defaults;
+  const { user } = imageFacts(plan);
+  return user !== undefined && user !== 0 ? { ...defaults, runAsNonRoot: true } : defaults;
 }
 
 /** `networking.tls`: the kubernetes.io/tls Secret, read-only, where config.yaml's server.tls_* point. */

@@ -1,5 +1,5 @@
 // An OGXServer's Deployment `<name>`, as the OGX operator builds it: the image's entrypoint runs
-// the server (with `--insecure` from OGX 1.2, per the release profile) on the mounted config, or on
+// the server (with `--insecure` from OGX 1.2, per the image's facts) on the mounted config, or on
 // the image's own config without one. Labels: the common ones; selector and pod labels
 // `{app: ogx, instance}`. The operator's pod annotations hold cluster resourceVersions; instead,
 // content hashes of the mounted config and CA bundle roll the pods. The Deployment itself is built
@@ -22,6 +22,7 @@ import {
   ogxSource,
   ogxStatePath,
 } from '../core/ogx-workload.js';
+import { imageFacts } from '../core/workload.js';
 import { defaultedResources, type DeploymentInput } from './deployment.js';
 import type { Container, EnvVar, PodResourceClaim, TopologySpreadConstraint, Volume, VolumeMount } from './k8s.js';
 import { ogxMetadata, ogxNames, ogxSelectorLabels } from './metadata.js';
@@ -61,7 +62,8 @@ export function ogxDeployment(plan: OgxPlan, config: GeneratedConfig | undefined
  */
 export function ogxDeploymentProblems(plan: OgxPlan, config: GeneratedConfig | undefined): FieldProblem[] {
   const command = plan.server.spec.workload?.overrides?.command;
-  const { strictTls, image } = plan.profile;
+  const { strictTls } = plan.profile;
+  const image = imageFacts(plan);
   if (!command || !strictTls || !image.entrypointInsecure) return [];
   const value = plan.mode === 'override' ? plan.overrideConfig?.value : plan.mode === 'generated' ? config?.value : undefined;
   const server = isPlainObject(value?.server) ? value.server : {};
@@ -112,7 +114,7 @@ function ogxContainer(plan: OgxPlan, config: GeneratedConfig | undefined): Conta
  * names the config; every OGX image runs its entrypoint, so no command is set.
  */
 function ogxStartCommand(plan: OgxPlan): string[] | undefined {
-  const { image } = plan.profile;
+  const image = imageFacts(plan);
   if (image.configPathEnv !== null || !ogxHasRuntimeConfig(plan)) return undefined;
   return image.command?.map((part) => part.replaceAll('{config}', ogxConfigPath()));
 }
@@ -124,11 +126,12 @@ function ogxStartCommand(plan: OgxPlan): string[] | undefined {
  */
 function ogxEnv(plan: OgxPlan, config: GeneratedConfig | undefined): EnvVar[] {
   const c = ogxObjects().container;
-  const { image } = plan.profile;
+  const image = imageFacts(plan);
   const spec = plan.server.spec;
   const env: EnvVar[] = [{ name: c.hfHomeEnv, value: ogxStatePath(plan) }];
   // Divergence: images before OGX 1.3.0 run as root with HOME=/root, so `~/.ogx` in their configs
-  // would miss the state volume; HOME=/ is what their `/.ogx` directory is laid out for.
+  // would miss the state volume; HOME=/ is what their `/.ogx` directory is laid out for. An image
+  // that sets its own HOME (1.3.0, `rh`) keeps it.
   if (!image.setsHome) env.push({ name: 'HOME', value: '/' });
   const ca = ogxCaBundleVolume(plan);
   if (ca) env.push({ name: ogxObjects().caBundle.env, value: ca.file });

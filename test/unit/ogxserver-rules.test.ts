@@ -310,7 +310,7 @@ describe('admission webhook', () => {
     const parsed = parseOgxServer(server('distribution: {name: startr}'));
     expect(parsed.problems.map((p) => p.path.join('.'))).toEqual(['spec.distribution.name']);
     expect(parsed.problems[0]?.message).toBe(
-      'unknown distribution "startr" (did you mean "starter"?); available distributions: postgres-demo, starter; or set `image` instead of `name`',
+      'unknown distribution "startr" (did you mean "starter"?); available distributions: postgres-demo, rh, starter; or set `image` instead of `name`',
     );
   });
 
