@@ -259,6 +259,56 @@ describe('examples/multiple-providers: two inference providers and a safety prov
   });
 });
 
+describe('examples/rhoai: an OGXServer on the rh distribution through kpt (OpenShift AI / Open Data Hub)', () => {
+  const tmp = useTempDirs();
+  const dir = join(examples, 'rhoai');
+
+  it('`kpt fn render --allow-exec -o unwrap` in the package: the package is not changed, the output is checked in', () => {
+    const before = snapshotDir(dir);
+    const out = succeeded(run(requireTool('kpt'), ['fn', 'render', '--allow-exec', '-o', 'unwrap'], { cwd: dir, timeoutMs: 60_000 }));
+    expect(changedFiles(before, snapshotDir(dir))).toEqual([]);
+    expectCheckedIn(join(examples, 'expected', 'kpt-rhoai.yaml'), out);
+    const objects = parseStream(out);
+    const [deployment] = ofKind(objects, 'Deployment');
+    const container = (deployment?.spec as { template: { spec: { containers: Array<Record<string, unknown>> } } }).template.spec.containers[0] ?? {};
+    // The image's entrypoint reads RUN_CONFIG_PATH and handles `<VAR>_FILE`: no command replaces it.
+    expect(container.image).toBe('quay.io/rhoai/odh-ogx-core-rhel9:rhoai-3.5');
+    expect(container.command).toBeUndefined();
+    const env = container.env as Array<{ name: string; value?: string; valueFrom?: unknown }>;
+    expect(env.find((e) => e.name === 'RUN_CONFIG_PATH')?.value).toMatch(/\/config\.yaml$/);
+    expect(env.find((e) => e.name === 'POSTGRES_PASSWORD')?.valueFrom).toEqual({ secretKeyRef: { name: 'ogx-postgres', key: 'password' } });
+    const [configMap] = generatedConfigMaps(objects, 'assistant');
+    const config = (configMap?.data as Record<string, string>)['config.yaml'] as string;
+    expect(config).toContain('type: kv_postgres');
+    expect(config).toContain('base_url: http://granite.rhoai-models.svc.cluster.local:8080/v1');
+  });
+
+  it('its results: the base\'s ignored keys once as an info, the Secrets not in the package as warnings, nothing else', () => {
+    // validate prints what build would, infos included (on stdout).
+    const result = llsdRender(['validate', 'apps'], dir);
+    succeeded(result);
+    const lines = `${result.stdout}\n${result.stderr}`.split('\n').filter((l) => l.trim() !== '');
+    const warnings = lines.filter((l) => / warning: /.test(l));
+    expect(lines.filter((l) => / error: /.test(l)), result.stderr).toEqual([]);
+    expect(warnings.length, result.stderr).toBeGreaterThan(0);
+    for (const w of warnings) expect(w).toMatch(/Secret "(vllm-credentials|ogx-postgres)"/);
+    const base = lines.filter((l) => / info: /.test(l) && /base config of "rh"/.test(l));
+    expect(base, result.stderr).toHaveLength(1);
+    expect(base[0]).toContain('persistence.agent_state');
+  });
+
+  it('without POSTGRES_DB the render fails naming it, as OGX would refuse to start', () => {
+    const copy = copyDir(join(dir, 'apps'), join(tmp('llsd-rhoai-'), 'apps'));
+    const server = readText(join(copy, 'ogxserver.yaml'));
+    writeFileSync(join(copy, 'ogxserver.yaml'), server.replace(/ {8}- name: POSTGRES_DB\n\s+value: .*\n/, ''));
+    const result = llsdRender(['build', copy], dir);
+    expect(result.status, describeRun(result)).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain('POSTGRES_DB');
+    expect(result.stderr).toContain('spec.workload.overrides.env');
+  });
+});
+
 describe('examples/kustomize/container: the container-function variant of transformer/', () => {
   // Running it needs the image (test/e2e/container.test.ts builds and runs it); here: same
   // inputs as transformer/, only the function annotation differs.
