@@ -24,7 +24,7 @@ import { checkReferences } from './llsd/references.js';
 import { exposureProblems } from './manifests/exposure.js';
 import { ogxObjectProblems, renderObjects, renderOgxObjects } from './manifests/index.js';
 import { networkPolicyProblems } from './manifests/network-policy.js';
-import { generateOgxConfig } from './ogx/generate.js';
+import { generateOgxConfig, unregistrableModels } from './ogx/generate.js';
 import { isOgxServerObject, ogxApiVersion, ogxGroup, ogxKind, ogxNearMiss, parseOgxServer, type OgxServer } from './ogx/ogxserver.js';
 import { planOgxServer, type OgxPlan } from './ogx/plan.js';
 import { checkOgxReferences } from './ogx/references.js';
@@ -129,14 +129,18 @@ const ogxFrontEnd: FrontEnd<OgxServer, OgxPlan, GeneratedConfig | undefined> = {
     const config = generated?.config;
     // The config the pod reads; with none of its own (mode none), the image's, which is the base's.
     const served = config?.value ?? plan.overrideConfig?.value ?? plan.baseConfig ?? {};
-    const problems = [...(generated?.problems ?? []), ...checkOgxScaling(served, plan), ...ogxObjectProblems(plan, config)];
+    const problems = [...(generated?.problems ?? []), ...unregistrableModels(plan), ...checkOgxScaling(served, plan), ...ogxObjectProblems(plan, config)];
     return problems.some(isError) ? { ok: false, problems } : { ok: true, config, problems };
   },
   objects: renderOgxObjects,
   overrides: (plan) => plan.server.spec.workload?.overrides,
   served: (plan, config) => {
     if (config) return { config: { ...config, base: plan.baseConfig }, fieldOf: (configPath, parsed) => ogxFieldOf(configPath, plan.server.spec, parsed) };
-    if (!plan.overrideConfig) return undefined;
+    // No config of its own: the pod reads the image's, judged with the pod's env as any other.
+    if (!plan.overrideConfig) {
+      if (!plan.baseConfig) return undefined;
+      return { config: { value: plan.baseConfig, base: plan.baseConfig, fromImage: true }, fieldOf: () => ['spec', 'distribution'] };
+    }
     return { config: { value: plan.overrideConfig.value, fromConfigMap: plan.overrideConfig.configMapName }, fieldOf: () => ogxOverridePath };
   },
   overridePath: ogxOverridePath,

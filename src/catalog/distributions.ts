@@ -37,7 +37,10 @@ export const supportedConfigVersions = ['2'];
 
 /** FR-029: `version` must be 2 (a number or a string); the message names the version found. */
 export function unsupportedVersionMessage(config: Record<string, unknown>): string | undefined {
-  const version = String(config.version);
+  if (config.version === undefined || config.version === null) {
+    return `has no \`version\`: write \`version: ${supportedConfigVersions.at(-1) ?? '2'}\` at its top (a config.yaml of OGX or llama-stack 0.2.14+ has one)`;
+  }
+  const version = typeof config.version === 'object' ? JSON.stringify(config.version) : String(config.version as string | number | boolean);
   return supportedConfigVersions.includes(version)
     ? undefined
     : `Unsupported config.yaml version ${clip(version)}. Supported versions: ${listOf(supportedConfigVersions)}`;

@@ -16,7 +16,7 @@ import type { WarningCode } from '../krm/result.js';
 import { asServerConverts } from './legacy-forms.js';
 import { podEnvOf } from './pod-env.js';
 import { checkReleaseSchema } from './release-schema.js';
-import { checkStartupRules, type StartupRuleId } from './startup/index.js';
+import { checkStartupRules, type StartupProblem, type StartupRuleId } from './startup/index.js';
 import type { ServerTarget } from './target.js';
 
 type Path = FieldProblem['path'];
@@ -25,6 +25,8 @@ export interface ServedConfig {
   value: Record<string, unknown>;
   /** The ConfigMap of an overrideConfig, when the config is the user's own. */
   fromConfigMap?: string | undefined;
+  /** The image's own config.yaml (an OGXServer that generates none): all of it is the base's. */
+  fromImage?: true | undefined;
   /** The base config the generated one was laid over: what a finding at an unchanged key blames. */
   base?: Readonly<Record<string, unknown>> | undefined;
 }
@@ -63,19 +65,31 @@ const vendorFormCodes: ReadonlySet<WarningCode> = new Set([
   'unknown-config-key',
 ]);
 
+/** A startup finding about a key the server ignores, or a form it deprecates or converts. */
+const isVendorForm = (p: StartupProblem): boolean => p.ignoredKey === true || (p.severity === 'warning' && p.code !== undefined && vendorFormCodes.has(p.code));
+
 export function judgeAsServer(input: JudgeInput): FieldProblem[] {
   const { plan, config } = input;
   const { config: parsed, notes } = asServerConverts(config.value, plan.release, plan.catalogRelease);
   const deployment = input.objects.find((o) => o.kind === 'Deployment');
   const env = podEnvOf(deployment, input.inventory);
-  const where = config.fromConfigMap ? `the config.yaml of the ConfigMap ${quote(config.fromConfigMap)}` : 'the generated config.yaml';
+  const where = config.fromConfigMap
+    ? `the config.yaml of the ConfigMap ${quote(config.fromConfigMap)}`
+    : config.fromImage
+      ? 'the image\'s own config.yaml'
+      : 'the generated config.yaml';
   const pathOf = (configPath: string): Path => (config.fromConfigMap ? input.overridePath : input.crField(configPath, parsed));
   const context = { release: plan.release, catalogRelease: plan.catalogRelease, containerEnv: env };
-  const startup = checkStartupRules(parsed, { ...context, profile: plan.profile });
-  // The release's own schemas: what the startup rules did not already say about a field.
-  const said = new Set(startup.map((p) => p.path));
+  const allStartup = checkStartupRules(parsed, { ...context, profile: plan.profile });
+  // The release's own schemas: what the startup rules did not already say about a field. A value
+  // the server refuses is an error even where a rule only warned (rh's older `tls_verify`; a
+  // substituted `true` as a path), and that warning goes.
+  const said = new Set(allStartup.map((p) => p.path));
+  const refused = new Set(allStartup.filter((p) => p.severity === 'error').map((p) => p.path));
   const source = config.fromConfigMap ? 'override' : 'generated';
-  const schema = checkReleaseSchema(parsed, { ...context, source }).filter((p) => !said.has(p.path));
+  const schema = checkReleaseSchema(parsed, { ...context, source }).filter((p) => (p.kind === 'invalid' ? !refused.has(p.path) : !said.has(p.path)));
+  const invalid = new Set(schema.filter((p) => p.kind === 'invalid').map((p) => p.path));
+  const startup = allStartup.filter((p) => p.severity === 'error' || !invalid.has(p.path));
   const checked = plan.catalogRelease === plan.release ? '' : ` (checked against the catalog's ${plan.catalogRelease})`;
   const server = serverOf(plan);
   const findings: Finding[] = [
@@ -89,8 +103,8 @@ export function judgeAsServer(input: JudgeInput): FieldProblem[] {
     ...startup.map((p) => ({
       ...p,
       said: p.message,
-      message: `${where} would ${p.severity === 'error' ? 'stop' : 'trouble'} ${server} at startup: ${code(p.path || '(top level)')} ${p.message}`,
-      vendorForm: p.ignoredKey === true || (p.severity === 'warning' && p.code !== undefined && vendorFormCodes.has(p.code)),
+      message: `${where} would ${startupVerb(p)} ${server}${p.startsAnyway ? '' : ' at startup'}: ${code(p.path || '(top level)')} ${p.message}`,
+      vendorForm: isVendorForm(p),
     })),
     ...schema.map((p) => ({
       ...p,
@@ -208,4 +222,10 @@ function segmentsOf(path: string): Segment[] | undefined {
     at = token.lastIndex;
   }
   return out;
+}
+
+/** How a startup problem reads: it stops the server, troubles it, or lets it start but not as the user wrote it. */
+function startupVerb(p: StartupProblem): string {
+  if (p.startsAnyway) return 'not run as written on';
+  return p.severity === 'error' ? 'stop' : 'trouble';
 }

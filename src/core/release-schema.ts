@@ -378,8 +378,10 @@ function findings(node: Schema, raw: unknown, base: Segment[], labels: Labels, s
 
 // Pydantic's lax mode, which the server's models use: a string where a field wants a number or a
 // boolean is read as one when it spells one (`version: "2"`, as the OGX operator writes it; a
-// port "8321"; "yes"). JSON Schema has no such reading, so a string at a type error is tried as
-// each value it spells, and kept where that clears the error. Numbers are never read as strings.
+// port "8321"; "yes"); a boolean where it wants a number is 0 or 1 (a substituted "true" for a
+// port), and a number 0 or 1 where it wants a boolean is one. JSON Schema has no such reading, so
+// a value at a type error is tried as each value it stands for, and kept where that clears the
+// error. Numbers and booleans are never read as strings (pydantic's str is strict about them).
 const LAX_BOOLEANS: Readonly<Record<string, boolean>> = {
   '0': false, off: false, f: false, false: false, n: false, no: false,
   '1': true, on: true, t: true, true: true, y: true, yes: true,
@@ -388,9 +390,12 @@ const LAX_INT = /^[+-]?\d+(?:_\d+)*$/;
 const LAX_FLOAT = /^[+-]?(?:\d+(?:_\d+)*)?\.?\d+(?:_\d+)*(?:[eE][+-]?\d+)?$|^[+-]?\d+\.$/;
 const LAX_LOCATIONS = 50;
 
-/** What pydantic's lax mode may read `text` as, when a field wants a number or a boolean. */
-function laxValues(text: string): unknown[] {
-  const t = text.trim();
+/** What pydantic's lax mode may read `value` as, when a field wants a number or a boolean. */
+function laxValues(value: unknown): unknown[] {
+  if (typeof value === 'boolean') return [value ? 1 : 0];
+  if (typeof value === 'number') return value === 0 || value === 1 ? [value === 1] : [];
+  if (typeof value !== 'string') return [];
+  const t = value.trim();
   const out: unknown[] = [];
   if (LAX_INT.test(t) || LAX_FLOAT.test(t)) out.push(Number(t.replace(/_/g, '')));
   const flag = LAX_BOOLEANS[t.toLowerCase()];
@@ -404,9 +409,7 @@ function laxRead(value: unknown, node: Schema, errors: readonly OutputUnit[]): u
   let out: unknown;
   for (const location of locations) {
     const path = pointerPath(location);
-    const text = path.reduce<unknown>(childAt, out ?? value);
-    if (typeof text !== 'string') continue;
-    for (const candidate of laxValues(text)) {
+    for (const candidate of laxValues(path.reduce<unknown>(childAt, out ?? value))) {
       const tried = withValueAt(out ?? value, path, candidate);
       const stillWrong = validate(tried, node, '2020-12', lookup, false).errors.some((e) => e.keyword === 'type' && e.instanceLocation === location);
       if (!stillWrong) {
@@ -541,6 +544,12 @@ function resolveString(text: string, sub: Substitution, env: Env): unknown {
   for (const p of placeholders) {
     const set = env.has(p.name);
     const value = set ? env.value(p.name) : '';
+    // `:+` needs only that the variable is set (a Secret's key: set, its value unseen, taken as non-empty).
+    if (value === undefined && p.op === ':+') {
+      out += text.slice(last, p.index) + p.text;
+      last = p.index + p.raw.length;
+      continue;
+    }
     if (value === undefined || (p.op === '' && value === '')) return text;
     const empty = value === '';
     out += text.slice(last, p.index) + (p.op === ':=' ? (empty ? p.text : value) : p.op === ':+' ? (empty ? '' : p.text) : value);

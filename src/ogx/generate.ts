@@ -142,6 +142,29 @@ function mergeProviders(base: Record<string, Obj[]>, expansion: OgxExpansion): R
   return merged;
 }
 
+/**
+ * The CR's models the server cannot register: an embedding model needs metadata.embedding_dimension
+ * (OGX stops without it), and an OGXServer model has no field for it (docs/ogxserver.md "Limits").
+ * Not the generator's concern (upstream's configgen writes such a model): the front end asks.
+ */
+export function unregistrableModels(plan: OgxPlan): FieldProblem[] {
+  return modelsOf(plan).flatMap((m, i) =>
+    m.modelType !== 'embedding'
+      ? []
+      : [
+          {
+            path: ['spec', 'resources', 'models', i],
+            message:
+              `is an embedding model, which the server registers only with its metadata.embedding_dimension, and an OGXServer model has no ` +
+              `field for it (OGX would stop at startup): register ${quote(String(m.name))} in a \`spec.baseConfig\` ConfigMap instead ` +
+              `(registered_resources.models: [{model_id: ${clip(String(m.name))}, provider_id: …, model_type: embedding, ` +
+              'metadata: {embedding_dimension: 768}}]), ' +
+              'or give the whole config by `spec.overrideConfig`',
+          },
+        ],
+  );
+}
+
 /** `spec.resources.models`, as written. */
 function modelsOf(plan: OgxPlan): Obj[] {
   const resources = (plan.server.spec as Obj).resources;

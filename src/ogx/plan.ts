@@ -77,9 +77,12 @@ export function planOgxServer(server: OgxServer, inventory: Inventory, catalog: 
     plan.baseSource = 'baseConfig';
     delete plan.imageSource;
   } else if (mode === 'none') {
-    // The image's own config runs: nothing is generated, so no base is needed.
-    delete plan.baseConfig;
-    delete plan.baseSource;
+    // The image's own config runs: nothing is generated. A named distribution's is the catalog's
+    // base, kept so the config the pod reads is judged (rh's needs POSTGRES_DB); no other is sought.
+    if (plan.baseSource !== 'distribution') {
+      delete plan.baseConfig;
+      delete plan.baseSource;
+    }
   } else if (plan.baseConfig) {
     const missing = baseVersionProblem(plan.baseConfig);
     if (missing) return fail(plan.baseSource === 'image-labels' ? imagePath : namePath, missing);

@@ -145,6 +145,7 @@ describe('llsd-render from PATH renders every example into its checked-in output
     for (const file of [
       'kpt/Kptfile',
       'kpt-ogx/Kptfile',
+      'rhoai/Kptfile',
       'kustomize/transformer/render-config.yaml',
       'kustomize/ogx-transformer/render-config.yaml',
       'kustomize/generator/llsd.yaml',
@@ -188,11 +189,11 @@ describe('llsd-render from PATH renders every example into its checked-in output
     }
   });
 
-  it('kpt and kpt-ogx: kpt fn render --allow-exec -o unwrap, exec: the installed llsd-render', () => {
+  it('kpt, kpt-ogx and rhoai: kpt fn render --allow-exec -o unwrap, exec: the installed llsd-render', () => {
     const kpt = requireTool('kpt');
-    for (const name of ['kpt', 'kpt-ogx']) {
-      const out = run(kpt, ['fn', 'render', '--allow-exec', '-o', 'unwrap'], { cwd: example(name), baseEnv: newcomerEnv(), timeoutMs: 60_000 });
-      expect(succeeded(name, out), name).toBe(kptExpected(name, `- exec: ${installed}`));
+    for (const [name, out] of [['kpt', 'kpt'], ['kpt-ogx', 'kpt-ogx'], ['rhoai', 'kpt-rhoai']]) {
+      const render = run(kpt, ['fn', 'render', '--allow-exec', '-o', 'unwrap'], { cwd: example(name), baseEnv: newcomerEnv(), timeoutMs: 60_000 });
+      expect(succeeded(name, render), name).toBe(kptExpected(out, `- exec: ${installed}`));
     }
   });
 

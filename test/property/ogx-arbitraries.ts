@@ -8,7 +8,15 @@
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { stringify } from 'yaml';
-import { baseConfig, distributions, ogxServerReleases, providerDependencies, providerFields, providerRegistry } from '../../src/catalog/catalog.js';
+import {
+  baseConfig,
+  catalogReleaseFor,
+  distributions,
+  ogxServerReleases,
+  providerDependencies,
+  providerFields,
+  providerRegistry,
+} from '../../src/catalog/catalog.js';
 import type { GeneratedLlsd } from './arbitraries.js';
 
 const chars = (set: string) => fc.constantFrom(...set.split(''));
@@ -418,6 +426,8 @@ export function validOgxServer(options: OgxOptions = {}): fc.Arbitrary<Generated
 
 function buildOgx(d: Draft, options: OgxOptions): { server: Record<string, any>; configMaps: object[]; slots: Ref[] } {
   const release = d.release ?? distributions()[d.distribution]?.defaultRelease ?? '1.3.0';
+  // The provider facts of a distribution's release (rh: 1.2.4) are the catalog release of its line's.
+  const facts = catalogReleaseFor(release) ?? release;
   const refs: Ref[] = [];
   const configMaps: object[] = [];
   const ns = d.namespace ? { namespace: d.namespace } : {};
@@ -438,7 +448,7 @@ function buildOgx(d: Draft, options: OgxOptions): { server: Record<string, any>;
     spec.overrideConfig = { name: 'ogx-config', key: 'config.yaml' };
     configMaps.push(configMap('ogx-config', { 'config.yaml': baseText(d.distribution, release) }));
   } else if (d.mode === 'generated') {
-    const inferenceIds = writeProviders(d, spec, release);
+    const inferenceIds = writeProviders(d, spec, facts);
     collect(spec.providers);
     // postgres-demo's base registers models of its own vLLM and sentence-transformers providers;
     // spec inference providers replace those, and the base models would name missing providers
@@ -468,7 +478,7 @@ function buildOgx(d: Draft, options: OgxOptions): { server: Record<string, any>;
       collect(storage);
     }
     const taken = new Set(Object.keys(spec.providers ?? {}).map((api) => disabledName[api as OgxApi]));
-    const disabled = d.disabled.filter((api) => !taken.has(api) && !neededApis(release).has(api));
+    const disabled = d.disabled.filter((api) => !taken.has(api) && !neededApis(facts).has(api));
     if (disabled.length > 0) spec.disabledAPIs = disabled;
     // Generation needs one declarative field: a spec without any gets `storage: {}`.
     if (!spec.providers && !spec.resources && !spec.storage && !spec.disabledAPIs) spec.storage = {};
@@ -498,13 +508,19 @@ function buildOgx(d: Draft, options: OgxOptions): { server: Record<string, any>;
   if (d.workload) spec.workload = cleanWorkload(d.workload);
   // postgres-demo's base reads its vLLM URL and model from env vars without defaults: the server
   // stops without them, so a user sets them (the render says so).
-  if (d.distribution === 'postgres-demo' && d.mode !== 'none') {
+  if (d.distribution === 'postgres-demo') {
     const overrides = ((spec.workload ??= {}).overrides ??= {});
     overrides.env = [
       ...(overrides.env ?? []),
       { name: 'VLLM_URL', value: 'http://vllm.svc:8000/v1' },
       { name: 'INFERENCE_MODEL', value: 'meta-llama/Llama-3.2-3B-Instruct' },
     ];
+  }
+  // rh's base keeps its storage on PostgreSQL and reads the database and user from env vars
+  // without defaults: OGX refuses the config without them (the render says so).
+  if (d.distribution === 'rh') {
+    const overrides = ((spec.workload ??= {}).overrides ??= {});
+    overrides.env = [...(overrides.env ?? []), { name: 'POSTGRES_DB', value: 'ogx' }, { name: 'POSTGRES_USER', value: 'ogx' }];
   }
   if (d.registryRefresh !== undefined) spec.registryRefreshIntervalSeconds = d.registryRefresh;
 

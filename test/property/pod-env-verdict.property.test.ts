@@ -90,7 +90,9 @@ function renderVerdict(results: readonly Result[]): string[] {
 
 /** Errors about the input itself, not about the config the pod reads: none may come of these inputs. */
 const inputErrors = (results: readonly Result[]): string[] =>
-  results.filter((r) => r.severity === 'error' && !r.message.includes('the generated config.yaml')).map((r) => `${r.field?.path}: ${r.message}`);
+  results
+    .filter((r) => r.severity === 'error' && !/the generated config\.yaml|the image's own config\.yaml/.test(r.message))
+    .map((r) => `${r.field?.path}: ${r.message}`);
 
 const shown = (env: PodEnv): string => stringify(Object.fromEntries(Object.entries(env).map(([k, v]) => [k, v === OPAQUE ? '<from a Secret>' : v])));
 

@@ -250,7 +250,7 @@ export function checkSingleProviderApis(ctx: RuleContext): StartupProblem[] {
       for (const p of enabled.slice(1)) {
         const message = `is a second ${clip(api)} provider, but ${clip(api)} takes exactly one: the server keeps one implementation per API and the last one ` +
           `silently wins; remove all but one`;
-        out.push(problem('error', p.path, 'single-provider-apis', message));
+        out.push({ ...problem('error', p.path, 'single-provider-apis', message), startsAnyway: true });
       }
     } else if (on.length > 1) {
       const vars = [...new Set(conditional.map((p) => p.id.variable as string))];

@@ -36,6 +36,8 @@ export interface StartupProblem {
   code?: WarningCode;
   /** A key the server reads past without effect (it ignores it): the base's own is an info, not the user's mistake. */
   ignoredKey?: true;
+  /** An error the server starts with, running other than the config says (two providers of a one-provider API). */
+  startsAnyway?: true;
 }
 
 export interface StartupContext {
