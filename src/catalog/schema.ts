@@ -42,6 +42,11 @@ const imageFactsSchema = z.strictObject({
    * image's `/.llama`/`/.ogx` and `/.cache` directories, made group-writable, are laid out for).
    */
   setsHome: z.optional(z.boolean()),
+  /**
+   * Variables the entrypoint reads from a file: with `<VAR>_FILE` set it sets `<VAR>` to that
+   * file's content, and it stops when both are set (the rh image; upstream images do not).
+   */
+  fileSecrets: z.optional(z.array(z.string())),
 });
 export type ImageFacts = z.infer<typeof imageFactsSchema>;
 

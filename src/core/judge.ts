@@ -18,6 +18,7 @@ import { podEnvOf } from './pod-env.js';
 import { checkReleaseSchema } from './release-schema.js';
 import { checkStartupRules, type StartupProblem, type StartupRuleId } from './startup/index.js';
 import type { ServerTarget } from './target.js';
+import { imageFacts } from './workload.js';
 
 type Path = FieldProblem['path'];
 
@@ -72,7 +73,7 @@ export function judgeAsServer(input: JudgeInput): FieldProblem[] {
   const { plan, config } = input;
   const { config: parsed, notes } = asServerConverts(config.value, plan.release, plan.catalogRelease);
   const deployment = input.objects.find((o) => o.kind === 'Deployment');
-  const env = podEnvOf(deployment, input.inventory);
+  const env = podEnvOf(deployment, input.inventory, imageFacts(plan).fileSecrets);
   const where = config.fromConfigMap
     ? `the config.yaml of the ConfigMap ${quote(config.fromConfigMap)}`
     : config.fromImage
@@ -134,6 +135,12 @@ export function judgeAsServer(input: JudgeInput): FieldProblem[] {
     }
   }
   if (fromBase.length > 0) out.push(baseNote(plan, fromBase));
+  for (const name of env.fileConflicts ?? []) {
+    const message =
+      `the pod sets both ${name} and ${name}_FILE, and the entrypoint of ${quote(plan.distributionName)}'s image stops when both are set ` +
+      `(it reads ${name}_FILE's file into ${name}): keep one of them`;
+    out.push({ severity: 'error', path: ['spec', 'workload', 'overrides', 'env'], message });
+  }
   if (env.unknownSources.length > 0) {
     const message =
       `the pod also takes env from ${listOf(env.unknownSources)}, which is not in the input: what depends on a variable it may set is ` +

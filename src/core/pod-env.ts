@@ -20,6 +20,8 @@ export interface PodEnv {
   readonly key: string;
   /** Sources the render cannot read (an `envFrom` of an object not in the input): any variable may come from them. */
   readonly unknownSources: readonly string[];
+  /** Variables the image reads from a file that the pod also sets directly (`X` and `X_FILE`): its entrypoint stops. */
+  readonly fileConflicts?: readonly string[];
 }
 
 /** A pod env from its variables, and the sources that may set others. */
@@ -58,9 +60,10 @@ interface EnvVar {
 
 /**
  * The env of the first container of a Deployment (the server's), with the ConfigMaps of the input
- * read: later entries win, as Kubernetes has it; `envFrom` comes before `env`.
+ * read: later entries win, as Kubernetes has it; `envFrom` comes before `env`. `fileSecrets` are
+ * the variables the image's entrypoint sets from `<VAR>_FILE` (ImageFacts.fileSecrets).
  */
-export function podEnvOf(deployment: unknown, inventory: Inventory | undefined): PodEnv {
+export function podEnvOf(deployment: unknown, inventory: Inventory | undefined, fileSecrets: readonly string[] = []): PodEnv {
   const container = firstContainer(deployment);
   const namespace = namespaceOf(deployment);
   const vars = new Map<string, EnvState>();
@@ -85,7 +88,16 @@ export function podEnvOf(deployment: unknown, inventory: Inventory | undefined):
     if (!isPlainObject(entry) || typeof entry.name !== 'string') continue;
     vars.set(entry.name, stateOfVar(entry, namespace, inventory));
   }
-  return podEnv(vars, unknownSources);
+  const fileConflicts: string[] = [];
+  for (const name of fileSecrets) {
+    const file = vars.get(`${name}_FILE`);
+    if (file === undefined || file.state === 'unset') continue;
+    const direct = vars.get(name);
+    if (direct?.state === 'set' && file.state === 'set') fileConflicts.push(name);
+    // The entrypoint reads the file into the variable: set, its value unknown (a secret's, as a rule).
+    else if (direct === undefined || direct.state === 'unset') vars.set(name, file.state === 'set' ? { state: 'set' } : { state: 'maybe' });
+  }
+  return { ...podEnv(vars, unknownSources), fileConflicts };
 }
 
 function stateOfVar(entry: EnvVar, namespace: string | undefined, inventory: Inventory | undefined): EnvState {

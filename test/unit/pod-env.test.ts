@@ -113,4 +113,32 @@ describe('the pod env of the server container', () => {
     expect(states(env, ['A', 'B'])).toEqual({ A: 'set', B: 'unset' });
     expect(states(asPodEnv(new Set(['A']), ['ConfigMap x']), ['A', 'B'])).toEqual({ A: 'set', B: 'maybe' });
   });
+
+  it('an image that reads <VAR>_FILE (rh): X_FILE set makes X set, its value unknown; both set is a conflict; names it does not read stay as they are', () => {
+    const names = ['POSTGRES_PASSWORD', 'VLLM_API_TOKEN', 'OPENAI_API_KEY'];
+    const env = podEnvOf(
+      deployment({
+        env: [
+          { name: 'POSTGRES_PASSWORD_FILE', value: '/run/secrets/pg' },
+          { name: 'VLLM_API_TOKEN', value: 'literal' },
+          { name: 'VLLM_API_TOKEN_FILE', value: '/run/secrets/vllm' },
+          { name: 'OPENAI_API_KEY_FILE', valueFrom: { configMapKeyRef: { name: 'absent', key: 'k', optional: true } } },
+          { name: 'OTHER_FILE', value: '/x' },
+        ],
+      }),
+      inventory,
+      names,
+    );
+    expect(states(env, ['POSTGRES_PASSWORD', 'VLLM_API_TOKEN', 'OPENAI_API_KEY', 'OTHER'])).toEqual({
+      POSTGRES_PASSWORD: 'set',
+      VLLM_API_TOKEN: 'literal',
+      OPENAI_API_KEY: 'maybe',
+      OTHER: 'unset',
+    });
+    expect(env.fileConflicts).toEqual(['VLLM_API_TOKEN']);
+    // Without the image's list, a _FILE variable is only itself.
+    const plain = podEnvOf(deployment({ env: [{ name: 'POSTGRES_PASSWORD_FILE', value: '/run/secrets/pg' }] }), inventory);
+    expect(states(plain, ['POSTGRES_PASSWORD'])).toEqual({ POSTGRES_PASSWORD: 'unset' });
+    expect(plain.fileConflicts).toEqual([]);
+  });
 });
