@@ -93,18 +93,25 @@ export function pinnedRelease(entry: CatalogEntry | undefined, release: string |
 
 /**
  * The named distribution an image belongs to (its repository or a mirror's), and its catalog
- * release at `release`: an image there renders on the catalog's base config for it.
+ * release at `release`: an image there renders on the catalog's base config for it. An image whose
+ * tag names no release (`…:rhoai-3.5`) but that is exactly one a catalog release pins is that
+ * release (`release` in the answer): the catalog already knows its config, no registry needed.
  */
 export function distributionOfImage(
   catalog: Catalog,
   image: string,
   release: string | undefined,
-): { name?: string; entry?: CatalogEntry; pinned?: CatalogRelease } {
+): { name?: string; entry?: CatalogEntry; pinned?: CatalogRelease; release?: string } {
   const name = distributionOfRepository(catalog, parseImage(image).repository);
   if (name === undefined) return {};
   const entry = catalog[name] as CatalogEntry;
+  if (release === undefined) {
+    const withoutDigest = image.split('@')[0];
+    const found = Object.entries(entry.releases).find(([, r]) => r.image === withoutDigest);
+    return found ? { name, entry, pinned: found[1], release: found[0] } : { name, entry };
+  }
   const pinned = pinnedRelease(entry, release);
-  return pinned ? { name, entry, pinned } : { name, entry };
+  return pinned ? { name, entry, pinned, release } : { name, entry };
 }
 
 /**

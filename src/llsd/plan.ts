@@ -105,11 +105,11 @@ function planImage(llsd: Llsd, image: string, catalog: Catalog, override: Overri
   const asked = askedRelease(llsd.annotations, image);
   if (asked.problem) return { ok: false, problems: [asked.problem] };
   const { release, from: fromPath } = asked;
-  const { name, entry, pinned } = distributionOfImage(catalog, image, release);
-  if (name !== undefined && pinned) {
-    const support = releaseSupport(release as string);
-    const note = support && releaseNote(writtenOf(asked), release as string, support.catalogRelease, fromPath, `image ${clip(image)}`);
-    return withBase(llsd, name, image, release as string, pinned, fromPath, { ...buildOf(asked), note });
+  const { name, entry, pinned, release: pinnedAt } = distributionOfImage(catalog, image, release);
+  if (name !== undefined && pinned && pinnedAt !== undefined) {
+    const support = releaseSupport(pinnedAt);
+    const note = support && release !== undefined && releaseNote(writtenOf(asked), pinnedAt, support.catalogRelease, fromPath, `image ${clip(image)}`);
+    return withBase(llsd, name, image, pinnedAt, pinned, fromPath, { ...buildOf(asked), note: note || undefined });
   }
   if (override) {
     return planConfig(llsd, image, name ?? nameInConfig(override.value) ?? 'custom', asked, fromPath, override.value, 'the overrideConfig config.yaml');

@@ -137,11 +137,14 @@ function planImage(server: OgxServer, image: string, catalog: Catalog, mode: Ogx
   if (asked.problem) return { ok: false, problems: [asked.problem] };
   // The release and where it was read: the annotation or the tag, else the image's labels.
   let told: { release: string | undefined; build?: string; from: Path; label?: string } = asked;
-  const { pinned } = distributionOfImage(catalog, image, told.release);
+  const { name, pinned, release: pinnedAt } = distributionOfImage(catalog, image, told.release);
+  // An image the catalog pins exactly (`…:rhoai-3.5`) is that release, though its tag names none.
+  if (told.release === undefined && pinnedAt !== undefined) told = { release: pinnedAt, from: imagePath };
   const needsBase = mode === 'generated' && !server.spec.baseConfig;
   let base: Pick<Where, 'baseConfig' | 'baseSource' | 'imageSource'> = {};
   let run = image;
-  if (needsBase && pinned) {
+  // The catalog's base also in mode none: the pod runs the image's own config, which is judged.
+  if (pinned && (needsBase || mode === 'none')) {
     base = { baseConfig: catalogBase(pinned), baseSource: 'distribution' };
   } else if (needsBase || told.release === undefined) {
     const lookup = labels.lookups?.get(image);
@@ -175,7 +178,8 @@ function planImage(server: OgxServer, image: string, catalog: Catalog, mode: Ogx
     return fail(told.from, `OGX ${clip(written)} is not a release an OGXServer renders against${from}; OGX releases: ${releases}`);
   }
   const note = releaseNote(written, release, support.catalogRelease, told.from, `image ${clip(image)}`);
-  const value: Where = { distributionName: 'custom', image: run, release, ...buildOf(told), ...support, ...base };
+  // An image of a named distribution (its repository or a mirror's) has that distribution's image facts (rh: its entrypoint, HOME).
+  const value: Where = { distributionName: name ?? 'custom', image: run, release, ...buildOf(told), ...support, ...base };
   return { ok: true, value, ...(note && { problems: [note] }) };
 }
 

@@ -2,7 +2,7 @@
 // with one vLLM provider and model and the PostgreSQL env its storage reads, render with only info
 // results; without POSTGRES_DB the render is refused with an error naming it.
 import { describe, expect, it } from 'vitest';
-import { parseResourceList, resourceList, run, tempDir, writeTree, type KrmObject } from './run.js';
+import { parseResourceList, parseStream, resourceList, run, tempDir, writeTree, type KrmObject } from './run.js';
 
 const postgresEnv = (without: string[] = []): string =>
   [
@@ -97,5 +97,36 @@ describe.each(apis)('an $api on rh through the CLI', ({ doc, name, summary }) =>
     expect(errors.join('\n')).toContain('set POSTGRES_DB in `spec.workload.overrides.env`');
     expect(errors.join('\n')).not.toMatch(/POSTGRES_(USER|HOST|PASSWORD)/);
     expect(r.stderr + r.stdout).not.toContain('SECRETMARK');
+  });
+});
+
+// A CR that names the image RHOAI ships instead of the distribution (`image:
+// quay.io/rhoai/odh-ogx-core-rhel9:rhoai-3.5`, whose tag names no release) is the catalog's rh at
+// 1.2.4: rendered offline (no registry), with rh's image facts, as `name: rh` is.
+describe.each(apis)('an $api naming the rh image by its RHOAI tag', ({ doc, name }) => {
+  const byImage = (text: string) => text.replace('name: rh', 'image: quay.io/rhoai/odh-ogx-core-rhel9:rhoai-3.5');
+  const build = (text: string) => run(['build', '--offline', writeTree(tempDir(), { 'app.yaml': [text, ...secrets].join('---\n') })]);
+
+  it('renders offline on the catalog facts of rh 1.2.4: the entrypoint kept, the rh user and config path', () => {
+    const r = build(byImage(doc()));
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).toBe('');
+    const deployment = parseStream(r.stdout).find((i) => i.kind === 'Deployment') as KrmObject & { spec: any };
+    expect(deployment.metadata.name).toBe(name);
+    type Container = { image: string; command?: unknown; env: Array<{ name: string }> };
+    const pod = deployment.spec.template.spec as { securityContext?: { fsGroup?: number }; containers: Container[] };
+    expect(pod.containers[0]?.image).toBe('quay.io/rhoai/odh-ogx-core-rhel9:rhoai-3.5');
+    expect(pod.containers[0]?.command).toBeUndefined();
+    expect(pod.securityContext?.fsGroup).toBe(1001);
+    expect(pod.containers[0]?.env.map((e) => e.name)).toContain('RUN_CONFIG_PATH');
+    const summary = run(['validate', '--offline', writeTree(tempDir(), { 'app.yaml': [byImage(doc()), ...secrets].join('---\n') })]);
+    expect(summary.stdout).toMatch(/for OGX 1\.2\.4 \(distribution rh, image quay\.io\/rhoai\/odh-ogx-core-rhel9:rhoai-3\.5\)/);
+  });
+
+  it('without POSTGRES_DB, refused as `name: rh` is', () => {
+    const r = build(byImage(doc(['POSTGRES_DB'])));
+    expect(r.status).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('set POSTGRES_DB in `spec.workload.overrides.env`');
   });
 });

@@ -63,12 +63,16 @@ describe('planOgxServer: release and image', () => {
     });
   });
 
-  it('an image of a named distribution at a release tag uses our base for it; mode none needs no base', () => {
+  it('an image of a named distribution at a release tag is that distribution, on our base for it; in mode none that base is the config judged', () => {
     const image = `docker.io/ogxai/distribution-starter:${newest()}`;
     const generated = planOgxServer(server(`  distribution: {image: "${image}"}\n  storage: {}\n`), none);
-    expect(generated.ok && [generated.plan.distributionName, generated.plan.release, generated.plan.baseSource]).toEqual(['custom', newest(), 'distribution']);
+    expect(generated.ok && [generated.plan.distributionName, generated.plan.release, generated.plan.baseSource]).toEqual(['starter', newest(), 'distribution']);
     const own = planOgxServer(server(`  distribution: {image: "${image}"}\n`), none);
-    expect(own.ok && [own.plan.mode, own.plan.baseConfig]).toEqual(['none', undefined]);
+    const sameBase = own.ok && generated.ok && own.plan.baseConfig === generated.plan.baseConfig;
+    expect(own.ok && [own.plan.mode, own.plan.baseSource, sameBase]).toEqual(['none', 'distribution', true]);
+    // Another repository: no base, and the image's labels are needed only for a release the tag does not give.
+    const other = planOgxServer(server(`  distribution: {image: "quay.io/acme/ogx:${newest()}"}\n`), none);
+    expect(other.ok && [other.plan.distributionName, other.plan.baseConfig]).toEqual(['custom', undefined]);
   });
 
   it('an image without a release tag needs its labels looked up, then takes the base and the release from them', () => {

@@ -12,7 +12,8 @@ import { itemFrom, llsdYaml } from '../support.js';
 import { toOgxServer } from '../../src/convert/to-ogxserver.js';
 import type { KrmObject } from '../../src/krm/item.js';
 
-const image = 'quay.io/rhoai/odh-ogx-core-rhel9:rhoai-3.5';
+// An rh image the catalog does not pin (rhoai-3.5 itself is the catalog's 1.2.4, no labels needed).
+const image = 'quay.io/rhoai/odh-ogx-core-rhel9:rhoai-3.4';
 const base = `version: 2
 distro_name: rh
 apis: [inference]
@@ -59,7 +60,7 @@ describe('the release from the labels of an image', () => {
   it('an OGXServer on the rh image: OGX\'s label `v1.2.4+rhaiv.0` is 1.2.4 (a build of it), checked against 1.2.2; the OCI label is not read', () => {
     const planned = ogxPlan({ distributionVersion: 'v1.2.4+rhaiv.0', imageVersion: '9.6' });
     if (!planned.ok) throw new Error(JSON.stringify(planned.problems));
-    expect(planned.plan).toMatchObject({ release: '1.2.4', build: 'rhaiv.0', catalogRelease: '1.2.2', baseSource: 'image-labels', distributionName: 'custom' });
+    expect(planned.plan).toMatchObject({ release: '1.2.4', build: 'rhaiv.0', catalogRelease: '1.2.2', baseSource: 'image-labels', distributionName: 'rh' });
     // An image's own base: a patch release of a line is told by the schema messages, not by a result of its own.
     expect(planned.problems).toBeUndefined();
   });

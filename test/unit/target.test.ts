@@ -110,8 +110,17 @@ describe('the named distribution of an image', () => {
 
   it('an image of its repository, of upstream\'s or of a mirror it names, at a catalog release, has that release', () => {
     const upstream = distributionOfImage(catalog, 'docker.io/llamastack/distribution-starter:0.7.1', '0.7.1');
-    expect(upstream).toEqual({ name: 'starter', entry: catalog.starter, pinned });
+    expect(upstream).toEqual({ name: 'starter', entry: catalog.starter, pinned, release: '0.7.1' });
     expect(distributionOfImage(catalog, 'quay.io/mirror/starter:x', '0.7.1').pinned).toBe(pinned);
+  });
+
+  it('an image whose tag names no release is the catalog release that pins exactly that image (a digest aside), else none', () => {
+    const stable = { image: 'quay.io/vendor/stack:stable-3.5', config: { value: { version: 2 } }, source: 'test' };
+    const vendor: Catalog = { vendor: { defaultRelease: '1.2.4', releases: { '1.2.4': stable } } };
+    const found = { name: 'vendor', entry: vendor.vendor, pinned: stable, release: '1.2.4' };
+    expect(distributionOfImage(vendor, 'quay.io/vendor/stack:stable-3.5', undefined)).toEqual(found);
+    expect(distributionOfImage(vendor, `quay.io/vendor/stack:stable-3.5@sha256:${'b'.repeat(64)}`, undefined)).toEqual(found);
+    expect(distributionOfImage(vendor, 'quay.io/vendor/stack:stable-3.6', undefined)).toEqual({ name: 'vendor', entry: vendor.vendor });
   });
 
   it('another release of it has no catalog release; another repository has no distribution', () => {
