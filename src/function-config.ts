@@ -105,10 +105,17 @@ function fromConfigMap(item: InputItem): FunctionConfig {
 }
 
 function fromRenderConfig(item: InputItem): FunctionConfig {
-  const { renderConfigSchema } = renderConfigSchemas();
+  const { renderConfigSchema, renderOptionsSchema } = renderConfigSchemas();
   const parsed = renderConfigSchema.safeParse(item.object, { reportInput: true });
   if (!parsed.success) {
-    return { role: 'options', options: {}, problems: problemsFromIssues(parsed.error.issues, renderConfigSchema) };
+    // An option written beside `spec:` (a ConfigMap's habit of top-level data) belongs under it.
+    const options = new Set(Object.keys(renderOptionsSchema.shape));
+    const problems = problemsFromIssues(parsed.error.issues, renderConfigSchema).map((p) =>
+      p.path.length === 1 && options.has(String(p.path[0]))
+        ? { ...p, message: `is a render option, which a RenderConfig takes under \`spec:\`: write it as \`spec.${String(p.path[0])}\`` }
+        : p,
+    );
+    return { role: 'options', options: {}, problems };
   }
   return { role: 'options', options: (item.object.spec ?? {}) as RenderOptionsInput, problems: [] };
 }

@@ -364,7 +364,8 @@ function defineSchemas() {
         'Default none. As ConfigMap data, a list such as `numeric-secret-value, secret-not-in-input`.',
     ),
   });
-  const renderConfigSchema = z.looseObject({
+  // Strict: an option written beside `spec:` instead of under it is refused, not silently dropped.
+  const renderConfigSchema = z.strictObject({
     apiVersion: z.literal(renderConfigApiVersion),
     kind: z.literal(renderConfigKind),
     metadata: z.looseObject({ name: z.string() }),
