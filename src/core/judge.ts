@@ -83,14 +83,14 @@ export function judgeAsServer(input: JudgeInput): FieldProblem[] {
   const context = { release: plan.release, catalogRelease: plan.catalogRelease, containerEnv: env };
   const allStartup = checkStartupRules(parsed, { ...context, profile: plan.profile });
   // The release's own schemas: what the startup rules did not already say about a field. A value
-  // the server refuses is an error even where a rule only warned (rh's older `tls_verify`; a
-  // substituted `true` as a path), and that warning goes.
+  // the server's schema refuses is the reason it stops, whatever a rule says of the same field:
+  // the config is validated before any provider is looked up (a substituted 12345 as a
+  // provider_id is "not a string", not "provider not found"), so the rule's finding there goes.
   const said = new Set(allStartup.map((p) => p.path));
-  const refused = new Set(allStartup.filter((p) => p.severity === 'error').map((p) => p.path));
   const source = config.fromConfigMap ? 'override' : 'generated';
-  const schema = checkReleaseSchema(parsed, { ...context, source }).filter((p) => (p.kind === 'invalid' ? !refused.has(p.path) : !said.has(p.path)));
+  const schema = checkReleaseSchema(parsed, { ...context, source }).filter((p) => p.kind === 'invalid' || !said.has(p.path));
   const invalid = new Set(schema.filter((p) => p.kind === 'invalid').map((p) => p.path));
-  const startup = allStartup.filter((p) => p.severity === 'error' || !invalid.has(p.path));
+  const startup = allStartup.filter((p) => !invalid.has(p.path));
   const checked = plan.catalogRelease === plan.release ? '' : ` (checked against the catalog's ${plan.catalogRelease})`;
   const server = serverOf(plan);
   const findings: Finding[] = [
