@@ -99,6 +99,16 @@ export function startRender(input: ProcessInput): Render {
     optionSources.push(...found.sources);
     results.push(...found.results, ...commandLineOverrides(items.filter(isRenderConfig), input.options ?? [], input.optionsFrom));
     items = items.filter((item) => !isRenderConfig(item));
+  } else {
+    // kpt and kustomize hand the function only its own config: a RenderConfig among the package's
+    // files is passed through unread, which a user who put it there expects to take effect.
+    for (const item of items.filter(isRenderConfig)) {
+      if (input.functionConfig && sameObject(item.object, input.functionConfig.object)) continue;
+      const message =
+        'is among the items, where a KRM function does not read its options: name this file as the function\'s config ' +
+        '(kpt: `configPath:` beside the `exec:` or `image:` of the Kptfile; kustomize: the transformer or generator file itself)';
+      results.push({ ...resultFor(item, 'warning', message), code: 'render-config-not-read' });
+    }
   }
   // The command line last, so it wins: an explicit `--config` beats a RenderConfig that happens to
   // lie among the inputs, as a flag beats a config file in every CLI (key by key, so a RenderConfig

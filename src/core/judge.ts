@@ -55,6 +55,8 @@ interface Finding {
   /** The startup rule broken, and what it said, for a startup finding. */
   rule?: StartupRuleId;
   said?: string;
+  /** Variables the pod leaves unset (or may not set) that the finding hangs on. */
+  envVars?: readonly string[] | undefined;
 }
 
 /** Warnings about a form the server reads anyway (ignores, converts, or reads with a deprecation warning). */
@@ -131,7 +133,7 @@ export function judgeAsServer(input: JudgeInput): FieldProblem[] {
       const message = `${code(f.path)} of the base config is on in this pod after another ${api} provider; ${api} takes one, and ${server} keeps the last one`;
       out.push({ severity: 'info', path: pathOf(f.path), message });
     } else {
-      out.push(problemOf(f, pathOf(f.path)));
+      out.push(problemOf(f, envRemedyPath(f, pathOf(f.path))));
     }
   }
   if (fromBase.length > 0) out.push(baseNote(plan, fromBase));
@@ -148,6 +150,16 @@ export function judgeAsServer(input: JudgeInput): FieldProblem[] {
     out.push({ severity: 'info', path: [], message });
   }
   return out;
+}
+
+/**
+ * Where a finding that the pod's env decides is told: at the CR field that wrote the value, else
+ * (a key of the base, or of the image's own config) where the variables are set.
+ */
+function envRemedyPath(f: Finding, path: Path): Path {
+  if (f.envVars === undefined || f.envVars.length === 0) return path;
+  const written = path.length > 0 && !(path.length === 2 && path[0] === 'spec' && path[1] === 'distribution');
+  return written ? path : ['spec', 'workload', 'overrides', 'env'];
 }
 
 /** Who runs the config, for messages: "OGX 1.2.2", "llama-stack 0.7.1". */

@@ -19,6 +19,8 @@ export interface Found {
   message: string;
   /** Variables that may or may not be set in the pod, on which the finding hangs: a warning, never an error. */
   maybe?: readonly string[];
+  /** Variables the pod leaves unset or empty that make the value nothing: set in `workload.overrides.env`. */
+  unset?: readonly string[];
 }
 
 /** How a section is named in messages. */

@@ -53,6 +53,8 @@ export interface SchemaProblem {
   code?: WarningCode;
   /** `unknown`: a key the release does not read (the server ignores it); `invalid`: a value it refuses. */
   kind: Found['kind'];
+  /** The variables the finding hangs on: unset in the pod, or perhaps set (`env-conditional`). */
+  envVars?: readonly string[];
 }
 
 
@@ -121,7 +123,8 @@ export function checkReleaseSchema(config: unknown, context: SchemaContext): Sch
     found.push({ path: [key], kind: 'invalid', message });
   }
   return found.map((f): SchemaProblem => {
-    const finding = { path: formatFieldPath(f.path), message: f.message, kind: f.kind };
+    const envVars = f.maybe ?? f.unset;
+    const finding = { path: formatFieldPath(f.path), message: f.message, kind: f.kind, ...(envVars && { envVars }) };
     if (context.source === 'override' && f.kind === 'unknown') return { severity: 'warning', code: 'unknown-config-key', ...finding };
     if (f.maybe !== undefined) return { severity: 'warning', code: 'env-conditional', ...finding };
     return { severity: 'error', ...finding };
@@ -457,8 +460,15 @@ function asInThePod(found: Found, raw: unknown, labels: Labels, sub: Substitutio
   const text = valueAt(raw, found.path);
   if (typeof text !== 'string' || !text.includes('${')) return found;
   const placeholders = placeholdersIn(text);
-  const maybe = placeholders.filter((p) => env.maybe(p.name)).map((p) => p.name);
-  if (maybe.length > 0) return { ...found, maybe };
+  const maybe = [...new Set(placeholders.filter((p) => env.maybe(p.name)).map((p) => p.name))];
+  if (maybe.length > 0) {
+    const names = listOf(maybe.map((name) => clip(name)));
+    const which = maybe.length > 1 ? 'are' : 'is';
+    const message =
+      `hangs on ${names}, which the pod may or may not set (an optional reference, or env from something not in the input): ` +
+      `while ${names} ${which} unset or empty, ${found.message}; make the reference required, or set ${names} in \`spec.workload.overrides.env\``;
+    return { ...found, maybe, message };
+  }
   if (resolveString(text, sub, env) !== null) return found;
   const unset = [...new Set(placeholders.filter((p) => !env.has(p.name) || env.value(p.name) === '').map((p) => p.name))];
   if (unset.length === 0) return found;
@@ -469,7 +479,7 @@ function asInThePod(found: Found, raw: unknown, labels: Labels, sub: Substitutio
   const message =
     `is empty in the pod: ${shown} comes to nothing while ${names} ${unset.length > 1 ? 'are' : 'is'} unset or empty, and ${found.message}; ` +
     `set ${names} in \`spec.workload.overrides.env\` (name: ${clip(unset[0] as string)}, value: …)`;
-  return { ...found, message };
+  return { ...found, message, unset };
 }
 
 /** The value at `path` under `root`, or undefined. */

@@ -65,6 +65,7 @@ export const warningCodes = [
   'provider-type-from-env',
   'release-newer-than-catalog',
   'render-config-conflict',
+  'render-config-not-read',
   'scaled-with-local-state',
   'secret-key-missing',
   'secret-not-in-input',
