@@ -7,6 +7,10 @@
 import type { ImageLookup } from './catalog/image-labels.js';
 import type { RenderOptions } from './core/render-config.js';
 import { checkOgxScaling } from './core/server-settings.js';
+import { servedEnvProblems, type ServedEnv } from './core/override-env.js';
+import { imageFacts } from './core/workload.js';
+import { ogxHasRuntimeConfig } from './core/ogx-workload.js';
+import { ogxObjects } from './catalog/catalog.js';
 import { crFieldOf } from './llsd/cr-fields.js';
 import { ogxFieldOf } from './ogx/cr-fields.js';
 import type { Inventory } from './krm/inventory.js';
@@ -88,9 +92,12 @@ const llsdFrontEnd = (reader: LlsdReader): FrontEnd<Plan['llsd'], Plan, Generate
   generate: (plan, options) => {
     // Exposure and NetworkPolicy: the CR against the render options (host names, Gateway, peers).
     const networking = [...exposureProblems(plan, options), ...networkPolicyProblems(plan, options)];
+    const image = imageFacts(plan);
+    const served: ServedEnv = { configPath: image.configPathEnv ? [image.configPathEnv] : [], port: image.portEnv, portField: 'spec.networking.port' };
+    const env = servedEnvProblems(plan.llsd.spec.workload?.overrides?.env, served);
     const generated = generateConfig(plan);
-    const problems = [...networking, ...generated.problems];
-    return generated.ok && !networking.some(isError) ? { ok: true, config: generated.config, problems } : { ok: false, problems };
+    const problems = [...networking, ...env, ...generated.problems];
+    return generated.ok && !networking.some(isError) && env.length === 0 ? { ok: true, config: generated.config, problems } : { ok: false, problems };
   },
   objects: renderObjects,
   overrides: (plan) => plan.llsd.spec.workload?.overrides,
@@ -129,7 +136,17 @@ const ogxFrontEnd: FrontEnd<OgxServer, OgxPlan, GeneratedConfig | undefined> = {
     const config = generated?.config;
     // The config the pod reads; with none of its own (mode none), the image's, which is the base's.
     const served = config?.value ?? plan.overrideConfig?.value ?? plan.baseConfig ?? {};
-    const problems = [...(generated?.problems ?? []), ...unregistrableModels(plan), ...checkOgxScaling(served, plan), ...ogxObjectProblems(plan, config)];
+    const image = imageFacts(plan);
+    // The config path variables are ours only when the pod mounts a config of ours (not in mode none).
+    const configPath = ogxHasRuntimeConfig(plan) ? [image.configPathEnv, ogxObjects().container.configEnv].filter((n): n is string => !!n) : [];
+    const env = servedEnvProblems(plan.server.spec.workload?.overrides?.env, { configPath, port: image.portEnv, portField: 'spec.network.port' });
+    const problems = [
+      ...(generated?.problems ?? []),
+      ...env,
+      ...unregistrableModels(plan),
+      ...checkOgxScaling(served, plan),
+      ...ogxObjectProblems(plan, config),
+    ];
     return problems.some(isError) ? { ok: false, problems } : { ok: true, config, problems };
   },
   objects: renderOgxObjects,

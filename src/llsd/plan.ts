@@ -91,7 +91,10 @@ function planNamed(llsd: Llsd, name: string, catalog: Catalog): PlanOutcome {
   const chosen = namedRelease(name, entry, Object.keys(entry.releases).sort(compareVersions), { ...asked, release }, releasePath);
   if (!chosen.ok) {
     const written = llsd.annotations?.[annotation.release] ?? release;
-    return fail(releasePath, chosen.message ?? `distribution "${name}" has no release ${quote(written)}; available: ${releasesOf(entry)}`);
+    const message =
+      `distribution "${name}" has no release ${quote(written)}; available: ${releasesOf(entry)}: ` +
+      'write one of those, or set `spec.distribution.image` to the image that runs the release instead of `name`';
+    return fail(releasePath, chosen.message ?? message);
   }
   return withBase(llsd, name, chosen.image, release, chosen.pinned, namePath, { ...buildOf(asked), note: chosen.note });
 }

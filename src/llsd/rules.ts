@@ -1,7 +1,7 @@
 // Rules across fields of one LLSD (docs/validation.md): the CEL rules of the v1alpha2 proposal, fixed where
 // they were wrong there, and the spec's edge cases. Each returns problems with a field path.
-import { isCredentialName, urlCredential } from '../lib/url-credentials.js';
-import { clip, quote } from '../lib/quote.js';
+import { overrideEnvEntryProblems } from '../core/override-env.js';
+import { quote } from '../lib/quote.js';
 import type { FieldProblem } from '../lib/issues.js';
 import { formatFieldPath } from '../krm/item.js';
 import { isPlainObject } from '../lib/objects.js';
@@ -143,23 +143,8 @@ function checkWorkload(spec: SpecInput, problems: FieldProblem[]): void {
       message: `must be at least \`minReplicas\` (${autoscaling.minReplicas}), not ${autoscaling.maxReplicas}`,
     });
   }
-  // A credential in a URL (`postgres://u:PASS@db/x`) would sit in the Deployment for anyone who can read it.
-  workload.overrides?.env?.forEach((entry, i) => {
-    if (typeof entry.value === 'string' && entry.value !== '' && isCredentialName(entry.name) && !entry.value.includes('$(')) {
-      problems.push({
-        path: ['spec', 'workload', 'overrides', 'env', i, 'value'],
-        message: `must not hold the value: ${clip(entry.name)} names a credential, and the value would be in the Deployment for anyone who can read it; ` +
-          `write \`valueFrom: {secretKeyRef: {name: <secret>, key: <key>}}\` instead of \`value\``,
-      });
-    } else if (typeof entry.value === 'string' && urlCredential(entry.value)) {
-      problems.push({
-        path: ['spec', 'workload', 'overrides', 'env', i, 'value'],
-        message:
-          'must not hold a credential in a URL: the value would be in the Deployment for anyone who can read it; put the whole value in a Secret and write ' +
-            '`valueFrom: {secretKeyRef: {name: <secret>, key: <key>}}` instead of `value`',
-      });
-    }
-  });
+  // A credential in the open (`value: sk-…`, `postgres://u:PASS@db/x`) would sit in the Deployment for anyone who can read it.
+  problems.push(...overrideEnvEntryProblems(workload.overrides?.env));
   const pdb = workload.podDisruptionBudget;
   if (pdb && (pdb.minAvailable === undefined) === (pdb.maxUnavailable === undefined)) {
     problems.push({

@@ -113,7 +113,9 @@ function planNamed(server: OgxServer, name: string, catalog: Catalog): WhereOutc
   const chosen = isOgxServerRelease(release) ? namedRelease(name, entry, ogxReleasesOf(entry), { ...asked, release }, releasePath) : { ok: false as const };
   if (!chosen.ok) {
     const written = server.metadata.annotations?.[annotation.release] ?? release;
-    const message = `distribution ${quote(name)} has no OGX release ${quote(written)}; OGX releases of it: ${listOf(ogxReleasesOf(entry))}`;
+    const message =
+      `distribution ${quote(name)} has no OGX release ${quote(written)}; OGX releases of it: ${listOf(ogxReleasesOf(entry))}: ` +
+      'write one of those, or set `spec.distribution.image` to the image that runs the release instead of `name`';
     return fail(releasePath, chosen.message ?? message);
   }
   const value: Where = {

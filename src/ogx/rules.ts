@@ -4,6 +4,7 @@
 // Each is reported at the field to change, with what to write instead where the message does not
 // say it. The operator's id derivation (`ogxProviderIds`) is here too: the webhook's uniqueness
 // check and the config generator read the same list.
+import { overrideEnvEntryProblems } from '../core/override-env.js';
 import { shippedCatalog, type Catalog } from '../catalog/distributions.js';
 import { isOgxServerRelease } from '../catalog/versions.js';
 import { ogxTypedApis, ogxTypedProvidersOf } from '../catalog/ogx-providers.js';
@@ -27,6 +28,8 @@ export function checkOgxRules(server: OgxServer, options: OgxRuleOptions = {}): 
   const spec = server.spec as unknown as Obj;
   for (const rule of celRules) problems.push(...rule(spec));
   problems.push(...checkWebhook(server, options));
+  // As an LLSD's: no credential in the open, no name the API server refuses.
+  problems.push(...overrideEnvEntryProblems(server.spec.workload?.overrides?.env));
   return problems;
 }
 

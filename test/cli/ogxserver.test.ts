@@ -66,10 +66,12 @@ describe('an OGXServer through the commands', () => {
     const r = run(['build', port]);
     expect(r.status).toBe(1);
     expect(r.stderr).toMatch(
-      /^\S*server\.yaml:\d+: ai\/chat: spec\.network\.port: the generated config\.yaml would stop OGX [\d.]+ at startup: `server\.port` 80 /m,
+      // The release's schema refuses it (ge=1024) before any startup rule would: its words are the server's.
+      /^\S*server\.yaml:\d+: ai\/chat: spec\.network\.port: the generated config\.yaml does not fit the schema of OGX [\d.]+: `server\.port` must be at least 1024, not 80$/m,
     );
     const type = writeTree(tempDir(), { 'server.yaml': `${server.replace('- name: granite', '- name: granite\n        modelType: chat')}---\n${secret}` });
-    expect(run(['build', type]).stderr).toMatch(/^\S*server\.yaml:\d+: ai\/chat: spec\.resources\.models\[0\]\.modelType: .*"chat" is not a model type/m);
+    const modelType = /^\S*server\.yaml:\d+: ai\/chat: spec\.resources\.models\[0\]\.modelType: .*must be one of `llm`, `embedding`, `rerank`, not "chat"$/m;
+    expect(run(['build', type]).stderr).toMatch(modelType);
   });
 
   // New-user probe: an LLSD with these gets two warnings, the same OGXServer got none.
