@@ -57,7 +57,7 @@ export interface FrontEnd<Parsed = unknown, P extends ServerTarget = ServerTarge
   generate(plan: P, options: RenderOptions): { ok: true; config: C; problems: FieldProblem[] } | { ok: false; problems: FieldProblem[] };
   objects(plan: P, config: C, options: RenderOptions): KrmObject[];
   /** The workload overrides whose volumes and mounts must fit the Deployment's. */
-  overrides(plan: P): { volumes?: unknown[] | undefined; volumeMounts?: unknown[] | undefined } | undefined;
+  overrides(plan: P): { volumes?: unknown[] | undefined; volumeMounts?: unknown[] | undefined; env?: unknown[] | undefined } | undefined;
   /** The config the pod reads and the CR field behind each of its paths; none when it is the image's own. */
   served(plan: P, config: C): { config: ServedConfig; fieldOf: (configPath: string, parsed: Record<string, unknown>) => Path } | undefined;
   /** The field naming an overrideConfig's ConfigMap: where a problem of that config.yaml is told. */

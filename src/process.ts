@@ -18,6 +18,7 @@ import { capWarningsPerFile, fromProblem } from './krm/reporting.js';
 import { codesFromText, silenceAnnotation, silencedNote, unknownCodeMessage, withoutSilenced } from './krm/silence.js';
 import { clip, quote } from './lib/quote.js';
 import { overrideMountProblems } from './manifests/deployment.js';
+import { configMapReferenceProblems } from './core/configmap-references.js';
 import type { Plan } from './llsd/plan.js';
 import type { ServerTarget } from './core/target.js';
 import type { ImageLookup } from './catalog/image-labels.js';
@@ -236,6 +237,7 @@ function renderOne(item: InputItem, options: RenderOptions, inventory: Inventory
   const objects = frontEnd.objects(plan, generated.config, options);
   const mounts = overrideMountProblems(objects.find((o) => o.kind === 'Deployment'), frontEnd.overrides(plan));
   results.push(...mounts.map(toResult));
+  results.push(...configMapReferenceProblems(item.object.metadata.namespace, frontEnd.overrides(plan)?.env, inventory).map(toResult));
   if (mounts.length > 0) return { results };
   const served = frontEnd.served(plan, generated.config);
   const startup = served

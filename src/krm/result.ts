@@ -37,6 +37,8 @@ export const warningCodes = [
   'backend-https',
   'base-url-without-path',
   'ca-bundle-invalid-block',
+  'configmap-key-missing',
+  'configmap-not-in-input',
   'conversion-annotation',
   'default-provider-not-enabled',
   'deprecated',

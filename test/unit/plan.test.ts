@@ -108,7 +108,9 @@ describe('release of a named distribution', () => {
     expect(problems(plan('distribution: {name: starter}', { annotations: { 'llamastack.io/release': '0.6.1' } }))).toEqual([
       {
         path: ['metadata', 'annotations', 'llamastack.io/release'],
-        message: 'distribution "starter" has no release "0.6.1"; available: 0.7.1, 0.8.0, 1.0.0, 1.1.3, 1.2.2, 1.3.0',
+        message:
+          'distribution "starter" has no release "0.6.1"; available: 0.7.1, 0.8.0, 1.0.0, 1.1.3, 1.2.2, 1.3.0: write one of those, or set ' +
+          '`spec.distribution.image` to the image that runs the release instead of `name`',
       },
     ]);
   });
