@@ -1,6 +1,7 @@
 // What a functionConfig (or an options document) means, by apiVersion and kind (STYLE §5: a
 // dispatch table), and how the options of a render are merged from every source. kustomize cannot
 // pass arguments to exec functions, so every option must be expressible in the functionConfig body.
+import { reservedKeys } from './lib/reserved-keys.js';
 import { resultFor, type InputItem } from './krm/item.js';
 import { fromProblem, warningFor } from './krm/reporting.js';
 import type { Result } from './krm/result.js';
@@ -106,6 +107,9 @@ function fromConfigMap(item: InputItem): FunctionConfig {
 
 function fromRenderConfig(item: InputItem): FunctionConfig {
   const { renderConfigSchema, renderOptionsSchema } = renderConfigSchemas();
+  // `__proto__` would be dropped on the way into a map (`distributions`), silently: refused, as in a CR.
+  const reserved = reservedKeys(item.object);
+  if (reserved.length > 0) return { role: 'options', options: {}, problems: reserved };
   const parsed = renderConfigSchema.safeParse(item.object, { reportInput: true });
   if (!parsed.success) {
     // An option written beside `spec:` (a ConfigMap's habit of top-level data) belongs under it.

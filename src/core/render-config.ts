@@ -2,6 +2,8 @@
 // `configMap:` or `-- key=value`) and as `spec` of a `fn.llamastack.io/v1alpha1` RenderConfig.
 import { parseReleaseNumber, type ReleaseNumber } from '../lib/release-number.js';
 import { checkOverrides, mergeCatalog, type DistributionOverride } from '../catalog/distributions.js';
+import { reservedKeys } from '../lib/reserved-keys.js';
+import { formatFieldPath } from '../krm/item.js';
 import { parseYaml11, parseYamlStream } from '../krm/yaml.js';
 import { isPlainObject } from '../lib/objects.js';
 import { code, listOf } from '../lib/quote.js';
@@ -107,6 +109,9 @@ function defineSchemas() {
     z.transform((text, ctx) => {
       const parsed = parseYaml11(text);
       if (parsed.problem) return rejectText(ctx, `is not valid YAML${parsed.problem.line ? ` (line ${parsed.problem.line})` : ''}: ${parsed.problem.message}`);
+      // `__proto__` would be dropped on the way into the map, silently: refused, as in a CR.
+      const reserved = reservedKeys(parsed.value)[0];
+      if (reserved) return rejectText(ctx, `holds the key \`${formatFieldPath(reserved.path)}\`, which ${reserved.message}`);
       if (parsed.value === null || isPlainObject(parsed.value)) return parsed.value ?? {};
       return rejectText(ctx, 'must be a YAML mapping from distribution names to `{image, release, config | configPath}`');
     }),
