@@ -94,8 +94,8 @@ const llsdFrontEnd = (reader: LlsdReader): FrontEnd<Plan['llsd'], Plan, Generate
     const networking = [...exposureProblems(plan, options), ...networkPolicyProblems(plan, options)];
     const image = imageFacts(plan);
     const served: ServedEnv = { configPath: image.configPathEnv ? [image.configPathEnv] : [], port: image.portEnv, portField: 'spec.networking.port' };
-    const env = servedEnvProblems(plan.llsd.spec.workload?.overrides?.env, served);
     const generated = generateConfig(plan);
+    const env = servedEnvProblems(plan.llsd.spec.workload?.overrides?.env, { ...served, secrets: generated.ok ? generated.config.env : [] });
     const problems = [...networking, ...env, ...generated.problems];
     return generated.ok && !networking.some(isError) && env.length === 0 ? { ok: true, config: generated.config, problems } : { ok: false, problems };
   },
@@ -139,7 +139,12 @@ const ogxFrontEnd: FrontEnd<OgxServer, OgxPlan, GeneratedConfig | undefined> = {
     const image = imageFacts(plan);
     // The config path variables are ours only when the pod mounts a config of ours (not in mode none).
     const configPath = ogxHasRuntimeConfig(plan) ? [image.configPathEnv, ogxObjects().container.configEnv].filter((n): n is string => !!n) : [];
-    const env = servedEnvProblems(plan.server.spec.workload?.overrides?.env, { configPath, port: image.portEnv, portField: 'spec.network.port' });
+    const env = servedEnvProblems(plan.server.spec.workload?.overrides?.env, {
+      configPath,
+      port: image.portEnv,
+      portField: 'spec.network.port',
+      secrets: config?.env ?? [],
+    });
     const problems = [
       ...(generated?.problems ?? []),
       ...env,

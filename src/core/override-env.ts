@@ -3,7 +3,9 @@
 // server off the config and port llsd-render rendered and checked.
 import type { FieldProblem } from '../lib/issues.js';
 import { isPlainObject } from '../lib/objects.js';
-import { clip, code } from '../lib/quote.js';
+import { clip, code, quote } from '../lib/quote.js';
+import { formatFieldPath } from '../krm/item.js';
+import type { SecretEnv } from './secrets.js';
 import { isCredentialName, urlCredential } from '../lib/url-credentials.js';
 
 type Path = FieldProblem['path'];
@@ -48,6 +50,8 @@ export interface ServedEnv {
   /** The variable of the port the Service and probes use, and the CR field that sets that port. */
   port: string;
   portField: string;
+  /** The variables llsd-render sets from the Secrets the CR names (`apiToken`, `apiKey`, …). */
+  secrets?: readonly SecretEnv[];
 }
 
 /** An entry that sets one of `served`'s variables: the pod would run another config or port than the one rendered. */
@@ -61,6 +65,12 @@ export function servedEnvProblems(env: unknown, served: ServedEnv): FieldProblem
       const message =
         `sets ${code(entry.name)}, which llsd-render sets to the config.yaml it renders and checks: another value runs another config, ` +
         'unchecked; remove it (change the CR to change the config, or give a whole config by `overrideConfig`)';
+      problems.push({ path, message });
+    } else if (served.secrets?.some((e) => e.name === entry.name)) {
+      const from = served.secrets.find((e) => e.name === entry.name) as SecretEnv;
+      const message =
+        `sets ${code(entry.name)}, which llsd-render sets from the Secret ${quote(from.secretName)} (key ${quote(from.key)}) for ` +
+        `\`${formatFieldPath(from.path)}\`: this entry would replace it; remove it, and change that field to use another Secret`;
       problems.push({ path, message });
     } else if (entry.name === served.port) {
       const message =
