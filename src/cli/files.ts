@@ -194,7 +194,7 @@ export function readInputFile(path: string, limit: number): { text: string } | {
   try {
     const stat = fstatSync(fd);
     if (stat.isFile() && stat.size > limit) return { problem: tooLarge(limit) };
-    const bytes = readUpTo(fd, limit, stat.isFile() ? stat.size : 0, 'wait') as Buffer;
+    const bytes = readUpTo(fd, limit, stat.isFile() ? stat.size : 0, 'wait', systemReads, stat.isFile()) as Buffer;
     if (bytes.length > limit) return { problem: tooLarge(limit) };
     return decodeInput(bytes);
   } catch (error) {
@@ -262,7 +262,18 @@ export function stopSignalIn(status: string | undefined): StopSignal | undefined
  * non-blocking and has nothing yet (EAGAIN), `'give-up'` returns undefined (read it as a stream
  * instead) and `'wait'` waits for it. A read interrupted by SIGINT or SIGTERM throws `Interrupted`.
  */
-export function readUpTo(fd: number, limit: number, sizeHint: number, whenEmpty: 'give-up' | 'wait', reads: BlockingReads = systemReads): Buffer | undefined {
+/**
+ * `regularFile`: a read that returns fewer bytes than asked is the end (POSIX: a regular file gives
+ * all it has), so the usual last read that returns 0 is saved: one read per input file, not two.
+ */
+export function readUpTo(
+  fd: number,
+  limit: number,
+  sizeHint: number,
+  whenEmpty: 'give-up' | 'wait',
+  reads: BlockingReads = systemReads,
+  regularFile = false,
+): Buffer | undefined {
   const chunks: Buffer[] = [];
   let size = 0;
   let buffer = Buffer.allocUnsafe(Math.min(limit + 1, Math.max(sizeHint + 1, 64 * 1024)));
@@ -274,8 +285,9 @@ export function readUpTo(fd: number, limit: number, sizeHint: number, whenEmpty:
       used = 0;
     }
     let n: number;
+    const asked = Math.min(buffer.length - used, limit + 1 - size);
     try {
-      n = reads.read(fd, buffer, used, Math.min(buffer.length - used, limit + 1 - size));
+      n = reads.read(fd, buffer, used, asked);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'EINTR') {
@@ -295,6 +307,7 @@ export function readUpTo(fd: number, limit: number, sizeHint: number, whenEmpty:
     if (n === 0) break;
     used += n;
     size += n;
+    if (regularFile && n < asked) break;
   }
   chunks.push(buffer.subarray(0, used));
   return chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size);

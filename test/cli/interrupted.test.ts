@@ -46,6 +46,17 @@ describe('readUpTo with a read interrupted by a signal (EINTR injected)', () => 
   });
 });
 
+describe('readUpTo on a regular file', () => {
+  it('a read short of what was asked is the end: one read, not a second that returns 0; a pipe reads on to 0', () => {
+    const file = scriptedReads(['apiVersion: v1\n', 'kind: List\n'], () => undefined);
+    expect(readUpTo(0, 1024, 15, 'wait', file, true)?.toString()).toBe('apiVersion: v1\n');
+    expect(file.calls).toBe(1);
+    const pipe = scriptedReads(['apiVersion: v1\n', 'kind: List\n'], () => undefined);
+    expect(readUpTo(0, 1024, 0, 'wait', pipe)?.toString()).toBe('apiVersion: v1\nkind: List\n');
+    expect(pipe.calls).toBe(3);
+  });
+});
+
 describe('stopSignalIn: which stop signal came, from SigCgt in /proc/self/status', () => {
   // Node at start catches SIGINT (bit 2) and SIGTERM (bit 15), among others (SIGUSR1, bit 10).
   const status = (mask: number): string => `Name:\tnode\nSigIgn:\t0000000000001000\nSigCgt:\t${mask.toString(16).padStart(16, '0')}\nCapInh:\t0\n`;
