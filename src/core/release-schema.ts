@@ -189,7 +189,23 @@ function entryProblems(
   if (external || typeof entry.provider_type !== 'string' || !isPlainObject(providerConfig)) return found;
   const checked = providerCheck(context, api, entry.provider_type);
   if (checked) found.push(...section(checked.schemaKey, checked.node, providerConfig, [...path, 'config'], checked.labels, sub, switched, checked.split));
-  return found;
+  return withSwitchNote(found, entry.provider_id, env);
+}
+
+/**
+ * A finding in a provider that the pod's env switches on (`${env.ENABLE_S3:+s3}` with ENABLE_S3
+ * set) says so: any non-empty value switches it on, `"false"` too, which a user turning it off
+ * with "false" would not guess. (New objects: `section`'s findings are shared through its memo.)
+ */
+function withSwitchNote(found: Found[], id: unknown, env: Env): Found[] {
+  if (found.length === 0 || typeof id !== 'string') return found;
+  const on = [...new Set(placeholdersIn(id).filter((p) => p.op === ':+' && env.has(p.name)).map((p) => p.name))];
+  if (on.length === 0) return found;
+  const names = listOf(on.map((name) => clip(name)));
+  const note =
+    ` (this provider is on because the pod sets ${names}: any non-empty value switches it on, "false" too; ` +
+    `leave ${names} unset or empty to switch it off)`;
+  return found.map((f) => ({ ...f, message: `${f.message}${note}` }));
 }
 
 interface ProviderCheck {
