@@ -3,44 +3,76 @@
 // server off the config and port llsd-render rendered and checked.
 import type { FieldProblem } from '../lib/issues.js';
 import { isPlainObject } from '../lib/objects.js';
-import { clip, code, quote } from '../lib/quote.js';
+import { clip, code, listOf, quote } from '../lib/quote.js';
 import { formatFieldPath } from '../krm/item.js';
 import type { SecretEnv } from './secrets.js';
-import { isCredentialName, urlCredential } from '../lib/url-credentials.js';
+import { isCredentialName } from '../lib/url-credentials.js';
 
 type Path = FieldProblem['path'];
 const envPath: Path = ['spec', 'workload', 'overrides', 'env'];
 const fromSecret = '`valueFrom: {secretKeyRef: {name: <secret>, key: <key>}}`';
 
-/** Each entry's name and literal value: a credential in the open, a name the API server refuses. */
+/** Each entry's name and literal value: a credential in the open, an entry the API server refuses. */
 export function overrideEnvEntryProblems(env: unknown): FieldProblem[] {
   if (!Array.isArray(env)) return [];
   const problems: FieldProblem[] = [];
   env.forEach((entry: unknown, i) => {
     if (!isPlainObject(entry) || typeof entry.name !== 'string') return;
-    const { name, value } = entry;
-    if (name === '' || name.includes('=')) {
-      // Kubernetes takes any printable name without `=` (1.30+); the empty name never.
-      const message = `must be a variable name without \`=\`, not ${JSON.stringify(clip(name))}: the API server refuses the Deployment`;
+    const { name, value, valueFrom } = entry;
+    // Kubernetes takes a name of printable ASCII without `=` (1.30+); the empty name never.
+    if (!/^[\x20-\x3c\x3e-\x7e]+$/.test(name)) {
+      const message = `must be a variable name of printable ASCII without \`=\`, not ${JSON.stringify(clip(name))}: the API server refuses the Deployment`;
       problems.push({ path: [...envPath, i, 'name'], message });
     }
-    // A `$(OTHER)` reference is Kubernetes' own expansion of another variable, not the secret itself.
-    if (typeof value === 'string' && value !== '' && isCredentialName(name) && !value.includes('$(')) {
+    if (typeof value === 'string' && value !== '' && valueFrom !== undefined) {
+      const message = 'has both `value` and `valueFrom`, which the API server refuses: keep one';
+      problems.push({ path: [...envPath, i, 'valueFrom'], message });
+    }
+    const sources = isPlainObject(valueFrom) ? Object.keys(valueFrom).filter((k) => valueFrom[k] !== undefined && valueFrom[k] !== null) : [];
+    if (sources.length > 1) {
+      const message = `names ${listOf(sources.map((k) => code(k)))}, and the API server takes one source per variable: keep one`;
+      problems.push({ path: [...envPath, i, 'valueFrom'], message });
+    }
+    if (typeof value !== 'string' || value === '') return;
+    const inUrl = urlCredentialIn(value);
+    if (isCredentialName(name) && !notASecret(value)) {
       problems.push({
         path: [...envPath, i, 'value'],
         message: `must not hold the value: ${clip(name)} names a credential, and the value would be in the Deployment for anyone who can read it; ` +
           `write ${fromSecret} instead of \`value\``,
       });
-    } else if (typeof value === 'string' && urlCredential(value)) {
+    } else if (inUrl) {
       problems.push({
         path: [...envPath, i, 'value'],
         message:
-          'must not hold a credential in a URL: the value would be in the Deployment for anyone who can read it; put the whole value in a Secret and write ' +
-          `${fromSecret} instead of \`value\``,
+          `must not hold a credential in a URL (${inUrl}): the value would be in the Deployment for anyone who can read it; put the whole value in a ` +
+          `Secret and write ${fromSecret} instead of \`value\`, or build it from Secret-backed variables with \`$(NAME)\``,
       });
     }
   });
   return problems;
+}
+
+/**
+ * A value under a credential's name that is none: a `$(OTHER)` reference (Kubernetes expands it
+ * from another variable), a file path (`GOOGLE_APPLICATION_CREDENTIALS: /var/secrets/key.json`),
+ * or a switch (`HF_HUB_DISABLE_IMPLICIT_TOKEN: "1"`).
+ */
+const notASecret = (value: string): boolean => value.includes('$(') || value.startsWith('/') || /^(?:0|1|true|false|yes|no|on|off)$/i.test(value);
+
+/**
+ * Where an env value that is a URL carries a credential: a password in its user information, or a
+ * query parameter that holds one. Stricter than a provider URL's check, as env values are free
+ * text: `$(NAME)` references are Kubernetes' (`postgresql://$(USER):$(PASSWORD)@db` holds no
+ * secret), a user name alone (`ssh://git@…`) and a path (`sslkey=/certs/client.key`) are none.
+ */
+function urlCredentialIn(value: string): string | undefined {
+  const text = value.replace(/\$\([A-Za-z_][A-Za-z0-9_.-]*\)/g, '');
+  const userinfo = /^[a-z][a-z0-9+.-]*:\/\/([^/@\s?#]*)@/i.exec(text)?.[1];
+  if (userinfo !== undefined && /:[^:]/.test(userinfo)) return 'a password in its user information';
+  const query = /[?&;]([a-z0-9_-]*(?:password|passwd|pwd|secret|token|jwt|signature|apikey|api_key|access_key))=([^&#]*)/i.exec(text);
+  if (query && query[2] !== '' && !(query[2] as string).startsWith('/')) return `the query parameter \`${clip(query[1] as string)}\``;
+  return undefined;
 }
 
 /** The variables through which llsd-render points the image at what it rendered. */
