@@ -173,7 +173,7 @@ describe('a credential in a URL in the container env (attacker probe)', () => {
     expect(r.status).toBe(1);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(
-      /llsd\.yaml:\d+: llama\/quickstart: spec\.workload\.overrides\.env\[0\]\.value: must not hold a credential in a URL: .*`valueFrom: \{secretKeyRef: \{name: <secret>, key: <key>\}\}` instead of `value`\n/,
+      /llsd\.yaml:\d+: llama\/quickstart: spec\.workload\.overrides\.env\[0\]\.value: must not hold a credential in a URL \(a password in its user information\): .*`valueFrom: \{secretKeyRef: \{name: <secret>, key: <key>\}\}` instead of `value`/,
     );
     expect(r.stderr).not.toContain('PASS123');
     expect(r.stderr).not.toContain('env[1]');
