@@ -93,13 +93,13 @@ export function servedEnvProblems(env: unknown, served: ServedEnv): FieldProblem
   env.forEach((entry: unknown, i) => {
     if (!isPlainObject(entry) || typeof entry.name !== 'string') return;
     const path = [...envPath, i, 'name'];
+    const from = served.secrets?.find((e) => e.name === entry.name);
     if (served.configPath.includes(entry.name)) {
       const message =
         `sets ${code(entry.name)}, which llsd-render sets to the config.yaml it renders and checks: another value runs another config, ` +
         'unchecked; remove it (change the CR to change the config, or give a whole config by `overrideConfig`)';
       problems.push({ path, message });
-    } else if (served.secrets?.some((e) => e.name === entry.name)) {
-      const from = served.secrets.find((e) => e.name === entry.name) as SecretEnv;
+    } else if (from) {
       const message =
         `sets ${code(entry.name)}, which llsd-render sets from the Secret ${quote(from.secretName)} (key ${quote(from.key)}) for ` +
         `\`${formatFieldPath(from.path)}\`: this entry would replace it; remove it, and change that field to use another Secret`;

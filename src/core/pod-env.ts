@@ -64,8 +64,19 @@ interface EnvVar {
  * the variables the image's entrypoint sets from `<VAR>_FILE` (ImageFacts.fileSecrets).
  */
 export function podEnvOf(deployment: unknown, inventory: Inventory | undefined, fileSecrets: readonly string[] = []): PodEnv {
-  const container = firstContainer(deployment);
-  const namespace = namespaceOf(deployment);
+  return containerEnvOf(firstContainer(deployment), namespaceOf(deployment), inventory, fileSecrets);
+}
+
+/**
+ * The env of one container (`env` and `envFrom`), as podEnvOf reads it; before the Deployment is
+ * built, the CR's `workload.overrides.env` alone (`{env}`, no inventory: a reference is set).
+ */
+export function containerEnvOf(
+  container: Record<string, unknown> | undefined,
+  namespace: string | undefined,
+  inventory: Inventory | undefined,
+  fileSecrets: readonly string[] = [],
+): PodEnv {
   const vars = new Map<string, EnvState>();
   const unknownSources: string[] = [];
   for (const source of listOf(container?.envFrom)) {

@@ -10,6 +10,8 @@ import type { Plan } from '../llsd/plan.js';
 import { hasPersistentVolume, imageFacts, maxPods, minReplicas, serverPort, servesTls, type ScaledWorkload } from './workload.js';
 import type { OgxPlan } from '../ogx/plan.js';
 import { ogxHasStorage } from './ogx-workload.js';
+import { containerEnvOf } from './pod-env.js';
+import { idInfo, type EnvView } from './startup/context.js';
 import { releaseProfiles, serverRelease, workloadDefaults } from '../catalog/catalog.js';
 
 /** Paths of the server certificate and key in the container (the mounted kubernetes.io/tls Secret). */
@@ -194,7 +196,7 @@ export function checkScaling(config: Record<string, unknown>, plan: Plan): Field
     persistentVolume: hasPersistentVolume(llsd),
     storageGiven: llsd.spec.storage !== undefined,
     sharedState: { sqlite: 'set `spec.storage` to postgres (sql) and redis or postgres (kv)', volume: 'keep the state in postgres and redis (`spec.storage`)' },
-    switchedOn: switchedOnBy(llsd.spec.workload?.overrides?.env),
+    envView: overridesEnvView(llsd.spec.workload?.overrides?.env, plan.profile.envSyntax === 'bash'),
     routed: routedApis(plan.catalogRelease),
   });
 }
@@ -209,7 +211,7 @@ export function checkOgxScaling(config: Record<string, unknown>, plan: OgxPlan):
       sqlite: 'set `spec.storage.kv` to redis and give a PostgreSQL SQL store through `spec.overrideConfig`',
       volume: 'keep the state in redis and PostgreSQL (`spec.storage.kv`, and the SQL store through `spec.overrideConfig`)',
     },
-    switchedOn: switchedOnBy(plan.server.spec.workload?.overrides?.env),
+    envView: overridesEnvView(plan.server.spec.workload?.overrides?.env, plan.profile.envSyntax === 'bash'),
     routed: routedApis(plan.catalogRelease),
   });
 }
@@ -220,27 +222,21 @@ interface ScalingInput {
   storageGiven: boolean;
   /** What to write instead of state on each pod: for sqlite stores, and for the ReadWriteOnce volume. */
   sharedState: { sqlite: string; volume: string };
-  /** Is the variable set to something non-empty by `workload.overrides.env` (a literal, or a reference)? */
-  switchedOn: (name: string) => boolean;
+  /** The env `workload.overrides.env` gives the pod: which providers it switches on. */
+  envView: EnvView;
   /** APIs with a routing table (several providers each); any other keeps one provider, the last. */
   routed: ReadonlySet<string>;
 }
 
-/** The variables `overrides.env` sets non-empty: a literal, or a Secret's or ConfigMap's key (present as far as the render knows). */
-function switchedOnBy(env: unknown): (name: string) => boolean {
-  const set = new Set<string>();
-  for (const entry of Array.isArray(env) ? env : []) {
-    if (!isPlainObject(entry) || typeof entry.name !== 'string') continue;
-    if ((typeof entry.value === 'string' && entry.value !== '') || isPlainObject(entry.valueFrom)) set.add(entry.name);
-    else set.delete(entry.name);
-  }
-  return (name) => set.has(name);
+/** The pod env `workload.overrides.env` alone makes (the Deployment is not built yet), with the release's placeholder syntax. */
+function overridesEnvView(env: unknown, bash: boolean): EnvView {
+  return { env: containerEnvOf({ env }, undefined, undefined), bash };
 }
 
 const routedApis = (catalogRelease: string): ReadonlySet<string> => new Set(serverRelease(catalogRelease)?.apis.routed ?? []);
 
 function scalingProblems(config: Record<string, unknown>, input: ScalingInput): FieldProblem[] {
-  const { workload, persistentVolume, storageGiven, sharedState, switchedOn, routed } = input;
+  const { workload, persistentVolume, storageGiven, sharedState, envView, routed } = input;
   const problems: FieldProblem[] = [];
   const pods = maxPods(workload);
   const autoscaling = workload.autoscaling;
@@ -262,7 +258,7 @@ function scalingProblems(config: Record<string, unknown>, input: ScalingInput): 
         `one replica, or remove \`workload.storage\` and ${sharedState.volume}`,
     });
   } else if (pods > 1) {
-    const local = podLocalState(config, switchedOn, routed);
+    const local = podLocalState(config, envView, routed);
     if (local.sqlite.length > 0 || local.files.length > 0) {
       const where = [
         ...(local.sqlite.length > 0 ? [`sqlite: ${listOf(local.sqlite, { each: (store) => store })}`] : []),
@@ -316,7 +312,7 @@ function noWorkersSetting(plan: Plan): FieldProblem {
  */
 function podLocalState(
   config: Record<string, unknown>,
-  switchedOn: (name: string) => boolean,
+  envView: EnvView,
   routed: ReadonlySet<string>,
 ): { sqlite: string[]; files: string[] } {
   const backends = isPlainObject(config.storage) && isPlainObject(config.storage.backends) ? config.storage.backends : {};
@@ -333,8 +329,8 @@ function podLocalState(
   for (const [api, entries] of Object.entries(providers)) {
     if (!Array.isArray(entries)) continue;
     // An API of one provider keeps the last one on: a vendor's base lists s3 after localfs, on by ENABLE_S3.
-    let lastOn = -1;
-    if (!routed.has(api)) entries.forEach((entry: unknown, i) => (isOn(entry, switchedOn) ? (lastOn = i) : undefined));
+    const on = entries.map((entry: unknown) => isPlainObject(entry) && idInfo(envView, entry.provider_id).state === 'enabled');
+    const lastOn = routed.has(api) ? -1 : on.lastIndexOf(true);
     for (const [index, entry] of entries.entries()) {
       if (index < lastOn) continue;
       if (!isPlainObject(entry) || typeof entry.provider_id !== 'string' || entry.provider_id.includes('${') || !isPlainObject(entry.config)) continue;
@@ -343,15 +339,6 @@ function podLocalState(
     }
   }
   return { sqlite, files };
-}
-
-/** A provider entry the pod runs: a literal id, or `${env.X:+id}` with X set by `overrides.env`. */
-function isOn(entry: unknown, switchedOn: (name: string) => boolean): boolean {
-  if (!isPlainObject(entry) || typeof entry.provider_id !== 'string' || entry.provider_id === '') return false;
-  const id = entry.provider_id;
-  if (!id.includes('${')) return id !== '__disabled__';
-  const m = /^\$\{env\.([A-Za-z_][A-Za-z0-9_]*):\+[^}]+\}$/.exec(id);
-  return m !== null && switchedOn(m[1] as string);
 }
 
 /** Keys of a provider config (nested stores included) that name a file or directory of the pod. */
