@@ -107,6 +107,9 @@ export const ogxNames = {
 /** `{app: ogx, app.kubernetes.io/instance: <name>}`: Deployment selector, pod labels, Service and policy selectors. */
 export const ogxSelectorLabels = (s: Source): Record<string, string> => ({ ...ogxObjects().appLabel, [instanceLabel]: s.name });
 
+/** `{app.kubernetes.io/instance: <name>}`, the label that tells one OGXServer's objects from another's. */
+export const ogxInstanceLabel = (s: Source): Record<string, string> => ({ [instanceLabel]: s.name });
+
 /** Metadata with the operator's common labels (managed-by, part-of, ogx.io/watch) and `extra` labels first. */
 export const ogxMetadata = (s: Source, name: string, extra: Record<string, string> = {}, annotations: Record<string, string> = {}): KrmObject['metadata'] =>
   markedMetadata(s, name, { ...extra, ...ogxObjects().commonLabels }, annotations);
