@@ -146,6 +146,7 @@ describe('llsd-render from PATH renders every example into its checked-in output
       'kpt/Kptfile',
       'kpt-ogx/Kptfile',
       'rhoai/Kptfile',
+      'ogx-external-access/Kptfile',
       'kustomize/transformer/render-config.yaml',
       'kustomize/ogx-transformer/render-config.yaml',
       'kustomize/generator/llsd.yaml',
