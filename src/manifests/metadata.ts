@@ -84,8 +84,8 @@ const reservedPrefixes = [
 ];
 
 // ---------------------------------------------------------------------------------------------
-// OGXServer: the operator's names and labels, so that its ServiceMonitor
-// selector (`managed-by: ogx-operator`, `part-of: ogx`) finds the Service as on a cluster it runs.
+// OGXServer: the operator's names and labels, so that its ServiceMonitor selector
+// (`managed-by: ogx-operator`, `part-of: ogx`, and the instance: not upstream) finds the Service.
 
 /** `<name>-<suffix>`: the operator's kustomize name prefix; the API's 46-character limit keeps each a DNS label. */
 export const ogxNames = {
