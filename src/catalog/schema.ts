@@ -216,7 +216,7 @@ export const ogxObjectsSchema = z.strictObject({
   caBundle: z.strictObject({ volumeName: z.string(), mountPath: z.string(), fileName: z.string(), env: z.string() }),
   roleBindingClusterRole: z.string(),
   networkPolicy: z.strictObject({ namespaceNameLabel: z.string(), routerPeer: stringMap, monitoringPeer: stringMap }),
-  serviceMonitor: z.strictObject({ labels: stringMap, path: z.string(), interval: z.string() }),
+  serviceMonitor: z.strictObject({ labels: stringMap, selectorKeys: z.array(z.string()), path: z.string(), interval: z.string() }),
   prometheusRule: z.strictObject({
     group: z.string(),
     interval: z.string(),

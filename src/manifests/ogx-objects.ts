@@ -128,7 +128,7 @@ export function renderOgxObjects(plan: OgxPlan, config: GeneratedConfig | undefi
     monitoring
       ? renderServiceMonitor({
         metadata: ogxMetadata(source, ogxNames.serviceMonitor(source), ogxObjects().serviceMonitor.labels),
-        selector: pick(service.metadata.labels ?? {}, serviceMonitorSelectorKeys),
+        selector: pick(service.metadata.labels ?? {}, ogxObjects().serviceMonitor.selectorKeys),
       })
       : undefined,
     // One rule, `/` to the Service's port by number, at `externalAccess.hostname` (else on every
@@ -210,9 +210,6 @@ function ingressProblems(plan: OgxPlan, config: GeneratedConfig | undefined, opt
 
 /** An Ingress rule's host: a lower-case DNS name, optionally a wildcard's `*.` first. */
 const isIngressHost = (host: string): boolean => isDnsName(host.startsWith('*.') ? host.slice(2) : host);
-
-/** The labels of the Service its ServiceMonitor selects it by: the operator's two and the instance. */
-const serviceMonitorSelectorKeys = ['app.kubernetes.io/managed-by', 'app.kubernetes.io/part-of', 'app.kubernetes.io/instance'];
 
 const pick = (labels: Record<string, string>, keys: string[]): Record<string, string> =>
   Object.fromEntries(Object.entries(labels).filter(([key]) => keys.includes(key)));
