@@ -1,9 +1,11 @@
 // Facts about an OGXServer's workload that more than one object needs, each decided once here as
 // the OGX operator decides it, with the operator's fallbacks where the CRD has no default.
 import { ogxObjects } from '../catalog/catalog.js';
+import { isPlainObject } from '../lib/objects.js';
 import type { FieldProblem } from '../lib/issues.js';
 import { quote } from '../lib/quote.js';
 import type { OgxPlan } from '../ogx/plan.js';
+import type { GeneratedConfig } from './config-file.js';
 import { imageFacts, imageStateDirectory } from './workload.js';
 
 /** The name and namespace of the OGXServer. */
@@ -42,6 +44,19 @@ export const ogxHasStorage = (plan: OgxPlan): boolean => plan.server.spec.worklo
 
 /** Whether a config.yaml is mounted at /etc/ogx (override or generated mode; none mode runs the image's own config). */
 export const ogxHasRuntimeConfig = (plan: OgxPlan): boolean => plan.mode !== 'none';
+
+/**
+ * Whether the server serves HTTPS: no OGXServer field makes it (`network.tls.secretName` configures
+ * nothing), but the config the pod reads can, with `server.tls_certfile` and `tls_keyfile` (the
+ * generated config from a `baseConfig` that has them, an `overrideConfig`, or the image's own).
+ */
+export function ogxServesTls(plan: OgxPlan, config: GeneratedConfig | undefined): boolean {
+  const served = plan.mode === 'generated' ? config?.value : plan.mode === 'override' ? plan.overrideConfig?.value : plan.baseConfig;
+  const server = served?.server;
+  return isPlainObject(server) && isSet(server.tls_certfile) && isSet(server.tls_keyfile);
+}
+
+const isSet = (value: unknown): boolean => typeof value === 'string' && value !== '';
 
 /**
  * The legacy LLSD whose PVC `<llsd>-pvc` the pod uses instead of `<name>-pvc` (annotation

@@ -36,6 +36,12 @@ export const serverPort = (plan: Plan): number => plan.llsd.spec.networking?.por
 /** `networking.tls.enabled`: the server serves HTTPS. */
 export const servesTls = (llsd: Llsd): boolean => llsd.spec.networking?.tls?.enabled === true;
 
+/** The name of the container and Service port, which says the protocol: `https` when the server serves TLS, else `http`. */
+export const serverPortName = (llsd: Llsd): string => {
+  const { portName, tlsPortName } = workloadDefaults().container;
+  return servesTls(llsd) ? tlsPortName : portName;
+};
+
 /**
  * The most pods the Deployment may run: `replicas` (default 1), or with autoscaling the HPA's
  * maximum. More than one turns on the spreading and disruption defaults, and the checks for state

@@ -131,11 +131,11 @@ function autoHost(llsd: Llsd, options: RenderOptions): string | undefined {
 const fillIn = (pattern: string, llsd: Llsd): string => pattern.replaceAll('{name}', llsd.name).replaceAll('{namespace}', llsd.namespace ?? 'default');
 
 /** A lower-case RFC 1123 host name: labels of at most 63 characters, 253 in all. */
-const isDnsName = (host: string): boolean =>
+export const isDnsName = (host: string): boolean =>
   host.length <= 253 && host.split('.').every((label) => label.length <= 63 && /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(label));
 
 /** An annotation that tells an ingress controller the backend protocol (ingress-nginx, AWS, HAProxy). */
-const saysBackendProtocol = (key: string): boolean => /\/(backend-protocol|secure-backends|server-ssl)$/.test(key);
+export const saysBackendProtocol = (key: string): boolean => /\/(backend-protocol|secure-backends|server-ssl)$/.test(key);
 
 const exposePath = ['spec', 'networking', 'expose'];
 

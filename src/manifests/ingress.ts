@@ -1,6 +1,6 @@
 // The Ingress in front of the Service: one rule, path `/` to the server port. An LLSD's
-// `spec.networking.expose` (with the default `exposeKind: ingress`) may give it a host and TLS;
-// an OGXServer's `network.externalAccess.enabled` gives neither, as its operator.
+// `spec.networking.expose` (with the default `exposeKind: ingress`) may give it a host and TLS
+// (the render options'); an OGXServer's `network.externalAccess` its `hostname` and `tls.secretName`.
 import type { Ingress, Metadata } from './k8s.js';
 
 export interface IngressInput {

@@ -5,7 +5,7 @@ import type { GeneratedConfig } from '../core/config-file.js';
 import { workloadDefaults } from '../catalog/catalog.js';
 import type { KrmObject } from '../krm/item.js';
 import type { Plan } from '../llsd/plan.js';
-import { hasPersistentVolume, maxPods, minReplicas, serverPort } from '../core/workload.js';
+import { hasPersistentVolume, maxPods, minReplicas, serverPort, serverPortName, servesTls } from '../core/workload.js';
 import { gitopsAnnotations, pruneLast, renderConfigMap } from './config-map.js';
 import { renderDeployment } from './deployment.js';
 import { exposeNames, exposureOf } from './exposure.js';
@@ -27,7 +27,9 @@ export function renderObjects(plan: Plan, config: GeneratedConfig, options: Rend
   const { llsd } = plan;
   const workload = llsd.spec.workload;
   const overrides = workload?.overrides;
-  const { portName, configFileName } = workloadDefaults().container;
+  const { configFileName } = workloadDefaults().container;
+  // `https` when the server serves TLS: the Ingress backend and Route refer to the port by this name.
+  const portName = serverPortName(llsd);
   const exposure = exposureOf(plan, options);
   const server = (name: string, annotations: Record<string, string> = {}) => metadataFor(llsd, name, 'server', annotations);
   const policy = llsdPolicyRules(plan, options);
@@ -55,7 +57,7 @@ export function renderObjects(plan: Plan, config: GeneratedConfig, options: Rend
     renderService({
       metadata: server(names.service(llsd)),
       selector: selectorLabels(llsd),
-      ports: [{ name: portName, protocol: 'TCP', port: serverPort(plan), targetPort: portName }],
+      ports: [{ name: portName, protocol: 'TCP', ...(servesTls(llsd) ? { appProtocol: portName } : {}), port: serverPort(plan), targetPort: portName }],
     }),
     exposure?.kind === 'ingress'
       ? renderIngress({

@@ -7,7 +7,7 @@ import type { GeneratedConfig } from '../core/config-file.js';
 import { externalProviderSettings, workloadDefaults } from '../catalog/catalog.js';
 import { annotation } from '../krm/item.js';
 import type { Plan } from '../llsd/plan.js';
-import { hasPersistentVolume, imageFacts, imageStateDirectory, maxPods, serverPort, servesTls, stateDirectory } from '../core/workload.js';
+import { hasPersistentVolume, imageFacts, imageStateDirectory, maxPods, serverPort, serverPortName, servesTls, stateDirectory } from '../core/workload.js';
 import { defaultedResources, type DeploymentInput } from './deployment.js';
 import type { Container, EnvVar, Probe, SecurityContext, TopologySpreadConstraint, Volume, VolumeMount } from './k8s.js';
 import { fitName } from '../lib/names.js';
@@ -70,13 +70,14 @@ function container(plan: Plan, config: GeneratedConfig): Container {
   const startCommand = imageFacts(plan).command?.map((part) => part.replaceAll('{config}', configPath()));
   const command = overrides.command ?? startCommand;
   const scheme = servesTls(plan.llsd) ? 'HTTPS' : 'HTTP';
+  const port = serverPortName(plan.llsd);
   const { workers, resources: given = {} } = plan.llsd.spec.workload ?? {};
   return {
     name: c.name,
     image: plan.image,
     ...(command ? { command } : {}),
     ...(overrides.args ? { args: overrides.args } : {}),
-    ports: [{ name: c.portName, containerPort: serverPort(plan), protocol: 'TCP' }],
+    ports: [{ name: port, containerPort: serverPort(plan), protocol: 'TCP' }],
     env: containerEnv(plan, config),
     resources: defaultedResources(workers, given),
     volumeMounts: [
@@ -87,9 +88,9 @@ function container(plan: Plan, config: GeneratedConfig): Container {
       ...(external ? [external.mount] : []),
       ...((overrides.volumeMounts ?? []) as VolumeMount[]),
     ],
-    startupProbe: probe(defaults.probes.startup, scheme),
-    readinessProbe: probe(defaults.probes.readiness, scheme),
-    livenessProbe: probe(defaults.probes.liveness, scheme),
+    startupProbe: probe(defaults.probes.startup, port, scheme),
+    readinessProbe: probe(defaults.probes.readiness, port, scheme),
+    livenessProbe: probe(defaults.probes.liveness, port, scheme),
     securityContext: serverSecurityContext(plan),
   };
 }
@@ -235,8 +236,7 @@ function configPath(): string {
   return `${c.configMountPath}/${c.configFileName}`;
 }
 
-function probe(timing: { periodSeconds: number; timeoutSeconds: number; failureThreshold: number }, scheme: 'HTTP' | 'HTTPS'): Probe {
-  const { healthPath, container } = workloadDefaults();
-  return { httpGet: { path: healthPath, port: container.portName, scheme }, ...timing };
+function probe(timing: { periodSeconds: number; timeoutSeconds: number; failureThreshold: number }, port: string, scheme: 'HTTP' | 'HTTPS'): Probe {
+  return { httpGet: { path: workloadDefaults().healthPath, port, scheme }, ...timing };
 }
 

@@ -84,8 +84,8 @@ const reservedPrefixes = [
 ];
 
 // ---------------------------------------------------------------------------------------------
-// OGXServer: the operator's names and labels, so that its ServiceMonitor
-// selector (`managed-by: ogx-operator`, `part-of: ogx`) finds the Service as on a cluster it runs.
+// OGXServer: the operator's names and labels, so that its ServiceMonitor selector
+// (`managed-by: ogx-operator`, `part-of: ogx`, and the instance: not upstream) finds the Service.
 
 /** `<name>-<suffix>`: the operator's kustomize name prefix; the API's 46-character limit keeps each a DNS label. */
 export const ogxNames = {
@@ -106,6 +106,9 @@ export const ogxNames = {
 
 /** `{app: ogx, app.kubernetes.io/instance: <name>}`: Deployment selector, pod labels, Service and policy selectors. */
 export const ogxSelectorLabels = (s: Source): Record<string, string> => ({ ...ogxObjects().appLabel, [instanceLabel]: s.name });
+
+/** `{app.kubernetes.io/instance: <name>}`, the label that tells one OGXServer's objects from another's. */
+export const ogxInstanceLabel = (s: Source): Record<string, string> => ({ [instanceLabel]: s.name });
 
 /** Metadata with the operator's common labels (managed-by, part-of, ogx.io/watch) and `extra` labels first. */
 export const ogxMetadata = (s: Source, name: string, extra: Record<string, string> = {}, annotations: Record<string, string> = {}): KrmObject['metadata'] =>

@@ -7,19 +7,21 @@
 // namespaces with any of the listed label keys, and when the server is exposed the ingress
 // controller's namespace (the `ingressControllerNamespace` option; for a Route by default the
 // OpenShift router namespaces, as the operator admitted them); `"*"` alone means every namespace.
-// An OGXServer's: the OGX operator's policy (ogxPolicyRules).
+// An OGXServer's: the OGX operator's policy (ogxPolicyRules), and with `externalAccess` the
+// `ingressControllerNamespace` option's namespace, which the operator does not admit.
+import { isDeepStrictEqual } from 'node:util';
 import type { FieldProblem } from '../lib/issues.js';
 import type { Llsd } from '../llsd/llsd.js';
 import type { RenderOptions } from '../core/render-config.js';
 import { ogxObjects } from '../catalog/catalog.js';
 import { quote } from '../lib/quote.js';
 import type { OgxPlan } from '../ogx/plan.js';
-import { ogxMetricsPort, ogxPort } from '../core/ogx-workload.js';
+import { ogxMetricsPort, ogxPort, ogxSource } from '../core/ogx-workload.js';
 import type { Plan } from '../llsd/plan.js';
 import { serverPort } from '../core/workload.js';
 import { exposureOf } from './exposure.js';
 import type { Metadata, NetworkPolicy, NetworkPolicyEgressRule, NetworkPolicyIngressRule, NetworkPolicyPeer } from './k8s.js';
-import { names } from './metadata.js';
+import { names, ogxNames } from './metadata.js';
 
 export interface NetworkPolicyInput {
   metadata: Metadata;
@@ -53,6 +55,9 @@ export function llsdPolicyRules(plan: Plan, options: RenderOptions): NetworkPoli
  * An OGXServer's rules as its operator's policy, or undefined with `network.policy.enabled: false`
  * or the `networkPolicy` option `off`. A non-empty `policy.ingress` replaces every default rule,
  * and only then does a non-empty `policy.egress` apply; `policy.policyTypes` is never read.
+ * Not upstream: with `externalAccess`, a rule of its own admits the `ingressControllerNamespace`
+ * option's namespace after the user's rules (unless one of them names that peer already), so that
+ * the Ingress reaches the pods; rules add up, so it admits nobody else.
  */
 export function ogxPolicyRules(plan: OgxPlan, options: RenderOptions): Pick<NetworkPolicyInput, 'ingress' | 'egress'> | undefined {
   const policy = plan.server.spec.network?.policy;
@@ -60,9 +65,48 @@ export function ogxPolicyRules(plan: OgxPlan, options: RenderOptions): Pick<Netw
   if (policy?.ingress && policy.ingress.length > 0) {
     const egress = policy.egress && policy.egress.length > 0 ? policy.egress : undefined;
     // As the user wrote them, checked by the OGXServer schema.
-    return { ingress: policy.ingress as NetworkPolicyIngressRule[], ...(egress && { egress: egress as NetworkPolicyEgressRule[] }) };
+    const given = policy.ingress as NetworkPolicyIngressRule[];
+    const controller = ogxControllerPeer(plan, options);
+    const names = (rule: NetworkPolicyIngressRule) => (rule.from ?? []).some((peer) => isDeepStrictEqual(peer, controller));
+    const admitted = controller === undefined || given.some((rule) => admitsEveryone(rule) || names(rule));
+    const ingress: NetworkPolicyIngressRule[] = admitted ? given : [...given, { from: [controller], ports: [{ protocol: 'TCP', port: ogxPort(plan) }] }];
+    return { ingress, ...(egress && { egress: egress as NetworkPolicyEgressRule[] }) };
   }
   return { ingress: ogxDefaultIngress(plan, options) };
+}
+
+/**
+ * An OGXServer with `externalAccess` whose NetworkPolicy may shut out the ingress controller: no
+ * `ingressControllerNamespace` option, and neither `openshiftRouterPeer: on` (the default policy
+ * then admits the OpenShift routers) nor a user's rule that admits every namespace. The user's
+ * `policy.ingress` rules are told apart: they replace the default peers.
+ */
+export function ogxNetworkPolicyProblems(plan: OgxPlan, options: RenderOptions): FieldProblem[] {
+  const network = plan.server.spec.network;
+  const rules = ogxPolicyRules(plan, options);
+  if (network?.externalAccess?.enabled !== true || rules === undefined || options.ingressControllerNamespace !== undefined) return [];
+  const policy = quote(ogxNames.networkPolicy(ogxSource(plan)));
+  const setOption = 'set the `ingressControllerNamespace` option to its namespace (e.g. `ingress-nginx`)';
+  if (network.policy?.ingress && network.policy.ingress.length > 0) {
+    if (rules.ingress.some(admitsEveryone)) return [];
+    return [
+      {
+        severity: 'warning', code: 'network-policy-ingress-peer',
+        path: ['spec', 'network', 'policy', 'ingress'],
+        message: `replaces the default rules, and \`externalAccess\` is on: the NetworkPolicy ${policy} admits only these rules, ` +
+          `which may shut out the ingress controller: ${setOption}, and a rule admitting it on the server port is added to yours`,
+      },
+    ];
+  }
+  if (options.openshiftRouterPeer === 'on') return [];
+  return [
+    {
+      severity: 'warning', code: 'network-policy-ingress-peer',
+      path: ['spec', 'network', 'externalAccess', 'enabled'],
+      message: `is on, but the NetworkPolicy ${policy} may shut out the ingress controller: ${setOption} so the policy admits it; ` +
+        'on OpenShift, whose routers it admits, set the `openshiftRouterPeer` option to `on`',
+    },
+  ];
 }
 
 /**
@@ -149,14 +193,23 @@ function ogxDefaultIngress(plan: OgxPlan, options: RenderOptions): NetworkPolicy
   const router = options.openshiftRouterPeer === 'auto' ? plan.server.spec.network !== undefined : options.openshiftRouterPeer === 'on';
   if (router) from.push({ namespaceSelector: { matchLabels: peers.routerPeer } });
   // Not upstream (it admits no ingress controller): with the option set, the Ingress can reach the pods.
-  const controller = options.ingressControllerNamespace;
-  if (controller !== undefined && plan.server.spec.network?.externalAccess?.enabled === true && controller !== options.ogxOperatorNamespace) {
-    from.push({ namespaceSelector: { matchLabels: { [peers.namespaceNameLabel]: controller } } });
-  }
+  const controller = ogxControllerPeer(plan, options);
+  if (controller !== undefined && options.ingressControllerNamespace !== options.ogxOperatorNamespace) from.push(controller);
   const rules: NetworkPolicyIngressRule[] = [{ from, ports: [{ protocol: 'TCP', port: ogxPort(plan) }] }];
   const metrics = ogxMetricsPort(plan);
   if (metrics !== undefined) rules.push({ from: [{ namespaceSelector: { matchLabels: peers.monitoringPeer } }], ports: [{ protocol: 'TCP', port: metrics }] });
   return rules;
+}
+
+/** A rule without peers, or with the peer of every namespace, admits any ingress controller. */
+const admitsEveryone = (rule: NetworkPolicyIngressRule): boolean =>
+  rule.from === undefined || rule.from.length === 0 || rule.from.some((peer) => isDeepStrictEqual(peer, { namespaceSelector: {} }));
+
+/** With `externalAccess`, the namespace of the `ingressControllerNamespace` option. */
+function ogxControllerPeer(plan: OgxPlan, options: RenderOptions): NetworkPolicyPeer | undefined {
+  const controller = options.ingressControllerNamespace;
+  if (controller === undefined || plan.server.spec.network?.externalAccess?.enabled !== true) return undefined;
+  return { namespaceSelector: { matchLabels: { [ogxObjects().networkPolicy.namespaceNameLabel]: controller } } };
 }
 
 const allNamespaces = '*';

@@ -19,6 +19,7 @@ import {
   ogxMetricsPort,
   ogxPort,
   ogxReplicas,
+  ogxServesTls,
   ogxSource,
 } from '../core/ogx-workload.js';
 import { minReplicas } from '../core/workload.js';
@@ -27,8 +28,9 @@ import { renderDeployment } from './deployment.js';
 import { renderHorizontalPodAutoscaler } from './horizontal-pod-autoscaler.js';
 import { renderIngress } from './ingress.js';
 import type { PodDisruptionBudgetSpec, ServicePort } from './k8s.js';
-import { type Source, ogxMetadata, ogxNames, ogxOwnMetadata, ogxSelectorLabels } from './metadata.js';
-import { ogxPolicyRules, renderNetworkPolicy } from './network-policy.js';
+import { isDnsName, saysBackendProtocol } from './exposure.js';
+import { type Source, ogxInstanceLabel, ogxMetadata, ogxNames, ogxOwnMetadata, ogxSelectorLabels } from './metadata.js';
+import { ogxNetworkPolicyProblems, ogxPolicyRules, renderNetworkPolicy } from './network-policy.js';
 import { ogxDeployment, ogxDeploymentProblems } from './ogx-pod.js';
 import { renderPersistentVolumeClaim } from './persistent-volume-claim.js';
 import { renderPodDisruptionBudget } from './pod-disruption-budget.js';
@@ -47,6 +49,9 @@ export function renderOgxObjects(plan: OgxPlan, config: GeneratedConfig | undefi
   const networking = ogxAdoptedNetworking(plan);
   const policy = ogxPolicyRules(plan, options);
   const monitoring = options.monitoringCrds && ogxMetricsPort(plan) !== undefined;
+  // Labelled with the instance (not upstream), which the ServiceMonitor selects it by.
+  const service = ogxService(plan, config, source, ogxNames.service(source), ogxInstanceLabel(source));
+  const access = plan.server.spec.network?.externalAccess;
   const objects: Array<KrmObject | undefined> = [
     // Generated mode only: the override ConfigMap is the user's, and with no config the image runs its own.
     plan.mode === 'generated' && config
@@ -83,11 +88,11 @@ export function renderOgxObjects(plan: OgxPlan, config: GeneratedConfig | undefi
       : undefined,
     // Always, even when the pod runs as `overrides.serviceAccountName`, as the operator.
     renderServiceAccount(ogxMetadata(source, ogxNames.serviceAccount(source))),
-    ogxService(plan, source, ogxNames.service(source), {}),
+    service,
     // With `ogx.io/adopt-networking: <llsd>`, the legacy LLSD's `<llsd>-service` selecting this
     // server's pods, next to `<name>-service`, as the operator leaves it after adopting it: clients
     // keep its DNS name, and a GitOps prune of the LLSD's render does not delete it.
-    networking !== undefined ? ogxService(plan, source, `${networking}-service`, { [adoptedFromLabel]: networking }) : undefined,
+    networking !== undefined ? ogxService(plan, config, source, `${networking}-service`, { [adoptedFromLabel]: networking }) : undefined,
     policy ? renderNetworkPolicy({ metadata: ogxMetadata(source, ogxNames.networkPolicy(source)), selector: ogxSelectorLabels(source), ...policy }) : undefined,
     renderDeployment(ogxDeployment(plan, config)),
     // Labelled `app: ogx` and an empty instance label, as the operator's base manifest leaves it.
@@ -118,16 +123,24 @@ export function renderOgxObjects(plan: OgxPlan, config: GeneratedConfig | undefi
       })
       : undefined,
     monitoring ? renderPrometheusRule(ogxMetadata(source, ogxNames.prometheusRule(source))) : undefined,
-    monitoring ? renderServiceMonitor(ogxMetadata(source, ogxNames.serviceMonitor(source), ogxObjects().serviceMonitor.labels)) : undefined,
-    // One rule without a host (the operator ignores `externalAccess.hostname`), `/` to the
-    // Service's port by number; no TLS. The `ingressClass` and `ingressAnnotations` options apply
-    // (none by default, as upstream); `exposeKind`, `ingressDomain` and `ingressTls` are the LLSD's.
-    plan.server.spec.network?.externalAccess?.enabled === true
+    // Not upstream, which selects every OGX Service of the namespace: only this server's Service,
+    // by its instance label (the adopted `<llsd>-service` selects the same pods but is not scraped twice).
+    monitoring
+      ? renderServiceMonitor({
+        metadata: ogxMetadata(source, ogxNames.serviceMonitor(source), ogxObjects().serviceMonitor.labels),
+        selector: pick(service.metadata.labels ?? {}, ogxObjects().serviceMonitor.selectorKeys),
+      })
+      : undefined,
+    // One rule, `/` to the Service's port by number, at `externalAccess.hostname` (else on every
+    // host name), with TLS from `externalAccess.tls.secretName` for that host (upstream PR #330).
+    // The `ingressClass` and `ingressAnnotations` options apply (none by default, as upstream);
+    // `exposeKind`, `ingressDomain` and `ingressTls` are the LLSD's.
+    access?.enabled === true
       ? renderIngress({
         metadata: ogxOwnMetadata(source, ogxNames.ingress(source), {}, options.ingressAnnotations),
         className: options.ingressClass,
-        host: undefined,
-        tls: undefined,
+        host: access.hostname,
+        tls: access.tls,
         service: ogxNames.service(source),
         port: { number: ogxPort(plan) },
       })
@@ -136,37 +149,70 @@ export function renderOgxObjects(plan: OgxPlan, config: GeneratedConfig | undefi
   return objects.filter((object): object is KrmObject => object !== undefined);
 }
 
-/** Warnings about what the objects of an OGXServer do that its spec seems to ask otherwise. */
-export function ogxObjectProblems(plan: OgxPlan, config: GeneratedConfig | undefined): FieldProblem[] {
-  return [...ogxDeploymentProblems(plan, config), ...ingressProblems(plan), ...ogxAdoptionProblems(plan)];
+/**
+ * Warnings about what the objects of an OGXServer do that its spec seems to ask otherwise, and the
+ * problems of its networking against the render options.
+ */
+export function ogxObjectProblems(plan: OgxPlan, config: GeneratedConfig | undefined, options: RenderOptions): FieldProblem[] {
+  return [
+    ...ogxDeploymentProblems(plan, config),
+    ...ingressProblems(plan, config, options),
+    ...ogxNetworkPolicyProblems(plan, options),
+    ...ogxAdoptionProblems(plan),
+  ];
 }
 
 /**
- * The API port by number (the container port has no name); with monitoring on, the metrics port
- * too, unless it is the API port (the operator's service transformer).
+ * The API port by number (the container port has no name), named `http`, or `https` with that
+ * appProtocol when the config serves TLS (not upstream, which names it `http` always); with
+ * monitoring on, the metrics port too, unless it is the API port (the operator's service transformer).
  */
-function ogxService(plan: OgxPlan, source: Source, name: string, labels: Record<string, string>) {
+function ogxService(plan: OgxPlan, config: GeneratedConfig | undefined, source: Source, name: string, labels: Record<string, string>) {
   const c = ogxObjects().container;
   const port = ogxPort(plan);
   const metrics = ogxMetricsPort(plan);
-  const ports: ServicePort[] = [{ name: c.servicePortName, protocol: 'TCP', port, targetPort: port }];
+  const api: ServicePort = ogxServesTls(plan, config)
+    ? { name: c.tlsServicePortName, protocol: 'TCP', appProtocol: c.tlsServicePortName, port, targetPort: port }
+    : { name: c.servicePortName, protocol: 'TCP', port, targetPort: port };
+  const ports: ServicePort[] = [api];
   if (metrics !== undefined && metrics !== port) ports.push({ name: c.metricsPortName, protocol: 'TCP', port: metrics, targetPort: metrics });
   return renderService({ metadata: ogxMetadata(source, name, labels), selector: ogxSelectorLabels(source), ports });
 }
 
-/** As upstream, `externalAccess.hostname` sets no host: said, so that nobody counts on it. */
-function ingressProblems(plan: OgxPlan): FieldProblem[] {
+/**
+ * The Ingress against what it is asked: an `externalAccess.hostname` the API server would refuse
+ * is an error; a server that serves HTTPS gets plain HTTP from the controller unless an annotation
+ * says otherwise.
+ */
+function ingressProblems(plan: OgxPlan, config: GeneratedConfig | undefined, options: RenderOptions): FieldProblem[] {
   const access = plan.server.spec.network?.externalAccess;
-  if (access?.enabled !== true || access.hostname === undefined) return [];
-  return [
-    {
-      severity: 'warning', code: 'field-has-no-effect',
-      path: ['spec', 'network', 'externalAccess', 'hostname'],
-      message: `is ignored, as by the OGX operator: the Ingress ${quote(ogxNames.ingress(ogxSource(plan)))} has no host, ` +
-        'so it answers on every host name its controller serves',
-    },
-  ];
+  if (access?.enabled !== true) return [];
+  const ingress = quote(ogxNames.ingress(ogxSource(plan)));
+  const path = ['spec', 'network', 'externalAccess'];
+  const problems: FieldProblem[] = [];
+  if (access.hostname !== undefined && !isIngressHost(access.hostname)) {
+    problems.push({
+      path: [...path, 'hostname'],
+      message: 'must be a DNS name such as `ogx.example.com` (or `*.example.com`): lower case letters, digits, `-` and `.`, with no scheme, port or path',
+    });
+  }
+  if (ogxServesTls(plan, config) && !Object.keys(options.ingressAnnotations).some(saysBackendProtocol)) {
+    problems.push({
+      severity: 'warning', code: 'backend-https',
+      path: [...path, 'enabled'],
+      message: `is on and the server serves HTTPS (\`server.tls_certfile\` in its config.yaml), but the Ingress ${ingress} sends plain HTTP ` +
+        "to it unless its controller is told otherwise: add the controller's annotation to the `ingressAnnotations` option " +
+        '(ingress-nginx: `nginx.ingress.kubernetes.io/backend-protocol: HTTPS`)',
+    });
+  }
+  return problems;
 }
+
+/** An Ingress rule's host: a lower-case DNS name, optionally a wildcard's `*.` first. */
+const isIngressHost = (host: string): boolean => isDnsName(host.startsWith('*.') ? host.slice(2) : host);
+
+const pick = (labels: Record<string, string>, keys: string[]): Record<string, string> =>
+  Object.fromEntries(Object.entries(labels).filter(([key]) => keys.includes(key)));
 
 /** The labels of the operator's HPA and PDB base manifests, whose instance label stays empty. */
 const baseLabels = (): Record<string, string> => ({ ...ogxObjects().appLabel, 'app.kubernetes.io/instance': '' });

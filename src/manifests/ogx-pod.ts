@@ -19,6 +19,7 @@ import {
   ogxMetricsPort,
   ogxPort,
   ogxReplicas,
+  ogxServesTls,
   ogxSource,
   ogxStatePath,
 } from '../core/ogx-workload.js';
@@ -98,7 +99,8 @@ function ogxContainer(plan: OgxPlan, config: GeneratedConfig | undefined): Conta
     // The API port has no name; the metrics port is added even when it is the API port (as upstream).
     ports: [{ containerPort: port }, ...(metrics !== undefined ? [{ name: c.metricsPortName, containerPort: metrics }] : [])],
     env: ogxEnv(plan, config),
-    startupProbe: { httpGet: { path, port }, ...timing },
+    // HTTPS when the config serves TLS (not upstream, whose HTTP probe fails on such a server).
+    startupProbe: { httpGet: { path, port, ...(ogxServesTls(plan, config) ? { scheme: 'HTTPS' as const } : {}) }, ...timing },
     resources: { ...defaultedResources(plan.server.spec.workload?.workers, given), ...(given.claims ? { claims: given.claims } : {}) },
     volumeMounts: [
       ogxStorageVolume(plan).mount,

@@ -3,13 +3,14 @@
 import { ogxObjects } from '../catalog/catalog.js';
 import type { Metadata, ServiceMonitor } from './k8s.js';
 
-/**
- * Its selector is the operator's managed-by and part-of labels, not the instance: as upstream, it
- * scrapes every OGX Service of the namespace, on the Service port named `metrics`.
- */
-export function renderServiceMonitor(metadata: Metadata): ServiceMonitor {
-  const { serviceMonitor, commonLabels, container } = ogxObjects();
-  const selector = Object.fromEntries(Object.entries(commonLabels).filter(([key]) => selectorKeys.includes(key)));
+export interface ServiceMonitorInput {
+  metadata: Metadata;
+  /** The labels of the one Service whose pods it scrapes, on their port named `metrics`. */
+  selector: Record<string, string>;
+}
+
+export function renderServiceMonitor({ metadata, selector }: ServiceMonitorInput): ServiceMonitor {
+  const { serviceMonitor, container } = ogxObjects();
   return {
     apiVersion: 'monitoring.coreos.com/v1',
     kind: 'ServiceMonitor',
@@ -20,5 +21,3 @@ export function renderServiceMonitor(metadata: Metadata): ServiceMonitor {
     },
   };
 }
-
-const selectorKeys = ['app.kubernetes.io/managed-by', 'app.kubernetes.io/part-of'];

@@ -78,7 +78,8 @@ function defineSchemas() {
         z.optional(
           z.strictObject({
             enabled: described(z._default(z.boolean(), false), 'Create an Ingress.'),
-            hostname: optionalString('Host name (the operator ignores it).'),
+            hostname: optionalString('Host name of the Ingress rule.'),
+            tls: described(z.optional(z.strictObject({ secretName: described(nonEmpty(), 'The kubernetes.io/tls Secret.') })), 'TLS at the Ingress.'),
           }),
         ),
         'Access from outside the cluster.',

@@ -1,6 +1,7 @@
 // The examples whose output is checked in: examples/flux (render.sh and rendered/),
 // examples/v1alpha1-migration (convert and build), examples/postgres and
-// examples/multiple-providers (build, and kpt fn eval where kpt applies). Each is run with the
+// examples/multiple-providers (build, and kpt fn eval where kpt applies), examples/rhoai and
+// examples/ogx-external-access (kpt fn render). Each is run with the
 // built bundle (and the real kpt) and compared with the checked-in files byte for byte.
 // Expected files are rewritten only with UPDATE_EXAMPLES=1; review the diff before committing.
 // quickstart, kpt, kustomize and the Argo CD app, and their OGXServer variants (kpt-ogx,
@@ -306,6 +307,46 @@ describe('examples/rhoai: an OGXServer on the rh distribution through kpt (OpenS
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain('POSTGRES_DB');
     expect(result.stderr).toContain('spec.workload.overrides.env');
+  });
+});
+
+describe('examples/ogx-external-access: an OGXServer with externalAccess through kpt, with the ingress controller\'s options', () => {
+  const dir = join(examples, 'ogx-external-access');
+
+  it('`kpt fn render --allow-exec -o unwrap` in the package: the Ingress has the host and TLS Secret, the policy admits ingress-nginx', () => {
+    const before = snapshotDir(dir);
+    const result = run(requireTool('kpt'), ['fn', 'render', '--allow-exec', '-o', 'unwrap'], { cwd: dir, timeoutMs: 60_000 });
+    const out = succeeded(result);
+    expect(changedFiles(before, snapshotDir(dir))).toEqual([]);
+    expectCheckedIn(join(examples, 'expected', 'kpt-ogx-external-access.yaml'), out);
+    // The Kptfile's options reached the function: no warning about the ingress controller.
+    expect(result.stderr).not.toContain('network-policy-ingress-peer');
+    const objects = parseStream(out);
+    const [ingress] = ofKind(objects, 'Ingress');
+    expect(ingress?.metadata.name).toBe('public-ingress');
+    expect(ingress?.spec).toEqual({
+      ingressClassName: 'nginx',
+      tls: [{ hosts: ['ogx.example.com'], secretName: 'ogx-example-com-tls' }],
+      rules: [
+        {
+          host: 'ogx.example.com',
+          http: { paths: [{ path: '/', pathType: 'Prefix', backend: { service: { name: 'public-service', port: { number: 8321 } } } }] },
+        },
+      ],
+    });
+    const [policy] = ofKind(objects, 'NetworkPolicy');
+    const [api] = (policy?.spec as { ingress: Array<{ from: unknown[]; ports: unknown[] }> }).ingress;
+    expect(api?.from).toContainEqual({ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'ingress-nginx' } } });
+    expect(api?.ports).toEqual([{ protocol: 'TCP', port: 8321 }]);
+  });
+
+  it('without the Kptfile\'s options (`llsd-render validate apps`): a warning that the NetworkPolicy may shut out the ingress controller', () => {
+    const result = llsdRender(['validate', 'apps'], dir);
+    succeeded(result);
+    const warnings = `${result.stdout}\n${result.stderr}`.split('\n').filter((l) => / warning: /.test(l));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain('spec.network.externalAccess.enabled');
+    expect(warnings[0]).toContain('`ingressControllerNamespace`');
   });
 });
 

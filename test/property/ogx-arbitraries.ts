@@ -335,7 +335,7 @@ interface Draft {
   models: Array<{ name: string; providerIndex?: number; modelType?: 'llm' | 'rerank'; contextLength?: number }>;
   storage?: { kv?: { redis?: { endpoint: string; password?: Ref } }; sql?: boolean };
   disabled: string[];
-  network?: { port?: number; externalAccess?: boolean; policy?: { enabled: boolean; ingress: boolean } };
+  network?: { port?: number; externalAccess?: boolean; host?: string; policy?: { enabled: boolean; ingress: boolean } };
   monitoring?: { enabled?: boolean; metricsPort?: number };
   tls: boolean;
   workload?: Record<string, any>;
@@ -393,6 +393,7 @@ export function validOgxServer(options: OgxOptions = {}): fc.Arbitrary<Generated
         fc.record({
           port: opt(fc.integer({ min: 1024, max: 65535 })),
           externalAccess: opt(fc.boolean()),
+          host: dnsLabel(10),
           policy: opt(fc.record({ enabled: fc.boolean(), ingress: fc.boolean() })),
         }),
       ),
@@ -490,7 +491,12 @@ function buildOgx(d: Draft, options: OgxOptions): { server: Record<string, any>;
   if (d.network) {
     const network: Record<string, unknown> = {};
     if (d.network.port !== undefined) network.port = d.network.port;
-    if (d.network.externalAccess !== undefined) network.externalAccess = { enabled: d.network.externalAccess };
+    // Enabled, with the hostname and TLS Secret the operator's main requires (OPERATOR-MAIN §2.3).
+    if (d.network.externalAccess !== undefined) {
+      network.externalAccess = d.network.externalAccess
+        ? { enabled: true, hostname: `${d.network.host}.example.com`, tls: { secretName: `${d.network.host}-tls` } }
+        : { enabled: false };
+    }
     if (d.network.policy) {
       network.policy = { enabled: d.network.policy.enabled };
       if (d.network.policy.ingress)

@@ -36,6 +36,27 @@ describe('valid OGXServers', () => {
     );
   });
 
+  it('expose what externalAccess asks, and monitor their own Service only', () => {
+    fc.assert(
+      fc.property(validOgxServer(), (g) => {
+        const objects = generated(renderBuild(inputOf(g)).items) as Array<Record<string, any>>;
+        const access = g.llsd.spec.network?.externalAccess;
+        const ingresses = objects.filter((o) => o.kind === 'Ingress');
+        if (access?.enabled === true) {
+          const tls = [{ hosts: [access.hostname], secretName: access.tls.secretName }];
+          expect(ingresses.map((i) => [i.spec.rules[0].host, i.spec.tls])).toEqual([[access.hostname, tls]]);
+        } else expect(ingresses).toEqual([]);
+        const services = objects.filter((o) => o.kind === 'Service');
+        for (const monitor of objects.filter((o) => o.kind === 'ServiceMonitor')) {
+          const selects = (s: Record<string, any>) =>
+            Object.entries(monitor.spec.selector.matchLabels as Record<string, string>).every(([k, v]) => s.metadata.labels[k] === v);
+          expect(services.filter(selects).map((s) => s.metadata.name)).toEqual([`${g.llsd.metadata.name}-service`]);
+        }
+      }),
+      { numRuns },
+    );
+  });
+
   it('render the same bytes every time, whatever the order of the input items', () => {
     const input = fc.tuple(validOgxServer(), unrelatedObjects).chain(([g, unrelated]) => {
       const ordered: object[] = [...inputOf(g), ...unrelated];
@@ -127,6 +148,7 @@ describe('the OGXServer arbitrary', () => {
       disabledAPIs: (g) => g.llsd.spec.disabledAPIs !== undefined,
       'network policy ingress': (g) => g.llsd.spec.network?.policy?.ingress !== undefined,
       'external access': (g) => g.llsd.spec.network?.externalAccess?.enabled === true,
+      'external access off': (g) => g.llsd.spec.network?.externalAccess?.enabled === false,
       'monitoring off': (g) => g.llsd.spec.monitoring?.enabled === false,
       'CA trust': (g) => g.llsd.spec.tls !== undefined,
       replicas: (g) => (g.llsd.spec.workload?.replicas ?? 0) > 1,

@@ -118,6 +118,23 @@ describe('Deployment', () => {
     expect(byKind(objects, 'Service').spec.ports).toEqual([{ name: 'http', protocol: 'TCP', port: 9000, targetPort: 'http' }]);
   });
 
+  it('a server that serves TLS names its port `https` (container, probes, Service with appProtocol, Ingress backend, Route)', () => {
+    const tls = `${vllmSpec}\nnetworking: {port: 9000, expose: true, tls: {enabled: true, secretName: llama-tls}}`;
+    const objects = render(tls);
+    const [container] = byKind(objects, 'Deployment').spec.template.spec.containers;
+    expect(container.ports).toEqual([{ name: 'https', containerPort: 9000, protocol: 'TCP' }]);
+    for (const probe of ['startupProbe', 'readinessProbe', 'livenessProbe']) expect(container[probe].httpGet).toMatchObject({ port: 'https', scheme: 'HTTPS' });
+    expect(byKind(objects, 'Service').spec.ports).toEqual([{ name: 'https', protocol: 'TCP', appProtocol: 'https', port: 9000, targetPort: 'https' }]);
+    expect(byKind(objects, 'Ingress').spec.rules[0].http.paths[0].backend.service).toEqual({ name: 'demo-service', port: { name: 'https' } });
+    const route = byKind(render(tls, undefined, { ...defaultRenderOptions(), exposeKind: 'route' }), 'Route');
+    expect(route.spec.port).toEqual({ targetPort: 'https' });
+    expect(route.spec.tls).toEqual({ termination: 'passthrough', insecureEdgeTerminationPolicy: 'Redirect' });
+    // Without TLS, `http` and no appProtocol.
+    const plain = render(`${vllmSpec}\nnetworking: {expose: true}`);
+    expect(byKind(plain, 'Service').spec.ports).toEqual([{ name: 'http', protocol: 'TCP', port: 8321, targetPort: 'http' }]);
+    expect(byKind(plain, 'Ingress').spec.rules[0].http.paths[0].backend.service.port).toEqual({ name: 'http' });
+  });
+
   it('a changed provider changes the ConfigMap name and the config-hash annotation', () => {
     const a = render(vllmSpec);
     const b = render(vllmSpec.replace('http://vllm:8000/v1', 'http://other:8000/v1'));

@@ -186,3 +186,35 @@ spec:
     ]);
   });
 });
+
+describe('an OGXServer with `externalAccess` (end to end: the render options reach its policy and its results)', () => {
+  function renderOgx(network: string, options: RenderOptionsInput = {}): Rendered {
+    const text = 'apiVersion: ogx.io/v1beta1\nkind: OGXServer\nmetadata: {name: pub, namespace: ai}\n' +
+      `spec:\n  distribution: {name: starter}\n  network: ${network}\n`;
+    const out = render({ mode: 'build', items: itemsFrom(text), options: [options] });
+    return { objects: out.items.filter((item) => !isNode(item)) as Rendered['objects'], results: out.results.filter((r) => r.severity !== 'info') };
+  }
+  const access = 'externalAccess: {enabled: true, hostname: ogx.example.com, tls: {secretName: ogx-cert}}';
+
+  it('without `ingressControllerNamespace`: a warning at `externalAccess.enabled`; with it, the namespace is admitted on the API port', () => {
+    expect(renderOgx(`{${access}}`).results.map((r) => [r.severity, r.field?.path, r.message.split(':')[0]])).toEqual([
+      ['warning', 'spec.network.externalAccess.enabled', 'is on, but the NetworkPolicy "pub-network-policy" may shut out the ingress controller'],
+    ]);
+    const r = renderOgx(`{${access}}`, { ingressControllerNamespace: 'ingress-nginx' });
+    expect(r.results).toEqual([]);
+    expect(peersOf(r)?.at(-1)).toEqual(namespace('ingress-nginx'));
+  });
+
+  it('with `policy.ingress`: the option adds a rule of its own after the user\'s, which are kept as written; without it a warning there', () => {
+    const rules = `{${access}, policy: {ingress: [{from: [{podSelector: {matchLabels: {app: web}}}]}]}}`;
+    const r = renderOgx(rules, { ingressControllerNamespace: 'ingress-nginx' });
+    expect(r.results).toEqual([]);
+    expect(policyOf(r)?.spec.ingress).toEqual([
+      { from: [{ podSelector: { matchLabels: { app: 'web' } } }] },
+      { from: [namespace('ingress-nginx')], ports: [{ protocol: 'TCP', port: 8321 }] },
+    ]);
+    expect(renderOgx(rules).results.map((r) => [r.field?.path, r.message.split(':')[0]])).toEqual([
+      ['spec.network.policy.ingress', 'replaces the default rules, and `externalAccess` is on'],
+    ]);
+  });
+});

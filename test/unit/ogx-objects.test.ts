@@ -107,8 +107,10 @@ describe('OGXServer objects: names, order, labels (upstream objects: names, labe
 
   it('put the common labels on metadata only: selectors and pod labels are `{app: ogx, instance}`', () => {
     const objects = render(plan(''));
-    for (const kind of ['ServiceAccount', 'Service', 'NetworkPolicy', 'Deployment', 'PrometheusRule'])
+    for (const kind of ['ServiceAccount', 'NetworkPolicy', 'Deployment', 'PrometheusRule'])
       expect(get(objects, kind).metadata.labels).toEqual(commonLabels);
+    // Not upstream: the Service carries the instance label too, which its ServiceMonitor selects it by.
+    expect(get(objects, 'Service').metadata.labels).toEqual({ 'app.kubernetes.io/instance': 'srv', ...commonLabels });
     const deployment = get(objects, 'Deployment');
     expect(deployment.spec.selector).toEqual({ matchLabels: selector });
     expect(deployment.spec.template.metadata.labels).toEqual(selector);
@@ -342,6 +344,12 @@ describe('Deployment (§3)', () => {
     }>;
     expect(services.map((s) => s.metadata.name)).toEqual([services[0]?.metadata.name, 'old-llsd-service']);
     expect(services[1]?.metadata.labels['ogx.io/adopted-from']).toBe('old-llsd');
+    // Not labelled with the instance: the ServiceMonitor does not scrape the same pods through it a second time.
+    expect(services[1]?.metadata.labels['app.kubernetes.io/instance']).toBeUndefined();
+    const monitor = get(objects, 'ServiceMonitor').spec.selector.matchLabels as Record<string, string>;
+    expect(services.filter((s) => Object.entries(monitor).every(([k, v]) => s.metadata.labels[k] === v)).map((s) => s.metadata.name)).toEqual([
+      'srv-service',
+    ]);
     expect(services[1]?.spec.selector).toEqual({ app: 'ogx', 'app.kubernetes.io/instance': services[0]?.metadata.name.replace(/-service$/, '') });
     expect(services[1]?.spec.ports).toEqual(services[0]?.spec.ports);
   });
@@ -429,6 +437,27 @@ describe('Service (§7)', () => {
     });
   });
 
+  it('names the API port `https`, with that appProtocol, when the config the pod reads serves TLS (not upstream); the probe is HTTPS', () => {
+    const tls = { version: 2, server: { port: 8321, tls_certfile: '/etc/tls/tls.crt', tls_keyfile: '/etc/tls/tls.key' } };
+    const served = { ...generated, value: tls };
+    const objects = render(plan('', { mode: 'generated' }), served);
+    expect(get(objects, 'Service').spec.ports).toEqual([
+      { name: 'https', protocol: 'TCP', appProtocol: 'https', port: 8321, targetPort: 8321 },
+      { name: 'metrics', protocol: 'TCP', port: 9464, targetPort: 9464 },
+    ]);
+    expect(container(objects).startupProbe.httpGet).toEqual({ path: '/v1/health', port: 8321, scheme: 'HTTPS' });
+    // An overrideConfig serving TLS, as well; a certificate without its key serves none.
+    const overridden = plan('overrideConfig: {name: mine, key: config.yaml}', {
+      mode: 'override',
+      overrideConfig: { configMapName: 'mine', key: 'config.yaml', text: '', value: tls },
+    });
+    expect(get(render(overridden), 'Service').spec.ports[0].name).toBe('https');
+    const certOnly = { ...generated, value: { version: 2, server: { tls_certfile: '/etc/tls/tls.crt' } } };
+    const plain = render(plan('', { mode: 'generated' }), certOnly);
+    expect(get(plain, 'Service').spec.ports[0]).toEqual({ name: 'http', protocol: 'TCP', port: 8321, targetPort: 8321 });
+    expect(container(plain).startupProbe.httpGet).toEqual({ path: '/v1/health', port: 8321 });
+  });
+
   it('has no metrics port when it equals the API port, yet the container lists it twice (service transformer)', () => {
     const objects = render(plan('monitoring: {metricsPort: 8321}'));
     expect(get(objects, 'Service').spec.ports.map((p: Obj) => p.name)).toEqual(['http']);
@@ -458,14 +487,25 @@ describe('monitoring (§3, §12, §13)', () => {
     expect(envValue(render(plan('workload:\n  overrides:\n    env: [{name: OGX_METRICS_HOST, value: 127.0.0.1}]')), 'OGX_METRICS_HOST')).toBe('127.0.0.1');
   });
 
-  it('ServiceMonitor: scrape label, not instance-scoped selector, the `metrics` port at /metrics every 60s (TestRenderManifest)', () => {
+  it('ServiceMonitor: scrape label, the `metrics` port at /metrics every 60s (TestRenderManifest); selects its own Service only (not upstream)', () => {
     const monitor = get(render(plan('')), 'ServiceMonitor');
     expect(monitor.apiVersion).toBe('monitoring.coreos.com/v1');
     expect(monitor.metadata.labels).toEqual({ 'monitoring.opendatahub.io/scrape': 'true', ...commonLabels });
     expect(monitor.spec).toEqual({
-      selector: { matchLabels: { 'app.kubernetes.io/managed-by': 'ogx-operator', 'app.kubernetes.io/part-of': 'ogx' } },
+      selector: { matchLabels: { 'app.kubernetes.io/managed-by': 'ogx-operator', 'app.kubernetes.io/part-of': 'ogx', 'app.kubernetes.io/instance': 'srv' } },
       endpoints: [{ targetPort: 'metrics', path: '/metrics', interval: '60s' }],
     });
+  });
+
+  it('ServiceMonitor: two OGXServers of a namespace each select their own Service and not the other\'s', () => {
+    const one = render(plan(''));
+    const two = plan('');
+    const other = render({ ...two, server: { ...two.server, metadata: { ...two.server.metadata, name: 'two' } } });
+    const services = [get(one, 'Service'), get(other, 'Service')];
+    const selects = (monitor: Obj) =>
+      services.filter((s) => Object.entries(monitor.spec.selector.matchLabels as Record<string, string>).every(([k, v]) => s.metadata.labels[k] === v));
+    expect(selects(get(one, 'ServiceMonitor')).map((s) => s.metadata.name)).toEqual(['srv-service']);
+    expect(selects(get(other, 'ServiceMonitor')).map((s) => s.metadata.name)).toEqual(['two-service']);
   });
 
   it('PrometheusRule: group telemetry.rules every 60s, five `ogx:api_info:max` rules by api', () => {
@@ -545,12 +585,23 @@ describe('NetworkPolicy (§8)', () => {
 });
 
 describe('Ingress (§9)', () => {
-  it('externalAccess.enabled: one rule without host (hostname ignored), `/` Prefix to `<name>-service` on the port number, no class or tls', () => {
-    const ingress = get(render(plan('network:\n  port: 9000\n  externalAccess: {enabled: true, hostname: ogx.example.com}')), 'Ingress');
+  const paths = (port: number) => ({ paths: [{ path: '/', pathType: 'Prefix', backend: { service: { name: 'srv-service', port: { number: port } } } }] });
+
+  it('externalAccess.enabled: one rule, `/` Prefix to `<name>-service` on the port number, no class; at the hostname with the TLS Secret (PR #330)', () => {
+    const access = 'network:\n  port: 9000\n  externalAccess: {enabled: true, hostname: ogx.example.com, tls: {secretName: ogx-cert}}';
+    const ingress = get(render(plan(access)), 'Ingress');
     expect(ingress.metadata.name).toBe('srv-ingress');
     expect(ingress.metadata.labels).toEqual({ 'app.kubernetes.io/managed-by': 'ogx-operator', 'app.kubernetes.io/instance': 'srv' });
     expect(ingress.spec).toEqual({
-      rules: [{ http: { paths: [{ path: '/', pathType: 'Prefix', backend: { service: { name: 'srv-service', port: { number: 9000 } } } }] } }],
+      tls: [{ hosts: ['ogx.example.com'], secretName: 'ogx-cert' }],
+      rules: [{ host: 'ogx.example.com', http: paths(9000) }],
+    });
+  });
+
+  it('without hostname, no host; without tls, no tls section', () => {
+    expect(get(render(plan('network:\n  externalAccess: {enabled: true}')), 'Ingress').spec).toEqual({ rules: [{ http: paths(8321) }] });
+    expect(get(render(plan('network:\n  externalAccess: {enabled: true, hostname: a.example.com}')), 'Ingress').spec).toEqual({
+      rules: [{ host: 'a.example.com', http: paths(8321) }],
     });
   });
 
@@ -606,26 +657,91 @@ describe('ingress controller and warnings', () => {
     expect(closed).toHaveLength(3);
   });
 
-  it('warns that `externalAccess.hostname` sets no host', () => {
-    expect(ogxObjectProblems(plan('network:\n  externalAccess: {enabled: true, hostname: ogx.example.com}'), undefined)).toEqual([
+  const controllerPeer = { namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'ingress-nginx' } } };
+  const withController = options({ ingressControllerNamespace: 'ingress-nginx' });
+  const access = 'network:\n  externalAccess: {enabled: true, hostname: ogx.example.com, tls: {secretName: ogx-cert}}';
+  const userRules = `${access}\n  policy:\n    ingress: [{from: [{namespaceSelector: {matchLabels: {team: web}}}]}]`;
+
+  it('warns, without the `ingressControllerNamespace` option, that the default policy may shut out the ingress controller', () => {
+    expect(ogxObjectProblems(plan(access), undefined, defaultRenderOptions())).toEqual([
       {
         severity: 'warning',
-        code: 'field-has-no-effect',
-        path: ['spec', 'network', 'externalAccess', 'hostname'],
-        message: 'is ignored, as by the OGX operator: the Ingress "srv-ingress" has no host, so it answers on every host name its controller serves',
+        code: 'network-policy-ingress-peer',
+        path: ['spec', 'network', 'externalAccess', 'enabled'],
+        message: 'is on, but the NetworkPolicy "srv-network-policy" may shut out the ingress controller: ' +
+          'set the `ingressControllerNamespace` option to its namespace (e.g. `ingress-nginx`) so the policy admits it; ' +
+          'on OpenShift, whose routers it admits, set the `openshiftRouterPeer` option to `on`',
       },
     ]);
+    // Said once the option is set, on OpenShift with the routers admitted, or with no policy; and never without externalAccess.
+    expect(ogxObjectProblems(plan(access), undefined, withController)).toEqual([]);
+    expect(ogxObjectProblems(plan(access), undefined, options({ openshiftRouterPeer: 'on' }))).toEqual([]);
+    expect(ogxObjectProblems(plan(access), undefined, options({ networkPolicy: 'off' }))).toEqual([]);
+    expect(ogxObjectProblems(plan(`${access}\n  policy: {enabled: false}`), undefined, defaultRenderOptions())).toEqual([]);
+    expect(ogxObjectProblems(plan('network: {port: 9000}'), undefined, defaultRenderOptions())).toEqual([]);
+  });
+
+  it('warns at the user\'s `policy.ingress`, which replaces the default peers, even with `openshiftRouterPeer: on`; not when a rule admits everyone', () => {
+    const [problem, ...more] = ogxObjectProblems(plan(userRules), undefined, options({ openshiftRouterPeer: 'on' }));
+    expect(more).toEqual([]);
+    expect(problem).toEqual({
+      severity: 'warning',
+      code: 'network-policy-ingress-peer',
+      path: ['spec', 'network', 'policy', 'ingress'],
+      message: 'replaces the default rules, and `externalAccess` is on: the NetworkPolicy "srv-network-policy" admits only these rules, ' +
+        'which may shut out the ingress controller: set the `ingressControllerNamespace` option to its namespace (e.g. `ingress-nginx`), ' +
+        'and a rule admitting it on the server port is added to yours',
+    });
+    expect(ogxObjectProblems(plan(userRules), undefined, withController)).toEqual([]);
+    const open = `${access}\n  policy:\n    ingress: [{from: [{namespaceSelector: {}}]}]`;
+    expect(ogxObjectProblems(plan(open), undefined, defaultRenderOptions())).toEqual([]);
+  });
+
+  it('with the option, adds a rule for the controller after the user\'s `policy.ingress` rules, unless one names that peer already (not upstream)', () => {
+    const policy = get(render(plan(`${userRules}\n    egress: [{to: [{ipBlock: {cidr: 10.0.0.0/8}}]}]`), undefined, withController), 'NetworkPolicy');
+    expect(policy.spec).toEqual({
+      podSelector: { matchLabels: selector },
+      policyTypes: ['Ingress', 'Egress'],
+      ingress: [{ from: [{ namespaceSelector: { matchLabels: { team: 'web' } } }] }, { from: [controllerPeer], ports: [{ protocol: 'TCP', port: 8321 }] }],
+      egress: [{ to: [{ ipBlock: { cidr: '10.0.0.0/8' } }] }],
+    });
+    const named = `${access}\n  policy:\n    ingress: [{from: [{namespaceSelector: {matchLabels: {kubernetes.io/metadata.name: ingress-nginx}}}]}]`;
+    expect(get(render(plan(named), undefined, withController), 'NetworkPolicy').spec.ingress).toEqual([{ from: [controllerPeer] }]);
+    // Without externalAccess the user's rules stay as written.
+    const closed = 'network:\n  policy:\n    ingress: [{from: [{podSelector: {}}]}]';
+    expect(get(render(plan(closed), undefined, withController), 'NetworkPolicy').spec.ingress).toEqual([{ from: [{ podSelector: {} }] }]);
+  });
+
+  it('refuses an `externalAccess.hostname` that is no host name; takes a wildcard', () => {
+    const problems = ogxObjectProblems(plan('network:\n  externalAccess: {enabled: true, hostname: "https://ogx.example.com"}'), undefined, withController);
+    expect(problems).toEqual([
+      {
+        path: ['spec', 'network', 'externalAccess', 'hostname'],
+        message: 'must be a DNS name such as `ogx.example.com` (or `*.example.com`): lower case letters, digits, `-` and `.`, with no scheme, port or path',
+      },
+    ]);
+    expect(ogxObjectProblems(plan('network:\n  externalAccess: {enabled: true, hostname: "*.apps.example.com"}'), undefined, withController)).toEqual([]);
+  });
+
+  it('warns that the Ingress sends plain HTTP to a server that serves TLS, unless an annotation says the backend protocol', () => {
+    const tls = { ...generated, value: { version: 2, server: { tls_certfile: '/t/tls.crt', tls_keyfile: '/t/tls.key' } } };
+    const [problem] = ogxObjectProblems(plan(access, { mode: 'generated' }), tls, withController);
+    expect(problem?.code).toBe('backend-https');
+    expect(problem?.path).toEqual(['spec', 'network', 'externalAccess', 'enabled']);
+    expect(problem?.message).toContain('`nginx.ingress.kubernetes.io/backend-protocol: HTTPS`');
+    const told = options({ ingressControllerNamespace: 'ingress-nginx', ingressAnnotations: { 'nginx.ingress.kubernetes.io/backend-protocol': 'HTTPS' } });
+    expect(ogxObjectProblems(plan(access, { mode: 'generated' }), tls, told)).toEqual([]);
   });
 
   it('warns that `overrides.command` drops the entrypoint `--insecure` on OGX 1.2+, unless the config says insecure', () => {
     const withCommand = 'workload:\n  overrides:\n    command: [ogx, stack, run, /etc/ogx/config.yaml]';
-    const [problem] = ogxObjectProblems(plan(withCommand), undefined);
+    const [problem] = ogxObjectProblems(plan(withCommand), undefined, defaultRenderOptions());
     expect(problem?.severity).toBe('warning');
     expect(problem?.path).toEqual(['spec', 'workload', 'overrides', 'command']);
     expect(problem?.message).toContain('starts OGX 1.3.0 with `--insecure`; without it the server exits at start ("TLS required")');
     const insecure = { ...generated, value: { version: 2, server: { insecure: true } } };
-    expect(ogxObjectProblems(plan(withCommand, { mode: 'generated' }), insecure)).toEqual([]);
-    expect(ogxObjectProblems(plan(''), undefined)).toEqual([]);
+    expect(ogxObjectProblems(plan(withCommand, { mode: 'generated' }), insecure, defaultRenderOptions())).toEqual([]);
+    expect(ogxObjectProblems(plan(''), undefined, defaultRenderOptions())).toEqual([]);
   });
 });
 
