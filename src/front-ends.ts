@@ -130,7 +130,7 @@ const ogxFrontEnd: FrontEnd<OgxServer, OgxPlan, GeneratedConfig | undefined> = {
   references: checkOgxReferences,
   image: (server) => String(server.spec.distribution.image),
   plan: (server, inventory, options, lookups) => planOgxServer(server, inventory, options.distributions, { lookups, pinDigest: options.registry.pinDigest }),
-  generate: (plan) => {
+  generate: (plan, options) => {
     const generated = plan.mode === 'generated' ? generateOgxConfig(plan) : undefined;
     if (generated && !generated.ok) return generated;
     const config = generated?.config;
@@ -150,7 +150,7 @@ const ogxFrontEnd: FrontEnd<OgxServer, OgxPlan, GeneratedConfig | undefined> = {
       ...env,
       ...unregistrableModels(plan),
       ...checkOgxScaling(served, plan),
-      ...ogxObjectProblems(plan, config),
+      ...ogxObjectProblems(plan, config, options),
     ];
     return problems.some(isError) ? { ok: false, problems } : { ok: true, config, problems };
   },

@@ -18,6 +18,7 @@ import { ogxMetricsPort, ogxPort } from '../core/ogx-workload.js';
 import type { Plan } from '../llsd/plan.js';
 import { serverPort } from '../core/workload.js';
 import { exposureOf } from './exposure.js';
+import { ogxPraxisEnabled, praxisIngressRules } from '../ogx/praxis.js';
 import type { Metadata, NetworkPolicy, NetworkPolicyEgressRule, NetworkPolicyIngressRule, NetworkPolicyPeer } from './k8s.js';
 import { names } from './metadata.js';
 
@@ -57,6 +58,11 @@ export function llsdPolicyRules(plan: Plan, options: RenderOptions): NetworkPoli
 export function ogxPolicyRules(plan: OgxPlan, options: RenderOptions): Pick<NetworkPolicyInput, 'ingress' | 'egress'> | undefined {
   const policy = plan.server.spec.network?.policy;
   if (policy?.enabled === false || options.networkPolicy === 'off') return undefined;
+  // Praxis mode: the Praxis lock-down first, the user's rules appended (src/ogx/praxis.ts).
+  if (ogxPraxisEnabled(plan.server.spec)) {
+    const egress = policy?.egress && policy.egress.length > 0 ? (policy.egress as NetworkPolicyEgressRule[]) : undefined;
+    return { ingress: praxisIngressRules(plan, options, ogxPort(plan), ogxMetricsPort(plan)), ...(egress && { egress }) };
+  }
   if (policy?.ingress && policy.ingress.length > 0) {
     const egress = policy.egress && policy.egress.length > 0 ? policy.egress : undefined;
     // As the user wrote them, checked by the OGXServer schema.

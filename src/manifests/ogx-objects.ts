@@ -29,7 +29,9 @@ import { renderIngress } from './ingress.js';
 import type { PodDisruptionBudgetSpec, ServicePort } from './k8s.js';
 import { type Source, ogxMetadata, ogxNames, ogxOwnMetadata, ogxSelectorLabels } from './metadata.js';
 import { ogxPolicyRules, renderNetworkPolicy } from './network-policy.js';
-import { ogxDeployment, ogxDeploymentProblems } from './ogx-pod.js';
+import { ogxDeployment, ogxDeploymentProblems, ogxMigrationJob } from './ogx-pod.js';
+import { renderJob } from './job.js';
+import { ogxPraxisEnabled, ogxPraxisMigration, praxisProblems } from '../ogx/praxis.js';
 import { renderPersistentVolumeClaim } from './persistent-volume-claim.js';
 import { renderPodDisruptionBudget } from './pod-disruption-budget.js';
 import { renderPrometheusRule } from './prometheus-rule.js';
@@ -122,7 +124,8 @@ export function renderOgxObjects(plan: OgxPlan, config: GeneratedConfig | undefi
     // One rule without a host (the operator ignores `externalAccess.hostname`), `/` to the
     // Service's port by number; no TLS. The `ingressClass` and `ingressAnnotations` options apply
     // (none by default, as upstream); `exposeKind`, `ingressDomain` and `ingressTls` are the LLSD's.
-    plan.server.spec.network?.externalAccess?.enabled === true
+    // Praxis mode: no Ingress (the admission warning is praxisProblems'); Praxis is the way in.
+    plan.server.spec.network?.externalAccess?.enabled === true && !ogxPraxisEnabled(plan.server.spec)
       ? renderIngress({
         metadata: ogxOwnMetadata(source, ogxNames.ingress(source), {}, options.ingressAnnotations),
         className: options.ingressClass,
@@ -132,13 +135,22 @@ export function renderOgxObjects(plan: OgxPlan, config: GeneratedConfig | undefi
         port: { number: ogxPort(plan) },
       })
       : undefined,
+    // Praxis mode with `migrationJob`: the Job `<name>-praxis-migration-<attempt>`.
+    ogxPraxisMigration(plan.server.spec) ? praxisJob(plan, config) : undefined,
   ];
   return objects.filter((object): object is KrmObject => object !== undefined);
 }
 
 /** Warnings about what the objects of an OGXServer do that its spec seems to ask otherwise. */
-export function ogxObjectProblems(plan: OgxPlan, config: GeneratedConfig | undefined): FieldProblem[] {
-  return [...ogxDeploymentProblems(plan, config), ...ingressProblems(plan), ...ogxAdoptionProblems(plan)];
+export function ogxObjectProblems(
+  plan: OgxPlan, config: GeneratedConfig | undefined, options: Pick<RenderOptions, 'networkPolicy'> = { networkPolicy: 'auto' },
+): FieldProblem[] {
+  return [...ogxDeploymentProblems(plan, config), ...ingressProblems(plan), ...ogxAdoptionProblems(plan), ...praxisProblems(plan, config, options)];
+}
+
+function praxisJob(plan: OgxPlan, config: GeneratedConfig | undefined): KrmObject | undefined {
+  const job = ogxMigrationJob(plan, config);
+  return job ? renderJob(job) : undefined;
 }
 
 /**
@@ -157,7 +169,7 @@ function ogxService(plan: OgxPlan, source: Source, name: string, labels: Record<
 /** As upstream, `externalAccess.hostname` sets no host: said, so that nobody counts on it. */
 function ingressProblems(plan: OgxPlan): FieldProblem[] {
   const access = plan.server.spec.network?.externalAccess;
-  if (access?.enabled !== true || access.hostname === undefined) return [];
+  if (access?.enabled !== true || access.hostname === undefined || ogxPraxisEnabled(plan.server.spec)) return [];
   return [
     {
       severity: 'warning', code: 'field-has-no-effect',
