@@ -146,6 +146,7 @@ describe('llsd-render from PATH renders every example into its checked-in output
       'kpt/Kptfile',
       'kpt-ogx/Kptfile',
       'rhoai/Kptfile',
+      'praxis/Kptfile',
       'kustomize/transformer/render-config.yaml',
       'kustomize/ogx-transformer/render-config.yaml',
       'kustomize/generator/llsd.yaml',
@@ -189,9 +190,9 @@ describe('llsd-render from PATH renders every example into its checked-in output
     }
   });
 
-  it('kpt, kpt-ogx and rhoai: kpt fn render --allow-exec -o unwrap, exec: the installed llsd-render', () => {
+  it('kpt, kpt-ogx, rhoai and praxis: kpt fn render --allow-exec -o unwrap, exec: the installed llsd-render', () => {
     const kpt = requireTool('kpt');
-    for (const [name, out] of [['kpt', 'kpt'], ['kpt-ogx', 'kpt-ogx'], ['rhoai', 'kpt-rhoai']] as const) {
+    for (const [name, out] of [['kpt', 'kpt'], ['kpt-ogx', 'kpt-ogx'], ['rhoai', 'kpt-rhoai'], ['praxis', 'kpt-praxis']] as const) {
       const render = run(kpt, ['fn', 'render', '--allow-exec', '-o', 'unwrap'], { cwd: example(name), baseEnv: newcomerEnv(), timeoutMs: 60_000 });
       expect(succeeded(name, render), name).toBe(kptExpected(out, `- exec: ${installed}`));
     }
