@@ -18,6 +18,7 @@ import { ogxMigrationJob } from '../../src/manifests/ogx-pod.js';
 import { renderOgxObjects } from '../../src/manifests/index.js';
 import { renderConfigSchemas } from '../../src/core/render-config.js';
 import type { GeneratedConfig } from '../../src/core/config-file.js';
+import { ogxFieldOf } from '../../src/ogx/cr-fields.js';
 import { itemFrom } from '../support.js';
 
 type Obj = Record<string, any>;
@@ -310,5 +311,17 @@ describe('objects and admission warnings in Praxis mode', () => {
       { namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': options.ogxOperatorNamespace } } },
     ]);
     expect(user).toEqual({ from: [{ podSelector: { matchLabels: { role: 'debug' } } }] });
+  });
+});
+
+describe('config paths Praxis mode writes lead to spec.praxisMode', () => {
+  it('server.auth, server.tenancy and the vector_stores store, only in Praxis mode', () => {
+    const on = ogxServer(distributionOnly).spec;
+    const off = ogxServer('  distribution: {name: starter}\n  storage: {}\n').spec;
+    for (const path of ['server.auth.provider_config.type', 'server.tenancy.mode', 'storage.stores.vector_stores.backend']) {
+      expect(ogxFieldOf(path, on, {}), path).toEqual(['spec', 'praxisMode']);
+      expect(ogxFieldOf(path, off, {}), path).not.toEqual(['spec', 'praxisMode']);
+    }
+    expect(ogxFieldOf('server.port', on, {})).toEqual(['spec', 'network', 'port']);
   });
 });
