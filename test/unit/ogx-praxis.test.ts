@@ -298,6 +298,13 @@ describe('objects and admission warnings in Praxis mode', () => {
     expect(praxisProblems(ogxPlan('  distribution: {name: starter}\n  praxisMode: {enabled: false}\n'), undefined, options)).toEqual([]);
   });
 
+  it('says that an overrideConfig gets none of the Praxis config rewrites', () => {
+    const plan: OgxPlan = { ...ogxPlan(distributionOnly), mode: 'override' };
+    const warning = praxisProblems(plan, undefined, options).find((p) => p.code === 'field-has-no-effect' && p.path.join('.') === 'spec.praxisMode');
+    expect(warning?.message).toMatch(/^does not change the config\.yaml of `spec\.overrideConfig`/);
+    expect(praxisProblems(ogxPlan(distributionOnly), undefined, options).some((p) => p.code === 'field-has-no-effect')).toBe(false);
+  });
+
   it('admits only the Praxis peer and the operator namespace, then appends the user rules', () => {
     const spec = `${distributionOnly}  network:\n    policy:\n      ingress:\n        - from: [{podSelector: {matchLabels: {role: debug}}}]\n`;
     const plan = ogxPlan(spec);
