@@ -3,6 +3,7 @@
 // by the golden check (test/unit/k8s-schema.test.ts) and the property tests.
 import * as apps from 'kubernetes-models/apps/v1';
 import * as autoscaling from 'kubernetes-models/autoscaling/v2';
+import * as batch from 'kubernetes-models/batch/v1';
 import * as core from 'kubernetes-models/v1';
 import * as networking from 'kubernetes-models/networking.k8s.io/v1';
 import * as policy from 'kubernetes-models/policy/v1';
@@ -20,6 +21,7 @@ export const modules: Record<string, Record<string, unknown>> = {
   v1: core,
   'apps/v1': apps,
   'autoscaling/v2': autoscaling,
+  'batch/v1': batch,
   'policy/v1': policy,
   'networking.k8s.io/v1': networking,
   'rbac.authorization.k8s.io/v1': rbac,

@@ -223,6 +223,31 @@ export const ogxObjectsSchema = z.strictObject({
     record: z.string(),
     rules: z.array(z.strictObject({ api: z.string(), expr: z.string() })).check(z.minLength(1)),
   }),
+  praxis: z.strictObject({
+    podLabels: stringMap,
+    namespace: z.string(),
+    servedApis: z.array(z.string()).check(z.minLength(1)),
+    auth: z.record(z.string(), z.unknown()),
+    tenancy: z.record(z.string(), z.unknown()),
+    vectorStoresTable: z.string(),
+    preferredSqlBackend: z.string(),
+    sinceRelease: version,
+    migrationJob: z.strictObject({
+      nameSuffix: z.string(),
+      containerName: z.string(),
+      componentLabel: stringMap,
+      attemptAnnotation: z.string(),
+      backoffLimit: z.number().check(z.int()),
+      activeDeadlineSeconds: z.number().check(z.int()),
+      restartPolicy: z.enum(['OnFailure', 'Never']),
+      targetEnv: z.string(),
+      command: z.array(z.string()).check(z.minLength(1)),
+      migrate: z.string(),
+      fallbackTenantFlag: z.string(),
+      fallbackOwnerSubjectFlag: z.string(),
+      podSecurityContext: z.record(z.string(), z.unknown()),
+    }),
+  }),
 });
 export type OgxObjects = z.infer<typeof ogxObjectsSchema>;
 

@@ -4,6 +4,7 @@
 // as narrow as what is emitted. Not edited by hand beyond that: the builders read their types here.
 import type { IHTTPRoute } from '@kubernetes-models/gateway-api/gateway.networking.k8s.io/v1/HTTPRoute';
 import type { IDeployment } from 'kubernetes-models/apps/v1/Deployment';
+import type { IJob } from 'kubernetes-models/batch/v1/Job';
 import type { IHorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2/HorizontalPodAutoscaler';
 import type { IIngress } from 'kubernetes-models/networking.k8s.io/v1/Ingress';
 import type { INetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1/NetworkPolicy';
@@ -46,6 +47,7 @@ export type Deployment = Emitted<IDeployment>;
 export type HorizontalPodAutoscaler = Emitted<IHorizontalPodAutoscaler>;
 export type HTTPRoute = Emitted<IHTTPRoute>;
 export type Ingress = Emitted<IIngress>;
+export type Job = Emitted<IJob>;
 export type NetworkPolicy = Emitted<INetworkPolicy>;
 export type PersistentVolumeClaim = Emitted<IPersistentVolumeClaim>;
 export type PodDisruptionBudget = Emitted<IPodDisruptionBudget>;

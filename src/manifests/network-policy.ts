@@ -20,6 +20,7 @@ import { ogxMetricsPort, ogxPort, ogxSource } from '../core/ogx-workload.js';
 import type { Plan } from '../llsd/plan.js';
 import { serverPort } from '../core/workload.js';
 import { exposureOf } from './exposure.js';
+import { ogxPraxisEnabled, praxisIngressRules } from '../ogx/praxis.js';
 import type { Metadata, NetworkPolicy, NetworkPolicyEgressRule, NetworkPolicyIngressRule, NetworkPolicyPeer } from './k8s.js';
 import { names, ogxNames } from './metadata.js';
 
@@ -62,6 +63,11 @@ export function llsdPolicyRules(plan: Plan, options: RenderOptions): NetworkPoli
 export function ogxPolicyRules(plan: OgxPlan, options: RenderOptions): Pick<NetworkPolicyInput, 'ingress' | 'egress'> | undefined {
   const policy = plan.server.spec.network?.policy;
   if (policy?.enabled === false || options.networkPolicy === 'off') return undefined;
+  // Praxis mode: the Praxis lock-down first, the user's rules appended (src/ogx/praxis.ts).
+  if (ogxPraxisEnabled(plan.server.spec)) {
+    const egress = policy?.egress && policy.egress.length > 0 ? (policy.egress as NetworkPolicyEgressRule[]) : undefined;
+    return { ingress: praxisIngressRules(plan, options, ogxPort(plan), ogxMetricsPort(plan)), ...(egress && { egress }) };
+  }
   if (policy?.ingress && policy.ingress.length > 0) {
     const egress = policy.egress && policy.egress.length > 0 ? policy.egress : undefined;
     // As the user wrote them, checked by the OGXServer schema.
@@ -84,7 +90,9 @@ export function ogxPolicyRules(plan: OgxPlan, options: RenderOptions): Pick<Netw
 export function ogxNetworkPolicyProblems(plan: OgxPlan, options: RenderOptions): FieldProblem[] {
   const network = plan.server.spec.network;
   const rules = ogxPolicyRules(plan, options);
+  // Praxis mode renders no Ingress: nothing for a controller to reach.
   if (network?.externalAccess?.enabled !== true || rules === undefined || options.ingressControllerNamespace !== undefined) return [];
+  if (ogxPraxisEnabled(plan.server.spec)) return [];
   const policy = quote(ogxNames.networkPolicy(ogxSource(plan)));
   const setOption = 'set the `ingressControllerNamespace` option to its namespace (e.g. `ingress-nginx`)';
   if (network.policy?.ingress && network.policy.ingress.length > 0) {

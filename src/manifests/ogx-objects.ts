@@ -31,7 +31,9 @@ import type { PodDisruptionBudgetSpec, ServicePort } from './k8s.js';
 import { isDnsName, saysBackendProtocol } from './exposure.js';
 import { type Source, ogxInstanceLabel, ogxMetadata, ogxNames, ogxOwnMetadata, ogxSelectorLabels } from './metadata.js';
 import { ogxNetworkPolicyProblems, ogxPolicyRules, renderNetworkPolicy } from './network-policy.js';
-import { ogxDeployment, ogxDeploymentProblems } from './ogx-pod.js';
+import { ogxDeployment, ogxDeploymentProblems, ogxMigrationJob } from './ogx-pod.js';
+import { renderJob } from './job.js';
+import { ogxPraxisEnabled, ogxPraxisMigration, praxisProblems } from '../ogx/praxis.js';
 import { renderPersistentVolumeClaim } from './persistent-volume-claim.js';
 import { renderPodDisruptionBudget } from './pod-disruption-budget.js';
 import { renderPrometheusRule } from './prometheus-rule.js';
@@ -135,7 +137,8 @@ export function renderOgxObjects(plan: OgxPlan, config: GeneratedConfig | undefi
     // host name), with TLS from `externalAccess.tls.secretName` for that host (upstream PR #330).
     // The `ingressClass` and `ingressAnnotations` options apply (none by default, as upstream);
     // `exposeKind`, `ingressDomain` and `ingressTls` are the LLSD's.
-    access?.enabled === true
+    // Praxis mode: no Ingress (the admission warning is praxisProblems'); Praxis is the way in.
+    access?.enabled === true && !ogxPraxisEnabled(plan.server.spec)
       ? renderIngress({
         metadata: ogxOwnMetadata(source, ogxNames.ingress(source), {}, options.ingressAnnotations),
         className: options.ingressClass,
@@ -145,6 +148,8 @@ export function renderOgxObjects(plan: OgxPlan, config: GeneratedConfig | undefi
         port: { number: ogxPort(plan) },
       })
       : undefined,
+    // Praxis mode with `migrationJob`: the Job `<name>-praxis-migration-<attempt>`.
+    ogxPraxisMigration(plan.server.spec) ? praxisJob(plan, config) : undefined,
   ];
   return objects.filter((object): object is KrmObject => object !== undefined);
 }
@@ -159,7 +164,13 @@ export function ogxObjectProblems(plan: OgxPlan, config: GeneratedConfig | undef
     ...ingressProblems(plan, config, options),
     ...ogxNetworkPolicyProblems(plan, options),
     ...ogxAdoptionProblems(plan),
+    ...praxisProblems(plan, config, options),
   ];
+}
+
+function praxisJob(plan: OgxPlan, config: GeneratedConfig | undefined): KrmObject | undefined {
+  const job = ogxMigrationJob(plan, config);
+  return job ? renderJob(job) : undefined;
 }
 
 /**
@@ -186,7 +197,8 @@ function ogxService(plan: OgxPlan, config: GeneratedConfig | undefined, source: 
  */
 function ingressProblems(plan: OgxPlan, config: GeneratedConfig | undefined, options: RenderOptions): FieldProblem[] {
   const access = plan.server.spec.network?.externalAccess;
-  if (access?.enabled !== true) return [];
+  // Praxis mode renders no Ingress: praxisProblems says so.
+  if (access?.enabled !== true || ogxPraxisEnabled(plan.server.spec)) return [];
   const ingress = quote(ogxNames.ingress(ogxSource(plan)));
   const path = ['spec', 'network', 'externalAccess'];
   const problems: FieldProblem[] = [];

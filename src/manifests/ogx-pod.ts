@@ -25,8 +25,10 @@ import {
 } from '../core/ogx-workload.js';
 import { imageFacts } from '../core/workload.js';
 import { defaultedResources, type DeploymentInput } from './deployment.js';
+import type { JobInput } from './job.js';
+import { fitName } from '../lib/names.js';
 import type { Container, EnvVar, PodResourceClaim, TopologySpreadConstraint, Volume, VolumeMount } from './k8s.js';
-import { ogxMetadata, ogxNames, ogxSelectorLabels } from './metadata.js';
+import { ogxMetadata, ogxNames, ogxOwnMetadata, ogxSelectorLabels } from './metadata.js';
 
 export function ogxDeployment(plan: OgxPlan, config: GeneratedConfig | undefined): DeploymentInput {
   const source = ogxSource(plan);
@@ -208,3 +210,76 @@ function ogxConfigPath(): string {
 
 const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
 
+
+/**
+ * The Praxis migration Job (controllers/migration_job.go @ 2580c378): `ogx migrate praxis --dry-run`,
+ * then `ogx migrate praxis`, on the mounted config.yaml, with the config's Secret env vars, the
+ * target database as PRAXIS_DATABASE_URL (secretKeyRef only), the CA bundle with SSL_CERT_FILE,
+ * the server's ServiceAccount, fsGroup and resources; backoffLimit 2 (configs/ogx-objects.yaml
+ * `praxis.migrationJob`). Named `<name>-praxis-migration-<attempt>`: the attempt (config, image,
+ * target, fallbacks) hashed into the name, so a changed attempt is a new Job, never an update of an
+ * immutable pod template (docs/ogxserver.md "Praxis mode").
+ */
+export function ogxMigrationJob(plan: OgxPlan, config: GeneratedConfig | undefined): JobInput | undefined {
+  const job = plan.server.spec.praxisMode?.migrationJob;
+  if (!job) return undefined;
+  const { praxis, podSecurityContext } = ogxObjects();
+  const m = praxis.migrationJob;
+  const source = ogxSource(plan);
+  const runtime = ogxRuntimeConfigVolume(plan, config);
+  const ca = ogxCaBundleVolume(plan);
+  const image = imageFacts(plan);
+  const overrides = plan.server.spec.workload?.overrides ?? {};
+  const configText = plan.mode === 'override' ? plan.overrideConfig?.text : config?.text;
+  const attempt = sha256(
+    JSON.stringify([configText ?? '', plan.image, job.targetConnectionString, job.fallbackTenant ?? '', job.fallbackOwnerSubject ?? '']),
+  ).slice(0, ogxObjects().configHashLength);
+  const env: EnvVar[] = [...(config?.env ?? [])]
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+    .map((e) => ({ name: e.name, valueFrom: { secretKeyRef: { name: e.secretName, key: e.key } } }));
+  env.push({ name: ogxObjects().container.configEnv, value: ogxConfigPath() });
+  if (image.configPathEnv) env.push({ name: image.configPathEnv, value: ogxConfigPath() });
+  env.push({ name: m.targetEnv, valueFrom: { secretKeyRef: { name: job.targetConnectionString.name, key: job.targetConnectionString.key } } });
+  if (ca) env.push({ name: ogxObjects().caBundle.env, value: ca.file });
+  // Not upstream: the user's env too (as the server's, last), so the Job reads the config as the server does.
+  const user = (overrides.env ?? []) as EnvVar[];
+  const named = new Set(user.map((e) => e.name));
+  const given = plan.server.spec.workload?.resources ?? {};
+  // Pod labels without `app: ogx`: the server's Service, PDB and NetworkPolicy select that label.
+  const podLabels = { ...ogxObjects().managedBy, ...m.componentLabel, 'app.kubernetes.io/instance': source.name };
+  return {
+    metadata: ogxOwnMetadata(source, fitName(source.name, `${m.nameSuffix}-${attempt}`), { ...m.componentLabel, ...ogxObjects().appLabel }, {
+      [m.attemptAnnotation]: attempt,
+    }),
+    podLabels,
+    backoffLimit: m.backoffLimit,
+    activeDeadlineSeconds: m.activeDeadlineSeconds,
+    restartPolicy: m.restartPolicy,
+    serviceAccountName: overrides.serviceAccountName ?? ogxNames.serviceAccount(source),
+    podSecurityContext: { ...podSecurityContext, ...m.podSecurityContext },
+    container: {
+      name: m.containerName,
+      image: plan.image,
+      imagePullPolicy: 'IfNotPresent',
+      command: m.command,
+      args: [migrationShell(job)],
+      env: [...env.filter((e) => !named.has(e.name)), ...user],
+      resources: { ...defaultedResources(plan.server.spec.workload?.workers, given), ...(given.claims ? { claims: given.claims } : {}) },
+      volumeMounts: [...(runtime ? [runtime.mount] : []), ...(ca ? [ca.mount] : [])],
+    },
+    volumes: [...(runtime ? [runtime.volume] : []), ...(ca ? [ca.volume] : [])],
+  };
+}
+
+/** `migrationJobShell`: the dry run, then the migration, each with the fallback flags, on "$OGX_CONFIG". */
+function migrationShell(job: { fallbackTenant?: string | undefined; fallbackOwnerSubject?: string | undefined }): string {
+  const m = ogxObjects().praxis.migrationJob;
+  let flags = '';
+  if (job.fallbackTenant) flags += ` ${m.fallbackTenantFlag} ${shellQuote(job.fallbackTenant)}`;
+  if (job.fallbackOwnerSubject) flags += ` ${m.fallbackOwnerSubjectFlag} ${shellQuote(job.fallbackOwnerSubject)}`;
+  const configEnv = ogxObjects().container.configEnv;
+  return `set -eu; ${m.migrate} --dry-run${flags} "$${configEnv}" && ${m.migrate}${flags} "$${configEnv}"`;
+}
+
+/** A single-quoted shell word. */
+const shellQuote = (value: string): string => `'${value.replaceAll("'", `'"'"'`)}'`;

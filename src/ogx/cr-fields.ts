@@ -1,12 +1,12 @@
 // The OGXServer's mapping from config.yaml paths to its fields, for the walk in src/core/cr-fields.ts:
 // a provider entry's id leads to the provider that wrote it, the models to `resources.models`, the
-// port to `network.port`, storage to `storage`; what the base config holds maps to the item.
+// port to `network.port`, what Praxis mode rewrites to `praxisMode`, storage to `storage`; what the base config holds maps to the item.
 import type { FieldProblem } from '../lib/issues.js';
 import { crFieldOf, type CrFieldMap } from '../core/cr-fields.js';
 import type { OgxServerSpec } from './ogxserver.js';
 import { ogxProviderIds } from './rules.js';
 
-type Spec = Pick<OgxServerSpec, 'providers' | 'resources' | 'storage'>;
+type Spec = Pick<OgxServerSpec, 'providers' | 'resources' | 'storage' | 'praxisMode'>;
 
 /** The OGXServer field behind a path of its generated config.yaml, or [] (the item) for what the base config holds. */
 export function ogxFieldOf(configPath: string, spec: Spec, config: Record<string, unknown>): FieldProblem['path'] {
@@ -26,5 +26,10 @@ const others = (spec: Spec): CrFieldMap['others'] => [
     },
   },
   { pattern: /^server\.port$/, field: () => ['spec', 'network', 'port'] },
+  // What Praxis mode rewrites (src/ogx/praxis.ts): auth, tenancy and the vector_stores store.
+  {
+    pattern: /^(server\.(auth|tenancy)\b|storage\.stores\.vector_stores\b)/,
+    field: () => (spec.praxisMode?.enabled === true ? ['spec', 'praxisMode'] : undefined),
+  },
   { pattern: /^storage\b/, field: () => (spec.storage ? ['spec', 'storage'] : undefined) },
 ];

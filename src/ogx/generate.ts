@@ -6,14 +6,15 @@
 // base, §3 the pipeline, §4 providers (typed: configs/ogx-providers.yaml), §5 the per-API merge,
 // §7 Secret env vars, §8 models, §9 storage, §11 the server and distro name, §12 the YAML it
 // writes, §13 what the release needs instead.
-import type { FieldProblem } from '../lib/issues.js';
+import { isError, type FieldProblem } from '../lib/issues.js';
 import { ogxDivergences, providerFields, providerSpec, runConfigStores } from '../catalog/catalog.js';
 import { clonePlain, freshCopy, isPlainObject, setOwn } from '../lib/objects.js';
 import { writeConfig, type GeneratedConfig, type GenerateOutcome } from '../core/config-file.js';
 import { baseVersionProblem } from '../core/base-config.js';
 import { envNameClashes } from '../core/env-names.js';
 import { clip, code, listOf, quote } from '../lib/quote.js';
-import type { OgxPlan } from './plan.js';
+import { ogxDeclarative, type OgxPlan } from './plan.js';
+import { applyPraxisConfig, emptyExpansion, ogxPraxisEnabled, praxisDefaultDocument, praxisReleaseProblem } from './praxis.js';
 import { expandOgxProviders, type OgxExpansion, type OgxProviderEntry } from './providers.js';
 import { ogxDecimalKeys } from '../catalog/ogx-providers.js';
 import { ogxStorage } from '../catalog/ogx-storage.js';
@@ -35,6 +36,13 @@ export function generateOgxConfig(plan: OgxPlan): GenerateOutcome {
   if (!built.ok) return built;
   const { config, expansion } = built.value;
   const problems: FieldProblem[] = [...expansion.problems];
+  // Praxis mode (src/ogx/praxis.ts): the operator's rewrites, before the release's corrections.
+  if (ogxPraxisEnabled(plan.server.spec)) {
+    const release = praxisReleaseProblem(plan);
+    if (release) return { ok: false, problems: [release] };
+    problems.push(...applyPraxisConfig(config, plan));
+    if (problems.some(isError)) return { ok: false, problems };
+  }
   const env = adaptToRelease(built.value, plan, problems);
   checkEnvCollisions(env, problems);
   const written = writeConfig(sortedDocument(config), problems);
@@ -65,6 +73,10 @@ export function operatorConfig(plan: OgxPlan): { ok: true; value: OperatorConfig
   }
   const missing = baseVersionProblem(base);
   if (missing) return { ok: false, problems: [{ path: basePath(plan), message: missing }] };
+  // Praxis mode with only `spec.distribution`: the default config, rewritten (`GeneratePraxisDefaultConfig`).
+  if (ogxPraxisEnabled(plan.server.spec) && !ogxDeclarative(plan.server.spec)) {
+    return { ok: true, value: { config: praxisDefaultDocument(base, plan.server.spec), env: [], expansion: emptyExpansion() } };
+  }
   const spec = plan.server.spec as Obj;
   const parsed = parseBase(base);
   const expansion = expandOgxProviders(spec.providers);

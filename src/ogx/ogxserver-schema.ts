@@ -9,6 +9,7 @@
 import { lazily, described, z } from '../lib/zod.js';
 import {
   coreV1Schemas,
+  labelSelector,
   objectMetadataSchema,
   networkPolicyEgressRule,
   networkPolicyIngressRule,
@@ -155,6 +156,39 @@ function defineSchemas() {
     'Kubernetes workload settings.',
   );
 
+  // `spec.praxisMode` (operator main after v0.14.0, PRs #359/#367/#373; Tech Preview): OGX behind
+  // the Praxis gateway. api/v1beta1/ogxserver_types.go @ 2580c378 (PraxisModeSpec); its CEL rules
+  // (podSelector not empty, fallbackOwnerSubject not blank) are in rules.ts.
+  const praxisMode = described(
+    z.strictObject({
+      enabled: described(z._default(z.boolean(), true), 'Praxis mode on; default true when `praxisMode` is present.'),
+      migrationJob: described(
+        z.optional(
+          z.strictObject({
+            enabled: described(z._default(z.boolean(), true), 'Render the migration Job; default true when `migrationJob` is present.'),
+            fallbackOwnerSubject: described(z.optional(z.string().check(z.minLength(1))), 'Owner for source rows with an empty owner_principal.'),
+            fallbackTenant: described(
+              z.optional(z.string().check(z.maxLength(128), z.regex(/^[a-z0-9][a-z0-9_-]{0,127}$/))),
+              'Tenant for source rows with an empty tenant_id, such as `team-a`.',
+            ),
+            targetConnectionString: secretRef('The Praxis PostgreSQL connection string (PRAXIS_DATABASE_URL); not the OGX database.'),
+          }),
+        ),
+        'The Job `<name>-praxis-migration-<hash>` that moves Responses and Conversations to Praxis.',
+      ),
+      praxisSelector: described(
+        z.optional(
+          z.strictObject({
+            namespace: described(nonEmpty(), 'Namespace of the Praxis pods.'),
+            podSelector: labelSelector('the Praxis pods (not empty)'),
+          }),
+        ),
+        'The Praxis pods the NetworkPolicy admits; default `app: payload-processing` in `openshift-ingress`.',
+      ),
+    }),
+    'Praxis-fronted mode (Tech Preview): OGX internal-only behind the Praxis gateway, which serves Responses and Conversations.',
+  );
+
   const spec = described(
     z.strictObject({
       baseConfig: z.optional(configMapRef('A ConfigMap key with the config.yaml to generate from.')),
@@ -177,6 +211,7 @@ function defineSchemas() {
       ),
       network: z.optional(network),
       overrideConfig: z.optional(configMapRef('A ConfigMap key with the whole config.yaml, used instead of generating one.')),
+      praxisMode: z.optional(praxisMode),
       providers: z.optional(providers),
       registryRefreshIntervalSeconds: described(z.optional(int32(1)), 'Registry refresh interval, seconds (OGX ignores it).'),
       resources: described(
@@ -212,7 +247,7 @@ function defineSchemas() {
     metadata: metadataSchema,
     spec,
   });
-  return { server, spec, providers, customProvider, model, storage, network, workload, vectorStoresConfig: vectorStoresConfig(), providerNetwork };
+  return { server, spec, praxisMode, providers, customProvider, model, storage, network, workload, vectorStoresConfig: vectorStoresConfig(), providerNetwork };
 }
 
 type Schemas = ReturnType<typeof defineSchemas>;
@@ -226,6 +261,7 @@ export interface OgxServer {
   spec: OgxServerSpec;
 }
 export type OgxProviders = z.output<Schemas['providers']>;
+export type OgxPraxisMode = z.output<Schemas['praxisMode']>;
 export type OgxSecretRef = { name: string; key: string };
 export type OgxConfigMapRef = { name: string; key: string };
 export type OgxWorkload = z.output<Schemas['workload']>;

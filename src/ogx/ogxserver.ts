@@ -18,6 +18,7 @@ export type {
   OgxModel,
   OgxMonitoring,
   OgxNetwork,
+  OgxPraxisMode,
   OgxProviderNetwork,
   OgxProviders,
   OgxSecretRef,

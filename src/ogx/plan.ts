@@ -19,6 +19,7 @@ import { readOgxCaBundle } from '../core/ca-bundle.js';
 import { baseVersionProblem, catalogBase, configMapConfig, parseConfigYaml } from '../core/base-config.js';
 import { askedRelease, awaitingLabels, buildOf, distributionOfImage, labelRelease, namedRelease, releaseNote, runImage, writtenOf } from '../core/target.js';
 import { imagePath, namePath, releasePath, type ImageLabels, type ServerTarget } from '../core/target.js';
+import { ogxPraxisEnabled } from './praxis.js';
 
 /** `distributionName`: `spec.distribution.name`, or `custom` for `spec.distribution.image`. */
 export interface OgxPlan extends ServerTarget {
@@ -42,12 +43,19 @@ export type OgxPlanOutcome = { ok: true; plan: OgxPlan; problems?: FieldProblem[
 
 type Path = FieldProblem['path'];
 
-/** As the operator decides: override wins; any declarative field (even `{}`), or a non-empty disabledAPIs, generates. */
+/**
+ * As the operator decides: override wins; any declarative field (even `{}`), or a non-empty
+ * disabledAPIs, generates; so does Praxis mode (`shouldGenerateConfig`), from the distribution's
+ * default config when nothing is declarative (`ogxPraxisDefault`).
+ */
 export function ogxConfigMode(spec: OgxServer['spec']): OgxPlan['mode'] {
   if (spec.overrideConfig?.name && spec.overrideConfig.key) return 'override';
-  const declarative = spec.providers !== undefined || spec.resources !== undefined || spec.storage !== undefined || (spec.disabledAPIs?.length ?? 0) > 0;
-  return declarative ? 'generated' : 'none';
+  return ogxDeclarative(spec) || ogxPraxisEnabled(spec) ? 'generated' : 'none';
 }
+
+/** `HasDeclarativeConfig()`: providers, resources or storage (even `{}`), or a non-empty disabledAPIs. */
+export const ogxDeclarative = (spec: OgxServer['spec']): boolean =>
+  spec.providers !== undefined || spec.resources !== undefined || spec.storage !== undefined || (spec.disabledAPIs?.length ?? 0) > 0;
 
 /**
  * Plans an OGXServer: release, image, config mode and its config source, CA bundle. `catalog`:

@@ -5,6 +5,7 @@
 import type { Inventory } from '../krm/inventory.js';
 import type { FieldProblem } from '../lib/issues.js';
 import type { OgxServer } from './ogxserver.js';
+import { ogxPraxisMigration } from './praxis.js';
 import { checkSecrets, secretReferencesIn, type SecretReference } from '../core/secret-references.js';
 import type { RenderOptions } from '../core/render-config.js';
 
@@ -14,7 +15,7 @@ export function checkOgxReferences(server: OgxServer, inventory: Inventory, opti
 
 /**
  * Every Secret an OGXServer refers to, with its path, in document order. Under `providers` and
- * `storage` every `{name, key}` is a Secret reference (the CRD has no ConfigMap reference there);
+ * `storage` (and `praxisMode.migrationJob`, when its Job is rendered) every `{name, key}` is a Secret reference (the CRD has no ConfigMap reference there);
  * elsewhere only `secretKeyRef` env sources. `tls.identity.key` and `network.tls.secretName` are
  * read by nothing in the operator, so the pod does not need them.
  */
@@ -26,5 +27,7 @@ export function ogxSecretReferences(server: OgxServer): SecretReference[] {
     ...secretReferencesIn(spec.providers, ['spec', 'providers'], () => true, settings),
     ...secretReferencesIn(spec.storage, ['spec', 'storage'], () => true, settings),
     ...secretReferencesIn(spec.workload, ['spec', 'workload'], () => false),
+    // The Praxis migration Job's target database (PRAXIS_DATABASE_URL), when the Job is rendered.
+    ...(ogxPraxisMigration(spec) ? secretReferencesIn(spec.praxisMode?.migrationJob, ['spec', 'praxisMode', 'migrationJob'], () => true) : []),
   ];
 }

@@ -194,8 +194,26 @@ function isPositiveQuantity(size: number | string): boolean {
   return number !== null && number[1] !== '-' && Number(number[2]) > 0;
 }
 
+// PraxisSelector and MigrationJobSpec (api/v1beta1/ogxserver_types.go @ 2580c378), messages as upstream's.
+const praxisSelectorRule = on('praxisMode.praxisSelector', (selector, path) => {
+  const pods = isObj(selector.podSelector) ? selector.podSelector : {};
+  const labels = isObj(pods.matchLabels) ? Object.keys(pods.matchLabels).length : 0;
+  const expressions = Array.isArray(pods.matchExpressions) ? pods.matchExpressions.length : 0;
+  return labels > 0 || expressions > 0 ? [] : [{ path: [...path, 'podSelector'], message:
+    'podSelector must not be empty: select the Praxis pods, for example `podSelector: {matchLabels: {app: payload-processing}}`, or remove ' +
+    '`praxisSelector` for that default' }];
+});
+
+const fallbackOwnerRule = on('praxisMode.migrationJob', (job, path) =>
+  typeof job.fallbackOwnerSubject === 'string' && job.fallbackOwnerSubject.trim() === ''
+    ? [{ path: [...path, 'fallbackOwnerSubject'], message: 'must contain a non-whitespace character: write the owner subject, or remove the field' }]
+    : [],
+);
+
 const celRules: CelRule[] = [
   ...specRules,
+  praxisSelectorRule,
+  fallbackOwnerRule,
   distributionRule,
   notEmptyIfSpecified('providers.*.*.*[]', ['id']),
   customTypeRule,

@@ -350,6 +350,39 @@ describe('examples/ogx-external-access: an OGXServer with externalAccess through
   });
 });
 
+describe('examples/praxis: an OGXServer in Praxis mode through kpt (Tech Preview)', () => {
+  const dir = join(examples, 'praxis');
+
+  it('`kpt fn render --allow-exec -o unwrap` in the package: the package is not changed, the output is checked in', () => {
+    const before = snapshotDir(dir);
+    const out = succeeded(run(requireTool('kpt'), ['fn', 'render', '--allow-exec', '-o', 'unwrap'], { cwd: dir, timeoutMs: 60_000 }));
+    expect(changedFiles(before, snapshotDir(dir))).toEqual([]);
+    expectCheckedIn(join(examples, 'expected', 'kpt-praxis.yaml'), out);
+    const objects = parseStream(out);
+    expect(ofKind(objects, 'Ingress')).toEqual([]);
+    const [job] = ofKind(objects, 'Job');
+    expect(job?.metadata.name).toMatch(/^assistant-praxis-migration-[0-9a-f]{16}$/);
+    const pod = (job?.spec as { template: { spec: { containers: Array<Record<string, unknown>> } } }).template.spec;
+    const env = pod.containers[0]?.env as Array<{ name: string; value?: string; valueFrom?: unknown }>;
+    const target = { name: 'PRAXIS_DATABASE_URL', valueFrom: { secretKeyRef: { name: 'praxis-db', key: 'url' } } };
+    expect(env.find((e) => e.name === 'PRAXIS_DATABASE_URL')).toEqual(target);
+    const [configMap] = generatedConfigMaps(objects, 'assistant');
+    const config = (configMap?.data as Record<string, string>)['config.yaml'] as string;
+    expect(config).toContain('type: upstream_header');
+    expect(config).toContain('mode: multi');
+  });
+
+  it('its results: Tech Preview, the Secrets not in the package, the responses provider kept; no error', () => {
+    const result = llsdRender(['validate', 'apps'], dir);
+    succeeded(result);
+    const lines = `${result.stdout}\n${result.stderr}`.split('\n').filter((l) => l.trim() !== '');
+    expect(lines.filter((l) => / error: /.test(l)), result.stderr).toEqual([]);
+    const warnings = lines.filter((l) => / warning: /.test(l));
+    expect(warnings.some((w) => w.includes('[tech-preview]')), result.stderr).toBe(true);
+    for (const w of warnings) expect(w).toMatch(/\[tech-preview\]|Secret "(vllm-credentials|ogx-postgres|praxis-db)"|\[api-not-listed\]/);
+  });
+});
+
 describe('examples/kustomize/container: the container-function variant of transformer/', () => {
   // Running it needs the image (test/e2e/container.test.ts builds and runs it); here: same
   // inputs as transformer/, only the function annotation differs.

@@ -147,6 +147,7 @@ describe('llsd-render from PATH renders every example into its checked-in output
       'kpt-ogx/Kptfile',
       'rhoai/Kptfile',
       'ogx-external-access/Kptfile',
+      'praxis/Kptfile',
       'kustomize/transformer/render-config.yaml',
       'kustomize/ogx-transformer/render-config.yaml',
       'kustomize/generator/llsd.yaml',
@@ -190,9 +191,12 @@ describe('llsd-render from PATH renders every example into its checked-in output
     }
   });
 
-  it('kpt, kpt-ogx, rhoai and ogx-external-access: kpt fn render --allow-exec -o unwrap, exec: the installed llsd-render', () => {
+  it('kpt, kpt-ogx, rhoai, ogx-external-access and praxis: kpt fn render --allow-exec -o unwrap, exec: the installed llsd-render', () => {
     const kpt = requireTool('kpt');
-    for (const [name, out] of [['kpt', 'kpt'], ['kpt-ogx', 'kpt-ogx'], ['rhoai', 'kpt-rhoai'], ['ogx-external-access', 'kpt-ogx-external-access']] as const) {
+    const examples = [
+      ['kpt', 'kpt'], ['kpt-ogx', 'kpt-ogx'], ['rhoai', 'kpt-rhoai'], ['ogx-external-access', 'kpt-ogx-external-access'], ['praxis', 'kpt-praxis'],
+    ] as const;
+    for (const [name, out] of examples) {
       const render = run(kpt, ['fn', 'render', '--allow-exec', '-o', 'unwrap'], { cwd: example(name), baseEnv: newcomerEnv(), timeoutMs: 60_000 });
       expect(succeeded(name, render), name).toBe(kptExpected(out, `- exec: ${installed}`));
     }

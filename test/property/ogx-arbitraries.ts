@@ -5,7 +5,9 @@
 // naming spec inference ids, no API both in `providers` and `disabledAPIs` (CEL), sqlite or redis
 // storage (postgres from a connection string is refused by design: divergence A11), ports ≥ 1024
 // (A13), and the OGX releases of the catalog through the `llamastack.io/release` annotation.
+// `praxisMode` (Tech Preview) only on releases with `server.tenancy` (1.2.0 on; earlier is refused).
 import { readFileSync } from 'node:fs';
+import { compareVersions } from '../../src/catalog/versions.js';
 import fc from 'fast-check';
 import { stringify } from 'yaml';
 import {
@@ -340,6 +342,12 @@ interface Draft {
   tls: boolean;
   workload?: Record<string, any>;
   registryRefresh?: number;
+  /** `spec.praxisMode`: `selector` writes a praxisSelector; `migration` a migrationJob (target Secret `praxis-db`). */
+  praxis?: {
+    enabled?: boolean;
+    selector: boolean;
+    migration?: { enabled?: boolean; fallbackTenant?: string; fallbackOwnerSubject?: string };
+  };
   idWords: string[];
 }
 
@@ -401,6 +409,22 @@ export function validOgxServer(options: OgxOptions = {}): fc.Arbitrary<Generated
       tls: fc.boolean(),
       workload: opt(workload),
       registryRefresh: opt(fc.integer({ min: 1, max: 3600 })),
+      praxis: opt(
+        fc.record({
+          enabled: opt(fc.boolean()),
+          selector: fc.boolean(),
+          migration: opt(
+            fc.record(
+              {
+                enabled: opt(fc.boolean()),
+                fallbackTenant: opt(fc.constantFrom('team-a', 't_1', '0')),
+                fallbackOwnerSubject: opt(fc.constantFrom('system:migrated', "o'brien", 'a b')),
+              },
+              { requiredKeys: [] },
+            ),
+          ),
+        }),
+      ),
       idWords: fc.uniqueArray(idWord, { minLength: 24, maxLength: 24 }),
     }),
   ) as fc.Arbitrary<Draft>;
@@ -529,6 +553,19 @@ function buildOgx(d: Draft, options: OgxOptions): { server: Record<string, any>;
     overrides.env = [...(overrides.env ?? []), { name: 'POSTGRES_DB', value: 'ogx' }, { name: 'POSTGRES_USER', value: 'ogx' }];
   }
   if (d.registryRefresh !== undefined) spec.registryRefreshIntervalSeconds = d.registryRefresh;
+  // Praxis mode needs OGX 1.2 (server.tenancy); on an older release the draft renders without it.
+  if (d.praxis && compareVersions(release, '1.2.0') >= 0) {
+    const praxis: Record<string, unknown> = {};
+    if (d.praxis.enabled !== undefined) praxis.enabled = d.praxis.enabled;
+    if (d.praxis.selector) praxis.praxisSelector = { namespace: 'praxis', podSelector: { matchLabels: { 'app.kubernetes.io/name': 'praxis' } } };
+    if (d.praxis.migration) {
+      const target = { name: 'praxis-db', key: 'url' };
+      praxis.migrationJob = { ...clean(d.praxis.migration), targetConnectionString: target };
+      // Its Secret (and value) only when the Job is rendered: otherwise nothing reads it.
+      if (d.praxis.enabled !== false && d.praxis.migration.enabled !== false) refs.push(target);
+    }
+    spec.praxisMode = praxis;
+  }
 
   const annotations: Record<string, string> = {};
   if (d.release !== undefined) annotations['llamastack.io/release'] = d.release;

@@ -13,6 +13,7 @@ import { validOgxServer } from './ogx-arbitraries.js';
 import { errorsOf, generated, numRuns, renderBuild, renderKrm, resourceList, shuffledKeys, streamOf } from './render.js';
 
 const inputOf = (g: GeneratedLlsd): object[] => [g.llsd, ...g.secrets];
+const praxisOn = (g: GeneratedLlsd): boolean => g.llsd.spec.praxisMode !== undefined && g.llsd.spec.praxisMode.enabled !== false;
 const summaryOf = /^(generated config\.yaml|uses config\.yaml from the ConfigMap|sets no providers)/;
 
 describe('valid OGXServers', () => {
@@ -25,11 +26,13 @@ describe('valid OGXServers', () => {
         const kinds = generated(items).map((o) => o.kind);
         expect(kinds).toEqual(expect.arrayContaining(['Deployment', 'Service', 'ServiceAccount']));
         // A generated config is a ConfigMap of its own; override and none mode mount none of ours.
-        expect(
-          kinds.includes('ConfigMap') ||
-            !('providers' in g.llsd.spec || 'storage' in g.llsd.spec || 'resources' in g.llsd.spec || 'disabledAPIs' in g.llsd.spec),
-          stringify(g.llsd),
-        ).toBe(true);
+        const declarative = ['providers', 'storage', 'resources', 'disabledAPIs'].some((k) => k in g.llsd.spec);
+        const praxisGenerates = praxisOn(g) && !('overrideConfig' in g.llsd.spec);
+        expect(kinds.includes('ConfigMap') || !(declarative || praxisGenerates), stringify(g.llsd)).toBe(true);
+        // Praxis mode: no Ingress; the migration Job exactly when migrationJob is on.
+        if (praxisOn(g)) expect(kinds).not.toContain('Ingress');
+        const jobWanted = praxisOn(g) && g.llsd.spec.praxisMode.migrationJob !== undefined && g.llsd.spec.praxisMode.migrationJob.enabled !== false;
+        expect(kinds.includes('Job'), stringify(g.llsd)).toBe(jobWanted);
         for (const object of generated(items)) expect(schemaProblem(object), `${object.kind}/${object.metadata.name}\n${stringify(g.llsd)}`).toBeUndefined();
       }),
       { numRuns },
@@ -42,7 +45,8 @@ describe('valid OGXServers', () => {
         const objects = generated(renderBuild(inputOf(g)).items) as Array<Record<string, any>>;
         const access = g.llsd.spec.network?.externalAccess;
         const ingresses = objects.filter((o) => o.kind === 'Ingress');
-        if (access?.enabled === true) {
+        // Praxis mode renders no Ingress, whatever externalAccess asks.
+        if (access?.enabled === true && g.llsd.spec.praxisMode?.enabled !== true) {
           const tls = [{ hosts: [access.hostname], secretName: access.tls.secretName }];
           expect(ingresses.map((i) => [i.spec.rules[0].host, i.spec.tls])).toEqual([[access.hostname, tls]]);
         } else expect(ingresses).toEqual([]);
@@ -156,6 +160,13 @@ describe('the OGXServer arbitrary', () => {
       'workload storage': (g) => g.llsd.spec.workload?.storage !== undefined,
       'override volumes': (g) => g.llsd.spec.workload?.overrides?.volumes !== undefined,
       postgresDemo: (g) => g.llsd.spec.distribution.name === 'postgres-demo',
+      'praxis mode': (g) => praxisOn(g),
+      'praxis mode off': (g) => g.llsd.spec.praxisMode?.enabled === false,
+      'praxis selector': (g) => praxisOn(g) && g.llsd.spec.praxisMode.praxisSelector !== undefined,
+      'praxis migration Job': (g) => praxisOn(g) && g.llsd.spec.praxisMode.migrationJob !== undefined && g.llsd.spec.praxisMode.migrationJob.enabled !== false,
+      'praxis migration off': (g) => praxisOn(g) && g.llsd.spec.praxisMode.migrationJob?.enabled === false,
+      'praxis with external access': (g) => praxisOn(g) && g.llsd.spec.network?.externalAccess?.enabled === true,
+      'praxis distribution only': (g) => praxisOn(g) && !['providers', 'resources', 'storage', 'disabledAPIs', 'overrideConfig'].some((k) => k in g.llsd.spec),
       ...Object.fromEntries(
         ogxServerReleases().map((r) => [`release ${r}`, (g: GeneratedLlsd) => g.llsd.metadata.annotations?.['llamastack.io/release'] === r]),
       ),
