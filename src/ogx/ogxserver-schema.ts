@@ -23,8 +23,11 @@ export const ogxKind = 'OGXServer';
 export const ogxVersion = 'v1beta1';
 export const ogxApiVersion = `${ogxGroup}/${ogxVersion}`;
 
-/** The API names `disabledAPIs` accepts, in the CRD's order. */
-export const ogxDisableableApis = ['batches', 'file_processors', 'inference', 'responses', 'tool_runtime', 'vector_io', 'files'] as const;
+/**
+ * The API names `disabledAPIs` accepts, in the CRD's order: those of 1784464, and `conversations`,
+ * added on the operator's main (OPERATOR-MAIN-2026-09.md §2.3), which has no providers to configure.
+ */
+export const ogxDisableableApis = ['batches', 'file_processors', 'inference', 'responses', 'tool_runtime', 'vector_io', 'files', 'conversations'] as const;
 
 /** The OGXServer schemas, built on first use. */
 export const ogxSchemas = lazily(defineSchemas);
@@ -77,8 +80,12 @@ function defineSchemas() {
       externalAccess: described(
         z.optional(
           z.strictObject({
-            enabled: described(z._default(z.boolean(), false), 'Create an Ingress.'),
-            hostname: optionalString('Host name (the operator ignores it).'),
+            enabled: described(z._default(z.boolean(), false), 'Create an Ingress; needs `hostname` and `tls`.'),
+            hostname: optionalString('Host name of the Ingress; required when `enabled` is true.'),
+            tls: described(
+              z.optional(z.strictObject({ secretName: described(nonEmpty(), 'A kubernetes.io/tls Secret with the certificate for `hostname`.') })),
+              'TLS of the Ingress; required when `enabled` is true.',
+            ),
           }),
         ),
         'Access from outside the cluster.',
@@ -157,7 +164,10 @@ function defineSchemas() {
   const spec = described(
     z.strictObject({
       baseConfig: z.optional(configMapRef('A ConfigMap key with the config.yaml to generate from.')),
-      disabledAPIs: described(z.optional(z.array(z.enum(ogxDisableableApis)).check(z.minLength(1), z.maxLength(7))), 'APIs to remove from `apis`.'),
+      disabledAPIs: described(
+        z.optional(z.array(z.enum(ogxDisableableApis)).check(z.minLength(1), z.maxLength(ogxDisableableApis.length))),
+        'APIs to remove from `apis`.',
+      ),
       distribution: described(
         z.strictObject({
           image: described(z.optional(z.string()), 'An image, used as written.'),

@@ -161,6 +161,20 @@ const sqlRule = on('storage.sql', (sql, path) => {
   return [];
 });
 
+// The operator's main (OPERATOR-MAIN-2026-09.md §2.3, PR #330): an Ingress needs a host and a
+// certificate. Reported at the missing field, with what to write.
+const externalAccessRule = on('network.externalAccess', (access, path) => {
+  if (access.enabled !== true) return [];
+  const problems: FieldProblem[] = [];
+  if (!has(access, 'hostname')) problems.push({ path: [...path, 'hostname'], message:
+    'hostname is required when external access is enabled: add the host name the Ingress answers on, for example `hostname: ogx.example.com`, ' +
+    'or set `enabled: false`' });
+  if (!has(access, 'tls')) problems.push({ path: [...path, 'tls'], message:
+    'tls is required when external access is enabled: name the kubernetes.io/tls Secret with the certificate for the host, for example ' +
+    '`tls: {secretName: ogx-tls}`, or set `enabled: false`' });
+  return problems;
+});
+
 const autoscalingRule = on('workload.autoscaling', (autoscaling, path) =>
   has(autoscaling, 'minReplicas') && (autoscaling.maxReplicas as number) < (autoscaling.minReplicas as number)
     ? [{ path: [...path, 'maxReplicas'], message:
@@ -224,6 +238,7 @@ const celRules: CelRule[] = [
   kvRule,
   sqlRule,
   notEmptyIfSpecified('network.externalAccess', ['hostname']),
+  externalAccessRule,
   autoscalingRule,
   notEmptyIfSpecified('workload.storage', ['mountPath']),
   storageSizeRule,

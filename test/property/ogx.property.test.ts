@@ -127,6 +127,11 @@ describe('the OGXServer arbitrary', () => {
       disabledAPIs: (g) => g.llsd.spec.disabledAPIs !== undefined,
       'network policy ingress': (g) => g.llsd.spec.network?.policy?.ingress !== undefined,
       'external access': (g) => g.llsd.spec.network?.externalAccess?.enabled === true,
+      'external access with hostname and tls': (g) =>
+        g.llsd.spec.network?.externalAccess?.hostname !== undefined && g.llsd.spec.network.externalAccess.tls?.secretName !== undefined,
+      'disabled external access with tls': (g) =>
+        g.llsd.spec.network?.externalAccess?.enabled === false && g.llsd.spec.network.externalAccess.tls !== undefined,
+      'conversations disabled': (g) => (g.llsd.spec.disabledAPIs ?? []).includes('conversations'),
       'monitoring off': (g) => g.llsd.spec.monitoring?.enabled === false,
       'CA trust': (g) => g.llsd.spec.tls !== undefined,
       replicas: (g) => (g.llsd.spec.workload?.replicas ?? 0) > 1,

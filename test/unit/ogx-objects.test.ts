@@ -14,6 +14,9 @@ import type { OgxPlan } from '../../src/ogx/plan.js';
 import { schemaProblem } from '../kubernetes-models.js';
 import { itemFrom } from '../support.js';
 
+/** External access as the operator's main requires it: `hostname` and `tls` with `enabled`. */
+const exposed = 'externalAccess: {enabled: true, hostname: ogx.example.com, tls: {secretName: ogx-tls}}';
+
 type Obj = Record<string, any>;
 
 const commonLabels = { 'app.kubernetes.io/managed-by': 'ogx-operator', 'app.kubernetes.io/part-of': 'ogx', 'ogx.io/watch': 'true' };
@@ -75,7 +78,7 @@ const envValue = (objects: KrmObject[], name: string): unknown => container(obje
 describe('OGXServer objects: names, order, labels (upstream objects: names, labels and order)', () => {
   it('are the kustomization kinds in its order, each `<name>-<suffix>` but the Deployment, with the generated config first', () => {
     const objects = render(
-      plan('workload:\n  replicas: 2\n  storage: {}\n  autoscaling: {maxReplicas: 3}\nnetwork:\n  externalAccess: {enabled: true}', {
+      plan(`workload:\n  replicas: 2\n  storage: {}\n  autoscaling: {maxReplicas: 3}\nnetwork:\n  ${exposed}`, {
         mode: 'generated',
         caBundle: { configMapName: 'my-ca', pem: 'PEM', certificates: 1 },
       }),
@@ -546,7 +549,7 @@ describe('NetworkPolicy (§8)', () => {
 
 describe('Ingress (§9)', () => {
   it('externalAccess.enabled: one rule without host (hostname ignored), `/` Prefix to `<name>-service` on the port number, no class or tls', () => {
-    const ingress = get(render(plan('network:\n  port: 9000\n  externalAccess: {enabled: true, hostname: ogx.example.com}')), 'Ingress');
+    const ingress = get(render(plan(`network:\n  port: 9000\n  ${exposed}`)), 'Ingress');
     expect(ingress.metadata.name).toBe('srv-ingress');
     expect(ingress.metadata.labels).toEqual({ 'app.kubernetes.io/managed-by': 'ogx-operator', 'app.kubernetes.io/instance': 'srv' });
     expect(ingress.spec).toEqual({
@@ -562,7 +565,7 @@ describe('Ingress (§9)', () => {
   it('takes the `ingressClass` and `ingressAnnotations` options', () => {
     const ingress = get(
       render(
-        plan('network:\n  externalAccess: {enabled: true}'),
+        plan(`network:\n  ${exposed}`),
         undefined,
         options({ ingressClass: 'nginx', ingressAnnotations: { 'a.example.com/b': 'c' } }),
       ),
@@ -598,7 +601,7 @@ describe('release facts', () => {
 describe('ingress controller and warnings', () => {
   it('the `ingressControllerNamespace` option admits that namespace to an externally accessible server (not upstream)', () => {
     const from = get(
-      render(plan('network:\n  externalAccess: {enabled: true}'), undefined, options({ ingressControllerNamespace: 'ingress-nginx' })),
+      render(plan(`network:\n  ${exposed}`), undefined, options({ ingressControllerNamespace: 'ingress-nginx' })),
       'NetworkPolicy',
     ).spec.ingress[0].from;
     expect(from.at(-1)).toEqual({ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'ingress-nginx' } } });
@@ -607,7 +610,7 @@ describe('ingress controller and warnings', () => {
   });
 
   it('warns that `externalAccess.hostname` sets no host', () => {
-    expect(ogxObjectProblems(plan('network:\n  externalAccess: {enabled: true, hostname: ogx.example.com}'), undefined)).toEqual([
+    expect(ogxObjectProblems(plan(`network:\n  ${exposed}`), undefined)).toEqual([
       {
         severity: 'warning',
         code: 'field-has-no-effect',
