@@ -192,7 +192,7 @@ export function structural(node: JsonSchema, at: string): StructuralSchema {
 /** The JSON Schema keywords `structural()` translates; any other one is an error to fix here. */
 const knownKeywords = new Set(['$schema', 'title', 'description', 'default', 'type', 'properties', 'required', 'additionalProperties',
   'propertyNames', 'items', 'enum', 'const', 'pattern', 'minLength', 'maxLength', 'minimum', 'maximum', 'exclusiveMinimum', 'minItems', 'maxItems',
-  'minProperties', 'maxProperties']);
+  'minProperties', 'maxProperties', 'examples']);
 
 function objectNode(node: JsonSchema, out: StructuralSchema, at: string): StructuralSchema {
   out.type = 'object';
@@ -213,7 +213,7 @@ function objectNode(node: JsonSchema, out: StructuralSchema, at: string): Struct
 }
 
 function fromUnion(node: JsonSchema, at: string): StructuralSchema {
-  const extra = Object.keys(node).filter((key) => !['anyOf', 'description', '$schema', 'title'].includes(key));
+  const extra = Object.keys(node).filter((key) => !['anyOf', 'description', '$schema', 'title', 'examples'].includes(key));
   if (extra.length > 0) throw new Error(`${at}: no structural form for ${extra.join(', ')} on a union`);
   const members = (node.anyOf ?? []).map((member, i) => asSchema(member, `${at}|${i}`));
   const types = members.map((member) => (member.anyOf ? 'union' : member.type));

@@ -550,6 +550,7 @@ export function ogxProviderSchemas(h: ReturnType<typeof ogxSchemaHelpers>) {
       vectorIo: z.optional(vectorIo),
     }),
     'Providers per API; they replace the base config\'s providers of that API.',
+    { inference: { remote: { vllm: [{ endpoint: 'http://vllm:8000/v1' }] } } },
   );
   return { providers, customProvider, providerNetwork, vectorStoresConfig };
 }

@@ -89,6 +89,7 @@ function defineSchemas() {
           }),
         ),
         'Access from outside the cluster.',
+        { enabled: true, hostname: 'ogx.example.com', tls: { secretName: 'ogx-tls' } },
       ),
       policy: described(
         z.optional(
