@@ -27,6 +27,7 @@ export function withOgxHints(problems: readonly FieldProblem[], object: unknown)
           `\`${key}: {name: <secret>, key: <key>}\`` };
       }
       if (problem.message.startsWith('is not a known field')) return llsdFieldHint(problem) ?? problem;
+      if (problem.message === 'is required') return requiredHint(problem);
       const shape = shapeMessage.exec(problem.message);
       if (shape) return { ...problem, message: shapeHint(problem.path, shape[1] as 'mapping' | 'list', valueAt(object, problem.path)) };
       return problem;
@@ -66,6 +67,14 @@ function llsdFieldHint(problem: FieldProblem): FieldProblem | undefined {
     ...problem,
     message: `is not an OGXServer field; did you mean \`spec.${entry.ogx}\`? (a LlamaStackDistribution's \`${entry.llsd}\`)${note}`,
   };
+}
+
+/** A missing field: what to add, with an example value. */
+function requiredHint(problem: FieldProblem): FieldProblem {
+  const key = problem.path.at(-1);
+  const node = problem.path[0] === 'spec' ? nodeAt(specSchema(), problem.path.slice(1)) : undefined;
+  if (typeof key !== 'string' || !node) return problem;
+  return { ...problem, message: `is required: add \`${key}: ${exampleOf(node, key, 1)}\`` };
 }
 
 // ---- shapes --------------------------------------------------------------------------------------
@@ -194,6 +203,7 @@ const stringExamples: Record<string, string> = {
   uri: 'http://…',
   hostname: 'ogx.example.com',
   secretName: '<secret>',
+  key: '<key>',
   type: 'remote::…',
   name: '<name>',
 };

@@ -79,6 +79,16 @@ describe('OGXServer shape errors say what to write', () => {
       'spec.workload.overrides.env',
       'must be a list, not a mapping: put it in a list, one item each: `env: [{name: <name>, …}]`',
     ],
+    // A missing field: what to add.
+    ['providers: {inference: {remote: {vllm: [{id: v}]}}}', 'spec.providers.inference.remote.vllm.0.endpoint', 'is required: add `endpoint: http://…`'],
+    [
+      'providers: {inference: {remote: {openai: [{id: o}]}}}',
+      'spec.providers.inference.remote.openai.0.apiKey',
+      'is required: add `apiKey: {name: <secret>, key: <key>}`',
+    ],
+    ['providers: {inference: {remote: {custom: [{id: c}]}}}', 'spec.providers.inference.remote.custom.0.type', 'is required: add `type: remote::…`'],
+    ['tls: {trust: {caCertificates: [{name: ca}]}}', 'spec.tls.trust.caCertificates.0.key', 'is required: add `key: <key>`'],
+    ['workload: {autoscaling: {minReplicas: 1}}', 'spec.workload.autoscaling.maxReplicas', 'is required: add `maxReplicas: 1`'],
     // An enum lists only the values it accepts.
     ['storage: {sql: {type: redis}}', 'spec.storage.sql.type', 'must be one of `sqlite`, `postgres`, not "redis"'],
     ['storage: {kv: {type: postgres}}', 'spec.storage.kv.type', 'must be one of `sqlite`, `redis`, not "postgres"'],
