@@ -9,6 +9,7 @@ import { parseAllDocuments } from 'yaml';
 import { structural, type StructuralSchema, type ValidationRule } from '../../src/core/crd.js';
 import { environmentFor, evaluate, undeclaredFields } from './cel.js';
 import { crd } from '../../src/llsd/crd.js';
+import { ogxCrd } from '../../src/ogx/crd.js';
 import { jsonSchemaOf, jsonSchemaOfLlsd, jsonSchemaOfSpec } from '../../src/llsd/json-schema.js';
 import { parseLlsd } from '../../src/llsd/llsd.js';
 import { llsdV1alpha2Schemas } from '../../src/llsd/llsd-v1alpha2.js';
@@ -426,6 +427,13 @@ describe('the CRD', () => {
     // Kubernetes allows only restrictions on metadata.name and generateName, and no description.
     expect(root.properties?.metadata).toEqual({ type: 'object', properties: { name: expect.objectContaining({ type: 'string' }) } });
     expect(Object.keys(root.properties ?? {})).toEqual(['apiVersion', 'kind', 'metadata', 'spec', 'status']);
+  });
+
+  // The OGXServer's CRD (src/ogx/crd.ts) is made by the same structural(); test/unit/ogx-crd.test.ts compares it with upstream's.
+  it('the OGXServer CRD has a structural schema too', () => {
+    const root = ogxCrd().spec.versions[0]?.schema.openAPIV3Schema ?? {};
+    expect(structuralProblems(root, 'v1beta1')).toEqual([]);
+    expect(JSON.stringify(root)).not.toMatch(/"\$ref"|"oneOf"|"allOf"|"not"|"\$schema"|"const"|"propertyNames"|"examples"|"additionalProperties":false/);
   });
 
   it('the v1alpha2 field docs are the zod descriptions', () => {
