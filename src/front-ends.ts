@@ -32,6 +32,7 @@ import { generateOgxConfig, unregistrableModels } from './ogx/generate.js';
 import { isOgxServerObject, ogxApiVersion, ogxGroup, ogxKind, ogxNearMiss, parseOgxServer, type OgxServer } from './ogx/ogxserver.js';
 import { planOgxServer, type OgxPlan } from './ogx/plan.js';
 import { checkOgxReferences } from './ogx/references.js';
+import { praxisProblems } from './ogx/praxis.js';
 
 type Path = FieldProblem['path'];
 
@@ -151,6 +152,7 @@ const ogxFrontEnd: FrontEnd<OgxServer, OgxPlan, GeneratedConfig | undefined> = {
       ...unregistrableModels(plan),
       ...checkOgxScaling(served, plan),
       ...ogxObjectProblems(plan, config, options),
+      ...praxisProblems(plan, config, options),
     ];
     return problems.some(isError) ? { ok: false, problems } : { ok: true, config, problems };
   },

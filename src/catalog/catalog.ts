@@ -10,6 +10,7 @@ import type {
   ExternalProviderSettings,
   OgxObjects,
   OgxDivergences,
+  OgxLlsdFields,
   ProviderRow,
   ProviderSpec,
   ReleaseNotes,
@@ -25,6 +26,7 @@ export type {
   DistributionCatalog,
   ExternalProviderSettings,
   OgxDivergences,
+  OgxLlsdFields,
   OgxObjects,
   ProviderRow,
   ProviderSpec,
@@ -52,6 +54,8 @@ export const externalProviderSettings = (): ExternalProviderSettings => file('ex
 export const releaseNotes = (): ReleaseNotes => file('release-notes.yaml');
 /** Where the OGXServer config differs from the OGX operator's, and the data the differences need. */
 export const ogxDivergences = (): OgxDivergences => file('ogx-divergences.yaml');
+/** LLSD fields and where an OGXServer has them, for "did you mean" (read only when an OGXServer has an unknown field). */
+export const ogxLlsdFields = (): OgxLlsdFields => file('ogx-llsd-fields.yaml');
 
 /** The first release of the first profile with `has` (profiles are in release order), for "read from X on" messages. */
 export function firstProfileSince(has: (profile: ReleaseProfile) => boolean): string | undefined {

@@ -374,3 +374,20 @@ export const ogxDivergencesSchema = z.strictObject({
   table: z.array(z.strictObject({ ref: z.string(), operator: z.string(), ours: z.string(), why: z.string() })),
 });
 export type OgxDivergences = z.infer<typeof ogxDivergencesSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// configs/ogx-llsd-fields.yaml: LlamaStackDistribution fields and where an OGXServer has them (hand-written)
+
+export const ogxLlsdFieldsSchema = z.strictObject({
+  fields: z.array(
+    z.strictObject({
+      /** The LLSD path under `spec`, dotted, without list indexes. */
+      llsd: z.string(),
+      /** The OGXServer path under `spec`, or null when there is none. */
+      ogx: z.nullable(z.string()),
+      /** What else to write, or what to do instead. */
+      note: z.optional(z.string()),
+    }),
+  ),
+});
+export type OgxLlsdFields = z.infer<typeof ogxLlsdFieldsSchema>;

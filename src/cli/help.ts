@@ -5,7 +5,7 @@ import { version } from '../version.js';
 export { version };
 
 export const help = {
-  main: `llsd-render ${version}: render LlamaStackDistribution resources into a llama-stack config.yaml and Kubernetes manifests.
+  main: `llsd-render ${version}: render LlamaStackDistribution and OGXServer resources into a config.yaml and Kubernetes manifests.
 
 Usage:
   llsd-render                       KRM function: read a ResourceList on stdin, write one on stdout
@@ -13,10 +13,10 @@ Usage:
   llsd-render validate PATH...      check the YAML files under PATH; print the results
   llsd-render convert PATH...       print the YAML files under PATH with v1alpha1 LLSDs as v1alpha2
                                     (--to ogx.io/v1beta1: every LLSD as an OGXServer)
-  llsd-render schema --json-schema | --crd
-                                    print the JSON Schema of the LLSD spec, or the CRD
+  llsd-render schema [--kind OGXServer] --json-schema | --crd
+                                    print the JSON Schema of the LLSD (or OGXServer) spec, or the CRD
   llsd-render webhook --cert FILE --key FILE
-                                    serve the CRD conversion webhook (HTTPS)
+                                    serve the LLSD CRD's conversion webhook (HTTPS)
   llsd-render image-labels CONFIG   print the OCI labels that carry a config.yaml in an image
 
 Options:
@@ -29,12 +29,13 @@ Every error is also printed on stderr as <file>:<line>: <namespace>/<name>: <fie
   build: `Usage: llsd-render build [options] PATH...
 
 Reads every *.yaml and *.yml file under each PATH (recursively; dot-files, dot-directories and
-node_modules are skipped), renders each LlamaStackDistribution, and prints a multi-document YAML
-stream of what to apply: the generated objects and the other resources, never the
-LlamaStackDistributions, RenderConfigs, Kustomizations, Kptfiles or local-config objects.
+node_modules are skipped), renders each LlamaStackDistribution (llamastack.io/v1alpha2 or
+v1alpha1) and OGXServer (ogx.io/v1beta1), and prints a multi-document YAML stream of what to
+apply: the generated objects and the other resources, never the LlamaStackDistributions,
+OGXServers, RenderConfigs, Kustomizations, Kptfiles or local-config objects.
 
 Options:
-  -o, --output DIR    write one file per LlamaStackDistribution into DIR (<name>.yaml, or
+  -o, --output DIR    write one file per LlamaStackDistribution or OGXServer into DIR (<name>.yaml, or
                       <namespace>/<name>.yaml), and the other resources into DIR/_passthrough.yaml
   --config FILE       render options: a RenderConfig (fn.llamastack.io/v1alpha1) or a ConfigMap
                       (each option it sets wins over a RenderConfig among the inputs)
@@ -45,8 +46,8 @@ Options:
 `,
   validate: `Usage: llsd-render validate [options] PATH...
 
-Checks every LlamaStackDistribution under each PATH as build would, and prints the results.
-Exits 1 when there is an error.
+Checks every LlamaStackDistribution and OGXServer under each PATH as build would, and prints the
+results. Exits 1 when there is an error.
 
 Options:
   --config FILE       render options: a RenderConfig (fn.llamastack.io/v1alpha1) or a ConfigMap
@@ -58,7 +59,7 @@ Options:
 
 Reads every *.yaml and *.yml file under each PATH as build does, and prints all their documents,
 in order, as one multi-document YAML stream, with every LlamaStackDistribution that is not in
-VERSION converted to it. The other documents are printed as they are. The input is checked
+VERSION converted to it. The other documents, OGXServers among them, are printed as they are. The input is checked
 against the schema of its version first; errors go to stderr and nothing is printed.
 
 Fields the other version cannot hold are kept as JSON in the annotation
@@ -77,10 +78,11 @@ Options:
 `,
   webhook: `Usage: llsd-render webhook --cert FILE --key FILE [--port PORT] [--address ADDRESS]
 
-Serves the CustomResourceDefinition conversion webhook over HTTPS: POST an
+Serves the LlamaStackDistribution CRD's conversion webhook over HTTPS: POST an
 apiextensions.k8s.io/v1 ConversionReview to /convert (or /) and every object in it is converted
 to request.desiredAPIVersion, as convert does (lossless, through the annotation
 llamastack.io/conversion-data). GET /healthz answers 200. Stops on SIGTERM or SIGINT.
+The OGXServer CRD has one version and needs no conversion webhook.
 
 Options:
   --cert FILE         PEM server certificate (the CRD's caBundle must trust it)
@@ -99,17 +101,21 @@ Bounds on every client (environment; a value that cannot be used stops it with e
                       (default 32); past it 503 with Retry-After
 A body nested more than 200 levels deep is refused with 400 before it is parsed.
 `,
-  schema: `Usage: llsd-render schema --json-schema [--document] | --crd
+  schema: `Usage: llsd-render schema [--kind KIND] --json-schema [--document] | --crd
 
-Prints a schema generated from the LlamaStackDistribution (llamastack.io/v1alpha2) field docs.
+Prints a schema generated from the field docs of a kind: LlamaStackDistribution
+(llamastack.io/v1alpha2, the default) or OGXServer (ogx.io/v1beta1).
 
 Options:
+  --kind KIND         LlamaStackDistribution (default) or OGXServer
   --json-schema       the JSON Schema (draft 2020-12) of \`spec\`, as JSON
-  --document          with --json-schema: the schema of a whole LlamaStackDistribution
-                      (apiVersion, kind, metadata, spec), for an editor:
+  --document          with --json-schema: the schema of a whole resource (apiVersion, kind,
+                      metadata, spec), for an editor:
                       # yaml-language-server: $schema=llsd.schema.json
-  --crd               the CustomResourceDefinition, as YAML: v1alpha2 stored, CEL rules for the
-                      checks across fields that the API server can run
+  --crd               the CustomResourceDefinition, as YAML, with CEL rules for the checks
+                      across fields that the API server can run: for LlamaStackDistribution
+                      v1alpha2 stored and v1alpha1 served; for OGXServer v1beta1, with the
+                      OGX operator's rules and messages
   -h, --help          show this help
   -v, --version       print the version
 
@@ -118,8 +124,8 @@ These schemas check the shape of each field; \`llsd-render validate\` checks eve
   'image-labels': `Usage: llsd-render image-labels [--format lines|flags|json] [--layer DIGEST --path PATH] CONFIG
 
 Prints the OCI labels that carry CONFIG, a llama-stack config.yaml, in a distribution image, so
-that llsd-render reads it as the base config of an LLSD with \`spec.distribution.image\` and no
-overrideConfig:
+that llsd-render reads it as the base config of an LLSD or OGXServer with
+\`spec.distribution.image\` and no overrideConfig:
   io.llamastack.config.base64   the config, base64-encoded (configs under 50 KB)
   io.llamastack.config.version  its config schema version (2)
 With --layer and --path, the config stays a file in the image and the labels point at it:

@@ -5,6 +5,7 @@ import { isPlainObject } from '../lib/objects.js';
 import type { FieldProblem } from '../lib/issues.js';
 import { quote } from '../lib/quote.js';
 import type { OgxPlan } from '../ogx/plan.js';
+import type { OgxServerSpec } from '../ogx/ogxserver.js';
 import type { GeneratedConfig } from './config-file.js';
 import { imageFacts, imageStateDirectory } from './workload.js';
 
@@ -105,3 +106,9 @@ export const adoptStorageAnnotation = 'ogx.io/adopt-storage';
 export const adoptNetworkingAnnotation = 'ogx.io/adopt-networking';
 /** The label the operator puts on what it adopted. */
 export const adoptedFromLabel = 'ogx.io/adopted-from';
+
+/** As `IsPraxisModeEnabled()`: `praxisMode` present, `enabled` not false (the CRD default is true). */
+export const ogxPraxisEnabled = (spec: OgxServerSpec): boolean => spec.praxisMode !== undefined && spec.praxisMode.enabled;
+
+/** The migration Job is wanted: Praxis mode on and `migrationJob` present with `enabled` not false. */
+export const ogxPraxisMigration = (spec: OgxServerSpec): boolean => ogxPraxisEnabled(spec) && spec.praxisMode?.migrationJob?.enabled === true;

@@ -22,14 +22,15 @@ export function lazily<T>(build: () => T): () => T {
 }
 
 /**
- * `schema` with a field doc, registered in `z.globalRegistry` as classic zod's `.describe()` does;
+ * `schema` with a field doc (and an example of its value, when given), registered in `z.globalRegistry` as classic zod's `.describe()` does;
  * the JSON Schema and the CRD take their descriptions from there. It registers `schema` itself
  * (classic registered a clone): pass a schema made for this place, such as `z.optional(x)`, never
  * a schema that is also used elsewhere; clone such a one first (`described(x.clone(), …)`).
  */
-export function described<T extends z.core.$ZodType>(schema: T, description: string): T {
+export function described<T extends z.core.$ZodType>(schema: T, description: string, example?: unknown): T {
   if (z.globalRegistry.has(schema))
     throw new Error(`described(): the schema is already described ("${z.globalRegistry.get(schema)?.description}"); clone it first`);
-  z.globalRegistry.add(schema, { description });
+  // An example, where the generated one would not do (a field another needs), becomes the JSON Schema's `examples`.
+  z.globalRegistry.add(schema, example === undefined ? { description } : { description, examples: [example] });
   return schema;
 }

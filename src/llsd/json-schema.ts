@@ -6,10 +6,10 @@
 //
 // These schemas check the shape of each field; the rules across fields (`rules.ts`) are not in
 // them. The CRD (`crd.ts`) is derived from `jsonSchemaOfSpec()`.
-import { z } from '../lib/zod.js';
+import { jsonSchemaOf, titled, type JsonSchema } from '../core/crd.js';
 import { group, kind, llsdV1alpha2Schemas, version } from './llsd-v1alpha2.js';
 
-export type JsonSchema = z.core.JSONSchema.BaseSchema;
+export { jsonSchemaOf, type JsonSchema } from '../core/crd.js';
 
 /** The JSON Schema of a v1alpha2 `spec`; objects that zod declares strict have `additionalProperties: false`. */
 export function jsonSchemaOfSpec(): JsonSchema {
@@ -23,12 +23,3 @@ export function jsonSchemaOfLlsd(): JsonSchema {
       `fields.`,
   });
 }
-
-/** The JSON Schema of any zod schema, with the options used here (the CRD's versions use it). */
-export const jsonSchemaOf = (schema: z.core.$ZodType): JsonSchema => z.toJSONSchema(schema, options);
-
-/** `$schema` and `title` first, for a reader of the printed schema. */
-const titled = (schema: JsonSchema, title: string, extra: JsonSchema = {}): JsonSchema => ({ $schema: schema.$schema, title, ...schema, ...extra });
-
-/** `io: 'input'`: the schema of what a user writes, before any default is applied. */
-const options = { target: 'draft-2020-12', io: 'input' } as const;

@@ -16,11 +16,10 @@ import type { RenderOptions } from '../core/render-config.js';
 import { ogxObjects } from '../catalog/catalog.js';
 import { quote } from '../lib/quote.js';
 import type { OgxPlan } from '../ogx/plan.js';
-import { ogxMetricsPort, ogxPort, ogxSource } from '../core/ogx-workload.js';
+import { ogxMetricsPort, ogxPort, ogxPraxisEnabled, ogxSource } from '../core/ogx-workload.js';
 import type { Plan } from '../llsd/plan.js';
 import { serverPort } from '../core/workload.js';
 import { exposureOf } from './exposure.js';
-import { ogxPraxisEnabled, praxisIngressRules } from '../ogx/praxis.js';
 import type { Metadata, NetworkPolicy, NetworkPolicyEgressRule, NetworkPolicyIngressRule, NetworkPolicyPeer } from './k8s.js';
 import { names, ogxNames } from './metadata.js';
 
@@ -225,3 +224,26 @@ const allowedFromPath = ['spec', 'networking', 'allowedFrom'];
 const namespaceNameLabel = 'kubernetes.io/metadata.name';
 /** The label OpenShift puts on the router namespaces. */
 const openShiftPolicyGroup = 'network.openshift.io/policy-group';
+
+/**
+ * The NetworkPolicy's ingress in Praxis mode (networkpolicy_transformer.go): the Praxis peer
+ * (`praxisSelector`, else `app: payload-processing` in `openshift-ingress`) and the operator
+ * namespace on the API port, monitoring on the metrics port, then the user's `policy.ingress`
+ * rules appended (they cannot remove the lock-down).
+ */
+function praxisIngressRules(plan: OgxPlan, options: RenderOptions, port: number, metrics: number | undefined): NetworkPolicyIngressRule[] {
+  const { networkPolicy, praxis } = ogxObjects();
+  const selector = plan.server.spec.praxisMode?.praxisSelector;
+  const byName = (namespace: string): NetworkPolicyPeer['namespaceSelector'] => ({ matchLabels: { [networkPolicy.namespaceNameLabel]: namespace } });
+  const praxisPeer: NetworkPolicyPeer = selector
+    ? { podSelector: selector.podSelector as NetworkPolicyPeer['podSelector'], namespaceSelector: byName(selector.namespace) }
+    : { podSelector: { matchLabels: { ...praxis.podLabels } }, namespaceSelector: byName(praxis.namespace) };
+  const rules: NetworkPolicyIngressRule[] = [
+    { from: [praxisPeer, { namespaceSelector: byName(options.ogxOperatorNamespace) }], ports: [{ protocol: 'TCP', port }] },
+  ];
+  if (metrics !== undefined) {
+    rules.push({ from: [{ namespaceSelector: { matchLabels: networkPolicy.monitoringPeer } }], ports: [{ protocol: 'TCP', port: metrics }] });
+  }
+  const user = (plan.server.spec.network?.policy?.ingress ?? []) as NetworkPolicyIngressRule[];
+  return [...rules, ...user];
+}

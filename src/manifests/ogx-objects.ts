@@ -20,6 +20,8 @@ import {
   ogxPort,
   ogxReplicas,
   ogxServesTls,
+  ogxPraxisEnabled,
+  ogxPraxisMigration,
   ogxSource,
 } from '../core/ogx-workload.js';
 import { minReplicas } from '../core/workload.js';
@@ -33,7 +35,6 @@ import { type Source, ogxInstanceLabel, ogxMetadata, ogxNames, ogxOwnMetadata, o
 import { ogxNetworkPolicyProblems, ogxPolicyRules, renderNetworkPolicy } from './network-policy.js';
 import { ogxDeployment, ogxDeploymentProblems, ogxMigrationJob } from './ogx-pod.js';
 import { renderJob } from './job.js';
-import { ogxPraxisEnabled, ogxPraxisMigration, praxisProblems } from '../ogx/praxis.js';
 import { renderPersistentVolumeClaim } from './persistent-volume-claim.js';
 import { renderPodDisruptionBudget } from './pod-disruption-budget.js';
 import { renderPrometheusRule } from './prometheus-rule.js';
@@ -137,7 +138,7 @@ export function renderOgxObjects(plan: OgxPlan, config: GeneratedConfig | undefi
     // host name), with TLS from `externalAccess.tls.secretName` for that host (upstream PR #330).
     // The `ingressClass` and `ingressAnnotations` options apply (none by default, as upstream);
     // `exposeKind`, `ingressDomain` and `ingressTls` are the LLSD's.
-    // Praxis mode: no Ingress (the admission warning is praxisProblems'); Praxis is the way in.
+    // Praxis mode: no Ingress (the admission warning is praxisProblems', src/ogx/praxis.ts); Praxis is the way in.
     access?.enabled === true && !ogxPraxisEnabled(plan.server.spec)
       ? renderIngress({
         metadata: ogxOwnMetadata(source, ogxNames.ingress(source), {}, options.ingressAnnotations),
@@ -164,7 +165,6 @@ export function ogxObjectProblems(plan: OgxPlan, config: GeneratedConfig | undef
     ...ingressProblems(plan, config, options),
     ...ogxNetworkPolicyProblems(plan, options),
     ...ogxAdoptionProblems(plan),
-    ...praxisProblems(plan, config, options),
   ];
 }
 
@@ -197,7 +197,7 @@ function ogxService(plan: OgxPlan, config: GeneratedConfig | undefined, source: 
  */
 function ingressProblems(plan: OgxPlan, config: GeneratedConfig | undefined, options: RenderOptions): FieldProblem[] {
   const access = plan.server.spec.network?.externalAccess;
-  // Praxis mode renders no Ingress: praxisProblems says so.
+  // Praxis mode renders no Ingress: praxisProblems (src/ogx/praxis.ts) says so.
   if (access?.enabled !== true || ogxPraxisEnabled(plan.server.spec)) return [];
   const ingress = quote(ogxNames.ingress(ogxSource(plan)));
   const path = ['spec', 'network', 'externalAccess'];

@@ -217,14 +217,22 @@ export function ogxProviderSchemas(h: ReturnType<typeof ogxSchemaHelpers>) {
                       hnsw: described(
                         z.optional(
                           z.strictObject({
-                            efConstruction: z.optional(int(1)),
-                            efSearch: z.optional(int(1)),
-                            m: z.optional(int(1)),
+                            efConstruction: described(z.optional(int(1)), 'Candidate list size while building (`ef_construction`).'),
+                            efSearch: described(z.optional(int(1)), 'Candidate list size while searching (`ef_search`).'),
+                            m: described(z.optional(int(1)), 'Links per node (`m`).'),
                           }),
                         ),
                         'An HNSW index.',
                       ),
-                      ivfFlat: described(z.optional(z.strictObject({ nlist: z.optional(int(1)), nprobe: z.optional(int(1)) })), 'An IVFFlat index.'),
+                      ivfFlat: described(
+                        z.optional(
+                          z.strictObject({
+                            nlist: described(z.optional(int(1)), 'Lists (`lists`).'),
+                            nprobe: described(z.optional(int(1)), 'Lists searched per query (`probes`).'),
+                          }),
+                        ),
+                        'An IVFFlat index.',
+                      ),
                     }),
                   ),
                   'The vector index: `hnsw` or `ivfFlat`.',
@@ -270,52 +278,79 @@ export function ogxProviderSchemas(h: ReturnType<typeof ogxSchemaHelpers>) {
     described(
       z.optional(
         z.strictObject({
-          annotationPromptParams: z.optional(
-            z.strictObject({
-              annotationInstructionTemplate: z.optional(z.string()),
-              chunkAnnotationTemplate: z.optional(z.string()),
-              enableAnnotations: z.optional(z.boolean()),
-            }),
+          annotationPromptParams: described(
+            z.optional(
+              z.strictObject({
+                annotationInstructionTemplate: described(z.optional(z.string()), 'Instruction that asks the model to cite the files.'),
+                chunkAnnotationTemplate: described(z.optional(z.string()), 'Template of one cited chunk.'),
+                enableAnnotations: described(z.optional(z.boolean()), 'Add file citations to answers.'),
+              }),
+            ),
+            'File citations in answers.',
           ),
-          chunkRetrievalParams: z.optional(
+          chunkRetrievalParams: described(z.optional(
             z.strictObject({
-              chunkMultiplier: z.optional(int(1)),
-              defaultRerankerStrategy: z.optional(z.enum(['rrf', 'weighted', 'normalized'])),
-              defaultSearchMode: z.optional(z.enum(['vector', 'keyword', 'hybrid'])),
-              maxTokensInContext: z.optional(int(1)),
+              chunkMultiplier: described(z.optional(int(1)), 'Chunks fetched per chunk returned, before reranking.'),
+              defaultRerankerStrategy: described(z.optional(z.enum(['rrf', 'weighted', 'normalized'])), 'Reranker of hybrid search.'),
+              defaultSearchMode: described(z.optional(z.enum(['vector', 'keyword', 'hybrid'])), 'Search mode when a request names none.'),
+              maxTokensInContext: described(z.optional(int(1)), 'Most tokens of retrieved chunks in the context.'),
               rrfImpactFactor: described(z.optional(z.string()), 'A decimal number, as a string.'),
               weightedSearchAlpha: described(z.optional(z.string()), 'A decimal number, as a string.'),
             }),
+          ), 'How chunks are retrieved and ranked.'),
+          contextPromptParams: described(
+            z.optional(
+              z.strictObject({
+                chunkAnnotationTemplate: described(z.optional(z.string()), 'Template of one chunk; OGX requires `{chunk.content}` and `{index}`.'),
+                contextTemplate: described(z.optional(z.string()), 'Template around the chunks; OGX requires `{query}`.'),
+              }),
+            ),
+            'How retrieved chunks are put into the prompt.',
           ),
-          contextPromptParams: z.optional(z.strictObject({ chunkAnnotationTemplate: z.optional(z.string()), contextTemplate: z.optional(z.string()) })),
-          contextualRetrievalParams: z.optional(
+          contextualRetrievalParams: described(z.optional(
             z.strictObject({
-              defaultMaxConcurrency: z.optional(int(1)),
-              defaultTimeoutSeconds: z.optional(int(1)),
-              maxDocumentTokens: z.optional(int(1)),
+              defaultMaxConcurrency: described(z.optional(int(1)), 'Chunks given context at once.'),
+              defaultTimeoutSeconds: described(z.optional(int(1)), 'Timeout per chunk, seconds.'),
+              maxDocumentTokens: described(z.optional(int(1)), 'Largest document, in tokens, that is given context.'),
               model: z.optional(modelRef('The model that writes chunk context.', true)),
             }),
-          ),
+          ), 'Contextual retrieval: a model writes context for each chunk at ingestion.'),
           defaultEmbeddingModel: z.optional(modelRef('Default embedding model of new vector stores.', true)),
           defaultProviderId: optionalString('Default vector_io provider id of new vector stores.'),
           defaultRerankerModel: z.optional(modelRef('Default reranker model.', false)),
-          fileBatchParams: z.optional(
+          fileBatchParams: described(z.optional(
             z.strictObject({
-              cleanupIntervalSeconds: z.optional(int(1)),
-              fileBatchChunkSize: z.optional(int(1)),
-              maxConcurrentFilesPerBatch: z.optional(int(1)),
+              cleanupIntervalSeconds: described(z.optional(int(1)), 'Interval between cleanups of finished batches, seconds.'),
+              fileBatchChunkSize: described(z.optional(int(1)), 'Files processed per chunk of a batch.'),
+              maxConcurrentFilesPerBatch: described(z.optional(int(1)), 'Files of one batch processed at once.'),
             }),
+          ), 'File batches.'),
+          fileIngestionParams: described(
+            z.optional(
+              z.strictObject({
+                defaultChunkOverlapTokens: described(z.optional(int(0)), 'Chunk overlap, tokens.'),
+                defaultChunkSizeTokens: described(z.optional(int(1)), 'Chunk size, tokens.'),
+              }),
+            ),
+            'Chunking of ingested files.',
           ),
-          fileIngestionParams: z.optional(z.strictObject({ defaultChunkOverlapTokens: z.optional(int(0)), defaultChunkSizeTokens: z.optional(int(1)) })),
-          fileSearchParams: z.optional(z.strictObject({ footerTemplate: z.optional(z.string()), headerTemplate: z.optional(z.string()) })),
-          rewriteQueryParams: z.optional(
+          fileSearchParams: described(
+            z.optional(
+              z.strictObject({
+                footerTemplate: described(z.optional(z.string()), 'Text after the results.'),
+                headerTemplate: described(z.optional(z.string()), 'Text before the results; OGX requires `{num_chunks}` and the word `file_search`.'),
+              }),
+            ),
+            'Text around file search results.',
+          ),
+          rewriteQueryParams: described(z.optional(
             z.strictObject({
-              maxTokens: z.optional(int(1)),
+              maxTokens: described(z.optional(int(1)), 'Most tokens of the rewritten query; OGX allows at most 4096.'),
               model: z.optional(modelRef('The model that rewrites queries.', true)),
               prompt: described(z.optional(z.string()), 'Prompt; must contain `{query}`.'),
               temperature: described(z.optional(z.string()), 'A decimal number from 0 to 2, as a string.'),
             }),
-          ),
+          ), 'Query rewriting before search.'),
         }),
       ),
       'Vector store settings (OGX `vector_stores`).',
@@ -359,7 +394,10 @@ export function ogxProviderSchemas(h: ReturnType<typeof ogxSchemaHelpers>) {
         z.optional(
           z.strictObject({
             custom: custom(),
-            localfs: described(z.optional(z.strictObject({ ttlSecs: z.optional(int(1)) })), 'Local files (id `inline-localfs`).'),
+            localfs: described(
+              z.optional(z.strictObject({ ttlSecs: described(z.optional(int(1)), 'Time files are kept, seconds.') })),
+              'Local files (id `inline-localfs`).',
+            ),
           }),
         ),
         'Inline files providers.',
@@ -371,7 +409,7 @@ export function ogxProviderSchemas(h: ReturnType<typeof ogxSchemaHelpers>) {
             s3: described(
               z.optional(
                 z.strictObject({
-                  autoCreateBucket: z.optional(z.boolean()),
+                  autoCreateBucket: described(z.optional(z.boolean()), 'Create the bucket when it does not exist.'),
                   awsAccessKeyId: z.optional(secretRef('AWS access key id.')),
                   awsSecretAccessKey: z.optional(secretRef('AWS secret access key.')),
                   bucketName: described(nonEmpty(), 'Bucket name.'),
@@ -396,7 +434,12 @@ export function ogxProviderSchemas(h: ReturnType<typeof ogxSchemaHelpers>) {
           z.strictObject({
             custom: custom(),
             reference: described(
-              z.optional(z.strictObject({ maxConcurrentBatches: z.optional(int(1)), maxConcurrentRequestsPerBatch: z.optional(int(1)) })),
+              z.optional(
+                z.strictObject({
+                  maxConcurrentBatches: described(z.optional(int(1)), 'Batches processed at once.'),
+                  maxConcurrentRequestsPerBatch: described(z.optional(int(1)), 'Requests of one batch sent at once.'),
+                }),
+              ),
               'The reference batches provider (id `inline-reference`).',
             ),
           }),
@@ -419,7 +462,7 @@ export function ogxProviderSchemas(h: ReturnType<typeof ogxSchemaHelpers>) {
                   compactionConfig: described(
                     z.optional(
                       z.strictObject({
-                        defaultCompactThreshold: z.optional(int(1)),
+                        defaultCompactThreshold: described(z.optional(int(1)), 'Tokens at which a conversation is compacted.'),
                         summarizationModel: optionalString('Model that summarises.'),
                         summarizationPrompt: optionalString('Summarisation prompt.'),
                         summaryPrefix: optionalString('Prefix of the summary.'),
@@ -447,20 +490,27 @@ export function ogxProviderSchemas(h: ReturnType<typeof ogxSchemaHelpers>) {
     defaultChunkOverlapTokens: described(z.optional(int(0, 2048)), 'Chunk overlap, tokens.'),
     defaultChunkSizeTokens: described(z.optional(int(100, 4096)), 'Chunk size, tokens.'),
   };
+  const textFields = () => ({
+    cleanText: described(z.optional(z.boolean()), 'Tidy the extracted text.'),
+    extractMetadata: described(z.optional(z.boolean()), 'Extract document metadata.'),
+  });
   const fileProcessors = described(
     z.strictObject({
       inline: described(
         z.optional(
           z.strictObject({
             auto: described(
-              z.optional(z.strictObject({ ...chunkFields, cleanText: z.optional(z.boolean()), extractMetadata: z.optional(z.boolean()) })),
+              z.optional(z.strictObject({ ...chunkFields, ...textFields() })),
               'Automatic file processor (id `inline-auto`).',
             ),
             custom: custom(),
-            docling: described(z.optional(z.strictObject({ ...chunkFields, doOcr: z.optional(z.boolean()) })), 'Docling (id `inline-docling`).'),
+            docling: described(
+              z.optional(z.strictObject({ ...chunkFields, doOcr: described(z.optional(z.boolean()), 'Run OCR on images and scanned pages.') })),
+              'Docling (id `inline-docling`).',
+            ),
             markitdown: described(z.optional(z.strictObject({ ...chunkFields })), 'MarkItDown (id `inline-markitdown`).'),
             pypdf: described(
-              z.optional(z.strictObject({ ...chunkFields, cleanText: z.optional(z.boolean()), extractMetadata: z.optional(z.boolean()) })),
+              z.optional(z.strictObject({ ...chunkFields, ...textFields() })),
               'pypdf (id `inline-pypdf`).',
             ),
           }),
@@ -500,6 +550,7 @@ export function ogxProviderSchemas(h: ReturnType<typeof ogxSchemaHelpers>) {
       vectorIo: z.optional(vectorIo),
     }),
     'Providers per API; they replace the base config\'s providers of that API.',
+    { inference: { remote: { vllm: [{ endpoint: 'http://vllm:8000/v1' }] } } },
   );
   return { providers, customProvider, providerNetwork, vectorStoresConfig };
 }

@@ -24,8 +24,11 @@ export const ogxKind = 'OGXServer';
 export const ogxVersion = 'v1beta1';
 export const ogxApiVersion = `${ogxGroup}/${ogxVersion}`;
 
-/** The API names `disabledAPIs` accepts, in the CRD's order. */
-export const ogxDisableableApis = ['batches', 'file_processors', 'inference', 'responses', 'tool_runtime', 'vector_io', 'files'] as const;
+/**
+ * The API names `disabledAPIs` accepts, in the CRD's order: those of 1784464, and `conversations`,
+ * added on the operator's main (OPERATOR-MAIN-2026-09.md §2.3), which has no providers to configure.
+ */
+export const ogxDisableableApis = ['batches', 'file_processors', 'inference', 'responses', 'tool_runtime', 'vector_io', 'files', 'conversations'] as const;
 
 /** The OGXServer schemas, built on first use. */
 export const ogxSchemas = lazily(defineSchemas);
@@ -53,8 +56,8 @@ function defineSchemas() {
       kv: described(
         z.optional(
           z.strictObject({
-            endpoint: described(z.optional(z.string()), 'redis: server URL.'),
-            password: z.optional(secretRef('redis password.')),
+            endpoint: described(z.optional(z.string()), 'The redis server URL, such as `redis://redis:6379`; only with `type: redis`.'),
+            password: z.optional(secretRef('The redis password; only with `type: redis`.')),
             type: described(z._default(z.enum(['sqlite', 'redis']), 'sqlite'), 'Backend; default `sqlite`.'),
           }),
         ),
@@ -63,7 +66,9 @@ function defineSchemas() {
       sql: described(
         z.optional(
           z.strictObject({
-            connectionString: z.optional(secretRef('postgres connection string.')),
+            connectionString: z.optional(
+              secretRef('A postgres connection string; only with `type: postgres`; OGX cannot read one, so llsd-render refuses it (docs/ogxserver.md, A11).'),
+            ),
             type: described(z._default(z.enum(['sqlite', 'postgres']), 'sqlite'), 'Backend; default `sqlite`.'),
           }),
         ),
@@ -78,12 +83,16 @@ function defineSchemas() {
       externalAccess: described(
         z.optional(
           z.strictObject({
-            enabled: described(z._default(z.boolean(), false), 'Create an Ingress.'),
-            hostname: optionalString('Host name of the Ingress rule.'),
-            tls: described(z.optional(z.strictObject({ secretName: described(nonEmpty(), 'The kubernetes.io/tls Secret.') })), 'TLS at the Ingress.'),
+            enabled: described(z._default(z.boolean(), false), 'Create an Ingress; needs `hostname` and `tls`.'),
+            hostname: optionalString('Host name of the Ingress; required when `enabled` is true.'),
+            tls: described(
+              z.optional(z.strictObject({ secretName: described(nonEmpty(), 'A kubernetes.io/tls Secret with the certificate for `hostname`.') })),
+              'TLS of the Ingress; required when `enabled` is true.',
+            ),
           }),
         ),
         'Access from outside the cluster.',
+        { enabled: true, hostname: 'ogx.example.com', tls: { secretName: 'ogx-tls' } },
       ),
       policy: described(
         z.optional(
@@ -97,9 +106,12 @@ function defineSchemas() {
         'The NetworkPolicy.',
       ),
       port: described(z._default(int32(1, 65535), 8321), 'Server port; default 8321.'),
-      tls: described(z.optional(z.strictObject({ secretName: described(nonEmpty(), 'TLS Secret (the operator ignores it).') })), 'Server TLS.'),
+      tls: described(
+        z.optional(z.strictObject({ secretName: described(nonEmpty(), 'A kubernetes.io/tls Secret for the server (the operator does not read it).') })),
+        'Server TLS.',
+      ),
     }),
-    'Networking.',
+    'The server port, access from outside the cluster, and the NetworkPolicy.',
   );
 
   const workload = described(
@@ -192,11 +204,17 @@ function defineSchemas() {
   const spec = described(
     z.strictObject({
       baseConfig: z.optional(configMapRef('A ConfigMap key with the config.yaml to generate from.')),
-      disabledAPIs: described(z.optional(z.array(z.enum(ogxDisableableApis)).check(z.minLength(1), z.maxLength(7))), 'APIs to remove from `apis`.'),
+      disabledAPIs: described(
+        z.optional(z.array(z.enum(ogxDisableableApis)).check(z.minLength(1), z.maxLength(ogxDisableableApis.length))),
+        'APIs to remove from the config\'s `apis` list; their providers stay in the config.',
+      ),
       distribution: described(
         z.strictObject({
-          image: described(z.optional(z.string()), 'An image, used as written.'),
-          name: described(z.optional(z.string()), 'A named distribution, such as `starter`.'),
+          image: described(z.optional(z.string()), 'A distribution image, used as written; its OGX release comes from its tag or labels.'),
+          name: described(
+            z.optional(z.string()),
+            'A named distribution, `starter` or `postgres-demo`, at its default OGX release (the annotation `llamastack.io/release` picks another).',
+          ),
         }),
         'Which OGX distribution to run: `name` or `image`.',
       ),
@@ -207,7 +225,7 @@ function defineSchemas() {
             metricsPort: described(z.optional(int32(1, 65535)), 'Metrics port; the operator uses 9464 when unset.'),
           }),
         ),
-        'Metrics.',
+        'Metrics: a `metrics` port, a ServiceMonitor and a PrometheusRule.',
       ),
       network: z.optional(network),
       overrideConfig: z.optional(configMapRef('A ConfigMap key with the whole config.yaml, used instead of generating one.')),
@@ -233,7 +251,7 @@ function defineSchemas() {
             ),
           }),
         ),
-        'Outbound TLS.',
+        'Outbound TLS: the CA certificates the server trusts (`trust`).',
       ),
       workload: z.optional(workload),
     }),

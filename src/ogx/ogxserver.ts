@@ -7,6 +7,7 @@ import type { objectMetadataSchema } from '../core/core-v1.js';
 import { isError, isNear, problemsFromIssues, type FieldProblem } from '../lib/issues.js';
 import { quote } from '../lib/quote.js';
 import { ogxLiteralCredentials } from './credentials.js';
+import { withOgxHints } from './ogxserver-messages.js';
 import { checkOgxRules, type OgxRuleOptions } from './rules.js';
 import { reservedKeys } from '../lib/reserved-keys.js';
 import { ogxApiVersion, ogxGroup, ogxKind, ogxSchemas, type OgxServer } from './ogxserver-schema.js';
@@ -83,7 +84,7 @@ export function parseOgxServer(object: KrmObject, options: OgxRuleOptions = {}):
   if (reserved.length > 0) return { ok: false, problems: reserved };
   const { server: schema } = ogxSchemas();
   const parsed = schema.safeParse(object, { reportInput: true });
-  if (!parsed.success) return { ok: false, problems: problemsFromIssues(parsed.error.issues, schema, requiredHints) };
+  if (!parsed.success) return { ok: false, problems: withOgxHints(problemsFromIssues(parsed.error.issues, schema, requiredHints), object) };
   const { metadata, spec } = parsed.data;
   const server: OgxServer = { apiVersion: ogxApiVersion, kind: ogxKind, metadata: pickMetadata(metadata), spec };
   const problems = [...checkOgxRules(server, options), ...ogxLiteralCredentials(spec)];

@@ -19,7 +19,7 @@ import { readOgxCaBundle } from '../core/ca-bundle.js';
 import { baseVersionProblem, catalogBase, configMapConfig, parseConfigYaml } from '../core/base-config.js';
 import { askedRelease, awaitingLabels, buildOf, distributionOfImage, labelRelease, namedRelease, releaseNote, runImage, writtenOf } from '../core/target.js';
 import { imagePath, namePath, releasePath, type ImageLabels, type ServerTarget } from '../core/target.js';
-import { ogxPraxisEnabled } from './praxis.js';
+import { ogxPraxisEnabled } from '../core/ogx-workload.js';
 
 /** `distributionName`: `spec.distribution.name`, or `custom` for `spec.distribution.image`. */
 export interface OgxPlan extends ServerTarget {

@@ -6,7 +6,8 @@
 //   multi`, a `vector_stores` SQL store for vector_io; with only `spec.distribution`, the
 //   distribution's default config with those rewrites (`GeneratePraxisDefaultConfig`);
 // - objects: no Ingress, a NetworkPolicy admitting Praxis pods and the operator namespace (user
-//   rules appended), the migration Job (src/manifests/job.ts);
+//   rules appended: src/manifests/network-policy.ts), the migration Job (src/manifests/job.ts);
+// - whether it is on: `ogxPraxisEnabled` / `ogxPraxisMigration` in src/core/ogx-workload.ts, which the objects read too;
 // - admission warnings (api/v1beta1/ogxserver_webhook.go) as warning results.
 // The facts (labels, APIs, auth, Job shape) are configs/ogx-objects.yaml `praxis`.
 import { ogxObjects } from '../catalog/catalog.js';
@@ -16,7 +17,7 @@ import type { RenderOptions } from '../core/render-config.js';
 import type { FieldProblem } from '../lib/issues.js';
 import { clonePlain, freshCopy, isPlainObject } from '../lib/objects.js';
 import { code, listOf, quote } from '../lib/quote.js';
-import type { NetworkPolicyIngressRule, NetworkPolicyPeer } from '../manifests/k8s.js';
+import { ogxPraxisEnabled, ogxPraxisMigration } from '../core/ogx-workload.js';
 import type { OgxServerSpec } from './ogxserver.js';
 import type { OgxPlan } from './plan.js';
 import { expandOgxProviders } from './providers.js';
@@ -24,12 +25,6 @@ import { expandOgxProviders } from './providers.js';
 type Obj = Record<string, unknown>;
 
 const praxisPath = ['spec', 'praxisMode'];
-
-/** As `IsPraxisModeEnabled()`: `praxisMode` present, `enabled` not false (the CRD default is true). */
-export const ogxPraxisEnabled = (spec: OgxServerSpec): boolean => spec.praxisMode !== undefined && spec.praxisMode.enabled;
-
-/** The migration Job is wanted: Praxis mode on and `migrationJob` present with `enabled` not false. */
-export const ogxPraxisMigration = (spec: OgxServerSpec): boolean => ogxPraxisEnabled(spec) && spec.praxisMode?.migrationJob?.enabled === true;
 
 /**
  * The release check: OGX before 1.2 has no `server.tenancy` and no upstream_header `tenant_header`
@@ -43,7 +38,7 @@ export function praxisReleaseProblem(plan: OgxPlan): FieldProblem | undefined {
   return {
     path: praxisPath,
     message: `needs OGX ${since} or newer: OGX ${plan.release} has no \`server.tenancy\` and no \`tenant_header\` for upstream_header auth, so it would ` +
-      `drop both and serve every tenant as one behind Praxis; pin a newer release (annotation \`llamastack.io/release\`, for example "1.3.0"), or ` +
+      `drop both and serve every tenant as one behind Praxis; pin a newer release (annotation \`llamastack.io/release\`, for example "${since}"), or ` +
       'remove `praxisMode`',
   };
 }
@@ -134,29 +129,6 @@ function vectorStoresStore(config: Obj, plan: OgxPlan, problems: FieldProblem[])
   const declared: Obj = isPlainObject(stores) ? stores : {};
   declared.vector_stores = { table_name: vectorStoresTable, backend };
   storage.stores = declared;
-}
-
-/**
- * The NetworkPolicy's ingress in Praxis mode (networkpolicy_transformer.go): the Praxis peer
- * (`praxisSelector`, else `app: payload-processing` in `openshift-ingress`) and the operator
- * namespace on the API port, monitoring on the metrics port, then the user's `policy.ingress`
- * rules appended (they cannot remove the lock-down).
- */
-export function praxisIngressRules(plan: OgxPlan, options: RenderOptions, port: number, metrics: number | undefined): NetworkPolicyIngressRule[] {
-  const { networkPolicy, praxis } = ogxObjects();
-  const selector = plan.server.spec.praxisMode?.praxisSelector;
-  const byName = (namespace: string): NetworkPolicyPeer['namespaceSelector'] => ({ matchLabels: { [networkPolicy.namespaceNameLabel]: namespace } });
-  const praxisPeer: NetworkPolicyPeer = selector
-    ? { podSelector: selector.podSelector as NetworkPolicyPeer['podSelector'], namespaceSelector: byName(selector.namespace) }
-    : { podSelector: { matchLabels: { ...praxis.podLabels } }, namespaceSelector: byName(praxis.namespace) };
-  const rules: NetworkPolicyIngressRule[] = [
-    { from: [praxisPeer, { namespaceSelector: byName(options.ogxOperatorNamespace) }], ports: [{ protocol: 'TCP', port }] },
-  ];
-  if (metrics !== undefined) {
-    rules.push({ from: [{ namespaceSelector: { matchLabels: networkPolicy.monitoringPeer } }], ports: [{ protocol: 'TCP', port: metrics }] });
-  }
-  const user = (plan.server.spec.network?.policy?.ingress ?? []) as NetworkPolicyIngressRule[];
-  return [...rules, ...user];
 }
 
 /**

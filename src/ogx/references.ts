@@ -5,7 +5,7 @@
 import type { Inventory } from '../krm/inventory.js';
 import type { FieldProblem } from '../lib/issues.js';
 import type { OgxServer } from './ogxserver.js';
-import { ogxPraxisMigration } from './praxis.js';
+import { ogxPraxisMigration } from '../core/ogx-workload.js';
 import { checkSecrets, secretReferencesIn, type SecretReference } from '../core/secret-references.js';
 import type { RenderOptions } from '../core/render-config.js';
 

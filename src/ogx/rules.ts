@@ -161,6 +161,20 @@ const sqlRule = on('storage.sql', (sql, path) => {
   return [];
 });
 
+// The operator's main (OPERATOR-MAIN-2026-09.md §2.3, PR #330): an Ingress needs a host and a
+// certificate. Reported at the missing field, with what to write.
+const externalAccessRule = on('network.externalAccess', (access, path) => {
+  if (access.enabled !== true) return [];
+  const problems: FieldProblem[] = [];
+  if (!has(access, 'hostname')) problems.push({ path: [...path, 'hostname'], message:
+    'hostname is required when external access is enabled: add the host name the Ingress answers on, for example `hostname: ogx.example.com`, ' +
+    'or set `enabled: false`' });
+  if (!has(access, 'tls')) problems.push({ path: [...path, 'tls'], message:
+    'tls is required when external access is enabled: name the kubernetes.io/tls Secret with the certificate for the host, for example ' +
+    '`tls: {secretName: ogx-tls}`, or set `enabled: false`' });
+  return problems;
+});
+
 const autoscalingRule = on('workload.autoscaling', (autoscaling, path) =>
   has(autoscaling, 'minReplicas') && (autoscaling.maxReplicas as number) < (autoscaling.minReplicas as number)
     ? [{ path: [...path, 'maxReplicas'], message:
@@ -209,44 +223,48 @@ const fallbackOwnerRule = on('praxisMode.migrationJob', (job, path) =>
     ? [{ path: [...path, 'fallbackOwnerSubject'], message: 'must contain a non-whitespace character: write the owner subject, or remove the field' }]
     : [],
 );
+/**
+ * The CRD's "<field> must not be empty if specified" rules (CEL `!has(self.f) || self.f.size() > 0`):
+ * the objects (a `select` pattern) and their optional string fields. The CRD (crd.ts) writes each
+ * as CEL on its node; `celRules` checks them here.
+ */
+export const ogxNotEmptyFields: ReadonlyArray<readonly [pattern: string, fields: readonly string[]]> = [
+  ['providers.*.*.*[]', ['id']],
+  ['providers.inference.remote.openai[]', ['endpoint']],
+  ['providers.inference.remote.azure[]', ['apiVersion', 'apiType']],
+  ['providers.inference.remote.bedrock[]', ['awsRoleArn', 'awsWebIdentityTokenFile', 'awsRoleSessionName', 'profileName', 'retryMode']],
+  ['providers.inference.remote.vertexai[]', ['location']],
+  ['providers.inference.remote.watsonx[]', ['endpoint', 'projectId']],
+  ['providers.inference.remote.*[].network.proxy', ['url', 'http', 'https', 'cacert']],
+  ['providers.vectorIo.remote.pgvector[]', ['host', 'db', 'user']],
+  ['providers.vectorIo.remote.milvus[]', ['consistencyLevel']],
+  ['providers.vectorIo.remote.qdrant[]', ['url', 'host', 'location', 'prefix']],
+  ['providers.toolRuntime.inline.fileSearch[].vectorStoresConfig', ['defaultProviderId']],
+  ['providers.files.remote.s3', ['region', 'endpointUrl']],
+  ['providers.responses.inline.builtin.compactionConfig', ['summarizationPrompt', 'summaryPrefix', 'summarizationModel', 'tokenizerEncoding']],
+  ['providers.responses.inline.builtin.vectorStoresConfig', ['defaultProviderId']],
+  ['providers.fileProcessors.remote.doclingServe', ['baseUrl']],
+  ['resources.models[]', ['provider', 'modelType', 'quantization']],
+  ['network.externalAccess', ['hostname']],
+  ['workload.storage', ['mountPath']],
+  ['workload.overrides', ['serviceAccountName']],
+];
 
 const celRules: CelRule[] = [
   ...specRules,
   praxisSelectorRule,
   fallbackOwnerRule,
   distributionRule,
-  notEmptyIfSpecified('providers.*.*.*[]', ['id']),
+  ...ogxNotEmptyFields.map(([pattern, fields]) => notEmptyIfSpecified(pattern, fields)),
   customTypeRule,
-  notEmptyIfSpecified('providers.inference.remote.openai[]', ['endpoint']),
-  notEmptyIfSpecified('providers.inference.remote.azure[]', ['apiVersion', 'apiType']),
-  notEmptyIfSpecified('providers.inference.remote.bedrock[]', ['awsRoleArn', 'awsWebIdentityTokenFile', 'awsRoleSessionName', 'profileName', 'retryMode']),
-  notEmptyIfSpecified('providers.inference.remote.vertexai[]', ['location']),
-  notEmptyIfSpecified('providers.inference.remote.watsonx[]', ['endpoint', 'projectId']),
-  notEmptyIfSpecified('providers.inference.remote.*[].network.proxy', ['url', 'http', 'https', 'cacert']),
-  notEmptyIfSpecified('providers.vectorIo.remote.pgvector[]', ['host', 'db', 'user']),
   vectorIndexRule,
-  notEmptyIfSpecified('providers.vectorIo.remote.milvus[]', ['consistencyLevel']),
   qdrantRule,
-  notEmptyIfSpecified('providers.vectorIo.remote.qdrant[]', ['url', 'host', 'location', 'prefix']),
-  notEmptyIfSpecified('providers.toolRuntime.inline.fileSearch[].vectorStoresConfig', ['defaultProviderId']),
-  notEmptyIfSpecified('providers.files.remote.s3', ['region', 'endpointUrl']),
-  notEmptyIfSpecified('providers.responses.inline.builtin.compactionConfig', [
-    'summarizationPrompt',
-    'summaryPrefix',
-    'summarizationModel',
-    'tokenizerEncoding',
-  ]),
-  notEmptyIfSpecified('providers.responses.inline.builtin.vectorStoresConfig', ['defaultProviderId']),
-  notEmptyIfSpecified('providers.fileProcessors.remote.doclingServe', ['baseUrl']),
-  notEmptyIfSpecified('resources.models[]', ['provider', 'modelType', 'quantization']),
   kvRule,
   sqlRule,
-  notEmptyIfSpecified('network.externalAccess', ['hostname']),
+  externalAccessRule,
   autoscalingRule,
-  notEmptyIfSpecified('workload.storage', ['mountPath']),
   storageSizeRule,
   pdbRule,
-  notEmptyIfSpecified('workload.overrides', ['serviceAccountName']),
 ];
 
 // --- Provider ids (upstream `ProvidersSpec.IDs`) ----------------------------------------------

@@ -207,7 +207,12 @@ describe('convert: errors', () => {
   });
 });
 
+const legacyExposedLlsd = legacyLlsd;
+
 describe('convert --to ogx.io/v1beta1: LLSDs of both versions rewritten as OGXServers', () => {
+  // Without `exposeRoute`: the OGXServer's external access needs `hostname` and `tls`, which a v1alpha1
+  // LLSD cannot give (test/unit/to-ogxserver.test.ts has that refusal).
+  const legacyLlsd = legacyExposedLlsd.replace('  network:\n    exposeRoute: true\n', '');
   const ogxTree = lazy(() =>
     writeTree(tempDir('llsd-render-convert-ogx-'), {
       'apps/legacy.yaml': `${legacyLlsd}---\n${userConfigMap}`,
@@ -239,7 +244,7 @@ describe('convert --to ogx.io/v1beta1: LLSDs of both versions rewritten as OGXSe
       spec: {
         distribution: { name: 'starter' },
         overrideConfig: { name: 'legacy-run-config', key: 'config.yaml' },
-        network: { port: 8080, externalAccess: { enabled: true }, policy: { enabled: false } },
+        network: { port: 8080, policy: { enabled: false } },
         workload: { replicas: 2, overrides: { env: [{ name: 'INFERENCE_MODEL', value: 'llama3' }] } },
       },
     });

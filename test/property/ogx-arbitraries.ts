@@ -19,6 +19,7 @@ import {
   providerFields,
   providerRegistry,
 } from '../../src/catalog/catalog.js';
+import { ogxDisableableApis } from '../../src/ogx/ogxserver.js';
 import type { GeneratedLlsd } from './arbitraries.js';
 
 const chars = (set: string) => fc.constantFrom(...set.split(''));
@@ -337,7 +338,7 @@ interface Draft {
   models: Array<{ name: string; providerIndex?: number; modelType?: 'llm' | 'rerank'; contextLength?: number }>;
   storage?: { kv?: { redis?: { endpoint: string; password?: Ref } }; sql?: boolean };
   disabled: string[];
-  network?: { port?: number; externalAccess?: boolean; host?: string; policy?: { enabled: boolean; ingress: boolean } };
+  network?: { port?: number; externalAccess?: { enabled: boolean; hostname: boolean; tls: boolean }; policy?: { enabled: boolean; ingress: boolean } };
   monitoring?: { enabled?: boolean; metricsPort?: number };
   tls: boolean;
   workload?: Record<string, any>;
@@ -396,12 +397,11 @@ export function validOgxServer(options: OgxOptions = {}): fc.Arbitrary<Generated
           sql: opt(fc.boolean()),
         }),
       ),
-      disabled: fc.subarray(['batches', 'file_processors', 'inference', 'responses', 'tool_runtime', 'vector_io', 'files']),
+      disabled: fc.subarray([...ogxDisableableApis]),
       network: opt(
         fc.record({
           port: opt(fc.integer({ min: 1024, max: 65535 })),
-          externalAccess: opt(fc.boolean()),
-          host: dnsLabel(10),
+          externalAccess: opt(fc.record({ enabled: fc.boolean(), hostname: fc.boolean(), tls: fc.boolean() })),
           policy: opt(fc.record({ enabled: fc.boolean(), ingress: fc.boolean() })),
         }),
       ),
@@ -503,7 +503,8 @@ function buildOgx(d: Draft, options: OgxOptions): { server: Record<string, any>;
       collect(storage);
     }
     const taken = new Set(Object.keys(spec.providers ?? {}).map((api) => disabledName[api as OgxApi]));
-    const disabled = d.disabled.filter((api) => !taken.has(api) && !neededApis(facts).has(api));
+    // `conversations` is in no OGX base's `apis` (the server serves it without), so disabling it removes nothing a provider needs.
+    const disabled = d.disabled.filter((api) => !taken.has(api) && (api === 'conversations' || !neededApis(facts).has(api)));
     if (disabled.length > 0) spec.disabledAPIs = disabled;
     // Generation needs one declarative field: a spec without any gets `storage: {}`.
     if (!spec.providers && !spec.resources && !spec.storage && !spec.disabledAPIs) spec.storage = {};
@@ -515,11 +516,14 @@ function buildOgx(d: Draft, options: OgxOptions): { server: Record<string, any>;
   if (d.network) {
     const network: Record<string, unknown> = {};
     if (d.network.port !== undefined) network.port = d.network.port;
-    // Enabled, with the hostname and TLS Secret the operator's main requires (OPERATOR-MAIN §2.3).
-    if (d.network.externalAccess !== undefined) {
-      network.externalAccess = d.network.externalAccess
-        ? { enabled: true, hostname: `${d.network.host}.example.com`, tls: { secretName: `${d.network.host}-tls` } }
-        : { enabled: false };
+    // The operator's main requires `hostname` and `tls` with `enabled: true`; a disabled one may still carry them.
+    const access = d.network.externalAccess;
+    if (access !== undefined) {
+      network.externalAccess = {
+        enabled: access.enabled,
+        ...((access.enabled || access.hostname) && { hostname: `${d.name}.apps.example.com` }),
+        ...((access.enabled || access.tls) && { tls: { secretName: `${d.name}-tls` } }),
+      };
     }
     if (d.network.policy) {
       network.policy = { enabled: d.network.policy.enabled };

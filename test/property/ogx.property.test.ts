@@ -46,7 +46,8 @@ describe('valid OGXServers', () => {
         const access = g.llsd.spec.network?.externalAccess;
         const ingresses = objects.filter((o) => o.kind === 'Ingress');
         // Praxis mode renders no Ingress, whatever externalAccess asks.
-        if (access?.enabled === true && g.llsd.spec.praxisMode?.enabled !== true) {
+        const praxis = g.llsd.spec.praxisMode !== undefined && g.llsd.spec.praxisMode.enabled !== false; // enabled defaults to true when present
+        if (access?.enabled === true && !praxis) {
           const tls = [{ hosts: [access.hostname], secretName: access.tls.secretName }];
           expect(ingresses.map((i) => [i.spec.rules[0].host, i.spec.tls])).toEqual([[access.hostname, tls]]);
         } else expect(ingresses).toEqual([]);
@@ -153,6 +154,11 @@ describe('the OGXServer arbitrary', () => {
       'network policy ingress': (g) => g.llsd.spec.network?.policy?.ingress !== undefined,
       'external access': (g) => g.llsd.spec.network?.externalAccess?.enabled === true,
       'external access off': (g) => g.llsd.spec.network?.externalAccess?.enabled === false,
+      'external access with hostname and tls': (g) =>
+        g.llsd.spec.network?.externalAccess?.hostname !== undefined && g.llsd.spec.network.externalAccess.tls?.secretName !== undefined,
+      'disabled external access with tls': (g) =>
+        g.llsd.spec.network?.externalAccess?.enabled === false && g.llsd.spec.network.externalAccess.tls !== undefined,
+      'conversations disabled': (g) => (g.llsd.spec.disabledAPIs ?? []).includes('conversations'),
       'monitoring off': (g) => g.llsd.spec.monitoring?.enabled === false,
       'CA trust': (g) => g.llsd.spec.tls !== undefined,
       replicas: (g) => (g.llsd.spec.workload?.replicas ?? 0) > 1,

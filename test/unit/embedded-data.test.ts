@@ -14,6 +14,7 @@ import {
   externalProviderSettingsSchema,
   ogxObjectsSchema,
   ogxDivergencesSchema,
+  ogxLlsdFieldsSchema,
   providerRowSchema,
   releaseProfileSchema,
   toolGroupsSchema,
@@ -35,6 +36,7 @@ describe('configs/ data against its schemas', () => {
     ['external-providers.yaml', externalProviderSettingsSchema],
     ['ogx-objects.yaml', ogxObjectsSchema],
     ['ogx-divergences.yaml', ogxDivergencesSchema],
+    ['ogx-llsd-fields.yaml', ogxLlsdFieldsSchema],
   ] as const)('%s', (file, schema) => {
     const result = (schema as z.ZodMiniType).safeParse(parse(read(file)));
     expect(result.success ? [] : result.error.issues).toEqual([]);

@@ -203,6 +203,19 @@ describe('disabledAPIs and providers (upstream config generation: disabledAPIs, 
     expect(providersOf(config.value, 'batches').length).toBeGreaterThan(0);
   });
 
+  // The operator's main (OPERATOR-MAIN-2026-09.md §2.3): `conversations` is filtered like the others,
+  // from a base that lists it (the catalog's OGX starters serve it without listing it).
+  it('removes `conversations` from a base that lists it', () => {
+    const plan = ogxPlan(`  distribution: {name: starter}
+  disabledAPIs: [conversations, files]
+`);
+    const apis = [...((plan.baseConfig?.apis ?? []) as string[]), 'conversations'];
+    const generated = generateOgxConfig({ ...plan, baseConfig: { ...plan.baseConfig, apis } });
+    if (!generated.ok) throw new Error(JSON.stringify(generated.problems));
+    expect(generated.config.value.apis).toEqual(apis.filter((api) => api !== 'conversations' && api !== 'files'));
+    expect(generated.config.value.apis).toContain('inference');
+  });
+
   it('A14: typed inference providers keep the base provider the default embedding model names, with an info result', () => {
     const generated = generateOgxConfig(ogxPlan(typical));
     if (!generated.ok) throw new Error(JSON.stringify(generated.problems));

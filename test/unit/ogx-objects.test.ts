@@ -14,6 +14,9 @@ import type { OgxPlan } from '../../src/ogx/plan.js';
 import { schemaProblem } from '../kubernetes-models.js';
 import { itemFrom } from '../support.js';
 
+/** External access as the operator's main requires it: `hostname` and `tls` with `enabled`. */
+const exposed = 'externalAccess: {enabled: true, hostname: ogx.example.com, tls: {secretName: ogx-tls}}';
+
 type Obj = Record<string, any>;
 
 const commonLabels = { 'app.kubernetes.io/managed-by': 'ogx-operator', 'app.kubernetes.io/part-of': 'ogx', 'ogx.io/watch': 'true' };
@@ -75,7 +78,7 @@ const envValue = (objects: KrmObject[], name: string): unknown => container(obje
 describe('OGXServer objects: names, order, labels (upstream objects: names, labels and order)', () => {
   it('are the kustomization kinds in its order, each `<name>-<suffix>` but the Deployment, with the generated config first', () => {
     const objects = render(
-      plan('workload:\n  replicas: 2\n  storage: {}\n  autoscaling: {maxReplicas: 3}\nnetwork:\n  externalAccess: {enabled: true}', {
+      plan(`workload:\n  replicas: 2\n  storage: {}\n  autoscaling: {maxReplicas: 3}\nnetwork:\n  ${exposed}`, {
         mode: 'generated',
         caBundle: { configMapName: 'my-ca', pem: 'PEM', certificates: 1 },
       }),
@@ -598,13 +601,6 @@ describe('Ingress (§9)', () => {
     });
   });
 
-  it('without hostname, no host; without tls, no tls section', () => {
-    expect(get(render(plan('network:\n  externalAccess: {enabled: true}')), 'Ingress').spec).toEqual({ rules: [{ http: paths(8321) }] });
-    expect(get(render(plan('network:\n  externalAccess: {enabled: true, hostname: a.example.com}')), 'Ingress').spec).toEqual({
-      rules: [{ host: 'a.example.com', http: paths(8321) }],
-    });
-  });
-
   it('not without externalAccess, nor with enabled false', () => {
     expect(find(render(plan('')), 'Ingress')).toBeUndefined();
     expect(find(render(plan('network:\n  externalAccess: {enabled: false}')), 'Ingress')).toBeUndefined();
@@ -613,7 +609,7 @@ describe('Ingress (§9)', () => {
   it('takes the `ingressClass` and `ingressAnnotations` options', () => {
     const ingress = get(
       render(
-        plan('network:\n  externalAccess: {enabled: true}'),
+        plan(`network:\n  ${exposed}`),
         undefined,
         options({ ingressClass: 'nginx', ingressAnnotations: { 'a.example.com/b': 'c' } }),
       ),
@@ -649,7 +645,7 @@ describe('release facts', () => {
 describe('ingress controller and warnings', () => {
   it('the `ingressControllerNamespace` option admits that namespace to an externally accessible server (not upstream)', () => {
     const from = get(
-      render(plan('network:\n  externalAccess: {enabled: true}'), undefined, options({ ingressControllerNamespace: 'ingress-nginx' })),
+      render(plan(`network:\n  ${exposed}`), undefined, options({ ingressControllerNamespace: 'ingress-nginx' })),
       'NetworkPolicy',
     ).spec.ingress[0].from;
     expect(from.at(-1)).toEqual({ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'ingress-nginx' } } });
@@ -713,14 +709,15 @@ describe('ingress controller and warnings', () => {
   });
 
   it('refuses an `externalAccess.hostname` that is no host name; takes a wildcard', () => {
-    const problems = ogxObjectProblems(plan('network:\n  externalAccess: {enabled: true, hostname: "https://ogx.example.com"}'), undefined, withController);
+    const access = (host: string) => plan(`network:\n  externalAccess: {enabled: true, hostname: "${host}", tls: {secretName: t}}`);
+    const problems = ogxObjectProblems(access('https://ogx.example.com'), undefined, withController);
     expect(problems).toEqual([
       {
         path: ['spec', 'network', 'externalAccess', 'hostname'],
         message: 'must be a DNS name such as `ogx.example.com` (or `*.example.com`): lower case letters, digits, `-` and `.`, with no scheme, port or path',
       },
     ]);
-    expect(ogxObjectProblems(plan('network:\n  externalAccess: {enabled: true, hostname: "*.apps.example.com"}'), undefined, withController)).toEqual([]);
+    expect(ogxObjectProblems(access('*.apps.example.com'), undefined, withController)).toEqual([]);
   });
 
   it('warns that the Ingress sends plain HTTP to a server that serves TLS, unless an annotation says the backend protocol', () => {

@@ -282,7 +282,7 @@ describe('the migration Job (controllers/migration_job.go)', () => {
 
 describe('objects and admission warnings in Praxis mode', () => {
   it('renders no Ingress for externalAccess and says so with the webhook text', () => {
-    const spec = `${distributionOnly}  network:\n    externalAccess: {enabled: true, hostname: ogx.example.com}\n`;
+    const spec = `${distributionOnly}  network:\n    externalAccess: {enabled: true, hostname: ogx.example.com, tls: {secretName: ogx-tls}}\n`;
     const plan = ogxPlan(spec);
     const objects = renderOgxObjects(plan, generated(plan).config, options);
     expect(objects.map((o) => o.kind)).not.toContain('Ingress');

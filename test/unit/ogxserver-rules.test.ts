@@ -225,6 +225,30 @@ describe('CEL rules', () => {
     );
   });
 
+  // OPERATOR-MAIN-2026-09.md §2.3 (PR #330): the operator's main requires both, with these messages.
+  it('externalAccess enabled needs hostname and tls, each at its field with what to write', () => {
+    const access = (fields: string) => `${dist}\nnetwork: {externalAccess: {${fields}}}`;
+    expectOne(access('enabled: true, tls: {secretName: t}'), 'spec.network.externalAccess.hostname', 'hostname is required when external access is enabled');
+    expectOne(access('enabled: true, hostname: h.example.com'), 'spec.network.externalAccess.tls', 'tls is required when external access is enabled');
+    expect(problemsOf(access('enabled: true')).map((p) => p.path)).toEqual(['spec.network.externalAccess.hostname', 'spec.network.externalAccess.tls']);
+    expect(problemsOf(access('enabled: true')).map((p) => p.message)).toEqual([
+      expect.stringContaining('for example `hostname: ogx.example.com`'),
+      expect.stringContaining('for example `tls: {secretName: ogx-tls}`'),
+    ]);
+    expect(problemsOf(access('enabled: true, hostname: h.example.com, tls: {secretName: t}'))).toEqual([]);
+    // Disabled (or `enabled` left to its default false), neither is needed.
+    expect(problemsOf(access('hostname: h.example.com'))).toEqual([]);
+    expect(problemsOf(access('enabled: false'))).toEqual([]);
+    expectOne(access('enabled: true, hostname: h, tls: {}'), 'spec.network.externalAccess.tls.secretName', 'is required');
+  });
+
+  it('disabledAPIs takes conversations (the operator\'s main), at most 8 entries', () => {
+    expect(problemsOf(`${dist}\ndisabledAPIs: [conversations]`)).toEqual([]);
+    const all = 'batches, file_processors, inference, responses, tool_runtime, vector_io, files, conversations';
+    expect(problemsOf(`${dist}\ndisabledAPIs: [${all}]`)).toEqual([]);
+    expectOne(`${dist}\ndisabledAPIs: [${all}, files]`, 'spec.disabledAPIs', 'must list at most 8 items');
+  });
+
   it('vectorIndex needs exactly one of hnsw and ivfFlat', () => {
     const pg = (index: string) => `${dist}\nproviders: {vectorIo: {remote: {pgvector: [{password: {name: s, key: k}, vectorIndex: ${index}}]}}}`;
     expectOne(pg('{}'), 'spec.providers.vectorIo.remote.pgvector.0.vectorIndex', 'one of hnsw or ivfFlat must be specified');

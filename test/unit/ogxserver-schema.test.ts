@@ -74,6 +74,19 @@ const deliberate = [/^spec\.workload\.overrides\.volumes\[\]\.(?!name$)[A-Za-z]+
  *   compared like the other bounds.
  */
 
+/**
+ * Newer than the CRD at 1784464: the operator's main (OPERATOR-MAIN-2026-09.md §2.3) adds
+ * `conversations` to `disabledAPIs` (at most 8) and `externalAccess.tls`. Exact differences, so
+ * that each shows here until the fixture is taken from a newer CRD.
+ */
+const newerOnMain = [
+  'differs spec.disabledAPIs: ours {"type":"array","minItems":1,"maxItems":8}, CRD {"type":"array","minItems":1,"maxItems":7}',
+  'differs spec.disabledAPIs[]: ours {"type":"string","enum":["batches","file_processors","inference","responses","tool_runtime","vector_io","files",' +
+    '"conversations"]}, CRD {"type":"string","enum":["batches","file_processors","inference","responses","tool_runtime","vector_io","files"]}',
+  'extra spec.network.externalAccess.tls',
+  'extra spec.network.externalAccess.tls.secretName',
+];
+
 function differences(): string[] {
   const ours = flatten(jsonSchemaOf(ogxSchemas().spec) as Node, 'spec', new Map());
   const theirs = flatten(crdSpec(), 'spec', new Map());
@@ -90,7 +103,7 @@ function differences(): string[] {
 describe('OGXServer schema fidelity to the CRD', () => {
   it('has the CRD\'s property paths, required lists, enums, bounds, patterns and defaults, except the deliberate differences', () => {
     const diffs = differences().filter((d) => !deliberate.some((re) => re.test(d.replace(/^\w+ /, '').replace(/:.*/, ''))));
-    expect(diffs).toEqual([]);
+    expect(diffs).toEqual(newerOnMain);
   });
 
   it('compares the whole spec: every typed provider and every CRD default is among the compared paths', () => {

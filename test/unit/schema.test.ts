@@ -1,13 +1,15 @@
 // The published schemas (docs/validation.md: "the CRD we publish compiles"): every CEL rule of the CRD is
 // compiled by a CEL implementation against the type of the node it sits on and run on examples;
 // the CRD is structural; the JSON Schema agrees with the zod schema on every LLSD we ship.
-import { Environment } from '@marcbachmann/cel-js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
-import { crd, structural, type StructuralSchema, type ValidationRule } from '../../src/llsd/crd.js';
+import { structural, type StructuralSchema, type ValidationRule } from '../../src/core/crd.js';
+import { environmentFor, evaluate, undeclaredFields } from './cel.js';
+import { crd } from '../../src/llsd/crd.js';
+import { ogxCrd } from '../../src/ogx/crd.js';
 import { jsonSchemaOf, jsonSchemaOfLlsd, jsonSchemaOfSpec } from '../../src/llsd/json-schema.js';
 import { parseLlsd } from '../../src/llsd/llsd.js';
 import { llsdV1alpha2Schemas } from '../../src/llsd/llsd-v1alpha2.js';
@@ -150,69 +152,6 @@ const examples: Record<string, RuleExamples> = {
     invalid: [{ minAvailable: 1, maxUnavailable: 1 }],
   },
 };
-
-/** The CEL type of a node, as Kubernetes declares `self` from the schema. */
-function celType(schema: StructuralSchema): unknown {
-  if (schema['x-kubernetes-int-or-string'] || schema.type === undefined) return 'dyn';
-  switch (schema.type) {
-    case 'string':
-      return 'string';
-    case 'integer':
-      return 'int';
-    case 'number':
-      return 'double';
-    case 'boolean':
-      return 'bool';
-    case 'array': {
-      const items = celType(schema.items ?? {});
-      return `list<${typeof items === 'string' ? items : 'dyn'}>`;
-    }
-    case 'object': {
-      if (schema.properties) return Object.fromEntries(Object.entries(schema.properties).map(([key, child]) => [key, celType(child)]));
-      const values = schema.additionalProperties ? celType(schema.additionalProperties) : 'dyn';
-      return `map<string, ${typeof values === 'string' ? values : 'dyn'}>`;
-    }
-  }
-}
-
-function environmentFor(node: StructuralSchema): Environment {
-  const type = celType(node);
-  return typeof type === 'string'
-    ? new Environment().registerVariable('self', type)
-    : new Environment().registerVariable({ name: 'self', schema: type as Record<string, string> });
-}
-
-/** JSON numbers as CEL sees them: integers are `int` (bigint) where the schema says integer or leaves the type open. */
-function celValue(value: unknown, schema: StructuralSchema | undefined): unknown {
-  if (typeof value === 'number') return Number.isInteger(value) && schema?.type !== 'number' ? BigInt(value) : value;
-  if (Array.isArray(value)) return value.map((v) => celValue(v, schema?.items));
-  if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(
-      Object.entries(value).map(([key, v]) => [key, celValue(v, schema?.properties?.[key] ?? schema?.additionalProperties)]),
-    );
-  }
-  return value;
-}
-
-/** Kubernetes rejects a rule naming a field its node does not declare; cel-js's `has()` does not check that. */
-function undeclaredFields(rule: ValidationRule, node: StructuralSchema): string[] {
-  const paths = [...rule.rule.matchAll(/\bself((?:\.[A-Za-z_][A-Za-z0-9_]*)+)(\()?/g)].map((m) => {
-    const keys = (m[1] ?? '').slice(1).split('.');
-    return m[2] ? keys.slice(0, -1) : keys; // `self.x.size()`: `size` is a method
-  });
-  if (rule.fieldPath) paths.push(rule.fieldPath.slice(1).split('.'));
-  return paths
-    .filter((keys) => {
-      let at: StructuralSchema | undefined = node;
-      for (const key of keys) at = at?.properties?.[key];
-      return at === undefined;
-    })
-    .map((keys) => keys.join('.'));
-}
-
-function evaluate(rule: string, node: StructuralSchema, value: unknown): unknown {
-  return environmentFor(node).evaluate(rule, { self: celValue(value, node) });
-}
 
 describe('CEL rules in the CRD', () => {
   it('has rules, and every rule has valid and invalid examples here (a new rule needs examples)', () => {
@@ -473,7 +412,7 @@ describe('the CRD', () => {
   });
 
   it('a webhook and its CA annotation appear with a second version', () => {
-    const v2 = { name: 'v1alpha2', spec: specSchema, rules: {}, columns: [] };
+    const v2 = { name: 'v1alpha2', spec: specSchema, rules: {}, columns: [], description: 'An LLSD.' };
     const two = crd([{ ...v2, name: 'v1alpha1' }, v2]);
     expect(two.spec.conversion?.strategy).toBe('Webhook');
     expect(two.spec.versions.map((v) => [v.name, v.storage])).toEqual([['v1alpha1', false], ['v1alpha2', true]]);
@@ -488,6 +427,13 @@ describe('the CRD', () => {
     // Kubernetes allows only restrictions on metadata.name and generateName, and no description.
     expect(root.properties?.metadata).toEqual({ type: 'object', properties: { name: expect.objectContaining({ type: 'string' }) } });
     expect(Object.keys(root.properties ?? {})).toEqual(['apiVersion', 'kind', 'metadata', 'spec', 'status']);
+  });
+
+  // The OGXServer's CRD (src/ogx/crd.ts) is made by the same structural(); test/unit/ogx-crd.test.ts compares it with upstream's.
+  it('the OGXServer CRD has a structural schema too', () => {
+    const root = ogxCrd().spec.versions[0]?.schema.openAPIV3Schema ?? {};
+    expect(structuralProblems(root, 'v1beta1')).toEqual([]);
+    expect(JSON.stringify(root)).not.toMatch(/"\$ref"|"oneOf"|"allOf"|"not"|"\$schema"|"const"|"propertyNames"|"examples"|"additionalProperties":false/);
   });
 
   it('the v1alpha2 field docs are the zod descriptions', () => {

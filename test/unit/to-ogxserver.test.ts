@@ -156,10 +156,14 @@ describe('the migration guide\'s field mapping, v1alpha1 → OGXServer, row by r
     expect(result.object.apiVersion).toBe('llamastack.io/v1alpha1');
   });
 
-  it('spec.network.exposeRoute → spec.network.externalAccess.enabled', () => {
-    expect((converted(v1({ server: { distribution: { name: 'starter' } }, network: { exposeRoute: true } })).spec.network as Plain).externalAccess).toEqual({
-      enabled: true,
-    });
+  // The operator's main requires `hostname` and `tls` with `externalAccess.enabled` (OPERATOR-MAIN-2026-09.md
+  // §2.3); an LLSD has no Ingress certificate to carry over, so the conversion refuses and names both.
+  it('spec.network.exposeRoute → spec.network.externalAccess.enabled, refused while hostname and tls are missing', () => {
+    const result = toOgxServer(v1({ server: { distribution: { name: 'starter' } }, network: { exposeRoute: true } }));
+    expect(result.problems.filter((p) => (p.severity ?? 'error') === 'error').map((p) => p.message)).toEqual([
+      expect.stringContaining('invalid at `spec.network.externalAccess.hostname`: hostname is required when external access is enabled'),
+      expect.stringContaining('invalid at `spec.network.externalAccess.tls`: tls is required when external access is enabled'),
+    ]);
   });
 
   it('spec.network.allowedFrom → spec.network.policy.ingress, with the own-namespace peer the defaults would have given (they are replaced)', () => {
@@ -188,7 +192,8 @@ describe('the migration guide\'s field mapping, v1alpha1 → OGXServer, row by r
   });
 
   it('allowedFrom with exposeRoute: a warning that the policy admits no ingress controller', () => {
-    const { warnings } = converted(v1({ server: { distribution: { name: 'starter' } }, network: { exposeRoute: true, allowedFrom: { namespaces: ['web'] } } }));
+    const result = toOgxServer(v1({ server: { distribution: { name: 'starter' } }, network: { exposeRoute: true, allowedFrom: { namespaces: ['web'] } } }));
+    const warnings = result.problems.filter((p) => p.severity === 'warning').map((p) => ({ path: p.path.join('.'), message: p.message }));
     expect(warningAt(warnings, 'spec.network.allowedFrom')).toMatch(
       /^becomes `spec.network.policy.ingress`, which admits no ingress controller: add a peer for its namespace/,
     );
@@ -322,11 +327,11 @@ describe('v1alpha2 fields → OGXServer', () => {
     expect(warningAt(warnings, 'spec.storage')).toMatch(/^replaces the distribution's whole `storage` section/);
   });
 
-  it('disabled: the seven OGX APIs (either spelling) → disabledAPIs; others warn', () => {
+  it('disabled: the eight OGX APIs (either spelling) → disabledAPIs; others warn', () => {
     const { spec, warnings } = converted(v2({ disabled: ['toolRuntime', 'files', 'eval'] }));
     expect(spec.disabledAPIs).toEqual(['tool_runtime', 'files']);
     expect(warningAt(warnings, 'spec.disabled.2')).toMatch(
-      /^is dropped: an OGXServer can disable only batches, file_processors, inference, responses, tool_runtime, vector_io, files; to remove "eval"/,
+      /^is dropped: an OGXServer can disable only batches, file_processors, inference, responses, tool_runtime, vector_io, files, conversations; to remove "eval"/,
     );
   });
 
