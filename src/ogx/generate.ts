@@ -17,6 +17,7 @@ import type { OgxPlan } from './plan.js';
 import { expandOgxProviders, type OgxExpansion, type OgxProviderEntry } from './providers.js';
 import { ogxDecimalKeys } from '../catalog/ogx-providers.js';
 import { ogxStorage } from '../catalog/ogx-storage.js';
+import { runtimeRequiredKeys } from '../catalog/schemas.js';
 import { ogxObjects } from '../catalog/catalog.js';
 import type { SecretEnv } from '../core/secrets.js';
 
@@ -262,7 +263,7 @@ function adaptToRelease(built: OperatorConfig, plan: OgxPlan, problems: FieldPro
   }
   // After the renames: the required keys are those of the type the server runs (A4–A9).
   for (const provider of typedEntries(expansion)) {
-    fillRequired(provider, plan);
+    fillRequired(provider, plan); // A4–A9, A16
     dropUnreadKeys(provider, plan, problems); // S3
   }
   warnOverwrittenVectorStoresConfig(config, expansion, plan, problems); // B4
@@ -325,15 +326,18 @@ function proxyCacert(provider: OgxProviderEntry): void {
 }
 
 /**
- * A4–A9: each key the release's schema requires that the operator leaves out, from the release's
- * own sample config for the type (its distribution directory named as ours), or the value
- * configs/ogx-divergences.yaml gives where the sample's is an env var nothing sets.
+ * A4–A9, A16: each key the release needs that the operator leaves out (those its schema requires,
+ * and those it needs at startup although the schema makes them optional: pgvector's `persistence`,
+ * configs/release-notes.yaml `requiredAtRuntime`), from the release's own sample config for the
+ * type (its distribution directory named as ours), or the value configs/ogx-divergences.yaml gives
+ * where the sample's is an env var nothing sets.
  */
 function fillRequired(provider: OgxProviderEntry, plan: OgxPlan): void {
   const { api, entry } = provider;
   const fields = providerFields(plan.catalogRelease, api, entry.provider_type);
   const sample = providerSpec(plan.catalogRelease, api, entry.provider_type)?.sample ?? {};
-  for (const key of fields?.required ?? []) {
+  const required = [...(fields?.required ?? []), ...runtimeRequiredKeys(plan.catalogRelease, api, entry.provider_type)];
+  for (const key of required) {
     if (Object.hasOwn(entry.config, key)) continue;
     const given = ogxDivergences().requiredValues.find((r) => r.api === api && r.type === entry.provider_type && r.key === key);
     if (given) setOwn(entry.config, key, clonePlain(given.value));
