@@ -18,6 +18,8 @@ import { expandOgxProviders, type OgxExpansion, type OgxProviderEntry } from './
 import { ogxDecimalKeys } from '../catalog/ogx-providers.js';
 import { ogxStorage } from '../catalog/ogx-storage.js';
 import { runtimeRequiredKeys } from '../catalog/schemas.js';
+import { passesInsecure } from '../core/server-settings.js';
+import { imageFacts } from '../core/workload.js';
 import { ogxObjects } from '../catalog/catalog.js';
 import type { SecretEnv } from '../core/secrets.js';
 
@@ -270,6 +272,7 @@ function adaptToRelease(built: OperatorConfig, plan: OgxPlan, problems: FieldPro
   keepDefaultEmbeddingProviders(config, plan, expansion, problems); // A14
   dropIgnoredModelKeys(config); // B2
   env = adaptStorage(config, plan, env, problems); // A11, B1, S1
+  insecureWithOwnCommand(config, plan, problems); // A17
   // B6: the operator's string "2"; the release's schema reads an integer (the server fixes it up).
   if (/^\d+$/.test(String(config.version))) config.version = Number(config.version);
   return env;
@@ -434,6 +437,28 @@ function dropIgnoredModelKeys(config: Obj): void {
     delete model.context_length;
     delete model.quantization;
   }
+}
+
+/**
+ * A17: `workload.overrides.command` replaces the image entrypoint, and with it the `--insecure` it
+ * passes to a strict-TLS release (OGX 1.2+), which then exits at start without TLS. As for an
+ * LLSD, the generated config says `server.insecure: true`, unless the command passes `--insecure`
+ * itself or the config serves TLS.
+ */
+function insecureWithOwnCommand(config: Obj, plan: OgxPlan, problems: FieldProblem[]): void {
+  const overrides = plan.server.spec.workload?.overrides ?? {};
+  const facts = imageFacts(plan);
+  if (!overrides.command || !plan.profile.strictTls || !facts.entrypointInsecure || passesInsecure(overrides, facts)) return;
+  const server = isPlainObject(config.server) ? config.server : {};
+  if (server.insecure === true || (server.tls_certfile !== undefined && server.tls_keyfile !== undefined)) return;
+  config.server = { ...server, insecure: true };
+  problems.push({
+    severity: 'info',
+    path: ['spec', 'workload', 'overrides', 'command'],
+    message: `replaces the image entrypoint${facts.entrypoint ? ` (${facts.entrypoint})` : ''}, which starts OGX ${plan.release} with \`--insecure\`, ` +
+      'and the server refuses to start without TLS unless told it may, so the generated config.yaml sets `server.insecure: true` ' +
+      '(the operator writes no such key); pass `--insecure` in the command to make it explicit there',
+  });
 }
 
 /** A11 (postgres from a connection string: refused) and B1 (redis: host and port, no password). */
