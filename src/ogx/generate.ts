@@ -20,6 +20,7 @@ import { ogxStorage } from '../catalog/ogx-storage.js';
 import { runtimeRequiredKeys } from '../catalog/schemas.js';
 import { passesInsecure } from '../core/server-settings.js';
 import { imageFacts } from '../core/workload.js';
+import { namedBefore, pointVectorSettingsAt } from '../core/vector-defaults.js';
 import { ogxObjects } from '../catalog/catalog.js';
 import type { SecretEnv } from '../core/secrets.js';
 
@@ -270,6 +271,7 @@ function adaptToRelease(built: OperatorConfig, plan: OgxPlan, problems: FieldPro
   }
   warnOverwrittenVectorStoresConfig(config, expansion, plan, problems); // B4
   keepDefaultEmbeddingProviders(config, plan, expansion, problems); // A14
+  followVectorProviders(config, expansion, problems); // A18
   dropIgnoredModelKeys(config); // B2
   env = adaptStorage(config, plan, env, problems); // A11, B1, S1
   insecureWithOwnCommand(config, plan, problems); // A17
@@ -411,6 +413,36 @@ function keepDefaultEmbeddingProviders(config: Obj, plan: OgxPlan, expansion: Og
         `without it OGX ${plan.release} stops at startup (the operator drops it)`,
     });
   }
+}
+
+/**
+ * A18: the spec's vector_io providers replace the base's, so every setting of the base that names
+ * a vector_io provider (`vector_stores.default_provider_id`, the responses provider's
+ * `memory_config.default_vector_store_provider_id`, a `vector_stores_config.default_provider_id`)
+ * and names none of the spec's is pointed at the spec's first (docs/ogxserver.md). What the spec
+ * wrote itself stays as written (the startup rules say when it names no provider of the config).
+ */
+function followVectorProviders(config: Obj, expansion: OgxExpansion, problems: FieldProblem[]): void {
+  const spec = expansion.providers.get('vector_io') ?? [];
+  const first = spec[0];
+  if (!first) return;
+  const target = String(first.entry.provider_id);
+  const written = new Set<unknown>([...expansion.providers.values()].flat().map((p) => p.entry));
+  const providers = isPlainObject(config.providers) ? (config.providers as Record<string, unknown[]>) : {};
+  const changed = pointVectorSettingsAt(
+    config,
+    target,
+    new Set(spec.map((p) => String(p.entry.provider_id))),
+    (s) => s.provider !== undefined && written.has(providers[s.provider.api]?.[s.provider.index]),
+  );
+  if (changed.length === 0) return;
+  problems.push({
+    severity: 'info',
+    path: first.path,
+    message: `is the default vector_io provider of the generated config.yaml: ${namedBefore(changed)} now name${changed.length === 1 ? 's' : ''} it, ` +
+      `because the spec's vector_io providers replace the base's (the operator leaves ${changed.length === 1 ? 'it' : 'them'} naming a provider the config ` +
+      'no longer has); list another provider first to make it the default',
+  });
 }
 
 /** B4: the server replaces a provider's `vector_stores_config` by the top-level `vector_stores` when the config has one. */

@@ -214,7 +214,16 @@ describe('disabledAPIs and providers (upstream config generation: disabledAPIs, 
         path: ['spec', 'providers', 'inference'],
         message: expect.stringContaining('keeps the base config\'s inference provider "sentence-transformers"'),
       },
+      // A18 (test/unit/vector-defaults.test.ts): the spec's pgvector is the default vector provider.
+      { severity: 'info', path: ['spec', 'providers', 'vectorIo', 'remote', 'pgvector', 0], message: expect.stringContaining('default vector_io provider') },
     ]);
+  });
+
+  // Every release and setting: test/unit/vector-defaults.test.ts.
+  it('A18: the base\'s `vector_stores.default_provider_id` (faiss) names the spec\'s first vector_io provider, which replaced it', () => {
+    const { value } = generate(typical).config;
+    expect((value.vector_stores as Record<string, unknown>).default_provider_id).toBe('remote-pgvector');
+    expect(providersOf(value, 'vector_io').map((p) => p.provider_id)).toEqual(['remote-pgvector']);
   });
 
   it('A1, A2, A4–A9: typed responses, batches, localfs and milvus are written with the types and required keys the release reads', () => {
