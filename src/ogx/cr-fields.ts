@@ -26,7 +26,5 @@ const others = (spec: Spec): CrFieldMap['others'] => [
     },
   },
   { pattern: /^server\.port$/, field: () => ['spec', 'network', 'port'] },
-  // The base's default vector_io provider: a problem with it comes from the vector_io providers that replaced the base's.
-  { pattern: /^vector_stores\.default_provider_id$/, field: () => (spec.providers?.vectorIo ? ['spec', 'providers', 'vectorIo'] : undefined) },
   { pattern: /^storage\b/, field: () => (spec.storage ? ['spec', 'storage'] : undefined) },
 ];
