@@ -198,7 +198,9 @@ describe('startup rule: a setting that names a vector_io provider names an enabl
       expect.objectContaining({
         severity: 'warning',
         path: 'providers.responses[0].config.memory_config.default_vector_store_provider_id',
-        message: expect.stringContaining('names "gone", which is not an enabled vector_io provider: Responses memory creates its default memory vector store'),
+        message:
+          'names "gone", which is not an enabled vector_io provider: Responses memory creates its default memory vector store there when memory is ' +
+          'enabled; name one of the enabled vector_io providers instead: faiss, sqlite-vec',
       }),
     ]);
   });

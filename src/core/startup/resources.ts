@@ -316,9 +316,9 @@ function vectorProviderDefaults(ctx: RuleContext): StartupProblem[] {
     // Replaced at startup by a run-config section the config has (a provider's `vector_stores_config` by `vector_stores`).
     if (setting.replacedBy !== undefined && isPlainObject(ctx.config[setting.replacedBy])) continue;
     if (vectorIo.some((p) => p.id.id === value || p.id.id === undefined)) continue;
-    const message =
-      `names ${quote(value)}, which is not an enabled vector_io provider: ${setting.why}. ` +
-      `vector_io providers: ${listOf(vectorIo.map((p) => String(p.id.id))) || 'none'}`;
+    const ids = vectorIo.map((p) => String(p.id.id));
+    const fix = ids.length > 0 ? `name one of the enabled vector_io providers instead: ${listOf(ids)}` : 'the config has no enabled vector_io provider';
+    const message = `names ${quote(value)}, which is not an enabled vector_io provider: ${setting.why}; ${fix}`;
     out.push(problem('warning', path, 'resource-defaults', message, 'default-provider-not-enabled'));
   }
   return out;
