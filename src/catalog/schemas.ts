@@ -28,3 +28,13 @@ export const commaListKeys = (catalogRelease: string, api: string, type: string)
   releaseNotes()
     .commaLists.filter((c) => c.api === api && c.type === type && inRange(catalogRelease, c))
     .flatMap((c) => c.keys);
+
+/**
+ * The keys of a provider's config the release needs although its schema makes them optional
+ * (configs/release-notes.yaml `requiredAtRuntime`: pgvector's `persistence`, which the provider
+ * reads at startup).
+ */
+export const runtimeRequiredKeys = (catalogRelease: string, api: string, type: string): readonly string[] =>
+  releaseNotes()
+    .requiredAtRuntime.filter((r) => r.api === api && r.type === type && inRange(catalogRelease, r))
+    .map((r) => r.key);

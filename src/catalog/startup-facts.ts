@@ -45,6 +45,12 @@ export const startupFactsSchema = lazily(() => {
       apiOfList: z.record(z.string(), z.string()),
       /** `vector_stores` default → the model type it names. */
       vectorStoreDefaults: z.record(z.string(), z.string()),
+      /** Paths of the settings that name a vector_io provider: in the run config, and in a provider's config. */
+      vectorProviderSettings: z.strictObject({
+        runConfig: z.array(z.strictObject({ path: names, why: z.string() })),
+        /** `replacedBy`: a run-config key that, when present, replaces the provider's setting at startup. */
+        provider: z.array(z.strictObject({ path: names, why: z.string(), replacedBy: z.optional(z.string()) })),
+      }),
     }),
   });
 });

@@ -66,12 +66,20 @@ export function applyServerSettings(config: Record<string, unknown>, plan: Plan,
 const ownCommand = (plan: Plan): boolean => plan.llsd.spec.workload?.overrides?.command !== undefined;
 
 /** The LLSD's command or args pass `--insecure`, or its command is the image's own entrypoint (which does). */
-function commandIsInsecure(plan: Plan): boolean {
-  const { command = [], args = [] } = plan.llsd.spec.workload?.overrides ?? {};
-  const { entrypoint, entrypointInsecure } = imageFacts(plan);
+const commandIsInsecure = (plan: Plan): boolean => passesInsecure(plan.llsd.spec.workload?.overrides ?? {}, imageFacts(plan));
+
+/**
+ * A container command (and args) that passes `--insecure`, or whose command is the image's own
+ * entrypoint when that passes it: a strict-TLS server then starts without TLS (both APIs).
+ */
+export function passesInsecure(
+  overrides: { command?: readonly string[] | undefined; args?: readonly string[] | undefined },
+  facts: { entrypoint?: string | undefined; entrypointInsecure?: boolean | undefined },
+): boolean {
+  const { command = [], args = [] } = overrides;
   // The facts name the script by its file name or its path; a command may name it either way.
-  const script = (entrypoint ?? '').split('/').pop();
-  return [...command, ...args].includes('--insecure') || (script !== '' && (command[0] ?? '').split('/').pop() === script && entrypointInsecure === true);
+  const script = (facts.entrypoint ?? '').split('/').pop();
+  return [...command, ...args].includes('--insecure') || (script !== '' && (command[0] ?? '').split('/').pop() === script && facts.entrypointInsecure === true);
 }
 const ownArgs = (plan: Plan): boolean => plan.llsd.spec.workload?.overrides?.args !== undefined;
 

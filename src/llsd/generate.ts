@@ -36,6 +36,8 @@ import {
 import type { SecretEnv } from '../core/secrets.js';
 import { applyServerSettings, checkOverrideServerSettings, checkScaling } from '../core/server-settings.js';
 import { applyStorage } from './storage.js';
+import { providerApis } from './llsd-v1alpha2.js';
+import { namedBefore, pointVectorSettingsAt, type VectorProviderSetting } from '../core/vector-defaults.js';
 
 // The shapes both front ends' generation returns, declared once in core; named here for the
 // objects and tests that read an LLSD's.
@@ -121,6 +123,7 @@ export function generateConfig(plan: Plan): GenerateOutcome {
 
   // External providers are laid over the generated config last: one with a provider's id replaces it (docs/config-generation.md).
   const external = mergeExternalProviders(config, plan.llsd, problems);
+  followVectorProviders(config, plan, failed, problems);
 
   if (providerConfigRequired(plan.catalogRelease)) addEmptyConfigs(providers);
   problems.push(...checkScaling(config, plan));
@@ -194,6 +197,40 @@ function placeProvider(
       `replaces the base config's provider ${quote(oldId)} (${resolved.type} at ${clip(stoodIn.url)}, a default address nothing in the pod serves, ` +
       `which would stop the server at startup)${moved > 0 ? `; resources registered with it now use ${quote(provider.id)}` : ''}; ` +
       `to configure that entry instead, give this provider \`id: ${oldId}\``,
+  });
+}
+
+/**
+ * The CR's vector_io providers are the ones it wants used: every setting of the base that names a
+ * vector_io provider (`vector_stores.default_provider_id`, the responses provider's
+ * `memory_config.default_vector_store_provider_id`, a `vector_stores_config.default_provider_id`)
+ * and names none of the CR's is pointed at the CR's first (docs/config-generation.md), with an
+ * info result there. A setting the CR's own `settings` write stays as written.
+ */
+function followVectorProviders(config: Record<string, unknown>, plan: Plan, failed: ReadonlySet<string>, problems: FieldProblem[]): void {
+  const own = plan.llsd.providers.filter((p) => providerApis[p.api] === 'vector_io' && !failed.has(`${p.api}/${p.id}`));
+  const first = own[0];
+  const providers = isPlainObject(config.providers) ? (config.providers as Record<string, unknown>) : {};
+  const entries = Array.isArray(providers.vector_io) ? providers.vector_io.filter(isPlainObject) : [];
+  // Disabled, or replaced by an external provider of another id: nothing of the CR's to point at.
+  if (!first || !entries.some((e) => e.provider_id === first.id)) return;
+  const written = (setting: VectorProviderSetting): boolean => {
+    if (!setting.provider) return false;
+    const { api, index } = setting.provider;
+    const list = providers[api];
+    const entry = Array.isArray(list) ? (list[index] as unknown) : undefined;
+    const cr = plan.llsd.providers.find((p) => providerApis[p.api] === api && isPlainObject(entry) && p.id === entry.provider_id);
+    let node: unknown = cr?.settings;
+    for (const step of setting.path.slice(4)) node = isPlainObject(node) && Object.hasOwn(node, step) ? node[step] : undefined;
+    return node !== undefined;
+  };
+  const changed = pointVectorSettingsAt(config, first.id, new Set(own.map((p) => p.id)), written);
+  if (changed.length === 0) return;
+  problems.push({
+    severity: 'info',
+    path: first.path,
+    message: `is the default vector_io provider of the generated config.yaml: ${namedBefore(changed)} of the base config now ` +
+      `name${changed.length === 1 ? 's' : ''} it; list another vector_io provider first to make it the default`,
   });
 }
 

@@ -24,6 +24,8 @@ import {
   ogxStatePath,
 } from '../core/ogx-workload.js';
 import { imageFacts } from '../core/workload.js';
+import { passesInsecure } from '../core/server-settings.js';
+import { quote } from '../lib/quote.js';
 import { defaultedResources, type DeploymentInput } from './deployment.js';
 import type { JobInput } from './job.js';
 import { fitName } from '../lib/names.js';
@@ -61,22 +63,35 @@ export function ogxDeployment(plan: OgxPlan, config: GeneratedConfig | undefined
 /**
  * `overrides.command` replaces the image entrypoint and with it the `--insecure` it passes (OGX
  * 1.2+, strict TLS): the server then exits at start unless its config serves TLS or says
- * `server.insecure: true` (the image's own config, in none mode, is not known here).
+ * `server.insecure: true`. A generated config says it (divergence A17); an overrideConfig that
+ * does not is an error, as for an LLSD; the image's own config (none mode) is not known here, so
+ * a warning.
  */
 export function ogxDeploymentProblems(plan: OgxPlan, config: GeneratedConfig | undefined): FieldProblem[] {
-  const command = plan.server.spec.workload?.overrides?.command;
+  const overrides = plan.server.spec.workload?.overrides ?? {};
   const { strictTls } = plan.profile;
   const image = imageFacts(plan);
-  if (!command || !strictTls || !image.entrypointInsecure) return [];
+  if (!overrides.command || !strictTls || !image.entrypointInsecure || passesInsecure(overrides, image)) return [];
   const value = plan.mode === 'override' ? plan.overrideConfig?.value : plan.mode === 'generated' ? config?.value : undefined;
   const server = isPlainObject(value?.server) ? value.server : {};
   if (server.insecure === true || (server.tls_certfile !== undefined && server.tls_keyfile !== undefined)) return [];
+  const replaces = `replaces the image entrypoint${image.entrypoint ? ` (${image.entrypoint})` : ''}, which starts OGX ${plan.release} with \`--insecure\``;
+  if (plan.mode === 'override') {
+    return [
+      {
+        path: ['spec', 'workload', 'overrides', 'command'],
+        message: `${replaces}: the server then exits at start ("TLS required") because the config.yaml of the ConfigMap ` +
+          `${quote(plan.overrideConfig?.configMapName ?? '')} (overrideConfig) sets neither \`server.tls_certfile\`/\`tls_keyfile\` nor ` +
+          '`server.insecure: true`. Add `server: {insecure: true}` there, pass `--insecure` in the command, or use `overrides.args` ' +
+          "to add arguments to the entrypoint's command instead",
+      },
+    ];
+  }
   return [
     {
       severity: 'warning', code: 'entrypoint-replaced',
       path: ['spec', 'workload', 'overrides', 'command'],
-      message: `replaces the image entrypoint${image.entrypoint ? ` (${image.entrypoint})` : ''}, which starts OGX ${plan.release} with \`--insecure\`; ` +
-        'without it the server exits at start ("TLS required") unless its config.yaml sets `server.insecure: true` ' +
+      message: `${replaces}; without it the server exits at start ("TLS required") unless its config.yaml sets \`server.insecure: true\` ` +
         'or `server.tls_certfile` and `tls_keyfile`. ' +
         "Use `overrides.args` to add arguments to the entrypoint's command instead",
     },

@@ -19,6 +19,10 @@ import { ogxPraxisEnabled } from '../core/ogx-workload.js';
 import { expandOgxProviders, type OgxExpansion, type OgxProviderEntry } from './providers.js';
 import { ogxDecimalKeys } from '../catalog/ogx-providers.js';
 import { ogxStorage } from '../catalog/ogx-storage.js';
+import { runtimeRequiredKeys } from '../catalog/schemas.js';
+import { passesInsecure } from '../core/server-settings.js';
+import { imageFacts } from '../core/workload.js';
+import { namedBefore, pointVectorSettingsAt } from '../core/vector-defaults.js';
 import { ogxObjects } from '../catalog/catalog.js';
 import type { SecretEnv } from '../core/secrets.js';
 
@@ -275,13 +279,15 @@ function adaptToRelease(built: OperatorConfig, plan: OgxPlan, problems: FieldPro
   }
   // After the renames: the required keys are those of the type the server runs (A4–A9).
   for (const provider of typedEntries(expansion)) {
-    fillRequired(provider, plan);
+    fillRequired(provider, plan); // A4–A9, A16
     dropUnreadKeys(provider, plan, problems); // S3
   }
   warnOverwrittenVectorStoresConfig(config, expansion, plan, problems); // B4
   keepDefaultEmbeddingProviders(config, plan, expansion, problems); // A14
+  followVectorProviders(config, expansion, problems); // A18
   dropIgnoredModelKeys(config); // B2
   env = adaptStorage(config, plan, env, problems); // A11, B1, S1
+  insecureWithOwnCommand(config, plan, problems); // A17
   // B6: the operator's string "2"; the release's schema reads an integer (the server fixes it up).
   if (/^\d+$/.test(String(config.version))) config.version = Number(config.version);
   return env;
@@ -338,15 +344,18 @@ function proxyCacert(provider: OgxProviderEntry): void {
 }
 
 /**
- * A4–A9: each key the release's schema requires that the operator leaves out, from the release's
- * own sample config for the type (its distribution directory named as ours), or the value
- * configs/ogx-divergences.yaml gives where the sample's is an env var nothing sets.
+ * A4–A9, A16: each key the release needs that the operator leaves out (those its schema requires,
+ * and those it needs at startup although the schema makes them optional: pgvector's `persistence`,
+ * configs/release-notes.yaml `requiredAtRuntime`), from the release's own sample config for the
+ * type (its distribution directory named as ours), or the value configs/ogx-divergences.yaml gives
+ * where the sample's is an env var nothing sets.
  */
 function fillRequired(provider: OgxProviderEntry, plan: OgxPlan): void {
   const { api, entry } = provider;
   const fields = providerFields(plan.catalogRelease, api, entry.provider_type);
   const sample = providerSpec(plan.catalogRelease, api, entry.provider_type)?.sample ?? {};
-  for (const key of fields?.required ?? []) {
+  const required = [...(fields?.required ?? []), ...runtimeRequiredKeys(plan.catalogRelease, api, entry.provider_type)];
+  for (const key of required) {
     if (Object.hasOwn(entry.config, key)) continue;
     const given = ogxDivergences().requiredValues.find((r) => r.api === api && r.type === entry.provider_type && r.key === key);
     if (given) setOwn(entry.config, key, clonePlain(given.value));
@@ -419,6 +428,36 @@ function keepDefaultEmbeddingProviders(config: Obj, plan: OgxPlan, expansion: Og
   }
 }
 
+/**
+ * A18: the spec's vector_io providers replace the base's, so every setting of the base that names
+ * a vector_io provider (`vector_stores.default_provider_id`, the responses provider's
+ * `memory_config.default_vector_store_provider_id`, a `vector_stores_config.default_provider_id`)
+ * and names none of the spec's is pointed at the spec's first (docs/ogxserver.md). What the spec
+ * wrote itself stays as written (the startup rules say when it names no provider of the config).
+ */
+function followVectorProviders(config: Obj, expansion: OgxExpansion, problems: FieldProblem[]): void {
+  const spec = expansion.providers.get('vector_io') ?? [];
+  const first = spec[0];
+  if (!first) return;
+  const target = String(first.entry.provider_id);
+  const written = new Set<unknown>([...expansion.providers.values()].flat().map((p) => p.entry));
+  const providers = isPlainObject(config.providers) ? (config.providers as Record<string, unknown[]>) : {};
+  const changed = pointVectorSettingsAt(
+    config,
+    target,
+    new Set(spec.map((p) => String(p.entry.provider_id))),
+    (s) => s.provider !== undefined && written.has(providers[s.provider.api]?.[s.provider.index]),
+  );
+  if (changed.length === 0) return;
+  problems.push({
+    severity: 'info',
+    path: first.path,
+    message: `is the default vector_io provider of the generated config.yaml: ${namedBefore(changed)} now name${changed.length === 1 ? 's' : ''} it, ` +
+      `because the spec's vector_io providers replace the base's (the operator leaves ${changed.length === 1 ? 'it' : 'them'} naming a provider the config ` +
+      'no longer has); list another provider first to make it the default',
+  });
+}
+
 /** B4: the server replaces a provider's `vector_stores_config` by the top-level `vector_stores` when the config has one. */
 function warnOverwrittenVectorStoresConfig(config: Obj, expansion: OgxExpansion, plan: OgxPlan, problems: FieldProblem[]): void {
   if (!isPlainObject(config.vector_stores)) return;
@@ -443,6 +482,28 @@ function dropIgnoredModelKeys(config: Obj): void {
     delete model.context_length;
     delete model.quantization;
   }
+}
+
+/**
+ * A17: `workload.overrides.command` replaces the image entrypoint, and with it the `--insecure` it
+ * passes to a strict-TLS release (OGX 1.2+), which then exits at start without TLS. As for an
+ * LLSD, the generated config says `server.insecure: true`, unless the command passes `--insecure`
+ * itself or the config serves TLS.
+ */
+function insecureWithOwnCommand(config: Obj, plan: OgxPlan, problems: FieldProblem[]): void {
+  const overrides = plan.server.spec.workload?.overrides ?? {};
+  const facts = imageFacts(plan);
+  if (!overrides.command || !plan.profile.strictTls || !facts.entrypointInsecure || passesInsecure(overrides, facts)) return;
+  const server = isPlainObject(config.server) ? config.server : {};
+  if (server.insecure === true || (server.tls_certfile !== undefined && server.tls_keyfile !== undefined)) return;
+  config.server = { ...server, insecure: true };
+  problems.push({
+    severity: 'info',
+    path: ['spec', 'workload', 'overrides', 'command'],
+    message: `replaces the image entrypoint${facts.entrypoint ? ` (${facts.entrypoint})` : ''}, which starts OGX ${plan.release} with \`--insecure\`, ` +
+      'and the server refuses to start without TLS unless told it may, so the generated config.yaml sets `server.insecure: true` ' +
+      '(the operator writes no such key); pass `--insecure` in the command to make it explicit there',
+  });
 }
 
 /** A11 (postgres from a connection string: refused) and B1 (redis: host and port, no password). */

@@ -84,12 +84,28 @@ export function parseOgxServer(object: KrmObject, options: OgxRuleOptions = {}):
   if (reserved.length > 0) return { ok: false, problems: reserved };
   const { server: schema } = ogxSchemas();
   const parsed = schema.safeParse(object, { reportInput: true });
-  if (!parsed.success) return { ok: false, problems: withOgxHints(problemsFromIssues(parsed.error.issues, schema, requiredHints), object) };
+  if (!parsed.success) return { ok: false, problems: withOgxHints(problemsFromIssues(parsed.error.issues, schema, requiredHints), object).map(namedStorage) };
   const { metadata, spec } = parsed.data;
   const server: OgxServer = { apiVersion: ogxApiVersion, kind: ogxKind, metadata: pickMetadata(metadata), spec };
   const problems = [...checkOgxRules(server, options), ...ogxLiteralCredentials(spec)];
   if (problems.some(isError)) return { ok: false, problems };
   return { ok: true, server, problems };
+}
+
+/**
+ * `spec.storage.backends` / `stores`: the operator's named PostgreSQL storage, whose merge to its
+ * main the reference could not confirm (docs/ogxserver.md "Limits"), so it is not rendered: say
+ * that, instead of "not a known field".
+ */
+function namedStorage(problem: FieldProblem): FieldProblem {
+  const [spec, storage, key] = problem.path;
+  if (problem.path.length !== 3 || spec !== 'spec' || storage !== 'storage' || (key !== 'backends' && key !== 'stores')) return problem;
+  return {
+    path: problem.path,
+    message: `is named storage, which llsd-render does not render yet: the OGX operator's newer API has \`storage.backends\` / \`storage.stores\`, ` +
+      'but whether it is merged to the operator\'s main is not confirmed. Use `storage.kv` / `storage.sql`, or give PostgreSQL storage by ' +
+      '`spec.overrideConfig` (storage.backends.sql_default: {type: sql_postgres, host: …, port: 5432, db: …, user: …, password: ${env.…}})',
+  };
 }
 
 function pickMetadata(metadata: z.output<ReturnType<typeof objectMetadataSchema>>): OgxServer['metadata'] {

@@ -66,6 +66,9 @@ describe('starter 0.7.1', () => {
     expect(problemLines(outcome)).toEqual([
       'error spec.disabled.0: cannot be disabled while agents, tool_runtime (rag-runtime) and vector_io need inference (the server would not start): ' +
         'disable agents, tool_runtime and vector_io too, or keep inference',
+      // The CR's vector provider becomes the default (test/unit/vector-defaults.test.ts).
+      'info spec.providers.vectorIo: is the default vector_io provider of the generated config.yaml: `vector_stores.default_provider_id` (was "faiss") ' +
+        'of the base config now names it; list another vector_io provider first to make it the default',
     ]);
   });
 

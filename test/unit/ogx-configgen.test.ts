@@ -84,6 +84,13 @@ const divergences: Record<string, Divergence[]> = {
       upstream: { hnsw: { m: 16, ef_construction: 200, ef_search: 100 } },
       ours: { type: 'HNSW', m: 16, ef_construction: 200, ef_search: 100 },
     },
+    // Upstream #379's golden (f92d2ca8) writes the same block.
+    {
+      ref: 'A16',
+      path: ['providers', 'vector_io', 0, 'config', 'persistence'],
+      upstream: undefined,
+      ours: { backend: 'kv_default', namespace: 'vector_io::pgvector' },
+    },
   ],
   'rh-add-models': [],
   'rh-custom-port': [],

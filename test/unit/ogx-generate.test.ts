@@ -227,7 +227,16 @@ describe('disabledAPIs and providers (upstream config generation: disabledAPIs, 
         path: ['spec', 'providers', 'inference'],
         message: expect.stringContaining('keeps the base config\'s inference provider "sentence-transformers"'),
       },
+      // A18 (test/unit/vector-defaults.test.ts): the spec's pgvector is the default vector provider.
+      { severity: 'info', path: ['spec', 'providers', 'vectorIo', 'remote', 'pgvector', 0], message: expect.stringContaining('default vector_io provider') },
     ]);
+  });
+
+  // Every release and setting: test/unit/vector-defaults.test.ts.
+  it('A18: the base\'s `vector_stores.default_provider_id` (faiss) names the spec\'s first vector_io provider, which replaced it', () => {
+    const { value } = generate(typical).config;
+    expect((value.vector_stores as Record<string, unknown>).default_provider_id).toBe('remote-pgvector');
+    expect(providersOf(value, 'vector_io').map((p) => p.provider_id)).toEqual(['remote-pgvector']);
   });
 
   it('A1, A2, A4–A9: typed responses, batches, localfs and milvus are written with the types and required keys the release reads', () => {
@@ -510,5 +519,44 @@ describe('S3', () => {
         },
       ]),
     );
+  });
+});
+
+describe('A17', () => {
+  const withCommand = (command: string) => `  distribution: {name: starter}
+  storage: {}
+  workload:
+    overrides:
+      command: ${command}
+`;
+  for (const release of ogxServerReleases()) {
+    it(`${release}: \`overrides.command\` gets \`server.insecure: true\` where the release refuses to start without TLS (1.2+), and nothing before`, () => {
+      const plan = ogxPlan(withCommand('[ogx, stack, run, /etc/ogx/config.yaml]'), release);
+      const generated = generateOgxConfig(plan);
+      if (!generated.ok) throw new Error(JSON.stringify(generated.problems));
+      const server = generated.config.value.server as Record<string, unknown>;
+      const info = generated.problems.filter((p) => p.path.join('.') === 'spec.workload.overrides.command');
+      // OGX 1.2 made TLS strict (server catalog changes.md 1.1.3 → 1.2.2); the stock entrypoint passes `--insecure` from then on.
+      if (plan.profile.strictTls) {
+        expect(server.insecure).toBe(true);
+        expect(info).toEqual([
+          expect.objectContaining({ severity: 'info', message: expect.stringContaining('the generated config.yaml sets `server.insecure: true`') }),
+        ]);
+        const containerEnv = new Set(generated.config.env.map((e) => e.name));
+        const context = { release, catalogRelease: plan.catalogRelease, profile: plan.profile, containerEnv };
+        const { config } = asServerConverts(generated.config.value, release, plan.catalogRelease);
+        expect(checkReleaseSchema(config, { ...context, source: 'generated' }).filter((p) => p.severity === 'error')).toEqual([]);
+      } else {
+        expect(server.insecure).toBeUndefined();
+        expect(info).toEqual([]);
+      }
+      // A command that passes `--insecure` itself: nothing added.
+      const own = generateOgxConfig(ogxPlan(withCommand('[ogx, stack, run, --insecure, /etc/ogx/config.yaml]'), release));
+      if (!own.ok) throw new Error(JSON.stringify(own.problems));
+      expect((own.config.value.server as Record<string, unknown>).insecure).toBeUndefined();
+    });
+  }
+  it('strict TLS is 1.2.2 and 1.3.0 of the catalog', () => {
+    expect(ogxServerReleases().filter((r) => ogxPlan('  distribution: {name: starter}\n  storage: {}\n', r).profile.strictTls)).toEqual(['1.2.2', '1.3.0']);
   });
 });

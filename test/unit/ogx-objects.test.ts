@@ -739,6 +739,25 @@ describe('ingress controller and warnings', () => {
     const insecure = { ...generated, value: { version: 2, server: { insecure: true } } };
     expect(ogxObjectProblems(plan(withCommand, { mode: 'generated' }), insecure, defaultRenderOptions())).toEqual([]);
     expect(ogxObjectProblems(plan(''), undefined, defaultRenderOptions())).toEqual([]);
+    // A command that passes `--insecure` itself needs nothing more.
+    const passes = plan('workload:\n  overrides:\n    command: [ogx, stack, run, --insecure, /etc/ogx/config.yaml]');
+    expect(ogxObjectProblems(passes, undefined, defaultRenderOptions())).toEqual([]);
+  });
+
+  it('an overrideConfig without `server.insecure` under `overrides.command` on OGX 1.2+ is an error, as for an LLSD (the server exits)', () => {
+    const spec = 'overrideConfig: {name: mine, key: run.yaml}\nworkload:\n  overrides:\n    command: [ogx, stack, run, /etc/ogx/config.yaml]';
+    const override = (value: Record<string, unknown>) =>
+      plan(spec, { mode: 'override', overrideConfig: { configMapName: 'mine', key: 'run.yaml', text: '', value } });
+    expect(ogxObjectProblems(override({ version: 2, server: { port: 8321 } }), undefined, defaultRenderOptions())).toEqual([
+      {
+        path: ['spec', 'workload', 'overrides', 'command'],
+        message: expect.stringContaining(
+          'the server then exits at start ("TLS required") because the config.yaml of the ConfigMap "mine" (overrideConfig) sets neither ' +
+            '`server.tls_certfile`/`tls_keyfile` nor `server.insecure: true`. Add `server: {insecure: true}` there',
+        ),
+      },
+    ]);
+    expect(ogxObjectProblems(override({ version: 2, server: { insecure: true } }), undefined, defaultRenderOptions())).toEqual([]);
   });
 });
 

@@ -534,10 +534,10 @@ describe('provider-settings: provider config keys', () => {
     config.registered_resources.models[0].provider_id = '${env.VLLM_URL:+vllm}';
     expect(check(config, '0.7.1')).toEqual([]);
   });
-  it('a pgvector provider without persistence stops 0.4.4 to 0.8.0 at startup (release notes)', () => {
+  it('a pgvector provider without persistence stops 0.4.4 to OGX 1.3.0 at startup (release notes)', () => {
     const config = newLayout();
     config.providers.vector_io.push({ provider_id: 'pgvector', provider_type: 'remote::pgvector', config: { host: 'pg', db: 'v', user: 'u', password: 'p' } });
-    for (const release of ['0.4.4', '0.7.1', '0.8.0']) {
+    for (const release of ['0.4.4', '0.7.1', '0.8.0', '1.0.0', '1.1.3', '1.2.2', '1.3.0']) {
       const layout = release === '0.4.4' ? layout04() : config;
       if (release === '0.4.4') layout.providers.vector_io.push(structuredClone(config.providers.vector_io[1]));
       expect(only(check(layout, release), 'provider-settings'), release).toMatchObject({

@@ -1,6 +1,7 @@
 // Startup rules on registered resources: models; shields, vector stores and tool groups; and the
 // defaults that name them (vector_stores defaults, safety.default_shield_id). Each names a provider
 // the server must have, or it stops at startup ("Provider not found").
+import { vectorProviderSettings } from '../vector-defaults.js';
 import { closest } from '../../lib/issues.js';
 import { placeholdersIn } from '../placeholders.js';
 import { isPlainObject } from '../../lib/objects.js';
@@ -300,18 +301,27 @@ export function checkDefaults(ctx: RuleContext): StartupProblem[] {
         out.push(problem('error', [...path, 'model_id'], 'resource-defaults', message));
       }
     }
-    const defaultProvider = vectorStores.default_provider_id;
-    const vectorIo = providersOf(ctx, 'vector_io');
-    if (typeof defaultProvider === 'string' && !defaultProvider.includes('${')) {
-      if (!vectorIo.some((p) => p.id.id === defaultProvider || p.id.id === undefined)) {
-        const message =
-          `names ${quote(defaultProvider)}, which is not an enabled vector_io provider: creating a vector store without naming a provider fails. ` +
-          `vector_io providers: ${listOf(vectorIo.map((p) => String(p.id.id))) || 'none'}`;
-        out.push(problem('warning', ['vector_stores', 'default_provider_id'], 'resource-defaults', message, 'default-provider-not-enabled'));
-      }
-    }
   }
+  if (ctx.newLayout) out.push(...vectorProviderDefaults(ctx));
   return [...out, ...defaultShieldProblems(ctx, home)];
+}
+
+/** Each setting that names a vector_io provider (configs/startup-facts.yaml `vectorProviderSettings`) names an enabled one. */
+function vectorProviderDefaults(ctx: RuleContext): StartupProblem[] {
+  const vectorIo = providersOf(ctx, 'vector_io');
+  const out: StartupProblem[] = [];
+  for (const setting of vectorProviderSettings(ctx.config)) {
+    const { value, path } = setting;
+    if (typeof value !== 'string' || value.includes('${')) continue;
+    // Replaced at startup by a run-config section the config has (a provider's `vector_stores_config` by `vector_stores`).
+    if (setting.replacedBy !== undefined && isPlainObject(ctx.config[setting.replacedBy])) continue;
+    if (vectorIo.some((p) => p.id.id === value || p.id.id === undefined)) continue;
+    const ids = vectorIo.map((p) => String(p.id.id));
+    const fix = ids.length > 0 ? `name one of the enabled vector_io providers instead: ${listOf(ids)}` : 'the config has no enabled vector_io provider';
+    const message = `names ${quote(value)}, which is not an enabled vector_io provider: ${setting.why}; ${fix}`;
+    out.push(problem('warning', path, 'resource-defaults', message, 'default-provider-not-enabled'));
+  }
+  return out;
 }
 
 function defaultShieldProblems(ctx: RuleContext, home: Readonly<Record<string, unknown>>): StartupProblem[] {
