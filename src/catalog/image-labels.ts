@@ -34,6 +34,8 @@ export const imageConfigSchema = lazily(() =>
   platform: z.string(),
   /** Which label held the config. */
   from: z.enum(['base64', 'layer']),
+  /** For `base64`: the label, when not io.llamastack.config.base64 (an OGX image's `com.ogx.config.<file>`). */
+  label: z.optional(z.string()),
   layer: z.optional(z.string()),
   path: z.optional(z.string()),
   /** `io.llamastack.config.version`, when set. */
@@ -99,6 +101,12 @@ export function configLocation(labels: Readonly<Record<string, unknown>>): Confi
   if (!isDigest(layer)) return { kind: 'invalid', message: `its label ${configLabel.layer} is "${layer.slice(0, 80)}", not a layer digest (sha256:<64 hex>)` };
   return { kind: 'layer', layer, path };
 }
+
+/** The label that holds an OGX image's config: `com.ogx.config.<the default-config label's file name>`. */
+export const ogxConfigLabelOf = (labels: Readonly<Record<string, unknown>>): string | undefined => {
+  const file = labels[ogxConfigLabel.defaultConfig];
+  return typeof file === 'string' ? `${ogxConfigLabel.configPrefix}${file}` : undefined;
+};
 
 /** An OGX image's labels: the default config's file name, then that file's label (base64). */
 function ogxConfigLocation(label: (key: string) => string | undefined): ConfigLocation {
