@@ -82,7 +82,7 @@ export function toOgxServer(object: KrmObject): OgxConversion {
   setOwn(spec, 'distribution', { ...llsd.spec.distribution });
   const providers = convertProviders(llsd, release, env, problems, sources);
   if (providers) spec.providers = providers;
-  const resources = convertResources(llsd, problems, sources);
+  const resources = convertResources(llsd, providers, problems, sources);
   if (resources) spec.resources = resources;
   const storage = convertStorage(llsd, problems);
   if (storage) spec.storage = storage;
@@ -106,13 +106,15 @@ export function toOgxServer(object: KrmObject): OgxConversion {
     ...v1alpha1Only(object),
   ];
   const sourceOf = (path: Path): Path => reader.localise({ path: llsdPathOf(sources, path), message: '' }).path;
+  // The conversion's own errors say what to change; the OGXServer's rules would repeat them less clearly.
+  if (local.some(isError)) return { ...unchanged(local), sourceOf };
   if (!check.ok) {
     // A bug of this conversion, told as an error rather than written out as an object that does not apply.
     const invalid = check.problems.filter(isError).map((p) => ({ path: sourceOf(p.path), message:
       `cannot be converted: the OGXServer would be invalid at \`${formatFieldPath(p.path)}\`: ${p.message}` }));
     return { ...unchanged([...local, ...invalid]), sourceOf };
   }
-  return local.some(isError) ? { ...unchanged(local), sourceOf } : { object: converted, beside, problems: local, sourceOf };
+  return { object: converted, beside, problems: local, sourceOf };
 }
 
 /** OGXServer fields that hold the LLSD field of the same name, and everything under it. */
@@ -451,10 +453,11 @@ function externalProviderProblems(llsd: Llsd): FieldProblem[] {
  * Models, each with its provider named: an LLSD model without one goes to the first inference
  * provider of the LLSD, an OGXServer's to the alphabetically smallest id (the operator's rule).
  */
-function convertResources(llsd: Llsd, problems: FieldProblem[], sources: Source[]): Plain | undefined {
+function convertResources(llsd: Llsd, providers: Plain | undefined, problems: FieldProblem[], sources: Source[]): Plain | undefined {
   const first = llsd.providers.find((p) => p.api === 'inference')?.id;
   const models = llsd.models.map((model, i) => {
     sources.push({ ogx: ['spec', 'resources', 'models', i], llsd: model.path });
+    if (providers) baseProviderProblem(model, llsd, providerIdsOf(providers), problems);
     return convertModel(model, first, problems);
   });
   for (const kind of ['tools', 'shields'] as const) {
@@ -467,6 +470,30 @@ function convertResources(llsd: Llsd, problems: FieldProblem[], sources: Source[
       `is dropped: OGXServer registers only models; ${instead}` });
   }
   return models.length > 0 ? { models } : undefined;
+}
+
+/** The `id` of every provider entry of a converted `spec.providers` (each is written with its id). */
+const providerIdsOf = (providers: Plain): string[] =>
+  Object.values(providers).flatMap((groups) =>
+    Object.values(groups as Plain).flatMap((lists) =>
+      Object.values(lists as Plain).flatMap((entries) => (entries as Plain[]).map((entry) => String(entry.id))),
+    ),
+  );
+
+/**
+ * A model that names a provider of the distribution's base rather than one of the LLSD's: an LLSD
+ * lays its providers over the base, but an OGXServer with `spec.providers` registers a model only
+ * with one of them (the operator's admission webhook), so the conversion cannot keep it.
+ */
+function baseProviderProblem(model: ModelEntry, llsd: Llsd, ids: string[], problems: FieldProblem[]): void {
+  if (model.provider === undefined || ids.includes(model.provider) || llsd.providers.some((p) => p.id === model.provider)) return;
+  problems.push({
+    path: [...model.path, 'provider'],
+    message: `cannot be converted: names ${quote(model.provider)}, a provider of the distribution's base config, not of the LLSD; an OGXServer with ` +
+      '`spec.providers` registers a model only with one of its own providers (its admission webhook refuses any other), and its providers of an API ' +
+      `replace the distribution's: add ${quote(model.provider)} to the LLSD's \`providers\` ` +
+      `(e.g. \`inference: [{id: ${clip(model.provider)}, provider: …}]\`) and convert again, or name one of ${listOf(ids.map((id) => quote(id)))}`,
+  });
 }
 
 function convertModel(model: ModelEntry, first: string | undefined, problems: FieldProblem[]): Plain {

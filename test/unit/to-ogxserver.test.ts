@@ -336,6 +336,24 @@ describe('v1alpha2 fields → OGXServer', () => {
     expect(JSON.stringify(result.problems)).not.toContain('asks the provider');
   });
 
+  // Found by test/property/migration.property.test.ts: the OGXServer's rules refused it with a message that named no fix.
+  it('a model naming a provider of the base (not of the LLSD) while the LLSD has providers: an error at its provider naming the fix', () => {
+    const llsd = v2({
+      providers: { vectorIo: [{ id: 'chromadb', provider: 'chromadb', endpoint: 'http://chroma:8000' }] },
+      resources: { models: [{ name: 'accounts/fireworks/models/llama', provider: 'fireworks' }] },
+    });
+    const errors = toOgxServer(llsd).problems.filter((p) => (p.severity ?? 'error') === 'error');
+    expect(errors.map((p) => p.path.join('.'))).toEqual(['spec.resources.models.0.provider']);
+    expect(errors[0]?.message).toBe(
+      'cannot be converted: names "fireworks", a provider of the distribution\'s base config, not of the LLSD; an OGXServer with `spec.providers` registers ' +
+        'a model only with one of its own providers (its admission webhook refuses any other), and its providers of an API replace the distribution\'s: ' +
+        'add "fireworks" to the LLSD\'s `providers` (e.g. `inference: [{id: fireworks, provider: …}]`) and convert again, or name one of "chromadb"',
+    );
+    // Without providers the OGXServer keeps the base's, and the model converts.
+    const alone = toOgxServer(v2({ resources: { models: [{ name: 'm', provider: 'fireworks' }] } }));
+    expect(alone.problems.filter((p) => (p.severity ?? 'error') === 'error')).toEqual([]);
+  });
+
   it('an embedding model of an image distribution (no base convert can read): an error naming the model and the ConfigMap to write', () => {
     const llsd = v2({
       distribution: { image: 'quay.io/me/ogx:1.3.0' },
