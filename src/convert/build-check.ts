@@ -37,9 +37,22 @@ export function toCheckedOgxServer(object: KrmObject, inventory: readonly InputI
   const errors = built.problems.map((p) => ({
     path: conversion.sourceOf(p.path),
     message: `cannot be converted: \`build\` of the ${p.kind} ${quote(p.name)} would fail${p.path.length > 0 ? ` at \`${formatFieldPath(p.path)}\`` : ''}: ` +
-      p.message,
+      p.message + customKeyHint(p),
   }));
   return { object, beside: [], problems: [...conversion.problems, ...errors], sourceOf: conversion.sourceOf };
+}
+
+/**
+ * For a config key a `custom` provider lacks: where to give it. The LLSD's config took it from the
+ * release's sample config; an OGXServer's custom provider has only the `settings` written.
+ */
+function customKeyHint(problem: BuildProblem): string {
+  if (!problem.path.includes('custom')) return '';
+  const key = /`providers\.[a-z_]+\[\d+\]\.config\.([A-Za-z0-9_]+)` is missing/.exec(problem.message)?.[1];
+  return key === undefined
+    ? ''
+    : `; the OGXServer's \`custom\` provider has only the config keys the LLSD provider writes: give \`${key}\` in its \`settings\`, as the release's ` +
+        'sample config of that provider type has it, and convert again';
 }
 
 interface BuildProblem {

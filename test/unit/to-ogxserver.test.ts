@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseOgxServer } from '../../src/ogx/ogxserver.js';
 import { adoptNetworkingAnnotation, adoptStorageAnnotation, toOgxServer } from '../../src/convert/to-ogxserver.js';
-import { parseFieldPath } from '../../src/convert/build-check.js';
+import { parseFieldPath, toCheckedOgxServer } from '../../src/convert/build-check.js';
 import { formatFieldPath } from '../../src/krm/item.js';
 import type { KrmObject } from '../../src/krm/item.js';
 import { parse } from 'yaml';
@@ -433,6 +433,21 @@ describe('storage on an adopted volume (golden review: the SQL data was silently
 });
 
 describe('the build check reads result paths back (src/convert/build-check.ts)', () => {
+  // Found by test/property/migration.property.test.ts: the LLSD (0.7.1) takes faiss's persistence from the
+  // release's sample; the OGXServer (1.3.0) has none.
+  it('a custom provider the OGX release refuses: the LLSD unchanged, build\'s error at the LLSD provider, and which `settings` key to give', () => {
+    const metadata = { name: 'vec', namespace: 'ai', annotations: { 'llamastack.io/release': '0.7.1' } };
+    const llsd = v2({ providers: { vectorIo: { id: 'myfaiss', provider: 'faiss' } } }, metadata);
+    const checked = toCheckedOgxServer(llsd, []);
+    expect(checked.object).toBe(llsd);
+    const errors = checked.problems.filter((p) => (p.severity ?? 'error') === 'error');
+    expect(errors.map((p) => p.path.join('.'))).toEqual(['spec.providers.vectorIo']);
+    expect(errors[0]?.message).toMatch(
+      /^cannot be converted: `build` of the OGXServer "vec-ogx" would fail at `spec\.providers\.vectorIo\.inline\.custom\[0\]`: .*`providers\.vector_io\[0\]\.config\.persistence` is missing/,
+    );
+    expect(errors[0]?.message).toMatch(/give `persistence` in its `settings`, as the release's sample config of that provider type has it, and convert again$/);
+  });
+
   it('parseFieldPath undoes formatFieldPath, quoted keys and indexes included', () => {
     const paths: Array<Array<string | number>> = [
       ['spec', 'providers', 'inference', 'remote', 'vllm', 0, 'endpoint'],
