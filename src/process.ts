@@ -252,7 +252,7 @@ function renderOne(item: InputItem, options: RenderOptions, inventory: Inventory
 function imageSourceInfo(image: string, plan: ServerTarget): FieldProblem {
   const source = plan.imageSource as NonNullable<Plan['imageSource']>;
   const { config } = source;
-  const label = config.from === 'base64' ? 'io.llamastack.config.base64' : `io.llamastack.config.layer (${config.path} in ${config.layer})`;
+  const label = config.from === 'base64' ? (config.label ?? 'io.llamastack.config.base64') : `io.llamastack.config.layer (${config.path} in ${config.layer})`;
   const resolved = source.tagResolved ? `${clip(image)} resolved to ${config.digest}` : clip(image);
   const where = source.cached ? `from the cache (${config.platform})` : `from ${source.host} (${config.platform})`;
   const pin = plan.image !== image ? `; the Deployment runs ${clip(plan.image)}` : '';

@@ -34,6 +34,8 @@ export const imageConfigSchema = lazily(() =>
   platform: z.string(),
   /** Which label held the config. */
   from: z.enum(['base64', 'layer']),
+  /** For `base64`: the label, when not io.llamastack.config.base64 (an OGX image's `com.ogx.config.<file>`). */
+  label: z.optional(z.string()),
   layer: z.optional(z.string()),
   path: z.optional(z.string()),
   /** `io.llamastack.config.version`, when set. */
@@ -100,6 +102,12 @@ export function configLocation(labels: Readonly<Record<string, unknown>>): Confi
   return { kind: 'layer', layer, path };
 }
 
+/** The label that holds an OGX image's config: `com.ogx.config.<the default-config label's file name>`. */
+export const ogxConfigLabelOf = (labels: Readonly<Record<string, unknown>>): string | undefined => {
+  const file = labels[ogxConfigLabel.defaultConfig];
+  return typeof file === 'string' ? `${ogxConfigLabel.configPrefix}${file}` : undefined;
+};
+
 /** An OGX image's labels: the default config's file name, then that file's label (base64). */
 function ogxConfigLocation(label: (key: string) => string | undefined): ConfigLocation {
   const file = label(ogxConfigLabel.defaultConfig);
@@ -120,11 +128,33 @@ function decodeBase64(value: string): string | undefined {
   return Buffer.from(text, 'utf8').equals(bytes) ? text : undefined;
 }
 
-/** The labels a distribution image should carry for `text` (the image-labels command). */
+/** The labels a pre-OGX distribution image should carry for `text` (the image-labels command). */
 export function labelsFor(text: string, configVersion: string, layer?: { digest: string; path: string }): Record<string, string> {
   if (layer) return { [configLabel.layer]: layer.digest, [configLabel.path]: layer.path, [configLabel.version]: configVersion };
   return { [configLabel.base64]: Buffer.from(text, 'utf8').toString('base64'), [configLabel.version]: configVersion };
 }
+
+/** The rest of OGX's metadata labels: the distribution's name and the list of its config files (comma-separated). */
+export const ogxDistributionLabel = { name: 'com.ogx.distribution.name', configs: 'com.ogx.distribution.configs' } as const;
+
+/**
+ * The labels an OGX image carries for its config file `file` holding `text`, as OGX's
+ * scripts/generate-config-labels.sh writes them at image build: `com.ogx.config.<file>` (base64),
+ * `com.ogx.distribution.{name,version,default-config,configs}`, and the OCI version label.
+ * `release` as written (`v1.2.4+rhaiv.0` stays so); without it, no version labels.
+ */
+export function ogxLabelsFor(text: string, distribution: { name: string; file: string; release?: string }): Record<string, string> {
+  const labels: Record<string, string> = { [`${ogxConfigLabel.configPrefix}${distribution.file}`]: Buffer.from(text, 'utf8').toString('base64') };
+  labels[ogxDistributionLabel.name] = distribution.name;
+  if (distribution.release !== undefined) labels[ogxVersionLabel] = distribution.release;
+  labels[ogxConfigLabel.defaultConfig] = distribution.file;
+  labels[ogxDistributionLabel.configs] = distribution.file;
+  if (distribution.release !== undefined) labels[imageVersionLabel] = distribution.release;
+  return labels;
+}
+
+/** The operator reads an image's config blob, labels included, up to 1 MiB (pkg/config/oci_fetcher.go; GENERATION.md §2). */
+export const maxOgxConfigBlobBytes = 1024 * 1024;
 
 /** A tar entry name and a label path name the same file: `/app/config.yaml`, `app/config.yaml`, `./app/config.yaml`. */
 export const samePath = (entry: string, path: string): boolean => entry.replace(/^(\.\/|\/)+/, '') === path.replace(/^(\.\/|\/)+/, '');

@@ -121,26 +121,37 @@ Options:
 
 These schemas check the shape of each field; \`llsd-render validate\` checks every rule.
 `,
-  'image-labels': `Usage: llsd-render image-labels [--format lines|flags|json] [--layer DIGEST --path PATH] CONFIG
+  'image-labels': `Usage: llsd-render image-labels [--release RELEASE] [--format lines|flags|json] [--layer DIGEST --path PATH] CONFIG
 
-Prints the OCI labels that carry CONFIG, a llama-stack config.yaml, in a distribution image, so
-that llsd-render reads it as the base config of an LLSD or OGXServer with
-\`spec.distribution.image\` and no overrideConfig:
+Prints the OCI labels that carry CONFIG, a config.yaml, in a distribution image of the target
+release, as that release's images carry them, so that the OGX operator and llsd-render read it as
+the base config of an OGXServer or LLSD with \`spec.distribution.image\`. An OGX release (1.0.0 and
+later; the default) gets OGX's labels:
+  com.ogx.config.<FILE>                 the config, base64-encoded (FILE: CONFIG's file name)
+  com.ogx.distribution.name             the config's \`distro_name\`
+  com.ogx.distribution.version          RELEASE as written (only with --release)
+  com.ogx.distribution.default-config   FILE, the config the operator reads
+  com.ogx.distribution.configs          FILE
+  org.opencontainers.image.version      RELEASE (only with --release)
+A release before OGX (or --layer without --release) gets llama-stack's, read by llsd-render only:
   io.llamastack.config.base64   the config, base64-encoded (configs under 50 KB)
   io.llamastack.config.version  its config schema version (2)
+  org.opencontainers.image.version  RELEASE (only with --release)
 With --layer and --path, the config stays a file in the image and the labels point at it:
   io.llamastack.config.layer    the digest of the (compressed) layer that holds the file
   io.llamastack.config.path     the file's path in the image
 The file is checked first: valid YAML, a mapping, a supported \`version\`.
 
 Add them after the build, e.g.:
-  buildah config $(llsd-render image-labels --format flags config.yaml) CONTAINER
-  crane mutate $(llsd-render image-labels --format flags config.yaml) IMAGE
+  buildah config $(llsd-render image-labels --release 1.3.0 --format flags config.yaml) CONTAINER
+  crane mutate $(llsd-render image-labels --release 1.3.0 --format flags config.yaml) IMAGE
 
 Options:
+  --release RELEASE   the release the image runs (e.g. 1.3.0, 0.7.1, v1.2.4+rhaiv.0): which labels,
+                      and the version labels
   --format FORMAT     lines (default: KEY=VALUE per line), flags (--label=KEY=VALUE per line)
                       or json (an object)
-  --layer DIGEST      with --path: the layer-reference labels instead of base64
+  --layer DIGEST      with --path: the layer-reference labels instead of base64 (io.llamastack only)
   --path PATH         the absolute path of the config file in the image, e.g. /app/config.yaml
   -h, --help          show this help
 `,

@@ -1,11 +1,16 @@
-// `image-labels`: the OCI labels that put a config.yaml into a distribution image (FR-027a), for
-// distribution builders to add with `buildah config --label` or `crane mutate --label`.
+// `image-labels`: the OCI labels that put a config.yaml into a distribution image, for distribution
+// builders to add with `buildah config --label` or `crane mutate --label`: the labels of the target
+// release's images (`--release`): OGX's `com.ogx.*` (the default, and what the OGX operator reads),
+// or `io.llamastack.*` (FR-027a) for a release before OGX or with the layer reference.
+import { basename } from 'node:path';
 import type { ParseArgsConfig } from 'node:util';
 import { supportedConfigVersions, unsupportedVersionMessage } from '../catalog/distributions.js';
 import type { ExitCode } from '../krm/result.js';
 import { parseYaml11 } from '../krm/yaml.js';
 import { isPlainObject } from '../lib/objects.js';
-import { configLabel, labelsFor, maxInlineConfigBytes } from '../catalog/image-labels.js';
+import { configLabel, imageVersionLabel, labelsFor, maxInlineConfigBytes, maxOgxConfigBlobBytes, ogxLabelsFor } from '../catalog/image-labels.js';
+import { isOgxServerRelease, releaseSupport, supportedReleases } from '../catalog/versions.js';
+import { parseReleaseNumber } from '../lib/release-number.js';
 import { commonOptions, parseCommand } from './args.js';
 import { maxInputBytes, readInputFile, UsageError } from './files.js';
 import { help } from './help.js';
@@ -14,6 +19,7 @@ const options = {
   layer: { type: 'string' },
   path: { type: 'string' },
   format: { type: 'string' },
+  release: { type: 'string' },
   ...commonOptions,
 } satisfies ParseArgsConfig['options'];
 
@@ -32,6 +38,14 @@ export function imageLabelsCommand(args: string[], io: { stdout: (text: string) 
     throw new UsageError(`--layer must be a layer digest (sha256:<64 hex>), not "${values.layer}"`);
   if (values.path !== undefined && !values.path.startsWith('/'))
     throw new UsageError(`--path must be the absolute path of the file in the image, such as /app/config.yaml, not "${values.path}"`);
+  const release = parseReleaseNumber(values.release);
+  if (values.release !== undefined && (!release || !releaseSupport(release.release)))
+    throw new UsageError(`--release must be a release llsd-render knows (${supportedReleases()}), such as 1.3.0 or v1.2.4+rhaiv.0, not "${values.release}"`);
+  // The target's labels: OGX's for an OGX release, and by default unless the layer form is asked for (only io.llamastack.* has it).
+  const ogx = release ? isOgxServerRelease(release.release) : values.layer === undefined;
+  if (ogx && values.layer !== undefined)
+    throw new UsageError(`--layer and --path write io.llamastack.* labels, which an OGX ${values.release} image does not use: OGX reads its config from the ` +
+      'com.ogx.config.<file> label only; leave them out');
 
   const file = positionals[0] as string;
   const fail = (message: string): ExitCode => {
@@ -48,14 +62,29 @@ export function imageLabelsCommand(args: string[], io: { stdout: (text: string) 
   const version = unsupportedVersionMessage(yaml.value);
   if (version) return fail(version);
   const size = Buffer.byteLength(text, 'utf8');
-  if (values.layer === undefined && size >= maxInlineConfigBytes) {
-    return fail(
-      `is ${size} bytes; ${configLabel.base64} is for configs under ${maxInlineConfigBytes} bytes. Put the file in the image and give --layer <digest of ` +
-        `the layer holding it> --path <its path in the image>`,
-    );
+  let labels: Record<string, string>;
+  if (ogx) {
+    const name = [yaml.value.distro_name, yaml.value.image_name].find((n) => typeof n === 'string' && n !== '');
+    if (typeof name !== 'string') {
+      return fail('must name its distribution in `distro_name` (e.g. `distro_name: starter`): it becomes the label com.ogx.distribution.name');
+    }
+    labels = ogxLabelsFor(text, { name, file: basename(file), ...(values.release !== undefined && { release: values.release }) });
+    const bytes = Object.entries(labels).reduce((n, [key, value]) => n + key.length + value.length, 0);
+    if (bytes >= maxOgxConfigBlobBytes) {
+      return fail(`is ${size} bytes: its labels would be ${bytes} bytes, and the OGX operator reads an image's config (labels included) only up to ` +
+        `${maxOgxConfigBlobBytes} bytes; give the config by \`spec.baseConfig\` or \`spec.overrideConfig\` instead`);
+    }
+  } else {
+    if (values.layer === undefined && size >= maxInlineConfigBytes) {
+      return fail(
+        `is ${size} bytes; ${configLabel.base64} is for configs under ${maxInlineConfigBytes} bytes. Put the file in the image and give --layer <digest of ` +
+          `the layer holding it> --path <its path in the image>`,
+      );
+    }
+    const layer = values.layer !== undefined && values.path !== undefined ? { digest: values.layer, path: values.path } : undefined;
+    labels = labelsFor(text, supportedConfigVersions.includes(String(yaml.value.version)) ? String(yaml.value.version) : '2', layer);
+    if (values.release !== undefined) labels[imageVersionLabel] = values.release;
   }
-  const layer = values.layer !== undefined && values.path !== undefined ? { digest: values.layer, path: values.path } : undefined;
-  const labels = labelsFor(text, supportedConfigVersions.includes(String(yaml.value.version)) ? String(yaml.value.version) : '2', layer);
   const entries = Object.entries(labels);
   if (format === 'json') io.stdout(`${JSON.stringify(labels, null, 2)}\n`);
   else io.stdout(entries.map(([key, value]) => (format === 'flags' ? `--label=${key}=${value}` : `${key}=${value}`)).join('\n') + '\n');

@@ -21,6 +21,7 @@ import { elide, escapeControl, quote } from '../lib/quote.js';
 import { closest } from '../lib/issues.js';
 import { isPlainObject, setOwn } from '../lib/objects.js';
 import type { ProcessInput } from '../process.js';
+import type { OgxConversion } from '../convert/to-ogxserver.js';
 import { capWarningsPerFile, fromProblem } from '../krm/reporting.js';
 import type { Environment } from '../registry/credentials.js';
 import { registryLookUp, renderWithImages } from './render.js';
@@ -478,27 +479,30 @@ async function convert(io: Io, args: string[]): Promise<ExitCode> {
   if (positionals.length === 0) throw new UsageError('convert needs at least one PATH');
 
   // The OGXServer conversion (and the schemas it checks its output with) is loaded only when asked for.
-  const convertItem = to === ogxTarget ? (await import('../convert/to-ogxserver.js')).toOgxServer : (object: KrmObject) => convertChecked(object, to);
   const found = findYamlFiles(positionals);
   const read = readItems(found.files);
+  // To an OGXServer: checked by building it among the input's other documents (src/convert/build-check.ts).
+  const convertItem = to === ogxTarget ? await ogxConversion(read.items) : (object: KrmObject) => ({ ...convertChecked(object, to), beside: [] });
   const results: Result[] = [...found.results, ...read.results];
-  const convertedFrom = new Map<KrmObject, InputItem>();
-  const output = read.items.map((item): OutputItem => {
+  const documents: Array<{ object: KrmObject; from: InputItem | undefined }> = [];
+  const output = read.items.flatMap((item): OutputItem[] => {
     const { apiVersion, kind } = item.object;
-    if (kind !== llsdKind || !apiVersion.startsWith(`${llsdGroup}/`) || apiVersion === to) return item.node;
+    const unchanged = (): OutputItem[] => {
+      documents.push({ object: item.object, from: undefined });
+      return [item.node];
+    };
+    if (kind !== llsdKind || !apiVersion.startsWith(`${llsdGroup}/`) || apiVersion === to) return unchanged();
     if (!(llsdApiVersions as readonly string[]).includes(apiVersion)) {
       const message = `apiVersion "${apiVersion}" is not supported for ${llsdKind}; use ${llsdApiVersions.join(' or ')}`;
       results.push(resultFor(item, 'error', message, ['apiVersion']));
-      return item.node;
+      return unchanged();
     }
     const converted = convertItem(item.object);
     results.push(...converted.problems.map((p) => fromProblem(item, p)));
-    convertedFrom.set(converted.object as KrmObject, item);
-    return converted.object as KrmObject;
-  });
-  const documents = read.items.map((item, i) => {
-    const out = output[i] as KrmObject;
-    return { object: convertedFrom.has(out) ? out : item.object, from: convertedFrom.get(out) };
+    // The objects written beside it (an OGXServer's base ConfigMap) follow it.
+    const objects = [converted.object, ...converted.beside] as KrmObject[];
+    documents.push(...objects.map((object) => ({ object, from: item })));
+    return objects;
   });
   results.push(...sameIdentity(documents));
   const sorted = sortResults(results);
@@ -509,6 +513,12 @@ async function convert(io: Io, args: string[]): Promise<ExitCode> {
 }
 
 const ogxTarget = 'ogx.io/v1beta1';
+
+/** LLSD → OGXServer, checked by `build` among `inventory`; loaded (with the schemas it checks with) only when asked for. */
+async function ogxConversion(inventory: readonly InputItem[]): Promise<(object: KrmObject) => OgxConversion> {
+  const { toCheckedOgxServer } = await import('../convert/build-check.js');
+  return (object) => toCheckedOgxServer(object, inventory);
+}
 
 /**
  * A converted object whose kind, namespace and name another document of the output already has

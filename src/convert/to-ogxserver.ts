@@ -17,26 +17,45 @@ import { compareVersions, isOgxServerRelease, profileFor, releaseSupport } from 
 import { providerKeys, resolveProviderType, type ResolvedType } from '../llsd/providers.js';
 import { envName, isSecretLeaf, placeholder, selectorOf } from '../core/secrets.js';
 import { askedRelease, namedRelease } from '../core/target.js';
-import { annotation, type KrmObject } from '../krm/item.js';
-import { isPlainObject, setOwn } from '../lib/objects.js';
-import { code, listOf, quote } from '../lib/quote.js';
+import { annotation, formatFieldPath, type KrmObject } from '../krm/item.js';
+import { clonePlain, isPlainObject, setOwn } from '../lib/objects.js';
+import { clip, code, listOf, quote } from '../lib/quote.js';
 import { conversionAnnotation } from '../llsd/conversion.js';
 import { isError, type FieldProblem } from '../lib/issues.js';
 import { llsdReaders, type Llsd, type LlsdVersion, type ModelEntry, type ProviderEntry } from '../llsd/llsd.js';
 import { providerApis, type SecretRefInput, type StorageBackendInput } from '../llsd/llsd-v1alpha2.js';
-import { ogxApiVersion, ogxDisableableApis, ogxKind, parseOgxServer } from '../ogx/ogxserver.js';
+import { ogxApiVersion, ogxDisableableApis, ogxKind, parseOgxServer, type OgxServer } from '../ogx/ogxserver.js';
+import { planOgxServer } from '../ogx/plan.js';
+import { inventoryOf } from '../krm/inventory.js';
+import { stringifyPlainYaml } from '../krm/yaml.js';
 import { fitName } from '../lib/names.js';
 
 type Plain = Record<string, unknown>;
 type Path = Array<string | number>;
 
+/**
+ * Where an OGXServer field came from: the LLSD field at `llsd`; `sameBelow` when the fields under
+ * both are named alike (a workload's `resources`), so the rest of the path is kept.
+ */
+interface Source {
+  ogx: Path;
+  llsd: Path;
+  sameBelow?: boolean;
+}
+
 export const adoptStorageAnnotation = 'ogx.io/adopt-storage';
 export const adoptNetworkingAnnotation = 'ogx.io/adopt-networking';
 
-/** The converted object (the input itself when there is an error) and what the user must know. */
+/**
+ * The converted object (the input itself when there is an error), the objects written beside it
+ * (the `spec.baseConfig` ConfigMap that carries embedding models), what the user must know, and the
+ * LLSD field each OGXServer field came from (`sourceOf`, for the results of checking the output).
+ */
 export interface OgxConversion {
   object: Plain;
+  beside: Plain[];
   problems: FieldProblem[];
+  sourceOf: (path: Path) => Path;
 }
 
 /** The longest OGXServer name: the operator names objects `<name>-prometheus-rules` (its webhook checks the length). */
@@ -49,20 +68,21 @@ const nameSuffix = '-ogx';
  */
 export function toOgxServer(object: KrmObject): OgxConversion {
   const reader = Object.hasOwn(llsdReaders, object.apiVersion) ? llsdReaders[object.apiVersion as LlsdVersion] : undefined;
-  if (!reader) return { object, problems: [{ path: ['apiVersion'], message:
-    `must be ${listOf(Object.keys(llsdReaders))} to be converted to ${ogxApiVersion}` }] };
+  const unchanged = (problems: FieldProblem[]): OgxConversion => ({ object, beside: [], problems, sourceOf: () => [] });
+  if (!reader) return unchanged([{ path: ['apiVersion'], message: `must be ${listOf(Object.keys(llsdReaders))} to be converted to ${ogxApiVersion}` }]);
   const parsed = reader.parse(object);
-  if (!parsed.ok) return { object, problems: parsed.problems };
+  if (!parsed.ok) return unchanged(parsed.problems);
   const { llsd } = parsed;
   const problems: FieldProblem[] = [];
   const env: Plain[] = [];
   const spec: Plain = {};
   const release = releaseOf(llsd);
+  const sources: Source[] = [...sameNamed, ...renamed];
 
   setOwn(spec, 'distribution', { ...llsd.spec.distribution });
-  const providers = convertProviders(llsd, release, env, problems);
+  const providers = convertProviders(llsd, release, env, problems, sources);
   if (providers) spec.providers = providers;
-  const resources = convertResources(llsd, problems);
+  const resources = convertResources(llsd, providers, problems, sources);
   if (resources) spec.resources = resources;
   const storage = convertStorage(llsd, problems);
   if (storage) spec.storage = storage;
@@ -76,21 +96,61 @@ export function toOgxServer(object: KrmObject): OgxConversion {
   if (workload) spec.workload = workload;
   problems.push(...externalProviderProblems(llsd));
 
+  const metadata = convertMetadata(object, llsd, problems);
+  const converted: Plain = { apiVersion: ogxApiVersion, kind: ogxKind, metadata, spec };
+  const check = parseOgxServer(converted as KrmObject);
+  const beside = check.ok ? carryEmbeddingModels(check.server, spec, llsd, problems) : [];
   const local = [
     ...parsed.problems.filter((p) => !replacedWarning(p, object)),
     ...problems.map((problem) => reader.localise(problem)),
     ...v1alpha1Only(object),
   ];
-  const metadata = convertMetadata(object, llsd, local);
-  const converted: Plain = { apiVersion: ogxApiVersion, kind: ogxKind, metadata, spec };
-  const check = parseOgxServer(converted as KrmObject);
+  const sourceOf = (path: Path): Path => reader.localise({ path: llsdPathOf(sources, path), message: '' }).path;
+  // The conversion's own errors say what to change; the OGXServer's rules would repeat them less clearly.
+  if (local.some(isError)) return { ...unchanged(local), sourceOf };
   if (!check.ok) {
     // A bug of this conversion, told as an error rather than written out as an object that does not apply.
-    const invalid = check.problems.filter(isError).map((p) => ({ path: [], message:
-      `cannot be converted: the OGXServer would be invalid at \`${p.path.join('.')}\`: ${p.message}` }));
-    return { object, problems: [...local, ...invalid] };
+    const invalid = check.problems.filter(isError).map((p) => ({ path: sourceOf(p.path), message:
+      `cannot be converted: the OGXServer would be invalid at \`${formatFieldPath(p.path)}\`: ${p.message}` }));
+    return { ...unchanged([...local, ...invalid]), sourceOf };
   }
-  return { object: converted, problems: local };
+  return { object: converted, beside, problems: local, sourceOf };
+}
+
+/** OGXServer fields that hold the LLSD field of the same name, and everything under it. */
+const sameNamed: Source[] = (['distribution', 'workload'] as const).map((field) => ({
+  ogx: ['spec', field], llsd: ['spec', field], sameBelow: true,
+}));
+/** OGXServer fields whose LLSD field has another name or shape; the provider and model entries are added as they are converted. */
+const renamed: Source[] = [
+  { ogx: ['metadata'], llsd: ['metadata'], sameBelow: true },
+  { ogx: ['spec', 'resources'], llsd: ['spec', 'resources'] },
+  { ogx: ['spec', 'providers'], llsd: ['spec', 'providers'] },
+  { ogx: ['spec', 'baseConfig'], llsd: ['spec', 'resources', 'models'] },
+  { ogx: ['spec', 'overrideConfig'], llsd: ['spec', 'overrideConfig', 'configMapName'] },
+  { ogx: ['spec', 'storage'], llsd: ['spec', 'storage'] },
+  { ogx: ['spec', 'storage', 'kv'], llsd: ['spec', 'storage', 'kv'] },
+  { ogx: ['spec', 'storage', 'sql'], llsd: ['spec', 'storage', 'sql'] },
+  { ogx: ['spec', 'disabledAPIs'], llsd: ['spec', 'disabled'] },
+  { ogx: ['spec', 'network'], llsd: ['spec', 'networking'] },
+  { ogx: ['spec', 'network', 'port'], llsd: ['spec', 'networking', 'port'] },
+  { ogx: ['spec', 'network', 'externalAccess'], llsd: ['spec', 'networking', 'expose'] },
+  { ogx: ['spec', 'network', 'policy'], llsd: ['spec', 'networking', 'allowedFrom'] },
+  { ogx: ['spec', 'network', 'tls'], llsd: ['spec', 'networking', 'tls'] },
+  { ogx: ['spec', 'tls'], llsd: ['spec', 'networking', 'tls', 'caBundle'] },
+  { ogx: ['spec', 'workload', 'autoscaling'], llsd: ['spec', 'workload', 'autoscaling'] },
+  { ogx: ['spec', 'workload', 'overrides'], llsd: ['spec', 'workload', 'overrides'], sameBelow: true },
+];
+
+/** The LLSD field an OGXServer field came from: the longest recorded prefix of `path`, else `spec`. */
+function llsdPathOf(sources: readonly Source[], path: Path): Path {
+  let best: Source | undefined;
+  for (const source of sources) {
+    const prefix = source.ogx.every((segment, i) => path[i] === segment);
+    if (prefix && source.ogx.length <= path.length && source.ogx.length > (best?.ogx.length ?? -1)) best = source;
+  }
+  if (!best) return ['spec'];
+  return best.sameBelow ? [...best.llsd, ...path.slice(best.ogx.length)] : best.llsd;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -179,7 +239,13 @@ function typedProviderOf(api: string, type: string): OgxTypedProvider | undefine
 /** One config key of an LLSD provider, as the renderer would write it: a value, or a Secret key. */
 type ConfigValue = { value: unknown } | { secret: { name: string; key: string } };
 
-function convertProviders(llsd: Llsd, release: { release: string; catalogRelease: string }, env: Plain[], problems: FieldProblem[]): Plain | undefined {
+function convertProviders(
+  llsd: Llsd,
+  release: { release: string; catalogRelease: string },
+  env: Plain[],
+  problems: FieldProblem[],
+  sources: Source[],
+): Plain | undefined {
   const out: Plain = {};
   for (const provider of llsd.providers) {
     const api = ogxApiOf(provider.api);
@@ -203,7 +269,9 @@ function convertProviders(llsd: Llsd, release: { release: string; catalogRelease
     const [group, list, entry] = typedEntry(provider.id, typed, config) ?? customEntry(provider, resolved.resolved.type, config);
     const apiOut = (out[api] ??= {}) as Plain;
     const groupOut = (apiOut[group] ??= {}) as Plain;
-    ((groupOut[list] ??= []) as Plain[]).push(entry);
+    const entries = (groupOut[list] ??= []) as Plain[];
+    sources.push({ ogx: ['spec', 'providers', api, group, list, entries.length], llsd: provider.path });
+    entries.push(entry);
   }
   for (const api of Object.keys(out)) {
     const llsdApi = (Object.keys(providerApis) as Array<ProviderEntry['api']>).find((k) => ogxApiOf(k) === api) as ProviderEntry['api'];
@@ -385,9 +453,13 @@ function externalProviderProblems(llsd: Llsd): FieldProblem[] {
  * Models, each with its provider named: an LLSD model without one goes to the first inference
  * provider of the LLSD, an OGXServer's to the alphabetically smallest id (the operator's rule).
  */
-function convertResources(llsd: Llsd, problems: FieldProblem[]): Plain | undefined {
+function convertResources(llsd: Llsd, providers: Plain | undefined, problems: FieldProblem[], sources: Source[]): Plain | undefined {
   const first = llsd.providers.find((p) => p.api === 'inference')?.id;
-  const models = llsd.models.map((model) => convertModel(model, first, problems));
+  const models = llsd.models.map((model, i) => {
+    sources.push({ ogx: ['spec', 'resources', 'models', i], llsd: model.path });
+    if (providers) baseProviderProblem(model, llsd, providerIdsOf(providers), problems);
+    return convertModel(model, first, problems);
+  });
   for (const kind of ['tools', 'shields'] as const) {
     if (llsd.spec.resources?.[kind] === undefined) continue;
     const instead =
@@ -398,6 +470,30 @@ function convertResources(llsd: Llsd, problems: FieldProblem[]): Plain | undefin
       `is dropped: OGXServer registers only models; ${instead}` });
   }
   return models.length > 0 ? { models } : undefined;
+}
+
+/** The `id` of every provider entry of a converted `spec.providers` (each is written with its id). */
+const providerIdsOf = (providers: Plain): string[] =>
+  Object.values(providers).flatMap((groups) =>
+    Object.values(groups as Plain).flatMap((lists) =>
+      Object.values(lists as Plain).flatMap((entries) => (entries as Plain[]).map((entry) => String(entry.id))),
+    ),
+  );
+
+/**
+ * A model that names a provider of the distribution's base rather than one of the LLSD's: an LLSD
+ * lays its providers over the base, but an OGXServer with `spec.providers` registers a model only
+ * with one of them (the operator's admission webhook), so the conversion cannot keep it.
+ */
+function baseProviderProblem(model: ModelEntry, llsd: Llsd, ids: string[], problems: FieldProblem[]): void {
+  if (model.provider === undefined || ids.includes(model.provider) || llsd.providers.some((p) => p.id === model.provider)) return;
+  problems.push({
+    path: [...model.path, 'provider'],
+    message: `cannot be converted: names ${quote(model.provider)}, a provider of the distribution's base config, not of the LLSD; an OGXServer with ` +
+      '`spec.providers` registers a model only with one of its own providers (its admission webhook refuses any other), and its providers of an API ' +
+      `replace the distribution's: add ${quote(model.provider)} to the LLSD's \`providers\` ` +
+      `(e.g. \`inference: [{id: ${clip(model.provider)}, provider: …}]\`) and convert again, or name one of ${listOf(ids.map((id) => quote(id)))}`,
+  });
 }
 
 function convertModel(model: ModelEntry, first: string | undefined, problems: FieldProblem[]): Plain {
@@ -415,15 +511,80 @@ function convertModel(model: ModelEntry, first: string | undefined, problems: Fi
   if (model.modelType !== undefined) out.modelType = model.modelType;
   if (model.contextLength !== undefined) out.contextLength = model.contextLength;
   if (model.quantization !== undefined) out.quantization = model.quantization;
-  if (model.embeddingDimension !== undefined) {
-    problems.push({
-      severity: 'warning', code: 'ogx-conversion',
-      path: [...model.path, 'embeddingDimension'],
-      message: 'is dropped: an OGXServer model has no metadata, so OGX asks the provider for the dimension; to keep it, write the whole config.yaml in a ' +
-        'ConfigMap and set `spec.overrideConfig`',
-    });
-  }
   return out;
+}
+
+/** The key of the base ConfigMap that holds the config.yaml, and the label the operator's cache needs to see it (GENERATION.md §2). */
+const baseKey = 'config.yaml';
+const watchLabel = 'ogx.io/watch';
+
+/**
+ * An embedding model as an OGXServer can register it: an OGXServer model has no field for its
+ * `embeddingDimension` (`build` refuses an embedding model in `spec.resources.models`, OGX stops
+ * without metadata.embedding_dimension), but the models of a `spec.baseConfig` are written as they
+ * are. So when the LLSD has one, every model goes into a ConfigMap beside the OGXServer holding the
+ * distribution's config.yaml of the release with the models registered (a non-empty
+ * `spec.resources.models` would replace them), and `spec.baseConfig` names it. Without a base
+ * convert can read (an image whose config is in the registry), each embedding model is an error.
+ */
+function carryEmbeddingModels(server: OgxServer, spec: Plain, llsd: Llsd, problems: FieldProblem[]): Plain[] {
+  const embedding = llsd.models.filter((m) => m.modelType === 'embedding');
+  if (embedding.length === 0) return [];
+  const planned = planOgxServer(server, inventoryOf([]));
+  const plan = planned.ok && planned.plan.mode === 'generated' && planned.plan.baseSource === 'distribution' ? planned.plan : undefined;
+  if (!plan?.baseConfig) {
+    for (const model of embedding) {
+      problems.push({
+        path: model.path,
+        message: `cannot be converted: ${quote(model.name)} is an embedding model, which an OGXServer registers only from a \`spec.baseConfig\` ConfigMap ` +
+          `(\`build\` refuses it in \`spec.resources.models\`: the model has no field for \`embeddingDimension\`, without which OGX stops), and convert ` +
+          `writes that ConfigMap only for a named distribution (\`spec.distribution.name\`), not for ${
+            llsd.spec.overrideConfig ? 'an LLSD with `overrideConfig`' : "an image whose config.yaml is read from the registry"}: ` +
+          `set \`distribution.name\`, or remove the model, convert, and write a ConfigMap with the image's config.yaml whose ` +
+          `\`registered_resources.models\` lists {model_id: ${clip(model.name)}, provider_id: …, model_type: embedding, metadata: {embedding_dimension: ` +
+          `${model.embeddingDimension ?? 768}}} and set \`spec.baseConfig\` to it`,
+      });
+    }
+    return [];
+  }
+  const base = clonePlain(plan.baseConfig);
+  const models = llsd.models.map((model) => registeredModel(model, llsd, base));
+  base.registered_resources = { ...(isPlainObject(base.registered_resources) ? base.registered_resources : {}), models };
+  const name = fitName(server.metadata.name, '-base-config', 253);
+  const metadata: Plain = { name };
+  if (server.metadata.namespace !== undefined) metadata.namespace = server.metadata.namespace;
+  metadata.labels = { [watchLabel]: 'true' };
+  // The models are the base's now; `resources: {}` keeps the config generated (GENERATION.md §1).
+  spec.resources = {};
+  spec.baseConfig = { name, key: baseKey };
+  problems.push({
+    severity: 'warning', code: 'ogx-conversion',
+    path: embedding[0]?.path ?? ['spec', 'resources', 'models'],
+    message: `is an embedding model, and an OGXServer model has no field for \`embeddingDimension\` (\`build\` refuses it in \`spec.resources.models\`, ` +
+      `OGX stops without metadata.embedding_dimension): so every model (${listOf(llsd.models.map((m) => quote(m.name)))}) is registered from the ConfigMap ` +
+      `${quote(name)} written beside the OGXServer, which \`spec.baseConfig\` names. \`build\` generates the config from it: the config.yaml of ` +
+      `${quote(String(llsd.spec.distribution.name))} ${plan.release} with the models in \`registered_resources.models\`, the OGXServer's providers, ` +
+      `storage and APIs laid over it. It stays at ${plan.release}: convert again when you change the release`,
+  });
+  return [{ apiVersion: 'v1', kind: 'ConfigMap', metadata, data: { [baseKey]: stringifyPlainYaml(base) } }];
+}
+
+/**
+ * A model as the LLSD's config registers it (src/llsd/resources.ts), with its provider: the one it
+ * names, else the LLSD's first inference provider, else the base's byte-order smallest inference
+ * provider id (the operator's rule, as if the model were in `spec.resources.models`).
+ */
+function registeredModel(model: ModelEntry, llsd: Llsd, base: Plain): Plain {
+  const baseIds = isPlainObject(base.providers) && Array.isArray(base.providers.inference)
+    ? base.providers.inference.flatMap((p) => (isPlainObject(p) && typeof p.provider_id === 'string' ? [p.provider_id] : []))
+    : [];
+  const provider = model.provider ?? llsd.providers.find((p) => p.api === 'inference')?.id ?? baseIds.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))[0];
+  const entry: Plain = { model_id: model.name, provider_id: provider ?? '', provider_model_id: model.name, model_type: model.modelType ?? 'llm' };
+  const metadata: Plain = {};
+  if (model.contextLength !== undefined) metadata.context_length = model.contextLength;
+  if (model.embeddingDimension !== undefined) metadata.embedding_dimension = model.embeddingDimension;
+  if (Object.keys(metadata).length > 0) entry.metadata = metadata;
+  return entry;
 }
 
 /**

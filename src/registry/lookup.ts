@@ -12,7 +12,7 @@ import { readCachedConfig, readCachedTag, writeCachedConfig, writeCachedTag } fr
 import { manifestMediaTypes, RegistryClient, RegistryError } from './client.js';
 import type { Environment } from './credentials.js';
 import { digestPattern } from '../lib/digest.js';
-import { configLabel, configLocation, imageVersionLabel, missingLabelsMessage, ogxVersionLabel, samePath } from '../catalog/image-labels.js';
+import { configLabel, configLocation, imageVersionLabel, missingLabelsMessage, ogxConfigLabelOf, ogxVersionLabel, samePath } from '../catalog/image-labels.js';
 import type { ImageConfig, ImageLookup } from '../catalog/image-labels.js';
 import { formatReference, parseReference, type ImageReference } from '../lib/image-reference.js';
 
@@ -161,6 +161,8 @@ async function readFromRegistry(
       throw new RegistryError('protocol', `${image} cannot give its config.yaml: ${location.message}`);
     case 'base64':
       config = { ...common, from: 'base64', text: location.text };
+      // configLocation reads io.llamastack.config.base64 first, else OGX's label.
+      if (labels[configLabel.base64] === undefined) config.label = ogxConfigLabelOf(labels) as string;
       break;
     case 'layer': {
       const layer = parsed.layers.find((l) => l.digest === location.layer);

@@ -1,6 +1,9 @@
 // `llsd-render convert` through the built bundle (docs/results.md): v1alpha1 LLSDs rewritten as
 // v1alpha2 (or back with --to v1alpha1), every other document printed as it was, in order.
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { parseOgxServer } from '../../src/ogx/ogxserver.js';
 import { help } from '../../src/cli/help.js';
 import { expectNoCrash, lazy, lineOfMarker, packageVersion, parseStream, run, stderrLines, streamDocuments, tempDir, writeTree } from './run.js';
@@ -208,6 +211,12 @@ describe('convert: errors', () => {
 });
 
 const legacyExposedLlsd = legacyLlsd;
+/** The user config, complete enough for OGX 1.3.0 (the converted OGXServer's release), which refuses `version: 2` alone. */
+const ogxUserConfigMap = userConfigMap.replace(
+  '    version: 2\n',
+  '    version: 2\n    distro_name: legacy\n    apis: [inference]\n    providers:\n      inference:\n' +
+    '        - {provider_id: vllm, provider_type: remote::vllm, config: {base_url: "http://vllm:8000/v1"}}\n',
+);
 
 describe('convert --to ogx.io/v1beta1: LLSDs of both versions rewritten as OGXServers', () => {
   // Without `exposeRoute`: the OGXServer's external access needs `hostname` and `tls`, which a v1alpha1
@@ -215,7 +224,7 @@ describe('convert --to ogx.io/v1beta1: LLSDs of both versions rewritten as OGXSe
   const legacyLlsd = legacyExposedLlsd.replace('  network:\n    exposeRoute: true\n', '');
   const ogxTree = lazy(() =>
     writeTree(tempDir('llsd-render-convert-ogx-'), {
-      'apps/legacy.yaml': `${legacyLlsd}---\n${userConfigMap}`,
+      'apps/legacy.yaml': `${legacyLlsd}---\n${ogxUserConfigMap}`,
       'apps/current.yaml': currentLlsd,
       'secret.yaml': secret,
     }),
@@ -253,7 +262,7 @@ describe('convert --to ogx.io/v1beta1: LLSDs of both versions rewritten as OGXSe
       providers: { inference: { remote: { vllm: [{ id: 'vllm', endpoint: 'http://vllm:8000/v1' }] } } },
       network: { policy: { enabled: false } },
     });
-    expect(parseStream(r.stdout)[2]).toEqual(parseStream(userConfigMap)[0]);
+    expect(parseStream(r.stdout)[2]).toEqual(parseStream(ogxUserConfigMap)[0]);
   });
 
   it('warns on stderr, at the LLSD field, about each field without an equivalent', () => {
@@ -285,6 +294,67 @@ describe('convert --to ogx.io/v1beta1: LLSDs of both versions rewritten as OGXSe
         /llsd\.yaml:\d+: llama\/current: spec\.providers\.inference\.provider: "vlm" is not an inference provider in llama-stack [0-9.]+\. Did you mean "vllm"\?/,
       ),
     ]);
+  });
+});
+
+describe('convert --to ogx.io/v1beta1 checks its output with build (issue 28: never an OGXServer that build refuses)', () => {
+  it('a user config the OGX release refuses: exit 1, build\'s errors at the LLSD field that names the ConfigMap, nothing on stdout', () => {
+    const dir = writeTree(tempDir('llsd-render-convert-ogx-check-'), { 'legacy.yaml': `${legacyLlsd}---\n${userConfigMap}` });
+    const r = run(['convert', '--to', 'ogx.io/v1beta1', '.'], { cwd: dir });
+    expectNoCrash(r);
+    expect(r.status).toBe(1);
+    expect(r.stdout).toBe('');
+    const errors = stderrLines(r).filter((l) => !l.includes(': warning: '));
+    expect(errors.length).toBeGreaterThan(0);
+    for (const line of errors) {
+      expect(line).toMatch(
+        /^legacy\.yaml:\d+: llama\/legacy: spec\.server\.userConfig\.configMapName: cannot be converted: `build` of the OGXServer "legacy-ogx" would fail at `spec\.overrideConfig\.name`: the config\.yaml of the ConfigMap "legacy-run-config" /,
+      );
+    }
+    expect(errors.join('\n')).toContain('`distro_name` is missing');
+  });
+
+  it('an embedding model: the OGXServer and its base ConfigMap, and build of the output registers the model with its dimension', () => {
+    const llsd = `${currentLlsd}  resources:\n    models:\n      - llama3\n      - {name: nomic, modelType: embedding, embeddingDimension: 768}\n`;
+    const dir = writeTree(tempDir('llsd-render-convert-ogx-embedding-'), { 'llsd.yaml': llsd });
+    expect(run(['build', dir]).status, 'the LLSD renders').toBe(0);
+    const r = run(['convert', '--to', 'ogx.io/v1beta1', dir]);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).not.toContain('asks the provider');
+    expect(r.stderr).toContain('is registered from the ConfigMap "current-ogx-base-config" written beside the OGXServer');
+    const docs = parseStream(r.stdout);
+    expect(docs.map((d) => `${d.kind}/${d.metadata.name}`)).toEqual(['OGXServer/current-ogx', 'ConfigMap/current-ogx-base-config']);
+    const out = writeTree(tempDir('llsd-render-convert-ogx-embedding-out-'), { 'ogx.yaml': r.stdout });
+    const built = run(['build', out]);
+    expect(built.status, built.stderr).toBe(0);
+    const config = parseStream(built.stdout).find((d) => d.kind === 'ConfigMap' && d.metadata.name.startsWith('current-ogx-config-'));
+    const text = (config as unknown as { data: Record<string, string> }).data['config.yaml'] as string;
+    const generated = parse(text) as { registered_resources: { models: unknown[] } };
+    expect(generated.registered_resources.models).toEqual([
+      { model_id: 'llama3', provider_id: 'vllm', provider_model_id: 'llama3', model_type: 'llm' },
+      { model_id: 'nomic', provider_id: 'vllm', provider_model_id: 'nomic', model_type: 'embedding', metadata: { embedding_dimension: 768 } },
+    ]);
+  });
+
+  // Issue 28, "Done when": every LLSD example converts to an OGXServer that renders.
+  // Each directory of examples/ with an LLSD in a YAML file (not the expected outputs, nor the migration example's converted result).
+  const exampleDirs = [
+    ...new Set(
+      (readdirSync('examples', { recursive: true }) as string[])
+        .filter((f) => /\.ya?ml$/.test(f) && !f.startsWith('expected') && !f.endsWith('converted.yaml'))
+        .filter((f) => /^kind: LlamaStackDistribution$/m.test(readFileSync(join('examples', f), 'utf8')))
+        .map((f) => dirname(f)),
+    ),
+  ].sort();
+  it('finds the example LLSDs', () => expect(exampleDirs.length).toBeGreaterThanOrEqual(10));
+  it.each(exampleDirs)('examples/%s converts, and build of the output exits 0 with the OGXServer rendered', (example) => {
+    const r = run(['convert', '--to', 'ogx.io/v1beta1', `examples/${example}`]);
+    expect(r.status, r.stderr).toBe(0);
+    expect(parseStream(r.stdout).some((d) => d.kind === 'OGXServer')).toBe(true);
+    const out = writeTree(tempDir('llsd-render-convert-example-'), { 'converted.yaml': r.stdout });
+    const built = run(['build', out]);
+    expect(built.status, built.stderr).toBe(0);
+    expect(parseStream(built.stdout).some((d) => d.kind === 'Deployment')).toBe(true);
   });
 });
 

@@ -22,22 +22,53 @@ const labelsOf = (lines: string): Record<string, string> =>
   );
 
 describe('llsd-render image-labels', () => {
-  it('KEY=VALUE lines whose base64 label reads back as the file, byte for byte', () => {
-    const r = run(['image-labels', starter]);
+  it('--release 0.7.1 (before OGX): io.llamastack.* KEY=VALUE lines whose base64 label reads back as the file, byte for byte, and the OCI version', () => {
+    const r = run(['image-labels', '--release', '0.7.1', starter]);
     expect(r.status, r.stderr).toBe(0);
     const labels = labelsOf(r.stdout);
-    expect(Object.keys(labels)).toEqual(['io.llamastack.config.base64', 'io.llamastack.config.version']);
+    expect(Object.keys(labels)).toEqual(['io.llamastack.config.base64', 'io.llamastack.config.version', 'org.opencontainers.image.version']);
     expect(labels['io.llamastack.config.version']).toBe('2');
+    expect(labels['org.opencontainers.image.version']).toBe('0.7.1');
     expect(configLocation(labels)).toEqual({ kind: 'base64', text: starterText });
   });
 
-  it('--format flags: one --label=KEY=VALUE per line, for buildah config and crane mutate', () => {
-    const r = run(['image-labels', '--format', 'flags', starter]);
-    expect(r.stdout.trim().split('\n').every((line) => line.startsWith('--label=io.llamastack.config.'))).toBe(true);
-    expect(labelsOf(r.stdout.replaceAll('--label=', ''))).toEqual(labelsOf(run(['image-labels', starter]).stdout));
+  it('an OGX release (the default): the com.ogx.* labels of OGX images, which read back as the file', () => {
+    const ogxStarter = join(repoRoot, 'configs', 'catalog', '1.3.0', 'distributions', 'starter', 'config.yaml');
+    const text = readFileSync(ogxStarter, 'utf8');
+    for (const args of [[], ['--release', '1.3.0'], ['--release', 'v1.2.4+rhaiv.0']]) {
+      const r = run(['image-labels', ...args, ogxStarter]);
+      expect(r.status, r.stderr).toBe(0);
+      const labels = labelsOf(r.stdout);
+      const release = args[1];
+      expect(labels).toEqual({
+        'com.ogx.config.config.yaml': Buffer.from(text).toString('base64'),
+        'com.ogx.distribution.name': 'starter',
+        ...(release !== undefined && { 'com.ogx.distribution.version': release }),
+        'com.ogx.distribution.default-config': 'config.yaml',
+        'com.ogx.distribution.configs': 'config.yaml',
+        ...(release !== undefined && { 'org.opencontainers.image.version': release }),
+      });
+      expect(configLocation(labels)).toEqual({ kind: 'base64', text });
+    }
   });
 
-  it('--layer and --path: the layer-reference labels, as JSON with --format json', () => {
+  it('an OGX config without distro_name: exit 1, the label it would be', () => {
+    const file = join(tempDir(), 'config.yaml');
+    writeFileSync(file, 'version: 2\napis: []\n');
+    const r = run(['image-labels', file]);
+    expect([r.status, r.stdout]).toEqual([1, '']);
+    expect(r.stderr).toBe(
+      `${file}: must name its distribution in \`distro_name\` (e.g. \`distro_name: starter\`): it becomes the label com.ogx.distribution.name\n`,
+    );
+  });
+
+  it('--format flags: one --label=KEY=VALUE per line, for buildah config and crane mutate', () => {
+    const r = run(['image-labels', '--format', 'flags', '--release', '0.7.1', starter]);
+    expect(r.stdout.trim().split('\n').every((line) => /^--label=(io\.llamastack\.config\.|org\.opencontainers\.image\.version=)/.test(line))).toBe(true);
+    expect(labelsOf(r.stdout.replaceAll('--label=', ''))).toEqual(labelsOf(run(['image-labels', '--release', '0.7.1', starter]).stdout));
+  });
+
+  it('--layer and --path (io.llamastack.* only): the layer-reference labels, as JSON with --format json', () => {
     const r = run(['image-labels', '--format', 'json', '--layer', layer, '--path', '/app/config.yaml', starter]);
     expect(r.status, r.stderr).toBe(0);
     const labels = JSON.parse(r.stdout) as Record<string, string>;
@@ -62,7 +93,7 @@ describe('llsd-render image-labels', () => {
   it('a config of 50 KB or more needs the layer form, and the error says how', () => {
     const file = join(tempDir(), 'config.yaml');
     writeFileSync(file, `${starterText}\n# ${'x'.repeat(52 * 1024)}\n`);
-    const r = run(['image-labels', file]);
+    const r = run(['image-labels', '--release', '0.7.1', file]);
     expect(r.status).toBe(1);
     expect(r.stderr).toMatch(
       /is \d+ bytes; io\.llamastack\.config\.base64 is for configs under 51200 bytes\. Put the file in the image and give --layer <digest of the layer holding it> --path <its path in the image>/,
@@ -76,6 +107,11 @@ describe('llsd-render image-labels', () => {
     [['image-labels', '--layer', 'latest', '--path', '/c.yaml', starter], '--layer must be a layer digest (sha256:<64 hex>), not "latest"'],
     [['image-labels', '--layer', layer, '--path', 'c.yaml', starter], '--path must be the absolute path of the file in the image'],
     [['image-labels', '--format', 'xml', starter], '--format must be lines, flags, json, not "xml"'],
+    [['image-labels', '--release', '9.9', starter], '--release must be a release llsd-render knows ('],
+    [
+      ['image-labels', '--release', '1.3.0', '--layer', layer, '--path', '/c.yaml', starter],
+      '--layer and --path write io.llamastack.* labels, which an OGX 1.3.0',
+    ],
   ])('usage errors exit 2: %j', (args, message) => {
     const r = run(args);
     expect(r.status).toBe(2);

@@ -3,7 +3,7 @@
 // started here on 127.0.0.1 with images pushed by buildah (test/e2e/registry-harness.ts). Covers
 // both manifest formats, base64 and layer labels, indexes, the cache and offline mode, mirrors,
 // Basic and Bearer auth with credentials from an auth file, and the network and registry faults.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -42,17 +42,22 @@ const tempDir = (): string => {
 async function render(
   image: string,
   registry: Record<string, unknown>,
-  options: { env?: Record<string, string>; args?: string[]; command?: 'build' | 'validate' } = {},
+  options: { env?: Record<string, string>; args?: string[]; command?: 'build' | 'validate'; kind?: 'OGXServer' } = {},
 ): Promise<Outcome> {
   const dir = tempDir();
   writeFileSync(
     join(dir, 'llsd.yaml'),
-    stringify({
-      apiVersion: 'llamastack.io/v1alpha2',
-      kind: 'LlamaStackDistribution',
-      metadata: { name: 'custom', namespace: 'ai' },
-      spec: { distribution: { image } },
-    }),
+    stringify(
+      options.kind === 'OGXServer'
+        // `resources: {}` makes the config generated, from the image's base config (GENERATION.md §1).
+        ? { apiVersion: 'ogx.io/v1beta1', kind: 'OGXServer', metadata: { name: 'custom', namespace: 'ai' }, spec: { distribution: { image }, resources: {} } }
+        : {
+            apiVersion: 'llamastack.io/v1alpha2',
+            kind: 'LlamaStackDistribution',
+            metadata: { name: 'custom', namespace: 'ai' },
+            spec: { distribution: { image } },
+          },
+    ),
   );
   writeFileSync(
     join(dir, 'render-config.yaml'),
@@ -95,6 +100,57 @@ const cacheFiles = (dir: string): string[] =>
         .map(String)
         .filter((f) => f.endsWith('.json'))
     : [];
+
+// Issue 28: what `image-labels` writes is what the renderer reads, through a real registry.
+describe('image-labels → registry → build: the labels it writes are read back (real registry)', () => {
+  let registry: Registry;
+  const ogxBase = readFileSync(join(repoRoot, 'configs', 'catalog', '1.2.2', 'distributions', 'starter', 'config.yaml'), 'utf8');
+
+  /** The labels `llsd-render image-labels ARGS FILE` prints as JSON, for `text` written as `name`. */
+  function imageLabels(args: string[], text: string, name = 'config.yaml'): Record<string, string> {
+    const file = join(tempDir(), name);
+    writeFileSync(file, text);
+    const r = spawnSync(process.execPath, [requireBundle(), 'image-labels', '--format', 'json', ...args, file], { encoding: 'utf8' });
+    expect(r.status, r.stderr).toBe(0);
+    return JSON.parse(r.stdout) as Record<string, string>;
+  }
+
+  beforeAll(async () => {
+    requireRegistryTools();
+    registry = await startRegistry();
+  }, 240_000);
+
+  afterAll(async () => {
+    await registry?.stop();
+  });
+
+  const options = () => ({ insecure: [registry.host], cacheDir: join(tempDir(), 'cache') });
+
+  it('--release v1.2.4+rhaiv.0 (com.ogx.*, as the rh image): an OGXServer on an image whose tag names no release gets that base and release', async () => {
+    const text = ogxBase.replace(/^ {2}- provider_id: together$/m, '  - provider_id: labelled-marker');
+    expect(text).toContain('labelled-marker');
+    await pushImage(registry, { repository: 'acme/ogx', tag: 'custom', labels: imageLabels(['--release', 'v1.2.4+rhaiv.0'], text) });
+    const image = `${registry.host}/acme/ogx:custom`;
+    const out = await render(image, options(), { kind: 'OGXServer' });
+    expect(out.status, out.stderr).toBe(0);
+    // The base's own providers (the OGXServer sets none): the labelled config's, with a marker only it has.
+    expect(JSON.stringify(configOf(out).providers)).toContain('labelled-marker');
+    const info = await render(image, options(), { command: 'validate', kind: 'OGXServer' });
+    expect(info.stdout).toContain(`for OGX 1.2.4+rhaiv.0 (distribution custom, image ${image})`);
+    expect(info.stdout).toContain(`base config from the label com.ogx.config.config.yaml: ${image} resolved to sha256:`);
+  });
+
+  it('--release 0.7.1 (io.llamastack.*): an LLSD on such an image gets that base and release', async () => {
+    const text = baseText.replace(/^distro_name: .*$/m, 'distro_name: labelled-llama');
+    await pushImage(registry, { repository: 'acme/llama', tag: 'custom', labels: imageLabels(['--release', '0.7.1'], text) });
+    const image = `${registry.host}/acme/llama:custom`;
+    const out = await render(image, options());
+    expect(out.status, out.stderr).toBe(0);
+    expect(configOf(out).distro_name).toBe('labelled-llama');
+    const info = await render(image, options(), { command: 'validate' });
+    expect(info.stdout).toContain('llama-stack 0.7.1 (distribution labelled-llama');
+  });
+});
 
 describe('base config from the OCI labels of a distribution image (real registry)', () => {
   let registry: Registry;

@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cacheDirectory, readCachedConfig, readCachedTag, writeCachedConfig, writeCachedTag } from '../../src/registry/cache.js';
 import { authFilePaths, credentialsFor } from '../../src/registry/credentials.js';
-import { configLocation, labelsFor, missingLabelsMessage, samePath, type ImageConfig } from '../../src/catalog/image-labels.js';
+import { configLocation, labelsFor, missingLabelsMessage, ogxLabelsFor, samePath, type ImageConfig } from '../../src/catalog/image-labels.js';
+import { labelRelease } from '../../src/core/target.js';
 import { formatReference, parseReference } from '../../src/lib/image-reference.js';
 
 const dirs: string[] = [];
@@ -122,6 +123,29 @@ describe('the label convention (FR-027a/b)', () => {
   it('labelsFor gives back what configLocation reads', () => {
     expect(configLocation(labelsFor(config, '2'))).toEqual({ kind: 'base64', text: config });
     expect(configLocation(labelsFor(config, '2', { digest, path: '/app/config.yaml' }))).toEqual({ kind: 'layer', layer: digest, path: '/app/config.yaml' });
+  });
+
+  // Issue 28: image-labels writes OGX's labels (the rh image's, docs: rh-distribution/README.md), and the renderer reads them back.
+  it('ogxLabelsFor: the labels of an OGX image, which configLocation and labelRelease read back (config, then release)', () => {
+    const labels = ogxLabelsFor(config, { name: 'starter', file: 'config.yaml', release: 'v1.2.4+rhaiv.0' });
+    expect(labels).toEqual({
+      'com.ogx.config.config.yaml': Buffer.from(config).toString('base64'),
+      'com.ogx.distribution.name': 'starter',
+      'com.ogx.distribution.version': 'v1.2.4+rhaiv.0',
+      'com.ogx.distribution.default-config': 'config.yaml',
+      'com.ogx.distribution.configs': 'config.yaml',
+      'org.opencontainers.image.version': 'v1.2.4+rhaiv.0',
+    });
+    expect(configLocation(labels)).toEqual({ kind: 'base64', text: config });
+    // As src/registry/lookup.ts keeps them for the plan.
+    const found: ImageConfig = {
+      digest, platform: 'linux/amd64', from: 'base64', text: config,
+      distributionVersion: labels['com.ogx.distribution.version'], imageVersion: labels['org.opencontainers.image.version'],
+    };
+    expect(labelRelease(found)).toEqual({ release: '1.2.4', build: 'rhaiv.0', label: 'com.ogx.distribution.version' });
+    // Another file name: the default-config label names the config label the renderer reads.
+    expect(configLocation(ogxLabelsFor(config, { name: 'rh', file: 'run.yaml' }))).toEqual({ kind: 'base64', text: config });
+    expect(Object.keys(ogxLabelsFor(config, { name: 'rh', file: 'run.yaml' })).filter((k) => k.includes('version'))).toEqual([]);
   });
 
   it('tar entry names match the label path with or without a leading / or ./', () => {

@@ -5,7 +5,10 @@
 import { describe, expect, it } from 'vitest';
 import { parseOgxServer } from '../../src/ogx/ogxserver.js';
 import { adoptNetworkingAnnotation, adoptStorageAnnotation, toOgxServer } from '../../src/convert/to-ogxserver.js';
+import { parseFieldPath, toCheckedOgxServer } from '../../src/convert/build-check.js';
+import { formatFieldPath } from '../../src/krm/item.js';
 import type { KrmObject } from '../../src/krm/item.js';
+import { parse } from 'yaml';
 
 type Plain = Record<string, unknown>;
 
@@ -288,7 +291,7 @@ describe('v1alpha2 fields → OGXServer', () => {
     );
   });
 
-  it("models: each gets its provider named (the LLSD default is the first inference provider, OGX's the smallest id); embeddingDimension and tools warn", () => {
+  it("models: each gets its provider named (the LLSD default is the first inference provider, OGX's the smallest id); tools warn", () => {
     const { spec, warnings } = converted(
       v2({
         providers: {
@@ -297,17 +300,76 @@ describe('v1alpha2 fields → OGXServer', () => {
             { id: 'alpha', provider: 'vllm', endpoint: 'http://a:8000/v1' },
           ],
         },
-        resources: { models: ['llama3', { name: 'emb', provider: 'alpha', modelType: 'embedding', embeddingDimension: 768 }], tools: ['websearch'] },
+        resources: { models: ['llama3', { name: 'big', provider: 'alpha', contextLength: 8192 }], tools: ['websearch'] },
       }),
     );
     expect(spec.resources).toEqual({
       models: [
         { name: 'llama3', provider: 'zeta' },
-        { name: 'emb', provider: 'alpha', modelType: 'embedding' },
+        { name: 'big', provider: 'alpha', contextLength: 8192 },
       ],
     });
-    expect(warningAt(warnings, 'spec.resources.models.1.embeddingDimension')).toMatch(/^is dropped: an OGXServer model has no metadata/);
+    expect(spec.baseConfig).toBeUndefined();
     expect(warningAt(warnings, 'spec.resources.tools')).toMatch(/^is dropped: OGXServer registers only models;/);
+  });
+
+  // Issue 28: the dimension was dropped with a warning that OGX would ask the provider, and `build` then refused the OGXServer.
+  it('an embedding model: every model is registered, with metadata.embedding_dimension, from a spec.baseConfig ConfigMap written beside the OGXServer', () => {
+    const llsd = v2({
+      providers: { inference: [{ id: 'zeta', provider: 'vllm', endpoint: 'http://z:8000/v1' }] },
+      resources: { models: ['llama3', { name: 'emb', modelType: 'embedding', embeddingDimension: 768, contextLength: 512 }] },
+    });
+    const result = toOgxServer(llsd);
+    expect(result.problems.filter((p) => (p.severity ?? 'error') === 'error')).toEqual([]);
+    const spec = result.object.spec as Plain;
+    expect(spec.resources).toEqual({});
+    expect(spec.baseConfig).toEqual({ name: 'demo-ogx-base-config', key: 'config.yaml' });
+    expect(result.beside).toHaveLength(1);
+    const configMap = result.beside[0] as { metadata: Plain; data: Record<string, string> };
+    expect(configMap.metadata).toEqual({ name: 'demo-ogx-base-config', namespace: 'ai', labels: { 'ogx.io/watch': 'true' } });
+    const base = parse(configMap.data['config.yaml'] as string) as Plain;
+    // The starter config.yaml of OGX 1.3.0 (the distribution's default OGX release), its models replaced by the LLSD's, in the LLSD's config form.
+    expect(base.version).toBe(2);
+    expect(base.distro_name).toBe('starter');
+    expect((base.registered_resources as Plain).models).toEqual([
+      { model_id: 'llama3', provider_id: 'zeta', provider_model_id: 'llama3', model_type: 'llm' },
+      { model_id: 'emb', provider_id: 'zeta', provider_model_id: 'emb', model_type: 'embedding', metadata: { context_length: 512, embedding_dimension: 768 } },
+    ]);
+    const warning = result.problems.find((p) => p.path.join('.') === 'spec.resources.models.1');
+    expect(warning?.message).toMatch(/^is an embedding model, and an OGXServer model has no field for `embeddingDimension` \(`build` refuses it/);
+    expect(warning?.message).toContain('registered from the ConfigMap "demo-ogx-base-config" written beside the OGXServer, which `spec.baseConfig` names');
+    expect(JSON.stringify(result.problems)).not.toContain('asks the provider');
+  });
+
+  // Found by test/property/migration.property.test.ts: the OGXServer's rules refused it with a message that named no fix.
+  it('a model naming a provider of the base (not of the LLSD) while the LLSD has providers: an error at its provider naming the fix', () => {
+    const llsd = v2({
+      providers: { vectorIo: [{ id: 'chromadb', provider: 'chromadb', endpoint: 'http://chroma:8000' }] },
+      resources: { models: [{ name: 'accounts/fireworks/models/llama', provider: 'fireworks' }] },
+    });
+    const errors = toOgxServer(llsd).problems.filter((p) => (p.severity ?? 'error') === 'error');
+    expect(errors.map((p) => p.path.join('.'))).toEqual(['spec.resources.models.0.provider']);
+    expect(errors[0]?.message).toBe(
+      'cannot be converted: names "fireworks", a provider of the distribution\'s base config, not of the LLSD; an OGXServer with `spec.providers` registers ' +
+        'a model only with one of its own providers (its admission webhook refuses any other), and its providers of an API replace the distribution\'s: ' +
+        'add "fireworks" to the LLSD\'s `providers` (e.g. `inference: [{id: fireworks, provider: …}]`) and convert again, or name one of "chromadb"',
+    );
+    // Without providers the OGXServer keeps the base's, and the model converts.
+    const alone = toOgxServer(v2({ resources: { models: [{ name: 'm', provider: 'fireworks' }] } }));
+    expect(alone.problems.filter((p) => (p.severity ?? 'error') === 'error')).toEqual([]);
+  });
+
+  it('an embedding model of an image distribution (no base convert can read): an error naming the model and the ConfigMap to write', () => {
+    const llsd = v2({
+      distribution: { image: 'quay.io/me/ogx:1.3.0' },
+      resources: { models: [{ name: 'emb', provider: 'vllm', modelType: 'embedding', embeddingDimension: 384 }] },
+    });
+    const result = toOgxServer(llsd);
+    expect(result.object).toBe(llsd);
+    const errors = result.problems.filter((p) => (p.severity ?? 'error') === 'error');
+    expect(errors.map((p) => p.path.join('.'))).toEqual(['spec.resources.models.0']);
+    expect(errors[0]?.message).toMatch(/^cannot be converted: "emb" is an embedding model, which an OGXServer registers only from a `spec\.baseConfig`/);
+    expect(errors[0]?.message).toContain('metadata: {embedding_dimension: 384}');
   });
 
   // The advice once was `connectionString`, which the render then refuses (A11; new-user probe).
@@ -372,5 +434,42 @@ describe('storage on an adopted volume (golden review: the SQL data was silently
       /its sqlite SQL file is `sqlstore\.db` where the LLSD's was `sql_store\.db`, so on the adopted volume the SQL data is not found: rename the file on the volume before the OGXServer starts, or give the store by `spec\.overrideConfig`$/,
     );
     expect(warningAt(converted(v2({ storage: { sql: { type: 'sqlite' } } })).warnings, 'spec.storage')).not.toContain('sqlstore.db');
+  });
+});
+
+describe('the build check reads result paths back (src/convert/build-check.ts)', () => {
+  // Found by test/property/migration.property.test.ts: the LLSD (0.7.1) takes faiss's persistence from the
+  // release's sample; the OGXServer (1.3.0) has none.
+  it('a custom provider the OGX release refuses: the LLSD unchanged, build\'s error at the LLSD provider, and which `settings` key to give', () => {
+    const metadata = { name: 'vec', namespace: 'ai', annotations: { 'llamastack.io/release': '0.7.1' } };
+    const llsd = v2({ providers: { vectorIo: { id: 'myfaiss', provider: 'faiss' } } }, metadata);
+    const checked = toCheckedOgxServer(llsd, []);
+    expect(checked.object).toBe(llsd);
+    const errors = checked.problems.filter((p) => (p.severity ?? 'error') === 'error');
+    expect(errors.map((p) => p.path.join('.'))).toEqual(['spec.providers.vectorIo']);
+    expect(errors[0]?.message).toMatch(
+      /^cannot be converted: `build` of the OGXServer "vec-ogx" would fail at `spec\.providers\.vectorIo\.inline\.custom\[0\]`: .*`providers\.vector_io\[0\]\.config\.persistence` is missing/,
+    );
+    expect(errors[0]?.message).toMatch(/give `persistence` in its `settings`, as the release's sample config of that provider type has it, and convert again$/);
+  });
+
+  it('parseFieldPath undoes formatFieldPath, quoted keys and indexes included', () => {
+    const paths: Array<Array<string | number>> = [
+      ['spec', 'providers', 'inference', 'remote', 'vllm', 0, 'endpoint'],
+      ['metadata', 'annotations', 'llamastack.io/release'],
+      ['spec', 'tls', 'trust', 'caCertificates', 12, 'key'],
+      ['spec', 'a "b"', 3],
+      [],
+    ];
+    for (const path of paths) expect(parseFieldPath(formatFieldPath(path))).toEqual(path);
+  });
+
+  it('an OGXServer field maps back to the LLSD field it came from (v1alpha1 names for a v1alpha1 LLSD)', () => {
+    const v2result = toOgxServer(v2({ providers: { inference: [{ id: 'a', provider: 'vllm', endpoint: 'http://a:8000/v1' }] } }));
+    expect(v2result.sourceOf(['spec', 'providers', 'inference', 'remote', 'vllm', 0, 'endpoint'])).toEqual(['spec', 'providers', 'inference', 0]);
+    expect(v2result.sourceOf(['spec', 'network', 'policy', 'ingress', 0])).toEqual(['spec', 'networking', 'allowedFrom']);
+    expect(v2result.sourceOf(['spec', 'workload', 'overrides', 'env', 1])).toEqual(['spec', 'workload', 'overrides', 'env', 1]);
+    const v1result = toOgxServer(server({ userConfig: { configMapName: 'cfg' } }));
+    expect(v1result.sourceOf(['spec', 'overrideConfig', 'name'])).toEqual(['spec', 'server', 'userConfig', 'configMapName']);
   });
 });
