@@ -125,8 +125,8 @@ These schemas check the shape of each field; \`llsd-render validate\` checks eve
 
 Prints the OCI labels that carry CONFIG, a config.yaml, in a distribution image of the target
 release, as that release's images carry them, so that the OGX operator and llsd-render read it as
-the base config of an OGXServer or LLSD with \`spec.distribution.image\`. An OGX release (1.0.0 and
-later; the default) gets OGX's labels:
+the base config of an OGXServer or LLSD with \`spec.distribution.image\`. An OGX release (the default:
+a release since llama-stack became OGX) gets OGX's labels:
   com.ogx.config.<FILE>                 the config, base64-encoded (FILE: CONFIG's file name)
   com.ogx.distribution.name             the config's \`distro_name\`
   com.ogx.distribution.version          RELEASE as written (only with --release)
@@ -143,12 +143,13 @@ With --layer and --path, the config stays a file in the image and the labels poi
 The file is checked first: valid YAML, a mapping, a supported \`version\`.
 
 Add them after the build, e.g.:
-  buildah config $(llsd-render image-labels --release 1.3.0 --format flags config.yaml) CONTAINER
-  crane mutate $(llsd-render image-labels --release 1.3.0 --format flags config.yaml) IMAGE
+  buildah config $(llsd-render image-labels --release "$RELEASE" --format flags config.yaml) CONTAINER
+  crane mutate $(llsd-render image-labels --release "$RELEASE" --format flags config.yaml) IMAGE
 
 Options:
-  --release RELEASE   the release the image runs (e.g. 1.3.0, 0.7.1, v1.2.4+rhaiv.0): which labels,
-                      and the version labels
+  --release RELEASE   the release the image runs, as the annotation llamastack.io/release takes it
+                      (X.Y.Z, vX.Y.Z, or an rh release vX.Y.Z+rhaiv.N; an unknown one is refused
+                      with the list of known ones): which labels, and the version labels
   --format FORMAT     lines (default: KEY=VALUE per line), flags (--label=KEY=VALUE per line)
                       or json (an object)
   --layer DIGEST      with --path: the layer-reference labels instead of base64 (io.llamastack only)

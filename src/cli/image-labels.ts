@@ -12,6 +12,7 @@ import { configLabel, imageVersionLabel, labelsFor, maxInlineConfigBytes, maxOgx
 import { isOgxServerRelease, releaseSupport, supportedReleases } from '../catalog/versions.js';
 import { parseReleaseNumber } from '../lib/release-number.js';
 import { commonOptions, parseCommand } from './args.js';
+import { newestRelease } from '../catalog/catalog.js';
 import { maxInputBytes, readInputFile, UsageError } from './files.js';
 import { help } from './help.js';
 
@@ -40,7 +41,7 @@ export function imageLabelsCommand(args: string[], io: { stdout: (text: string) 
     throw new UsageError(`--path must be the absolute path of the file in the image, such as /app/config.yaml, not "${values.path}"`);
   const release = parseReleaseNumber(values.release);
   if (values.release !== undefined && (!release || !releaseSupport(release.release)))
-    throw new UsageError(`--release must be a release llsd-render knows (${supportedReleases()}), such as 1.3.0 or v1.2.4+rhaiv.0, not "${values.release}"`);
+    throw new UsageError(`--release must be a release llsd-render knows (${supportedReleases()}), such as ${newestRelease()} or v${newestRelease()}, not "${values.release}"`);
   // The target's labels: OGX's for an OGX release, and by default unless the layer form is asked for (only io.llamastack.* has it).
   const ogx = release ? isOgxServerRelease(release.release) : values.layer === undefined;
   if (ogx && values.layer !== undefined)

@@ -14,11 +14,12 @@ const src = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'src');
 const layers: readonly (readonly string[])[] = [
   ['index.ts'],
   ['cli'],
+  // Above the render: `convert --to ogx.io/v1beta1` builds its own output (build-check.ts).
+  ['convert'],
   ['registry'],
   ['process.ts'],
   ['front-ends.ts'],
   ['function-config.ts'],
-  ['convert'],
   // The two front ends: neither imports the other; what they share is in core/.
   ['llsd', 'ogx'],
   ['manifests'],
