@@ -41,7 +41,9 @@ export function imageLabelsCommand(args: string[], io: { stdout: (text: string) 
     throw new UsageError(`--path must be the absolute path of the file in the image, such as /app/config.yaml, not "${values.path}"`);
   const release = parseReleaseNumber(values.release);
   if (values.release !== undefined && (!release || !releaseSupport(release.release)))
-    throw new UsageError(`--release must be a release llsd-render knows (${supportedReleases()}), such as ${newestRelease()} or v${newestRelease()}, not "${values.release}"`);
+    throw new UsageError(
+      `--release must be a release llsd-render knows (${supportedReleases()}), such as ${newestRelease()} or v${newestRelease()}, not "${values.release}"`,
+    );
   // The target's labels: OGX's for an OGX release, and by default unless the layer form is asked for (only io.llamastack.* has it).
   const ogx = release ? isOgxServerRelease(release.release) : values.layer === undefined;
   if (ogx && values.layer !== undefined)
