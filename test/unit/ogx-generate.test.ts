@@ -3,7 +3,6 @@
 // generation rules for Secret env vars, models, storage and disabledAPIs.
 import { describe, expect, it } from 'vitest';
 import { isError } from '../../src/lib/issues.js';
-import { parseOgxServer, type OgxServer } from '../../src/ogx/ogxserver.js';
 import { ogxServerReleases } from '../../src/catalog/catalog.js';
 import { generateOgxConfig, naturalLess, sortedDocument, splitRedisEndpoint } from '../../src/ogx/generate.js';
 import { expandOgxProviders, normEnv } from '../../src/ogx/providers.js';
@@ -11,25 +10,7 @@ import { ogxProviderIds } from '../../src/ogx/rules.js';
 import { asServerConverts } from '../../src/core/legacy-forms.js';
 import { checkReleaseSchema } from '../../src/core/release-schema.js';
 import { checkStartupRules } from '../../src/core/startup/index.js';
-import { inventoryOf } from '../../src/krm/inventory.js';
-import { planOgxServer, type OgxPlan } from '../../src/ogx/plan.js';
-import { itemFrom } from '../support.js';
-
-/** An OGXServer with `spec` given as YAML text indented under `spec:`, at a release by the annotation. */
-function ogxServer(spec: string, release?: string): OgxServer {
-  const annotations = release === undefined ? '' : `\n  annotations:\n    llamastack.io/release: "${release}"`;
-  const parsed = parseOgxServer(
-    itemFrom(`apiVersion: ogx.io/v1beta1\nkind: OGXServer\nmetadata:\n  name: demo\n  namespace: ai${annotations}\nspec:\n${spec}`).object,
-  );
-  if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems));
-  return parsed.server;
-}
-
-function ogxPlan(spec: string, release?: string): OgxPlan {
-  const planned = planOgxServer(ogxServer(spec, release), inventoryOf([]));
-  if (!planned.ok) throw new Error(JSON.stringify(planned.problems));
-  return planned.plan;
-}
+import { ogxPlan, ogxServer } from './plan-fixtures.js';
 
 const typical = `  distribution: {name: starter}
   providers:

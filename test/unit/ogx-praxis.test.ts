@@ -5,13 +5,12 @@
 // literals, written out here, not read from configs/ogx-objects.yaml.
 import { describe, expect, it } from 'vitest';
 import { isError } from '../../src/lib/issues.js';
-import { parseOgxServer, type OgxServer } from '../../src/ogx/ogxserver.js';
+import { parseOgxServer } from '../../src/ogx/ogxserver.js';
 import { generateOgxConfig } from '../../src/ogx/generate.js';
 import { asServerConverts } from '../../src/core/legacy-forms.js';
 import { checkReleaseSchema } from '../../src/core/release-schema.js';
 import { checkStartupRules } from '../../src/core/startup/index.js';
-import { inventoryOf } from '../../src/krm/inventory.js';
-import { planOgxServer, type OgxPlan } from '../../src/ogx/plan.js';
+import type { OgxPlan } from '../../src/ogx/plan.js';
 import { praxisProblems } from '../../src/ogx/praxis.js';
 import { renderJob } from '../../src/manifests/job.js';
 import { ogxMigrationJob } from '../../src/manifests/ogx-pod.js';
@@ -20,23 +19,9 @@ import { renderConfigSchemas } from '../../src/core/render-config.js';
 import type { GeneratedConfig } from '../../src/core/config-file.js';
 import { ogxFieldOf } from '../../src/ogx/cr-fields.js';
 import { itemFrom } from '../support.js';
+import { ogxPlan, ogxServer } from './plan-fixtures.js';
 
 type Obj = Record<string, any>;
-
-function ogxServer(spec: string, release?: string): OgxServer {
-  const annotations = release === undefined ? '' : `\n  annotations:\n    llamastack.io/release: "${release}"`;
-  const parsed = parseOgxServer(
-    itemFrom(`apiVersion: ogx.io/v1beta1\nkind: OGXServer\nmetadata:\n  name: demo\n  namespace: ai${annotations}\nspec:\n${spec}`).object,
-  );
-  if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems));
-  return parsed.server;
-}
-
-function ogxPlan(spec: string, release?: string, base?: Obj): OgxPlan {
-  const planned = planOgxServer(ogxServer(spec, release), inventoryOf([]));
-  if (!planned.ok) throw new Error(JSON.stringify(planned.problems));
-  return base ? { ...planned.plan, baseConfig: base } : planned.plan;
-}
 
 const generated = (plan: OgxPlan) => {
   const outcome = generateOgxConfig(plan);

@@ -12,6 +12,8 @@ import { compareVersions } from '../../src/catalog/versions.js';
 import { inventoryOf } from '../../src/krm/inventory.js';
 import { parseYaml11 } from '../../src/krm/yaml.js';
 import { planLlsd, type Plan } from '../../src/llsd/plan.js';
+import { parseOgxServer, type OgxServer } from '../../src/ogx/ogxserver.js';
+import { planOgxServer, type OgxPlan } from '../../src/ogx/plan.js';
 import { itemFrom, llsdYaml } from '../support.js';
 
 function llsdOf(spec: string, metadata?: string) {
@@ -277,3 +279,20 @@ export const generate = (plan: Plan): GenerateOutcome => generateConfig(plan);
 /** The problems of an outcome as `path: message` lines (paths dotted), for compact assertions. */
 export const problemLines = (outcome: GenerateOutcome): string[] =>
   outcome.problems.map((p) => `${p.severity ?? 'error'} ${p.path.join('.')}: ${p.message}`);
+
+/** An OGXServer `demo` in `ai` with `spec` given as YAML text indented under `spec:`, at a release by the annotation. */
+export function ogxServer(spec: string, release?: string): OgxServer {
+  const annotations = release === undefined ? '' : `\n  annotations:\n    llamastack.io/release: "${release}"`;
+  const parsed = parseOgxServer(
+    itemFrom(`apiVersion: ogx.io/v1beta1\nkind: OGXServer\nmetadata:\n  name: demo\n  namespace: ai${annotations}\nspec:\n${spec}`).object,
+  );
+  if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems));
+  return parsed.server;
+}
+
+/** Its plan with no other input objects; `base`, when given, replaces the base config. */
+export function ogxPlan(spec: string, release?: string, base?: Record<string, unknown>): OgxPlan {
+  const planned = planOgxServer(ogxServer(spec, release), inventoryOf([]));
+  if (!planned.ok) throw new Error(JSON.stringify(planned.problems));
+  return base ? { ...planned.plan, baseConfig: base } : planned.plan;
+}
