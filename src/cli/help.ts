@@ -148,8 +148,9 @@ Add them after the build, e.g.:
 
 Options:
   --release RELEASE   the release the image runs, as the annotation llamastack.io/release takes it
-                      (X.Y.Z, vX.Y.Z, or an rh release vX.Y.Z+rhaiv.N; an unknown one is refused
-                      with the list of known ones): which labels, and the version labels
+                      (X.Y.Z, vX.Y.Z, or an rh release vX.Y.Z+rhaiv.N; one older than every known
+                      release, or not a release, is refused with the list of known ones; a newer
+                      one is taken as the newest known line): which labels, and the version labels
   --format FORMAT     lines (default: KEY=VALUE per line), flags (--label=KEY=VALUE per line)
                       or json (an object)
   --layer DIGEST      with --path: the layer-reference labels instead of base64 (io.llamastack only)

@@ -40,7 +40,7 @@ export function generateOgxConfig(plan: OgxPlan): GenerateOutcome {
   const built = operatorConfig(plan);
   if (!built.ok) return built;
   const { config, expansion } = built.value;
-  const problems: FieldProblem[] = [...expansion.problems];
+  const problems: FieldProblem[] = [...expansion.problems, ...replacedBaseModels(plan)];
   // Praxis mode (src/ogx/praxis.ts): the operator's rewrites, before the release's corrections.
   if (ogxPraxisEnabled(plan.server.spec)) {
     const release = praxisReleaseProblem(plan);
@@ -63,7 +63,7 @@ export function generateOgxConfig(plan: OgxPlan): GenerateOutcome {
       fromLlsd: [...expansion.providers.values()].reduce((n, list) => n + list.length, 0),
       total: providers.reduce((n: number, list) => n + (Array.isArray(list) ? list.length : 0), 0),
     },
-    modelCount: modelsOf(plan).length,
+    modelCount: registeredCount(config),
   };
   return { ok: true, config: result, problems };
 }
@@ -175,11 +175,45 @@ export function unregistrableModels(plan: OgxPlan): FieldProblem[] {
               `is an embedding model, which the server registers only with its metadata.embedding_dimension, and an OGXServer model has no ` +
               `field for it (OGX would stop at startup): register ${quote(String(m.name))} in a \`spec.baseConfig\` ConfigMap instead ` +
               `(registered_resources.models: [{model_id: ${clip(String(m.name))}, provider_id: …, model_type: embedding, ` +
-              'metadata: {embedding_dimension: 768}}]), ' +
-              'or give the whole config by `spec.overrideConfig`',
+              'metadata: {embedding_dimension: 768}}]), with every other model beside it and no `spec.resources.models` (models listed ' +
+              "there replace the base's). The base is the whole config.yaml: start it from the distribution's (`llsd-render convert --to " +
+              'ogx.io/v1beta1` of an LLSD with this model writes one), or give the whole config by `spec.overrideConfig`',
           },
         ],
   );
+}
+
+/** The models the config registers (the CR's, else the base's), for the summary. */
+function registeredCount(config: Obj): number {
+  const registered = config.registered_resources;
+  return isPlainObject(registered) && Array.isArray(registered.models) ? registered.models.length : 0;
+}
+
+/**
+ * §8: `spec.resources.models` replaces the base's models as a whole (as upstream). A base model the
+ * CR does not list is then not registered: told, since a base written for an embedding model
+ * (which only a base can register) loses it this way without a word.
+ */
+function replacedBaseModels(plan: OgxPlan): FieldProblem[] {
+  const models = modelsOf(plan);
+  // Only a base the user wrote (a ConfigMap or their image's labels): a distribution's defaults are meant to be replaced.
+  if (models.length === 0 || !plan.baseConfig || plan.baseSource === 'distribution') return [];
+  const listed = new Set(models.map((m) => String(m.name)));
+  const lost = parseBase(plan.baseConfig).models
+    .filter(isPlainObject)
+    .map((m) => (typeof m.model_id === 'string' ? m.model_id : ''))
+    // An id from the pod's env (`${env.EMBEDDING_MODEL:=}`) is registered only when that is set: not judged here.
+    .filter((id) => id !== '' && !id.includes('${env.') && !listed.has(id));
+  if (lost.length === 0) return [];
+  return [
+    {
+      severity: 'warning', code: 'base-models-replaced',
+      path: ['spec', 'resources', 'models'],
+      message: `replaces the models of the base config, so ${listOf(lost.map((id) => quote(id)))} ${lost.length === 1 ? 'is' : 'are'} not registered: ` +
+        'list them here too, or (for an embedding model, which only a base can register) move every model into the base\'s ' +
+        '`registered_resources.models` and remove `spec.resources.models`',
+    },
+  ];
 }
 
 /** `spec.resources.models`, as written. */

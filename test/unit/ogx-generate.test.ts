@@ -172,6 +172,50 @@ describe('models (upstream config generation: models)', () => {
   });
 });
 
+describe('models listed in the CR replace the models of a base the user wrote (base-models-replaced)', () => {
+  const base = {
+    version: 2,
+    apis: ['inference'],
+    providers: { inference: [{ provider_id: 'vllm', provider_type: 'remote::vllm', config: { base_url: 'http://v/v1' } }] },
+    registered_resources: {
+      models: [
+        { model_id: 'nomic', provider_id: 'vllm', model_type: 'embedding', metadata: { embedding_dimension: 768 } },
+        { model_id: '${env.EXTRA_MODEL:=}', provider_id: 'vllm', model_type: 'llm' },
+      ],
+    },
+  };
+  const withModels = (names: string[]) => {
+    // Planned on a distribution, then given the user's base as `spec.baseConfig` would give it.
+    const models = `  resources:\n    models: [${names.map((n) => `{name: ${n}}`).join(', ')}]\n`;
+    const plan = { ...ogxPlan(`  distribution: {name: starter}\n${models}`, undefined, base), baseSource: 'baseConfig' as const };
+    const generated = generateOgxConfig(plan);
+    if (!generated.ok) throw new Error(JSON.stringify(generated.problems));
+    return generated;
+  };
+
+  it('warns at spec.resources.models, naming each base model that is no longer registered (not one whose id comes from the env)', () => {
+    const generated = withModels(['llama']);
+    expect((generated.config.value.registered_resources as { models: Array<{ model_id: string }> }).models.map((m) => m.model_id)).toEqual(['llama']);
+    expect(generated.problems.filter((p) => p.code === 'base-models-replaced')).toEqual([
+      expect.objectContaining({
+        severity: 'warning',
+        path: ['spec', 'resources', 'models'],
+        message: expect.stringMatching(/^replaces the models of the base config, so "nomic" is not registered: /),
+      }),
+    ]);
+    expect(generated.config.modelCount).toBe(1);
+  });
+
+  it('is quiet when the CR lists the base models too, or lists none (then the base models are registered, and the summary counts them)', () => {
+    expect(withModels(['llama', 'nomic']).problems.filter((p) => p.code === 'base-models-replaced')).toEqual([]);
+    const plan = { ...ogxPlan('  distribution: {name: starter}\n', undefined, base), baseSource: 'baseConfig' as const };
+    const generated = generateOgxConfig(plan);
+    if (!generated.ok) throw new Error(JSON.stringify(generated.problems));
+    expect(generated.problems.filter((p) => p.code === 'base-models-replaced')).toEqual([]);
+    expect(generated.config.modelCount).toBe(2);
+  });
+});
+
 describe('disabledAPIs and providers (upstream config generation: disabledAPIs, output OGX 1.3.0 ignores or rejects)', () => {
   it('removes the APIs from `apis` in base order and leaves their providers', () => {
     const { config } = generate(`  distribution: {name: starter}
