@@ -43,16 +43,17 @@ export function toCheckedOgxServer(object: KrmObject, inventory: readonly InputI
 }
 
 /**
- * For a config key a `custom` provider lacks: where to give it. The LLSD's config took it from the
- * release's sample config; an OGXServer's custom provider has only the `settings` written.
+ * For a config key a `custom` provider lacks: where to give it. Convert fills the keys the LLSD's
+ * config takes from the release's sample and base (to-ogxserver.ts fillCustomSettings); one still
+ * missing has no value there that the pod sets (a required env var), so the user gives it.
  */
 function customKeyHint(problem: BuildProblem): string {
   if (!problem.path.includes('custom')) return '';
   const key = /`providers\.[a-z_]+\[\d+\]\.config\.([A-Za-z0-9_]+)` is missing/.exec(problem.message)?.[1];
   return key === undefined
     ? ''
-    : `; the OGXServer's \`custom\` provider has only the config keys the LLSD provider writes: give \`${key}\` in its \`settings\`, as the release's ` +
-        'sample config of that provider type has it, and convert again';
+    : `; the OGXServer's \`custom\` provider has the config keys the LLSD provider writes and those the release's sample config gives a value the pod ` +
+        `sets, not \`${key}\`: give \`${key}\` in the LLSD provider's \`settings\` and convert again`;
 }
 
 interface BuildProblem {

@@ -14,7 +14,7 @@ import { catalogBase } from '../core/base-config.js';
 import { parseReleaseNumber } from '../lib/release-number.js';
 import { ogxTypedApis, ogxTypedProviders, type OgxTypedField, type OgxTypedProvider } from '../catalog/ogx-providers.js';
 import { compareVersions, isOgxServerRelease, profileFor, releaseSupport } from '../catalog/versions.js';
-import { providerKeys, resolveProviderType, type ResolvedType } from '../llsd/providers.js';
+import { findBaseEntry, newProviderEntry, overlay, providerKeys, resolveProviderType, type ConfigProvider, type ResolvedType } from '../llsd/providers.js';
 import { envName, isSecretLeaf, placeholder, selectorOf } from '../core/secrets.js';
 import { askedRelease, namedRelease } from '../core/target.js';
 import { annotation, formatFieldPath, type KrmObject } from '../krm/item.js';
@@ -78,9 +78,10 @@ export function toOgxServer(object: KrmObject): OgxConversion {
   const spec: Plain = {};
   const release = releaseOf(llsd);
   const sources: Source[] = [...sameNamed, ...renamed];
+  const customs: CustomProvider[] = [];
 
   setOwn(spec, 'distribution', { ...llsd.spec.distribution });
-  const providers = convertProviders(llsd, release, env, problems, sources);
+  const providers = convertProviders(llsd, release, env, problems, sources, customs);
   if (providers) spec.providers = providers;
   const resources = convertResources(llsd, providers, problems, sources);
   if (resources) spec.resources = resources;
@@ -98,6 +99,8 @@ export function toOgxServer(object: KrmObject): OgxConversion {
 
   const metadata = convertMetadata(object, llsd, problems);
   const converted: Plain = { apiVersion: ogxApiVersion, kind: ogxKind, metadata, spec };
+  const unfilled = customs.length > 0 ? parseOgxServer(converted as KrmObject) : undefined;
+  if (unfilled?.ok) fillCustomSettings(unfilled.server, customs, problems);
   const check = parseOgxServer(converted as KrmObject);
   const beside = check.ok ? carryEmbeddingModels(check.server, spec, llsd, problems) : [];
   const local = [
@@ -245,6 +248,7 @@ function convertProviders(
   env: Plain[],
   problems: FieldProblem[],
   sources: Source[],
+  customs: CustomProvider[],
 ): Plain | undefined {
   const out: Plain = {};
   for (const provider of llsd.providers) {
@@ -266,7 +270,9 @@ function convertProviders(
     const config = providerConfig(provider, resolved.resolved, release.release, env, problems);
     if (config === undefined) continue;
     const typed = typedProviderOf(providerApis[provider.api], resolved.resolved.type);
-    const [group, list, entry] = typedEntry(provider.id, typed, config) ?? customEntry(provider, resolved.resolved.type, config);
+    const typedAs = typedEntry(provider.id, typed, config);
+    const [group, list, entry] = typedAs ?? customEntry(provider, resolved.resolved.type, config);
+    if (!typedAs) customs.push({ entry, provider, type: resolved.resolved.type, api: providerApis[provider.api] });
     const apiOut = (out[api] ??= {}) as Plain;
     const groupOut = (apiOut[group] ??= {}) as Plain;
     const entries = (groupOut[list] ??= []) as Plain[];
@@ -432,6 +438,69 @@ function customEntry(provider: ProviderEntry, type: string, config: Map<string, 
   if (Object.keys(secretRefs).length > 0) entry.secretRefs = secretRefs;
   if (Object.keys(settings).length > 0) entry.settings = settings;
   return [type.startsWith('inline::') ? 'inline' : 'remote', 'custom', entry];
+}
+
+/** A `custom` entry of the OGXServer, the LLSD provider it came from, its type and config API (`vector_io`). */
+interface CustomProvider {
+  entry: Plain;
+  provider: ProviderEntry;
+  type: string;
+  api: string;
+}
+
+/**
+ * The `settings` of each `custom` provider filled as the LLSD's config fills its provider
+ * (src/llsd/generate.ts placeProvider, with the same functions): an id and type of the base config
+ * is that entry with the settings laid over it; another gets the release's sample config
+ * (`sample_run_config`: pgvector's and faiss's `persistence`, sqlite-vec's `db_path`) with the
+ * storage of a base entry of its type, a storage location another entry uses renamed after its id.
+ * The LLSD's render does this, but an OGXServer's custom provider carries only the keys written, so
+ * without it `build` refuses what the LLSD rendered. The sample and base are those of the release
+ * the OGXServer renders at (its plan), which may be newer than the LLSD's (`~/.ogx`, not `~/.llama`).
+ * Sample values that are env references stay references (one with no default is left out, as the
+ * LLSD leaves it out); keys the entry has as `secretRefs` are not written. Each provider given keys
+ * gets a warning naming them (where its data is may differ from the LLSD's release: `~/.llama`).
+ * Nothing is done without a base convert can read (an image's labels).
+ */
+function fillCustomSettings(server: OgxServer, customs: readonly CustomProvider[], problems: FieldProblem[]): void {
+  const planned = planOgxServer(server, inventoryOf([]));
+  const plan = planned.ok && planned.plan.mode === 'generated' ? planned.plan : undefined;
+  if (!plan?.baseConfig) return;
+  const base = { profile: plan.profile, baseConfig: plan.baseConfig, distributionName: plan.distributionName };
+  const baseProviders = isPlainObject(plan.baseConfig.providers) ? plan.baseConfig.providers : {};
+  const placed = new Map<string, ConfigProvider[]>();
+  for (const { entry, provider, type, api } of customs) {
+    // The type as the OGXServer's release has it; one it lacks is left to `build`, which refuses it at the provider.
+    const resolved = resolveProviderType({ ...provider, provider: type }, plan);
+    if (!resolved.ok) continue;
+    const settings = isPlainObject(entry.settings) ? entry.settings : {};
+    const built: ConfigProvider = { provider_id: provider.id, provider_type: type, config: settings };
+    const list = baseProviders[api];
+    const entries = [...(Array.isArray(list) ? list.filter(isPlainObject) as ConfigProvider[] : []), ...(placed.get(api) ?? [])];
+    const at = findBaseEntry(entries, provider.id);
+    const same = at >= 0 && entries[at]?.provider_type === type;
+    const full = same ? overlay(entries[at] as ConfigProvider, built) : newProviderEntry(entries.filter((_, i) => i !== at), built, resolved.resolved, base);
+    placed.set(api, [...(placed.get(api) ?? []), full]);
+    // The keys written first, as written; then the filled ones. None that is a `secretRefs` key.
+    const config = full.config ?? {};
+    const secretKeys = isPlainObject(entry.secretRefs) ? entry.secretRefs : {};
+    const filled: Plain = {};
+    for (const key of [...Object.keys(settings), ...Object.keys(config)]) {
+      if (Object.hasOwn(config, key) && !Object.hasOwn(secretKeys, key) && !Object.hasOwn(filled, key)) setOwn(filled, key, config[key]);
+    }
+    const added = Object.keys(filled).filter((key) => JSON.stringify(filled[key]) !== JSON.stringify(settings[key]));
+    if (added.length === 0) continue;
+    entry.settings = filled;
+    const [them, they] = added.length === 1 ? ['it', 'it points'] : ['them', 'they point'];
+    problems.push({
+      severity: 'warning', code: 'ogx-conversion',
+      path: provider.path,
+      message: `becomes a \`custom\` provider, which has only the config keys written, so its \`settings\` also give ` +
+        `${listOf(added, { each: (key) => code(key), last: 'and' })} as the LLSD's config.yaml has ${them}: from ${
+          same ? `the ${quote(provider.id)} entry of the base config` : `the sample config of ${type}`} of ${plan.distributionName} at OGX ${plan.release}, ` +
+        `the release the OGXServer renders at; check that ${they} where the provider's data is`,
+    });
+  }
 }
 
 /** `spec.externalProviders`: OGXServer installs no provider packages. */

@@ -299,7 +299,10 @@ describe('convert --to ogx.io/v1beta1: LLSDs of both versions rewritten as OGXSe
 
 describe('convert --to ogx.io/v1beta1 checks its output with build (issue 28: never an OGXServer that build refuses)', () => {
   it('a user config the OGX release refuses: exit 1, build\'s errors at the LLSD field that names the ConfigMap, nothing on stdout', () => {
-    const dir = writeTree(tempDir('llsd-render-convert-ogx-check-'), { 'legacy.yaml': `${legacyLlsd}---\n${userConfigMap}` });
+    // Without `exposeRoute`, which the conversion refuses first (external access needs hostname and tls).
+    const unexposed = legacyLlsd.replace('  network:\n    exposeRoute: true\n', '');
+    expect(unexposed).not.toBe(legacyLlsd);
+    const dir = writeTree(tempDir('llsd-render-convert-ogx-check-'), { 'legacy.yaml': `${unexposed}---\n${userConfigMap}` });
     const r = run(['convert', '--to', 'ogx.io/v1beta1', '.'], { cwd: dir });
     expectNoCrash(r);
     expect(r.status).toBe(1);
@@ -334,6 +337,33 @@ describe('convert --to ogx.io/v1beta1 checks its output with build (issue 28: ne
       { model_id: 'llama3', provider_id: 'vllm', provider_model_id: 'llama3', model_type: 'llm' },
       { model_id: 'nomic', provider_id: 'vllm', provider_model_id: 'nomic', model_type: 'embedding', metadata: { embedding_dimension: 768 } },
     ]);
+  });
+
+  it('a faiss vector_io provider (a `custom` OGXServer provider): `persistence` filled as the LLSD renders it, a warning naming it, and build of the output exits 0', () => {
+    const llsd = `${currentLlsd}    vectorIo: {provider: faiss}\n`;
+    const dir = writeTree(tempDir('llsd-render-convert-ogx-faiss-'), { 'llsd.yaml': llsd });
+    const before = run(['build', dir]);
+    expect(before.status, before.stderr).toBe(0);
+    const llsdConfig = parseStream(before.stdout).find((d) => d.kind === 'ConfigMap' && d.metadata.name.startsWith('current-config-'));
+    const llsdFaiss = (parse((llsdConfig as unknown as { data: Record<string, string> }).data['config.yaml'] as string) as { providers: { vector_io: Array<{
+      provider_id: string; config: unknown; }> } }).providers.vector_io.find((p) => p.provider_id === 'faiss');
+    const r = run(['convert', '--to', 'ogx.io/v1beta1', dir]);
+    expect(r.status, r.stderr).toBe(0);
+    expect(stderrLines(r)).toContainEqual(expect.stringMatching(
+      /llsd\.yaml:\d+: llama\/current: spec\.providers\.vectorIo: warning: becomes a `custom` provider, which has only the config keys written, so its `settings` also give `persistence` as the LLSD's config\.yaml has it: from the "faiss" entry of the base config of starter at OGX [0-9.]+, .* \[ogx-conversion\]$/,
+    ));
+    const server = parseStream(r.stdout)[0] as unknown as { spec: { providers: { vectorIo: unknown } } };
+    expect(server.spec.providers.vectorIo).toEqual({
+      inline: { custom: [{ id: 'faiss', type: 'inline::faiss', settings: { persistence: { namespace: 'vector_io::faiss', backend: 'kv_default' } } }] },
+    });
+    const out = writeTree(tempDir('llsd-render-convert-ogx-faiss-out-'), { 'ogx.yaml': r.stdout });
+    const built = run(['build', out]);
+    expect(built.status, built.stderr).toBe(0);
+    const config = parseStream(built.stdout).find((d) => d.kind === 'ConfigMap' && d.metadata.name.startsWith('current-ogx-config-'));
+    const generated = parse((config as unknown as { data: Record<string, string> }).data['config.yaml'] as string) as { providers: { vector_io: unknown[] } };
+    // The OGXServer's config has faiss as the LLSD's had it: the same namespace, so the same data.
+    expect(generated.providers.vector_io).toEqual([{ provider_id: 'faiss', provider_type: 'inline::faiss', config: llsdFaiss?.config }]);
+    expect(llsdFaiss?.config).toEqual({ persistence: { namespace: 'vector_io::faiss', backend: 'kv_default' } });
   });
 
   // Issue 28, "Done when": every LLSD example converts to an OGXServer that renders.

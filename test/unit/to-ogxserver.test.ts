@@ -9,6 +9,7 @@ import { parseFieldPath, toCheckedOgxServer } from '../../src/convert/build-chec
 import { formatFieldPath } from '../../src/krm/item.js';
 import type { KrmObject } from '../../src/krm/item.js';
 import { parse } from 'yaml';
+import { process as render } from '../../src/process.js';
 
 type Plain = Record<string, unknown>;
 
@@ -262,7 +263,8 @@ describe('v1alpha2 fields → OGXServer', () => {
             id: 'gw',
             type: 'remote::openai',
             secretRefs: { api_key: { name: 's', key: 'k' } },
-            settings: { headers: { auth: '${env.LLSD_GW_HEADERS_AUTH}' } },
+            // base_url as the LLSD's config has it (the release's sample); the sample's api_key is not written, the Secret's is.
+            settings: { headers: { auth: '${env.LLSD_GW_HEADERS_AUTH}' }, base_url: '${env.OPENAI_BASE_URL:=https://api.openai.com/v1}' },
           },
         ],
       },
@@ -438,19 +440,18 @@ describe('storage on an adopted volume (golden review: the SQL data was silently
 });
 
 describe('the build check reads result paths back (src/convert/build-check.ts)', () => {
-  // Found by test/property/migration.property.test.ts: the LLSD (0.7.1) takes faiss's persistence from the
-  // release's sample; the OGXServer (1.3.0) has none.
-  it('a custom provider the OGX release refuses: the LLSD unchanged, build\'s error at the LLSD provider, and which `settings` key to give', () => {
-    const metadata = { name: 'vec', namespace: 'ai', annotations: { 'llamastack.io/release': '0.7.1' } };
-    const llsd = v2({ providers: { vectorIo: { id: 'myfaiss', provider: 'faiss' } } }, metadata);
+  it('a custom provider missing a key that has no value to fill (a required env var): the LLSD unchanged, build\'s error, and which `settings` key to give', () => {
+    // remote::milvus's sample has `uri: ${env.MILVUS_ENDPOINT}`, which nothing in the pod sets (the LLSD does not render either).
+    const milvus = { id: 'mil', provider: 'remote::milvus', secretRefs: { token: { name: 'm', key: 't' } } };
+    const llsd = v2({ providers: { vectorIo: milvus } }, { name: 'vec', namespace: 'ai' });
     const checked = toCheckedOgxServer(llsd, []);
     expect(checked.object).toBe(llsd);
     const errors = checked.problems.filter((p) => (p.severity ?? 'error') === 'error');
     expect(errors.map((p) => p.path.join('.'))).toEqual(['spec.providers.vectorIo']);
     expect(errors[0]?.message).toMatch(
-      /^cannot be converted: `build` of the OGXServer "vec-ogx" would fail at `spec\.providers\.vectorIo\.inline\.custom\[0\]`: .*`providers\.vector_io\[0\]\.config\.persistence` is missing/,
+      /^cannot be converted: `build` of the OGXServer "vec-ogx" would fail at `spec\.providers\.vectorIo\.remote\.custom\[0\]`: .*`providers\.vector_io\[0\]\.config\.uri` is missing/,
     );
-    expect(errors[0]?.message).toMatch(/give `persistence` in its `settings`, as the release's sample config of that provider type has it, and convert again$/);
+    expect(errors[0]?.message).toMatch(/give `uri` in the LLSD provider's `settings`/);
   });
 
   it('parseFieldPath undoes formatFieldPath, quoted keys and indexes included', () => {
@@ -471,5 +472,73 @@ describe('the build check reads result paths back (src/convert/build-check.ts)',
     expect(v2result.sourceOf(['spec', 'workload', 'overrides', 'env', 1])).toEqual(['spec', 'workload', 'overrides', 'env', 1]);
     const v1result = toOgxServer(server({ userConfig: { configMapName: 'cfg' } }));
     expect(v1result.sourceOf(['spec', 'overrideConfig', 'name'])).toEqual(['spec', 'server', 'userConfig', 'configMapName']);
+  });
+});
+
+describe('a `custom` provider gets the config keys the LLSD\'s render fills from the release (issue 28: faiss, sqlite-vec, chromadb were refused)', () => {
+  /** `providers.vector_io` of the config.yaml `build` renders for `object`, which must render without an error. */
+  function renderedVectorIo(object: KrmObject): Plain[] {
+    const output = render({ mode: 'build', items: [{ node: null, object, origin: {} }] as never });
+    expect(output.results.filter((r) => r.severity === 'error').map((r) => r.message)).toEqual([]);
+    const objects = output.items.map((item) => ('object' in item ? item.object : item) as Plain);
+    const configMap = objects.find((o) => o.kind === 'ConfigMap' && String((o.metadata as Plain).name).includes('-config-')) as { data: Plain };
+    return (parse(configMap.data['config.yaml'] as string) as { providers: { vector_io: Plain[] } }).providers.vector_io;
+  }
+  /** The checked conversion (no error: `build` of it succeeds), its custom vector_io entries and its warnings at the provider. */
+  function convertedCustom(llsd: KrmObject, group: 'inline' | 'remote'): { custom: Plain[]; infos: string[] } {
+    const checked = toCheckedOgxServer(llsd, []);
+    expect(checked.problems.filter((p) => (p.severity ?? 'error') === 'error')).toEqual([]);
+    const server = checked.object as KrmObject;
+    expect(renderedVectorIo(server).length).toBeGreaterThan(0);
+    const custom = (((server as unknown as { spec: Plain }).spec.providers as Plain).vectorIo as Record<string, { custom: Plain[] }>)[group]?.custom ?? [];
+    const atProvider = checked.problems.filter((p) => p.severity === 'warning' && p.message.startsWith('becomes a `custom` provider'));
+    return { custom, infos: atProvider.map((p) => `${p.path.join('.')}: ${p.message}`) };
+  }
+  const at071 = { name: 'vec', namespace: 'ai', annotations: { 'llamastack.io/release': '0.7.1' } };
+
+  it('faiss (an LLSD at 0.7.1, the OGXServer at OGX 1.3.0): `persistence` as the LLSD\'s config.yaml has it, with a warning naming it', () => {
+    const llsd = v2({ providers: { vectorIo: { id: 'myfaiss', provider: 'faiss' } } }, at071);
+    const { custom, infos } = convertedCustom(llsd, 'inline');
+    const persistence = { namespace: 'vector_io::myfaiss', backend: 'kv_default' };
+    expect(custom).toEqual([{ id: 'myfaiss', type: 'inline::faiss', settings: { persistence } }]);
+    // The namespace is the LLSD's own (renamed after the id: the base's faiss has vector_io::faiss), so the data is found.
+    expect(renderedVectorIo(llsd).find((p) => p.provider_id === 'myfaiss')?.config).toEqual({ persistence });
+    expect(infos).toEqual([
+      expect.stringMatching(new RegExp(
+        '^spec\\.providers\\.vectorIo: becomes a `custom` provider, which has only the config keys written, so its `settings` also give `persistence` ' +
+          "as the LLSD's config\\.yaml has it: from the sample config of inline::faiss of starter at OGX 1\\.\\d+\\.\\d+",
+      )),
+    ]);
+  });
+
+  it('faiss with the base\'s id: the base entry\'s config, as the LLSD lays its provider over it', () => {
+    const llsd = v2({ providers: { vectorIo: [{ id: 'faiss', provider: 'faiss' }, { id: 'more', provider: 'faiss' }] } });
+    const { custom, infos } = convertedCustom(llsd, 'inline');
+    expect(custom.map((c) => c.settings)).toEqual([
+      { persistence: { namespace: 'vector_io::faiss', backend: 'kv_default' } },
+      { persistence: { namespace: 'vector_io::more', backend: 'kv_default' } },
+    ]);
+    expect(infos[0]).toContain('from the "faiss" entry of the base config of starter');
+  });
+
+  it('sqlite-vec: `db_path` and `persistence` from the OGX release\'s sample (its ~/.ogx home, not the LLSD release\'s ~/.llama), env reference kept', () => {
+    const llsd = v2({ providers: { vectorIo: { id: 'sv', provider: 'sqlite-vec' } } }, at071);
+    const { custom, infos } = convertedCustom(llsd, 'inline');
+    expect(custom).toEqual([{
+      id: 'sv', type: 'inline::sqlite-vec',
+      settings: { db_path: '${env.SQLITE_STORE_DIR:=~/.ogx/distributions/starter}/sv.db', persistence: { namespace: 'vector_io::sv', backend: 'kv_default' } },
+    }]);
+    expect(renderedVectorIo(llsd).find((p) => p.provider_id === 'sv')?.config).toEqual({
+      db_path: '${env.SQLITE_STORE_DIR:=~/.llama/distributions/starter}/sv.db', persistence: { namespace: 'vector_io::sv', backend: 'kv_default' },
+    });
+    expect(infos[0]).toMatch(/also give `db_path` and `persistence` as the LLSD's config\.yaml has them/);
+  });
+
+  it('remote chromadb with an endpoint: `url` as written first, then `persistence` filled', () => {
+    const llsd = v2({ providers: { vectorIo: { id: 'chroma', provider: 'chromadb', endpoint: 'http://chroma:8000' } } });
+    const { custom } = convertedCustom(llsd, 'remote');
+    expect(custom).toEqual([{
+      id: 'chroma', type: 'remote::chromadb', settings: { url: 'http://chroma:8000', persistence: { namespace: 'vector_io::chroma', backend: 'kv_default' } },
+    }]);
   });
 });
