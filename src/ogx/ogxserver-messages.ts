@@ -100,7 +100,7 @@ function shapeHint(path: Path, expected: 'mapping' | 'list', value: unknown): st
     return `${start}: an OGXServer groups providers by placement (\`remote\`, \`inline\`) and type; write \`${key}: ${example}\``;
   }
   const single = singleRequired(node);
-  if (single && typeof value === 'string' && isQuotable(value)) {
+  if (single && typeof value === 'string' && isQuotable(value) && !mayHoldSecret(path)) {
     const field = typeof path.at(-1) === 'string' ? `${key}: ` : '';
     return `${start}: write \`${field}{${single}: ${quote(value)}}\``;
   }
@@ -112,6 +112,9 @@ function shapeHint(path: Path, expected: 'mapping' | 'list', value: unknown): st
 
 /** `spec.providers.<api>` or `.<api>.<placement>`: where an LLSD's provider list would go. */
 const isProviderGroup = (path: Path): boolean => path[1] === 'providers' && (path.length === 3 || path.length === 4);
+
+/** Under a Secret reference, an env var or a credential-named field, a string given in place of a mapping may be the secret itself: never shown back. */
+const mayHoldSecret = (path: Path): boolean => path.some((p) => typeof p === 'string' && /secret|valueFrom|env|token|key|password|credential/i.test(p));
 
 /** A user value shown back: a short name, never one that could hold a credential. */
 const isQuotable = (value: string): boolean => value.length <= 100 && !/[@\s]/.test(value);

@@ -16,6 +16,14 @@ const problemsOfSpec = (spec: Record<string, unknown>) =>
 const problemsOf = (yaml: string) => problemsOfSpec({ distribution: { name: 'starter' }, ...(parse(yaml) as Record<string, unknown>) });
 
 describe('OGXServer shape errors say what to write', () => {
+  it('never shows back a string given where a Secret reference or env value goes (it may be the secret itself)', () => {
+    const marker = 'sk-proj-LEAKED-MARKER-123';
+    const problems = problemsOf(`workload: {overrides: {env: [{name: OPENAI_API_KEY, valueFrom: {secretKeyRef: "${marker}"}}]}}`);
+    expect(problems.map((p) => p.path)).toEqual(['spec.workload.overrides.env.0.valueFrom.secretKeyRef']);
+    expect(problems[0]?.message).toMatch(/^must be a mapping, not a string: write `secretKeyRef: \{/);
+    expect(JSON.stringify(problems)).not.toContain(marker);
+  });
+
   it.each([
     // [spec fields (YAML), path, the whole message]
     [
