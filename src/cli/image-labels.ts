@@ -8,7 +8,9 @@ import { supportedConfigVersions, unsupportedVersionMessage } from '../catalog/d
 import type { ExitCode } from '../krm/result.js';
 import { parseYaml11 } from '../krm/yaml.js';
 import { isPlainObject } from '../lib/objects.js';
-import { configLabel, imageVersionLabel, labelsFor, maxInlineConfigBytes, maxOgxConfigBlobBytes, ogxLabelsFor } from '../catalog/image-labels.js';
+import {
+  configLabel, imageVersionLabel, labelsFor, maxInlineConfigBytes, maxOgxConfigBlobBytes, ogxConfigLabel, ogxLabelsFor,
+} from '../catalog/image-labels.js';
 import { isOgxServerRelease, releaseSupport, supportedReleases } from '../catalog/versions.js';
 import { parseReleaseNumber } from '../lib/release-number.js';
 import { commonOptions, parseCommand } from './args.js';
@@ -89,6 +91,18 @@ export function imageLabelsCommand(args: string[], io: { stdout: (text: string) 
     if (values.release !== undefined) labels[imageVersionLabel] = values.release;
   }
   const entries = Object.entries(labels);
+  // `lines` and `flags` are read word by word (`buildah config $(…)`): a key with `=` or a key or
+  // value with white space or a control character would split into other flags (--entrypoint=…).
+  // A key with `=` is cut there by every `--label K=V` tool, whatever the format.
+  const unsafe = entries.find(([key, value]) => /[\s\p{Cc}=]/u.test(key) || (format !== 'json' && /[\s\p{Cc}]/u.test(value)));
+  if (unsafe) {
+    const [key] = unsafe;
+    if (key.startsWith(ogxConfigLabel.configPrefix)) {
+      return fail("its file name holds white space, `=` or a control character, which the label com.ogx.config.<file name> cannot carry: rename the file");
+    }
+    return fail(`the value of ${key} (from CONFIG or the options) holds white space or a control character, which \`--format ${format}\` cannot carry: ` +
+      'a shell splits it into other flags; fix the value, or print --format json and apply the labels from it');
+  }
   if (format === 'json') io.stdout(`${JSON.stringify(labels, null, 2)}\n`);
   else io.stdout(entries.map(([key, value]) => (format === 'flags' ? `--label=${key}=${value}` : `${key}=${value}`)).join('\n') + '\n');
   return 0;

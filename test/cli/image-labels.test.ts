@@ -119,6 +119,28 @@ describe('llsd-render image-labels', () => {
     expect(r.stderr).toContain(message);
   });
 
+  it('refuses what `$(…)` would split into other flags: a value with white space in lines/flags, a file name with `=` in any format (attacker F8, F9)', () => {
+    const dir = tempDir('llsd-render-labels-inject-');
+    const config = join(dir, 'config.yaml');
+    writeFileSync(config, 'version: 2\ndistro_name: "starter --entrypoint=/tmp/evil.sh"\napis: [inference]\n');
+    for (const format of ['lines', 'flags']) {
+      const r = run(['image-labels', '--format', format, config]);
+      expect(r.status).toBe(1);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toContain('the value of com.ogx.distribution.name (from CONFIG or the options) holds white space or a control character');
+      expect(r.stderr).toContain(`which \`--format ${format}\` cannot carry`);
+    }
+    // JSON carries the value as a string, whole.
+    const json = run(['image-labels', '--format', 'json', config]);
+    expect(json.status, json.stderr).toBe(0);
+    expect(JSON.parse(json.stdout)['com.ogx.distribution.name']).toBe('starter --entrypoint=/tmp/evil.sh');
+    const named = join(dir, 'a=b.yaml');
+    writeFileSync(named, 'version: 2\ndistro_name: starter\napis: [inference]\n');
+    const r = run(['image-labels', '--format', 'json', named]);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain('its file name holds white space, `=` or a control character');
+  });
+
   it('a missing file: exit 1, no such file', () => {
     const r = run(['image-labels', join(tempDir(), 'nope.yaml')]);
     expect(r.status).toBe(1);
