@@ -90,7 +90,7 @@ export function toOgxServer(object: KrmObject): OgxConversion {
   const disabled = convertDisabled(llsd, problems);
   if (disabled) spec.disabledAPIs = disabled;
   if (llsd.spec.overrideConfig) spec.overrideConfig = { name: llsd.spec.overrideConfig.configMapName, key: 'config.yaml' };
-  spec.network = convertNetwork(llsd, problems);
+  spec.network = convertNetwork(llsd, String(object.metadata.name), problems);
   const tls = convertTrust(llsd);
   if (tls) spec.tls = tls;
   const workload = convertWorkload(llsd, env, problems);
@@ -744,13 +744,35 @@ function convertDisabled(llsd: Llsd, problems: FieldProblem[]): string[] | undef
  * false` keeps it so); with `allowedFrom` the policy's peers become `policy.ingress` rules, which
  * replace the OGXServer's default peers (the operator's NetworkPolicy), so the LLSD's own-namespace peer is kept.
  */
-function convertNetwork(llsd: Llsd, problems: FieldProblem[]): Plain {
+function convertNetwork(llsd: Llsd, name: string, problems: FieldProblem[]): Plain {
   const networking = llsd.spec.networking ?? {};
   const out: Plain = {};
   if (networking.port !== undefined) out.port = networking.port;
   const expose = networking.expose;
+  // The operator's main requires `hostname` and `tls` with external access (OPERATOR-MAIN §2.3): an
+  // LLSD's host name carries over, with a TLS Secret named after the LLSD, which the user is told
+  // to create; an LLSD without a host name cannot give one, so it is refused in its own terms.
   if (expose !== undefined && expose !== false) {
-    out.externalAccess = { enabled: true, ...(typeof expose === 'object' && expose.hostname !== undefined && { hostname: expose.hostname }) };
+    const hostname = typeof expose === 'object' ? expose.hostname : undefined;
+    if (hostname === undefined) {
+      problems.push({
+        path: ['spec', 'networking', 'expose'],
+        message: 'cannot be converted: it has no host name, and an OGXServer\'s `spec.network.externalAccess` needs `hostname` and `tls` (the ' +
+          'OGX operator\'s CRD rules); write `networking.expose: {hostname: <host>}` (a v1alpha1 LLSD: `llsd-render convert` it to v1alpha2 ' +
+          'first) and convert again, or remove it, convert, and add ' +
+          '`externalAccess: {enabled: true, hostname: <host>, tls: {secretName: <secret>}}` to the OGXServer\'s `spec.network`',
+      });
+    } else {
+      const secretName = `${name}-tls`;
+      out.externalAccess = { enabled: true, hostname, tls: { secretName } };
+      problems.push({
+        severity: 'warning', code: 'ogx-conversion',
+        path: ['spec', 'networking', 'expose'],
+        message: `becomes \`spec.network.externalAccess\` at ${quote(hostname)}, with TLS from the Secret ${quote(secretName)}, which the OGX ` +
+          "operator's CRD requires with external access: create that kubernetes.io/tls Secret for the host, or name yours in " +
+          '`externalAccess.tls.secretName` of the output',
+      });
+    }
   }
   const allowedFrom = networking.allowedFrom;
   if (allowedFrom === undefined) out.policy = { enabled: false };

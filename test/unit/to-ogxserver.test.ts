@@ -162,12 +162,19 @@ describe('the migration guide\'s field mapping, v1alpha1 → OGXServer, row by r
 
   // The operator's main requires `hostname` and `tls` with `externalAccess.enabled` (OPERATOR-MAIN-2026-09.md
   // §2.3); an LLSD has no Ingress certificate to carry over, so the conversion refuses and names both.
-  it('spec.network.exposeRoute → spec.network.externalAccess.enabled, refused while hostname and tls are missing', () => {
+  it('spec.network.exposeRoute has no host name, which external access needs: refused, saying what to write in the LLSD', () => {
     const result = toOgxServer(v1({ server: { distribution: { name: 'starter' } }, network: { exposeRoute: true } }));
     expect(result.problems.filter((p) => (p.severity ?? 'error') === 'error').map((p) => p.message)).toEqual([
-      expect.stringContaining('invalid at `spec.network.externalAccess.hostname`: hostname is required when external access is enabled'),
-      expect.stringContaining('invalid at `spec.network.externalAccess.tls`: tls is required when external access is enabled'),
+      expect.stringMatching(/^cannot be converted: it has no host name, .*write `networking.expose: \{hostname: <host>\}` \(a v1alpha1 LLSD/),
     ]);
+  });
+
+  it('a v1alpha2 `expose.hostname` → externalAccess at that host with a TLS Secret named after the LLSD, and a warning to create it', () => {
+    const { spec, warnings } = converted(v2({ distribution: { name: 'starter' }, networking: { expose: { hostname: 'chat.example.com' } } }));
+    expect((spec.network as Plain).externalAccess).toEqual({ enabled: true, hostname: 'chat.example.com', tls: { secretName: 'demo-tls' } });
+    expect(warningAt(warnings, 'spec.networking.expose')).toMatch(
+      /^becomes `spec.network.externalAccess` at "chat.example.com", with TLS from the Secret "demo-tls"/,
+    );
   });
 
   it('spec.network.allowedFrom → spec.network.policy.ingress, with the own-namespace peer the defaults would have given (they are replaced)', () => {
@@ -195,10 +202,10 @@ describe('the migration guide\'s field mapping, v1alpha1 → OGXServer, row by r
     expect((spec.network as Plain).policy).toEqual({ ingress: [{ from: [{ namespaceSelector: {} }], ports: [{ protocol: 'TCP', port: 9000 }] }] });
   });
 
-  it('allowedFrom with exposeRoute: a warning that the policy admits no ingress controller', () => {
-    const result = toOgxServer(v1({ server: { distribution: { name: 'starter' } }, network: { exposeRoute: true, allowedFrom: { namespaces: ['web'] } } }));
-    const warnings = result.problems.filter((p) => p.severity === 'warning').map((p) => ({ path: p.path.join('.'), message: p.message }));
-    expect(warningAt(warnings, 'spec.network.allowedFrom')).toMatch(
+  it('allowedFrom with expose: a warning that the policy admits no ingress controller', () => {
+    const exposed = { expose: { hostname: 'chat.example.com' }, allowedFrom: { namespaces: ['web'] } };
+    const { warnings } = converted(v2({ distribution: { name: 'starter' }, networking: exposed }));
+    expect(warningAt(warnings, 'spec.networking.allowedFrom')).toMatch(
       /^becomes `spec.network.policy.ingress`, which admits no ingress controller: add a peer for its namespace/,
     );
   });
