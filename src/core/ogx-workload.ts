@@ -53,9 +53,11 @@ export const ogxHasRuntimeConfig = (plan: OgxPlan): boolean => plan.mode !== 'no
  */
 export function ogxServesTls(plan: OgxPlan, config: GeneratedConfig | undefined): boolean {
   const served = plan.mode === 'generated' ? config?.value : plan.mode === 'override' ? plan.overrideConfig?.value : plan.baseConfig;
-  const server = served?.server;
-  return isPlainObject(server) && isSet(server.tls_certfile) && isSet(server.tls_keyfile);
+  return servesTls(served?.server);
 }
+
+/** A config's `server` names both TLS files: null or empty ones are as absent (the server reads no file then). */
+export const servesTls = (server: unknown): boolean => isPlainObject(server) && isSet(server.tls_certfile) && isSet(server.tls_keyfile);
 
 const isSet = (value: unknown): boolean => typeof value === 'string' && value !== '';
 

@@ -221,7 +221,9 @@ function ingressProblems(plan: OgxPlan, config: GeneratedConfig | undefined, opt
 }
 
 /** An Ingress rule's host: a lower-case DNS name, optionally a wildcard's `*.` first. */
-const isIngressHost = (host: string): boolean => isDnsName(host.startsWith('*.') ? host.slice(2) : host);
+/** An IPv4 address is no host name to the API server ("must be a DNS name, not an IP address"). */
+const isIngressHost = (host: string): boolean =>
+  !/^\d+(\.\d+){3}$/.test(host) && isDnsName(host.startsWith('*.') ? host.slice(2) : host);
 
 const pick = (labels: Record<string, string>, keys: string[]): Record<string, string> =>
   Object.fromEntries(Object.entries(labels).filter(([key]) => keys.includes(key)));

@@ -22,6 +22,7 @@ import {
   ogxServesTls,
   ogxSource,
   ogxStatePath,
+  servesTls,
 } from '../core/ogx-workload.js';
 import { imageFacts } from '../core/workload.js';
 import { passesInsecure } from '../core/server-settings.js';
@@ -74,7 +75,7 @@ export function ogxDeploymentProblems(plan: OgxPlan, config: GeneratedConfig | u
   if (!overrides.command || !strictTls || !image.entrypointInsecure || passesInsecure(overrides, image)) return [];
   const value = plan.mode === 'override' ? plan.overrideConfig?.value : plan.mode === 'generated' ? config?.value : undefined;
   const server = isPlainObject(value?.server) ? value.server : {};
-  if (server.insecure === true || (server.tls_certfile !== undefined && server.tls_keyfile !== undefined)) return [];
+  if (server.insecure === true || servesTls(server)) return [];
   const replaces = `replaces the image entrypoint${image.entrypoint ? ` (${image.entrypoint})` : ''}, which starts OGX ${plan.release} with \`--insecure\``;
   if (plan.mode === 'override') {
     return [

@@ -718,6 +718,8 @@ describe('ingress controller and warnings', () => {
       },
     ]);
     expect(ogxObjectProblems(access('*.apps.example.com'), undefined, withController)).toEqual([]);
+    // An IP address is refused by the API server as an Ingress host (attacker F1).
+    expect(ogxObjectProblems(access('1.2.3.4'), undefined, withController).map((p) => p.path.join('.'))).toEqual(['spec.network.externalAccess.hostname']);
   });
 
   it('warns that the Ingress sends plain HTTP to a server that serves TLS, unless an annotation says the backend protocol', () => {
@@ -758,6 +760,12 @@ describe('ingress controller and warnings', () => {
       },
     ]);
     expect(ogxObjectProblems(override({ version: 2, server: { insecure: true } }), undefined, defaultRenderOptions())).toEqual([]);
+    // Null or empty TLS files are no TLS: the server exits the same way (attacker F3).
+    for (const files of [{ tls_certfile: null, tls_keyfile: null }, { tls_certfile: '', tls_keyfile: '' }]) {
+      expect(ogxObjectProblems(override({ version: 2, server: files }), undefined, defaultRenderOptions()).map((p) => p.path.join('.'))).toEqual([
+        'spec.workload.overrides.command',
+      ]);
+    }
   });
 });
 
