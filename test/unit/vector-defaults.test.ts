@@ -8,13 +8,9 @@ import { compareVersions } from '../../src/catalog/versions.js';
 import { asServerConverts } from '../../src/core/legacy-forms.js';
 import { checkStartupRules } from '../../src/core/startup/index.js';
 import { vectorProviderSettings } from '../../src/core/vector-defaults.js';
-import { inventoryOf } from '../../src/krm/inventory.js';
 import { isPlainObject } from '../../src/lib/objects.js';
 import { generateOgxConfig } from '../../src/ogx/generate.js';
-import { parseOgxServer } from '../../src/ogx/ogxserver.js';
-import { planOgxServer } from '../../src/ogx/plan.js';
-import { itemFrom } from '../support.js';
-import { configOf, generate, starterPlan } from './plan-fixtures.js';
+import { configOf, generate, ogxPlan, starterPlan } from './plan-fixtures.js';
 
 type Node = Record<string, unknown>;
 
@@ -81,18 +77,9 @@ describe('the settings that name a vector_io provider, per catalog release', () 
 });
 
 function ogxGenerated(spec: string, release: string) {
-  const parsed = parseOgxServer(
-    itemFrom(
-      `apiVersion: ogx.io/v1beta1\nkind: OGXServer\nmetadata:\n  name: demo\n  namespace: ai\n  annotations:\n` +
-        `    llamastack.io/release: "${release}"\nspec:\n${spec}`,
-    ).object,
-  );
-  if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems));
-  const planned = planOgxServer(parsed.server, inventoryOf([]));
-  if (!planned.ok) throw new Error(JSON.stringify(planned.problems));
-  const generated = generateOgxConfig(planned.plan);
+  const plan = ogxPlan(spec, release);
+  const generated = generateOgxConfig(plan);
   if (!generated.ok) throw new Error(JSON.stringify(generated.problems));
-  const { plan } = planned;
   const context = { release, catalogRelease: plan.catalogRelease, profile: plan.profile, containerEnv: new Set(generated.config.env.map((e) => e.name)) };
   const { config } = asServerConverts(generated.config.value, release, plan.catalogRelease);
   return { generated, startup: checkStartupRules(config, context) };
