@@ -332,6 +332,23 @@ describe('provider-types: the provider type exists for the API in the release', 
       expect(check(later, '0.7.1').filter((p) => p.rule === 'provider-types')).toEqual([]);
     }
   });
+  it('inline::qdrant cannot start in 0.2.14 (its module has no get_provider_impl), whatever its config; remote::qdrant and later releases can', () => {
+    const config = oldLayout();
+    config.providers.vector_io.push({ provider_id: 'qdrant', provider_type: 'inline::qdrant', config: { path: '/.llama/qdrant.db' } });
+    expect(only(check(config, '0.2.14'), 'provider-types')).toMatchObject({
+      severity: 'error',
+      path: 'providers.vector_io[1].provider_type',
+      message: expect.stringContaining('inline::qdrant cannot start in llama-stack 0.2.14: its module (llama_stack.providers.inline.vector_io.qdrant) has no get_provider_impl'),
+    });
+    const remote = oldLayout();
+    remote.providers.vector_io.push({ provider_id: 'qdrant', provider_type: 'remote::qdrant', config: { url: 'http://qdrant:6333' } });
+    expect(check(remote, '0.2.14').filter((p) => p.rule === 'provider-types')).toEqual([]);
+    const later = newLayout();
+    later.providers.vector_io.push({
+      provider_id: 'qdrant', provider_type: 'inline::qdrant', config: { path: '/.llama/qdrant.db', persistence: { namespace: 'q', backend: 'kv_default' } },
+    });
+    expect(check(later, '0.7.1').filter((p) => p.rule === 'provider-types')).toEqual([]);
+  });
 });
 
 describe('provider-ids: provider ids', () => {
