@@ -360,7 +360,7 @@ function defineSchemas() {
     secretPolicy: described(
       z._default(z.enum(['warn', 'strict', 'off']), 'warn'),
       'What a referenced Secret missing from the input gives: `warn` (default; Secrets are often created outside git), `strict` (an error) or `off`. A ' +
-        'SealedSecret or ExternalSecret that creates it counts as present.',
+        'SealedSecret or ExternalSecret that creates it counts as present. A key missing from a Secret that is in the input is an error, a warning with `off`.',
     ),
     silence: described(
       z._default(z.union([z.pipe(codesFromData, codeList), codeList]), []),

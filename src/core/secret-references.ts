@@ -19,10 +19,12 @@ export interface SecretReference {
  */
 export function checkSecrets(namespace: string | undefined, refs: readonly SecretReference[], inventory: Inventory, options: RenderOptions): FieldProblem[] {
   const problems = typedSecretValues(namespace, refs, inventory);
+  // A key missing from a Secret that is in the input is sure to stop the pod: an error unless the
+  // Secret checks are off, which lowers it to a warning (then silenceable by its code).
+  problems.push(...missingKeys(namespace, refs, inventory, options.secretPolicy === 'off' ? 'warning' : 'error'));
   if (options.secretPolicy === 'off') return problems;
   const severity = options.secretPolicy === 'strict' ? 'error' : 'warning';
   const seen = new Set<string>();
-  problems.push(...missingKeys(namespace, refs, inventory, severity));
   for (const ref of refs) {
     if (seen.has(ref.name) || inventory.hasSecret(namespace, ref.name)) continue;
     seen.add(ref.name);
@@ -45,7 +47,8 @@ export function checkSecrets(namespace: string | undefined, refs: readonly Secre
 
 /**
  * A key the referenced Secret does not have, where the Secret itself is in the input: the pod
- * would wait in CreateContainerConfigError. Only a plain Secret's keys are known here (a
+ * would wait in CreateContainerConfigError, so an error (issue 29), a warning with `secretPolicy:
+ * off` (the key may be added after the render). Only a plain Secret's keys are known here (a
  * SealedSecret or ExternalSecret may make others); its key names are listed, never a value.
  */
 function missingKeys(namespace: string | undefined, refs: readonly SecretReference[], inventory: Inventory, severity: 'error' | 'warning'): FieldProblem[] {
@@ -64,7 +67,8 @@ function missingKeys(namespace: string | undefined, refs: readonly SecretReferen
       code: 'secret-key-missing',
       path: ref.path,
       message: `refers to key ${quote(ref.key)} of the Secret ${quote(ref.name)}, ${has}; the pod would not start (CreateContainerConfigError): ` +
-        `${near ? `did you mean ${quote(near)}? ` : ''}write one of its keys, or add the key to the Secret`,
+        `${near ? `did you mean ${quote(near)}? ` : ''}write one of its keys, or add the key to the Secret` +
+        `${severity === 'error' ? ' (if the key is added after the render, `secretPolicy: off` makes this a warning)' : ''}`,
     });
   }
   return problems;

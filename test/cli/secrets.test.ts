@@ -220,14 +220,43 @@ describe('a key the Secret in the input does not have (new-user probe, issue 18)
     return dir;
   };
 
-  it('a warning at the reference naming the keys it has and the nearest, never a value; the render goes on', () => {
+  it('an error at the reference naming the keys it has and the nearest, never a value; nothing is printed (issue 29: the pod cannot start)', () => {
     const r = run(['build', write(secret({ token: SECRET, other: 'x' }))]);
     expectNoCrash(r);
-    expect(r.status, r.stderr).toBe(0);
+    expect(r.status, r.stderr).toBe(1);
+    expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(
-      /spec\.providers\.inference\.apiKey: warning: refers to key "tokn" of the Secret "vllm-credentials", whose keys are "other", "token"; the pod would not start \(CreateContainerConfigError\): did you mean "token"\? .*\[secret-key-missing\]/,
+      /spec\.providers\.inference\.apiKey: refers to key "tokn" of the Secret "vllm-credentials", whose keys are "other", "token"; the pod would not start \(CreateContainerConfigError\): did you mean "token"\? write one of its keys, or add the key to the Secret \(if the key is added after the render, `secretPolicy: off` makes this a warning\)\n/,
     );
     expect(occurrences(r.stderr, SECRET)).toBe(0);
+  });
+
+  it('in KRM mode too: an error result, exit 1', () => {
+    const r = run([], { input: resourceList([quickstartText().replace('key: token', 'key: tokn'), secret({ token: SECRET })]) });
+    expect(r.status, r.stderr).toBe(1);
+    const { results } = parseResourceList(r.stdout);
+    const errors = results.filter((x) => x.severity === 'error');
+    expect(errors).toEqual([
+      expect.objectContaining({
+        field: { path: 'spec.providers.inference.apiKey' },
+        message: expect.stringContaining('refers to key "tokn" of the Secret "vllm-credentials", whose keys are "token"'),
+      }),
+    ]);
+    expect(occurrences(JSON.stringify(results) + r.stderr, SECRET)).toBe(0);
+  });
+
+  it('with secretPolicy: off a warning with its code, so it can be silenced; the render goes on', () => {
+    const dir = write(secret({ token: SECRET }));
+    const config = (silence: string) =>
+      `apiVersion: fn.llamastack.io/v1alpha1\nkind: RenderConfig\nmetadata:\n  name: off\nspec:\n  secretPolicy: off\n${silence}`;
+    writeFileSync(join(dir, 'render-config.yaml'), config(''));
+    const r = run(['build', dir]);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/apiKey: warning: refers to key "tokn" of the Secret "vllm-credentials", whose keys are "token".*add the key to the Secret \[secret-key-missing\]/);
+    writeFileSync(join(dir, 'render-config.yaml'), config('  silence: [secret-key-missing]\n'));
+    const silenced = run(['build', dir]);
+    expect(silenced.status, silenced.stderr).toBe(0);
+    expect(silenced.stderr).not.toContain('tokn');
   });
 
   it('with secretPolicy: strict an error, and nothing is printed', () => {
