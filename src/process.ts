@@ -19,6 +19,7 @@ import { codesFromText, silenceAnnotation, silencedNote, unknownCodeMessage, wit
 import { clip, quote } from './lib/quote.js';
 import { overrideMountProblems } from './manifests/deployment.js';
 import { configMapReferenceProblems } from './core/configmap-references.js';
+import { metadataProblems } from './core/object-metadata.js';
 import type { Plan } from './llsd/plan.js';
 import type { ServerTarget } from './core/target.js';
 import type { ImageLookup } from './catalog/image-labels.js';
@@ -134,7 +135,7 @@ export function startRender(input: ProcessInput): Render {
     llsdItems.push(generatorLlsd);
   }
   const duplicates = duplicateNames(llsdItems);
-  results.push(...duplicates.results, ...duplicateObjects(kept.filter((item) => !isLlsd(item))), ...nearMisses(kept));
+  results.push(...duplicates.results, ...duplicateObjects(kept.filter((item) => !isLlsd(item))), ...nearMisses(kept), ...passThroughMetadata(kept));
 
   // A generator's input holds no resources: kustomize passes it its functionConfig (and, v4, that
   // again as the only item).
@@ -356,6 +357,17 @@ function duplicateNames(llsds: readonly InputItem[]): { results: Result[]; items
     }
   }
   return { results, items };
+}
+
+/**
+ * The metadata of each object passed through that Kubernetes would refuse (a namespace that is a
+ * mapping, a label that is a number): an error at the field. An LLSD's or OGXServer's own schema
+ * checks its metadata; a kustomization or Kptfile is never applied.
+ */
+function passThroughMetadata(items: readonly InputItem[]): Result[] {
+  return items
+    .filter((item) => !isLlsd(item) && !isClientSideOnly(item.object))
+    .flatMap((item) => metadataProblems(item.object.metadata).map((problem) => fromProblem(item, problem)));
 }
 
 /** Objects that look like a misspelt LLSD (llsdNearMiss): an error each, not a silently empty render. */

@@ -486,11 +486,16 @@ function leftOut(value: unknown): Pick<Result, 'severity' | 'message' | 'code'> 
 const isPlainObjectWith = (value: unknown, key: string): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value) && key in value;
 
-/** A mapping whose apiVersion is in one of llsd-render's groups (llamastack.io, fn.llamastack.io), or whose kind is one of ours. */
+/** A mapping whose apiVersion is in one of the groups llsd-render reads (llamastack.io, fn.llamastack.io, ogx.io), or whose kind is one of ours. */
 function looksLikeOurs(value: unknown): boolean {
   if (typeof value !== 'object' || value === null) return false;
   const { apiVersion, kind } = value as { apiVersion?: unknown; kind?: unknown };
-  return (typeof apiVersion === 'string' && /^(?:fn\.)?llamastack\.io\//.test(apiVersion)) || kind === 'LlamaStackDistribution' || kind === 'RenderConfig';
+  return (
+    (typeof apiVersion === 'string' && /^(?:(?:fn\.)?llamastack|ogx)\.io\//.test(apiVersion)) ||
+    kind === 'LlamaStackDistribution' ||
+    kind === 'OGXServer' ||
+    kind === 'RenderConfig'
+  );
 }
 
 /** A list (`items`, kubectl's `kind: List`, lists of lists too) that holds one of ours. */

@@ -57,9 +57,15 @@ export function withObject(item: InputItem, object: KrmObject): InputItem {
 
 export const annotationsOf = (object: KrmObject): Record<string, string> => object.metadata.annotations ?? {};
 
+/**
+ * The object a result is about. A namespace that is not text (`namespace: {a: b}`, refused at its
+ * field) is left out rather than printed as "[object Object]"; a number is kept as written.
+ */
 export function refOf(object: KrmObject): ResourceRef {
   const ref: ResourceRef = { apiVersion: object.apiVersion, kind: object.kind, name: object.metadata.name };
-  if (object.metadata.namespace) ref.namespace = object.metadata.namespace;
+  const namespace: unknown = object.metadata.namespace;
+  if (typeof namespace === 'string' && namespace !== '') ref.namespace = namespace;
+  else if (typeof namespace === 'number' || typeof namespace === 'boolean') ref.namespace = String(namespace);
   return ref;
 }
 

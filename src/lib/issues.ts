@@ -36,7 +36,8 @@ function fromIssue(issue: Issue, schema: Schema, hints: RequiredHints): FieldPro
         const hint = hints[path.filter((p) => typeof p === 'string').join('.')];
         return [{ path, message: hint ? `is required: ${hint}` : 'is required' }];
       }
-      return [{ path, message: `must be ${withArticle(issue.expected)}, not ${describeValue(issue.input)}${quotingHint(issue.expected, issue.input)}` }];
+      const expected = `${withArticle(issue.expected)}${typeExamples[path.join('.')] ?? ''}`;
+      return [{ path, message: `must be ${expected}, not ${describeValue(issue.input)}${quotingHint(issue.expected, issue.input)}` }];
     }
     case 'unrecognized_keys':
     {
@@ -206,6 +207,9 @@ function distance(a: string, b: string, bound: number): number {
   }
   return Math.min(previous[b.length] as number, bound + 1);
 }
+
+/** An example after "must be a string" where the type alone says little (issue 29: `metadata.namespace: {a: b}`). */
+const typeExamples: Record<string, string> = { 'metadata.namespace': ' such as "ai"' };
 
 /** YAML typed the scalar the other way: `0.7` became a number, `"8080"` a string. Say how to write it. */
 function quotingHint(expected: string, input: unknown): string {

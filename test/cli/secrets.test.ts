@@ -252,7 +252,7 @@ describe('a key the Secret in the input does not have (new-user probe, issue 18)
     writeFileSync(join(dir, 'render-config.yaml'), config(''));
     const r = run(['build', dir]);
     expect(r.status, r.stderr).toBe(0);
-    expect(r.stderr).toMatch(/apiKey: warning: refers to key "tokn" of the Secret "vllm-credentials", whose keys are "token".*add the key to the Secret \[secret-key-missing\]/);
+    expect(r.stderr).toMatch(/apiKey: warning: refers to key "tokn" of the Secret "vllm-credentials", whose keys are "token".*Secret \[secret-key-missing\]/);
     writeFileSync(join(dir, 'render-config.yaml'), config('  silence: [secret-key-missing]\n'));
     const silenced = run(['build', dir]);
     expect(silenced.status, silenced.stderr).toBe(0);

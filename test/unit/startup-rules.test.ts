@@ -338,7 +338,9 @@ describe('provider-types: the provider type exists for the API in the release', 
     expect(only(check(config, '0.2.14'), 'provider-types')).toMatchObject({
       severity: 'error',
       path: 'providers.vector_io[1].provider_type',
-      message: expect.stringContaining('inline::qdrant cannot start in llama-stack 0.2.14: its module (llama_stack.providers.inline.vector_io.qdrant) has no get_provider_impl'),
+      message: expect.stringContaining(
+        'inline::qdrant cannot start in llama-stack 0.2.14: its module (llama_stack.providers.inline.vector_io.qdrant) has no get_provider_impl',
+      ),
     });
     const remote = oldLayout();
     remote.providers.vector_io.push({ provider_id: 'qdrant', provider_type: 'remote::qdrant', config: { url: 'http://qdrant:6333' } });

@@ -1,0 +1,87 @@
+// Metadata that is not text (issue 29, M1): `metadata.namespace: {a: b}` printed
+// "[object Object]/chat" in every mode. It is refused at its field, in the LLSD, the OGXServer and an
+// object passed through, and no message, resourceRef or name shows "[object Object]".
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { expectNoCrash, parseResourceList, quickstartText, resourceList, run, tempDir } from './run.js';
+
+const ogx = 'apiVersion: ogx.io/v1beta1\nkind: OGXServer\nmetadata:\n  name: chat\n  namespace: ai\nspec:\n  distribution:\n    name: starter\n';
+const configMap = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: chat\n  namespace: ai\ndata: {x: y}\n';
+const llsd = (): string => quickstartText().replace(/^ {2}namespace: .*$/m, '  namespace: ai');
+
+const sources: Array<[string, () => string]> = [
+  ['LLSD', llsd],
+  ['OGXServer', () => ogx],
+  ['ConfigMap passed through', () => configMap],
+];
+
+/** `doc` with `line` put in its metadata (replacing `namespace:` when the line sets it). */
+function withMetadata(doc: string, line: string): string {
+  if (line.startsWith('namespace:')) return doc.replace(/^ {2}namespace: .*$/m, `  ${line}`);
+  return doc.replace(/^metadata:\n/m, `metadata:\n  ${line}\n`);
+}
+
+const wrong: Array<[string, string, string]> = [
+  ['namespace: {a: b}', 'metadata.namespace', 'must be a string such as "ai", not a mapping'],
+  ['namespace: [ai]', 'metadata.namespace', 'must be a string such as "ai", not a list'],
+  ['namespace: 7', 'metadata.namespace', 'must be a string such as "ai", not an integer; quote it: "7"'],
+  ['labels: {team: {a: b}}', 'metadata.labels.team', 'must be a string, not a mapping'],
+  ['annotations: {note: 5}', 'metadata.annotations.note', 'must be a string, not an integer; quote it: "5"'],
+];
+
+describe('metadata that is not text is refused at the field, never printed as [object Object]', () => {
+  for (const [source, doc] of sources) {
+    for (const [line, field, message] of wrong) {
+      it(`${source}, ${line}: build, validate and KRM mode give the error at \`${field}\``, () => {
+        const dir = tempDir();
+        const file = join(dir, 'input.yaml');
+        writeFileSync(file, withMetadata(doc(), line));
+        for (const mode of ['build', 'validate']) {
+          const r = run([mode, dir]);
+          expectNoCrash(r);
+          expect(r.status, r.stderr).toBe(1);
+          expect(r.stdout).toBe('');
+          expect(r.stderr).toContain(`: ${field}: ${message}\n`);
+          expect(r.stderr).not.toContain('[object');
+        }
+        const krm = run([], { input: resourceList([withMetadata(doc(), line)]) });
+        expect(krm.status, krm.stderr).toBe(1);
+        const { results } = parseResourceList(krm.stdout);
+        expect(results.filter((x) => x.severity === 'error')).toEqual([expect.objectContaining({ field: { path: field }, message })]);
+        for (const result of results) {
+          const namespace = result.resourceRef?.namespace;
+          if (namespace !== undefined) expect(typeof namespace).toBe('string');
+        }
+        expect(krm.stdout + krm.stderr).not.toContain('[object');
+      });
+    }
+  }
+
+  it('an annotations list on an object passed through: the shape to write instead', () => {
+    const r = run([], { input: resourceList([withMetadata(configMap, 'annotations: [a]')]) });
+    expect(r.status).toBe(1);
+    expect(parseResourceList(r.stdout).results).toContainEqual(
+      expect.objectContaining({
+        field: { path: 'metadata.annotations' },
+        message: 'must be a mapping of names to strings, such as `annotations: {team: ai}`, not a list',
+      }),
+    );
+  });
+
+  it('text and null values, and no namespace, are fine', () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'cm.yaml'), withMetadata(configMap.replace('  namespace: ai\n', ''), 'labels: {team: "5", gone: null}'));
+    const r = run(['build', dir]);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).toBe('');
+  });
+
+  it('an OGXServer whose name is not text is an error, as an LLSD is (it was skipped as "not a Kubernetes object")', () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'ogx.yaml'), ogx.replace('name: chat', 'name: {a: b}'));
+    const r = run(['build', dir]);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain('looks like an llsd-render object but lacks a string `apiVersion`, `kind` or `metadata.name`');
+  });
+});
