@@ -18,6 +18,7 @@ import { capWarningsPerFile, fromProblem } from './krm/reporting.js';
 import { codesFromText, silenceAnnotation, silencedNote, unknownCodeMessage, withoutSilenced } from './krm/silence.js';
 import { clip, quote } from './lib/quote.js';
 import { overrideMountProblems } from './manifests/deployment.js';
+import { ownerOf } from './manifests/metadata.js';
 import { configMapReferenceProblems } from './core/configmap-references.js';
 import { metadataProblems } from './core/object-metadata.js';
 import type { Plan } from './llsd/plan.js';
@@ -144,18 +145,25 @@ export function startRender(input: ProcessInput): Render {
   // kpt refuses to write a generated object over a file of the package ("already exists").
   const packageFiles = new Set(kept.flatMap((item) => (item.origin.file === undefined ? [] : [posix.normalize(item.origin.file)])));
   const renderable = llsdItems.filter((i) => !duplicates.items.has(i));
+  const removed = removals(items, llsdItems);
   return {
     items: renderable,
     registry: options.registry,
     renderItem: (item, images) => placed(item, renderOne(item, options, inventory, images), input.mode, options, packageFiles),
-    finish: (outcomes) => finish(input, { results: [...results], options, kept, renderable }, outcomes),
+    finish: (outcomes) => finish(input, { results: [...results], options, kept, renderable, removed }, outcomes),
   };
 }
 
 /** The output from every item's outcome, with the checks across items; nothing half-done while an error is left. */
 function finish(
   input: ProcessInput,
-  { results, options, kept, renderable }: { results: Result[]; options: RenderOptions; kept: readonly InputItem[]; renderable: readonly InputItem[] },
+  { results, options, kept, renderable, removed }: {
+    results: Result[];
+    options: RenderOptions;
+    kept: readonly InputItem[];
+    renderable: readonly InputItem[];
+    removed: readonly Result[];
+  },
   outcomes: ReadonlyArray<ItemOutcome<KrmObject | Written>>,
 ): ProcessOutput {
   const rendered: Rendered[] = [];
@@ -183,8 +191,10 @@ function finish(
   }
   const output = input.mode === 'krm' ? krmOutput(kept) : buildOutput(kept);
   for (const { objects } of rendered) output.push(...objects);
-  // One summary per LLSD, only when its objects are really in the output.
-  return { items: output, results: capWarningsPerFile(capRepeats(sortResults([...reported, ...summaries]))), silence: options.silence };
+  // One summary per LLSD, only when its objects are really in the output; the removals only when
+  // they really happen (with an error, kpt keeps the package and `build` prints nothing).
+  const { kept: removals } = withoutSilenced(removed, new Set(options.silence));
+  return { items: output, results: capWarningsPerFile(capRepeats(sortResults([...reported, ...summaries, ...removals]))), silence: options.silence };
 }
 
 interface Rendered {
@@ -328,6 +338,30 @@ function krmOutput(items: readonly InputItem[]): OutputItem[] {
 
 /** An item to write as it was read: its text when it was kept so (`build`, KRM pass-through items), else its node. */
 const asRead = (item: InputItem): OutputItem => (item.output === undefined ? item.node : new Prepared(item.object, item.output));
+
+/**
+ * The objects an earlier render generated from an LLSD or OGXServer that is not in the input
+ * (deleted, renamed, or its mark copied into a file of the user's): dropped like all generated
+ * objects, which is right for a deleted LLSD, but never silently (issue 29, G1; kpt deletes the
+ * file it came from). One info each, naming the object, its file and where it came from.
+ */
+function removals(items: readonly InputItem[], sources: readonly InputItem[]): Result[] {
+  const present = new Set(sources.map((item) => ownerOf({ name: item.object.metadata.name, namespace: item.object.metadata.namespace })));
+  const out: Result[] = [];
+  for (const item of items) {
+    const from: unknown = annotationsOf(item.object)[annotation.generatedFrom];
+    if (from === undefined || isLlsd(item) || (typeof from === 'string' && present.has(from))) continue;
+    const { kind, metadata } = item.object;
+    const name = typeof metadata.namespace === 'string' && metadata.namespace !== '' ? `${metadata.namespace}/${metadata.name}` : metadata.name;
+    const file = item.origin.file === undefined ? '' : ` in ${quote(item.origin.file)}`;
+    const source = typeof from === 'string' ? quote(from) : 'a value that is not text';
+    const message =
+      `${clip(kind)} ${quote(name)}${file} is removed: an earlier render generated it (annotation ${annotation.generatedFrom}: ${source}) from an LLSD ` +
+      'or OGXServer that is not in the input; to keep this object, remove that annotation';
+    out.push({ ...resultFor(item, 'info', message), code: 'generated-object-removed' });
+  }
+  return out;
+}
 
 /** Build output: only what a cluster should get. */
 function buildOutput(items: readonly InputItem[]): OutputItem[] {

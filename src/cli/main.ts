@@ -286,7 +286,7 @@ async function writeBuild(
 
   if (command === 'validate') {
     report(io, results);
-    for (const r of results.filter((r) => r.severity === 'info')) void io.stdout(`${formatLine(r)}\n`);
+    for (const r of results.filter((r) => r.severity === 'info' && r.code === undefined)) void io.stdout(`${formatLine(r)}\n`);
     return exitCodeOf(results);
   }
   if (exitCodeOf(results) === 0 && output.items.length === 0 && !values['allow-empty']) {
@@ -578,10 +578,13 @@ async function webhook(io: Io, args: string[]): Promise<ExitCode> {
   return serveWebhook({ cert: values.cert, key: values.key, port, address }, (line) => io.stderr(`${escapeControl(elide(line, 4000))}\n`));
 }
 
-/** Errors and warnings on stderr, one line each: kustomize never shows results. */
+/**
+ * Errors, warnings and coded infos (an object removed, `generated-object-removed`) on stderr, one
+ * line each: kustomize never shows results, and `build` must not drop an object without a word.
+ */
 function report(io: Io, results: readonly Result[]): void {
   for (const result of results) {
-    if (result.severity !== 'info') io.stderr(`${formatLine(result)}\n`);
+    if (result.severity !== 'info' || result.code !== undefined) io.stderr(`${formatLine(result)}\n`);
   }
 }
 

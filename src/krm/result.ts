@@ -14,7 +14,7 @@ export interface ResourceRef {
 export interface Result {
   severity: Severity;
   message: string;
-  /** A warning's class (docs/warnings.md): what `silence` and the `llamastack.io/silence` annotation name. Shown after the message. */
+  /** A warning's class (docs/warnings.md), or a coded info's: what `silence` and the `llamastack.io/silence` annotation name. Shown after the message. */
   code?: WarningCode;
   resourceRef?: ResourceRef;
   field?: { path: string };
@@ -48,6 +48,7 @@ export const warningCodes = [
   'external-api',
   'external-provider-replaces',
   'field-has-no-effect',
+  'generated-object-removed',
   'ignored-by-release',
   'ingress-tls-not-applied',
   'legacy-config-form',
@@ -85,8 +86,8 @@ export const warningCodes = [
 ] as const;
 export type WarningCode = (typeof warningCodes)[number];
 
-/** A warning's code as users see it after the message, on the KRM wire and on stderr. */
-const withCode = (result: Result): string => (result.severity === 'warning' && result.code ? `${result.message} [${result.code}]` : result.message);
+/** A warning's (or a coded info's) code as users see it after the message, on the KRM wire and on stderr. */
+const withCode = (result: Result): string => (result.severity !== 'error' && result.code ? `${result.message} [${result.code}]` : result.message);
 
 export const hasErrors = (results: readonly Result[]): boolean => results.some((r) => r.severity === 'error');
 

@@ -35,14 +35,14 @@ export function codesFromText(text: string): { codes: WarningCode[]; unknown: st
 }
 
 /**
- * `results` without the warnings whose code is in `codes`, and how many of each code were left out.
- * An error or info is always kept, whatever code it carries.
+ * `results` without the warnings (and coded infos, such as `generated-object-removed`) whose code
+ * is in `codes`, and how many of each code were left out. An error is always kept, whatever code it carries.
  */
 export function withoutSilenced(results: readonly Result[], codes: ReadonlySet<WarningCode>): { kept: Result[]; silenced: Map<WarningCode, number> } {
   const kept: Result[] = [];
   const silenced = new Map<WarningCode, number>();
   for (const result of results) {
-    if (result.severity === 'warning' && result.code !== undefined && codes.has(result.code)) silenced.set(result.code, (silenced.get(result.code) ?? 0) + 1);
+    if (result.severity !== 'error' && result.code !== undefined && codes.has(result.code)) silenced.set(result.code, (silenced.get(result.code) ?? 0) + 1);
     else kept.push(result);
   }
   return { kept, silenced };

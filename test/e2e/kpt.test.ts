@@ -155,8 +155,22 @@ describe('kpt fn render (exec function)', () => {
     expect(existsSync(join(pkg, generatedFile))).toBe(true);
     const before = snapshotDir(pkg);
 
+    const removedObjects = packageObjects(pkg).filter(({ file }) => file === generatedFile);
+    expect(removedObjects.length).toBeGreaterThan(0);
     rmSync(join(pkg, llsdFile));
-    renderOk(pkg);
+    // kpt shows 4 result lines unless told otherwise.
+    const result = run(kpt, ['fn', 'render', '--allow-exec', '--truncate-output=false', pkg]);
+    expect(result.status, describeRun(result)).toBe(0);
+    // Not silently (issue 29, G1): kpt shows an info for each object removed, naming it and its file.
+    for (const { object } of removedObjects) {
+      const { namespace, name } = object.metadata;
+      expect(result.stderr, describeRun(result)).toContain(
+        `[info] ${object.apiVersion}/${object.kind}/${namespace}/${name}: ${object.kind} "${namespace}/${name}" in "${generatedFile}" is removed: ` +
+          `an earlier render generated it (annotation llamastack.io/generated-from: "${llsdNamespace}/${llsdName}") from an LLSD or OGXServer that is not ` +
+          'in the input; to keep this object, remove that annotation [generated-object-removed]',
+      );
+    }
+    expect(occurrences(result.stderr, '[generated-object-removed]')).toBe(removedObjects.length);
 
     // kpt deletes a file when the function returns none of its items.
     expect(existsSync(join(pkg, generatedFile))).toBe(false);
@@ -164,6 +178,30 @@ describe('kpt fn render (exec function)', () => {
     expect([...after.keys()].sort()).toEqual([...before.keys()].filter((f) => f !== llsdFile && f !== generatedFile).sort());
     expect(changedFiles(before, after).sort()).toEqual([generatedFile, llsdFile].sort());
     for (const [file, bytes] of after) expect(bytes.toString('utf8'), file).not.toContain('llamastack.io/generated-from');
+  });
+
+  it('a file of the user\'s carrying the mark of an LLSD not in the package: kpt deletes it, and the info names the file and how to keep it', () => {
+    const pkg = preparePackage();
+    const mine = 'apps/mine.yaml';
+    writeFile(
+      join(pkg, mine),
+      ['apiVersion: v1', 'kind: ConfigMap', 'metadata:', '  name: mine', '  namespace: llama', '  annotations:', '    llamastack.io/generated-from: llama/old']
+        .concat(['data: {a: b}', ''])
+        .join('\n'),
+    );
+    const first = render(pkg);
+    expect(first.status, describeRun(first)).toBe(0);
+    expect(existsSync(join(pkg, mine))).toBe(false);
+    expect(first.stderr).toContain(
+      '[info] v1/ConfigMap/llama/mine: ConfigMap "llama/mine" in "apps/mine.yaml" is removed: an earlier render generated it ' +
+        '(annotation llamastack.io/generated-from: "llama/old") from an LLSD or OGXServer that is not in the input; to keep this object, remove that annotation',
+    );
+    // Done as the hint says, the file stays.
+    writeFile(join(pkg, mine), ['apiVersion: v1', 'kind: ConfigMap', 'metadata:', '  name: mine', '  namespace: llama', 'data: {a: b}', ''].join('\n'));
+    const second = render(pkg);
+    expect(second.status, describeRun(second)).toBe(0);
+    expect(existsSync(join(pkg, mine))).toBe(true);
+    expect(second.stderr).not.toContain('generated-object-removed');
   });
 
   it('fails without touching the package when an LLSD is invalid, and kpt shows the error result', () => {
@@ -308,8 +346,11 @@ describe('kpt fn render (exec function) over an OGXServer: examples/kpt-ogx', ()
     const pkg = preparePackage();
     renderOk(pkg);
     expect(existsSync(join(pkg, ogxGeneratedFile))).toBe(true);
+    const removedCount = generatedIn(pkg).length;
     rmSync(join(pkg, serverFile));
-    renderOk(pkg);
+    const result = run(kpt, ['fn', 'render', '--allow-exec', '--truncate-output=false', pkg]);
+    expect(result.status, describeRun(result)).toBe(0);
+    expect(occurrences(result.stderr, `in "${ogxGeneratedFile}" is removed`), describeRun(result)).toBe(removedCount);
     expect(existsSync(join(pkg, ogxGeneratedFile))).toBe(false);
     expect(generatedIn(pkg)).toEqual([]);
   });
