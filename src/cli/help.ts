@@ -29,8 +29,9 @@ Every error is also printed on stderr as <file>:<line>: <namespace>/<name>: <fie
   build: `Usage: llsd-render build [options] PATH...
 
 Reads every *.yaml and *.yml file under each PATH (recursively; dot-files, dot-directories and
-node_modules are skipped), renders each LlamaStackDistribution (llamastack.io/v1alpha2 or
-v1alpha1) and OGXServer (ogx.io/v1beta1), and prints a multi-document YAML stream of what to
+node_modules are skipped; a symbolic link is followed only while it stays under the PATHs given),
+renders each LlamaStackDistribution (llamastack.io/v1alpha2 or v1alpha1) and OGXServer
+(ogx.io/v1beta1), and prints a multi-document YAML stream of what to
 apply: the generated objects and the other resources, never the LlamaStackDistributions,
 OGXServers, RenderConfigs, Kustomizations, Kptfiles or local-config objects.
 
