@@ -303,4 +303,26 @@ describe('stdout that cannot be written (attacker probe: a Node stack trace)', (
     expect(r.stderr).toContain('llsd-render: cannot write the output to stdout (ENOSPC); what was written is incomplete\n');
     expect(r.stderr).not.toMatch(/\n\s+at |internal error|Node\.js v/);
   });
+
+  it.each([
+    ['build', 'build app', 'the rest of the YAML stream'],
+    ['KRM', '< list.yaml', 'the rest of the ResourceList'],
+    ['convert', 'convert app', 'the rest of the output of convert'],
+  ])('%s piped to `head -c 10` (attacker E1: exit 0): exit 1, and stderr says what was not delivered', (_, args, what) => {
+    const root = tempDir();
+    // Far more than a pipe holds (64 KiB): the reader is gone before the writer is done.
+    const many = Array.from({ length: 300 }, (_, i) => llsd(`q${i}`));
+    writeTree(root, { 'app/all.yaml': many.join('\n---\n'), 'list.yaml': resourceList(many) });
+    const r = spawnSync('bash', ['-c', `node "${requireBundle()}" ${args} 2>stderr.txt | head -c 10 >/dev/null; echo "\${PIPESTATUS[0]}"; cat stderr.txt`], {
+      cwd: root,
+      encoding: 'utf8',
+    });
+    const [status, ...stderr] = r.stdout.split('\n');
+    expect(status).toBe('1');
+    expect(stderr).toContain(
+      `llsd-render: stdout was closed before the output was complete (EPIPE: its reader stopped reading); ${what} was not delivered, so what was read is ` +
+        'incomplete',
+    );
+    expect(r.stdout).not.toMatch(/\n\s+at |internal error|Node\.js v/);
+  });
 });
