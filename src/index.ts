@@ -22,15 +22,23 @@ const write = (stream: NodeJS.WriteStream) => (text: string) => void stream.writ
 // A pipe is written asynchronously: past its buffer, text waits in memory until the reader takes it.
 const writeStdout = (text: string): Promise<void> | undefined => (process.stdout.write(text) ? undefined : once(process.stdout, 'drain').then(() => {}));
 
-// A reader that stops early (`llsd-render schema --crd | head`) is not an error of ours. Output
-// that cannot be written (a full disk: `> /dev/full`) is one line on stderr and exit 1, not a
-// stack trace; what was written of it is cut short, which the exit code says.
+// A reader that stops early (`llsd-render build app | head -c 10`, a tool that dies mid-way)
+// leaves what it read incomplete: exit 1, with a line on stderr that says what was not delivered,
+// as for output that cannot be written at all (a full disk: `> /dev/full`); never exit 0, which a
+// pipeline or Argo CD would take for the whole output. (Node ignores SIGPIPE, so the write fails
+// with EPIPE instead of killing the process as it would a C tool.) Output the pipe took in full
+// before its reader stopped was delivered, as far as any writer can know.
+const undelivered = krmMode ? 'the rest of the ResourceList' : argv[0] === 'build' ? 'the rest of the YAML stream' : `the rest of the output of ${argv[0]}`;
 for (const stream of [process.stdout, process.stderr]) {
   stream.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
     if (stream === process.stdout) {
       try {
-        process.stderr.write(`llsd-render: cannot write the output to stdout (${error.code ?? error.message}); what was written is incomplete\n`);
+        process.stderr.write(
+          error.code === 'EPIPE'
+            ? `llsd-render: stdout was closed before the output was complete (EPIPE: its reader stopped reading); ${undelivered} was not delivered, so ` +
+                'what was read is incomplete\n'
+            : `llsd-render: cannot write the output to stdout (${error.code ?? error.message}); what was written is incomplete\n`,
+        );
       } catch {
         // stderr cannot be written either: the exit code is all that is left.
       }

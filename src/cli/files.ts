@@ -1,7 +1,7 @@
 // The file-system edge of `build` and `validate`: find the YAML files, read them within the input
 // limits, and parse them into items (`-o DIR` output is written by output-dir.ts).
 import { closeSync, fstatSync, openSync, readdirSync, readFileSync, readlinkSync, readSync, realpathSync, statSync, type Stats } from 'node:fs';
-import { join, relative, sep } from 'node:path';
+import { isAbsolute, join, relative, sep } from 'node:path';
 import type { LineCounter, Node } from 'yaml';
 import { isClientSideOnly, isKrmObject, type InputItem, type KrmObject } from '../krm/item.js';
 import type { Result } from '../krm/result.js';
@@ -34,11 +34,26 @@ export function cannotRead(error: unknown): string {
 }
 
 /**
+ * Whether `to` lies outside the directory `from` (both resolved): the rule for a RenderConfig's
+ * `configPath` and for a symbolic link under a PATH.
+ */
+export function leavesDirectory(from: string, to: string): boolean {
+  const rel = relative(from, to);
+  return rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel);
+}
+
+/**
  * Every YAML file under the paths, in a fixed order (sorted by path, as the bytes compare).
- * Symbolic links are followed, files and directories alike: skipping one would drop its objects
- * with exit 0, and Argo CD would prune them. A link that leads nowhere or back into a directory
- * being walked, and a directory or file that cannot be read, is an error result. A file reached
- * twice (through a link) is read once, at its first path.
+ * Symbolic links under a directory PATH are followed, files and directories alike, as long as they
+ * lead to a place inside one of the PATHs given: skipping one would drop its objects with exit 0,
+ * and Argo CD would prune them, while following one out of the tree would render what the package
+ * does not hold (a Secret of another directory, or all of `/usr`). A PATH given on the command
+ * line is the user's choice and is followed wherever it leads; what lies under it is held to its
+ * real path. A link out of the PATHs, one that leads nowhere or back into a directory being
+ * walked, and a directory or file that cannot be read, is an error result, when it would be read:
+ * a YAML name, or a name with no extension (it may be meant as a directory); a link named like any
+ * other file (`NOTES.md`) is never read, so it fails nothing. A file reached twice (through a link)
+ * is read once, at its first path.
  */
 export function findYamlFiles(paths: readonly string[]): { files: string[]; results: Result[] } {
   const files: string[] = [];
@@ -47,6 +62,15 @@ export function findYamlFiles(paths: readonly string[]): { files: string[]; resu
   const seenDirs = new Set<string>();
   /** Real paths of the directories being walked: a link to one of them is a loop. */
   const walking = new Set<string>();
+  /** The real path of each PATH given, and whether it is a directory: links under a PATH must stay within one of them. */
+  const roots: Array<{ real: string; dir: boolean }> = [];
+  for (const path of paths) {
+    try {
+      roots.push({ real: realpathSync(path), dir: statSync(path).isDirectory() });
+    } catch {
+      // Reported below, where the PATH is read.
+    }
+  }
   const addFile = (path: string, real: string): void => {
     if (seenFiles.has(real)) return;
     seenFiles.add(real);
@@ -76,7 +100,13 @@ export function findYamlFiles(paths: readonly string[]): { files: string[]; resu
   const followLink = (path: string, name: string, inDir: string): void => {
     const link = linkProblem(path);
     if ('problem' in link) {
-      results.push(fileProblem(path, link.problem));
+      if (mayBeRead(name)) results.push(fileProblem(path, link.problem));
+      return;
+    }
+    // A link to anything but a directory is read only under a YAML name.
+    if (!link.stat.isDirectory() && !isYamlFile(name)) return;
+    if (!roots.some((root) => (root.dir ? !leavesDirectory(root.real, link.real) : root.real === link.real))) {
+      results.push(fileProblem(path, leadsOutside(path, link.real, link.stat.isDirectory())));
       return;
     }
     if (link.stat.isDirectory()) {
@@ -86,8 +116,19 @@ export function findYamlFiles(paths: readonly string[]): { files: string[]; resu
           fileProblem(path, `is a symbolic link to "${readlinkSync(path)}", a directory that holds the link (a loop): remove the link, or point it elsewhere`),
         );
       } else walk(path, link.real);
-    } else if (link.stat.isFile() && isYamlFile(name)) addFile(path, link.real);
-    else if (isYamlFile(name)) results.push(fileProblem(path, `is a symbolic link to "${readlinkSync(path)}", ${notAFile.slice(3)}`));
+    } else if (link.stat.isFile()) addFile(path, link.real);
+    else results.push(fileProblem(path, `is a symbolic link to "${readlinkSync(path)}", ${notAFile.slice(3)}`));
+  };
+  const leadsOutside = (path: string, real: string, dir: boolean): string => {
+    const given = paths.length === 1 ? (paths[0] as string) : `the PATHs given (${paths.join(', ')})`;
+    const target = readlinkSync(path);
+    // The place as the user would type it: relative to here when it is below here, else absolute.
+    const shown = leavesDirectory(process.cwd(), real) ? real : displayPath(real);
+    return (
+      `is a symbolic link to "${target}"${target === shown ? '' : ` (${shown})`}, which leads outside ${given}: llsd-render reads only what lies under ` +
+      `the PATHs it is given, so that a package cannot pull in files from elsewhere; ${dir ? 'copy that directory' : 'copy the file'} into the package, ` +
+      `or pass ${shown} as a PATH of its own`
+    );
   };
   for (const path of paths) {
     let stat;
@@ -116,6 +157,13 @@ export function findYamlFiles(paths: readonly string[]): { files: string[]; resu
   }
   return { files, results };
 }
+
+/**
+ * Whether a link that leads nowhere (or loops) would have been read: a YAML name, or a name with no
+ * extension, which may be meant as a directory (walked). A link named like another file (`NOTES.md`)
+ * would be skipped whatever it led to.
+ */
+const mayBeRead = (name: string): boolean => isYamlFile(name) || !/.\.[^.]+$/.test(name);
 
 /**
  * A `.yaml` name under a walked directory that is a device, a fifo or a socket: skipping it

@@ -23,14 +23,16 @@ Options:
   -h, --help       show help (also after a command: llsd-render build --help)
   -v, --version    print the version
 
-Exit codes: 0 success, 1 at least one error result, 2 usage error.
+Exit codes: 0 success, 1 at least one error result (or stdout closed before the output was
+complete), 2 usage error.
 Every error is also printed on stderr as <file>:<line>: <namespace>/<name>: <field.path>: <message>.
 `,
   build: `Usage: llsd-render build [options] PATH...
 
 Reads every *.yaml and *.yml file under each PATH (recursively; dot-files, dot-directories and
-node_modules are skipped), renders each LlamaStackDistribution (llamastack.io/v1alpha2 or
-v1alpha1) and OGXServer (ogx.io/v1beta1), and prints a multi-document YAML stream of what to
+node_modules are skipped; a symbolic link is followed only while it stays under the PATHs given),
+renders each LlamaStackDistribution (llamastack.io/v1alpha2 or v1alpha1) and OGXServer
+(ogx.io/v1beta1), and prints a multi-document YAML stream of what to
 apply: the generated objects and the other resources, never the LlamaStackDistributions,
 OGXServers, RenderConfigs, Kustomizations, Kptfiles or local-config objects.
 

@@ -1,7 +1,7 @@
 // The command line: read, call `process`, write, and set the exit code from the results
 // (STYLE §2). The ResourceList with its results is written before a non-zero exit.
 import { realpathSync, statSync } from 'node:fs';
-import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
+import { dirname, relative, resolve } from 'node:path';
 import type { ParseArgsConfig } from 'node:util';
 import { commonOptions, parseCommand } from './args.js';
 import { isNode } from 'yaml';
@@ -25,7 +25,19 @@ import type { OgxConversion } from '../convert/to-ogxserver.js';
 import { capWarningsPerFile, fromProblem } from '../krm/reporting.js';
 import type { Environment } from '../registry/credentials.js';
 import { registryLookUp, renderWithImages } from './render.js';
-import { cannotRead, decodeInput, findYamlFiles, inputProblem, maxInputBytes, readInputFile, readItems, readUpTo, tooLarge, UsageError } from './files.js';
+import {
+  cannotRead,
+  decodeInput,
+  findYamlFiles,
+  inputProblem,
+  leavesDirectory,
+  maxInputBytes,
+  readInputFile,
+  readItems,
+  readUpTo,
+  tooLarge,
+  UsageError,
+} from './files.js';
 import { writeOutputDir, type OutputFile } from './output-dir.js';
 import { openOutputStore } from './output-store.js';
 import { help, version } from './help.js';
@@ -317,10 +329,7 @@ async function writeBuild(
  */
 function outputInsideInput(dir: string, positionals: readonly string[]): Result[] {
   const target = resolve(dir);
-  const input = positionals.find((path) => {
-    const rel = relative(resolve(path), target);
-    return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel));
-  });
+  const input = positionals.find((path) => !leavesDirectory(resolve(path), target));
   if (input === undefined) return [];
   // `-o app app`: "apply only app" would be no advice, app being the input itself.
   const same = relative(resolve(input), target) === '';
@@ -425,15 +434,11 @@ function resolveConfigPaths(item: InputItem, baseFiles: Set<string>): { item: In
 
 function readBaseConfig(dir: string, configPath: string): { config: Record<string, unknown> } | { problem: string } {
   const target = resolve(dir, configPath);
-  const outside = (from: string, to: string): boolean => {
-    const rel = relative(from, to);
-    return rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel);
-  };
   const refuse = `"${configPath}" leaves the directory of the file that holds the RenderConfig; put the base config next to it or below`;
-  if (outside(dir, target)) return { problem: refuse };
+  if (leavesDirectory(dir, target)) return { problem: refuse };
   try {
     // A symbolic link inside the directory must not lead out of it either.
-    if (outside(realpathSync(dir), realpathSync(target))) return { problem: refuse };
+    if (leavesDirectory(realpathSync(dir), realpathSync(target))) return { problem: refuse };
     // A fifo would block the open until something writes to it: a base config is a file.
     if (!statSync(target).isFile()) return { problem: `"${configPath}" is not a regular file: give the path of a config.yaml file` };
   } catch (error) {

@@ -1,6 +1,7 @@
 // `build -o DIR`: one file per LLSD, written so that DIR holds either the complete old set or the
 // complete new set whatever ends the run (an error, a full disk, SIGINT, SIGTERM or SIGHUP), and
-// no file that llsd-render did not write is ever replaced or removed.
+// no file that llsd-render did not write is ever replaced or removed. The lock DIR/.llsd-render.lock
+// goes on every one of those ends too: the stop signals are handled from before it is made.
 //
 // How: every target is checked before anything is written; the new files are staged in
 // DIR/.llsd-render-<pid>.tmp/ (the same file system as their targets, so a rename moves them);
@@ -25,6 +26,7 @@ import {
   rmSync,
   statSync,
   writeFileSync,
+  writeSync,
 } from 'node:fs';
 import { constants } from 'node:os';
 import { dirname, isAbsolute, join, normalize, resolve, sep } from 'node:path';
@@ -64,12 +66,29 @@ interface Plan {
  * results say why nothing was written, if so; empty, the new set is complete.
  */
 export async function writeOutputDir(dir: string, files: readonly OutputFile[], inputs: readonly string[]): Promise<Result[]> {
-  const lock = lockDir(dir);
-  if ('problem' in lock) return [problem(dir, lock.problem)];
+  // From before the lock is made until after it is removed, a stop signal ends the run through
+  // this handler: it undoes what is staged, and process.exit removes the lock (its 'exit'
+  // listener). With no handler of ours, SIGINT during the plan killed node at once, and the lock
+  // stayed (attacker K1: 1 run of 40).
+  const stop: { undo?: (() => void) | undefined } = {};
+  const uninstall = onStopSignals((code) => {
+    try {
+      stop.undo?.();
+    } catch {
+      // What cannot be removed now, the next run removes (removeStaleTemps).
+    }
+    process.exit(code);
+  });
   try {
-    return await writeLocked(dir, files, inputs);
+    const lock = lockDir(dir);
+    if ('problem' in lock) return [problem(dir, lock.problem)];
+    try {
+      return await writeLocked(dir, files, inputs, stop);
+    } finally {
+      lock.release();
+    }
   } finally {
-    lock.release();
+    uninstall();
   }
 }
 
@@ -89,26 +108,31 @@ function lockDir(dir: string): { release: () => void } | { problem: string } {
     return { problem: `cannot make the directory (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); nothing was written` };
   }
   const path = join(dir, lockName);
+  const removeMadeDir = (): void => {
+    if (!made) return;
+    try {
+      rmdirSync(dir);
+    } catch {
+      // Not empty: the new set is in it.
+    }
+  };
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
-      writeFileSync(path, `${process.pid}\n`, { flag: 'wx' });
+      writeLock(path);
       const release = (): void => {
         process.off('exit', release);
         rmSync(path, { force: true });
-        if (made) {
-          try {
-            rmdirSync(dir);
-          } catch {
-            // Not empty: the new set is in it.
-          }
-        }
+        removeMadeDir();
       };
       // process.exit from a signal handler skips `finally`: the lock goes with the process.
       process.on('exit', release);
       return { release };
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      if (code !== 'EEXIST') return { problem: `cannot write the output there (${code ?? (error as Error).message}: ${path}); nothing was changed in it` };
+      if (code !== 'EEXIST') {
+        removeMadeDir();
+        return { problem: `cannot write the output there (${code ?? (error as Error).message}: ${path}); nothing was changed in it` };
+      }
       const holder = Number.parseInt(readIfAny(path) ?? '', 10);
       if (Number.isInteger(holder) && holder > 0 && holder !== process.pid && isRunning(holder)) {
         return {
@@ -131,6 +155,24 @@ function lockDir(dir: string): { release: () => void } | { problem: string } {
 
 const lockName = '.llsd-render.lock';
 
+/**
+ * Makes the lock holding this process's id, or throws (EEXIST: another run holds it). A lock made
+ * but not written (a full disk: ENOSPC, or EIO) is removed again before the error is thrown: an
+ * empty lock would block every run for 10 s, and stay in DIR.
+ */
+function writeLock(path: string): void {
+  const fd = openSync(path, 'wx');
+  try {
+    const text = Buffer.from(`${process.pid}\n`);
+    if (writeSync(fd, text) !== text.length) throw Object.assign(new Error('ENOSPC: the lock was written in part'), { code: 'ENOSPC' });
+  } catch (error) {
+    closeSync(fd);
+    rmSync(path, { force: true });
+    throw error;
+  }
+  closeSync(fd);
+}
+
 function readIfAny(path: string): string | undefined {
   try {
     return readFileSync(path, 'utf8').slice(0, 32);
@@ -139,12 +181,12 @@ function readIfAny(path: string): string | undefined {
   }
 }
 
-async function writeLocked(dir: string, files: readonly OutputFile[], inputs: readonly string[]): Promise<Result[]> {
+async function writeLocked(dir: string, files: readonly OutputFile[], inputs: readonly string[], stop: StopHook): Promise<Result[]> {
   const plan = planOutput(dir, files, inputs);
   if ('problems' in plan) return plan.problems;
   try {
     removeStaleTemps(dir, plan);
-    await stageAndCommit(dir, plan);
+    await stageAndCommit(dir, plan, stop);
   } catch (error) {
     // A failed rename names its target in `dest`: the file the user can look at.
     const e = error as NodeJS.ErrnoException & { dest?: string };
@@ -270,19 +312,20 @@ function readManifest(dir: string): { names: Set<string>; exists: boolean } | { 
 
 const manifestText = (targets: Plan['targets']): string => manifestHeader + targets.map((t) => `${t.file.name}\n`).join('');
 
+/** What a stop signal undoes before the process exits (set while files are staged). */
+interface StopHook {
+  undo?: (() => void) | undefined;
+}
+
 /** Stages every file, keeps the old ones aside, and commits; on any failure or signal, DIR is as it was. */
-async function stageAndCommit(dir: string, plan: Plan): Promise<void> {
+async function stageAndCommit(dir: string, plan: Plan, stop: StopHook): Promise<void> {
   const created: string[] = [];
   const staging = join(dir, stagingName(process.pid));
-  let phase: 'staging' | 'committed' = 'staging';
   const undo = (): void => {
     rmSync(staging, { recursive: true, force: true });
     removeEmptyDirs(created);
   };
-  const release = onStopSignals((code) => {
-    if (phase === 'staging') undo();
-    process.exit(code);
-  });
+  stop.undo = undo;
   try {
     makeDir(dir, created);
     mkdirSync(staging);
@@ -301,10 +344,11 @@ async function stageAndCommit(dir: string, plan: Plan): Promise<void> {
     const aside = new Map(replaced.map((path, i) => [path, keepAside(path, join(staging, `old-${i}`))]));
     for (const parent of new Set(plan.targets.map((t) => dirname(t.path)))) makeDir(parent, created);
     commit(moves, plan.stale, aside);
-    phase = 'committed';
+    // Committed: a signal from here on leaves the new set, and only the staging directory to tidy.
+    stop.undo = () => rmSync(staging, { recursive: true, force: true });
   } catch (error) {
     undo();
-    release();
+    stop.undo = undefined;
     throw error;
   }
   try {
@@ -312,9 +356,9 @@ async function stageAndCommit(dir: string, plan: Plan): Promise<void> {
   } catch {
     // The new set is in place; the next run removes what is left here (removeStaleTemps).
   }
+  stop.undo = undefined;
   // A signal that came during the commit is handled now, with the new set complete.
   await new Promise(setImmediate);
-  release();
 }
 
 /**

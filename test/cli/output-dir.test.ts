@@ -30,7 +30,7 @@ function temporaries(dir: string): string[] {
   const walk = (d: string): void => {
     for (const entry of readdirSync(d, { withFileTypes: true })) {
       const path = join(d, entry.name);
-      if (/\.tmp$|\.llsd-render-\d/.test(entry.name)) found.push(relative(dir, path));
+      if (/\.tmp$|\.llsd-render-\d|\.lock$/.test(entry.name)) found.push(relative(dir, path));
       if (entry.isDirectory()) walk(path);
     }
   };
@@ -182,6 +182,23 @@ describe('build -o DIR is all or nothing', () => {
     expect(snapshot(join(root, 'out'))).toEqual({ ...old, 'team-b': 'mine\n' });
   });
 
+  it('a full disk (ENOSPC, attacker K1: the lock was left), at the lock and while staging: exit 1 naming it, the old set, no lock or temporary file', () => {
+    const root = tempDir();
+    writeTree(root, { 'in/llsd.yaml': quickstartText() });
+    expect(run(['build', '-o', 'old', 'in'], { cwd: root }).status).toBe(0);
+    writeTree(root, { 'in/llsd.yaml': changedQuickstart(), 'in/second.yaml': readFixture('second-llsd.yaml') });
+    // 0 KB free: the lock is made but its pid cannot be written; 4 and 8 KB: the lock is written, a staged file is not.
+    for (const free of [0, 4, 8]) {
+      const r = onFullDisk(root, free, ['build', '-o', 'mnt/out', 'in']);
+      expect(r.status, `${free} KB free: ${r.stderr}`).toBe(1);
+      if (free === 0) expect(r.stderr).toContain('mnt/out/.llsd-render.lock');
+      const enospc = /^mnt\/out: cannot write the output there \(ENOSPC(?:: mnt\/out\/\S+)?\); nothing was changed in it$/;
+      expect(errorLines(r)).toEqual([expect.stringMatching(enospc)]);
+      expect(r.leftover, `${free} KB free`).toEqual([]);
+      expect(r.after, `${free} KB free`).toEqual(r.before);
+    }
+  });
+
   it('runs writing one DIR at once (attacker probe round 2: sets mixed): each run either writes its whole set with its list, or waits its turn', async () => {
     const root = tempDir();
     const apps = [1, 2, 3, 4, 5, 6];
@@ -297,8 +314,98 @@ describe('build -o DIR is all or nothing', () => {
       const after = snapshot(out);
       expect(JSON.stringify(after) === JSON.stringify(old) || isNewSet(after, old), 'DIR holds the complete old set or the complete new set').toBe(true);
     }, 180_000);
+
+    it('SIGINT at times spread from the making of the lock to the end (attacker K1: 1 of 40 left the lock): no lock or temporary file is ever left', async () => {
+      const root = tempDir();
+      const few = (model: string): string => many(model).split('\n---\n').slice(0, 400).join('\n---\n');
+      writeTree(root, { 'old/all.yaml': few('old-model'), 'new/all.yaml': few('new-model') });
+      expect(run(['build', '-o', 'out', 'old'], { cwd: root }).status).toBe(0);
+      const old = snapshot(join(root, 'out'));
+      // 0 ms lands while the run plans its files (before the fix, no handler of ours was there, and
+      // node died at once); the later ones while it stages, commits, and removes the lock.
+      const delays = [0, 0, 1, 2, 4, 8, 16, 32, 64, 128, 256, 512];
+      const outcomes: string[] = [];
+      for (const [i, delay] of delays.entries()) {
+        const out = join(root, `out-${i}`);
+        cpSync(join(root, 'out'), out, { recursive: true });
+        const { status, sawLock } = await signalAfterLock(['build', '-o', out, 'new'], root, out, 'SIGINT', delay);
+        expect(sawLock, `run ${i}: the lock was seen`).toBe(true);
+        expect(temporaries(out), `run ${i} (${delay} ms after the lock)`).toEqual([]);
+        // 0: the run had ended when the signal came.
+        expect([130, 0], `run ${i} (${delay} ms)`).toContain(status);
+        const after = snapshot(out);
+        const same = JSON.stringify(after) === JSON.stringify(old);
+        expect(same || isNewSet(after, old), `run ${i}: DIR holds the complete old set or the complete new set`).toBe(true);
+        outcomes.push(same ? 'old' : 'new');
+      }
+      // The signals fell both before and after the commit.
+      expect(outcomes).toContain('old');
+    }, 300_000);
   });
 });
+
+/**
+ * Starts the bundle, sends `signal` `delay` ms after its lock appears in `dir` (0: at once), and
+ * waits for it to end.
+ */
+function signalAfterLock(
+  args: string[],
+  cwd: string,
+  dir: string,
+  signal: NodeJS.Signals,
+  delay: number,
+): Promise<{ status: number | null; sawLock: boolean }> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(process.execPath, [bundlePath, ...args], { cwd, stdio: 'ignore' });
+    let sawLock = false;
+    const check = (): void => {
+      if (sawLock || !existsSync(join(dir, '.llsd-render.lock'))) return;
+      sawLock = true;
+      if (delay === 0) child.kill(signal);
+      else setTimeout(() => child.kill(signal), delay);
+    };
+    const watcher = watch(dir, check);
+    const timer = setInterval(check, 1);
+    child.on('error', reject);
+    child.on('exit', (status) => {
+      watcher.close();
+      clearInterval(timer);
+      resolvePromise({ status, sawLock });
+    });
+  });
+}
+
+/**
+ * Runs the bundle with cwd `root` and `root/old` copied to `mnt/out` on a 1 MiB tmpfs of its own that
+ * has `freeKb` KB left: as root in a new user and mount namespace (`unshare -rm`, no privilege
+ * needed), so the mount is gone when it ends. Returns the run's status and stderr, the files of
+ * DIR before and after (name: sha256), and what a run leaves behind (lock, temporary files).
+ */
+function onFullDisk(root: string, freeKb: number, args: string[]): RunResult & { before: string; after: string; leftover: string[] } {
+  const work = tempDir();
+  mkdirSync(join(root, 'mnt'), { recursive: true });
+  const script = `set -e
+mount -t tmpfs -o size=1m tmpfs mnt
+cp -r old mnt/out
+cd mnt/out && find . -type f | sort | xargs sha256sum > "$WORK/before" && cd ../..
+avail=$(df -k --output=avail mnt | tail -1)
+dd if=/dev/zero of=mnt/fill bs=1k count=$((avail - $FREE)) 2>/dev/null || true
+set +e
+"$NODE" "$BUNDLE" "$@" 2>"$WORK/stderr" >/dev/null
+echo $? > "$WORK/status"
+cd mnt/out && find . -type f | sort | xargs sha256sum > "$WORK/after"; find . -name '*.lock' -o -name '*.tmp' > "$WORK/leftover"
+`;
+  const r = spawnSync('unshare', ['-rm', 'sh', '-c', script, 'sh', ...args], {
+    cwd: root,
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH, WORK: work, FREE: String(freeKb), NODE: process.execPath, BUNDLE: requireBundle(), LLSD_RENDER_CODE_CACHE: 'off' },
+    timeout: 60_000,
+  });
+  if (r.status !== 0) throw new Error(`unshare -rm failed (${r.status}): ${r.stderr}`);
+  const read = (name: string): string => readFileSync(join(work, name), 'utf8');
+  const leftover = read('leftover').split('\n').filter((l) => l !== '');
+  return { status: Number(read('status')), signal: null, stdout: '', stderr: read('stderr'), before: read('before'), after: read('after'), leftover };
+}
 
 /** Runs the bundle as a user who is not root (root may write anything), or as this user when it is not root. */
 function runAs(args: string[], cwd: string): RunResult {

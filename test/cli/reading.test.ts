@@ -27,13 +27,13 @@ const tooLarge =
   'is larger than 1 MiB, the most llsd-render reads at once (parsing needs about 40 times that in memory): split the package, or set LLSD_RENDER_MAX_INPUT_MB';
 
 describe('symbolic links under a PATH', () => {
-  it('a linked file and a linked directory are read like the others, each file once', () => {
+  it('a linked file and a linked directory inside the PATH are read like the others, each file once', () => {
     const root = tempDir();
-    writeTree(root, { 'shared/b.yaml': llsd('linked-dir'), 'elsewhere/c.yaml': llsd('linked-file'), 'app/a.yaml': llsd('plain') });
-    symlinkSync('../shared', join(root, 'app/dir'));
-    symlinkSync('../elsewhere/c.yaml', join(root, 'app/file.yaml'));
+    writeTree(root, { 'app/shared/b.yaml': llsd('linked-dir'), 'app/elsewhere/c.yml': llsd('linked-file'), 'app/a.yaml': llsd('plain') });
+    symlinkSync('shared', join(root, 'app/dir'));
+    symlinkSync('elsewhere/c.yml', join(root, 'app/file.yaml'));
     // The same file again through a second link: read once, not reported as defined twice.
-    symlinkSync('../elsewhere/c.yaml', join(root, 'app/file-again.yaml'));
+    symlinkSync('../elsewhere/c.yml', join(root, 'app/shared/file-again.yaml'));
     const r = run(['build', 'app'], { cwd: root });
     expect(r.status, r.stderr).toBe(0);
     const deployments = parseStream(r.stdout).filter((o) => o.kind === 'Deployment').map((o) => o.metadata.name);
@@ -42,19 +42,74 @@ describe('symbolic links under a PATH', () => {
 
   it('a link to a directory that holds it (a loop) and a dangling link: one error each, exit 1, nothing printed', () => {
     const root = tempDir();
-    writeTree(root, { 'app/a.yaml': llsd('plain') });
-    symlinkSync('..', join(root, 'app/up'));
+    writeTree(root, { 'app/a.yaml': llsd('plain'), 'app/sub/b.yaml': llsd('sub') });
+    symlinkSync('..', join(root, 'app/sub/up'));
     symlinkSync('missing.yaml', join(root, 'app/gone.yaml'));
     symlinkSync('self.yaml', join(root, 'app/self.yaml'));
+    // No extension: it may be meant as a directory, which build would walk.
+    symlinkSync('../missing-base', join(root, 'app/base'));
     const r = run(['build', 'app'], { cwd: root });
     expectNoCrash(r);
     expect(r.status).toBe(1);
     expect(r.stdout).toBe('');
     expect(errorLines(r)).toEqual([
+      'app/base: is a symbolic link to "../missing-base", which does not exist: fix the link, or remove it',
       'app/gone.yaml: is a symbolic link to "missing.yaml", which does not exist: fix the link, or remove it',
       'app/self.yaml: is a symbolic link that leads back to itself (a loop): remove the link, or point it at a file or directory',
-      'app/up: is a symbolic link to "..", a directory that holds the link (a loop): remove the link, or point it elsewhere',
+      'app/sub/up: is a symbolic link to "..", a directory that holds the link (a loop): remove the link, or point it elsewhere',
     ]);
+  });
+
+  it('a dangling or looping link named like a file build never reads (NOTES.md) fails nothing (attacker D1)', () => {
+    const root = tempDir();
+    writeTree(root, { 'app/a.yaml': llsd('plain') });
+    symlinkSync('../NOTES.md', join(root, 'app/NOTES.md'));
+    symlinkSync('loop.json', join(root, 'app/loop.json'));
+    const r = run(['build', 'app'], { cwd: root });
+    expect(r.status, r.stderr).toBe(0);
+    expect(errorLines(r)).toEqual([]);
+    expect(parseStream(r.stdout).filter((o) => o.kind === 'Deployment').map((o) => o.metadata.name)).toEqual(['plain']);
+  });
+
+  it('a link out of the PATH, to a file or a directory, is refused naming the link and its target; nothing is read through it (attacker S1)', () => {
+    const root = tempDir();
+    const secret = 'apiVersion: v1\nkind: Secret\nmetadata: {name: outside}\nstringData: {token: from-outside}\n';
+    writeTree(root, { 'app/a.yaml': llsd('plain'), 'outside/s.yaml': secret, 'outside/more/c.yaml': llsd('outside-llsd') });
+    symlinkSync('../outside/s.yaml', join(root, 'app/innocent.yaml'));
+    symlinkSync('../outside/more', join(root, 'app/more'));
+    symlinkSync('/usr', join(root, 'app/usr'));
+    // Named like no file build reads, and leading to a file: never read, so no error either.
+    symlinkSync('../outside/s.yaml', join(root, 'app/notes.txt'));
+    for (const args of [['build', 'app'], ['validate', 'app'], ['convert', 'app']]) {
+      const r = run(args, { cwd: root });
+      expectNoCrash(r);
+      expect(r.status, args.join(' ')).toBe(1);
+      // validate prints its infos on stdout.
+      if (args[0] !== 'validate') expect(r.stdout).toBe('');
+      expect(r.stdout + r.stderr).not.toContain('from-outside');
+      expect(r.stdout + r.stderr).not.toContain('outside-llsd');
+      const why = 'llsd-render reads only what lies under the PATHs it is given, so that a package cannot pull in files from elsewhere';
+      expect(errorLines(r).filter((l) => !l.startsWith('app/a.yaml'))).toEqual([
+        `app/innocent.yaml: is a symbolic link to "../outside/s.yaml" (outside/s.yaml), which leads outside app: ${why}; copy the file into the package, ` +
+          'or pass outside/s.yaml as a PATH of its own',
+        `app/more: is a symbolic link to "../outside/more" (outside/more), which leads outside app: ${why}; copy that directory into the package, or pass ` +
+          'outside/more as a PATH of its own',
+        `app/usr: is a symbolic link to "/usr", which leads outside app: ${why}; copy that directory into the package, or pass /usr as a PATH of its own`,
+      ]);
+    }
+  });
+
+  it('what a PATH given on the command line leads to is followed: a link given as the PATH, and a link into another PATH given', () => {
+    const root = tempDir();
+    writeTree(root, { 'app/a.yaml': llsd('plain'), 'outside/c.yaml': llsd('outside-llsd'), 'real/b.yaml': llsd('through-link') });
+    symlinkSync('../outside/c.yaml', join(root, 'app/c.yaml'));
+    symlinkSync('real', join(root, 'linked-app'));
+    symlinkSync('outside/c.yaml', join(root, 'given.yaml'));
+    const r = run(['build', 'app', 'outside', 'linked-app', 'given.yaml'], { cwd: root });
+    expect(r.status, r.stderr).toBe(0);
+    const deployments = parseStream(r.stdout).filter((o) => o.kind === 'Deployment').map((o) => o.metadata.name);
+    // c.yaml is read once, at its first path.
+    expect(deployments).toEqual(['plain', 'outside-llsd', 'through-link']);
   });
 });
 
@@ -220,8 +275,10 @@ describe('a .yaml name under a PATH that is not a regular file (attacker probe: 
   it('a fifo and a link to /dev/zero: an error each, exit 1, nothing printed', () => {
     const root = tempDir();
     writeTree(root, { 'app/a.yaml': llsd('plain') });
-    symlinkSync('/dev/zero', join(root, 'app/zero.yaml'));
     expect(spawnSync('mkfifo', [join(root, 'app/pipe.yaml')]).status).toBe(0);
+    // A link inside the PATH to a fifo there (a link out of the PATH, to /dev/zero say, is refused as such).
+    expect(spawnSync('mkfifo', [join(root, 'app/fifo')]).status).toBe(0);
+    symlinkSync('fifo', join(root, 'app/zero.yaml'));
     const r = run(['build', 'app'], { cwd: root });
     expectNoCrash(r);
     expect(r.status).toBe(1);
@@ -229,7 +286,7 @@ describe('a .yaml name under a PATH that is not a regular file (attacker probe: 
     expect(errorLines(r)).toEqual([
       'app/pipe.yaml: is not a regular file (a device, a pipe or a socket): llsd-render reads files and directories under a PATH; give a pipe as a PATH of ' +
         'its own, or remove it',
-      'app/zero.yaml: is a symbolic link to "/dev/zero", not a regular file (a device, a pipe or a socket): llsd-render reads files and directories under a ' +
+      'app/zero.yaml: is a symbolic link to "fifo", not a regular file (a device, a pipe or a socket): llsd-render reads files and directories under a ' +
         'PATH; give a pipe as a PATH of its own, or remove it',
     ]);
   });
@@ -245,5 +302,27 @@ describe('stdout that cannot be written (attacker probe: a Node stack trace)', (
     expect(r.status).toBe(1);
     expect(r.stderr).toContain('llsd-render: cannot write the output to stdout (ENOSPC); what was written is incomplete\n');
     expect(r.stderr).not.toMatch(/\n\s+at |internal error|Node\.js v/);
+  });
+
+  it.each([
+    ['build', 'build app', 'the rest of the YAML stream'],
+    ['KRM', '< list.yaml', 'the rest of the ResourceList'],
+    ['convert', 'convert app', 'the rest of the output of convert'],
+  ])('%s piped to `head -c 10` (attacker E1: exit 0): exit 1, and stderr says what was not delivered', (_, args, what) => {
+    const root = tempDir();
+    // Far more than a pipe holds (64 KiB): the reader is gone before the writer is done.
+    const many = Array.from({ length: 300 }, (_, i) => llsd(`q${i}`));
+    writeTree(root, { 'app/all.yaml': many.join('\n---\n'), 'list.yaml': resourceList(many) });
+    const r = spawnSync('bash', ['-c', `node "${requireBundle()}" ${args} 2>stderr.txt | head -c 10 >/dev/null; echo "\${PIPESTATUS[0]}"; cat stderr.txt`], {
+      cwd: root,
+      encoding: 'utf8',
+    });
+    const [status, ...stderr] = r.stdout.split('\n');
+    expect(status).toBe('1');
+    expect(stderr).toContain(
+      `llsd-render: stdout was closed before the output was complete (EPIPE: its reader stopped reading); ${what} was not delivered, so what was read is ` +
+        'incomplete',
+    );
+    expect(r.stdout).not.toMatch(/\n\s+at |internal error|Node\.js v/);
   });
 });
