@@ -194,19 +194,23 @@ describe('values that were internal errors: rendered as meant, or one clear erro
 });
 
 describe('an explicit tag that changes what a value is: an error at the line naming the tag', () => {
-  const message = (tag: string, type: string): string =>
-    `the tag ${tag} makes this value ${type}, not what its text says; remove the tag, and quote the value if it is meant as text`;
+  const message = (tag: string, type: string, field: string): string =>
+    `the tag ${tag} makes the value of \`${field}\` ${type}, not what its text says; remove the tag, and quote the value if it is meant as text`;
 
   it('`apiVersion: !!bool v1` (it became `true`, exit 0) in build, validate and KRM', () => {
     const text = 'apiVersion: !!bool v1\nkind: ConfigMap\nmetadata:\n  name: cm\n';
     const dir = writeTree(tempDir(), { 'cm.yaml': text });
     for (const command of ['build', 'validate'] as const) {
-      expectOneError(run([command, dir]), command, new RegExp(`cm\\.yaml:1: not valid YAML: ${escaped(message('!!bool', 'a boolean'))} \\(column 13\\)$`));
+      expectOneError(
+        run([command, dir]),
+        command,
+        new RegExp(`cm\\.yaml:1: not valid YAML: ${escaped(message('!!bool', 'a boolean', 'apiVersion'))} \\(column 13\\)$`),
+      );
     }
     expectOneError(
       run([], { input: resourceList([text]) }),
       'krm',
-      new RegExp(`^stdin is not valid YAML \\(line 4\\): ${escaped(message('!!bool', 'a boolean'))} \\(column 17\\)$`),
+      new RegExp(`^stdin is not valid YAML \\(line 4\\): ${escaped(message('!!bool', 'a boolean', 'items[0].apiVersion'))} \\(column 17\\)$`),
     );
   });
 
@@ -215,10 +219,9 @@ describe('an explicit tag that changes what a value is: an error at the line nam
     ['!!float 1', '!!float', 'a number'],
     ['!!null ""', '!!null', 'null'],
     ['!!timestamp 2001-12-14', '!!timestamp', 'a date'],
-    ['!local 5', '!local', 'text'],
   ])('%s in a ConfigMap: an error', (value, tag, type) => {
     const r = run(['build', writeTree(tempDir(), { 'cm.yaml': configMap(`data:\n  k: ${value}\n`) })]);
-    expectOneError(r, 'build', new RegExp(`cm\\.yaml:6: not valid YAML: ${escaped(message(tag, type))} \\(column 6\\)$`));
+    expectOneError(r, 'build', new RegExp(`cm\\.yaml:6: not valid YAML: ${escaped(message(tag, type, 'data.k'))} \\(column 6\\)$`));
   });
 
   it('!!set in LLSD settings (it became `{}`): an error', () => {
@@ -226,7 +229,7 @@ describe('an explicit tag that changes what a value is: an error at the line nam
     expectOneError(
       run(['build', writeTree(tempDir(), { 'llsd.yaml': llsd })]),
       'build',
-      /not valid YAML: the tag !!set makes this value a set, which JSON and Kubernetes objects cannot hold; remove the tag \(column 14\)$/,
+      /not valid YAML: the tag !!set makes the value of `spec\.providers\.inference\.settings\.ids` a set, which JSON and Kubernetes objects cannot hold; remove the tag \(column 14\)$/,
     );
   });
 
@@ -407,5 +410,63 @@ describe('KRM mode: an invalid ResourceList apiVersion or kind is quoted in at m
     expect(r.status).toBe(1);
     expect(stderrLines(r)).toHaveLength(1);
     expect(stderrLines(r)[0]).toContain('config.kubernetes.io/v1 List\\nllama.yaml:1: forged;');
+  });
+});
+
+describe('a tag the user wrote on a value is value text: never quoted (issue 29 L1)', () => {
+  // `token: !Xy9-LIVE-secret` is a tag in YAML; the whole tag was quoted in the message in every mode.
+  const marker = 'Xy9-LIVE-secret';
+  const secretDoc = `apiVersion: v1\nkind: Secret\nmetadata:\n  name: creds\n  namespace: llama\nstringData:\n  token: !${marker}\n`;
+  const tokenLine = 7;
+  const says = (field: string): RegExp =>
+    new RegExp(
+      `the value of \`${escaped(field)}\` starts with \`!\`, which YAML reads as a tag \\(not repeated here: it may be part of a secret\\) that makes it ` +
+        `text, not what its text says; if the \`!\` is part of the text, quote the whole value \\('!…' or "!…"\\), else remove the tag \\(column \\d+\\)$`,
+    );
+
+  it.each(['build', 'validate', 'convert', 'convert --to ogx.io/v1beta1'])('%s: the field path, line and column, not the tag', (command) => {
+    const dir = writeTree(tempDir(), { 'llsd.yaml': quickstartText(), 'secret.yaml': secretDoc });
+    const r = run([...command.split(' '), dir]);
+    expectNoCrash(r);
+    expect(r.status, r.stderr).toBe(1);
+    expect(r.stderr).toMatch(new RegExp(`secret\\.yaml:${tokenLine}: not valid YAML: ${says('stringData.token').source}`, 'm'));
+    expect(r.stdout + r.stderr).not.toContain('Xy9');
+  });
+
+  it('KRM mode: the same, with the item\'s path in the ResourceList', () => {
+    const input = resourceList([quickstartText(), secretDoc]);
+    const r = run([], { input });
+    expectNoCrash(r);
+    expect(r.status).toBe(1);
+    expect(parseResourceList(r.stdout).results[0]?.message).toMatch(says('items[1].stringData.token'));
+    expect(r.stdout + r.stderr).not.toContain('Xy9');
+  });
+
+  it('image-labels: a config.yaml with `api_key: !…` names the field, not the tag', () => {
+    const config = 'version: 2\ndistro_name: starter\nproviders:\n  inference:\n    - provider_id: x\n      config:\n        api_key: !Xy9-LIVE-secret\n';
+    const file = join(tempDir(), 'config.yaml');
+    writeFileSync(file, config);
+    const r = run(['image-labels', file]);
+    expectNoCrash(r);
+    expect(r.status).toBe(1);
+    expect(r.stderr.trimEnd()).toMatch(says('providers.inference[0].config.api_key'));
+    expect(r.stderr).toMatch(/line 7/);
+    expect(r.stdout + r.stderr).not.toContain('Xy9');
+  });
+});
+
+describe('two documents without `---` between them (issue 29, new user)', () => {
+  // "the key apiVersion appears twice; keep only one" led the user to merge a Secret into the LLSD.
+  const secretDoc = 'apiVersion: v1\nkind: Secret\nmetadata:\n  name: creds\n  namespace: llama\nstringData:\n  token: t\n';
+  const text = `${quickstartText()}${secretDoc}`;
+  const second = text.split('\n').indexOf('apiVersion: v1') + 1;
+  const hint = /the key "apiVersion" appears twice at the top of this document: a `---` line is probably missing before this line, between two documents/;
+
+  it('build and KRM: one error, at the second object\'s first line, saying that a `---` is probably missing', () => {
+    const build = run(['build', writeTree(tempDir(), { 'llsd.yaml': text })]);
+    expectOneError(build, 'build', new RegExp(`llsd\\.yaml:${second}: not valid YAML: ${hint.source}`));
+    // In a ResourceList, the second object ran into the first item: a `- ` is missing.
+    const krm = run([], { input: resourceList([text]) });
+    expectOneError(krm, 'krm', /the key "apiVersion" appears twice in one item of `items`: a `- ` is probably missing before this line, between two objects/);
   });
 });
