@@ -470,3 +470,56 @@ describe('two documents without `---` between them (issue 29, new user)', () => 
     expectOneError(krm, 'krm', /the key "apiVersion" appears twice in one item of `items`: a `- ` is probably missing before this line, between two objects/);
   });
 });
+
+describe('NEL, line and paragraph separators are written escaped (issue 29 N1)', () => {
+  // `yaml` wrote them raw inside double quotes; PyYAML and kpt read a raw U+0085 as a line break
+  // folded to a space, so a pass-through ConfigMap changed on disk.
+  const data = { nel: 'x\u0085y', ls: 'x\u2028y', ps: 'p\u2029q', lead: '\u0085 lead', c1: 'a\u0090b' };
+  const cm = configMap('data:\n  nel: "x\\Ny"\n  ls: "x\\Ly"\n  ps: "p\\Pq"\n  lead: "\\N lead"\n  c1: "a\\u0090b"\n');
+
+  /** The documents of a YAML stream as PyYAML (llama-stack's reader, YAML 1.1) reads them, as JSON. */
+  function pyyaml(text: string): unknown[] {
+    const script = 'import json, sys, yaml\nprint(json.dumps(list(yaml.safe_load_all(sys.stdin.read()))))';
+    const r = spawnSync('python3', ['-c', script], { input: text, encoding: 'utf8' });
+    if (r.error || r.status !== 0)
+      throw new Error(`python3 with PyYAML is needed for this test (Debian: apt-get install python3-yaml): ${r.error?.message ?? r.stderr}`);
+    return JSON.parse(r.stdout) as unknown[];
+  }
+  const raw = /[\u0085\u2028\u2029\u0080-\u009f]/;
+
+  it('a pass-through ConfigMap in build and KRM: no raw character in the output, and PyYAML reads the values as we did', () => {
+    const build = run(['build', writeTree(tempDir(), { 'cm.yaml': cm })]);
+    expect(build.status, build.stderr).toBe(0);
+    expect(build.stdout).not.toMatch(raw);
+    expect((pyyaml(build.stdout)[0] as { data: unknown }).data).toEqual(data);
+    const krm = run([], { input: resourceList([cm]) });
+    expect(krm.status, krm.stderr).toBe(0);
+    expect(krm.stdout).not.toMatch(raw);
+    expect((pyyaml(krm.stdout)[0] as { items: Array<{ data: unknown }> }).items[0]?.data).toEqual(data);
+    // And what we write reads back the same through us (build of our own output).
+    const again = run(['build', writeTree(tempDir(), { 'cm.yaml': build.stdout })]);
+    expect(again.stdout).toBe(build.stdout);
+  });
+
+  it('kpt fn eval with the bundle as exec function: the file on disk keeps its values (PyYAML reads them back)', () => {
+    const kpt = requireTool('kpt');
+    const dir = writeTree(tempDir(), { 'Kptfile': 'apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: pkg\n', 'cm.yaml': cm });
+    const r = spawnSync(kpt, ['fn', 'eval', dir, '--exec', `${process.execPath} ${requireBundle()}`], { encoding: 'utf8' });
+    expect(r.status, r.stderr).toBe(0);
+    const written = readFileSync(join(dir, 'cm.yaml'), 'utf8');
+    expect(written).not.toMatch(raw);
+    expect((pyyaml(written)[0] as { data: unknown }).data).toEqual(data);
+  });
+
+  it('LLSD settings holding them: the generated config.yaml escapes them, and PyYAML reads the value back', () => {
+    const settings = '      settings:\n        fairness_header_attribute: "a\\Nb\\Lc\\Pd"\n';
+    const llsd = quickstartText().replace('      provider: vllm\n', `      provider: vllm\n${settings}`);
+    const r = run(['build', writeTree(tempDir(), { 'llsd.yaml': llsd })]);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).not.toMatch(raw);
+    const configMaps = pyyaml(r.stdout).filter((o) => (o as { kind?: string }).kind === 'ConfigMap') as Array<{ data: Record<string, string> }>;
+    const config = Object.values(configMaps[0]?.data ?? {})[0] ?? '';
+    expect(config).not.toMatch(raw);
+    expect(JSON.stringify(pyyaml(config)[0])).toContain(JSON.stringify('a\u0085b\u2028c\u2029d').slice(1, -1));
+  });
+});
