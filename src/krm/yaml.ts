@@ -245,7 +245,7 @@ interface NodeProblem {
    * changes a value's type (`tag` names it); a merge key `<<` without mappings to merge, or a
    * `!!merge` tag that is not on a key.
    */
-  kind: 'duplicate' | 'sequence' | 'mapping' | 'empty-key' | 'cycle' | 'unresolved' | 'tag' | 'merge' | 'merge-tag';
+  kind: 'duplicate' | 'sequence' | 'mapping' | 'empty-key' | 'cycle' | 'unresolved' | 'tag' | 'merge' | 'merge-tag' | 'surrogate';
   /** Where the node starts in the text. */
   offset: number;
   /** Where it ends. */
@@ -313,6 +313,7 @@ function checkNodes(root: Node | null, version: YamlVersion, onProblem: (problem
     const tag = tagProblem(node, version, false);
     if (tag) found('tag', node, tag);
     if (isScalar(node) && typeof node.value === 'symbol') found('merge-tag', node);
+    if (isScalar(node) && typeof node.value === 'string' && loneSurrogate.test(node.value)) found('surrogate', node);
     if (!isMap(node) && !isSeq(node)) return true;
     if (depth > maxDepth) return false;
     stack.push({ node, items: node.items as unknown[], next: 0, depth, keys: isMap(node) ? new Set() : undefined });
@@ -347,6 +348,7 @@ function checkNodes(root: Node | null, version: YamlVersion, onProblem: (problem
     else if (isMap(target) || isSeq(target)) found(isMap(target) ? 'mapping' : 'sequence', key);
     else if (isScalar(key)) {
       if (key.anchor) anchors.set(key.anchor, key);
+      if (typeof key.value === 'string' && loneSurrogate.test(key.value)) found('surrogate', key);
       const tag = tagProblem(key, version, true);
       if (tag) found('tag', key, tag);
       // A merge key (`<<` in YAML 1.1, `!!merge <<`) takes mappings only; toJS throws on anything else.
@@ -367,6 +369,9 @@ function checkNodes(root: Node | null, version: YamlVersion, onProblem: (problem
   }
   return { tooDeep: false, nodeProblems };
 }
+
+/** Half of a UTF-16 surrogate pair alone (in `u` mode a pair is one code point, so only a lone half matches). */
+const loneSurrogate = /\p{Cs}/u;
 
 /** What a merge key may merge: a mapping, an alias of one, or a sequence of those. */
 function mergeable(value: unknown, anchors: ReadonlyMap<string, unknown>): boolean {
@@ -621,6 +626,14 @@ function nodeProblem(problem: NodeProblem, text: string, lines: LineCounter, str
       );
     case 'merge':
       return at('a merge key `<<` must be followed by a mapping, an alias of one, or a list of them');
+    case 'surrogate': {
+      // An escape such as "\ud800" (YAML or JSON) with no partner: no character, so no UTF-8 can carry it (it became U+FFFD).
+      const field = problem.path.length > 0 ? `\`${pathText(problem.path)}\`` : 'this value';
+      return at(
+        `${field} holds an unpaired surrogate escape (such as \`\\ud800\` without the \`\\udc00\`-like half after it), which is no character and cannot ` +
+          'be written as UTF-8; write the character itself, or escape it whole (`\\U0001F600` in YAML, `\\ud83d\\ude00` in JSON)',
+      );
+    }
     case 'merge-tag':
       return at('the tag !!merge belongs on a `<<` key only; remove it, or quote the value');
     case 'tag': {

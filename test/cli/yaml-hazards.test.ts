@@ -523,3 +523,38 @@ describe('NEL, line and paragraph separators are written escaped (issue 29 N1)',
     expect(JSON.stringify(pyyaml(config)[0])).toContain(JSON.stringify('a\u0085b\u2028c\u2029d').slice(1, -1));
   });
 });
+
+describe('a lone surrogate escape is refused at read, at the field (issue 29 U1)', () => {
+  // `"\ud800"` (JSON or YAML) became U+FFFD through `convert --to v1alpha1`: the value changed silently.
+  const says = (field: string): RegExp =>
+    new RegExp(`\`${escaped(field)}\` holds an unpaired surrogate escape .* write the character itself, or escape it whole .*\\(column \\d+\\)$`);
+  const settings = '      settings:\n        fairness_header_attribute: "a\\ud800b"\n';
+  const yamlLlsd = quickstartText().replace('      provider: vllm\n', `      provider: vllm\n${settings}`);
+  const jsonLlsd = JSON.stringify({
+    apiVersion: 'llamastack.io/v1alpha2',
+    kind: 'LlamaStackDistribution',
+    metadata: { name: 'j', namespace: 'llama' },
+    spec: { distribution: { name: 'starter' }, providers: { inference: { provider: 'vllm', endpoint: 'http://v:8000/v1', settings: { x: 'MARK' } } } },
+  }).replace('MARK', '\\udc00');
+
+  it.each([
+    ['llsd.yaml', yamlLlsd, 'spec.providers.inference.settings.fairness_header_attribute'],
+    ['llsd.json', jsonLlsd, 'spec.providers.inference.settings.x'],
+  ])('%s: convert --to v1alpha1, build and KRM refuse it with the field path; nothing printed, no U+FFFD', (file, text, field) => {
+    // A JSON file is read when named (a folder gives its .yaml and .yml files).
+    const path = join(writeTree(tempDir(), { [file]: text }), file);
+    for (const args of [['convert', '--to', 'v1alpha1', path], ['build', path]]) {
+      const r = run(args);
+      expectOneError(r, 'build', says(field));
+      expect(r.stdout).not.toContain('\ufffd');
+    }
+    const krm = run([], { input: resourceList([yamlLlsd]) });
+    expectOneError(krm, 'krm', says(`items[0].spec.providers.inference.settings.fairness_header_attribute`));
+  });
+
+  it('a whole pair, escaped in two halves, is one character and passes', () => {
+    const r = run(['build', writeTree(tempDir(), { 'cm.yaml': configMap('data:\n  k: "\\ud83d\\ude00"\n') })]);
+    expect(r.status, r.stderr).toBe(0);
+    expect(parseStream(r.stdout)[0]).toMatchObject({ data: { k: '\u{1F600}' } });
+  });
+});
