@@ -182,7 +182,7 @@ function scalarText(value: unknown): ScalarText {
  */
 const needsEscapes = (value: string): boolean => value === '=' || /[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029\ufeff]/.test(value);
 
-function escapedDoubleQuoted(value: string): string {
+export function escapedDoubleQuoted(value: string): string {
   let out = '"';
   for (const char of value) {
     const code = char.codePointAt(0) as number;

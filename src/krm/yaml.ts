@@ -6,7 +6,7 @@
 //   so every consumer reads it exactly as it did before us.
 // - Strings we write are quoted whenever a YAML 1.1 reader (PyYAML in llama-stack, go-yaml v2 in
 //   parts of Kubernetes) or a YAML 1.2 reader would take the plain form for another type.
-import { emitPlainYaml } from './emit.js';
+import { emitPlainYaml, escapedDoubleQuoted } from './emit.js';
 import { explainSyntaxErrors, plainYamlMessage, withinCauses, type YamlError } from './yaml-syntax.js';
 import {
   Composer,
@@ -105,7 +105,7 @@ export function parseYamlStream(text: string): ParsedStream {
     const { tooDeep, nodeProblems } = checkNodes(node, '1.2', (problem) => {
       const { line, col } = lines.linePos(problem.offset);
       // A node problem where a syntax error was found follows from it (`- a` in a mapping is also a sequence key).
-      if (!withinCauses(causes, line)) found.push({ line, col, problem: () => nodeProblem(problem, text, lines) });
+      if (!withinCauses(causes, line)) found.push({ line, col, problem: () => nodeProblem(problem, text, lines, true) });
     });
     if (doc.errors.length > 0 || nodeProblems > 0) continue;
     const line = lines.linePos(doc.range[0]).line;
@@ -245,13 +245,19 @@ interface NodeProblem {
    * changes a value's type (`tag` names it); a merge key `<<` without mappings to merge, or a
    * `!!merge` tag that is not on a key.
    */
-  kind: 'duplicate' | 'sequence' | 'mapping' | 'empty-key' | 'cycle' | 'unresolved' | 'tag' | 'merge' | 'merge-tag';
+  kind: 'duplicate' | 'sequence' | 'mapping' | 'empty-key' | 'cycle' | 'unresolved' | 'tag' | 'merge' | 'merge-tag' | 'surrogate';
   /** Where the node starts in the text. */
   offset: number;
   /** Where it ends. */
   end: number;
-  /** For `tag`: the tag as written (`!!bool`), what it makes of the value, and whether the value is a collection. */
-  tag?: { name: string; type: string; collection: boolean };
+  /**
+   * For `tag`: the tag's name when it is one of YAML's own (`!!bool`; any other tag is text the
+   * user wrote on a value, and may be part of a secret), what it makes of the value, whether the
+   * value is a collection, and whether the tag is on a key.
+   */
+  tag?: { name?: string; type: string; collection: boolean; onKey: boolean };
+  /** Where the node is in the document: the keys (and list positions) from its root. */
+  path: Array<string | number>;
 }
 
 type YamlVersion = '1.1' | '1.2';
@@ -272,11 +278,22 @@ function checkNodes(root: Node | null, version: YamlVersion, onProblem: (problem
   const found = (kind: NodeProblem['kind'], node: unknown, tag?: NodeProblem['tag']): void => {
     const range = (node as { range?: [number, number, number] } | null)?.range ?? [0, 0];
     nodeProblems++;
-    onProblem({ kind, offset: range[0], end: range[1], ...(tag && { tag }) });
+    onProblem({ kind, offset: range[0], end: range[1], ...(tag && { tag }), path: pathHere() });
   };
+  /** The path of the item being visited: each open collection's current key or index (only made for a problem). */
+  const pathHere = (): Array<string | number> =>
+    stack.map((frame) => {
+      const item = frame.items[frame.next - 1];
+      if (!isPair(item)) return frame.next - 1;
+      return isScalar(item.key) ? String(item.key.value) : isAlias(item.key) ? `*${item.key.source}` : '?';
+    });
   // Anchors seen so far: the walk is in document order, so an alias names the last one before it.
   const anchors = new Map<string, unknown>();
   let emptyKeySeen = false;
+  // Objects (a document's root, an item of a ResourceList) with a key twice: two objects run together.
+  const duplicateObjects = new Set<unknown>();
+  /** Whether the mapping walked is an object: a document's root, or an item of a ResourceList's `items`. */
+  const objectLevel = (): boolean => stack.length === 1 || (stack.length === 3 && isSeq(stack[1]?.node) && pathHere()[0] === 'items');
   // The collections being walked: an alias to one of them is inside the node of its own anchor.
   const open = new Set<unknown>();
   // One frame per open collection, with the next item to visit.
@@ -293,9 +310,10 @@ function checkNodes(root: Node | null, version: YamlVersion, onProblem: (problem
       return true;
     }
     if (isNode(node) && node.anchor) anchors.set(node.anchor, node);
-    const tag = tagProblem(node, version);
+    const tag = tagProblem(node, version, false);
     if (tag) found('tag', node, tag);
     if (isScalar(node) && typeof node.value === 'symbol') found('merge-tag', node);
+    if (isScalar(node) && typeof node.value === 'string' && loneSurrogate.test(node.value)) found('surrogate', node);
     if (!isMap(node) && !isSeq(node)) return true;
     if (depth > maxDepth) return false;
     stack.push({ node, items: node.items as unknown[], next: 0, depth, keys: isMap(node) ? new Set() : undefined });
@@ -330,20 +348,30 @@ function checkNodes(root: Node | null, version: YamlVersion, onProblem: (problem
     else if (isMap(target) || isSeq(target)) found(isMap(target) ? 'mapping' : 'sequence', key);
     else if (isScalar(key)) {
       if (key.anchor) anchors.set(key.anchor, key);
-      const tag = tagProblem(key, version);
+      if (typeof key.value === 'string' && loneSurrogate.test(key.value)) found('surrogate', key);
+      const tag = tagProblem(key, version, true);
       if (tag) found('tag', key, tag);
       // A merge key (`<<` in YAML 1.1, `!!merge <<`) takes mappings only; toJS throws on anything else.
       if (typeof key.value === 'symbol' && !mergeable(item.value, anchors)) found('merge', key);
       // NaN is not `===` to itself, so yaml never took `.nan` keys for duplicates; a Set would.
       if (frame.keys && !Number.isNaN(key.value)) {
-        if (frame.keys.has(key.value)) found('duplicate', key);
-        else frame.keys.add(key.value);
+        if (!frame.keys.has(key.value)) frame.keys.add(key.value);
+        // Keys twice at the top of a document are mostly two documents without `---` between
+        // them: said once, at the first (the keys after it follow from it).
+        else if (!objectLevel()) found('duplicate', key);
+        else if (!duplicateObjects.has(frame.node)) {
+          duplicateObjects.add(frame.node);
+          found('duplicate', key);
+        } else nodeProblems++;
       }
     }
     if (!enter(item.value, frame.depth + 1)) return { tooDeep: true, nodeProblems };
   }
   return { tooDeep: false, nodeProblems };
 }
+
+/** Half of a UTF-16 surrogate pair alone (in `u` mode a pair is one code point, so only a lone half matches). */
+const loneSurrogate = /\p{Cs}/u;
 
 /** What a merge key may merge: a mapping, an alias of one, or a sequence of those. */
 function mergeable(value: unknown, anchors: ReadonlyMap<string, unknown>): boolean {
@@ -360,7 +388,7 @@ const harmlessTags = new Set(['str', 'binary', 'map', 'seq', 'merge'].map((name)
  * `!!int "7"` is 7, `!foo 5` is "5"), or a value no JSON holds (`!!timestamp`, `!!set`, `!!omap`,
  * `!!pairs`): what the tag is and what it makes of the value.
  */
-function tagProblem(node: unknown, version: YamlVersion): NodeProblem['tag'] | undefined {
+function tagProblem(node: unknown, version: YamlVersion, onKey: boolean): NodeProblem['tag'] | undefined {
   if (!isNode(node) || !node.tag || harmlessTags.has(node.tag)) return undefined;
   const name = node.tag.startsWith(yamlTag) ? node.tag.slice(yamlTag.length) : undefined;
   let type: string | undefined;
@@ -372,11 +400,12 @@ function tagProblem(node: unknown, version: YamlVersion): NodeProblem['tag'] | u
     const tagged = typeName(node.value);
     if (tagged !== untagged || (expected !== undefined && expected !== tagged)) type = expected ?? tagged;
   } else if (name !== undefined) {
-    type = collectionTagTypes[name] ?? `a ${name} collection`;
+    type = collectionTagTypes[name] ?? 'a collection of a kind JSON does not have';
   }
   if (type === undefined) return undefined;
-  const written = name === undefined ? node.tag : `!!${name}`;
-  return { name: written.length > 40 ? `${written.slice(0, 37)}...` : written, type, collection: !isScalar(node) };
+  // Only YAML's own tags are named: any other is text the user wrote (`token: !Xy9secret` is a tag).
+  const known = name !== undefined && (name in scalarTagTypes || name in collectionTagTypes);
+  return { ...(known && { name: `!!${name}` }), type, collection: !isScalar(node), onKey };
 }
 
 /** What the core tags make of a scalar. */
@@ -443,8 +472,26 @@ export function prepareForOutput(node: Node): void {
         // the verbatim writer must write it: `!!int 7` is written `7`.
         delete n.tag;
       }
+      escapeForReaders(n);
     },
   });
+}
+
+/**
+ * Characters `yaml` writes raw inside double quotes that other readers change or refuse: NEL
+ * (U+0085), which PyYAML and kpt read as a line break folded to a space, the line and paragraph
+ * separators (U+2028, U+2029), DEL and the other C1 controls (PyYAML refuses them), and a BOM.
+ */
+const changedByReaders = /[\x7f-\x9f\u2028\u2029\ufeff]/;
+
+/** A string scalar holding such a character, made to be written double-quoted with each of them escaped (as emit.ts writes them). */
+function escapeForReaders(node: unknown): void {
+  if (!isScalar(node) || typeof node.value !== 'string' || !changedByReaders.test(node.value)) return;
+  node.value = new Verbatim(escapedDoubleQuoted(node.value));
+  delete node.type;
+  delete node.format;
+  // `!!str` (or a tag of the user's own on text) says what the quotes say: the value is text.
+  delete node.tag;
 }
 
 /** Serialises one document: plain values become nodes, nodes are written as they are. */
@@ -462,7 +509,14 @@ export function stringifyYaml(value: unknown): string {
   }
   const fast = emitPlainYaml(value);
   if (fast !== undefined) return fast;
-  return new Document(value, writeOptions).toString(toStringOptions);
+  return escapedDocument(value, writeOptions).toString(toStringOptions);
+}
+
+/** A Document of plain values, its strings escaped for other readers (escapeForReaders). */
+function escapedDocument(value: unknown, options: typeof writeOptions): Document {
+  const doc = new Document(value, options);
+  visit(doc, { Scalar: (_key, node) => escapeForReaders(node) });
+  return doc;
 }
 
 const writeOptions = { customTags: [verbatimTag], compat: 'yaml-1.1' as const, version: '1.2' as const, aliasDuplicateObjects: false };
@@ -472,8 +526,7 @@ let nodeWriter: Document | undefined;
 export function stringifyPlainYaml(value: unknown): string {
   const fast = emitPlainYaml(value);
   if (fast !== undefined) return fast;
-  const doc = new Document(value, { compat: 'yaml-1.1', version: '1.2', aliasDuplicateObjects: false });
-  return doc.toString(toStringOptions);
+  return escapedDocument(value, writeOptions).toString(toStringOptions);
 }
 
 /** Parses a llama-stack config file as the server does: YAML 1.1 (PyYAML), single document. */
@@ -487,7 +540,7 @@ export function parseYaml11(text: string): { value: unknown; problem?: YamlProbl
   if (cause) return { value: undefined, problem: { message: withColumn(cause.message, cause.col), line: cause.line } };
   let problem: NodeProblem | undefined;
   const { tooDeep } = checkNodes((first?.contents as Node | null) ?? null, '1.1', (found) => (problem ??= found));
-  if (problem) return { value: undefined, problem: nodeProblem(problem, text, lines) };
+  if (problem) return { value: undefined, problem: nodeProblem(problem, text, lines, false) };
   if (docs.length > 1) return { value: undefined, problem: { message: 'must hold a single YAML document' } };
   if (tooDeep) return { value: undefined, problem: { message: `nests collections more than ${maxDepth} levels deep` } };
   try {
@@ -550,12 +603,13 @@ function quotedKey(name: string): string {
   return JSON.stringify(name.length > 100 ? `${name.slice(0, 97)}...` : name);
 }
 
-function nodeProblem(problem: NodeProblem, text: string, lines: LineCounter): YamlProblem {
+/** `stream`: the text may hold several documents (a `---` may be missing between two). */
+function nodeProblem(problem: NodeProblem, text: string, lines: LineCounter, stream: boolean): YamlProblem {
   const { line, col } = lines.linePos(problem.kind === 'tag' ? tagOffset(text, problem.offset) : problem.offset);
   const at = (message: string): YamlProblem => ({ message: `${message} (column ${col})`, line });
   switch (problem.kind) {
     case 'duplicate':
-      return duplicateKey(problem, text, lines);
+      return duplicateKey(problem, text, lines, stream);
     case 'sequence':
     case 'mapping':
       // Not quoted: a collection key holds values, and those may be secrets.
@@ -572,32 +626,75 @@ function nodeProblem(problem: NodeProblem, text: string, lines: LineCounter): Ya
       );
     case 'merge':
       return at('a merge key `<<` must be followed by a mapping, an alias of one, or a list of them');
+    case 'surrogate': {
+      // An escape such as "\ud800" (YAML or JSON) with no partner: no character, so no UTF-8 can carry it (it became U+FFFD).
+      const field = problem.path.length > 0 ? `\`${pathText(problem.path)}\`` : 'this value';
+      return at(
+        `${field} holds an unpaired surrogate escape (such as \`\\ud800\` without the \`\\udc00\`-like half after it), which is no character and cannot ` +
+          'be written as UTF-8; write the character itself, or escape it whole (`\\U0001F600` in YAML, `\\ud83d\\ude00` in JSON)',
+      );
+    }
     case 'merge-tag':
       return at('the tag !!merge belongs on a `<<` key only; remove it, or quote the value');
     case 'tag': {
-      const tag = problem.tag ?? { name: 'here', type: 'another type', collection: false };
-      if (tag.collection) return at(`the tag ${tag.name} makes this value ${tag.type}, which JSON and Kubernetes objects cannot hold; remove the tag`);
-      return at(`the tag ${tag.name} makes this value ${tag.type}, not what its text says; remove the tag, and quote the value if it is meant as text`);
+      const tag = problem.tag ?? { type: 'another type', collection: false, onKey: false };
+      const field = problem.path.length > 0 ? `\`${pathText(problem.path)}\`` : 'the document';
+      const what = tag.onKey ? `the key ${field}` : problem.path.length > 0 ? `the value of ${field}` : field;
+      if (tag.collection && tag.name)
+        return at(`the tag ${tag.name} makes ${what} ${tag.type}, which JSON and Kubernetes objects cannot hold; remove the tag`);
+      if (tag.collection) return at(`${what} has a tag (\`!\` and a name, not repeated here) that makes it ${tag.type}; remove the tag`);
+      if (tag.name)
+        return at(`the tag ${tag.name} makes ${what} ${tag.type}, not what its text says; remove the tag, and quote the value if it is meant as text`);
+      // The tag is not repeated: it is part of what the user wrote on the value, which may be a secret.
+      return at(
+        `${what} starts with \`!\`, which YAML reads as a tag (not repeated here: it may be part of a secret) that makes it ${tag.type}, not what its text ` +
+          `says; if the \`!\` is part of the text, quote the whole ${tag.onKey ? 'key' : 'value'} ('!…' or "!…"), else remove the tag`,
+      );
     }
   }
+}
+
+/** A field path for a message, as results write it (`spec.providers[0].id`), each key clipped: keys are names, but may be long. */
+function pathText(path: ReadonlyArray<string | number>): string {
+  let out = '';
+  for (const segment of path) {
+    if (typeof segment === 'number') out += `[${segment}]`;
+    else if (/^[A-Za-z_][A-Za-z0-9_-]{0,59}$/.test(segment)) out += out ? `.${segment}` : segment;
+    else out += `[${quotedKey(segment.length > 60 ? `${segment.slice(0, 57)}...` : segment)}]`;
+  }
+  return out;
 }
 
 /** Where the tag of a value at `offset` starts, when it is on the value's line (a node's range starts at its value). */
 function tagOffset(text: string, offset: number): number {
   const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
   const before = text.slice(lineStart, offset);
-  const tag = /!\S*\s+$/.exec(before);
+  const tag = /!\S*\s*$/.exec(before);
   return tag ? lineStart + tag.index : offset;
 }
 
-function duplicateKey(key: NodeProblem, text: string, lines: LineCounter): YamlProblem {
+function duplicateKey(key: NodeProblem, text: string, lines: LineCounter, stream: boolean): YamlProblem {
   // An empty key is placed before the blanks and comments ahead of its `:`; the `:` is what the user sees.
   const offset = key.end > key.offset ? key.offset : key.offset + (/^(?:\s|#.*)*/.exec(text.slice(key.offset, key.offset + 1000))?.[0].length ?? 0);
   // Named as written, so the user finds it (an empty key has no name).
   const end = text.indexOf('\n', offset);
   const name = key.end > key.offset ? /^\s*(?:-\s+)?("[^"]*"|'[^']*'|[^:#]+?)\s*:/.exec(text.slice(offset, end === -1 ? undefined : end))?.[1] : undefined;
-  return {
-    message: `the key ${name ? `${quotedKey(name.replace(/^["']|["']$/g, ''))} ` : ''}appears twice in one mapping; keep only one`,
-    line: lines.linePos(offset).line,
-  };
+  const named = name ? `${quotedKey(name.replace(/^["']|["']$/g, ''))} ` : '';
+  const { line } = lines.linePos(offset);
+  if (stream && key.path.length === 1) {
+    // At the top of a document (`apiVersion`, `kind`): "keep only one" would merge two objects into one.
+    return {
+      message: `the key ${named}appears twice at the top of this document: a \`---\` line is probably missing before this line, between two ` +
+        `documents (objects); add \`---\` on a line of its own above it. If it is one object, keep only one ${named || 'such key '}`.trimEnd(),
+      line,
+    };
+  }
+  if (stream && key.path.length === 3 && key.path[0] === 'items' && typeof key.path[1] === 'number') {
+    return {
+      message: `the key ${named}appears twice in one item of \`items\`: a \`- \` is probably missing before this line, between two objects; start ` +
+        `the second object with \`- \`, indented as the first. If it is one object, keep only one ${named || 'such key '}`.trimEnd(),
+      line,
+    };
+  }
+  return { message: `the key ${named}appears twice in one mapping; keep only one`, line };
 }

@@ -52,12 +52,17 @@ describe('duplicate keys, found in one pass', () => {
     expect(problems).toEqual([
       { message: 'the key "x" appears twice in one mapping; keep only one', line: 1 },
       { message: 'the key "c" appears twice in one mapping; keep only one', line: 5 },
-      { message: 'the key "e" appears twice in one mapping; keep only one', line: 7 },
+      {
+        message:
+          'the key "e" appears twice at the top of this document: a `---` line is probably missing before this line, between two documents (objects); ' +
+          'add `---` on a line of its own above it. If it is one object, keep only one "e"',
+        line: 7,
+      },
     ]);
   });
 
   it('keys are compared by value, as yaml compares them: 1 and 1.0 are the same key, 1 and "1" are not', () => {
-    expect(parseYamlStream('1: a\n1.0: b\n').problems).toEqual([{ message: 'the key "1.0" appears twice in one mapping; keep only one', line: 2 }]);
+    expect(parseYamlStream('k:\n  1: a\n  1.0: b\n').problems).toEqual([{ message: 'the key "1.0" appears twice in one mapping; keep only one', line: 3 }]);
     expect(parseYamlStream('1: a\n"1": b\n').problems).toEqual([]);
   });
 

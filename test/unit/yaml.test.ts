@@ -36,7 +36,10 @@ describe('parseYamlStream', () => {
   it('reports duplicate keys with their line', () => {
     const { problems } = parseYamlStream('a: 1\nb: 2\na: 3\n');
     expect(problems).toHaveLength(1);
-    expect(problems[0]?.message).toBe('the key "a" appears twice in one mapping; keep only one');
+    expect(problems[0]?.message).toBe(
+      'the key "a" appears twice at the top of this document: a `---` line is probably missing before this line, between two documents (objects); ' +
+        'add `---` on a line of its own above it. If it is one object, keep only one "a"',
+    );
     expect(problems[0]?.line).toBe(3);
   });
 
@@ -118,14 +121,36 @@ describe('aliases, merges and tags that would hang, crash or change a value (iss
     ['a: !!bool v1\n', '!!bool', 'a boolean', 4],
     ['a: !!int "7"\n', '!!int', 'a number', 4],
     ['a: !!float 1\n', '!!float', 'a number', 4],
-    ['- !local 5\n', '!local', 'text', 3],
-  ])('%j: the tag changes the value, an error naming it', (text, tag, type, column) => {
+  ])('%j: the tag changes the value, an error naming it and the field', (text, tag, type, column) => {
     expect(parseYamlStream(text).problems).toEqual([
       {
-        message: `the tag ${tag} makes this value ${type}, not what its text says; remove the tag, and quote the value if it is meant as text (column ` +
-          `${column})`,
+        message: `the tag ${tag} makes the value of \`a\` ${type}, not what its text says; remove the tag, and quote the value if it is meant as text ` +
+          `(column ${column})`,
         line: 1,
       },
+    ]);
+  });
+
+  it.each([
+    ['- !Xy9local 5\n', '`[0]`', 'text', 3],
+    ['a:\n  b: [x, !Xy9secret]\n', '`a.b[1]`', 'text', 10],
+    ['a: !Xy9secret\n', '`a`', 'text', 4],
+  ])('%j: a tag of the user\'s own is not named (it is text written on a value): the field and column instead', (text, field, type, column) => {
+    const problems = parseYamlStream(text).problems;
+    expect(problems).toEqual([
+      {
+        message:
+          `the value of ${field} starts with \`!\`, which YAML reads as a tag (not repeated here: it may be part of a secret) that makes it ${type}, not ` +
+          `what its text says; if the \`!\` is part of the text, quote the whole value ('!…' or "!…"), else remove the tag (column ${column})`,
+        line: text.split('\n').length - 1,
+      },
+    ]);
+    expect(JSON.stringify(problems)).not.toContain('Xy9');
+  });
+
+  it('a collection under an unknown !! tag: the tag not named either', () => {
+    expect(parseYamlStream('a: !!Xy9secret [x]\n').problems.map((p) => p.message)).toEqual([
+      'the value of `a` has a tag (`!` and a name, not repeated here) that makes it a collection of a kind JSON does not have; remove the tag (column 4)',
     ]);
   });
 
