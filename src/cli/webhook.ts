@@ -1,15 +1,16 @@
 // `llsd-render webhook`: the CRD conversion webhook, an HTTPS server on node:https. It answers
-// ConversionReview POSTs at `/convert` (and `/`) with `reviewConversion` (src/convert/conversion-review.ts)
-// and `GET /healthz` with 200; it stops gracefully on SIGTERM or SIGINT.
+// ConversionReview POSTs at `/convert` (and `/`) with `reviewConversionSteps` (src/convert/conversion-review.ts),
+// a slice of objects at a time, and `GET /healthz` with 200; it stops gracefully on SIGTERM or SIGINT.
 //
-// Every client is bounded (webhookLimits): the TLS handshake, the whole request (headers, body and
-// answer), the body of one request, the bodies of all requests together, and (parseReviewBody) how
-// deep a body nests. A client past a bound gets an HTTP answer where one can still be given, and
+// Every client is bounded (webhookLimits, docs/api.md): the TLS handshake, the whole request (headers,
+// body and answer), the weight of one body (its size, or its JSON values counted before it is
+// parsed), the weight of all bodies together, how deep a body nests (parseReviewBody) and how many
+// objects a review holds. A client past a bound gets an HTTP answer where one can still be given, and
 // its connection is closed; no client can hold the server's memory or a connection for longer.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer, type Server } from 'node:https';
 import type { Socket } from 'node:net';
-import { parseReviewBody, reviewConversion } from '../convert/conversion-review.js';
+import { countJsonValues, parseReviewBody, reviewConversionSteps, type ReviewAnswer } from '../convert/conversion-review.js';
 import type { ExitCode } from '../krm/result.js';
 import { readInputFile } from './files.js';
 
@@ -22,7 +23,7 @@ export interface WebhookOptions {
 
 type Env = Readonly<Record<string, string | undefined>>;
 
-/** The bounds on every client, from the environment (docs/render-options.md "Environment", `webhook --help`). */
+/** The bounds on every client, from the environment (docs/api.md, `webhook --help`). */
 export interface WebhookLimits {
   /** A request ends this long after its first byte: headers, body and the answer taken. */
   requestTimeoutMs: number;
@@ -45,12 +46,19 @@ const limitVariables = [
 ] as const;
 
 const maxScaled = 2 ** 31 - 1;
-/** Slow headers alone are cut sooner than the whole request: a real client sends them at once. */
-const maxHeadersTimeoutMs = 10_000;
 /** How long in-flight requests may take to finish after a stop signal. */
 const stopGraceMs = 10_000;
+/**
+ * What a JSON value weighs against the body limits, in bytes: parsed, a value takes tens of bytes
+ * whatever its text (an empty object about 35 times its 2 bytes).
+ */
+const valueWeight = 64;
+/** How long a conversion runs before the server answers other requests. */
+const sliceMs = 10;
 /** How long a connection past its deadline may take to receive the 408 before it is cut. */
 const lastWordMs = 250;
+/** How long after the deadline Node's own request timeout cuts a request that enforceDeadline did not. */
+const nodeBackstopMs = 1000;
 
 /** The limits set in `env`, or why one of its values cannot be used. */
 export function webhookLimits(env: Env): { ok: true; limits: WebhookLimits } | { ok: false; message: string } {
@@ -122,8 +130,13 @@ export async function serveWebhook(options: WebhookOptions, log: (line: string) 
         key,
         // A hard bound from the TCP connection, not an idle timer: a trickled ClientHello is cut too.
         handshakeTimeout: limits.handshakeTimeoutMs,
-        headersTimeout: Math.min(maxHeadersTimeoutMs, limits.requestTimeoutMs),
-        requestTimeout: limits.requestTimeoutMs,
+        // One deadline for the whole request, headers included, as documented: the API server sends
+        // its headers at once, and a client that trickles them is cut when any slow request is.
+        headersTimeout: limits.requestTimeoutMs,
+        // After the headers, enforceDeadline cuts the request at the deadline, with the reason and a
+        // log line; Node's own cut (a bare 408) comes a second later, only for what it missed. Both
+        // at the same time raced: under load Node's could win, and the reason went unsaid.
+        requestTimeout: limits.requestTimeoutMs + nodeBackstopMs,
         // Node checks these two timeouts only this often (default every 30 s, which made a 30 s
         // timeout fire at up to 60 s).
         connectionsCheckingInterval: Math.max(1, Math.min(1000, Math.floor(limits.requestTimeoutMs / 4))),
@@ -189,7 +202,7 @@ function handle(request: IncomingMessage, response: ServerResponse, context: Con
   }
   if (path !== '/convert' && path !== '/') return reply(response, 404, `no such path "${path}": POST ConversionReviews to /convert\n`);
   if (request.method !== 'POST') return reply(response, 405, 'POST a ConversionReview\n', { allow: 'POST' });
-  readBody(request, response, context, (text) => answerReview(text, response, context.log));
+  readBody(request, response, context, (body, hold) => answerReview(body, hold, response, context));
 }
 
 /**
@@ -222,7 +235,12 @@ function enforceDeadline(request: IncomingMessage, response: ServerResponse, con
  * concurrent large bodies are refused at once instead of all being read halfway. The share goes
  * back when the answer is done.
  */
-function readBody(request: IncomingMessage, response: ServerResponse, context: Context, onBody: (text: string) => void): void {
+function readBody(
+  request: IncomingMessage,
+  response: ServerResponse,
+  context: Context,
+  onBody: (body: Buffer, hold: (bytes: number) => boolean) => void,
+): void {
   const { limits, budget, log } = context;
   let held = 0;
   response.once('close', () => budget.give(held));
@@ -237,20 +255,9 @@ function readBody(request: IncomingMessage, response: ServerResponse, context: C
       connection: 'close',
     });
   };
-  const busy = (): void => {
-    log('llsd-render webhook: 503: too many request bytes in flight');
-    // The connection stays: Node reads the rest of the body (at most maxBodyBytes) and drops it, so
-    // the client gets this answer rather than a reset while it still writes.
-    reply(
-      response,
-      503,
-      `the webhook holds ${limits.maxInFlightBytes} bytes of request bodies at once (LLSD_RENDER_WEBHOOK_MAX_INFLIGHT_MB), and other requests hold them ` +
-        `now: retry\n`,
-      {
-        'retry-after': '1',
-      },
-    );
-  };
+  // The connection stays: Node reads the rest of the body (at most maxBodyBytes) and drops it, so
+  // the client gets this answer rather than a reset while it still writes.
+  const busy = (): void => replyBusy(response, context);
 
   // Node's parser has refused a Content-Length that is not a number; none (chunked) declares 0.
   const declared = Number(request.headers['content-length'] ?? 0) || 0;
@@ -285,34 +292,79 @@ function readBody(request: IncomingMessage, response: ServerResponse, context: C
   });
   request.on('end', () => {
     if (refused || response.headersSent) return;
-    const text = body.toString('utf8', 0, size);
+    const read = body.subarray(0, size);
     body = Buffer.alloc(0);
-    onBody(text);
+    onBody(read, hold);
   });
 }
 
-function answerReview(text: string, response: ServerResponse, log: (line: string) => void): void {
-  const parsed = parseReviewBody(text);
+function replyBusy(response: ServerResponse, { limits, log }: Context): void {
+  log('llsd-render webhook: 503: too many request bytes in flight');
+  reply(
+    response,
+    503,
+    `the webhook holds ${limits.maxInFlightBytes} bytes of request bodies at once (LLSD_RENDER_WEBHOOK_MAX_INFLIGHT_MB), and other requests hold them ` +
+      `now: retry\n`,
+    { 'retry-after': '1' },
+  );
+}
+
+/**
+ * Answers a body that was read whole. Before it is parsed, its JSON values are counted: a body
+ * weighs its size or `valueWeight` bytes per value, whichever is more, and must weigh at most
+ * `maxBodyBytes` (413), and its weight beyond the bytes already held must fit in the in-flight
+ * budget (503). So parsing and converting all bodies in flight costs a bounded amount of memory,
+ * whatever they hold. The conversion then runs in slices of `sliceMs`, and the server answers other
+ * requests between them.
+ */
+function answerReview(body: Buffer, hold: (bytes: number) => boolean, response: ServerResponse, context: Context): void {
+  const { limits, log } = context;
+  const maxValues = Math.floor(limits.maxBodyBytes / valueWeight);
+  const values = countJsonValues(body, maxValues);
+  if (values > maxValues) {
+    log(`llsd-render webhook: 413: the request body holds more than ${maxValues} JSON values`);
+    return reply(
+      response,
+      413,
+      `the request body holds more than ${maxValues} JSON values, the most the webhook reads (one per ${valueWeight} bytes of ` +
+        `LLSD_RENDER_WEBHOOK_MAX_BODY_MB): send ConversionReviews of LlamaStackDistributions, or fewer of them at once\n`,
+    );
+  }
+  if (!hold(Math.max(0, values * valueWeight - body.length))) return replyBusy(response, context);
+  const parsed = parseReviewBody(body.toString('utf8'));
   if (!parsed.ok) {
     // Only what is before the colon: the rest may quote the body.
     log(`llsd-render webhook: 400: ${parsed.message.split(':')[0]}`);
     return reply(response, 400, `${parsed.message}\n`);
   }
-  let answer: ReturnType<typeof reviewConversion>;
-  try {
-    answer = reviewConversion(parsed.body);
-  } catch (error) {
-    // Only a bug gets here; say so without a stack trace.
-    log(`llsd-render webhook: 500: internal error: ${(error as Error).message}`);
-    return reply(response, 500, `internal error: ${(error as Error).message}\n`);
-  }
-  if (!answer.ok) {
-    log(`llsd-render webhook: 400: ${answer.message}`);
-    return reply(response, 400, `${answer.message}\n`);
-  }
-  const result = (answer.review.response as { result: { status: string; message?: string } }).result;
-  if (result.status !== 'Success') log(`llsd-render webhook: conversion failed: ${result.message ?? ''}`);
-  reply(response, 200, JSON.stringify(answer.review), { 'content-type': 'application/json' });
+  const steps = reviewConversionSteps(parsed.body);
+  const slice = (): void => {
+    // The client went away, or the deadline answered 408: the rest of the work is for nobody.
+    if (response.headersSent || response.destroyed) return;
+    let answer: ReviewAnswer;
+    try {
+      const end = Date.now() + sliceMs;
+      let step = steps.next();
+      while (!step.done && Date.now() < end) step = steps.next();
+      if (!step.done) {
+        setImmediate(slice);
+        return;
+      }
+      answer = step.value;
+    } catch (error) {
+      // Only a bug gets here; say so without a stack trace.
+      log(`llsd-render webhook: 500: internal error: ${(error as Error).message}`);
+      return reply(response, 500, `internal error: ${(error as Error).message}\n`);
+    }
+    if (!answer.ok) {
+      log(`llsd-render webhook: 400: ${answer.message}`);
+      return reply(response, 400, `${answer.message}\n`);
+    }
+    const result = (answer.review.response as { result: { status: string; message?: string } }).result;
+    if (result.status !== 'Success') log(`llsd-render webhook: conversion failed: ${result.message ?? ''}`);
+    reply(response, 200, JSON.stringify(answer.review), { 'content-type': 'application/json' });
+  };
+  slice();
 }
 
 function reply(response: ServerResponse, status: number, body: string, headers: Record<string, string> = {}): void {

@@ -59,7 +59,58 @@ export function nestsDeeperThan(text: string, limit: number): boolean {
   return false;
 }
 
+/**
+ * The most objects one review may hold. The API server sends one object per write and one page of
+ * a list per read (kubectl lists 500 at a time); only an unpaged list of a huge collection holds
+ * more, and converting it would hold the webhook (and all its memory) for seconds.
+ */
+export const maxReviewObjects = 10_000;
+
+/** The answer to a ConversionReview, converting all its objects at once. */
+/**
+ * How many JSON values (objects, lists, strings, numbers, booleans and nulls; not the keys) `bytes`
+ * holds, counted up to `limit + 1`: one linear pass outside strings that allocates nothing, run
+ * before the body is parsed. Parsed, a value takes tens of bytes whatever its text (`{}` about 35
+ * times its 2 bytes), so the count bounds what parsing and converting a body can cost.
+ */
+export function countJsonValues(bytes: Uint8Array, limit: number): number {
+  let values = 0;
+  let inString = false;
+  // The last byte outside strings that is not white space: a scalar starts after `[`, `,` or `:`.
+  let last = comma;
+  for (let i = 0; i < bytes.length; i++) {
+    const c = bytes[i] as number;
+    if (inString) {
+      if (c === backslash) i++;
+      else if (c === quote) inString = false;
+      continue;
+    }
+    if (c === space || c === tab || c === newline || c === carriageReturn) continue;
+    if (c === quote) {
+      inString = true;
+      values++;
+    } else if (c === openBrace || c === openBracket) values++;
+    else if (c === colon) values--; // the string before it was a key
+    else if ((last === openBracket || last === comma || last === colon) && c !== closeBracket && c !== closeBrace && c !== comma) values++;
+    if (values > limit) return values;
+    last = c;
+  }
+  return values;
+}
+
 export function reviewConversion(body: unknown): ReviewAnswer {
+  const steps = reviewConversionSteps(body);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/**
+ * The answer to a ConversionReview, one object per step: the webhook runs a few steps at a time
+ * and answers other requests (`/healthz` among them) in between, so a large review never blocks it.
+ */
+export function* reviewConversionSteps(body: unknown): Generator<undefined, ReviewAnswer, undefined> {
   if (!isPlainObject(body) || body.kind !== conversionReviewKind || body.apiVersion !== conversionReviewApiVersion) {
     return { ok: false, message: `the request body must be an ${conversionReviewApiVersion} ${conversionReviewKind}` };
   }
@@ -69,6 +120,14 @@ export function reviewConversion(body: unknown): ReviewAnswer {
   if (typeof uid !== 'string' || uid === '') return { ok: false, message: 'the ConversionReview `request.uid` must be a non-empty string' };
   if (typeof desiredAPIVersion !== 'string') return { ok: false, message: 'the ConversionReview `request.desiredAPIVersion` must be a string' };
   if (!Array.isArray(objects)) return { ok: false, message: 'the ConversionReview `request.objects` must be a list' };
+  if (objects.length > maxReviewObjects) {
+    return answer(uid, {
+      status: 'Failure',
+      message:
+        `request.objects holds ${objects.length} objects, more than the ${maxReviewObjects} the webhook converts in one review: list ` +
+        `LlamaStackDistributions in pages (kubectl does, 500 at a time, unless --chunk-size=0)`,
+    });
+  }
 
   const converted: unknown[] = [];
   for (const [index, object] of objects.entries()) {
@@ -79,6 +138,7 @@ export function reviewConversion(body: unknown): ReviewAnswer {
       return answer(uid, { status: 'Failure', message: `${describe(object, index)}: ${message}` });
     }
     converted.push(result);
+    yield;
   }
   return answer(uid, { status: 'Success' }, converted);
 }
@@ -106,3 +166,9 @@ const openBracket = 0x5b;
 const closeBracket = 0x5d;
 const openBrace = 0x7b;
 const closeBrace = 0x7d;
+const comma = 0x2c;
+const colon = 0x3a;
+const space = 0x20;
+const tab = 0x09;
+const newline = 0x0a;
+const carriageReturn = 0x0d;

@@ -1,6 +1,14 @@
 // The conversion webhook's pure part: ConversionReview in, ConversionReview (or HTTP 400) out.
 import { describe, expect, it } from 'vitest';
-import { maxBodyDepth, nestsDeeperThan, parseReviewBody, reviewConversion } from '../../src/convert/conversion-review.js';
+import {
+  countJsonValues,
+  maxBodyDepth,
+  maxReviewObjects,
+  nestsDeeperThan,
+  parseReviewBody,
+  reviewConversion,
+  reviewConversionSteps,
+} from '../../src/convert/conversion-review.js';
 import { conversionAnnotation } from '../../src/llsd/conversion.js';
 
 type Plain = Record<string, unknown>;
@@ -209,5 +217,72 @@ describe('a failure message quotes the object bounded and on one line (attacker 
     expect(message.length).toBeLessThan(4200);
     expect(message).not.toMatch(/[\x00-\x1f]/);
     expect(message).toContain('\\x1b\\n');
+  });
+});
+
+describe('countJsonValues (issue 29, W1: what a body costs, before it is parsed)', () => {
+  const count = (text: string, limit = 1_000_000): number => countJsonValues(Buffer.from(text), limit);
+  /** The values JSON.parse makes of `text`: every object, list and scalar, keys not counted. */
+  const parsedValues = (value: unknown): number =>
+    Array.isArray(value)
+      ? value.reduce((sum: number, v) => sum + parsedValues(v), 1)
+      : value !== null && typeof value === 'object'
+        ? Object.values(value).reduce((sum: number, v) => sum + parsedValues(v), 1)
+        : 1;
+
+  it('counts what JSON.parse makes: objects, lists, strings, numbers, booleans and nulls, not keys', () => {
+    const texts = [
+      '{}',
+      '[]',
+      '"a"',
+      '-12.5e3',
+      'true',
+      '[{},{},{}]',
+      '[[[]]]',
+      '{"a":1,"b":[true,false,null],"c":{"d":"e"}}',
+      ' { "a" : [ 1 , 2 ] ,\n\t"b" : "x" }\r\n',
+      JSON.stringify({ request: { objects: [{ metadata: { name: 'n', annotations: { 'k:v': '{"json":["in",":a string"]}' } } }] } }),
+      JSON.stringify(['\\', '"', '\\"[', 'ü€', { '[': ']' }]),
+    ];
+    for (const text of texts) expect(count(text), text).toBe(parsedValues(JSON.parse(text)));
+  });
+
+  it('counts no further than one past the limit, so a 16 MiB body of `{}` costs no more than a small one', () => {
+    const empties = `[${Array(5_000_000).fill('{}').join(',')}]`;
+    expect(count(empties)).toBe(1_000_001);
+    expect(count('[{},{},{}]', 2)).toBe(3);
+  });
+});
+
+describe('the objects one review may hold (issue 29, W1)', () => {
+  const minimal = (i: number): Plain => ({ ...legacy, metadata: { name: `l${i}` } });
+
+  it(`converts ${maxReviewObjects} objects, and fails a review of more with the reason`, () => {
+    const objects = (length: number): Plain[] => Array.from({ length }, (_, i) => minimal(i));
+    const most = reviewConversion(review({ uid: 'u-most', desiredAPIVersion: 'llamastack.io/v1alpha2', objects: objects(maxReviewObjects) }));
+    expect(most.ok && (most.review.response as { result: unknown }).result).toEqual({ status: 'Success' });
+    const more = reviewConversion(review({ uid: 'u-more', desiredAPIVersion: 'llamastack.io/v1alpha2', objects: objects(maxReviewObjects + 1) }));
+    expect(more.ok && more.review.response).toEqual({
+      uid: 'u-more',
+      result: {
+        status: 'Failure',
+        message:
+          'request.objects holds 10001 objects, more than the 10000 the webhook converts in one review: list LlamaStackDistributions in pages (kubectl ' +
+            'does, 500 at a time, unless --chunk-size=0)',
+      },
+    });
+  });
+
+  it('reviewConversionSteps takes one step per object, and gives the same answer as reviewConversion', () => {
+    const body = review({ uid: 'u-steps', desiredAPIVersion: 'llamastack.io/v1alpha2', objects: [legacy, current, legacy] });
+    const steps = reviewConversionSteps(body);
+    let taken = 0;
+    let step = steps.next();
+    while (!step.done) {
+      taken++;
+      step = steps.next();
+    }
+    expect(taken).toBe(3);
+    expect(step.value).toEqual(reviewConversion(body));
   });
 });
