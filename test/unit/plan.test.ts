@@ -402,7 +402,7 @@ describe('RenderConfig `distributions` as an option', () => {
 
   it('the registry option: defaults, ConfigMap YAML string, and errors at their field', () => {
     const defaults = renderConfigSchemas().renderOptionsSchema.parse({}).registry;
-    expect(defaults).toEqual({ offline: false, mirrors: {}, insecure: [], platform: 'linux/amd64', timeoutSeconds: 30, pinDigest: false });
+    expect(defaults).toEqual({ offline: false, mirrors: {}, insecure: [], platform: 'linux/amd64', timeoutSeconds: 30, deadlineSeconds: 60, pinDigest: false });
     const fromData = readFunctionConfig(
       itemFrom(configMap('  registry: "{offline: \'true\', insecure: [127.0.0.1:5000], mirrors: {docker.io: [mirror.internal/hub]}}"\n')),
     );
@@ -419,7 +419,7 @@ describe('RenderConfig `distributions` as an option', () => {
       { path: ['spec', 'registry', 'platform'], message: 'must be `os/architecture[/variant]`, such as `linux/amd64` or `linux/arm64`' },
       {
         path: ['spec', 'registry', 'timeout'],
-        message: 'is not a known field; known fields: offline, cacheDir, mirrors, insecure, platform, timeoutSeconds, pinDigest',
+        message: 'is not a known field; known fields: offline, cacheDir, mirrors, insecure, platform, timeoutSeconds, deadlineSeconds, pinDigest',
       },
     ]);
   });
