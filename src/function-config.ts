@@ -6,6 +6,9 @@ import { resultFor, type InputItem } from './krm/item.js';
 import { fromProblem, warningFor } from './krm/reporting.js';
 import type { Result } from './krm/result.js';
 import { code, quote } from './lib/quote.js';
+import { isPlainObject } from './lib/objects.js';
+import { parseYaml11 } from './krm/yaml.js';
+import { renderConfigBaseWarnings } from './core/base-credentials.js';
 import { isNear, problemsFromIssues, type FieldProblem } from './lib/issues.js';
 import { group as llsdGroup, kind as llsdKind } from './llsd/llsd-v1alpha2.js';
 import { ogxApiVersion, ogxKind } from './ogx/ogxserver.js';
@@ -124,6 +127,26 @@ function fromRenderConfig(item: InputItem): FunctionConfig {
   return { role: 'options', options: (item.object.spec ?? {}) as RenderOptionsInput, problems: [] };
 }
 
+/**
+ * Warnings for credentials written as literal values in the base configs a RenderConfig or
+ * ConfigMap of options brings (`distributions.<name>.config`, inline or read from `configPath`),
+ * at the distribution's entry; for options that parsed (their errors come first).
+ */
+export function baseConfigWarnings(item: InputItem): Result[] {
+  const container = item.object.kind === 'ConfigMap' ? 'data' : 'spec';
+  const holder = (item.object as Record<string, unknown>)[container];
+  if (!isPlainObject(holder)) return [];
+  const raw = holder.distributions;
+  // As ConfigMap data, a YAML string: the warning is at the string, and names the distribution.
+  const value = typeof raw === 'string' ? parseYaml11(raw).value : raw;
+  if (!isPlainObject(value)) return [];
+  return Object.entries(value).flatMap(([name, entry]) => {
+    if (!isPlainObject(entry) || !isPlainObject(entry.config)) return [];
+    const at = typeof raw === 'string' ? [container, 'distributions'] : [container, 'distributions', name];
+    return renderConfigBaseWarnings(entry.config, name, at).map((problem) => fromProblem(item, problem));
+  });
+}
+
 /** The RenderConfigs among `build` inputs, in order; a later one that sets an option otherwise wins, and says so. */
 export function optionsAmongItems(items: readonly InputItem[]): { sources: RenderOptionsInput[]; results: Result[] } {
   const sources: RenderOptionsInput[] = [];
@@ -147,6 +170,7 @@ export function optionsAmongItems(items: readonly InputItem[]): { sources: Rende
       }
     }
     if (fc.role !== 'llsd') results.push(...fc.problems.map((p) => fromProblem(item, p)));
+    if (fc.role === 'options' && fc.problems.length === 0) results.push(...baseConfigWarnings(item));
   }
   return { sources, results };
 }

@@ -5,7 +5,15 @@
 // The edge (src/cli/render.ts) takes the same steps an item at a time (`startRender`), to write
 // each item's objects out as they are made and to look up the image labels a render asks for.
 import { posix } from 'node:path';
-import { commandLineOverrides, isRenderConfig, mergeOptions, optionsAmongItems, readFunctionConfig, renderConfigNearMiss } from './function-config.js';
+import {
+  baseConfigWarnings,
+  commandLineOverrides,
+  isRenderConfig,
+  mergeOptions,
+  optionsAmongItems,
+  readFunctionConfig,
+  renderConfigNearMiss,
+} from './function-config.js';
 import type { RegistryOptions, RenderOptions, RenderOptionsInput } from './core/render-config.js';
 import { isError, type FieldProblem } from './lib/issues.js';
 import { frontEndOf, inputApiNearMiss, inputApiOf, isRenderedObject, type FrontEnd } from './front-ends.js';
@@ -94,6 +102,7 @@ export function startRender(input: ProcessInput): Render {
     else {
       if (fc.role === 'options') optionSources.push(fc.options);
       results.push(...fc.problems.map((p) => fromProblem(input.functionConfig as InputItem, p)));
+      if (fc.role === 'options' && fc.problems.length === 0) results.push(...baseConfigWarnings(input.functionConfig));
     }
   }
   let items = input.items;

@@ -6,7 +6,7 @@ import type { ParseArgsConfig } from 'node:util';
 import { commonOptions, parseCommand } from './args.js';
 import { isNode } from 'yaml';
 import { convertChecked, llsdApiVersions } from '../llsd/conversion.js';
-import { isRenderConfig, readFunctionConfig } from '../function-config.js';
+import { baseConfigWarnings, isRenderConfig, readFunctionConfig } from '../function-config.js';
 import { isRenderedObject } from '../front-ends.js';
 import { ogxApiVersion, ogxKind } from '../ogx/ogxserver.js';
 import { group as llsdGroup, kind as llsdKind } from '../llsd/llsd-v1alpha2.js';
@@ -367,7 +367,8 @@ function readConfigFile(path: string, options: RenderOptionsInput[], baseFiles: 
   const fc = readFunctionConfig(resolved.item);
   if (fc.role === 'options') {
     options.push(fc.options);
-    return [...asWritten, ...resolved.results, ...fc.problems.map((p) => resultFor(item, 'error', p.message, p.path))];
+    const warnings = fc.problems.length === 0 ? baseConfigWarnings(resolved.item) : [];
+    return [...asWritten, ...resolved.results, ...fc.problems.map((p) => resultFor(item, 'error', p.message, p.path)), ...warnings];
   }
   if (fc.role === 'llsd') return [resultFor(item, 'error', 'must be a RenderConfig or a ConfigMap, not a LlamaStackDistribution')];
   return fc.problems.map((p) => resultFor(item, 'error', p.message, p.path));

@@ -246,6 +246,11 @@ function defineSchemas() {
         'How long a registry may take to answer a request, and to pause while sending a body (a large layer may take longer as long as it keeps arriving). ' +
           'Default 30.',
       ),
+      deadlineSeconds: described(
+        z._default(z.number().check(z.positive(), z.maximum(3600)), 60),
+        'How long reading the labels of one image may take in all, mirrors, tokens and layer included: a registry that keeps sending slowly, each pause ' +
+          'inside `timeoutSeconds`, is stopped here with an error naming the image. Default 60.',
+      ),
       pinDigest: described(
         z._default(flag, false),
         'Run a `spec.distribution.image` whose config came from its labels by the digest it resolved to (`repo:tag@sha256:…`), so the pods run exactly the ' +
@@ -353,9 +358,12 @@ function defineSchemas() {
         'name and namespace. Default `{dir}/{name}.generated.yaml`.',
     ),
     registry: described(
-      z._default(yamlMapping(registrySpec, '`{offline, cacheDir, mirrors, insecure, platform, timeoutSeconds, pinDigest}`'), registrySpec.parse({})),
+      z._default(
+        yamlMapping(registrySpec, '`{offline, cacheDir, mirrors, insecure, platform, timeoutSeconds, deadlineSeconds, pinDigest}`'),
+        registrySpec.parse({}),
+      ),
       'Reading the base config of a `spec.distribution.image` from its OCI labels: `{offline, cacheDir, mirrors, insecure, platform, timeoutSeconds, ' +
-        'pinDigest}`. As ConfigMap data, a YAML string.',
+        'deadlineSeconds, pinDigest}`. As ConfigMap data, a YAML string.',
     ),
     secretPolicy: described(
       z._default(z.enum(['warn', 'strict', 'off']), 'warn'),

@@ -35,6 +35,7 @@ export const warningCodes = [
   'api-not-listed',
   'apis-entry-no-effect',
   'backend-https',
+  'base-literal-credential',
   'base-models-replaced',
   'base-url-without-path',
   'ca-bundle-invalid-block',

@@ -20,6 +20,7 @@ import { readCaBundle } from '../core/ca-bundle.js';
 import { askedRelease, awaitingLabels, buildOf, distributionOfImage, labelRelease, namedRelease, releaseNote, runImage, writtenOf } from '../core/target.js';
 import { imagePath, namePath, releasePath, type ImageLabels, type ServerTarget } from '../core/target.js';
 import { catalogBase, configMapConfig, parseConfigYaml } from '../core/base-config.js';
+import { imageBaseWarnings } from '../core/base-credentials.js';
 
 // What every plan carries is declared in core; named here too for the stages that read an LLSD's plan.
 
@@ -142,7 +143,11 @@ function planImage(llsd: Llsd, image: string, catalog: Catalog, override: Overri
     `the config.yaml in the labels of ${clip(image)}`,
     labelled !== undefined ? `the image's label ${labelled.label}` : undefined,
   );
-  if (planned.ok) planned.plan.imageSource = lookup;
+  if (planned.ok) {
+    planned.plan.imageSource = lookup;
+    const warnings = imageBaseWarnings(parsed.value, image, imagePath);
+    if (warnings.length > 0) planned.problems = [...(planned.problems ?? []), ...warnings];
+  }
   return planned;
 }
 

@@ -17,6 +17,7 @@ import { annotation } from '../krm/item.js';
 import { clip, listOf, quote } from '../lib/quote.js';
 import { readOgxCaBundle } from '../core/ca-bundle.js';
 import { baseVersionProblem, catalogBase, configMapConfig, parseConfigYaml } from '../core/base-config.js';
+import { imageBaseWarnings } from '../core/base-credentials.js';
 import { askedRelease, awaitingLabels, buildOf, distributionOfImage, labelRelease, namedRelease, releaseNote, runImage, writtenOf } from '../core/target.js';
 import { imagePath, namePath, releasePath, type ImageLabels, type ServerTarget } from '../core/target.js';
 import { ogxPraxisEnabled } from '../core/ogx-workload.js';
@@ -190,7 +191,9 @@ function planImage(server: OgxServer, image: string, catalog: Catalog, mode: Ogx
   const note = releaseNote(written, release, support.catalogRelease, told.from, `image ${clip(image)}`);
   // An image of a named distribution (its repository or a mirror's) has that distribution's image facts (rh: its entrypoint, HOME).
   const value: Where = { distributionName: name ?? 'custom', image: run, release, ...buildOf(told), ...support, ...base };
-  return { ok: true, value, ...(note && { problems: [note] }) };
+  const warnings = base.baseSource === 'image-labels' ? imageBaseWarnings(base.baseConfig, image, imagePath) : [];
+  const problems = [...(note ? [note] : []), ...warnings];
+  return { ok: true, value, ...(problems.length > 0 && { problems }) };
 }
 
 

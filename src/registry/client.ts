@@ -28,7 +28,7 @@ const acceptManifests = Object.values(manifestMediaTypes).join(', ');
  * Why a registry call failed: `unavailable` is a 5xx or 429 (try elsewhere or later), `protocol`
  * an answer llsd-render cannot use.
  */
-export type RegistryErrorKind = 'network' | 'timeout' | 'auth' | 'not-found' | 'unavailable' | 'integrity' | 'protocol';
+export type RegistryErrorKind = 'network' | 'timeout' | 'deadline' | 'auth' | 'not-found' | 'unavailable' | 'integrity' | 'protocol';
 
 export class RegistryError extends Error {
   constructor(
@@ -45,7 +45,21 @@ export interface ClientOptions {
   /** How long the registry may take to answer, and to pause while sending a body. */
   timeoutMs: number;
   env: Environment;
+  /**
+   * Aborted, with a `DeadlineError`, when the whole lookup's time is up (RenderConfig
+   * `registry.deadlineSeconds`): every request and body read stops, however steadily bytes arrive.
+   */
+  deadline?: AbortSignal;
 }
+
+/** The reason the `deadline` signal of a lookup is aborted with. */
+export class DeadlineError extends Error {
+  override name = 'DeadlineError';
+}
+
+/** The error of a request or body read stopped by the lookup's deadline; lookup.ts says it in the image's terms. */
+const deadlineError = (host: string, what: string): RegistryError =>
+  new RegistryError('deadline', `${host} was still sending ${what} when the deadline passed (RenderConfig \`registry.deadlineSeconds\`)`);
 
 export interface Manifest {
   bytes: Buffer;
@@ -160,6 +174,8 @@ export class RegistryClient {
     if (this.authorization) headers.Authorization = this.authorization;
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(new TimeoutError()), this.options.timeoutMs);
+    // The response's body is read under the same controller (readChunks): the deadline stops both.
+    follow(this.options.deadline, controller);
     try {
       const response = await fetch(`${this.base}/${path}`, { method, headers, redirect: 'follow', signal: controller.signal });
       clearTimeout(timer);
@@ -167,6 +183,7 @@ export class RegistryClient {
       return response;
     } catch (error) {
       clearTimeout(timer);
+      if (controller.signal.reason instanceof DeadlineError) throw deadlineError(this.host, what);
       throw networkError(error, this.host, what, this.options.timeoutMs);
     }
   }
@@ -251,10 +268,18 @@ export class RegistryClient {
   }
 
   private async tokenRequest(url: URL, init: RequestInit): Promise<Response> {
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(new TimeoutError()), this.options.timeoutMs);
+    follow(this.options.deadline, controller);
     try {
-      return await fetch(url, { ...init, signal: AbortSignal.timeout(this.options.timeoutMs) });
+      const response = await fetch(url, { ...init, signal: controller.signal });
+      controllers.set(response, controller);
+      return response;
     } catch (error) {
+      if (controller.signal.reason instanceof DeadlineError) throw deadlineError(url.host, 'a token');
       throw networkError(error, url.host, 'a token', this.options.timeoutMs);
+    } finally {
+      clearTimeout(timer);
     }
   }
 
@@ -299,6 +324,7 @@ export class RegistryClient {
       }
     } catch (error) {
       if (error instanceof RegistryError) throw error;
+      if (controller?.signal.reason instanceof DeadlineError) throw deadlineError(host, what);
       if (controller?.signal.reason instanceof TimeoutError) {
         throw new RegistryError(
           'timeout',
@@ -344,6 +370,13 @@ class TimeoutError extends Error {
 
 /** The abort controller of each response, so reading its body can be limited too. */
 const controllers = new WeakMap<Response, AbortController>();
+
+/** Aborts `controller` when `deadline` is (or already was) aborted, with the deadline's reason. */
+function follow(deadline: AbortSignal | undefined, controller: AbortController): void {
+  if (!deadline) return;
+  if (deadline.aborted) controller.abort(deadline.reason);
+  else deadline.addEventListener('abort', () => controller.abort(deadline.reason), { once: true, signal: controller.signal });
+}
 
 /** The media type of a manifest: Content-Type, else the document's `mediaType`, else its shape (registries may send application/json). */
 function mediaTypeOf(response: Response, bytes: Buffer): string {

@@ -9,7 +9,7 @@ import { quote } from '../lib/quote.js';
 import { urlCredential } from '../lib/url-credentials.js';
 import { lazily, z } from '../lib/zod.js';
 import { readCachedConfig, readCachedTag, writeCachedConfig, writeCachedTag } from './cache.js';
-import { manifestMediaTypes, RegistryClient, RegistryError } from './client.js';
+import { DeadlineError, manifestMediaTypes, RegistryClient, RegistryError } from './client.js';
 import type { Environment } from './credentials.js';
 import { digestPattern } from '../lib/digest.js';
 import { configLabel, configLocation, imageVersionLabel, missingLabelsMessage, ogxConfigLabelOf, ogxVersionLabel, samePath } from '../catalog/image-labels.js';
@@ -62,23 +62,42 @@ export async function lookUpImage(image: string, settings: LookupSettings, env: 
     };
   }
 
+  // One deadline for the whole lookup, mirrors and all (issue 29, R1): `timeoutSeconds` bounds each
+  // wait, so a registry that sends a byte a second just inside it would otherwise hold the render forever.
+  const deadline = new AbortController();
+  const timer = setTimeout(() => deadline.abort(new DeadlineError()), settings.deadlineSeconds * 1000);
   const failures: string[] = [];
-  for (const source of sourcesOf(ref, settings.mirrors)) {
-    const client = new RegistryClient(source.host, source.repository, { insecure: settings.insecure, timeoutMs: settings.timeoutSeconds * 1000, env });
-    try {
-      const found = await readFromRegistry(client, ref, image, settings);
-      if (found.tag !== undefined) writeCachedTag(cacheDir, canonical, platform, found.config.digest);
-      return { ok: true, config: found.config, host: source.host, cached: found.cached, tagResolved: ref.digest === undefined };
-    } catch (error) {
-      if (!(error instanceof RegistryError)) throw error;
-      // Whatever goes wrong with a mirror hands over to the next source, as docker and containerd
-      // do; the registry's own answer is the answer.
-      failures.push(error.message);
-      if (source.mirror === false) break;
+  try {
+    for (const source of sourcesOf(ref, settings.mirrors)) {
+      const timeoutMs = settings.timeoutSeconds * 1000;
+      const client = new RegistryClient(source.host, source.repository, { insecure: settings.insecure, timeoutMs, env, deadline: deadline.signal });
+      try {
+        const found = await readFromRegistry(client, ref, image, settings);
+        if (found.tag !== undefined) writeCachedTag(cacheDir, canonical, platform, found.config.digest);
+        return { ok: true, config: found.config, host: source.host, cached: found.cached, tagResolved: ref.digest === undefined };
+      } catch (error) {
+        if (!(error instanceof RegistryError)) throw error;
+        if (error.kind === 'deadline') return { ok: false, message: deadlineMessage(image, settings.deadlineSeconds, error.message, failures) };
+        // Whatever goes wrong with a mirror hands over to the next source, as docker and containerd
+        // do; the registry's own answer is the answer.
+        failures.push(error.message);
+        if (source.mirror === false) break;
+      }
     }
+  } finally {
+    clearTimeout(timer);
   }
   const last = failures.pop() as string;
   return { ok: false, message: failures.length > 0 ? `${last} (mirrors tried first: ${failures.join('; ')})` : last };
+}
+
+/** The lookup of `image` stopped by its deadline: the image, the deadline, what was under way, and what to do. */
+function deadlineMessage(image: string, seconds: number, detail: string, failures: readonly string[]): string {
+  const before = failures.length > 0 ? `; mirrors tried first: ${failures.join('; ')}` : '';
+  return (
+    `reading the labels of ${quote(image)} took longer than the deadline of ${seconds} s (${detail}${before}): raise RenderConfig ` +
+    '`registry.deadlineSeconds` for a slow registry, use a mirror (`registry.mirrors`), or render from the cache (`--offline`)'
+  );
 }
 
 /** The mirrors of the image's registry in order, then the registry itself (FR-027f). */

@@ -93,6 +93,20 @@ describe('planOgxServer: release and image', () => {
     const planned = planOgxServer(server(spec), none, undefined, { lookups: new Map([[image, lookup]]) });
     if (!planned.ok) throw new Error(JSON.stringify(planned.problems));
     expect([planned.plan.release, planned.plan.baseSource, planned.plan.baseConfig]).toEqual([newest(), 'image-labels', { version: 2, distro_name: 'mine' }]);
+    expect(planned.problems ?? []).toEqual([]);
+    // A literal credential in the labelled base: a warning at the image naming the key, not the value (issue 29, S2).
+    const text = 'version: 2\ndistro_name: mine\nstorage: {backends: {kv: {password: hunter2}}}\n';
+    const secretive: ImageLookup = { ...lookup, config: { ...lookup.config, text } };
+    const warned = planOgxServer(server(spec), none, undefined, { lookups: new Map([[image, secretive]]) });
+    expect(warned.ok && warned.problems).toEqual([
+      expect.objectContaining({
+        severity: 'warning',
+        code: 'base-literal-credential',
+        path: ['spec', 'distribution', 'image'],
+        message: expect.stringMatching(/^`storage\.backends\.kv\.password` of the config in the labels of the image quay\.io\/me\/ogx:custom holds a /),
+      }),
+    ]);
+    expect(JSON.stringify(warned.problems)).not.toContain('hunter2');
   });
 });
 

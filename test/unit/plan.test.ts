@@ -208,6 +208,28 @@ describe('release of `distribution.image`', () => {
       expect(p.releaseNote).toContain('of the config.yaml in the labels of quay.io/me/stack:latest');
     });
 
+    it('a literal credential in the labelled config: a warning at spec.distribution.image naming the image and the key, never the value (issue 29, S2)', () => {
+      const withKey =
+        'version: 2\ndistro_name: my-stack\napis: [inference]\nstorage: {backends: {}}\nproviders:\n  inference:\n' +
+        '  - {provider_id: openai, provider_type: remote::openai, config: {api_key: sk-LIVE-9f8e, base_url: "${env.URL}", token: "${env.TOKEN:=x}"}}\n';
+      const outcome = withLabels('quay.io/me/stack:0.7.1', labelled(withKey));
+      expect(outcome.ok).toBe(true);
+      const warnings = (outcome.problems ?? []).filter((p) => p.severity === 'warning');
+      expect(warnings).toEqual([
+        {
+          severity: 'warning',
+          code: 'base-literal-credential',
+          path: ['spec', 'distribution', 'image'],
+          message:
+            '`providers.inference[0].config.api_key` of the config in the labels of the image quay.io/me/stack:0.7.1 holds a credential as a literal value, ' +
+            'which reaches the generated ConfigMap for anyone who can read it (in `settings` it would be refused): write `${env.NAME}` there and set NAME ' +
+            "from a Secret (an LLSD's or OGXServer's `workload.overrides.env` with `valueFrom.secretKeyRef`)",
+        },
+      ]);
+      expect(JSON.stringify(outcome.problems)).not.toContain('sk-LIVE-9f8e');
+      expect(withLabels('quay.io/me/stack:0.7.1', labelled(newConfig)).problems ?? []).toEqual([]);
+    });
+
     it('pinDigest runs the image by the digest its tag resolved to, keeping the tag to read', () => {
       expect(planned(withLabels('quay.io/me/stack:0.7.1', labelled(newConfig), true)).image).toBe(`quay.io/me/stack:0.7.1@${digest}`);
     });
@@ -402,7 +424,7 @@ describe('RenderConfig `distributions` as an option', () => {
 
   it('the registry option: defaults, ConfigMap YAML string, and errors at their field', () => {
     const defaults = renderConfigSchemas().renderOptionsSchema.parse({}).registry;
-    expect(defaults).toEqual({ offline: false, mirrors: {}, insecure: [], platform: 'linux/amd64', timeoutSeconds: 30, pinDigest: false });
+    expect(defaults).toEqual({ offline: false, mirrors: {}, insecure: [], platform: 'linux/amd64', timeoutSeconds: 30, deadlineSeconds: 60, pinDigest: false });
     const fromData = readFunctionConfig(
       itemFrom(configMap('  registry: "{offline: \'true\', insecure: [127.0.0.1:5000], mirrors: {docker.io: [mirror.internal/hub]}}"\n')),
     );
@@ -419,7 +441,7 @@ describe('RenderConfig `distributions` as an option', () => {
       { path: ['spec', 'registry', 'platform'], message: 'must be `os/architecture[/variant]`, such as `linux/amd64` or `linux/arm64`' },
       {
         path: ['spec', 'registry', 'timeout'],
-        message: 'is not a known field; known fields: offline, cacheDir, mirrors, insecure, platform, timeoutSeconds, pinDigest',
+        message: 'is not a known field; known fields: offline, cacheDir, mirrors, insecure, platform, timeoutSeconds, deadlineSeconds, pinDigest',
       },
     ]);
   });

@@ -187,6 +187,7 @@ function settings(hosts: string[], extra: Partial<LookupSettings> = {}): LookupS
     insecure: hosts,
     platform: 'linux/amd64',
     timeoutSeconds: 5,
+    deadlineSeconds: 60,
     pinDigest: false,
     ...extra,
   };
@@ -273,6 +274,35 @@ describe('time limits', () => {
     // The fake registry sends one 20-byte piece every 200 ms: the blob took longer than the 1 s in all to arrive.
     const read = reg.requests.filter((r) => r.startsWith('GET ') && r.includes('/blobs/')).map((r) => reg.blobs.get(r.split('/blobs/')[1] ?? ''));
     expect(read.map((blob) => Math.ceil((blob?.length ?? 0) / 20) * 200)).toEqual([expect.toSatisfy((ms: number) => ms > 1000)]);
+  });
+
+  it('a body dripping one byte at a time, each pause inside timeoutSeconds, is stopped by deadlineSeconds with an error naming the image (issue 29, R1)', async () => {
+    // The config blob is some 200 bytes: at a byte every 300 ms, over a minute without the deadline.
+    const reg = await fakeRegistry({ labels: base64Labels }, { drip: { bytes: 1, everyMs: 300 } });
+    const started = Date.now();
+    const lookup = await lookUp(reg.host, { timeoutSeconds: 1, deadlineSeconds: 1.5 });
+    const elapsed = Date.now() - started;
+    const blob = reg.requests.find((r) => r.startsWith('GET ') && r.includes('/blobs/'))?.split('/blobs/')[1] ?? '';
+    expect(messageOf(lookup)).toBe(
+      `reading the labels of "${reg.host}/demo/app:1.0" took longer than the deadline of 1.5 s (${reg.host} was still sending the blob ${blob} of ` +
+        'demo/app when the deadline passed (RenderConfig `registry.deadlineSeconds`)): raise RenderConfig `registry.deadlineSeconds` for a slow registry, ' +
+        'use a mirror (`registry.mirrors`), or render from the cache (`--offline`)',
+    );
+    expect(elapsed).toBeGreaterThanOrEqual(1400);
+    expect(elapsed).toBeLessThan(5000);
+  });
+
+  it('the deadline covers the mirrors too: a dripping mirror uses it up, and the registry after it is not tried', async () => {
+    const mirror = await fakeRegistry({ labels: base64Labels }, { drip: { bytes: 1, everyMs: 300 } });
+    const origin = await fakeRegistry({ labels: base64Labels });
+    const lookup = await lookUpImage(
+      `${origin.host}/demo/app:1.0`,
+      settings([mirror.host, origin.host], { timeoutSeconds: 1, deadlineSeconds: 1.5, mirrors: { [origin.host]: [mirror.host] } }),
+      { HOME: tempDir() },
+    );
+    const start = `reading the labels of "${origin.host}/demo/app:1.0" took longer than the deadline of 1.5 s (${mirror.host} was still sending`;
+    expect(messageOf(lookup).startsWith(start), messageOf(lookup)).toBe(true);
+    expect(origin.requests).toEqual([]);
   });
 });
 
