@@ -155,7 +155,7 @@ function convert(object: unknown, d: Direction): Conversion {
 
   const spec = mapSpec(object.spec, d);
   const residue = ordered(additions(mapSpec(spec, reverseOf(d)), object.spec), d.sourceSpec);
-  const { kept, dropped } = withoutClashes(taken.data?.spec, spec, d);
+  const { kept, dropped } = withoutClashes(taken.data?.spec, spec, d, taken.data?.alongside);
   const restored = kept === undefined ? spec : fillMissing(spec, kept);
 
   const metadata: Plain = {};
@@ -169,6 +169,11 @@ function convert(object: unknown, d: Direction): Conversion {
     // An empty annotations map would disappear with the record on the way back.
     if (isPlainObject(taken.annotations) && Object.keys(taken.annotations).length === 0) record.metadata = { annotations: {} };
     record.spec = residue;
+    // An object that already breaks a rule (stored before the rule, or written in the other
+    // version): its recorded field came with the field it cannot be combined with, so converting
+    // back keeps both, as they were.
+    const alongside = recordedAlongside(object.spec, residue, d);
+    if (alongside.length > 0) record.alongside = alongside;
     annotations = { ...(annotations ?? {}) };
     setOwn(annotations, conversionAnnotation, JSON.stringify(record));
   }
@@ -213,7 +218,7 @@ const exclusiveV1alpha2: ReadonlyArray<readonly [string, string]> = [
  * - by a rule: the record holds a field that cannot be combined with one the source sets (a
  *   v1alpha1 `userConfig` set after providers were recorded: providers and `overrideConfig`).
  */
-function withoutClashes(record: unknown, spec: Plain | undefined, d: Direction): { kept: unknown; dropped: Clash[] } {
+function withoutClashes(record: unknown, spec: Plain | undefined, d: Direction, alongside: unknown): { kept: unknown; dropped: Clash[] } {
   if (!isPlainObject(record) || spec === undefined) return { kept: record, dropped: [] };
   const kept = clone(record) as Plain;
   const dropped: Clash[] = [];
@@ -223,11 +228,22 @@ function withoutClashes(record: unknown, spec: Plain | undefined, d: Direction):
     dropped.push({ dropped: path, because });
   };
   for (const row of d.rows) if (!row.object && getPath(spec, row.to) !== undefined) drop(row.to, row.to);
+  const setBefore = new Set(Array.isArray(alongside) ? alongside.filter((a) => typeof a === 'string') : []);
   for (const [a, b] of exclusivePairs(d)) {
-    if (getPath(spec, a) !== undefined) drop(b, a);
-    if (getPath(spec, b) !== undefined) drop(a, b);
+    if (getPath(spec, a) !== undefined && !setBefore.has(a.join('.'))) drop(b, a);
+    if (getPath(spec, b) !== undefined && !setBefore.has(b.join('.'))) drop(a, b);
   }
   return { kept: Object.keys(kept).length === 0 ? undefined : kept, dropped };
+}
+
+/** The fields of `spec` (dotted paths) that the record `residue` holds a field beside that cannot be combined with them. */
+function recordedAlongside(spec: unknown, residue: unknown, d: Direction): string[] {
+  const set = new Set<string>();
+  for (const [a, b] of exclusivePairs(reverseOf(d))) {
+    if (getPath(spec, a) !== undefined && getPath(residue, b) !== undefined) set.add(a.join('.'));
+    if (getPath(spec, b) !== undefined && getPath(residue, a) !== undefined) set.add(b.join('.'));
+  }
+  return [...set];
 }
 
 /** The exclusive pairs in the target version's paths: v1alpha2's, or (down) those whose both fields have v1alpha1 counterparts. */
@@ -275,6 +291,8 @@ function droppedWarning(dropped: readonly Clash[], d: Direction): FieldProblem {
 interface ConversionData {
   metadata?: { annotations?: Plain };
   spec?: unknown;
+  /** Fields (dotted paths under `spec`, in the record's version) set beside a recorded field they cannot be combined with, when the record was written. */
+  alongside?: unknown;
 }
 
 /** The object's annotations without the conversion record, and the record when it holds fields of the target version. */

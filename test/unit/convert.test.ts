@@ -369,6 +369,17 @@ describe('what a client changed after the record was written wins (issue 29, W2)
     ]);
   });
 
+  it('an object that already broke a rule when the record was written round-trips as it was: the record says what was set beside it', () => {
+    const original = v2({ distribution: { name: 'starter' }, disabled: ['inference'], overrideConfig: { configMapName: 'a' } });
+    const converted = down(original);
+    expect(recordOf(converted)).toEqual({ apiVersion: 'llamastack.io/v1alpha2', spec: { disabled: ['inference'] }, alongside: ['overrideConfig'] });
+    expect(up(converted)).toEqual(original);
+    // A record without that note (what the v1alpha1 client's change looks like) is dropped.
+    const unmarked = structuredClone(converted) as { metadata: { annotations: Record<string, string> } };
+    unmarked.metadata.annotations[conversionAnnotation] = JSON.stringify({ apiVersion: 'llamastack.io/v1alpha2', spec: { disabled: ['inference'] } });
+    expect(toV1alpha2(unmarked).problems.map((p) => p.code)).toEqual(['conversion-data-dropped']);
+  });
+
   it('the same field: a recorded value the other version set since is dropped, and the warning says which field set it', () => {
     const up1 = up(v1({ server: { distribution: { name: 'starter' }, containerSpec: { port: 0 } } }));
     expect(recordOf(up1)).toEqual({ apiVersion: 'llamastack.io/v1alpha1', spec: { server: { containerSpec: { port: 0 } } } });
