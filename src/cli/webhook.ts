@@ -362,6 +362,7 @@ function answerReview(body: Buffer, hold: (bytes: number) => boolean, response: 
     }
     const result = (answer.review.response as { result: { status: string; message?: string } }).result;
     if (result.status !== 'Success') log(`llsd-render webhook: conversion failed: ${result.message ?? ''}`);
+    else if (result.message !== undefined) log(`llsd-render webhook: converted with a ${result.message}`);
     reply(response, 200, JSON.stringify(answer.review), { 'content-type': 'application/json' });
   };
   slice();

@@ -6,7 +6,7 @@ import { formatFieldPath } from '../krm/item.js';
 import { isPlainObject } from '../lib/objects.js';
 import { clip, elide, escapeControl } from '../lib/quote.js';
 import { convertTo } from '../llsd/conversion.js';
-import { isError } from '../lib/issues.js';
+import { isError, type FieldProblem } from '../lib/issues.js';
 
 export const conversionReviewApiVersion = 'apiextensions.k8s.io/v1';
 const conversionReviewKind = 'ConversionReview';
@@ -130,17 +130,20 @@ export function* reviewConversionSteps(body: unknown): Generator<undefined, Revi
   }
 
   const converted: unknown[] = [];
+  const warnings: string[] = [];
+  const say = (problems: readonly FieldProblem[]): string =>
+    problems.map((p) => (p.path.length > 0 ? `${formatFieldPath(p.path)}: ${p.message}` : p.message)).join('; ');
   for (const [index, object] of objects.entries()) {
     const { object: result, problems } = convertTo(object, desiredAPIVersion);
     const errors = problems.filter(isError);
-    if (errors.length > 0) {
-      const message = errors.map((p) => (p.path.length > 0 ? `${formatFieldPath(p.path)}: ${p.message}` : p.message)).join('; ');
-      return answer(uid, { status: 'Failure', message: `${describe(object, index)}: ${message}` });
-    }
+    if (errors.length > 0) return answer(uid, { status: 'Failure', message: `${describe(object, index)}: ${say(errors)}` });
+    if (problems.length > 0) warnings.push(`${describe(object, index)}: ${say(problems)}`);
     converted.push(result);
     yield;
   }
-  return answer(uid, { status: 'Success' }, converted);
+  // A ConversionReview has no warnings: they go in the message of the result (which the API
+  // server does not show for a success) and the webhook's log.
+  return answer(uid, warnings.length === 0 ? { status: 'Success' } : { status: 'Success', message: `warning: ${warnings.join('; warning: ')}` }, converted);
 }
 
 function answer(uid: string, result: { status: 'Success' | 'Failure'; message?: string }, convertedObjects?: unknown[]): ReviewAnswer {

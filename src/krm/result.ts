@@ -42,6 +42,7 @@ export const warningCodes = [
   'configmap-key-missing',
   'configmap-not-in-input',
   'conversion-annotation',
+  'conversion-data-dropped',
   'default-provider-not-enabled',
   'deprecated',
   'entrypoint-replaced',

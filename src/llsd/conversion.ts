@@ -12,7 +12,8 @@
 // is a v1alpha1 object's record of the v1alpha2 fields it cannot hold; `apiVersion` says whose
 // fields they are. The record is what must be added to the plain conversion to get the original
 // back, computed by converting there and back again, so no field can be forgotten. Restoring only
-// fills what the converted object lacks: a field changed after the conversion keeps its new value.
+// fills what the converted object lacks: a field changed after the conversion keeps its new value,
+// and record fields that clash with such a change (withoutClashes) are dropped with a warning.
 //
 // The functions never validate the object against its schema (the webhook must convert whatever
 // the API server stored; the CLI and the renderer validate before converting); their problems are
@@ -21,9 +22,10 @@ import { formatFieldPath } from '../krm/item.js';
 import { isPlainObject, setOwn } from '../lib/objects.js';
 import { clip, code, quote } from '../lib/quote.js';
 import type { z } from '../lib/zod.js';
-import { problemsFromIssues, type FieldProblem } from '../lib/issues.js';
+import { isError, problemsFromIssues, type FieldProblem } from '../lib/issues.js';
 import { v1alpha1Schemas } from './llsd-v1alpha1.js';
 import { group, kind, llsdV1alpha2Schemas } from './llsd-v1alpha2.js';
+import { generatingFields } from './rules.js';
 
 export const conversionAnnotation = 'llamastack.io/conversion-data';
 
@@ -153,7 +155,8 @@ function convert(object: unknown, d: Direction): Conversion {
 
   const spec = mapSpec(object.spec, d);
   const residue = ordered(additions(mapSpec(spec, reverseOf(d)), object.spec), d.sourceSpec);
-  const restored = taken.data?.spec === undefined ? spec : fillMissing(spec, taken.data.spec);
+  const { kept, dropped } = withoutClashes(taken.data?.spec, spec, d, taken.data?.alongside);
+  const restored = kept === undefined ? spec : fillMissing(spec, kept);
 
   const metadata: Plain = {};
   for (const [key, value] of Object.entries(object.metadata)) if (key !== 'annotations') setOwn(metadata, key, clone(value));
@@ -166,6 +169,11 @@ function convert(object: unknown, d: Direction): Conversion {
     // An empty annotations map would disappear with the record on the way back.
     if (isPlainObject(taken.annotations) && Object.keys(taken.annotations).length === 0) record.metadata = { annotations: {} };
     record.spec = residue;
+    // An object that already breaks a rule (stored before the rule, or written in the other
+    // version): its recorded field came with the field it cannot be combined with, so converting
+    // back keeps both, as they were.
+    const alongside = recordedAlongside(object.spec, residue, d);
+    if (alongside.length > 0) record.alongside = alongside;
     annotations = { ...(annotations ?? {}) };
     setOwn(annotations, conversionAnnotation, JSON.stringify(record));
   }
@@ -180,12 +188,111 @@ function convert(object: unknown, d: Direction): Conversion {
     } else setOwn(out, key, clone(value));
   }
   if (!Object.hasOwn(out, 'spec') && restored !== undefined) setOwn(out, 'spec', ordered(restored, d.targetSpec));
-  return { object: out, problems: [] };
+  return { object: out, problems: dropped.length === 0 ? [] : [droppedWarning(dropped, d)] };
+}
+
+/** A field of the conversion record that was dropped, and the converted field it clashed with (paths under `spec`, in the target version). */
+interface Clash {
+  dropped: string[];
+  because: string[];
+}
+
+/**
+ * Fields of v1alpha2 that cannot be set together (the CRD's rules, crd.ts and rules.ts): a whole
+ * config from a ConfigMap and the fields that generate one, a named distribution and an image,
+ * the two forms of a PodDisruptionBudget.
+ */
+const exclusiveV1alpha2: ReadonlyArray<readonly [string, string]> = [
+  ...generatingFields.map((field) => ['overrideConfig', field] as const),
+  ['distribution.name', 'distribution.image'],
+  ['workload.podDisruptionBudget.minAvailable', 'workload.podDisruptionBudget.maxUnavailable'],
+];
+
+/**
+ * The conversion record's fields that still fit the converted object, and those dropped because
+ * they clash with it. The record was written when the object was converted the other way; a field
+ * the client of the source version has set since wins over what the record holds:
+ * - at the same place: the record holds a value for a field whose counterpart the source sets now
+ *   (a record only holds a value the source could not, so the source set it after the record was
+ *   written);
+ * - by a rule: the record holds a field that cannot be combined with one the source sets (a
+ *   v1alpha1 `userConfig` set after providers were recorded: providers and `overrideConfig`).
+ */
+function withoutClashes(record: unknown, spec: Plain | undefined, d: Direction, alongside: unknown): { kept: unknown; dropped: Clash[] } {
+  if (!isPlainObject(record) || spec === undefined) return { kept: record, dropped: [] };
+  const kept = clone(record) as Plain;
+  const dropped: Clash[] = [];
+  const drop = (path: string[], because: string[]): void => {
+    if (getPath(kept, path) === undefined) return;
+    removePath(kept, path, []);
+    dropped.push({ dropped: path, because });
+  };
+  for (const row of d.rows) if (!row.object && getPath(spec, row.to) !== undefined) drop(row.to, row.to);
+  const setBefore = new Set(Array.isArray(alongside) ? alongside.filter((a) => typeof a === 'string') : []);
+  for (const [a, b] of exclusivePairs(d)) {
+    if (getPath(spec, a) !== undefined && !setBefore.has(a.join('.'))) drop(b, a);
+    if (getPath(spec, b) !== undefined && !setBefore.has(b.join('.'))) drop(a, b);
+  }
+  return { kept: Object.keys(kept).length === 0 ? undefined : kept, dropped };
+}
+
+/** The fields of `spec` (dotted paths) that the record `residue` holds a field beside that cannot be combined with them. */
+function recordedAlongside(spec: unknown, residue: unknown, d: Direction): string[] {
+  const set = new Set<string>();
+  for (const [a, b] of exclusivePairs(reverseOf(d))) {
+    if (getPath(spec, a) !== undefined && getPath(residue, b) !== undefined) set.add(a.join('.'));
+    if (getPath(spec, b) !== undefined && getPath(residue, a) !== undefined) set.add(b.join('.'));
+  }
+  return [...set];
+}
+
+/** The exclusive pairs in the target version's paths: v1alpha2's, or (down) those whose both fields have v1alpha1 counterparts. */
+function exclusivePairs(d: Direction): Array<readonly [string[], string[]]> {
+  const pairs = exclusiveV1alpha2.map(([a, b]) => [a.split('.'), b.split('.')] as const);
+  if (d.to === v1alpha2) return pairs;
+  const counterpart = (path: string[]): string[] | undefined => d.rows.find((r) => samePath(r.from, path))?.to;
+  return pairs.flatMap(([a, b]) => {
+    const [ca, cb] = [counterpart(a), counterpart(b)];
+    return ca && cb ? [[ca, cb] as const] : [];
+  });
+}
+
+/** The warning for dropped record fields, naming each and the source field that won, in the versions' own paths. */
+function droppedWarning(dropped: readonly Clash[], d: Direction): FieldProblem {
+  const sourcePath = (target: string[]): string => {
+    const row = d.rows.filter((r) => r.to.every((key, i) => target[i] === key)).sort((x, y) => y.to.length - x.to.length)[0];
+    return formatFieldPath(['spec', ...(row ? [...row.from, ...target.slice(row.to.length)] : target)]);
+  };
+  const field = (path: string[]): string => code(formatFieldPath(['spec', ...path]));
+  const groups = new Map<string, Clash[]>();
+  for (const clash of dropped) groups.set(clash.because.join('.'), [...(groups.get(clash.because.join('.')) ?? []), clash]);
+  const clauses = [...groups.values()].map((clashes) => {
+    const because = (clashes[0] as Clash).because;
+    const same = clashes.filter((c) => samePath(c.dropped, because));
+    const ruled = clashes.filter((c) => !samePath(c.dropped, because));
+    return [
+      ...same.map((c) => `${field(c.dropped)}, now set from ${code(sourcePath(because))}`),
+      ...(ruled.length === 0
+        ? []
+        : [`${ruled.map((c) => field(c.dropped)).join(' and ')}, which cannot be combined with ${field(because)} (from ${code(sourcePath(because))})`]),
+    ].join('; ');
+  });
+  const ruled = dropped.some((c) => !samePath(c.dropped, c.because));
+  return {
+    severity: 'warning',
+    code: 'conversion-data-dropped',
+    path: ['metadata', 'annotations', conversionAnnotation],
+    message:
+      `held ${d.to} fields that clash with changes made in ${d.from} after it was written, and the changes win: dropped ${clauses.join('; ')}` +
+      (ruled ? `. Set the dropped fields again in ${d.to} if they are still wanted` : ''),
+  };
 }
 
 interface ConversionData {
   metadata?: { annotations?: Plain };
   spec?: unknown;
+  /** Fields (dotted paths under `spec`, in the record's version) set beside a recorded field they cannot be combined with, when the record was written. */
+  alongside?: unknown;
 }
 
 /** The object's annotations without the conversion record, and the record when it holds fields of the target version. */
@@ -529,7 +636,7 @@ export function convertChecked(object: Plain, apiVersion: string): Conversion {
     if (!checked.success) return { object, problems: problemsFromIssues(checked.error.issues, source) };
   }
   const converted = convertTo(object, apiVersion);
-  if (converted.problems.length > 0 || converted.object === object) return converted;
+  if (converted.problems.some(isError) || converted.object === object) return converted;
   const record = (converted.object.metadata as { annotations?: Record<string, string> }).annotations?.[conversionAnnotation];
   if (record === undefined) return converted;
   const fields = leafPaths((JSON.parse(record) as { spec?: unknown }).spec, ['spec']).map((p) => code(formatFieldPath(p)));
@@ -537,6 +644,7 @@ export function convertChecked(object: Plain, apiVersion: string): Conversion {
   return {
     object: converted.object,
     problems: [
+      ...converted.problems,
       {
         severity: 'warning',
         code: 'conversion-annotation',

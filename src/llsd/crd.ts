@@ -9,6 +9,7 @@
 import { crdVersion, type CustomResourceDefinition, type ValidationRule, type VersionSource } from '../core/crd.js';
 import { v1alpha1Schemas } from './llsd-v1alpha1.js';
 import { group, kind, llsdV1alpha2Schemas } from './llsd-v1alpha2.js';
+import { generatingFields } from './rules.js';
 
 export type { CustomResourceDefinition, StructuralSchema, ValidationRule } from '../core/crd.js';
 
@@ -103,7 +104,7 @@ const onlyNameOrImage: ValidationRule = {
 };
 
 export const rulesV1alpha2: Readonly<Record<string, readonly ValidationRule[]>> = {
-  '': (['providers', 'resources', 'storage', 'disabled'] as const).map((field) => ({
+  '': generatingFields.map((field) => ({
     rule: `!has(self.overrideConfig) || !has(self.${field})`,
     message: `cannot be combined with \`spec.overrideConfig\`, which supplies the whole config.yaml; put it in that ConfigMap's config.yaml, or remove ` +
       `\`overrideConfig\` to have the config generated`,

@@ -167,9 +167,9 @@ function parseLlsdV1alpha1(object: KrmObject): ParsedLlsd {
     return { ok: false, problems: problemsFromIssues(checked.error.issues, llsdV1alpha1Schema, requiredHintsV1alpha1) };
   }
   const converted = toV1alpha2(object);
-  if (converted.problems.length > 0) return { ok: false, problems: converted.problems };
+  if (converted.problems.some(isError)) return { ok: false, problems: converted.problems };
   const parsed = parseLlsd(converted.object as KrmObject);
-  const problems = [...v1alpha1FieldsNotRendered(object), ...parsed.problems.map(v1alpha1Problem)];
+  const problems = [...converted.problems, ...v1alpha1FieldsNotRendered(object), ...parsed.problems.map(v1alpha1Problem)];
   return parsed.ok && !problems.some(isError) ? { ...parsed, problems } : { ok: false, problems };
 }
 

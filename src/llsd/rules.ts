@@ -53,10 +53,13 @@ function checkUniqueProviderIds(providers: readonly ProviderEntry[], problems: F
   }
 }
 
+/** The fields of `spec` that generate the config, and so cannot be combined with `overrideConfig` (also the CRD's rules, and conversion). */
+export const generatingFields = ['providers', 'resources', 'storage', 'disabled'] as const;
+
 /** FR-013/FR-070: a whole config from a ConfigMap leaves nothing to generate. */
 function checkOverrideConfig(spec: SpecInput, problems: FieldProblem[]): void {
   if (!spec.overrideConfig) return;
-  for (const field of ['providers', 'resources', 'storage', 'disabled'] as const) {
+  for (const field of generatingFields) {
     if (spec[field] !== undefined) {
       problems.push({
         path: ['spec', field],

@@ -152,6 +152,30 @@ describe('convert PATH...: v1alpha1 to v1alpha2', () => {
   });
 });
 
+describe('convert: a change made in v1alpha1 wins over the conversion data (issue 29, W2)', () => {
+  it('v1alpha2 with providers to v1alpha1, `userConfig` added there, back: providers dropped with a warning, exit 0, the rules hold', () => {
+    const dir = writeTree(tempDir(), { 'llsd.yaml': currentLlsd });
+    const down = run(['convert', '--to', 'v1alpha1', '.'], { cwd: dir });
+    expect(down.status, down.stderr).toBe(0);
+    const edited = down.stdout.replace(/(\n {4}distribution:\n {6}name: starter\n)/, '$1    userConfig:\n      configMapName: my-config\n');
+    expect(edited).toContain('userConfig:');
+    const back = run(['convert', '.'], { cwd: writeTree(tempDir(), { 'llsd.yaml': edited }) });
+    expect(back.status, back.stderr).toBe(0);
+    const [object] = parseStream(back.stdout) as unknown as [{ spec: Record<string, unknown> }];
+    expect(object.spec).toEqual({ distribution: { name: 'starter' }, overrideConfig: { configMapName: 'my-config' } });
+    expect(stderrLines(back)).toEqual([
+      `llsd.yaml:${lineOfMarker(edited, CONVERSION_DATA)}: llama/current: metadata.annotations["${CONVERSION_DATA}"]: warning: held llamastack.io/v1alpha2 ` +
+        'fields that clash with changes made in llamastack.io/v1alpha1 after it was written, and the changes win: dropped `spec.providers`, which cannot ' +
+        'be combined with `spec.overrideConfig` (from `spec.server.userConfig`). Set the dropped fields again in llamastack.io/v1alpha2 if they are ' +
+        'still wanted [conversion-data-dropped]',
+    ]);
+    // Before, the output held both and broke its own CRD rule (validate: "cannot be combined with `spec.overrideConfig`").
+    const check = run(['validate', '.'], { cwd: writeTree(tempDir(), { 'llsd.yaml': back.stdout }) });
+    expect(check.stderr).toContain('spec.overrideConfig.configMapName: names the ConfigMap "my-config", which is not in the input');
+    expect(check.stderr).not.toContain('cannot be combined');
+  });
+});
+
 describe('convert: errors', () => {
   it('a v1alpha1 LLSD that does not match the v1alpha1 schema: exit 1, one stderr line per error at its field, nothing on stdout', () => {
     const text = legacyLlsd.replace('      port: 8080\n', '      port: 8080\n      prot: 8080\n').replace('  replicas: 2\n', '  replicas: two\n');

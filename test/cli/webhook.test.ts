@@ -93,6 +93,23 @@ describe('webhook: the real HTTPS server', () => {
     expect(JSON.parse(upResponse.body).response).toEqual({ uid: 'uid-again', result: { status: 'Success' }, convertedObjects: [legacyAsV1alpha2, current] });
   });
 
+  it('conversion data that clashes with a v1alpha1 change: the change wins, the warning is in the result message and the log (issue 29, W2)', async () => {
+    const down = await call(server.port, certificate.ca, 'POST', '/convert', review('uid-w2-down', 'llamastack.io/v1alpha1', [current]));
+    const edited = JSON.parse(down.body).response.convertedObjects[0] as { spec: { server: Record<string, unknown> } };
+    edited.spec.server.userConfig = { configMapName: 'my-config' };
+    const up = await call(server.port, certificate.ca, 'POST', '/convert', review('uid-w2-up', 'llamastack.io/v1alpha2', [edited]));
+    expect(up.status).toBe(200);
+    const response = JSON.parse(up.body).response as { result: { status: string; message: string }; convertedObjects: Array<{ spec: unknown }> };
+    expect(response.convertedObjects[0]!.spec).toEqual({ distribution: { name: 'starter' }, overrideConfig: { configMapName: 'my-config' } });
+    expect(response.result.status).toBe('Success');
+    const warning =
+      `warning: LlamaStackDistribution ai/current: metadata.annotations["${CONVERSION_DATA}"]: held llamastack.io/v1alpha2 fields that clash with changes ` +
+      'made in llamastack.io/v1alpha1 after it was written, and the changes win: dropped `spec.providers` and `spec.disabled`, which cannot be combined ' +
+      'with `spec.overrideConfig` (from `spec.server.userConfig`). Set the dropped fields again in llamastack.io/v1alpha2 if they are still wanted';
+    expect(response.result.message).toBe(warning);
+    expect(server.stderr()).toContain(`llsd-render webhook: converted with a ${warning}\n`);
+  });
+
   it('a conversion that fails answers 200 with result Failure and a message, no stack trace', async () => {
     const broken = { ...legacy, metadata: { name: 'broken', namespace: 'ai', annotations: { [CONVERSION_DATA]: '{"apiVersion":"llamastack.io/v1alpha1"}' } } };
     const r = await call(server.port, certificate.ca, 'POST', '/convert', review('uid-fail', 'llamastack.io/v1alpha2', [broken]));

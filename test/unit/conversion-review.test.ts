@@ -286,3 +286,24 @@ describe('the objects one review may hold (issue 29, W1)', () => {
     expect(step.value).toEqual(reviewConversion(body));
   });
 });
+
+describe('a review whose conversion data clashes with a change (issue 29, W2)', () => {
+  it('converts with the change winning, and carries the warning in the result message (a ConversionReview has no warnings)', () => {
+    const down = reviewConversion(review({ uid: 'u-w2-down', desiredAPIVersion: 'llamastack.io/v1alpha1', objects: [current] }));
+    const [converted] = ((down.ok && down.review.response) as { convertedObjects: Plain[] }).convertedObjects as [Plain];
+    const edited = structuredClone(converted) as { spec: { server: Plain } };
+    edited.spec.server.userConfig = { configMapName: 'my-config' };
+    const up = reviewConversion(review({ uid: 'u-w2-up', desiredAPIVersion: 'llamastack.io/v1alpha2', objects: [edited] }));
+    expect(up.ok && up.review.response).toEqual({
+      uid: 'u-w2-up',
+      result: {
+        status: 'Success',
+        message:
+          `warning: LlamaStackDistribution ai/current: metadata.annotations["${conversionAnnotation}"]: held llamastack.io/v1alpha2 fields that clash ` +
+            'with changes made in llamastack.io/v1alpha1 after it was written, and the changes win: dropped `spec.providers`, which cannot be combined ' +
+            'with `spec.overrideConfig` (from `spec.server.userConfig`). Set the dropped fields again in llamastack.io/v1alpha2 if they are still wanted',
+      },
+      convertedObjects: [{ ...current, spec: { distribution: { name: 'starter' }, overrideConfig: { configMapName: 'my-config' } } }],
+    });
+  });
+});

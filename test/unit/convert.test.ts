@@ -323,6 +323,77 @@ describe('the conversion record (annotation llamastack.io/conversion-data)', () 
   });
 });
 
+describe('what a client changed after the record was written wins (issue 29, W2)', () => {
+  it('v1alpha2 providers to v1alpha1, `userConfig` added there, back: the providers and `disabled` are dropped with a warning, and the rules hold', () => {
+    const providers = { inference: { provider: 'vllm', endpoint: 'http://vllm:8000/v1' } };
+    const down1 = down(v2({ distribution: { name: 'starter' }, providers, disabled: ['safety'] }));
+    const edited = structuredClone(down1) as { spec: { server: Plain } };
+    edited.spec.server.userConfig = { configMapName: 'my-config' };
+    const back = toV1alpha2(edited);
+    expect(back.object).toEqual(v2({ distribution: { name: 'starter' }, overrideConfig: { configMapName: 'my-config' } }));
+    expect(back.problems).toEqual([
+      {
+        severity: 'warning',
+        code: 'conversion-data-dropped',
+        path: ['metadata', 'annotations', conversionAnnotation],
+        message:
+          'held llamastack.io/v1alpha2 fields that clash with changes made in llamastack.io/v1alpha1 after it was written, and the changes win: dropped ' +
+            '`spec.providers` and `spec.disabled`, which cannot be combined with `spec.overrideConfig` (from `spec.server.userConfig`). Set the dropped ' +
+            'fields again in llamastack.io/v1alpha2 if they are still wanted',
+      },
+    ]);
+    // Before, both came back, and the object broke the rule that overrideConfig stands alone.
+    const parsed = llsdReaders['llamastack.io/v1alpha2'].parse(back.object as KrmObject);
+    expect(parsed.problems).toEqual([]);
+    // Rendering the edited v1alpha1 LLSD says the same, and renders.
+    const rendered = llsdReaders['llamastack.io/v1alpha1'].parse(edited as unknown as KrmObject);
+    expect(rendered.ok).toBe(true);
+    expect(rendered.problems.map((p) => p.severity === 'warning' && p.code)).toEqual(['conversion-data-dropped']);
+    // `convert` gives it next to its own warning about the record (none here: nothing is left to keep).
+    expect(convertChecked(edited, 'llamastack.io/v1alpha2').problems).toEqual(back.problems);
+  });
+
+  it('down too: a v1alpha1 record of `name: ""` is dropped when v1alpha2 sets `image`, which v1alpha1 cannot combine with `name`', () => {
+    const up1 = up(v1({ server: { distribution: { name: '' } } }));
+    expect(recordOf(up1)).toEqual({ apiVersion: 'llamastack.io/v1alpha1', spec: { server: { distribution: { name: '' } } } });
+    const edited = structuredClone(up1) as { spec: { distribution: Plain } };
+    edited.spec.distribution.image = 'quay.io/me/stack:1.0';
+    const back = toV1alpha1(edited);
+    expect(back.object.spec).toEqual({ server: { distribution: { image: 'quay.io/me/stack:1.0' } } });
+    expect(back.object.metadata).toEqual({ name: 'demo', namespace: 'ai' });
+    expect(llsdV1alpha1Schema.safeParse(back.object).success).toBe(true);
+    expect(back.problems.map((p) => p.message)).toEqual([
+      'held llamastack.io/v1alpha1 fields that clash with changes made in llamastack.io/v1alpha2 after it was written, and the changes win: dropped ' +
+        '`spec.server.distribution.name`, which cannot be combined with `spec.server.distribution.image` (from `spec.distribution.image`). Set the ' +
+        'dropped fields again in llamastack.io/v1alpha1 if they are still wanted',
+    ]);
+  });
+
+  it('an object that already broke a rule when the record was written round-trips as it was: the record says what was set beside it', () => {
+    const original = v2({ distribution: { name: 'starter' }, disabled: ['inference'], overrideConfig: { configMapName: 'a' } });
+    const converted = down(original);
+    expect(recordOf(converted)).toEqual({ apiVersion: 'llamastack.io/v1alpha2', spec: { disabled: ['inference'] }, alongside: ['overrideConfig'] });
+    expect(up(converted)).toEqual(original);
+    // A record without that note (what the v1alpha1 client's change looks like) is dropped.
+    const unmarked = structuredClone(converted) as { metadata: { annotations: Record<string, string> } };
+    unmarked.metadata.annotations[conversionAnnotation] = JSON.stringify({ apiVersion: 'llamastack.io/v1alpha2', spec: { disabled: ['inference'] } });
+    expect(toV1alpha2(unmarked).problems.map((p) => p.code)).toEqual(['conversion-data-dropped']);
+  });
+
+  it('the same field: a recorded value the other version set since is dropped, and the warning says which field set it', () => {
+    const up1 = up(v1({ server: { distribution: { name: 'starter' }, containerSpec: { port: 0 } } }));
+    expect(recordOf(up1)).toEqual({ apiVersion: 'llamastack.io/v1alpha1', spec: { server: { containerSpec: { port: 0 } } } });
+    const edited = structuredClone(up1) as { spec: Plain };
+    edited.spec.networking = { port: 9000 };
+    const back = toV1alpha1(edited);
+    expect(back.object.spec).toEqual({ server: { distribution: { name: 'starter' }, containerSpec: { port: 9000 } } });
+    expect(back.problems.map((p) => p.message)).toEqual([
+      'held llamastack.io/v1alpha1 fields that clash with changes made in llamastack.io/v1alpha2 after it was written, and the changes win: dropped ' +
+        '`spec.server.containerSpec.port`, now set from `spec.networking.port`',
+    ]);
+  });
+});
+
 describe('conversion problems', () => {
   const annotationPath = ['metadata', 'annotations', conversionAnnotation];
 
