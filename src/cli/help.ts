@@ -61,8 +61,11 @@ Options:
 
 Reads every *.yaml and *.yml file under each PATH as build does, and prints all their documents,
 in order, as one multi-document YAML stream, with every LlamaStackDistribution that is not in
-VERSION converted to it. The other documents, OGXServers among them, are printed as they are. The input is checked
-against the schema of its version first; errors go to stderr and nothing is printed.
+VERSION converted to it. The other documents, OGXServers among them, are printed as they are,
+except the objects an earlier build generated (they carry the annotation
+llamastack.io/generated-from), which are left out as build leaves them out. Every
+LlamaStackDistribution, one already in VERSION too, is checked against the schema of its version
+first; errors go to stderr and nothing is printed.
 
 Fields the other version cannot hold are kept as JSON in the annotation
 llamastack.io/conversion-data (a warning names them) and restored when the object is converted

@@ -57,6 +57,13 @@ export function withObject(item: InputItem, object: KrmObject): InputItem {
 
 export const annotationsOf = (object: KrmObject): Record<string, string> => object.metadata.annotations ?? {};
 
+/**
+ * Output of an earlier render, read back as input (`build app > app/rendered.yaml`): it carries the
+ * annotation llsd-render marks its output with. `build` and KRM mode drop it and render it anew
+ * (src/process.ts), and `convert` leaves it out the same way.
+ */
+export const isEarlierOutput = (object: KrmObject): boolean => annotationsOf(object)[annotation.generatedFrom] !== undefined;
+
 export function refOf(object: KrmObject): ResourceRef {
   const ref: ResourceRef = { apiVersion: object.apiVersion, kind: object.kind, name: object.metadata.name };
   if (object.metadata.namespace) ref.namespace = object.metadata.namespace;
