@@ -23,8 +23,7 @@ Options:
   -h, --help       show help (also after a command: llsd-render build --help)
   -v, --version    print the version
 
-Exit codes: 0 success, 1 at least one error result (or stdout closed before the output was
-complete), 2 usage error.
+Exit codes: 0 success, 1 at least one error result or stdout cut short, 2 usage error.
 Every error is also printed on stderr as <file>:<line>: <namespace>/<name>: <field.path>: <message>.
 `,
   build: `Usage: llsd-render build [options] PATH...
