@@ -18,7 +18,7 @@ import type { RegistryOptions, RenderOptions, RenderOptionsInput } from './core/
 import { isError, type FieldProblem } from './lib/issues.js';
 import { frontEndOf, inputApiNearMiss, inputApiOf, isRenderedObject, type FrontEnd } from './front-ends.js';
 import { judgeAsServer } from './core/judge.js';
-import { annotation, annotationsOf, identityOf, isClientSideOnly, resultFor, type InputItem, type KrmObject } from './krm/item.js';
+import { annotation, annotationsOf, identityOf, isClientSideOnly, isEarlierOutput, resultFor, type InputItem, type KrmObject } from './krm/item.js';
 import { inventoryOf, type Inventory } from './krm/inventory.js';
 import { objectOf, Prepared, type OutputItem, type Written } from './krm/resource-list.js';
 import { capRepeats, hasErrors, sortResults, type Result, type WarningCode } from './krm/result.js';
@@ -129,7 +129,7 @@ export function startRender(input: ProcessInput): Render {
   const options = mergeOptions(optionSources);
 
   // Mark and replace (docs/config-generation.md): what an earlier render generated is dropped and rendered anew.
-  const kept = items.filter((item) => annotationsOf(item.object)[annotation.generatedFrom] === undefined);
+  const kept = items.filter((item) => !isEarlierOutput(item.object));
   // An LLSD never carries the mark (it is no output of ours): dropped with the output, it would
   // render nothing and say nothing.
   for (const item of items) {

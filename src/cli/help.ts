@@ -23,8 +23,7 @@ Options:
   -h, --help       show help (also after a command: llsd-render build --help)
   -v, --version    print the version
 
-Exit codes: 0 success, 1 at least one error result (or stdout closed before the output was
-complete), 2 usage error.
+Exit codes: 0 success, 1 at least one error result or stdout cut short, 2 usage error.
 Every error is also printed on stderr as <file>:<line>: <namespace>/<name>: <field.path>: <message>.
 `,
   build: `Usage: llsd-render build [options] PATH...
@@ -61,8 +60,11 @@ Options:
 
 Reads every *.yaml and *.yml file under each PATH as build does, and prints all their documents,
 in order, as one multi-document YAML stream, with every LlamaStackDistribution that is not in
-VERSION converted to it. The other documents, OGXServers among them, are printed as they are. The input is checked
-against the schema of its version first; errors go to stderr and nothing is printed.
+VERSION converted to it. The other documents, OGXServers among them, are printed as they are,
+except the objects an earlier build generated (they carry the annotation
+llamastack.io/generated-from), which are left out as build leaves them out. Every
+LlamaStackDistribution, one already in VERSION too, is checked against the schema of its version
+first; errors go to stderr and nothing is printed.
 
 Fields the other version cannot hold are kept as JSON in the annotation
 llamastack.io/conversion-data (a warning names them) and restored when the object is converted

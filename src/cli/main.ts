@@ -11,7 +11,7 @@ import { isRenderedObject } from '../front-ends.js';
 import { ogxApiVersion, ogxKind } from '../ogx/ogxserver.js';
 import { group as llsdGroup, kind as llsdKind } from '../llsd/llsd-v1alpha2.js';
 import type { RenderOptionsInput } from '../core/render-config.js';
-import { annotation, resultFor, withObject, type InputItem, type KrmObject } from '../krm/item.js';
+import { annotation, isEarlierOutput, resultFor, withObject, type InputItem, type KrmObject } from '../krm/item.js';
 import { objectOf, readResourceList, resourceListChunks, streamDocuments, writeResourceList, writeStream, type OutputItem } from '../krm/resource-list.js';
 import { exitCodeOf, formatLine, hasErrors, sortResults, type ExitCode, type Result, type WarningCode } from '../krm/result.js';
 import { withoutSilenced } from '../krm/silence.js';
@@ -491,13 +491,21 @@ async function convert(io: Io, args: string[]): Promise<ExitCode> {
   const convertItem = to === ogxTarget ? await ogxConversion(read.items) : (object: KrmObject) => ({ ...convertChecked(object, to), beside: [] });
   const results: Result[] = [...found.results, ...read.results];
   const documents: Array<{ object: KrmObject; from: InputItem | undefined }> = [];
-  const output = read.items.flatMap((item): OutputItem[] => {
+  // What an earlier build generated is left out, as build leaves it out (an LLSD with the mark is
+  // converted all the same: build reports it).
+  const inputs = read.items.filter((item) => !isEarlierOutput(item.object) || item.object.kind === llsdKind);
+  const output = inputs.flatMap((item): OutputItem[] => {
     const { apiVersion, kind } = item.object;
     const unchanged = (): OutputItem[] => {
       documents.push({ object: item.object, from: undefined });
       return [item.node];
     };
-    if (kind !== llsdKind || !apiVersion.startsWith(`${llsdGroup}/`) || apiVersion === to) return unchanged();
+    if (kind !== llsdKind || !apiVersion.startsWith(`${llsdGroup}/`)) return unchanged();
+    if (apiVersion === to) {
+      // Already in the target version: printed as it was written, once it passes the same check.
+      results.push(...convertChecked(item.object, to).problems.map((p) => fromProblem(item, p)));
+      return unchanged();
+    }
     if (!(llsdApiVersions as readonly string[]).includes(apiVersion)) {
       const message = `apiVersion "${apiVersion}" is not supported for ${llsdKind}; use ${llsdApiVersions.join(' or ')}`;
       results.push(resultFor(item, 'error', message, ['apiVersion']));

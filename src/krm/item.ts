@@ -58,6 +58,13 @@ export function withObject(item: InputItem, object: KrmObject): InputItem {
 export const annotationsOf = (object: KrmObject): Record<string, string> => object.metadata.annotations ?? {};
 
 /**
+ * Output of an earlier render, read back as input (`build app > app/rendered.yaml`): it carries the
+ * annotation llsd-render marks its output with. `build` and KRM mode drop it and render it anew
+ * (src/process.ts), and `convert` leaves it out the same way.
+ */
+export const isEarlierOutput = (object: KrmObject): boolean => annotationsOf(object)[annotation.generatedFrom] !== undefined;
+
+/**
  * The object a result is about. A namespace that is not text (`namespace: {a: b}`, refused at its
  * field) is left out rather than printed as "[object Object]"; a number is kept as written.
  */

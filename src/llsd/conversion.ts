@@ -626,12 +626,13 @@ const llsdSchemas = (): Record<string, Schema> => ({ [v1alpha1]: v1alpha1Schemas
 
 /**
  * `object` in `apiVersion`, after checking it against the schema of its own version (problems at
- * its field paths). A warning names the fields the conversion keeps in the annotation.
+ * its field paths), one already in `apiVersion` too (`convert` promises the check for every LLSD,
+ * attacker C1). A warning names the fields the conversion keeps in the annotation.
  */
 export function convertChecked(object: Plain, apiVersion: string): Conversion {
   const schemas = llsdSchemas();
   const source = typeof object.apiVersion === 'string' && Object.hasOwn(schemas, object.apiVersion) ? schemas[object.apiVersion] : undefined;
-  if (object.apiVersion !== apiVersion && source) {
+  if (source) {
     const checked = (source as unknown as z.ZodMiniType).safeParse(object, { reportInput: true });
     if (!checked.success) return { object, problems: problemsFromIssues(checked.error.issues, source) };
   }

@@ -6,7 +6,19 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { parseOgxServer } from '../../src/ogx/ogxserver.js';
 import { help } from '../../src/cli/help.js';
-import { expectNoCrash, lazy, lineOfMarker, packageVersion, parseStream, run, stderrLines, streamDocuments, tempDir, writeTree } from './run.js';
+import {
+  expectNoCrash,
+  lazy,
+  lineOfMarker,
+  packageVersion,
+  parseStream,
+  quickstartText,
+  run,
+  stderrLines,
+  streamDocuments,
+  tempDir,
+  writeTree,
+} from './run.js';
 
 const CONVERSION_DATA = 'llamastack.io/conversion-data';
 
@@ -106,6 +118,24 @@ describe('convert PATH...: v1alpha1 to v1alpha2', () => {
     expect(docs[0]).toEqual(parseStream(currentLlsd)[0]);
   });
 
+  it('leaves out what an earlier build generated (objects marked llamastack.io/generated-from), as build does; the other documents stay', () => {
+    const root = tempDir();
+    const mine = 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: mine, namespace: llama}\ndata: {a: b}\n';
+    writeTree(root, { 'app/llsd.yaml': quickstartText(), 'app/cm.yaml': mine });
+    const built = run(['build', 'app'], { cwd: root });
+    expect(built.status, built.stderr).toBe(0);
+    const generated = parseStream(built.stdout).filter((o) => o.metadata.annotations?.['llamastack.io/generated-from'] !== undefined);
+    expect(generated.map((o) => o.kind)).toEqual(expect.arrayContaining(['ConfigMap', 'Deployment', 'Service']));
+    // The generated objects saved among the inputs (as `build app > app/rendered.yaml` less the pass-through ConfigMap).
+    const generatedText = streamDocuments(built.stdout).filter((d) => d.includes('llamastack.io/generated-from'));
+    writeTree(root, { 'app/rendered.yaml': generatedText.join('---\n') });
+    // build of the folder with its old output in it renders the same objects once, not twice.
+    expect(run(['build', 'app'], { cwd: root }).stdout).toBe(built.stdout);
+    const r = run(['convert', 'app'], { cwd: root });
+    expect(r.status, r.stderr).toBe(0);
+    expect(parseStream(r.stdout).map((o) => `${o.kind}/${o.metadata.name}`)).toEqual(['ConfigMap/mine', 'LlamaStackDistribution/quickstart']);
+  });
+
   it('writes the untouched documents with their scalars as written ("0755", "on" stay strings)', () => {
     const texts = streamDocuments(toV1alpha2().stdout);
     expect(texts[2]).toContain('mode: "0755"');
@@ -187,6 +217,24 @@ describe('convert: errors', () => {
     expect(stderrLines(r)).toEqual([
       `llsd.yaml:${lineOfMarker(text, 'replicas:')}: llama/legacy: spec.replicas: must be a number, not a string`,
       `llsd.yaml:${lineOfMarker(text, 'prot:')}: llama/legacy: spec.server.containerSpec.prot: is not a known field; did you mean \`port\`?`,
+    ]);
+  });
+
+  it.each([
+    ['v1alpha2', 'llamastack.io/v1alpha2'],
+    ['v1alpha1', 'llamastack.io/v1alpha1'],
+  ])('an LLSD already in the target version (%s) is checked as a converted one (attacker C1: `spec.providers: "hello"` exit 0)', (to, apiVersion) => {
+    const text = `apiVersion: ${apiVersion}\nkind: LlamaStackDistribution\nmetadata: {name: already, namespace: llama}\nspec:\n` +
+      (to === 'v1alpha2' ? '  distribution: {name: starter}\n  providers: "hello"\n' : '  server:\n    distribution: {name: starter}\n  replicas: two\n');
+    const dir = writeTree(tempDir(), { 'llsd.yaml': text });
+    const r = run(['convert', '--to', to, 'llsd.yaml'], { cwd: dir });
+    expectNoCrash(r);
+    expect(r.status).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(stderrLines(r)).toEqual([
+      to === 'v1alpha2'
+        ? `llsd.yaml:${lineOfMarker(text, 'providers:')}: llama/already: spec.providers: must be a mapping, not a string`
+        : `llsd.yaml:${lineOfMarker(text, 'replicas:')}: llama/already: spec.replicas: must be a number, not a string`,
     ]);
   });
 
