@@ -116,3 +116,19 @@ export function resourceListOf(n) {
   }
   return parts.join('');
 }
+
+// Shapes for the cost per input byte (issue 29 R2): no LLSD, only many small nodes. Each is given
+// as a file for `build` and as a ResourceList for KRM mode.
+
+/** `lines` lines of `- a`: one sequence of one-letter scalars (4 bytes a node). */
+export const sequenceText = (lines) => '- a\n'.repeat(lines);
+/** The same items in a ResourceList's `items` (none is a Kubernetes object: each is refused). */
+export const sequenceList = (lines) => `apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n${'  - a\n'.repeat(lines)}`;
+
+const tinyConfigMap = (i, indent) =>
+  [`apiVersion: v1`, `kind: ConfigMap`, `metadata:`, `  name: cm-${i}`, `data:`, `  k: v`].map((line, n) => (n === 0 ? '' : indent) + line).join('\n') + '\n';
+/** `n` ConfigMaps of one key each, as documents of one file. */
+export const configMapsText = (n) => Array.from({ length: n }, (_, i) => `---\n${tinyConfigMap(i, '')}`).join('');
+/** The same as the items of a ResourceList. */
+export const configMapsList = (n) =>
+  `apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n${Array.from({ length: n }, (_, i) => `  - ${tinyConfigMap(i, '    ')}`).join('')}`;

@@ -6,7 +6,7 @@ import { closeSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, openSync, 
 import { cpus, loadavg, release, tmpdir, totalmem } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { KINDS, resourceList, resourceListOf, writeInputs } from './gen.mjs';
+import { configMapsList, configMapsText, KINDS, resourceList, resourceListOf, sequenceList, sequenceText, writeInputs } from './gen.mjs';
 
 const args = process.argv.slice(2);
 const QUICK = args.includes('--quick') || process.env.BENCH_QUICK === '1';
@@ -24,6 +24,16 @@ const KRM_TIMEOUT_MS = 600_000; // a KRM run that passes this is stopped and its
 const RUNS = { 1: 25, 10: 5, 100: 5, 1000: 3, 10000: 2 };
 const BUDGET_MS = 30_000; // stop repeating a measurement once its runs took this long (at least 1 run)
 const KUSTOMIZE_TIMEOUT_MS = 30_000; // kustomize is quadratic in the number of resources: stop it here
+// Cost per input byte (issue 29 R2): inputs of many tiny nodes, in `build` and KRM mode, each held
+// to this peak RSS per byte of input, start-up excluded (the peak of 1 LLSD in KRM mode is taken
+// off, as the per-LLSD columns do). Full size in quick mode too: smaller, start-up dominates.
+const BYTES_TARGET = 100;
+const SHAPES = STARTUP_ONLY
+  ? []
+  : [
+      { name: '1,000,000 lines of `- a`', file: sequenceText, list: sequenceList, n: 1_000_000 },
+      { name: '100,000 one-key ConfigMaps', file: configMapsText, list: configMapsList, n: 100_000 },
+    ];
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const DIST = join(ROOT, 'dist/llsd-render.js');
@@ -49,7 +59,7 @@ const built = statSync(DIST).mtime.toISOString().slice(0, 16).replace('T', ' ');
 const sha = createHash('sha256').update(readFileSync(BUNDLE)).digest('hex').slice(0, 12);
 
 /** Runs one process, stdout and stderr to files; returns its wall time and (with `rss`) peak RSS; throws if it fails. */
-function run(cmd, argv, { input, rss = false, timeout, codeCache = CODE_CACHE } = {}) {
+function run(cmd, argv, { input, rss = false, timeout, codeCache = CODE_CACHE, exitCodes = [0] } = {}) {
   const rssFile = join(tmp, 'rss');
   rmSync(rssFile, { force: true });
   const out = openSync(join(tmp, 'stdout'), 'w');
@@ -62,7 +72,7 @@ function run(cmd, argv, { input, rss = false, timeout, codeCache = CODE_CACHE } 
   closeSync(err);
   if (r.error?.code === 'ETIMEDOUT') return { ms, timedOut: true };
   const stderr = readFileSync(join(tmp, 'stderr'), 'utf8');
-  if (r.error || r.status !== 0) throw new Error(`${cmd} ${argv.join(' ')} failed (exit ${r.status ?? r.signal ?? r.error}):\n${stderr.slice(0, 4000)}`);
+  if (r.error || !exitCodes.includes(r.status)) throw new Error(`${cmd} ${argv.join(' ')} failed (exit ${r.status ?? r.signal ?? r.error}):\n${stderr.slice(0, 4000)}`);
   return { ms, rss: rss ? Number(readFileSync(rssFile, 'utf8')) : undefined };
 }
 
@@ -178,6 +188,21 @@ const krmRows = KRM_SIZES.map((n) => {
   return { n, label, ...m, perLlsd: (m.median - krm.median) / (n - 1), rssPerLlsd: m.rss === undefined ? undefined : (m.rss - krm.rss) / (n - 1) };
 });
 
+// Shapes: one run each (they take seconds); exit 1 is expected where the input holds no object or only refused items.
+const shapeRows = SHAPES.flatMap((shape) => {
+  const file = join(tmp, 'shape.yaml');
+  const text = shape.file(shape.n);
+  writeFileSync(file, text);
+  const list = shape.list(shape.n);
+  const rowOf = (mode, bytes, m) => ({ label: `${shape.name}, ${mode} (${(bytes / 1e6).toFixed(1)} MB)`, bytes, ...m, perByte: (m.rss - krm.rss) / bytes });
+  const rows = [
+    rowOf('`build`', Buffer.byteLength(text), measure(`${shape.name}, build`, 1, () => render(['build', '--allow-empty', file], { exitCodes: [0, 1] }))),
+    rowOf('KRM', Buffer.byteLength(list), measure(`${shape.name}, KRM`, 1, () => render([], { input: list, exitCodes: [0, 1], timeout: KRM_TIMEOUT_MS }))),
+  ];
+  rmSync(file);
+  return rows;
+});
+
 // 3. Targets.
 const at = (n) => rows.find((r) => r.n === n);
 const krmAt = krmRows.find((r) => r.n === 10000);
@@ -199,6 +224,13 @@ const targets = [
     krmAt && (krmAt.timedOut ? `not finished in ${fmtMs(KRM_TIMEOUT_MS)}` : fmtMB(krmAt.rss)),
     krmAt && !krmAt.timedOut && krmAt.rss < 600e6,
   ],
+  ...shapeRows.map((r) => [
+    `${r.label}: peak RSS above start-up under ${BYTES_TARGET} bytes per input byte`,
+    r.timedOut
+      ? `not finished in ${fmtMs(KRM_TIMEOUT_MS)}`
+      : `${fmtMB(r.rss)} − ${fmtMB(krm.rss)} = ${r.perByte.toFixed(0)} bytes per byte (${(r.rss / r.bytes).toFixed(0)} with start-up), in ${fmtMs(r.median)}`,
+    !r.timedOut && r.perByte < BYTES_TARGET,
+  ]),
 ].map(([name, value, ok]) => ({
   name,
   value: value ?? `not measured (${STARTUP_ONLY ? '--startup-only' : QUICK ? 'quick mode' : '--krm-only'})`,
@@ -253,6 +285,7 @@ const report = [
   line('1 LLSD, KRM, `LLSD_RENDER_CODE_CACHE=off`', krmCold, { k: one.k }),
   ...rows.map((r) => line(r.label, r, r)),
   ...krmRows.map((r) => line(r.label, r, r)),
+  ...shapeRows.map((r) => line(r.label, r)),
   '',
   '¹ (median(N) − median(1 LLSD, `build`)) / (N − 1): the cost of one more LLSD, start-up excluded (KRM rows: against 1 LLSD, KRM).  ',
   '² (peak RSS(N) − peak RSS(1 LLSD, `build`)) / (N − 1) (KRM rows: against 1 LLSD, KRM).  ',

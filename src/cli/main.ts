@@ -143,7 +143,7 @@ function refuseList(io: Io, results: Result[]): ExitCode {
  * local-config when written.
  */
 function withoutPassThroughNode(item: InputItem): InputItem {
-  if (isRenderedObject(item.object)) return item;
+  if (isRenderedObject(item.object) || item.output !== undefined) return item;
   const output = stringifyYaml(item.node);
   const { object, origin } = item;
   return {

@@ -338,7 +338,7 @@ export function convertWorkload(llsd: Llsd, env: Plain[], problems: FieldProblem
   const workload = llsd.spec.workload ?? {};
   const out: Plain = {};
   for (const field of ['replicas', 'workers', 'resources', 'podDisruptionBudget', 'topologySpreadConstraints'] as const) {
-    if (workload[field] !== undefined) setOwn(out, field, structuredClone(workload[field]));
+    if (workload[field] !== undefined) setOwn(out, field, clonePlain(workload[field]));
   }
   const { autoscaling, storage, overrides } = workload;
   if (autoscaling) {
@@ -348,10 +348,10 @@ export function convertWorkload(llsd: Llsd, env: Plain[], problems: FieldProblem
     if (autoscaling.targetMemoryUtilization !== undefined) hpa.targetMemoryUtilizationPercentage = autoscaling.targetMemoryUtilization;
     out.autoscaling = hpa;
   }
-  if (storage) out.storage = structuredClone(storage);
+  if (storage) out.storage = clonePlain(storage);
   const pod: Plain = {};
   for (const field of ['serviceAccountName', 'env', 'command', 'args', 'volumes', 'volumeMounts'] as const) {
-    if (overrides?.[field] !== undefined) setOwn(pod, field, structuredClone(overrides[field]));
+    if (overrides?.[field] !== undefined) setOwn(pod, field, clonePlain(overrides[field]));
   }
   if (env.length > 0) {
     // Secrets of nested provider settings (withSecretsAsEnv); an env var the user set wins.

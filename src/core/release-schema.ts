@@ -18,6 +18,7 @@
 // `replace_env_vars` would (configs/release-notes.yaml `envSubstitution`), where their value is known:
 // a variable the container does not set takes its `:=` default or `:+` emptiness; one it sets, or
 // a bare `${env.X}`, keeps the string, which the schemas accept wherever a scalar is expected.
+import { Verbatim } from '../lib/exact-integer.js';
 import { placeholdersIn } from './placeholders.js';
 import { asPodEnv, type PodEnv } from './pod-env.js';
 import { validate, type OutputUnit, type Schema } from '@cfworker/json-schema';
@@ -517,6 +518,8 @@ function valueAt(root: unknown, path: readonly Segment[]): unknown {
  */
 function infinitiesAsNaN(value: unknown): unknown {
   if (typeof value === 'number') return Number.isFinite(value) || Number.isNaN(value) ? value : Number.NaN;
+  // An integer beyond 2^53, kept as written (B1), is the integer it is to the schema (Python's int is exact).
+  if (value instanceof Verbatim) return Number(value.text);
   if (Array.isArray(value)) {
     const items = value.map(infinitiesAsNaN);
     return items.every((item, i) => item === value[i]) ? value : items;

@@ -12,6 +12,7 @@
 // gives equals what the `yaml` path gives, on every YAML file of the repository and on generated
 // documents.
 import { Document, isScalar, type ScalarTag } from 'yaml';
+import { exactInteger } from '../lib/exact-integer.js';
 import { Preformatted, emitPlainYaml } from './emit.js';
 import { FieldLineIndex, mapStep, seqStep } from './field-lines.js';
 import { parseYamlStream, prepareForOutput, stringifyYaml } from './yaml.js';
@@ -445,7 +446,8 @@ function resolvePlain(text: string): unknown {
   for (const tag of coreTags) {
     if (!tag.test?.test(text)) continue;
     const resolved = tag.resolve(text, decline, { intAsBigInt: false });
-    return isScalar(resolved) ? resolved.value : resolved;
+    // An integer beyond 2^53 is read as written, not rounded (as parseYamlStream reads it).
+    return exactInteger(isScalar(resolved) ? resolved.value : resolved, text);
   }
   return text;
 }

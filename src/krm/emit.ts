@@ -9,6 +9,7 @@
 // Anything this writer does not handle (another kind of value, a key spanning lines, a block
 // scalar that needs an indentation indicator) makes it hand the whole value to `yaml`.
 import { Document } from 'yaml';
+import { Verbatim } from '../lib/exact-integer.js';
 
 const documentOptions = { compat: 'yaml-1.1', version: '1.2', aliasDuplicateObjects: false } as const;
 const toStringOptions = { lineWidth: 0, indentSeq: true } as const;
@@ -160,7 +161,7 @@ function scalarText(value: unknown): ScalarText {
     if (numbers.size < 10_000) numbers.set(value, text);
     return text;
   }
-  if (value instanceof Preformatted) return { head: value.text, block: false, lines: [] };
+  if (value instanceof Preformatted || value instanceof Verbatim) return { head: value.text, block: false, lines: [] };
   if (typeof value !== 'string') throw new NotPlain();
   // Names, ids, paths and images: plain unless they are one of YAML's words for true, false or null.
   if (isSimplePlain(value) || colonPlain.test(value) || hexPlain.test(value)) return { head: value, block: false, lines: [] };

@@ -4,6 +4,8 @@ import { clip } from '../lib/quote.js';
 import { isAlias, isMap, isNode, isPair, isScalar, isSeq, visit, type Node, type YAMLMap } from 'yaml';
 import { annotation, isKrmObject, kptOrigin, type InputItem, type KrmObject } from './item.js';
 import { toWire, type Result } from './result.js';
+import { isRenderedObject } from '../front-ends.js';
+import { readBlockYaml, type BlockDocument } from './block-yaml.js';
 import { prepareForOutput, parseYamlStream, stringifyYaml } from './yaml.js';
 
 export const resourceListApiVersions = ['config.kubernetes.io/v1', 'config.kubernetes.io/v1beta1'] as const;
@@ -140,19 +142,19 @@ export function readWholeList(text: string): ResourceListInput {
   }
   const itemNodes = (itemsNode as { items?: Node[] } | undefined)?.items ?? [];
   const plainItems = Array.isArray(plain.items) ? plain.items : [];
+  // Items that are no object: the first few named, the rest counted (a list of 1,000,000 `- a`
+  // made a result each, and writing them took most of a minute).
+  let notObjects = 0;
   itemNodes.forEach((node, i) => {
     const object = plainItems[i];
     if (!isKrmObject(object) || !isMap(node)) {
-      results.push({
-        severity: 'error',
-        message: 'must be a Kubernetes object with string `apiVersion`, `kind` and `metadata.name`',
-        field: { path: `items[${i}]` },
-      });
+      if (notObjects++ < maxNamedItems) results.push(notAnObject(i));
       return;
     }
     prepareForOutput(node);
     items.push({ node, object, origin: kptOrigin(object) });
   });
+  if (notObjects > maxNamedItems) results.push(moreNotObjects(notObjects));
   let functionConfig: InputItem | undefined;
   const fcNode = root.get('functionConfig', true) as Node | undefined;
   if (plain.functionConfig !== undefined && plain.functionConfig !== null) {
@@ -189,18 +191,33 @@ export function readItemByItem(text: string): ResourceListInput | undefined {
   if (plain.kind !== 'ResourceList' || !resourceListApiVersions.includes(plain.apiVersion as never)) return undefined;
   if (!isScalar(itemsKey) || itemsKey.value !== null || itemsKey.anchor || itemsKey.tag) return undefined;
   const items: InputItem[] = [];
-  for (const entry of split.items) {
-    const item = soleMap(entry);
+  const results: Result[] = [];
+  let notObjects = 0;
+  for (const [i, entry] of split.items.entries()) {
+    // Most items are plain objects passed through: read without `yaml`, which costs ten times more.
+    const block = blockItem(entry);
+    if (block !== undefined && block !== 'not an object') {
+      items.push(block);
+      continue;
+    }
+    const item = block === undefined ? soleMap(entry) : undefined;
+    if (block === 'not an object' || (item && !isKrmObject(item.value))) {
+      if (notObjects++ < maxNamedItems) results.push(notAnObject(i));
+      continue;
+    }
     // The list's root and `items` are two levels above an item: the depth limit counts them.
     if (!item || !isKrmObject(item.value) || depthOf(item.node) > maxItemDepth) return undefined;
     prepareForOutput(item.node);
     items.push({ node: item.node, object: item.value, origin: kptOrigin(item.value) });
   }
+  // Items that are no object are said as the whole reading says them (each item read without a
+  // problem, so the whole list has none either).
+  if (notObjects > maxNamedItems) results.push(moreNotObjects(notObjects));
   const fcNode = header.node.get('functionConfig', true) as Node | undefined;
-  if (plain.functionConfig === undefined || plain.functionConfig === null) return { items, results: [] };
+  if (plain.functionConfig === undefined || plain.functionConfig === null) return { items, results };
   if (!isKrmObject(plain.functionConfig) || !fcNode) return undefined;
   prepareForOutput(fcNode);
-  return { items, functionConfig: { node: fcNode, object: plain.functionConfig, origin: kptOrigin(plain.functionConfig) }, results: [] };
+  return { items, functionConfig: { node: fcNode, object: plain.functionConfig, origin: kptOrigin(plain.functionConfig) }, results };
 }
 
 /** The one mapping a text holds, read without any problem, or undefined. */
@@ -209,6 +226,46 @@ function soleMap(text: string): { node: YAMLMap; value: Record<string, unknown> 
   const first = documents[0];
   if (problems.length > 0 || documents.length !== 1 || !first || !isMap(first.node)) return undefined;
   return { node: first.node, value: first.value as Record<string, unknown> };
+}
+
+/** How many items that are no Kubernetes object are named, each in a result of its own. */
+const maxNamedItems = 10;
+const notAnObject = (i: number): Result => ({
+  severity: 'error',
+  message: 'must be a Kubernetes object with string `apiVersion`, `kind` and `metadata.name`',
+  field: { path: `items[${i}]` },
+});
+const moreNotObjects = (count: number): Result => ({
+  severity: 'error',
+  message: `and ${(count - maxNamedItems).toLocaleString('en-US')} more items are not Kubernetes objects either; each must have string \`apiVersion\`, ` +
+    '`kind` and `metadata.name`',
+  field: { path: 'items' },
+});
+
+/**
+ * An item read without `yaml` (block-yaml.ts), when it is in that reader's subset: a Kubernetes
+ * object that is passed through, with its text for output and no node (KRM mode drops the node
+ * of such an item anyway), or `'not an object'`. Undefined: `yaml` reads it.
+ */
+function blockItem(text: string): InputItem | 'not an object' | undefined {
+  // A word alone (`- a`), which that reader leaves to `yaml`: no YAML syntax, no object.
+  if (/^ *[A-Za-z0-9_./-]+ *\n?$/.test(text)) return 'not an object';
+  const documents = readBlockYaml(text);
+  if (!documents || documents.length !== 1) return undefined;
+  const [document] = documents as [BlockDocument];
+  if (!isKrmObject(document.value)) return 'not an object';
+  const object: KrmObject = document.value;
+  if (isRenderedObject(object)) return undefined;
+  const output = document.output();
+  if (output === undefined) return undefined;
+  return {
+    object,
+    origin: kptOrigin(object),
+    output,
+    get node(): never {
+      throw new Error(`internal: ${object.kind} "${object.metadata.name}" was read without a node (KRM mode writes its text)`);
+    },
+  };
 }
 
 /** parseYamlStream refuses collections nested deeper than 500 levels; an item is at level 3 of the list. */

@@ -6,6 +6,7 @@
 //   so every consumer reads it exactly as it did before us.
 // - Strings we write are quoted whenever a YAML 1.1 reader (PyYAML in llama-stack, go-yaml v2 in
 //   parts of Kubernetes) or a YAML 1.2 reader would take the plain form for another type.
+import { exactInteger, Verbatim } from '../lib/exact-integer.js';
 import { emitPlainYaml, escapedDoubleQuoted } from './emit.js';
 import { explainSyntaxErrors, plainYamlMessage, withinCauses, type YamlError } from './yaml-syntax.js';
 import {
@@ -28,10 +29,6 @@ import {
   type ToStringOptions,
 } from 'yaml';
 
-/** A plain scalar kept as its source text. */
-class Verbatim {
-  constructor(readonly text: string) {}
-}
 
 const verbatimTag: ScalarTag = {
   tag: 'tag:llsd-render.llamastack.io,2026:verbatim',
@@ -314,6 +311,9 @@ function checkNodes(root: Node | null, version: YamlVersion, onProblem: (problem
     if (tag) found('tag', node, tag);
     if (isScalar(node) && typeof node.value === 'symbol') found('merge-tag', node);
     if (isScalar(node) && typeof node.value === 'string' && loneSurrogate.test(node.value)) found('surrogate', node);
+    // An integer beyond 2^53 is read as written, not rounded (B1).
+    if (isScalar(node) && typeof node.value === 'number' && node.type === Scalar.PLAIN && typeof node.source === 'string')
+      node.value = exactInteger(node.value, node.source);
     if (!isMap(node) && !isSeq(node)) return true;
     if (depth > maxDepth) return false;
     stack.push({ node, items: node.items as unknown[], next: 0, depth, keys: isMap(node) ? new Set() : undefined });

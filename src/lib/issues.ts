@@ -1,5 +1,6 @@
 // zod issues → user-facing problems with a field path (STYLE §4, §8): one message per problem,
 // written for the user, field names in back-quotes, "did you mean" where a near name exists.
+import { Verbatim } from './exact-integer.js';
 import { clip, count, listOf, quote } from './quote.js';
 import type { WarningCode } from '../krm/result.js';
 import type { z } from './zod.js';
@@ -35,6 +36,11 @@ function fromIssue(issue: Issue, schema: Schema, hints: RequiredHints): FieldPro
       if (issue.input === undefined) {
         const hint = hints[path.filter((p) => typeof p === 'string').join('.')];
         return [{ path, message: hint ? `is required: ${hint}` : 'is required' }];
+      }
+      // An integer beyond 2^53, read as written (exact-integer.ts): no number field holds it.
+      if (issue.input instanceof Verbatim && (issue.expected === 'number' || issue.expected === 'int')) {
+        const negative = issue.input.text.startsWith('-');
+        return [{ path, message: negative ? `must be at least ${-Number.MAX_SAFE_INTEGER}` : `must be at most ${Number.MAX_SAFE_INTEGER}` }];
       }
       const expected = `${withArticle(issue.expected)}${typeExamples[path.join('.')] ?? ''}`;
       return [{ path, message: `must be ${expected}, not ${describeValue(issue.input)}${quotingHint(issue.expected, issue.input)}` }];
@@ -246,7 +252,7 @@ export function describeValue(value: unknown): string {
     case 'boolean':
       return value ? '`true`' : '`false`';
     case 'object':
-      return 'a mapping';
+      return value instanceof Verbatim ? 'an integer' : 'a mapping';
     default:
       return typeof value;
   }

@@ -1,9 +1,11 @@
 // Plain-object helpers shared by the stages. Keys come from user input, so values are set as own
 // properties: a key named `__proto__` is data, never a prototype change.
+import { Verbatim } from './exact-integer.js';
 import { isDeepStrictEqual } from 'node:util';
 
+/** A mapping: an object that is no list, and no integer kept as written (a Verbatim is a scalar). */
 export const isPlainObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+  typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Verbatim);
 
 export function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
   Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
@@ -27,6 +29,8 @@ export function deepMerge(base: Record<string, unknown>, over: Record<string, un
 export function clonePlain<T>(value: T): T {
   if (Array.isArray(value)) return value.map(clonePlain) as T;
   if (value === null || typeof value !== 'object') return value;
+  // An integer kept as written (exact-integer.ts): never changed, so shared.
+  if (value instanceof Verbatim) return value;
   // A YAML 1.1 timestamp, binary or set: not plain data, copied the general way.
   const prototype = Object.getPrototypeOf(value);
   if (prototype !== Object.prototype && prototype !== null) return structuredClone(value);

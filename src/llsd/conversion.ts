@@ -18,6 +18,7 @@
 // The functions never validate the object against its schema (the webhook must convert whatever
 // the API server stored; the CLI and the renderer validate before converting); their problems are
 // about the conversion itself.
+import { exactJson, parseExactJson, Verbatim } from '../lib/exact-integer.js';
 import { formatFieldPath } from '../krm/item.js';
 import { isPlainObject, setOwn } from '../lib/objects.js';
 import { clip, code, quote } from '../lib/quote.js';
@@ -175,7 +176,8 @@ function convert(object: unknown, d: Direction): Conversion {
     const alongside = recordedAlongside(object.spec, residue, d);
     if (alongside.length > 0) record.alongside = alongside;
     annotations = { ...(annotations ?? {}) };
-    setOwn(annotations, conversionAnnotation, JSON.stringify(record));
+    // Integers beyond 2^53 (an int64 `seed`) as written, not rounded (exact-integer.ts).
+    setOwn(annotations, conversionAnnotation, exactJson(record));
   }
   if (annotations !== undefined) setOwn(metadata, 'annotations', annotations);
 
@@ -307,7 +309,7 @@ function takeConversionData(metadata: Plain, d: Direction): { annotations: Plain
   const raw = annotations[conversionAnnotation];
   let data: unknown;
   try {
-    data = typeof raw === 'string' ? JSON.parse(raw) : undefined;
+    data = typeof raw === 'string' ? parseExactJson(raw) : undefined;
   } catch {
     data = undefined;
   }
@@ -611,6 +613,7 @@ function clone(value: unknown): unknown {
 
 function deepEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;
+  if (a instanceof Verbatim && b instanceof Verbatim) return a.text === b.text;
   if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((v, i) => deepEqual(v, b[i]));
   if (isPlainObject(a) && isPlainObject(b)) {
     const keys = Object.keys(a);
@@ -640,7 +643,7 @@ export function convertChecked(object: Plain, apiVersion: string): Conversion {
   if (converted.problems.some(isError) || converted.object === object) return converted;
   const record = (converted.object.metadata as { annotations?: Record<string, string> }).annotations?.[conversionAnnotation];
   if (record === undefined) return converted;
-  const fields = leafPaths((JSON.parse(record) as { spec?: unknown }).spec, ['spec']).map((p) => code(formatFieldPath(p)));
+  const fields = leafPaths((parseExactJson(record) as { spec?: unknown }).spec, ['spec']).map((p) => code(formatFieldPath(p)));
   const shown = fields.length > 6 ? [...fields.slice(0, 5), `${fields.length - 5} more`] : fields;
   return {
     object: converted.object,

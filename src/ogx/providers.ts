@@ -3,7 +3,7 @@
 // configs/ogx-providers.yaml). Pure: the spec has passed its schema, so the walk reads it as data;
 // what a release rejects is fixed later (generate.ts adaptToRelease). § numbers: generate.ts's.
 import type { FieldProblem } from '../lib/issues.js';
-import { isPlainObject, setOwn } from '../lib/objects.js';
+import { clonePlain, isPlainObject, setOwn } from '../lib/objects.js';
 import { quote } from '../lib/quote.js';
 import type { SecretEnv } from '../core/secrets.js';
 import { ogxTypedApis, ogxTypedProvidersOf, type OgxTypedField, type OgxTypedProvider } from '../catalog/ogx-providers.js';
@@ -98,7 +98,7 @@ function mapFields(fields: readonly OgxTypedField[], source: Obj, path: Path, se
       if (!isPlainObject(value)) continue;
       const mapped = mapFields(f.fields ?? [], value, [...path, f.field], secret);
       if (!f.omitEmpty || Object.keys(mapped).length > 0) config[f.key] = mapped;
-    } else if (!f.omitEmpty || isNonEmpty(value)) config[f.key] = structuredClone(value);
+    } else if (!f.omitEmpty || isNonEmpty(value)) config[f.key] = clonePlain(value);
   }
   return config;
 }
@@ -135,7 +135,7 @@ function expandCustom(p: Obj, path: Path, out: OgxExpansion): OgxProviderEntry['
         });
         continue;
       }
-      setOwn(config, key, structuredClone(value));
+      setOwn(config, key, clonePlain(value));
     }
   }
   return { config, provider_id: id, provider_type: type };

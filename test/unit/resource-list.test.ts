@@ -23,7 +23,8 @@ import { stringifyYaml } from '../../src/krm/yaml.js';
 
 /** What a reading gives, as plain data: each item's value, origin and node as written back. */
 const seen = (list: ResourceListInput) => {
-  const item = (i: InputItem) => ({ yaml: stringifyYaml(i.node), object: i.object, origin: i.origin });
+  // An item passed through may be read without a node (its text is kept instead).
+  const item = (i: InputItem) => ({ yaml: i.output ?? stringifyYaml(i.node), object: i.object, origin: i.origin });
   return { items: list.items.map(item), functionConfig: list.functionConfig && item(list.functionConfig), results: list.results };
 };
 
@@ -177,5 +178,28 @@ describe('KRM mode with an output store (issue 15)', () => {
       stored += withStore.written;
     }
     expect(stored).toBeGreaterThan(20);
+  });
+});
+
+describe('cost per input byte in KRM mode (issue 29 R2)', () => {
+  it('items passed through are read without `yaml`: their text is kept, no node is built, and the reading equals the whole one', () => {
+    const text = `${head}items:\n${cm('a')}${cm('b', '  data:\n    big: 9007199254740993\n    s: "x y"\n')}`;
+    const fast = readItemByItem(text);
+    expect(fast?.items.map((i) => i.output)).toEqual([
+      'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\ndata:\n  a: "1"\n',
+      'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: b\ndata:\n  big: 9007199254740993\n  s: "x y"\n',
+    ]);
+    expect(() => fast?.items[0]?.node).toThrow(/read without a node/);
+    expectSameReading(text, true);
+  });
+
+  it('1,000 items that are no object (`- a`): read item by item, ten named and the rest counted in one result, as the whole reading says', () => {
+    const text = `${head}items:\n${'- a\n'.repeat(1000)}`;
+    const fast = readItemByItem(text);
+    expect(fast?.results.map((r) => `${r.field?.path}: ${r.message}`)).toEqual([
+      ...Array.from({ length: 10 }, (_, i) => `items[${i}]: must be a Kubernetes object with string \`apiVersion\`, \`kind\` and \`metadata.name\``),
+      'items: and 990 more items are not Kubernetes objects either; each must have string `apiVersion`, `kind` and `metadata.name`',
+    ]);
+    expect(readWholeList(text).results).toEqual(fast?.results);
   });
 });

@@ -1,0 +1,57 @@
+// Integers beyond what a JavaScript number holds exactly (±2^53 − 1), kept as written.
+//
+// `max_tokens: 9007199254740993` read as a number is 9007199254740992: the config the server reads
+// would differ from the CR. Such an integer is read as a Verbatim (its source text) instead, which
+// every writer writes back as that text: the YAML writers (emit.ts, yaml.ts) as a plain scalar,
+// exactJson here as a JSON number. Number fields of a schema refuse it (issues.ts says how).
+/** A plain scalar kept as its source text: an integer outside the safe range, or a non-string scalar passed through. */
+export class Verbatim {
+  constructor(readonly text: string) {}
+
+  /** Generic JSON (messages, hashes, comparisons) sees the text; exactJson writes it as a number. */
+  toJSON(): string {
+    return this.text;
+  }
+}
+
+/** A decimal integer as YAML 1.2 and JSON write one (a sign, digits). */
+const decimalInteger = /^[-+]?[0-9]+$/;
+
+/** The value to read for a scalar written `source` that resolved to `value`: a Verbatim for an integer a number cannot hold exactly. */
+export function exactInteger(value: unknown, source: string): unknown {
+  if (typeof value !== 'number' || !Number.isInteger(value) || Number.isSafeInteger(value)) return value;
+  return decimalInteger.test(source) ? new Verbatim(source.replace(/^\+/, '')) : value;
+}
+
+// A marker no JSON text holds (a control character and this process's own nonce): where a
+// Verbatim is in the value, JSON.stringify writes the marker, replaced by the number after.
+const nonce = `\u0000exact-${Math.random().toString(36).slice(2)}:`;
+const markerPattern = new RegExp(`"${JSON.stringify(nonce).slice(1, -1).replace(/[\\^$.*+?()[\]{}|]/g, '\\$&')}(-?[0-9]+)"`, 'g');
+
+/** JSON.stringify, with each Verbatim integer written as the number it is (not as text). */
+export function exactJson(value: unknown, space?: number): string {
+  const text = JSON.stringify(
+    value,
+    function (this: unknown, key: string, item: unknown) {
+      const own = (this as Record<string, unknown>)[key];
+      return own instanceof Verbatim && decimalInteger.test(own.text) ? `${nonce}${own.text}` : item;
+    },
+    space,
+  );
+  return text.replace(markerPattern, '$1');
+}
+
+/** JSON.parse, with each integer a number cannot hold exactly read as a Verbatim of its digits. */
+export function parseExactJson(text: string): unknown {
+  let marked = false;
+  // Integers outside strings: a string token is matched whole first and left as it is.
+  const replaced = text.replace(/"(?:[^"\\]|\\.)*"|-?[0-9]+(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?/g, (token) => {
+    if (token.startsWith('"') || !/^-?[0-9]+$/.test(token) || Number.isSafeInteger(Number(token))) return token;
+    marked = true;
+    return JSON.stringify(`${nonce}${token}`);
+  });
+  if (!marked) return JSON.parse(text);
+  return JSON.parse(replaced, (_key, item: unknown) =>
+    typeof item === 'string' && item.startsWith(nonce) ? new Verbatim(item.slice(nonce.length)) : item,
+  );
+}
