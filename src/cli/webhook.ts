@@ -12,6 +12,7 @@ import { createServer, type Server } from 'node:https';
 import type { Socket } from 'node:net';
 import { countJsonValues, parseReviewBody, reviewConversionSteps, type ReviewAnswer } from '../convert/conversion-review.js';
 import type { ExitCode } from '../krm/result.js';
+import { exactJson } from '../lib/exact-integer.js';
 import { readInputFile } from './files.js';
 
 export interface WebhookOptions {
@@ -363,7 +364,7 @@ function answerReview(body: Buffer, hold: (bytes: number) => boolean, response: 
     const result = (answer.review.response as { result: { status: string; message?: string } }).result;
     if (result.status !== 'Success') log(`llsd-render webhook: conversion failed: ${result.message ?? ''}`);
     else if (result.message !== undefined) log(`llsd-render webhook: converted with a ${result.message}`);
-    reply(response, 200, JSON.stringify(answer.review), { 'content-type': 'application/json' });
+    reply(response, 200, exactJson(answer.review), { 'content-type': 'application/json' });
   };
   slice();
 }

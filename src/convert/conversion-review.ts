@@ -7,6 +7,7 @@ import { isPlainObject } from '../lib/objects.js';
 import { clip, elide, escapeControl } from '../lib/quote.js';
 import { convertTo } from '../llsd/conversion.js';
 import { isError, type FieldProblem } from '../lib/issues.js';
+import { parseExactJson } from '../lib/exact-integer.js';
 
 export const conversionReviewApiVersion = 'apiextensions.k8s.io/v1';
 const conversionReviewKind = 'ConversionReview';
@@ -30,7 +31,7 @@ export function parseReviewBody(text: string): { ok: true; body: unknown } | { o
     };
   }
   try {
-    return { ok: true, body: JSON.parse(text) };
+    return { ok: true, body: parseExactJson(text) };
   } catch (error) {
     // V8's message quotes the body around the mistake; the body is the client's and may hold anything.
     const reason = (error as Error).message.replace(/,? (?:\.\.\.)?".*$/s, '');

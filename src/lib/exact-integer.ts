@@ -43,6 +43,8 @@ export function exactJson(value: unknown, space?: number): string {
 
 /** JSON.parse, with each integer a number cannot hold exactly read as a Verbatim of its digits. */
 export function parseExactJson(text: string): unknown {
+  // 2^53 has 16 digits: a text without such a run needs no second pass (and no copy of itself).
+  if (!/[0-9]{16}/.test(text)) return JSON.parse(text);
   let marked = false;
   // Integers outside strings: a string token is matched whole first and left as it is.
   const replaced = text.replace(/"(?:[^"\\]|\\.)*"|-?[0-9]+(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?/g, (token) => {

@@ -9,6 +9,7 @@ import {
   reviewConversion,
   reviewConversionSteps,
 } from '../../src/convert/conversion-review.js';
+import { exactJson } from '../../src/lib/exact-integer.js';
 import { conversionAnnotation } from '../../src/llsd/conversion.js';
 
 type Plain = Record<string, unknown>;
@@ -305,5 +306,36 @@ describe('a review whose conversion data clashes with a change (issue 29, W2)', 
       },
       convertedObjects: [{ ...current, spec: { distribution: { name: 'starter' }, overrideConfig: { configMapName: 'my-config' } } }],
     });
+  });
+});
+
+// Issue 29 B1 through the webhook: the body is JSON, and JSON.parse reads 9007199254740993 as …992.
+describe('integers beyond 2^53 in a ConversionReview body', () => {
+  const big = '9007199254740993';
+  const seed = '-9223372036854775807';
+  const withBig = {
+    ...current,
+    spec: { ...current.spec, providers: { inference: { ...current.spec.providers.inference, settings: { max_tokens: 0, seed: 0 } } } },
+  };
+  const bodyText = (desiredAPIVersion: string, object: unknown): string =>
+    JSON.stringify(review({ uid: 'u-big', desiredAPIVersion, objects: [object] }))
+      .replace('"max_tokens":0', `"max_tokens":${big}`)
+      .replace('"seed":0', `"seed":${seed}`);
+  const convertText = (text: string): string => {
+    const parsed = parseReviewBody(text);
+    if (!parsed.ok) throw new Error(parsed.message);
+    const answer = reviewConversion(parsed.body);
+    if (!answer.ok) throw new Error(answer.message);
+    return exactJson(answer.review);
+  };
+
+  it('are kept as written down to v1alpha1 (in the conversion record) and back up', () => {
+    const down = convertText(bodyText('llamastack.io/v1alpha1', withBig));
+    const converted = (JSON.parse(down) as { response: { convertedObjects: Plain[] } }).response.convertedObjects[0]!;
+    const record = (converted.metadata as { annotations: Record<string, string> }).annotations[conversionAnnotation]!;
+    expect(record).toContain(`"max_tokens":${big}`);
+    expect(record).toContain(`"seed":${seed}`);
+    const up = convertText(JSON.stringify(review({ uid: 'u-big2', desiredAPIVersion: 'llamastack.io/v1alpha2', objects: [converted] })));
+    expect(up).toContain(`"settings":{"max_tokens":${big},"seed":${seed}}`);
   });
 });
