@@ -125,6 +125,12 @@ export const sequenceText = (lines) => '- a\n'.repeat(lines);
 /** The same items in a ResourceList's `items` (none is a Kubernetes object: each is refused). */
 export const sequenceList = (lines) => `apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n${'  - a\n'.repeat(lines)}`;
 
+/** One ConfigMap (its metadata in flow style, as the attacker wrote it) holding a list of `lines` one-letter items. */
+export const listConfigMapText = (lines) => `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: big, namespace: llama}\nlist:\n${'- a\n'.repeat(lines)}`;
+/** The same ConfigMap as the one item of a ResourceList. */
+export const listConfigMapList = (lines) =>
+  `apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n  - apiVersion: v1\n    kind: ConfigMap\n    metadata: {name: big, namespace: llama}\n    list:\n${'    - a\n'.repeat(lines)}`;
+
 const tinyConfigMap = (i, indent) =>
   [`apiVersion: v1`, `kind: ConfigMap`, `metadata:`, `  name: cm-${i}`, `data:`, `  k: v`].map((line, n) => (n === 0 ? '' : indent) + line).join('\n') + '\n';
 /** `n` ConfigMaps of one key each, as documents of one file. */

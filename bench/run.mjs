@@ -6,7 +6,7 @@ import { closeSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, openSync, 
 import { cpus, loadavg, release, tmpdir, totalmem } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { configMapsList, configMapsText, KINDS, resourceList, resourceListOf, sequenceList, sequenceText, writeInputs } from './gen.mjs';
+import { configMapsList, configMapsText, KINDS, listConfigMapList, listConfigMapText, resourceList, resourceListOf, sequenceList, sequenceText, writeInputs } from './gen.mjs';
 
 const args = process.argv.slice(2);
 const QUICK = args.includes('--quick') || process.env.BENCH_QUICK === '1';
@@ -33,6 +33,7 @@ const SHAPES = STARTUP_ONLY
   : [
       { name: '1,000,000 lines of `- a`', file: sequenceText, list: sequenceList, n: 1_000_000 },
       { name: '100,000 one-key ConfigMaps', file: configMapsText, list: configMapsList, n: 100_000 },
+      { name: 'a ConfigMap listing 1,000,000 `a`', file: listConfigMapText, list: listConfigMapList, n: 1_000_000 },
     ];
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));

@@ -348,6 +348,9 @@ function krmOutput(items: readonly InputItem[]): OutputItem[] {
 /** An item to write as it was read: its text when it was kept so (`build`, KRM pass-through items), else its node. */
 const asRead = (item: InputItem): OutputItem => (item.output === undefined ? item.node : new Prepared(item.object, item.output));
 
+/** removals among `items`, whose LLSDs and OGXServers are the sources: for `convert`, which leaves earlier output out as a render does. */
+export const removedGeneratedObjects = (items: readonly InputItem[]): Result[] => removals(items, items.filter(isLlsd));
+
 /**
  * The objects an earlier render generated from an LLSD or OGXServer that is not in the input
  * (deleted, renamed, or its mark copied into a file of the user's): dropped like all generated

@@ -2,6 +2,7 @@
 // ResourceList as kpt or kustomize sends it), `expected.yaml` (the items we write back) and
 // `results.yaml`. Every case runs twice: rendering the output again must change nothing.
 // Expected files are rewritten only with UPDATE_GOLDEN=1; review the diff before committing.
+import { isRenderedObject } from '../src/front-ends.js';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -15,8 +16,8 @@ const update = process.env.UPDATE_GOLDEN === '1';
 
 /** Renders `text`; `functionConfigFrom` supplies the functionConfig (a second run reuses the first's). */
 function run(text: string, functionConfigFrom = text): { items: string; results: string; exitCode: number } {
-  const list = readResourceList(text);
-  const { functionConfig } = readResourceList(functionConfigFrom);
+  const list = readResourceList(text, isRenderedObject);
+  const { functionConfig } = readResourceList(functionConfigFrom, isRenderedObject);
   const output =
     list.results.length > 0 ? { items: [], results: list.results } : render({ mode: 'krm', items: list.items, ...(functionConfig ? { functionConfig } : {}) });
   return {

@@ -103,9 +103,12 @@ Bounds on every client (environment; a value that cannot be used stops it with e
   LLSD_RENDER_WEBHOOK_MAX_BODY_MB       the largest request body (default 16); larger is 413
   LLSD_RENDER_WEBHOOK_MAX_INFLIGHT_MB   the request bodies held at once, all clients together
                       (default 32); past it 503 with Retry-After
-Before it is parsed, a body weighs its size or 64 bytes per JSON value it holds, whichever is
-more, and the two sizes above bound weights (16 MiB: 262144 values). A body nested more than
-200 levels deep is refused with 400, and a review of more than 10000 objects fails.
+  LLSD_RENDER_WEBHOOK_MAX_CONNECTIONS   connections open at once (default 256); one more is
+                      closed as it opens
+Before it is parsed, a body weighs its size or 64 bytes per JSON value and key it holds (JSON
+inside strings and escapes count too), whichever is more, and the two sizes above bound weights
+(16 MiB: 262144 values and keys). A body nested more than 200 levels deep is refused with 400,
+and a review of more than 10000 objects fails.
 `,
   schema: `Usage: llsd-render schema [--kind KIND] --json-schema [--document] | --crd
 

@@ -20,7 +20,7 @@ import { v8 } from '../lib/builtins.js';
 import { elide, escapeControl, quote } from '../lib/quote.js';
 import { closest } from '../lib/issues.js';
 import { isPlainObject, setOwn } from '../lib/objects.js';
-import type { ProcessInput } from '../process.js';
+import { removedGeneratedObjects, type ProcessInput } from '../process.js';
 import type { OgxConversion } from '../convert/to-ogxserver.js';
 import { capWarningsPerFile, fromProblem } from '../krm/reporting.js';
 import type { Environment } from '../registry/credentials.js';
@@ -124,7 +124,7 @@ async function renderList(io: Io, text: string): Promise<ExitCode> {
 
 /** The items and functionConfig of the ResourceList, or the results that refuse it. */
 function readKrmInput(text: string): Pick<ProcessInput, 'items' | 'functionConfig'> | { results: Result[] } {
-  const list = readResourceList(text);
+  const list = readResourceList(text, isRenderedObject);
   if (list.results.length > 0) return { results: list.results };
   const items = list.items.map(withoutPassThroughNode);
   return list.functionConfig ? { items, functionConfig: list.functionConfig } : { items };
@@ -494,6 +494,8 @@ async function convert(io: Io, args: string[]): Promise<ExitCode> {
   // What an earlier build generated is left out, as build leaves it out (an LLSD with the mark is
   // converted all the same: build reports it).
   const inputs = read.items.filter((item) => !isEarlierOutput(item.object) || item.object.kind === llsdKind);
+  // What came from an LLSD that is not in the input is told, as build tells it (issue 29, G1).
+  results.push(...removedGeneratedObjects(read.items));
   const output = inputs.flatMap((item): OutputItem[] => {
     const { apiVersion, kind } = item.object;
     const unchanged = (): OutputItem[] => {

@@ -137,7 +137,7 @@ function lockDir(dir: string): { release: () => void } | { problem: string } {
       if (Number.isInteger(holder) && holder > 0 && holder !== process.pid && isRunning(holder)) {
         return {
           problem: `another llsd-render build -o (process ${holder}) is writing this directory: wait for it to end, then run again (${lockName} is removed ` +
-            `when it does)`,
+            `when it does; if no llsd-render runs, it was killed with SIGKILL: remove ${lockName})`,
         };
       }
       // A lock without a pid yet is one another run has just made (open, then write): it is held,
@@ -452,10 +452,18 @@ function isRunning(pid: number): boolean {
   if (pid === process.pid) return false;
   try {
     process.kill(pid, 0);
-    return true;
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
+    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return false;
   }
+  // A run killed by SIGKILL leaves its lock, and its pid may since be another program's: where
+  // /proc tells what a process runs, only an llsd-render holds the lock (process 1 after a reboot did).
+  let commandLine: string;
+  try {
+    commandLine = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+  } catch {
+    return true;
+  }
+  return commandLine.includes('llsd-render');
 }
 
 /** Runs `stop(exit code)` on SIGINT, SIGTERM or SIGHUP instead of dying at once; returns the function that uninstalls it. */

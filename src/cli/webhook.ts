@@ -10,7 +10,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer, type Server } from 'node:https';
 import type { Socket } from 'node:net';
-import { countJsonValues, parseReviewBody, reviewConversionSteps, type ReviewAnswer } from '../convert/conversion-review.js';
+import { parseReviewBody, reviewConversionSteps, type ReviewAnswer } from '../convert/conversion-review.js';
+import { countJsonParts } from '../lib/json-cost.js';
 import type { ExitCode } from '../krm/result.js';
 import { exactJson } from '../lib/exact-integer.js';
 import { readInputFile } from './files.js';
@@ -34,6 +35,8 @@ export interface WebhookLimits {
   maxBodyBytes: number;
   /** The most body bytes held for all requests at once (503 past it, so the client retries). */
   maxInFlightBytes: number;
+  /** The most connections open at once; one past it is closed as it opens (each costs tens of kB). */
+  maxConnections: number;
 }
 
 const MiB = 1024 * 1024;
@@ -44,16 +47,19 @@ const limitVariables = [
   { name: 'LLSD_RENDER_WEBHOOK_HANDSHAKE_TIMEOUT', field: 'handshakeTimeoutMs', fallback: 10, scale: 1000, unit: 'seconds' },
   { name: 'LLSD_RENDER_WEBHOOK_MAX_BODY_MB', field: 'maxBodyBytes', fallback: 16, scale: MiB, unit: 'MiB' },
   { name: 'LLSD_RENDER_WEBHOOK_MAX_INFLIGHT_MB', field: 'maxInFlightBytes', fallback: 32, scale: MiB, unit: 'MiB' },
+  // The API server keeps a few connections to a webhook; 4,000 idle ones held 242 MB.
+  { name: 'LLSD_RENDER_WEBHOOK_MAX_CONNECTIONS', field: 'maxConnections', fallback: 256, scale: 1, unit: 'connections' },
 ] as const;
 
 const maxScaled = 2 ** 31 - 1;
 /** How long in-flight requests may take to finish after a stop signal. */
 const stopGraceMs = 10_000;
 /**
- * What a JSON value weighs against the body limits, in bytes: parsed, a value takes tens of bytes
- * whatever its text (an empty object about 35 times its 2 bytes).
+ * What a part of a JSON body (countJsonParts: a value, a key, structure inside a string) weighs
+ * against the body limits, in bytes: parsed, a value takes tens of bytes whatever its text (an
+ * empty object about 35 times its 2 bytes).
  */
-const valueWeight = 64;
+const partWeight = 64;
 /** How long a conversion runs before the server answers other requests. */
 const sliceMs = 10;
 /** How long a connection past its deadline may take to receive the 408 before it is cut. */
@@ -148,6 +154,18 @@ export async function serveWebhook(options: WebhookOptions, log: (line: string) 
     log(`llsd-render webhook: ${options.cert} and ${options.key} must be a PEM certificate and its private key: ${(error as Error).message}`);
     return 1;
   }
+  server.maxConnections = limits.maxConnections;
+  // A client that asks before sending its body (`Expect: 100-continue`, curl for bodies over 1 MB)
+  // is told to go on only once the body is accepted (readBody): Node's automatic 100 Continue came
+  // first, and a 413 sent while the body was on its way could be lost to the closed connection.
+  server.on('checkContinue', (request: IncomingMessage, response: ServerResponse) => handle(request, response, context));
+  // Node closes a connection past the limit as it opens; say so, once a second at most (a flood would flood the log).
+  let lastDropLog = 0;
+  server.on('drop', () => {
+    if (Date.now() - lastDropLog < 1000) return;
+    lastDropLog = Date.now();
+    log(`llsd-render webhook: ${limits.maxConnections} connections are open (LLSD_RENDER_WEBHOOK_MAX_CONNECTIONS): a new one was closed`);
+  });
   server.on('secureConnection', (socket: Socket) => recordRequestStarts(socket, context.requestStarts));
 
   return new Promise<ExitCode>((resolve) => {
@@ -264,6 +282,7 @@ function readBody(
   const declared = Number(request.headers['content-length'] ?? 0) || 0;
   if (declared > limits.maxBodyBytes) return tooLarge();
   if (!hold(declared)) return busy();
+  if (/^100-continue$/i.test(String(request.headers.expect ?? ''))) response.writeContinue();
 
   // One buffer of the declared size, filled as bytes arrive: no chunks and no copy of them kept.
   // A chunked body (no Content-Length) grows its buffer by doubling, within the same bounds.
@@ -311,8 +330,8 @@ function replyBusy(response: ServerResponse, { limits, log }: Context): void {
 }
 
 /**
- * Answers a body that was read whole. Before it is parsed, its JSON values are counted: a body
- * weighs its size or `valueWeight` bytes per value, whichever is more, and must weigh at most
+ * Answers a body that was read whole. Before it is parsed, its JSON parts are counted: a body
+ * weighs its size or `partWeight` bytes per part, whichever is more, and must weigh at most
  * `maxBodyBytes` (413), and its weight beyond the bytes already held must fit in the in-flight
  * budget (503). So parsing and converting all bodies in flight costs a bounded amount of memory,
  * whatever they hold. The conversion then runs in slices of `sliceMs`, and the server answers other
@@ -320,18 +339,19 @@ function replyBusy(response: ServerResponse, { limits, log }: Context): void {
  */
 function answerReview(body: Buffer, hold: (bytes: number) => boolean, response: ServerResponse, context: Context): void {
   const { limits, log } = context;
-  const maxValues = Math.floor(limits.maxBodyBytes / valueWeight);
-  const values = countJsonValues(body, maxValues);
-  if (values > maxValues) {
-    log(`llsd-render webhook: 413: the request body holds more than ${maxValues} JSON values`);
+  const maxParts = Math.floor(limits.maxBodyBytes / partWeight);
+  const parts = countJsonParts(body, maxParts);
+  if (parts > maxParts) {
+    log(`llsd-render webhook: 413: the request body holds more than ${maxParts} JSON values and keys`);
     return reply(
       response,
       413,
-      `the request body holds more than ${maxValues} JSON values, the most the webhook reads (one per ${valueWeight} bytes of ` +
-        `LLSD_RENDER_WEBHOOK_MAX_BODY_MB): send ConversionReviews of LlamaStackDistributions, or fewer of them at once\n`,
+      `the request body holds more than ${maxParts} JSON values and keys, the most the webhook reads (one per ${partWeight} bytes of ` +
+        `LLSD_RENDER_WEBHOOK_MAX_BODY_MB; JSON inside strings and escapes count too): send ConversionReviews of LlamaStackDistributions, ` +
+        `or fewer of them at once\n`,
     );
   }
-  if (!hold(Math.max(0, values * valueWeight - body.length))) return replyBusy(response, context);
+  if (!hold(Math.max(0, parts * partWeight - body.length))) return replyBusy(response, context);
   const parsed = parseReviewBody(body.toString('utf8'));
   if (!parsed.ok) {
     // Only what is before the colon: the rest may quote the body.

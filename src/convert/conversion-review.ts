@@ -8,6 +8,7 @@ import { clip, elide, escapeControl } from '../lib/quote.js';
 import { convertTo } from '../llsd/conversion.js';
 import { isError, type FieldProblem } from '../lib/issues.js';
 import { parseExactJson } from '../lib/exact-integer.js';
+import { nestsDeeperThan } from '../lib/json-cost.js';
 
 export const conversionReviewApiVersion = 'apiextensions.k8s.io/v1';
 const conversionReviewKind = 'ConversionReview';
@@ -40,27 +41,6 @@ export function parseReviewBody(text: string): { ok: true; body: unknown } | { o
 }
 
 /**
- * Whether JSON text opens more than `limit` objects and lists inside each other: one linear pass
- * over the brackets outside strings, with no recursion, so it is safe on any input. Text that is
- * not JSON gets an answer too; JSON.parse then refuses it.
- */
-export function nestsDeeperThan(text: string, limit: number): boolean {
-  let depth = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === backslash) i++; // the escaped character cannot end the string
-      else if (c === quote) inString = false;
-    } else if (c === quote) inString = true;
-    else if (c === openBrace || c === openBracket) {
-      if (++depth > limit) return true;
-    } else if (c === closeBrace || c === closeBracket) depth--;
-  }
-  return false;
-}
-
-/**
  * The most objects one review may hold. The API server sends one object per write and one page of
  * a list per read (kubectl lists 500 at a time); only an unpaged list of a huge collection holds
  * more, and converting it would hold the webhook (and all its memory) for seconds.
@@ -68,37 +48,6 @@ export function nestsDeeperThan(text: string, limit: number): boolean {
 export const maxReviewObjects = 10_000;
 
 /** The answer to a ConversionReview, converting all its objects at once. */
-/**
- * How many JSON values (objects, lists, strings, numbers, booleans and nulls; not the keys) `bytes`
- * holds, counted up to `limit + 1`: one linear pass outside strings that allocates nothing, run
- * before the body is parsed. Parsed, a value takes tens of bytes whatever its text (`{}` about 35
- * times its 2 bytes), so the count bounds what parsing and converting a body can cost.
- */
-export function countJsonValues(bytes: Uint8Array, limit: number): number {
-  let values = 0;
-  let inString = false;
-  // The last byte outside strings that is not white space: a scalar starts after `[`, `,` or `:`.
-  let last = comma;
-  for (let i = 0; i < bytes.length; i++) {
-    const c = bytes[i] as number;
-    if (inString) {
-      if (c === backslash) i++;
-      else if (c === quote) inString = false;
-      continue;
-    }
-    if (c === space || c === tab || c === newline || c === carriageReturn) continue;
-    if (c === quote) {
-      inString = true;
-      values++;
-    } else if (c === openBrace || c === openBracket) values++;
-    else if (c === colon) values--; // the string before it was a key
-    else if ((last === openBracket || last === comma || last === colon) && c !== closeBracket && c !== closeBrace && c !== comma) values++;
-    if (values > limit) return values;
-    last = c;
-  }
-  return values;
-}
-
 export function reviewConversion(body: unknown): ReviewAnswer {
   const steps = reviewConversionSteps(body);
   for (;;) {
@@ -132,8 +81,11 @@ export function* reviewConversionSteps(body: unknown): Generator<undefined, Revi
 
   const converted: unknown[] = [];
   const warnings: string[] = [];
+  // A warning ends with its code, as everywhere (docs/warnings.md).
   const say = (problems: readonly FieldProblem[]): string =>
-    problems.map((p) => (p.path.length > 0 ? `${formatFieldPath(p.path)}: ${p.message}` : p.message)).join('; ');
+    problems
+      .map((p) => `${p.path.length > 0 ? `${formatFieldPath(p.path)}: ${p.message}` : p.message}${p.code === undefined ? '' : ` [${p.code}]`}`)
+      .join('; ');
   for (const [index, object] of objects.entries()) {
     const { object: result, problems } = convertTo(object, desiredAPIVersion);
     const errors = problems.filter(isError);
@@ -164,15 +116,3 @@ function describe(object: unknown, index: number): string {
   return `${clip(kind)} ${typeof metadata.namespace === 'string' ? `${clip(metadata.namespace)}/` : ''}${clip(metadata.name)}`;
 }
 
-const quote = 0x22;
-const backslash = 0x5c;
-const openBracket = 0x5b;
-const closeBracket = 0x5d;
-const openBrace = 0x7b;
-const closeBrace = 0x7d;
-const comma = 0x2c;
-const colon = 0x3a;
-const space = 0x20;
-const tab = 0x09;
-const newline = 0x0a;
-const carriageReturn = 0x0d;

@@ -2,13 +2,14 @@
 // `distributions.<name>.config` (inline, or read from `configPath`), or the config in an image's
 // labels. The same key in an LLSD's `settings` is refused (src/llsd/providers.ts); a base reaches
 // the ConfigMap as written, so it is a warning at the base naming the key's path, never the value.
+// A URL with a password or a credential query in it is one too, under any key.
 // A `${env.X}` reference (with or without a default, as the shipped bases write them) is no literal.
 // Pure.
 import { formatFieldPath } from '../krm/item.js';
 import type { FieldProblem } from '../lib/issues.js';
 import { isPlainObject } from '../lib/objects.js';
 import { clip, count, quote } from '../lib/quote.js';
-import { isCredentialName } from '../lib/url-credentials.js';
+import { isCredentialName, urlCredential } from '../lib/url-credentials.js';
 
 type Path = Array<string | number>;
 
@@ -24,7 +25,7 @@ export function literalCredentialPaths(config: unknown): Path[] {
     if (Array.isArray(value)) return value.forEach((child, i) => walk(child, [...at, i], depth + 1));
     if (!isPlainObject(value)) return;
     for (const [key, child] of Object.entries(value)) {
-      if (isCredentialName(key) && isLiteral(child)) found.push([...at, key]);
+      if (isCredentialName(key) ? isLiteral(child) : isLiteralUrlCredential(child)) found.push([...at, key]);
       else walk(child, [...at, key], depth + 1);
     }
   };
@@ -72,3 +73,6 @@ function warnings(paths: readonly Path[], base: string, at: (path: Path) => Path
 
 /** A value that reaches the ConfigMap as the secret itself: a number, or non-empty text with no `${env.…}` reference in it. */
 const isLiteral = (value: unknown): boolean => (typeof value === 'string' && value.trim() !== '' && !value.includes('${env.')) || typeof value === 'number';
+
+/** A URL carrying a password or a credential query (`https://u:PASS@host`, `?token=…`), as `settings` refuses one, unless written with `${env.…}`. */
+const isLiteralUrlCredential = (value: unknown): boolean => typeof value === 'string' && !value.includes('${env.') && urlCredential(value) !== undefined;

@@ -418,7 +418,8 @@ function laxValues(value: unknown): unknown[] {
   const t = value.trim();
   const out: unknown[] = [];
   if (LAX_INT.test(t) || LAX_FLOAT.test(t)) out.push(Number(t.replace(/_/g, '')));
-  const flag = LAX_BOOLEANS[t.toLowerCase()];
+  // Own keys only: `constructor` would find Object's (a function, which the validator throws on).
+  const flag = Object.hasOwn(LAX_BOOLEANS, t.toLowerCase()) ? LAX_BOOLEANS[t.toLowerCase()] : undefined;
   if (flag !== undefined) out.push(flag);
   return out;
 }

@@ -343,8 +343,10 @@ class Reader {
       const flow = new FlowReader(rest, (parent, step) => this.fields.add(parent, step, line));
       const value = flow.node(id, depth);
       if (!/^(?: +#.*)?$/.test(rest.slice(flow.at))) decline();
-      // `yaml` writes a flow collection read from the input in flow style.
-      this.writable = false;
+      // `yaml` writes a flow collection read from the input in flow style: written as it would
+      // write it (quotedText asks it, for this collection alone), the rest of the document need not
+      // go to `yaml` (a ConfigMap with `metadata: {…}` and a list of 1,000,000 items took 28 s).
+      this.kept.push({ container, key, source: rest.slice(0, flow.at), quoted: true });
       return value;
     }
     const quote = first;
@@ -455,9 +457,9 @@ function resolvePlain(text: string): unknown {
 const quotedTexts = new Map<string, string | undefined>();
 
 /**
- * A quoted scalar as `yaml` writes it when passed through: its quotes are kept where they can be,
- * so printable ASCII text comes out as it was read (the reader takes no escapes); anything else is
- * asked of `yaml`, once per text.
+ * A quoted scalar (or a one-line flow collection) as `yaml` writes it when passed through: its
+ * quotes are kept where they can be, so printable ASCII text comes out as it was read (the reader
+ * takes no escapes); anything else is asked of `yaml`, once per text.
  */
 function quotedText(source: string): string | undefined {
   if (/^(?:"[\x20\x21\x23-\x5b\x5d-\x7e]*"|'[\x20-\x7e]*')$/.test(source)) return source;

@@ -4,7 +4,6 @@ import { clip } from '../lib/quote.js';
 import { isAlias, isMap, isNode, isPair, isScalar, isSeq, visit, type Node, type YAMLMap } from 'yaml';
 import { annotation, isKrmObject, kptOrigin, type InputItem, type KrmObject } from './item.js';
 import { toWire, type Result } from './result.js';
-import { isRenderedObject } from '../front-ends.js';
 import { readBlockYaml, type BlockDocument } from './block-yaml.js';
 import { prepareForOutput, parseYamlStream, stringifyYaml } from './yaml.js';
 
@@ -94,11 +93,15 @@ const notAList = (message: string): ResourceListInput => ({
   results: [{ severity: 'error', message }],
 });
 
-export function readResourceList(text: string): ResourceListInput {
+/**
+ * `rendered`: whether an item is one the caller renders (front-ends.ts `isRenderedObject`, given by
+ * the edge: this layer is below the front ends); such an item keeps its node for its messages.
+ */
+export function readResourceList(text: string, rendered: (object: KrmObject) => boolean): ResourceListInput {
   if (text.trim() === '') {
     return notAList('stdin is empty: a KRM function reads a ResourceList on stdin; to render files, run `llsd-render build PATH`');
   }
-  return readItemByItem(text) ?? readWholeList(text);
+  return readItemByItem(text, rendered) ?? readWholeList(text);
 }
 
 /**
@@ -181,7 +184,7 @@ export function readWholeList(text: string): ResourceListInput {
  * this way: anything else, an alias to another item's anchor included, is read whole, so every
  * message and every value stays what the whole reading gives. Exported for its tests.
  */
-export function readItemByItem(text: string): ResourceListInput | undefined {
+export function readItemByItem(text: string, rendered: (object: KrmObject) => boolean): ResourceListInput | undefined {
   const split = splitAtItems(text);
   if (!split) return undefined;
   const header = soleMap(split.header);
@@ -195,7 +198,7 @@ export function readItemByItem(text: string): ResourceListInput | undefined {
   let notObjects = 0;
   for (const [i, entry] of split.items.entries()) {
     // Most items are plain objects passed through: read without `yaml`, which costs ten times more.
-    const block = blockItem(entry);
+    const block = blockItem(entry, rendered);
     if (block !== undefined && block !== 'not an object') {
       items.push(block);
       continue;
@@ -247,7 +250,7 @@ const moreNotObjects = (count: number): Result => ({
  * object that is passed through, with its text for output and no node (KRM mode drops the node
  * of such an item anyway), or `'not an object'`. Undefined: `yaml` reads it.
  */
-function blockItem(text: string): InputItem | 'not an object' | undefined {
+function blockItem(text: string, rendered: (object: KrmObject) => boolean): InputItem | 'not an object' | undefined {
   // A word alone (`- a`), which that reader leaves to `yaml`: no YAML syntax, no object.
   if (/^ *[A-Za-z0-9_./-]+ *\n?$/.test(text)) return 'not an object';
   const documents = readBlockYaml(text);
@@ -255,7 +258,7 @@ function blockItem(text: string): InputItem | 'not an object' | undefined {
   const [document] = documents as [BlockDocument];
   if (!isKrmObject(document.value)) return 'not an object';
   const object: KrmObject = document.value;
-  if (isRenderedObject(object)) return undefined;
+  if (rendered(object)) return undefined;
   const output = document.output();
   if (output === undefined) return undefined;
   return {

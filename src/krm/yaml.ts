@@ -155,7 +155,11 @@ function firstProblems(found: Finding[], dropped: number, stopped: boolean): Yam
  */
 function toJsProblem(error: unknown): string {
   if (/alias count/i.test((error as Error)?.message ?? ''))
-    return `aliases expand to more than ${maxAliasCount} nodes; write the values out instead of using anchors and aliases`;
+    // `yaml` counts, for each anchor, its aliases times the aliases inside the anchored value (at least 1).
+    return (
+      `an anchor is used by more than ${maxAliasCount} aliases (an alias inside the anchored value counts once for each use); write the values out ` +
+      'instead of using anchors and aliases'
+    );
   return 'cannot be read as data (anchors, aliases, merge keys or tags here do not fit together); write the values out';
 }
 

@@ -20,7 +20,9 @@ const decimalInteger = /^[-+]?[0-9]+$/;
 /** The value to read for a scalar written `source` that resolved to `value`: a Verbatim for an integer a number cannot hold exactly. */
 export function exactInteger(value: unknown, source: string): unknown {
   if (typeof value !== 'number' || !Number.isInteger(value) || Number.isSafeInteger(value)) return value;
-  return decimalInteger.test(source) ? new Verbatim(source.replace(/^\+/, '')) : value;
+  const digits = source.replace(/^\+/, '');
+  // A number that is written back as these very digits (2^53) holds them: it stays a number.
+  return decimalInteger.test(source) && String(value) !== digits ? new Verbatim(digits) : value;
 }
 
 // A marker no JSON text holds (a control character and this process's own nonce): where a
@@ -48,7 +50,7 @@ export function parseExactJson(text: string): unknown {
   let marked = false;
   // Integers outside strings: a string token is matched whole first and left as it is.
   const replaced = text.replace(/"(?:[^"\\]|\\.)*"|-?[0-9]+(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?/g, (token) => {
-    if (token.startsWith('"') || !/^-?[0-9]+$/.test(token) || Number.isSafeInteger(Number(token))) return token;
+    if (token.startsWith('"') || !/^-?[0-9]+$/.test(token) || Number.isSafeInteger(Number(token)) || String(Number(token)) === token) return token;
     marked = true;
     return JSON.stringify(`${nonce}${token}`);
   });

@@ -19,6 +19,7 @@
 // the API server stored; the CLI and the renderer validate before converting); their problems are
 // about the conversion itself.
 import { exactJson, parseExactJson, Verbatim } from '../lib/exact-integer.js';
+import { countJsonParts, nestsDeeperThan } from '../lib/json-cost.js';
 import { formatFieldPath } from '../krm/item.js';
 import { isPlainObject, setOwn } from '../lib/objects.js';
 import { clip, code, quote } from '../lib/quote.js';
@@ -297,6 +298,26 @@ interface ConversionData {
   alongside?: unknown;
 }
 
+/**
+ * The API server keeps at most 256 KiB of annotations on an object, so llsd-render never writes a
+ * larger record; one that nests deeper than any input may (the YAML reader's limit) or holds more
+ * parts than that size allows is no record of ours. Bounded before it is parsed: a record is one
+ * string to a reader, and parsing 16 MiB of `{}` in it held the webhook for seconds and 1.3 GB.
+ */
+const maxRecordBytes = 256 * 1024;
+const maxRecordDepth = 500;
+const maxRecordParts = maxRecordBytes / 2;
+
+/** Why the conversion record cannot be ours, or undefined when it may be. */
+function recordCost(raw: string): string | undefined {
+  if (raw.length > maxRecordBytes) {
+    return `is ${raw.length} characters long, longer than any record llsd-render writes (the API server keeps at most 256 KiB of an object's annotations)`;
+  }
+  if (nestsDeeperThan(raw, maxRecordDepth)) return `nests objects and lists more than ${maxRecordDepth} levels deep, deeper than any record llsd-render writes`;
+  if (countJsonParts(raw, maxRecordParts) > maxRecordParts) return `holds more than ${maxRecordParts} JSON values, more than any record llsd-render writes`;
+  return undefined;
+}
+
 /** The object's annotations without the conversion record, and the record when it holds fields of the target version. */
 function takeConversionData(metadata: Plain, d: Direction): { annotations: Plain | undefined; data?: ConversionData } | { problem: FieldProblem } {
   const annotations = metadata.annotations;
@@ -307,13 +328,15 @@ function takeConversionData(metadata: Plain, d: Direction): { annotations: Plain
   for (const [key, value] of Object.entries(annotations)) if (key !== conversionAnnotation) setOwn(rest, key, value);
   const path = ['metadata', 'annotations', conversionAnnotation];
   const raw = annotations[conversionAnnotation];
+  const fix = 'restore the value llsd-render wrote, or remove the annotation to convert without it (the fields it held are then lost)';
+  const tooCostly = typeof raw === 'string' ? recordCost(raw) : undefined;
+  if (tooCostly !== undefined) return { problem: { path, message: `${tooCostly}; ${fix}` } };
   let data: unknown;
   try {
     data = typeof raw === 'string' ? parseExactJson(raw) : undefined;
   } catch {
     data = undefined;
   }
-  const fix = 'restore the value llsd-render wrote, or remove the annotation to convert without it (the fields it held are then lost)';
   const recordedAnnotations = isPlainObject(data) && isPlainObject(data.metadata) ? data.metadata.annotations : undefined;
   if (
     !isPlainObject(data) ||

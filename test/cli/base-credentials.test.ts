@@ -82,3 +82,20 @@ describe('a literal credential in a RenderConfig base config: a warning at the d
     expect(r.stderr).not.toContain('base-literal-credential');
   });
 });
+
+// Attacker (after S2): a password inside a URL of a base got no word, while `settings` refuses it.
+describe('a URL carrying a literal credential in a base config', () => {
+  it('a warning at the distribution naming the key, never the URL; `${env.…}` in it is no literal', () => {
+    const withUrl = (url: string): string =>
+      inline('"${env.OPENAI_API_KEY:=}"').replace('base_url: "https://api.openai.com/v1"', `base_url: "${url}"`);
+    const dir = writeTree(tempDir(), { 'options.yaml': withUrl(`https://user:${VALUE}@api.example/v1`), 'llsd.yaml': quickstartText() });
+    const r = run(['build', dir]);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).toContain('`providers.inference[0].config.base_url` of the base config of the distribution "mine" holds a credential');
+    expect(r.stderr).not.toContain(VALUE);
+    const fine = writeTree(tempDir(), { 'options.yaml': withUrl('https://user:${env.PASS}@api.example/v1'), 'llsd.yaml': quickstartText() });
+    const clean = run(['build', fine]);
+    expect(clean.status, clean.stderr).toBe(0);
+    expect(clean.stderr).not.toContain('[base-literal-credential]');
+  });
+});

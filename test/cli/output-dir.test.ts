@@ -242,6 +242,16 @@ describe('build -o DIR is all or nothing', () => {
     expect(existsSync(join(root, 'out/.llsd-render.lock'))).toBe(false);
   });
 
+  // Attacker (after K1): a lock naming process 1 (a pid reused after a SIGKILL, or a lock from
+  // another container) blocked every run for good.
+  it('a lock naming a live process that is no llsd-render (its pid reused) is taken over', () => {
+    const root = tempDir();
+    writeTree(root, { 'in/llsd.yaml': quickstartText(), 'out/.llsd-render.lock': '1\n' });
+    const r = run(['build', '-o', 'out', 'in'], { cwd: root });
+    expect(r.status, r.stderr).toBe(0);
+    expect(existsSync(join(root, 'out/.llsd-render.lock'))).toBe(false);
+  });
+
   it('a read-only DIR (run as a user who may not write it): exit 1, the old set complete, no temporary files', () => {
     const { root, old } = oldSet();
     chmodSync(join(root, 'out'), 0o555);

@@ -84,3 +84,16 @@ describe('removing what a deleted LLSD generated (build)', () => {
     expect(validate.stdout).not.toContain('generated-object-removed');
   });
 });
+
+// Attacker (after G1): convert left these out too, without a word; `convert > file` then lost them.
+describe('leaving out what a deleted LLSD generated (convert)', () => {
+  it.each([['v1alpha1'], ['ogx.io/v1beta1']])('convert --to %s: an info on stderr naming the file, and the object is not printed', (to) => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'llsd.yaml'), `${quickstartText()}---\n${secret}`);
+    writeFileSync(join(dir, 'old.yaml'), orphan('Service', 'gone-service', 'gone', 'default').replace('  namespace: default\n', ''));
+    const r = run(['convert', '--to', to, '.'], { cwd: dir });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).not.toContain('gone-service');
+    expect(r.stderr).toContain(`old.yaml:1: gone-service: info: ${removedMessage('Service', 'gone-service', 'old.yaml', 'gone')}\n`);
+  });
+});

@@ -5,6 +5,7 @@ import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   call,
+  CONVERSION_DATA,
   dripUntilClosed,
   makeCertificate,
   openTls,
@@ -16,14 +17,14 @@ import {
 } from './webhook-support.js';
 
 const MiB = 1024 * 1024;
-/** The default LLSD_RENDER_WEBHOOK_MAX_BODY_MB, and the most JSON values it allows (one per 64 bytes). */
+/** The default LLSD_RENDER_WEBHOOK_MAX_BODY_MB, and the most JSON values and keys it allows (one per 64 bytes). */
 const maxBody = 16 * MiB;
 const maxValues = maxBody / 64;
 
-/** How many JSON values `value` holds (objects, lists and scalars; keys are not values). */
+/** How many JSON values and keys `value` holds (objects, lists, scalars and the keys of objects; no JSON in its strings). */
 function countValues(value: unknown): number {
   if (Array.isArray(value)) return value.reduce((sum: number, v) => sum + countValues(v), 1);
-  if (value !== null && typeof value === 'object') return Object.values(value).reduce((sum: number, v) => sum + countValues(v), 1);
+  if (value !== null && typeof value === 'object') return Object.values(value).reduce((sum: number, v) => sum + 1 + countValues(v), 1);
   return 1;
 }
 
@@ -84,12 +85,13 @@ describe('webhook: what a body may cost (issue 29, W1)', () => {
     const empties = await call(server.port, certificate.ca, 'POST', '/convert', filledReview('{}', maxBody));
     expect(empties.status).toBe(413);
     expect(empties.body).toBe(
-      `the request body holds more than ${maxValues} JSON values, the most the webhook reads (one per 64 bytes of LLSD_RENDER_WEBHOOK_MAX_BODY_MB): ` +
-        'send ConversionReviews of LlamaStackDistributions, or fewer of them at once\n',
+      `the request body holds more than ${maxValues} JSON values and keys, the most the webhook reads (one per 64 bytes of ` +
+        'LLSD_RENDER_WEBHOOK_MAX_BODY_MB; JSON inside strings and escapes count too): send ConversionReviews of LlamaStackDistributions, ' +
+        'or fewer of them at once\n',
     );
     const nested = await call(server.port, certificate.ca, 'POST', '/convert', filledReview(`${'['.repeat(190)}${']'.repeat(190)}`, maxBody));
     expect(nested.status).toBe(413);
-    expect(server.stderr()).toContain(`llsd-render webhook: 413: the request body holds more than ${maxValues} JSON values\n`);
+    expect(server.stderr()).toContain(`llsd-render webhook: 413: the request body holds more than ${maxValues} JSON values and keys\n`);
 
     const largest = await call(server.port, certificate.ca, 'POST', '/convert', largestAllowedReview());
     expect(largest.status).toBe(200);
@@ -145,8 +147,54 @@ describe('webhook: what a body may cost (issue 29, W1)', () => {
     }
   }, 60_000);
 
-  it('/healthz is answered within a fraction of the time a review of 10,000 LLSDs takes to convert', async () => {
-    const objects = Array.from({ length: 10_000 }, (_, i) => fullV1alpha2(i));
+  // The attacker (after W1): values inside a string are no values to a count of JSON values, but a
+  // conversion record is one string that the conversion parses (16.5 MB of `{}` in one: 1.3 GB and
+  // /healthz held 11 s; two at once 1.9 GB); a string of `"` doubles each time it is written into
+  // JSON (two 15.8 MB bodies: 450 MB).
+  it('a conversion record holding millions of `{}`, and a string of escapes, get 413 before they are parsed; the peak stays under 250 MiB', async () => {
+    const fresh = await startServer(certificate.cert, certificate.key);
+    try {
+      const withAnnotation = (value: string): string =>
+        review('uid-record', 'llamastack.io/v1alpha2', [{ ...minimalV1alpha1(0), metadata: { name: 'l0', annotations: { [CONVERSION_DATA]: 'X' } } }])
+          .replace('"X"', value);
+      const blob = Array(Math.floor((15 * MiB) / 3)).fill('{}').join(',');
+      const record = withAnnotation(JSON.stringify(`{"apiVersion":"llamastack.io/v1alpha2","spec":{"x":{"settings":{"blob":[${blob}]}}}}`));
+      const quotes = withAnnotation(JSON.stringify('"'.repeat(7 * MiB)));
+      for (const body of [record, quotes]) {
+        expect(body.length).toBeLessThan(maxBody);
+        const r = await call(fresh.port, certificate.ca, 'POST', '/convert', body);
+        expect(r.status, r.body.slice(0, 200)).toBe(413);
+      }
+      expect((await call(fresh.port, certificate.ca, 'GET', '/healthz')).status).toBe(200);
+      expect(peakRssMiB(fresh.child.pid!)).toBeLessThan(250);
+    } finally {
+      await stopServer(fresh);
+    }
+  }, 60_000);
+
+  it('connections past LLSD_RENDER_WEBHOOK_MAX_CONNECTIONS are closed as they open, with a log line; the server goes on', async () => {
+    // The attacker held 4,000 idle TLS connections open: 242 MB.
+    const fresh = await startServer(certificate.cert, certificate.key, { LLSD_RENDER_WEBHOOK_MAX_CONNECTIONS: '20' });
+    const sockets: Array<Awaited<ReturnType<typeof openTls>>> = [];
+    try {
+      const opened = await Promise.all(Array.from({ length: 40 }, () => openTls(fresh.port, certificate.ca).then((s) => (sockets.push(s), 'open'), () => 'closed')));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const alive = sockets.filter((s) => !s.destroyed && s.readyState === 'open').length;
+      expect(opened.filter((o) => o === 'closed').length + (sockets.length - alive), String(opened)).toBeGreaterThanOrEqual(20);
+      expect(alive).toBeLessThanOrEqual(20);
+      expect(fresh.stderr()).toContain('llsd-render webhook: 20 connections are open (LLSD_RENDER_WEBHOOK_MAX_CONNECTIONS): a new one was closed');
+      for (const s of sockets) s.destroy();
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect((await call(fresh.port, certificate.ca, 'GET', '/healthz')).status).toBe(200);
+    } finally {
+      for (const s of sockets) s.destroy();
+      await stopServer(fresh);
+    }
+  }, 60_000);
+
+  it('/healthz is answered within a fraction of the time a review of 5,000 LLSDs takes to convert', async () => {
+    // 5,000 such LLSDs (their values and keys) are about the most one body may hold.
+    const objects = Array.from({ length: 5_000 }, (_, i) => fullV1alpha2(i));
     const body = review('uid-large', 'llamastack.io/v1alpha1', objects);
     expect(countValues(JSON.parse(body))).toBeLessThanOrEqual(maxValues);
     // The prober is a process of its own, so that sending the review here does not delay it.
@@ -164,7 +212,7 @@ describe('webhook: what a body may cost (issue 29, W1)', () => {
       const r = await call(server.port, certificate.ca, 'POST', '/convert', body);
       const took = Date.now() - started;
       expect(r.status).toBe(200);
-      expect(JSON.parse(r.body).response.convertedObjects).toHaveLength(10_000);
+      expect(JSON.parse(r.body).response.convertedObjects).toHaveLength(5_000);
       // A probe waiting when the answer came gets its own answer right after.
       await new Promise((resolve) => setTimeout(resolve, 500));
       const during = latencies().slice(before);

@@ -148,6 +148,8 @@ export function openTls(port: number, ca: Buffer): Promise<TLSSocket> {
   return new Promise((resolve, reject) => {
     const socket = connectTls({ host: '127.0.0.1', port, ca }, () => resolve(socket));
     socket.once('error', reject);
+    // A server past its connection limit closes the connection before the handshake.
+    socket.once('close', () => reject(new Error('closed before the TLS handshake finished')));
   });
 }
 

@@ -3,6 +3,7 @@
 // each with the documents beside it), an LLSD that renders either converts to an OGXServer that
 // renders, or the conversion is refused with errors at LLSD fields that say why. Never an OGXServer
 // that `build` then refuses. The output is built here as `build` reads it: printed and read back.
+import { isRenderedObject } from '../../src/front-ends.js';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import fc from 'fast-check';
@@ -100,7 +101,7 @@ function corpus(): Array<{ name: string; items: InputItem[] }> {
   }
   const golden = join(root, 'test', 'golden');
   for (const name of readdirSync(golden)) {
-    const list = readResourceList(readFileSync(join(golden, name, 'input.yaml'), 'utf8'));
+    const list = readResourceList(readFileSync(join(golden, name, 'input.yaml'), 'utf8'), isRenderedObject);
     const items = list.items.filter((i) => isKrmObject(i.object));
     if (items.some((i) => isLlsd(i.object))) cases.push({ name: `test/golden/${name}`, items });
   }

@@ -1,4 +1,5 @@
 // The render entry points and helpers the property tests share (LLSD and OGXServer inputs alike).
+import { isRenderedObject } from '../../src/front-ends.js';
 import fc from 'fast-check';
 import { expect } from 'vitest';
 import { isNode, stringify } from 'yaml';
@@ -19,7 +20,7 @@ export function renderBuild(objects: readonly object[]) {
 
 /** One KRM run over a ResourceList text; returns the ResourceList it writes back. */
 export function renderKrm(text: string): { text: string; results: Result[] } {
-  const list = readResourceList(text);
+  const list = readResourceList(text, isRenderedObject);
   expect(list.results).toEqual([]);
   const output = render({ mode: 'krm', items: list.items });
   return { text: writeResourceList(output.items, []), results: output.results };

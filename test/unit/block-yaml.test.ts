@@ -142,6 +142,17 @@ describe('readBlockYaml', () => {
     expect(readBlockYaml(commented.replace('# who owns it\n', '\n'))?.[0]?.output()).toBeUndefined();
   });
 
+  // Attacker (issue 29, R2): `metadata: {…}` sent the whole document to `yaml` to be written, and a
+  // ConfigMap with a list of 1,000,000 items took 28 s and 1.5 GB in `build`.
+  it('writes a document holding one-line flow collections itself, as yaml writes it', () => {
+    const text = `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: big, namespace: "llama", labels: {a: 'on'}}\nports: [1, "2", x]\nlist:\n- a\n- {b: c}\n`;
+    expect(disagreement(text)).toBeUndefined();
+    const output = readBlockYaml(text)?.[0]?.output();
+    expect(output).toBe(
+      `apiVersion: v1\nkind: ConfigMap\nmetadata: { name: big, namespace: "llama", labels: { a: 'on' } }\nports: [ 1, "2", x ]\nlist:\n  - a\n  - { b: c }\n`,
+    );
+  });
+
   it('a block scalar of many blank lines is declined without a string per line', () => {
     expect(readBlockYaml(`a: |\n${'\n'.repeat(1_000_000)}`)).toBeUndefined();
     expect(readBlockYaml(`a: |\n  x\n${'\n'.repeat(1_000_000)}b: 1\n`)?.[0]?.value).toEqual({ a: 'x\n', b: 1 });

@@ -1,15 +1,14 @@
 // The conversion webhook's pure part: ConversionReview in, ConversionReview (or HTTP 400) out.
 import { describe, expect, it } from 'vitest';
 import {
-  countJsonValues,
   maxBodyDepth,
   maxReviewObjects,
-  nestsDeeperThan,
   parseReviewBody,
   reviewConversion,
   reviewConversionSteps,
 } from '../../src/convert/conversion-review.js';
 import { exactJson } from '../../src/lib/exact-integer.js';
+import { countJsonParts, nestsDeeperThan } from '../../src/lib/json-cost.js';
 import { conversionAnnotation } from '../../src/llsd/conversion.js';
 
 type Plain = Record<string, unknown>;
@@ -221,17 +220,17 @@ describe('a failure message quotes the object bounded and on one line (attacker 
   });
 });
 
-describe('countJsonValues (issue 29, W1: what a body costs, before it is parsed)', () => {
-  const count = (text: string, limit = 1_000_000): number => countJsonValues(Buffer.from(text), limit);
-  /** The values JSON.parse makes of `text`: every object, list and scalar, keys not counted. */
-  const parsedValues = (value: unknown): number =>
+describe('countJsonParts (issue 29, W1: what a body costs, before it is parsed)', () => {
+  const count = (text: string, limit = 1_000_000): number => countJsonParts(Buffer.from(text), limit);
+  /** The parts JSON.parse makes of `text` without JSON in its strings: every object, list, scalar and key. */
+  const parsedParts = (value: unknown): number =>
     Array.isArray(value)
-      ? value.reduce((sum: number, v) => sum + parsedValues(v), 1)
+      ? value.reduce((sum: number, v) => sum + parsedParts(v), 1)
       : value !== null && typeof value === 'object'
-        ? Object.values(value).reduce((sum: number, v) => sum + parsedValues(v), 1)
+        ? Object.values(value).reduce((sum: number, v) => sum + 1 + parsedParts(v), 1)
         : 1;
 
-  it('counts what JSON.parse makes: objects, lists, strings, numbers, booleans and nulls, not keys', () => {
+  it('counts what JSON.parse makes: objects, lists, strings, numbers, booleans, nulls and keys', () => {
     const texts = [
       '{}',
       '[]',
@@ -242,10 +241,21 @@ describe('countJsonValues (issue 29, W1: what a body costs, before it is parsed)
       '[[[]]]',
       '{"a":1,"b":[true,false,null],"c":{"d":"e"}}',
       ' { "a" : [ 1 , 2 ] ,\n\t"b" : "x" }\r\n',
-      JSON.stringify({ request: { objects: [{ metadata: { name: 'n', annotations: { 'k:v': '{"json":["in",":a string"]}' } } }] } }),
-      JSON.stringify(['\\', '"', '\\"[', 'ü€', { '[': ']' }]),
+      JSON.stringify(['ü€', 'a:b', { 'k:v': '}]' }]),
     ];
-    for (const text of texts) expect(count(text), text).toBe(parsedValues(JSON.parse(text)));
+    for (const text of texts) {
+      expect(count(text), text).toBe(parsedParts(JSON.parse(text)));
+      expect(countJsonParts(text, 1_000_000), text).toBe(parsedParts(JSON.parse(text)));
+    }
+  });
+
+  // The attacker's 16.5 MB body held one conversion record of 5.5 million `{}`: one string to a
+  // count of values, parsed by the conversion (1.3 GB, /healthz held 11 s).
+  it('counts JSON held in strings, as the conversion record is, and escapes, which grow each time they are written', () => {
+    const record = JSON.stringify({ spec: { blob: [{}, {}, {}] } });
+    expect(count(JSON.stringify({ a: record }))).toBe(3 + 8);
+    expect(count(JSON.stringify({ a: '"'.repeat(80) }))).toBe(3 + 80 / 8);
+    expect(count(JSON.stringify(['\\', '"', '\\"[']))).toBe(4 + 1);
   });
 
   it('counts no further than one past the limit, so a 16 MiB body of `{}` costs no more than a small one', () => {
@@ -302,7 +312,8 @@ describe('a review whose conversion data clashes with a change (issue 29, W2)', 
         message:
           `warning: LlamaStackDistribution ai/current: metadata.annotations["${conversionAnnotation}"]: held llamastack.io/v1alpha2 fields that clash ` +
             'with changes made in llamastack.io/v1alpha1 after it was written, and the changes win: dropped `spec.providers`, which cannot be combined ' +
-            'with `spec.overrideConfig` (from `spec.server.userConfig`). Set the dropped fields again in llamastack.io/v1alpha2 if they are still wanted',
+            'with `spec.overrideConfig` (from `spec.server.userConfig`). Set the dropped fields again in llamastack.io/v1alpha2 if they are still wanted ' +
+            '[conversion-data-dropped]',
       },
       convertedObjects: [{ ...current, spec: { distribution: { name: 'starter' }, overrideConfig: { configMapName: 'my-config' } } }],
     });

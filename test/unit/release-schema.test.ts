@@ -118,6 +118,15 @@ describe('release schema: types and enums', () => {
     expect(check({ ...vllm({}), version: 'two' }, '1.3.0').map((p) => p.message)).toEqual(['must be an integer, not "two"']);
   });
 
+  // The property test found it (seed 1991455437): `constructor` found Object's own function in the
+  // table of lax booleans, and the validator threw ("internal error" in every mode).
+  it('a string naming an Object member (`constructor`, `toString`) is a type problem, not a crash', () => {
+    for (const word of ['constructor', 'toString', '__proto__', 'hasOwnProperty', 'valueOf']) {
+      const problems = check(vllm({ max_tokens: word, refresh_models: word }), '1.3.0');
+      expect(problems.map((p) => p.path)).toEqual(['providers.inference[0].config.max_tokens', 'providers.inference[0].config.refresh_models']);
+    }
+  });
+
   it('an integer where a string belongs', () => {
     const p = only(check(withProvider('inference', 'remote::vertexai', { project: 5 }), '0.8.0'));
     expect(p.path).toBe('providers.inference[0].config.project');

@@ -2,6 +2,7 @@
 // (issue 15: parsed whole, 10,000 LLSDs took 760 MB before anything was rendered). That reading
 // must give exactly what reading the list whole gives: the same values, the same nodes written
 // back byte for byte, the same results; anything it cannot promise that for is read whole.
+import { isRenderedObject } from '../../src/front-ends.js';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -30,8 +31,8 @@ const seen = (list: ResourceListInput) => {
 
 /** The list read item by item (`fast`) or whole (unless `fast` is undefined: either), equal to the whole reading. */
 function expectSameReading(text: string, fast: boolean | undefined): void {
-  if (fast !== undefined) expect(readItemByItem(text) !== undefined).toBe(fast);
-  expect(seen(readResourceList(text))).toEqual(seen(readWholeList(text)));
+  if (fast !== undefined) expect(readItemByItem(text, isRenderedObject) !== undefined).toBe(fast);
+  expect(seen(readResourceList(text, isRenderedObject))).toEqual(seen(readWholeList(text)));
 }
 
 const head = 'apiVersion: config.kubernetes.io/v1\nkind: ResourceList\n';
@@ -102,9 +103,9 @@ describe('readResourceList item by item (issue 15)', () => {
     const deep = (levels: number) => `${head}items:\n${cm('a', `  data: ${'['.repeat(levels)}${']'.repeat(levels)}\n`)}`;
     // The item map is level 3 of the list and `data` level 4: 497 more make 500, the most allowed.
     expectSameReading(deep(497), true);
-    expect(readResourceList(deep(497)).results).toEqual([]);
+    expect(readResourceList(deep(497), isRenderedObject).results).toEqual([]);
     expectSameReading(deep(498), false);
-    expect(readResourceList(deep(498)).results[0]?.message).toMatch(/more than 500 levels/);
+    expect(readResourceList(deep(498), isRenderedObject).results[0]?.message).toMatch(/more than 500 levels/);
   });
 
   it('splitAtItems keeps each item in its columns, its dash turned into a space', () => {
@@ -119,14 +120,14 @@ describe('readResourceList item by item (issue 15)', () => {
     const inputs = readdirSync(goldens).map((name) => readFileSync(join(goldens, name, 'input.yaml'), 'utf8'));
     for (const input of inputs) expectSameReading(input, undefined);
     // The goldens are lists as kpt and kustomize send them: nearly all of them take the fast way.
-    expect(inputs.filter((input) => readItemByItem(input)).length).toBeGreaterThan(inputs.length * 0.8);
+    expect(inputs.filter((input) => readItemByItem(input, isRenderedObject)).length).toBeGreaterThan(inputs.length * 0.8);
     const examples = join(import.meta.dirname, '../../examples');
     const files = readdirSync(examples, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.yaml'));
     expect(files.length).toBeGreaterThan(10);
     const documents = files.flatMap((f) => readFileSync(join(examples, f), 'utf8').split(/^---\n/m)).filter((d) => /^kind: /m.test(d) && /^metadata:/m.test(d));
     const asItem = (doc: string) => `- ${doc.trimEnd().replace(/\n/g, '\n  ')}\n`.replace(/\n +\n/g, '\n\n');
     const text = `${head}items:\n${documents.map(asItem).join('')}`;
-    expect(readItemByItem(text)?.items.length).toBe(documents.length);
+    expect(readItemByItem(text, isRenderedObject)?.items.length).toBe(documents.length);
     expectSameReading(text, true);
   });
 
@@ -164,7 +165,7 @@ describe('KRM mode with an output store (issue 15)', () => {
     for (const name of readdirSync(goldens)) {
       const text = readFileSync(join(goldens, name, 'input.yaml'), 'utf8');
       const input = () => {
-        const { items, functionConfig } = readResourceList(text);
+        const { items, functionConfig } = readResourceList(text, isRenderedObject);
         return { mode: 'krm' as const, items, ...(functionConfig && { functionConfig }) };
       };
       const written = (output: ProcessOutput) => ({
@@ -184,7 +185,7 @@ describe('KRM mode with an output store (issue 15)', () => {
 describe('cost per input byte in KRM mode (issue 29 R2)', () => {
   it('items passed through are read without `yaml`: their text is kept, no node is built, and the reading equals the whole one', () => {
     const text = `${head}items:\n${cm('a')}${cm('b', '  data:\n    big: 9007199254740993\n    s: "x y"\n')}`;
-    const fast = readItemByItem(text);
+    const fast = readItemByItem(text, isRenderedObject);
     expect(fast?.items.map((i) => i.output)).toEqual([
       'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\ndata:\n  a: "1"\n',
       'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: b\ndata:\n  big: 9007199254740993\n  s: "x y"\n',
@@ -195,7 +196,7 @@ describe('cost per input byte in KRM mode (issue 29 R2)', () => {
 
   it('1,000 items that are no object (`- a`): read item by item, ten named and the rest counted in one result, as the whole reading says', () => {
     const text = `${head}items:\n${'- a\n'.repeat(1000)}`;
-    const fast = readItemByItem(text);
+    const fast = readItemByItem(text, isRenderedObject);
     expect(fast?.results.map((r) => `${r.field?.path}: ${r.message}`)).toEqual([
       ...Array.from({ length: 10 }, (_, i) => `items[${i}]: must be a Kubernetes object with string \`apiVersion\`, \`kind\` and \`metadata.name\``),
       'items: and 990 more items are not Kubernetes objects either; each must have string `apiVersion`, `kind` and `metadata.name`',
