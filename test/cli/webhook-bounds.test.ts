@@ -177,7 +177,8 @@ describe('webhook: what a body may cost (issue 29, W1)', () => {
     const fresh = await startServer(certificate.cert, certificate.key, { LLSD_RENDER_WEBHOOK_MAX_CONNECTIONS: '20' });
     const sockets: Array<Awaited<ReturnType<typeof openTls>>> = [];
     try {
-      const opened = await Promise.all(Array.from({ length: 40 }, () => openTls(fresh.port, certificate.ca).then((s) => (sockets.push(s), 'open'), () => 'closed')));
+      const open = (): Promise<string> => openTls(fresh.port, certificate.ca).then((s) => (sockets.push(s), 'open'), () => 'closed');
+      const opened = await Promise.all(Array.from({ length: 40 }, open));
       await new Promise((resolve) => setTimeout(resolve, 300));
       const alive = sockets.filter((s) => !s.destroyed && s.readyState === 'open').length;
       expect(opened.filter((o) => o === 'closed').length + (sockets.length - alive), String(opened)).toBeGreaterThanOrEqual(20);

@@ -156,10 +156,11 @@ describe('the conversion record (annotation llamastack.io/conversion-data)', () 
   // Attacker (issue 29, after W1): a record is one string to the webhook's count of a body, and
   // parsing 16 MiB of `{}` in it held the webhook 11 s and 1.3 GB; 3,000 levels of lists in it
   // overflowed the stack ("internal error" in every mode).
+  const recordWith = (x: string): string => `{"apiVersion":"llamastack.io/v1alpha2","spec":{"x":${x}}}`;
   it.each([
-    ['longer than the API server keeps', `{"apiVersion":"llamastack.io/v1alpha2","spec":{"x":"${'a'.repeat(256 * 1024)}"}}`, /is \d+ characters long, longer than/],
-    ['nested 3,000 deep', `{"apiVersion":"llamastack.io/v1alpha2","spec":{"x":${'['.repeat(3000)}${']'.repeat(3000)}}}`, /more than 500 levels deep/],
-    ['with JSON in its strings past its part limit', `{"apiVersion":"llamastack.io/v1alpha2","spec":{"x":"${'{'.repeat(140_000)}"}}`, /more than 131072 JSON values/],
+    ['longer than the API server keeps', recordWith(`"${'a'.repeat(256 * 1024)}"`), /is \d+ characters long, longer than/],
+    ['nested 3,000 deep', recordWith(`${'['.repeat(3000)}${']'.repeat(3000)}`), /more than 500 levels deep/],
+    ['with JSON in its strings past its part limit', recordWith(`"${'{'.repeat(140_000)}"`), /more than 131072 JSON values/],
   ])('a record %s is refused at the annotation before it is parsed, with what to do', (_name, record, message) => {
     const object = v1({ server: { distribution: { name: 'starter' } } }, { name: 'demo', namespace: 'ai', annotations: { [conversionAnnotation]: record } });
     const { problems } = convertTo(object, 'llamastack.io/v1alpha2');
