@@ -105,10 +105,11 @@ Bounds on every client (environment; a value that cannot be used stops it with e
                       (default 32); past it 503 with Retry-After
   LLSD_RENDER_WEBHOOK_MAX_CONNECTIONS   connections open at once (default 256); one more is
                       closed as it opens
-Before it is parsed, a body weighs its size or 64 bytes per JSON value and key it holds (JSON
-inside strings and escapes count too), whichever is more, and the two sizes above bound weights
-(16 MiB: 262144 values and keys). A body nested more than 200 levels deep is refused with 400,
-and a review of more than 10000 objects fails.
+Before it is parsed, a body weighs its size (twice or three times with text above U+00FF or
+runs of 16 digits) or 64 bytes per JSON value and key it holds (escapes and a conversion
+record's JSON count too), whichever is more, and the two sizes above bound weights (16 MiB:
+262144 values and keys). A body nested more than 200 levels deep is refused with 400, and a
+review of more than 10000 objects fails.
 `,
   schema: `Usage: llsd-render schema [--kind KIND] --json-schema [--document] | --crd
 

@@ -11,7 +11,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer, type Server } from 'node:https';
 import type { Socket } from 'node:net';
 import { parseReviewBody, reviewConversionSteps, type ReviewAnswer } from '../convert/conversion-review.js';
-import { countJsonParts } from '../lib/json-cost.js';
+import { jsonCost } from '../lib/json-cost.js';
+import { conversionAnnotation } from '../llsd/conversion.js';
 import type { ExitCode } from '../krm/result.js';
 import { exactJson } from '../lib/exact-integer.js';
 import { readInputFile } from './files.js';
@@ -60,6 +61,8 @@ const stopGraceMs = 10_000;
  * empty object about 35 times its 2 bytes).
  */
 const partWeight = 64;
+/** The buffer a body starts in; it doubles as bytes arrive. */
+const firstBufferBytes = 64 * 1024;
 /** How long a conversion runs before the server answers other requests. */
 const sliceMs = 10;
 /** How long a connection past its deadline may take to receive the 408 before it is cut. */
@@ -250,9 +253,8 @@ function enforceDeadline(request: IncomingMessage, response: ServerResponse, con
 /**
  * Reads the body within the bounds and passes it on as text, or answers 413 (too large for one
  * request) or 503 (too many bytes in flight across requests). The budget counts the buffer the body
- * is read into, which is taken whole for a declared Content-Length before anything is read: so
- * concurrent large bodies are refused at once instead of all being read halfway. The share goes
- * back when the answer is done.
+ * is read into, taken as it grows with the bytes that arrive (a declared Content-Length reserves
+ * nothing a client has not sent). The share goes back when the answer is done.
  */
 function readBody(
   request: IncomingMessage,
@@ -281,12 +283,14 @@ function readBody(
   // Node's parser has refused a Content-Length that is not a number; none (chunked) declares 0.
   const declared = Number(request.headers['content-length'] ?? 0) || 0;
   if (declared > limits.maxBodyBytes) return tooLarge();
-  if (!hold(declared)) return busy();
+  // The budget is taken as bytes arrive, not for what the headers declare: two clients declaring
+  // 16 MiB and sending nothing held the whole budget, and every conversion got 503 for 30 s.
+  const initial = Math.min(declared, firstBufferBytes);
+  if (!hold(initial)) return busy();
   if (/^100-continue$/i.test(String(request.headers.expect ?? ''))) response.writeContinue();
 
-  // One buffer of the declared size, filled as bytes arrive: no chunks and no copy of them kept.
-  // A chunked body (no Content-Length) grows its buffer by doubling, within the same bounds.
-  let body = Buffer.allocUnsafe(declared);
+  // One buffer, grown by doubling (up to the declared size) as bytes arrive: no chunks kept.
+  let body = Buffer.allocUnsafe(initial);
   let size = 0;
   let refused = false;
   const refuse = (answer: () => void): void => {
@@ -304,7 +308,7 @@ function readBody(
     if (refused || response.headersSent) return;
     if (size + chunk.length > limits.maxBodyBytes) return refuse(tooLarge);
     if (size + chunk.length > body.length) {
-      const grown = Math.min(limits.maxBodyBytes, Math.max(2 * body.length, size + chunk.length, 64 * 1024));
+      const grown = Math.min(declared || limits.maxBodyBytes, Math.max(2 * body.length, size + chunk.length, firstBufferBytes));
       if (!hold(grown - body.length)) return refuse(busy);
       body = Buffer.concat([body.subarray(0, size)], grown);
     }
@@ -340,18 +344,30 @@ function replyBusy(response: ServerResponse, { limits, log }: Context): void {
 function answerReview(body: Buffer, hold: (bytes: number) => boolean, response: ServerResponse, context: Context): void {
   const { limits, log } = context;
   const maxParts = Math.floor(limits.maxBodyBytes / partWeight);
-  const parts = countJsonParts(body, maxParts);
+  const { parts, wide, longDigits } = jsonCost(body, maxParts, conversionAnnotation);
+  // Text above U+00FF is held at 2 bytes a character, and a long run of digits is read with one more copy of the text (exact-integer.ts).
+  const copies = 1 + (wide ? 1 : 0) + (longDigits ? 1 : 0);
+  const weight = Math.max(body.length * copies, parts * partWeight);
   if (parts > maxParts) {
     log(`llsd-render webhook: 413: the request body holds more than ${maxParts} JSON values and keys`);
     return reply(
       response,
       413,
       `the request body holds more than ${maxParts} JSON values and keys, the most the webhook reads (one per ${partWeight} bytes of ` +
-        `LLSD_RENDER_WEBHOOK_MAX_BODY_MB; JSON inside strings and escapes count too): send ConversionReviews of LlamaStackDistributions, ` +
+        `LLSD_RENDER_WEBHOOK_MAX_BODY_MB; escapes and a conversion record's JSON count too): send ConversionReviews of LlamaStackDistributions, ` +
         `or fewer of them at once\n`,
     );
   }
-  if (!hold(Math.max(0, parts * partWeight - body.length))) return replyBusy(response, context);
+  if (weight > limits.maxBodyBytes) {
+    log(`llsd-render webhook: 413: the request body weighs more than ${limits.maxBodyBytes} bytes`);
+    return reply(
+      response,
+      413,
+      `the request body weighs ${weight} bytes, more than the ${limits.maxBodyBytes} the webhook reads (LLSD_RENDER_WEBHOOK_MAX_BODY_MB; a body holding ` +
+        'text above U+00FF or a run of 16 digits weighs twice or three times its size): send fewer LlamaStackDistributions at once\n',
+    );
+  }
+  if (!hold(weight - body.length)) return replyBusy(response, context);
   const parsed = parseReviewBody(body.toString('utf8'));
   if (!parsed.ok) {
     // Only what is before the colon: the rest may quote the body.

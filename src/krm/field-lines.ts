@@ -14,17 +14,25 @@ export const seqStep = (index: number): string => `"i${index}"`;
  * by a tab, so `\t<parent>\t<step>\t` is found only where it is meant.
  */
 export class FieldLineIndex {
-  private readonly entries: string[] = [];
+  // Entries are joined a thousand at a time: a million small strings held at once (a ConfigMap
+  // listing 1,000,000 items) cost more than the text they make.
+  private readonly chunks: string[] = [];
+  private entries: string[] = [];
+  private count = 0;
 
   /** Adds the field reached from `parent` (-1 for the root) by `step`, at `line`; its id. */
   add(parent: number, step: string, line: number): number {
-    const id = this.entries.length;
+    const id = this.count++;
     this.entries.push(`\n${id}\t${parent}\t${step}\t${line}`);
+    if (this.entries.length === 1024) {
+      this.chunks.push(this.entries.join(''));
+      this.entries = [];
+    }
     return id;
   }
 
   toString(): string {
-    return `${this.entries.join('')}\n`;
+    return `${this.chunks.join('')}${this.entries.join('')}\n`;
   }
 }
 
@@ -85,15 +93,19 @@ export function fieldLine(index: string, path: ReadonlyArray<string | number>): 
 }
 
 /**
- * A large document's index as a table, made once for the last index asked about: each search of
- * the string is linear, and a document with thousands of problems (one unknown field in each of
- * 20,000 list items) asked it once per problem, in quadratic time. Small ones are searched as is.
+ * A large document's index as a table, made for the last index asked about once it has been asked
+ * `searchesBeforeTable` times: each search of the string is linear, and a document with thousands
+ * of problems (one unknown field in each of 20,000 list items) asked it once per problem, in
+ * quadratic time. A few questions are searched as is: the table of a ConfigMap listing 1,000,000
+ * items, made for one question and kept, cost more memory than the rest of its `build`.
  */
 const largeIndex = 64 * 1024;
-let cached: { index: string; table: Map<string, { id: number; line: number }> } | undefined;
+const searchesBeforeTable = 16;
+let cached: { index: string; searches: number; table?: Map<string, { id: number; line: number }> } | undefined;
 
-function tableOf(index: string): Map<string, { id: number; line: number }> {
-  if (cached?.index === index) return cached.table;
+function tableOf(index: string): Map<string, { id: number; line: number }> | undefined {
+  if (cached?.index !== index) cached = { index, searches: 0 };
+  if (cached.table || ++cached.searches <= searchesBeforeTable) return cached.table;
   const table = new Map<string, { id: number; line: number }>();
   for (const entry of index.split('\n')) {
     if (entry === '') continue;
@@ -102,6 +114,6 @@ function tableOf(index: string): Map<string, { id: number; line: number }> {
     // The string search finds the first entry: so does the table.
     if (!table.has(key)) table.set(key, { id: Number(id), line: Number(line) });
   }
-  cached = { index, table };
+  cached.table = table;
   return table;
 }

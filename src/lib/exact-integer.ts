@@ -47,15 +47,48 @@ export function exactJson(value: unknown, space?: number): string {
 export function parseExactJson(text: string): unknown {
   // 2^53 has 16 digits: a text without such a run needs no second pass (and no copy of itself).
   if (!/[0-9]{16}/.test(text)) return JSON.parse(text);
-  let marked = false;
-  // Integers outside strings: a string token is matched whole first and left as it is.
-  const replaced = text.replace(/"(?:[^"\\]|\\.)*"|-?[0-9]+(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?/g, (token) => {
-    if (token.startsWith('"') || !/^-?[0-9]+$/.test(token) || Number.isSafeInteger(Number(token)) || String(Number(token)) === token) return token;
-    marked = true;
-    return JSON.stringify(`${nonce}${token}`);
-  });
-  if (!marked) return JSON.parse(text);
-  return JSON.parse(replaced, (_key, item: unknown) =>
+  // Integers outside strings, found by a scan (a regular expression over each string took stack for
+  // every character, and overflowed on one of 8 million): each unsafe one becomes a marked string.
+  const pieces: string[] = [];
+  let from = 0;
+  for (let i = 0; i < text.length; ) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      i = stringEnd(text, i);
+      continue;
+    }
+    if (c !== 0x2d && (c < 0x30 || c > 0x39)) {
+      i++;
+      continue;
+    }
+    let end = i + 1;
+    while (end < text.length && isNumberCharacter(text.charCodeAt(end))) end++;
+    const token = text.slice(i, end);
+    if (decimalInteger.test(token) && !Number.isSafeInteger(Number(token)) && String(Number(token)) !== token) {
+      pieces.push(text.slice(from, i), JSON.stringify(`${nonce}${token}`));
+      from = end;
+    }
+    i = end;
+  }
+  if (pieces.length === 0) return JSON.parse(text);
+  pieces.push(text.slice(from));
+  return JSON.parse(pieces.join(''), (_key, item: unknown) =>
     typeof item === 'string' && item.startsWith(nonce) ? new Verbatim(item.slice(nonce.length)) : item,
   );
 }
+
+/** The index after the string that opens at `start` (its closing quote is one no odd run of backslashes escapes). */
+function stringEnd(text: string, start: number): number {
+  let at = start + 1;
+  for (;;) {
+    const close = text.indexOf('"', at);
+    if (close < 0) return text.length;
+    let backslashes = 0;
+    while (text.charCodeAt(close - 1 - backslashes) === 0x5c) backslashes++;
+    if (backslashes % 2 === 0) return close + 1;
+    at = close + 1;
+  }
+}
+
+/** Digits, a sign, a point or an exponent: what a JSON number is written with. */
+const isNumberCharacter = (c: number): boolean => (c >= 0x30 && c <= 0x39) || c === 0x2e || c === 0x2b || c === 0x2d || c === 0x65 || c === 0x45;

@@ -19,7 +19,7 @@
 // the API server stored; the CLI and the renderer validate before converting); their problems are
 // about the conversion itself.
 import { exactJson, parseExactJson, Verbatim } from '../lib/exact-integer.js';
-import { countJsonParts, nestsDeeperThan } from '../lib/json-cost.js';
+import { nestsDeeperThan } from '../lib/json-cost.js';
 import { formatFieldPath } from '../krm/item.js';
 import { isPlainObject, setOwn } from '../lib/objects.js';
 import { clip, code, quote } from '../lib/quote.js';
@@ -300,21 +300,21 @@ interface ConversionData {
 
 /**
  * The API server keeps at most 256 KiB of annotations on an object, so llsd-render never writes a
- * larger record; one that nests deeper than any input may (the YAML reader's limit) or holds more
- * parts than that size allows is no record of ours. Bounded before it is parsed: a record is one
- * string to a reader, and parsing 16 MiB of `{}` in it held the webhook for seconds and 1.3 GB.
+ * larger record; one that nests deeper than any input may (the YAML reader's limit) is no record of
+ * ours. Bounded before it is parsed: a record is one string to a reader, and parsing 16 MiB of `{}`
+ * in it held the webhook for seconds and 1.3 GB (256 KiB holds at most 131,072 values: `[1,1,…]`).
  */
 const maxRecordBytes = 256 * 1024;
 const maxRecordDepth = 500;
-const maxRecordParts = maxRecordBytes / 2;
 
 /** Why the conversion record cannot be ours, or undefined when it may be. */
 function recordCost(raw: string): string | undefined {
-  if (raw.length > maxRecordBytes) {
-    return `is ${raw.length} characters long, longer than any record llsd-render writes (the API server keeps at most 256 KiB of an object's annotations)`;
+  // Characters first: a string of more than maxRecordBytes of them has more bytes too, and is not measured.
+  const bytes = raw.length > maxRecordBytes ? raw.length : Buffer.byteLength(raw, 'utf8');
+  if (bytes > maxRecordBytes) {
+    return `is ${bytes} bytes long or more, longer than any record llsd-render writes (the API server keeps at most 256 KiB of an object's annotations)`;
   }
   if (nestsDeeperThan(raw, maxRecordDepth)) return `nests objects and lists more than ${maxRecordDepth} levels deep, deeper than any record llsd-render writes`;
-  if (countJsonParts(raw, maxRecordParts) > maxRecordParts) return `holds more than ${maxRecordParts} JSON values, more than any record llsd-render writes`;
   return undefined;
 }
 

@@ -86,7 +86,7 @@ describe('webhook: what a body may cost (issue 29, W1)', () => {
     expect(empties.status).toBe(413);
     expect(empties.body).toBe(
       `the request body holds more than ${maxValues} JSON values and keys, the most the webhook reads (one per 64 bytes of ` +
-        'LLSD_RENDER_WEBHOOK_MAX_BODY_MB; JSON inside strings and escapes count too): send ConversionReviews of LlamaStackDistributions, ' +
+        "LLSD_RENDER_WEBHOOK_MAX_BODY_MB; escapes and a conversion record's JSON count too): send ConversionReviews of LlamaStackDistributions, " +
         'or fewer of them at once\n',
     );
     const nested = await call(server.port, certificate.ca, 'POST', '/convert', filledReview(`${'['.repeat(190)}${']'.repeat(190)}`, maxBody));
@@ -168,6 +168,31 @@ describe('webhook: what a body may cost (issue 29, W1)', () => {
       expect((await call(fresh.port, certificate.ca, 'GET', '/healthz')).status).toBe(200);
       expect(peakRssMiB(fresh.child.pid!)).toBeLessThan(250);
     } finally {
+      await stopServer(fresh);
+    }
+  }, 60_000);
+
+  // Attacker, round 2: one character above U+00FF doubles what V8 holds of a body, and a 16-digit
+  // run adds a copy (393 MiB for one such body, 591 MiB for two); two clients declaring 16 MiB and
+  // sending nothing took the whole in-flight budget, and every conversion got 503 for 30 s.
+  it('a 9 MB body with text above U+00FF weighs twice its size (413); declared bodies not sent reserve nothing', async () => {
+    const fresh = await startServer(certificate.cert, certificate.key);
+    const sockets: Array<Awaited<ReturnType<typeof openTls>>> = [];
+    try {
+      const wide = review('uid-wide', 'llamastack.io/v1alpha2', [{ ...minimalV1alpha1(0), spec: { extra: `Ā${'a'.repeat(9 * MiB)}` } }]);
+      const r = await call(fresh.port, certificate.ca, 'POST', '/convert', wide);
+      expect(r.status).toBe(413);
+      expect(r.body).toMatch(/^the request body weighs \d+ bytes, more than the 16777216 the webhook reads/);
+      for (let i = 0; i < 2; i++) {
+        const socket = await openTls(fresh.port, certificate.ca);
+        socket.write(`POST /convert HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: ${16 * MiB}\r\n\r\n`);
+        sockets.push(socket);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const small = await call(fresh.port, certificate.ca, 'POST', '/convert', review('uid-small', 'llamastack.io/v1alpha2', [minimalV1alpha1(1)]));
+      expect(small.status, small.body).toBe(200);
+    } finally {
+      for (const socket of sockets) socket.destroy();
       await stopServer(fresh);
     }
   }, 60_000);

@@ -8,7 +8,7 @@ import {
   reviewConversionSteps,
 } from '../../src/convert/conversion-review.js';
 import { exactJson } from '../../src/lib/exact-integer.js';
-import { countJsonParts, nestsDeeperThan } from '../../src/lib/json-cost.js';
+import { countJsonParts, jsonCost, nestsDeeperThan } from '../../src/lib/json-cost.js';
 import { conversionAnnotation } from '../../src/llsd/conversion.js';
 
 type Plain = Record<string, unknown>;
@@ -251,11 +251,27 @@ describe('countJsonParts (issue 29, W1: what a body costs, before it is parsed)'
 
   // The attacker's 16.5 MB body held one conversion record of 5.5 million `{}`: one string to a
   // count of values, parsed by the conversion (1.3 GB, /healthz held 11 s).
-  it('counts JSON held in strings, as the conversion record is, and escapes, which grow each time they are written', () => {
+  it('counts JSON held in the conversion record (a string the conversion parses) and escapes, which grow each time they are written', () => {
     const record = JSON.stringify({ spec: { blob: [{}, {}, {}] } });
-    expect(count(JSON.stringify({ a: record }))).toBe(3 + 8);
-    expect(count(JSON.stringify({ a: '"'.repeat(80) }))).toBe(3 + 80 / 8);
-    expect(count(JSON.stringify(['\\', '"', '\\"[']))).toBe(4 + 1);
+    const parts = (value: unknown): number => countJsonParts(Buffer.from(JSON.stringify(value)), 1_000_000, conversionAnnotation);
+    expect(parts({ [conversionAnnotation]: record })).toBe(3 + 8);
+    // The same key written with an escape (`\/`) is the same key to JSON.parse: it is counted as the record.
+    expect(countJsonParts(JSON.stringify({ [conversionAnnotation]: record }).replace('io/conv', 'io\\/conv'), 1_000_000, conversionAnnotation)).toBe(3 + 8);
+    // Under any other key (kubectl's last-applied-configuration), JSON in a string is never parsed: one string.
+    expect(parts({ 'kubectl.kubernetes.io/last-applied-configuration': record })).toBe(3);
+    expect(parts({ a: '"'.repeat(80) })).toBe(3 + 80 / 8);
+    expect(parts(['\\', '"', '\\"['])).toBe(4);
+  });
+
+  it('tells text above U+00FF (held at 2 bytes a character) and runs of 16 digits (read with one more copy)', () => {
+    const cost = (text: string): unknown => {
+      const { wide, longDigits } = jsonCost(Buffer.from(text), 1_000);
+      return { wide, longDigits };
+    };
+    expect(cost('{"a":"éü 123456789012345"}')).toEqual({ wide: false, longDigits: false });
+    expect(cost('{"a":"Ā"}')).toEqual({ wide: true, longDigits: false });
+    expect(cost('{"a":9007199254740993}')).toEqual({ wide: false, longDigits: true });
+    expect(cost('{"a":"1234567890123456"}')).toEqual({ wide: false, longDigits: true });
   });
 
   it('counts no further than one past the limit, so a 16 MiB body of `{}` costs no more than a small one', () => {

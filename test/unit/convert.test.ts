@@ -158,9 +158,9 @@ describe('the conversion record (annotation llamastack.io/conversion-data)', () 
   // overflowed the stack ("internal error" in every mode).
   const recordWith = (x: string): string => `{"apiVersion":"llamastack.io/v1alpha2","spec":{"x":${x}}}`;
   it.each([
-    ['longer than the API server keeps', recordWith(`"${'a'.repeat(256 * 1024)}"`), /is \d+ characters long, longer than/],
+    ['longer than the API server keeps', recordWith(`"${'a'.repeat(256 * 1024)}"`), /is \d+ bytes long or more, longer than/],
     ['nested 3,000 deep', recordWith(`${'['.repeat(3000)}${']'.repeat(3000)}`), /more than 500 levels deep/],
-    ['with JSON in its strings past its part limit', recordWith(`"${'{'.repeat(140_000)}"`), /more than 131072 JSON values/],
+    ['of wide characters, longer in bytes than the API server keeps', recordWith(`"${'一'.repeat(100_000)}"`), /is 300\d+ bytes long or more/],
   ])('a record %s is refused at the annotation before it is parsed, with what to do', (_name, record, message) => {
     const object = v1({ server: { distribution: { name: 'starter' } } }, { name: 'demo', namespace: 'ai', annotations: { [conversionAnnotation]: record } });
     const { problems } = convertTo(object, 'llamastack.io/v1alpha2');
