@@ -8,7 +8,7 @@
 // still rendered by `yaml` itself, once, and remembered, so quoting rules are never duplicated.
 // Anything this writer does not handle (another kind of value, a key spanning lines, a block
 // scalar that needs an indentation indicator) makes it hand the whole value to `yaml`.
-import { Document } from 'yaml';
+import { Document, isScalar } from 'yaml';
 import { Verbatim } from '../lib/exact-integer.js';
 
 const documentOptions = { compat: 'yaml-1.1', version: '1.2', aliasDuplicateObjects: false } as const;
@@ -262,4 +262,21 @@ function keyText(key: string): string {
   const rendered = text.slice(0, -': null\n'.length);
   if (keys.size < 100_000) keys.set(key, rendered);
   return rendered;
+}
+
+/**
+ * Characters `yaml` writes raw inside double quotes that other readers change or refuse: NEL
+ * (U+0085), which PyYAML and kpt read as a line break folded to a space, the line and paragraph
+ * separators (U+2028, U+2029), DEL and the other C1 controls (PyYAML refuses them), and a BOM.
+ */
+const changedByReaders = /[\x7f-\x9f\u2028\u2029\ufeff]/;
+
+/** A string scalar holding such a character, made to be written double-quoted with each of them escaped (as emitPlainYaml writes them). */
+export function escapeScalarForReaders(node: unknown): void {
+  if (!isScalar(node) || typeof node.value !== 'string' || !changedByReaders.test(node.value)) return;
+  node.value = new Verbatim(escapedDoubleQuoted(node.value));
+  delete node.type;
+  delete node.format;
+  // `!!str` (or a tag of the user's own on text) says what the quotes say: the value is text.
+  delete node.tag;
 }

@@ -7,7 +7,7 @@
 // - Strings we write are quoted whenever a YAML 1.1 reader (PyYAML in llama-stack, go-yaml v2 in
 //   parts of Kubernetes) or a YAML 1.2 reader would take the plain form for another type.
 import { exactInteger, Verbatim } from '../lib/exact-integer.js';
-import { emitPlainYaml, escapedDoubleQuoted } from './emit.js';
+import { emitPlainYaml, escapeScalarForReaders } from './emit.js';
 import { explainSyntaxErrors, plainYamlMessage, withinCauses, type YamlError } from './yaml-syntax.js';
 import {
   Composer,
@@ -476,26 +476,9 @@ export function prepareForOutput(node: Node): void {
         // the verbatim writer must write it: `!!int 7` is written `7`.
         delete n.tag;
       }
-      escapeForReaders(n);
+      escapeScalarForReaders(n);
     },
   });
-}
-
-/**
- * Characters `yaml` writes raw inside double quotes that other readers change or refuse: NEL
- * (U+0085), which PyYAML and kpt read as a line break folded to a space, the line and paragraph
- * separators (U+2028, U+2029), DEL and the other C1 controls (PyYAML refuses them), and a BOM.
- */
-const changedByReaders = /[\x7f-\x9f\u2028\u2029\ufeff]/;
-
-/** A string scalar holding such a character, made to be written double-quoted with each of them escaped (as emit.ts writes them). */
-function escapeForReaders(node: unknown): void {
-  if (!isScalar(node) || typeof node.value !== 'string' || !changedByReaders.test(node.value)) return;
-  node.value = new Verbatim(escapedDoubleQuoted(node.value));
-  delete node.type;
-  delete node.format;
-  // `!!str` (or a tag of the user's own on text) says what the quotes say: the value is text.
-  delete node.tag;
 }
 
 /** Serialises one document: plain values become nodes, nodes are written as they are. */
@@ -516,10 +499,10 @@ export function stringifyYaml(value: unknown): string {
   return escapedDocument(value, writeOptions).toString(toStringOptions);
 }
 
-/** A Document of plain values, its strings escaped for other readers (escapeForReaders). */
+/** A Document of plain values, its strings escaped for other readers (escapeScalarForReaders). */
 function escapedDocument(value: unknown, options: typeof writeOptions): Document {
   const doc = new Document(value, options);
-  visit(doc, { Scalar: (_key, node) => escapeForReaders(node) });
+  visit(doc, { Scalar: (_key, node) => escapeScalarForReaders(node) });
   return doc;
 }
 
