@@ -103,8 +103,8 @@ Bounds on every client (environment; a value that cannot be used stops it with e
   LLSD_RENDER_WEBHOOK_MAX_BODY_MB       the largest request body (default 16); larger is 413
   LLSD_RENDER_WEBHOOK_MAX_INFLIGHT_MB   the request bodies held at once, all clients together
                       (default 32); past it 503 with Retry-After
-  LLSD_RENDER_WEBHOOK_MAX_CONNECTIONS   connections open at once (default 256); one more is
-                      closed as it opens
+  LLSD_RENDER_WEBHOOK_MAX_CONNECTIONS   connections open at once (default 256); one more
+                      replaces the oldest serving no request, or is closed if all are busy
 Before it is parsed, a body weighs its size (twice or three times with text above U+00FF or
 runs of 16 digits) or 64 bytes per JSON value and key it holds (escapes and a conversion
 record's JSON count too), whichever is more, and the two sizes above bound weights (16 MiB:

@@ -16,6 +16,7 @@ import { conversionAnnotation } from '../llsd/conversion.js';
 import type { ExitCode } from '../krm/result.js';
 import { exactJson } from '../lib/exact-integer.js';
 import { readInputFile } from './files.js';
+import { connectionLimit, type ConnectionLimit } from './webhook-connections.js';
 
 export interface WebhookOptions {
   cert: string;
@@ -36,7 +37,7 @@ export interface WebhookLimits {
   maxBodyBytes: number;
   /** The most body bytes held for all requests at once (503 past it, so the client retries). */
   maxInFlightBytes: number;
-  /** The most connections open at once; one past it is closed as it opens (each costs tens of kB). */
+  /** The most connections open at once (each costs tens of kB); see webhook-connections.ts for one past it. */
   maxConnections: number;
 }
 
@@ -103,6 +104,8 @@ interface Context {
   budget: Budget;
   /** When the request now arriving on a connection sent its first byte. */
   requestStarts: WeakMap<Socket, number>;
+  /** Which connections serve a request: the others may be closed for a new one (webhook-connections.ts). */
+  connections: ConnectionLimit;
   log: (line: string) => void;
 }
 
@@ -131,7 +134,17 @@ export async function serveWebhook(options: WebhookOptions, log: (line: string) 
     cert = certRead;
     key = keyRead;
   }
-  const context: Context = { limits, budget: createBudget(limits.maxInFlightBytes), requestStarts: new WeakMap(), log };
+  // Say when the limit closes a connection, once a second at most (a flood would flood the log).
+  let lastLimitLog = 0;
+  const connections = connectionLimit(limits.maxConnections, (how) => {
+    if (Date.now() - lastLimitLog < 1000) return;
+    lastLimitLog = Date.now();
+    log(
+      `llsd-render webhook: ${limits.maxConnections} connections are open (LLSD_RENDER_WEBHOOK_MAX_CONNECTIONS): ` +
+        (how === 'evicted' ? 'the oldest one serving no request was closed for a new one' : 'every one is serving a request, so a new one was closed'),
+    );
+  });
+  const context: Context = { limits, budget: createBudget(limits.maxInFlightBytes), requestStarts: new WeakMap(), connections, log };
   let server: Server;
   try {
     server = createServer(
@@ -157,18 +170,11 @@ export async function serveWebhook(options: WebhookOptions, log: (line: string) 
     log(`llsd-render webhook: ${options.cert} and ${options.key} must be a PEM certificate and its private key: ${(error as Error).message}`);
     return 1;
   }
-  server.maxConnections = limits.maxConnections;
   // A client that asks before sending its body (`Expect: 100-continue`, curl for bodies over 1 MB)
   // is told to go on only once the body is accepted (readBody): Node's automatic 100 Continue came
   // first, and a 413 sent while the body was on its way could be lost to the closed connection.
   server.on('checkContinue', (request: IncomingMessage, response: ServerResponse) => handle(request, response, context));
-  // Node closes a connection past the limit as it opens; say so, once a second at most (a flood would flood the log).
-  let lastDropLog = 0;
-  server.on('drop', () => {
-    if (Date.now() - lastDropLog < 1000) return;
-    lastDropLog = Date.now();
-    log(`llsd-render webhook: ${limits.maxConnections} connections are open (LLSD_RENDER_WEBHOOK_MAX_CONNECTIONS): a new one was closed`);
-  });
+  context.connections.watch(server);
   server.on('secureConnection', (socket: Socket) => recordRequestStarts(socket, context.requestStarts));
 
   return new Promise<ExitCode>((resolve) => {
@@ -216,6 +222,7 @@ function recordRequestStarts(socket: Socket, starts: WeakMap<Socket, number>): v
 }
 
 function handle(request: IncomingMessage, response: ServerResponse, context: Context): void {
+  response.once('close', context.connections.serving(request.socket));
   enforceDeadline(request, response, context);
   const path = (request.url ?? '/').split('?')[0];
   if (path === '/healthz') {
@@ -296,6 +303,11 @@ function readBody(
   const refuse = (answer: () => void): void => {
     refused = true;
     body = Buffer.alloc(0);
+    // The buffer is dropped now, so its share goes back now, before the answer is written: given
+    // back when the response closed, a loaded server could take the client's next request first
+    // and refuse it too (a CI run: a small request after a 503 got 503).
+    budget.give(held);
+    held = 0;
     answer();
   };
   // A client that goes away mid-request must not take the server down.

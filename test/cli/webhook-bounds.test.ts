@@ -2,6 +2,7 @@
 // in flight may cost in memory, the process's peak RSS read from /proc; `/healthz` answered while a
 // large review is converted; and the one deadline for headers. The REAL server from the built bundle.
 import { spawn } from 'node:child_process';
+import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   call,
@@ -10,13 +11,22 @@ import {
   makeCertificate,
   openTls,
   peakRssMiB,
+  requestHead,
   review,
+  sleep,
   startServer,
   stopServer,
   type Server,
 } from './webhook-support.js';
 
 const MiB = 1024 * 1024;
+
+/** A TCP connection that never starts its TLS handshake. */
+const openTcp = (port: number): Promise<Socket> =>
+  new Promise((resolve, reject) => {
+    const socket = connect({ host: '127.0.0.1', port }, () => resolve(socket));
+    socket.once('error', reject);
+  });
 /** The default LLSD_RENDER_WEBHOOK_MAX_BODY_MB, and the most JSON values and keys it allows (one per 64 bytes). */
 const maxBody = 16 * MiB;
 const maxValues = maxBody / 64;
@@ -197,23 +207,54 @@ describe('webhook: what a body may cost (issue 29, W1)', () => {
     }
   }, 60_000);
 
-  it('connections past LLSD_RENDER_WEBHOOK_MAX_CONNECTIONS are closed as they open, with a log line; the server goes on', async () => {
-    // The attacker held 4,000 idle TLS connections open: 242 MB.
+  it('past LLSD_RENDER_WEBHOOK_MAX_CONNECTIONS, a new connection takes the place of the oldest one serving no request: idle ones never lock out /healthz', async () => {
+    // The attacker held 4,000 idle TLS connections open (242 MB); with Node's own limit, 256 of them
+    // that sent nothing held every slot until the handshake timeout, and /healthz was refused.
     const fresh = await startServer(certificate.cert, certificate.key, { LLSD_RENDER_WEBHOOK_MAX_CONNECTIONS: '20' });
-    const sockets: Array<Awaited<ReturnType<typeof openTls>>> = [];
+    const idle: Array<Awaited<ReturnType<typeof openTls>> | Socket> = [];
     try {
-      const open = (): Promise<string> => openTls(fresh.port, certificate.ca).then((s) => (sockets.push(s), 'open'), () => 'closed');
-      const opened = await Promise.all(Array.from({ length: 40 }, open));
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      const alive = sockets.filter((s) => !s.destroyed && s.readyState === 'open').length;
-      expect(opened.filter((o) => o === 'closed').length + (sockets.length - alive), String(opened)).toBeGreaterThanOrEqual(20);
-      expect(alive).toBeLessThanOrEqual(20);
-      expect(fresh.stderr()).toContain('llsd-render webhook: 20 connections are open (LLSD_RENDER_WEBHOOK_MAX_CONNECTIONS): a new one was closed');
-      for (const s of sockets) s.destroy();
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      // Ten that finish their handshake and send nothing, ten bare TCP connections that never start one.
+      for (let i = 0; i < 10; i++) idle.push(await openTls(fresh.port, certificate.ca));
+      for (let i = 0; i < 10; i++) idle.push(await openTcp(fresh.port));
+      await sleep(200);
+      expect(idle.filter((s) => !s.destroyed).length).toBe(20);
+      const health = await call(fresh.port, certificate.ca, 'GET', '/healthz');
+      expect(health.status).toBe(200);
+      await sleep(200);
+      // The oldest idle one made room, and only it.
+      expect(idle[0]!.destroyed, 'the oldest idle connection was closed').toBe(true);
+      expect(idle.slice(1).filter((s) => !s.destroyed).length).toBe(19);
+      expect(fresh.stderr()).toContain(
+        'llsd-render webhook: 20 connections are open (LLSD_RENDER_WEBHOOK_MAX_CONNECTIONS): the oldest one serving no request was closed for a new one',
+      );
+    } finally {
+      for (const s of idle) s.destroy();
+      await stopServer(fresh);
+    }
+  }, 60_000);
+
+  it('when every connection serves a request, a new one is closed as it opens, with a log line; the server goes on', async () => {
+    const fresh = await startServer(certificate.cert, certificate.key, { LLSD_RENDER_WEBHOOK_MAX_CONNECTIONS: '5' });
+    const busy: Array<Awaited<ReturnType<typeof openTls>>> = [];
+    try {
+      // Five requests whose bodies are on their way: each is being served.
+      for (let i = 0; i < 5; i++) {
+        const socket = await openTls(fresh.port, certificate.ca);
+        socket.write(requestHead(1000) + '{');
+        busy.push(socket);
+      }
+      await sleep(300);
+      await expect(call(fresh.port, certificate.ca, 'GET', '/healthz')).rejects.toThrow();
+      expect(busy.filter((s) => !s.destroyed).length, 'no request being served was cut').toBe(5);
+      await sleep(100);
+      expect(fresh.stderr()).toContain(
+        'llsd-render webhook: 5 connections are open (LLSD_RENDER_WEBHOOK_MAX_CONNECTIONS): every one is serving a request, so a new one was closed',
+      );
+      for (const s of busy) s.destroy();
+      await sleep(300);
       expect((await call(fresh.port, certificate.ca, 'GET', '/healthz')).status).toBe(200);
     } finally {
-      for (const s of sockets) s.destroy();
+      for (const s of busy) s.destroy();
       await stopServer(fresh);
     }
   }, 60_000);
