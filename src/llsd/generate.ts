@@ -4,6 +4,7 @@ import { formatFieldPath } from '../krm/item.js';
 import { freshCopy, isPlainObject, setOwn } from '../lib/objects.js';
 import { configHash, writeConfig, type GenerateOutcome } from '../core/config-file.js';
 import { envNameClashes } from '../core/env-names.js';
+import { placeholdersIn } from '../core/placeholders.js';
 import { clip, code, quote } from '../lib/quote.js';
 import type { Plan } from './plan.js';
 import { applyDisabled } from './disabled.js';
@@ -87,7 +88,8 @@ export function generateConfig(plan: Plan): GenerateOutcome {
   const { profile } = plan;
   const crIds = (api: string): string[] => plan.llsd.providers.filter((p) => p.api === api).map((p) => p.id);
   const failedIds = (api: string): Set<string> => new Set(crIds(api).filter((id) => failed.has(`${api}/${id}`)));
-  const models = registerModels(plan.llsd.models, crIds('inference')[0], enabledIds(providers.inference), problems, crIds('inference'), failedIds('inference'));
+  const inferenceIds = enabledIds(providers.inference, plan.profile.envSyntax === 'bash');
+  const models = registerModels(plan.llsd.models, crIds('inference')[0], inferenceIds, problems, crIds('inference'), failedIds('inference'));
   if (models.length > 0) setResourceList(config, profile, 'models', mergeModels(resourceList(config, profile, 'models'), models));
 
   const resources = plan.llsd.spec.resources;
@@ -262,12 +264,30 @@ function addApi(config: Record<string, unknown>, api: string): void {
   if (Array.isArray(apis) && apis.length > 0 && !apis.includes(api)) apis.push(api);
 }
 
-/** Provider ids the server will certainly have: literal ids, not ones switched by an env var. */
-function enabledIds(entries: unknown): string[] {
+/**
+ * Provider ids a model may name: literal ids, and the id an env var gives a provider it switches
+ * (`${env.OLLAMA_URL:+ollama}`, as the starter and rh bases write theirs). Whether the pod sets
+ * that variable is judged later with the Deployment's env (core/startup/resources.ts says "off in
+ * this pod" and how to set it): here, refusing such a model made `workload.overrides.env`
+ * useless for switching a base provider on.
+ */
+function enabledIds(entries: unknown, bash: boolean): string[] {
   if (!Array.isArray(entries)) return [];
-  return entries
-    .map((e) => (isPlainObject(e) ? e.provider_id : undefined))
-    .filter((id): id is string => typeof id === 'string' && id !== '' && !id.includes('${'));
+  const literal: string[] = [];
+  const switched: string[] = [];
+  for (const entry of entries) {
+    const id = isPlainObject(entry) ? entry.provider_id : undefined;
+    if (typeof id !== 'string' || id === '') continue;
+    if (!id.includes('${')) {
+      literal.push(id);
+      continue;
+    }
+    const [whole] = placeholdersIn(id, bash);
+    // Only an id that is one placeholder giving a literal id: what else it could be is unknown.
+    if (whole && whole.raw === id && whole.op !== '' && whole.text !== '' && !whole.text.includes('$')) switched.push(whole.text);
+  }
+  // The ones always on first: a message listing them offers those before the switched ones.
+  return [...literal, ...switched];
 }
 
 /** Two references that would share an env var name are an error: one would silently win. */
