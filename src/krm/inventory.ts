@@ -2,7 +2,10 @@
 // namespace and name. Built once per render; a lookup is a map read.
 //
 // Namespaces: an object matches when both namespaces are equal or either is unset, because
-// kustomize, Argo CD and Flux often set the namespace after rendering.
+// kustomize, Argo CD and Flux often set the namespace after rendering. Names: an object kustomize
+// renamed before the function ran (`namePrefix`, `nameSuffix`) is found by its earlier names too,
+// which kustomize passes in `internal.config.kubernetes.io/previousNames`: the LLSD still says the
+// name as written, and kustomize renames the reference in the Deployment afterwards.
 import { groupOf, type InputItem, type KrmObject } from './item.js';
 
 export interface Inventory {
@@ -22,9 +25,12 @@ export function inventoryOf(items: readonly InputItem[]): Inventory {
   const secrets = new Map<string, Array<string | undefined>>();
   for (const item of items) {
     const { object } = item;
-    push(objects, `${groupOf(object)}/${object.kind}/${object.metadata.name}`, item);
+    for (const name of [object.metadata.name, ...previousNames(object)]) push(objects, `${groupOf(object)}/${object.kind}/${name}`, item);
     const secret = secretCreatedBy(object);
-    if (secret !== undefined) push(secrets, secret, object.metadata.namespace);
+    if (secret !== undefined) {
+      const names = secret === object.metadata.name ? [secret, ...previousNames(object)] : [secret];
+      for (const name of names) push(secrets, name, object.metadata.namespace);
+    }
   }
   return {
     find: (group, kind, namespace, name) =>
@@ -39,6 +45,13 @@ function push<T>(map: Map<string, T[]>, key: string, value: T): void {
   const list = map.get(key);
   if (list) list.push(value);
   else map.set(key, [value]);
+}
+
+/** The names kustomize gave an object before it renamed it (a comma-separated list, oldest first). */
+function previousNames(object: KrmObject): string[] {
+  const annotation = object.metadata.annotations?.['internal.config.kubernetes.io/previousNames'];
+  if (typeof annotation !== 'string') return [];
+  return annotation.split(',').filter((name) => name !== '' && name !== object.metadata.name);
 }
 
 /** The name of the Secret an object is, or creates in the cluster. Values are never read. */

@@ -122,6 +122,32 @@ describe('kustomize build --enable-alpha-plugins --enable-exec (standalone v4.5.
     });
   }
 
+  it('namePrefix and nameSuffix rename the Secret before the function runs: it is found by its earlier name, and the reference renamed after', () => {
+    // An outside probe: "refers to the Secret vllm-credentials, which is not in the input", and with
+    // secretPolicy strict the build failed, though kustomize hands the renamed Secret over.
+    const dir = prepare('transformer', (d) => {
+      writeFile(join(d, 'kustomization.yaml'), `${readText(join(d, 'kustomization.yaml'))}namePrefix: t-\nnameSuffix: -x\n`);
+      const file = join(d, 'render-config.yaml');
+      writeFile(file, readText(file).replace('gitopsAnnotations: true', 'gitopsAnnotations: true\n  secretPolicy: strict'));
+    });
+    const result = build(dir);
+    expect(result.status, describeRun(result)).toBe(0);
+    expect(result.stderr).not.toContain('not in the input');
+    const objects = parseStream(result.stdout);
+    expect(ofKind(objects, 'Secret').map((o) => o.metadata.name)).toEqual(['t-vllm-credentials-x']);
+    const deployment = ofKind(objects, 'Deployment')[0] as unknown as { spec: { template: { spec: { containers: Array<{ env?: unknown[] }> } } } };
+    expect(JSON.stringify(deployment.spec.template.spec.containers[0]!.env)).toContain('"name":"t-vllm-credentials-x"');
+
+    // A key the renamed Secret does not hold is still told (the Secret was found).
+    const wrongKey = prepare('transformer', (d) => {
+      writeFile(join(d, 'kustomization.yaml'), `${readText(join(d, 'kustomization.yaml'))}namePrefix: t-\n`);
+      writeFile(join(d, 'secret.yaml'), readText(join(d, 'secret.yaml')).replace('token:', 'tokn:'));
+    });
+    const missing = build(wrongKey);
+    expect(missing.status, describeRun(missing)).not.toBe(0);
+    expect(missing.stderr).toContain('refers to key "token" of the Secret "vllm-credentials", whose keys are "tokn"');
+  });
+
   it('takes options from the transformer RenderConfig spec (gitopsAnnotations: false)', () => {
     const dir = prepare('transformer', (d) => {
       const file = join(d, 'render-config.yaml');
