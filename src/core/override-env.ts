@@ -34,6 +34,7 @@ export function overrideEnvEntryProblems(env: unknown): FieldProblem[] {
       problems.push({ path: [...envPath, i, 'valueFrom'], message });
     }
     if (typeof value !== 'string' || value === '') return;
+    problems.push(...laterReferences(env, i, value));
     const inUrl = urlCredentialIn(value);
     if (isCredentialName(name) && !notASecret(value)) {
       problems.push({
@@ -50,6 +51,34 @@ export function overrideEnvEntryProblems(env: unknown): FieldProblem[] {
       });
     }
   });
+  return problems;
+}
+
+/**
+ * `$(NAME)` naming a variable that only a later entry of the list sets: Kubernetes expands a
+ * reference from the variables defined before it, so the value keeps `$(NAME)` as text (the server
+ * would connect to `http://$(VLLM_HOST):8000`). `$$(NAME)` is the escape for the text itself.
+ */
+function laterReferences(env: readonly unknown[], index: number, value: string): FieldProblem[] {
+  const firstIndex = new Map<string, number>();
+  env.forEach((entry, i) => {
+    if (isPlainObject(entry) && typeof entry.name === 'string' && !firstIndex.has(entry.name)) firstIndex.set(entry.name, i);
+  });
+  const problems: FieldProblem[] = [];
+  const told = new Set<string>();
+  for (const match of value.matchAll(/\$\$|\$\(([A-Za-z_][A-Za-z0-9_.-]*)\)/g)) {
+    const name = match[1];
+    const at = name === undefined ? undefined : firstIndex.get(name);
+    if (name === undefined || at === undefined || at <= index || told.has(name)) continue;
+    told.add(name);
+    problems.push({
+      severity: 'warning',
+      code: 'env-reference-order',
+      path: [...envPath, index, 'value'],
+      message: `refers to ${code(`$(${name})`)}, which entry ${at} sets, after this one: Kubernetes expands only the variables set before a ` +
+        `reference, so the value keeps ${code(`$(${name})`)} as text; move ${clip(name)} above this entry`,
+    });
+  }
   return problems;
 }
 

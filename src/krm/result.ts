@@ -47,6 +47,7 @@ export const warningCodes = [
   'deprecated',
   'entrypoint-replaced',
   'env-conditional',
+  'env-reference-order',
   'external-api',
   'external-provider-replaces',
   'field-has-no-effect',
