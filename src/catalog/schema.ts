@@ -334,8 +334,10 @@ export const releaseNotesSchema = z.strictObject({
   brokenProviders: z.array(z.strictObject({ api: z.string(), type: z.string(), ...releaseRange, why: z.string() })),
   /** Config keys the schema makes optional that the provider needs at startup. */
   requiredAtRuntime: z.array(z.strictObject({ api: z.string(), type: z.string(), key: z.string(), ...releaseRange, why: z.string() })),
-  /** Config keys the release still reads but has replaced. */
-  deprecatedKeys: z.array(z.strictObject({ api: z.string(), type: z.string(), key: z.string(), ...releaseRange, instead: z.string() })),
+  /** Config keys the release still reads but has replaced; `ignoredWhenSet`: the replacement that, when set, makes the server ignore the key. */
+  deprecatedKeys: z.array(
+    z.strictObject({ api: z.string(), type: z.string(), key: z.string(), ...releaseRange, instead: z.string(), ignoredWhenSet: z.optional(z.string()) }),
+  ),
   /**
    * `storage.stores` entries the release still accepts in their older KV form `{backend: kv_X,
    * namespace}`, converting them (a pydantic before-validator) to the SQL form `{backend: sql_X,

@@ -581,6 +581,21 @@ describe('provider-settings: provider config keys', () => {
     });
     expect(check(layout04(), '0.4.4')).toEqual([]);
   });
+  it('vLLM tls_verify beside network.tls changes nothing (the server copies it only while network.tls is unset): said so, not "deprecated"', () => {
+    // starter's base sets network.tls.verify: an LLSD's `tls_verify: false` left TLS verified.
+    const config = newLayout();
+    config.providers.inference[0].config.tls_verify = false;
+    config.providers.inference[0].config.network = { tls: { verify: '${env.VLLM_TLS_VERIFY:=true}' } };
+    expect(only(check(config, '0.7.1'), 'provider-settings')).toMatchObject({
+      severity: 'warning',
+      code: 'ignored-by-release',
+      path: 'providers.inference[0].config.tls_verify',
+      message: expect.stringMatching(/^has no effect in llama-stack 0\.7\.1: `network\.tls` is set in this provider's config, and the server then ignores/),
+    });
+    // `network` without `tls`: the server still copies tls_verify there.
+    config.providers.inference[0].config.network = { timeout: 30 };
+    expect(only(check(config, '0.7.1'), 'provider-settings')).toMatchObject({ code: 'deprecated' });
+  });
 });
 
 describe('storage: storage', () => {

@@ -34,6 +34,13 @@ export function checkProviderSettings(ctx: RuleContext): StartupProblem[] {
   return out;
 }
 
+/** The value at a dotted path (`network.tls`) of a config mapping, or undefined. */
+function valueAt(config: Record<string, unknown>, dotted: string): unknown {
+  let value: unknown = config;
+  for (const key of dotted.split('.')) value = isPlainObject(value) && Object.hasOwn(value, key) ? value[key] : undefined;
+  return value;
+}
+
 /** What the schema cannot say (configs/release-notes.yaml): keys needed at startup, keys replaced. */
 function runtimeKeyProblems(ctx: RuleContext, p: Provider, configPath: Path, severity: Severity): StartupProblem[] {
   const notes = releaseNotes();
@@ -47,10 +54,18 @@ function runtimeKeyProblems(ctx: RuleContext, p: Provider, configPath: Path, sev
     out.push(problem(severity, [...configPath, fact.key], 'provider-settings', message, 'env-conditional'));
   }
   for (const fact of notes.deprecatedKeys.filter(applies)) {
-    if (Object.hasOwn(p.config, fact.key)) {
-      const message = `is deprecated in llama-stack ${ctx.release}: ${fact.instead}`;
-      out.push(problem('warning', [...configPath, fact.key], 'provider-settings', message, 'deprecated'));
+    if (!Object.hasOwn(p.config, fact.key)) continue;
+    const replacement = fact.ignoredWhenSet === undefined ? undefined : valueAt(p.config, fact.ignoredWhenSet);
+    if (replacement !== undefined && replacement !== null) {
+      // Read only while its replacement is unset: here the key changes nothing (a base's `network.tls` kept TLS verified).
+      const message =
+        `has no effect in llama-stack ${ctx.release}: \`${fact.ignoredWhenSet}\` is set in this provider's config, and the server then ignores ` +
+        `${clip(fact.key)}: ${fact.instead}`;
+      out.push(problem('warning', [...configPath, fact.key], 'provider-settings', message, 'ignored-by-release'));
+      continue;
     }
+    const message = `is deprecated in llama-stack ${ctx.release}: ${fact.instead}`;
+    out.push(problem('warning', [...configPath, fact.key], 'provider-settings', message, 'deprecated'));
   }
   return out;
 }
