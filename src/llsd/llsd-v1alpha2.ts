@@ -13,6 +13,8 @@ export const version = 'v1alpha2';
 
 /** A whole number of at least `min` (and at most `max`). */
 const int = (min: number, max?: number) => z.number().check(z.int(), z.minimum(min), ...(max === undefined ? [] : [z.maximum(max)]));
+/** The most a Kubernetes int32 field (replicas, a PodDisruptionBudget count) holds: the API server refuses more. */
+const INT32_MAX = 2_147_483_647;
 /** A whole number greater than zero. */
 const positiveInt = () => z.number().check(z.int(), z.positive());
 /** A list of at least one item. */
@@ -218,7 +220,7 @@ function defineSchemas() {
   );
 
   const intOrPercent = described(
-    z.union([int(0), z.string().check(z.regex(/^[0-9]+%$/, { error: 'must be a number or a percentage such as `50%`' }))]),
+    z.union([int(0, INT32_MAX), z.string().check(z.regex(/^[0-9]+%$/, { error: 'must be a number or a percentage such as `50%`' }))]),
     'A number of pods or a percentage.',
   );
 
@@ -232,14 +234,14 @@ function defineSchemas() {
 
   const workloadSpec = described(
     z.strictObject({
-      replicas: described(z.optional(int(0)), 'Pod replicas; default 1. Left out when autoscaling is set.'),
+      replicas: described(z.optional(int(0, INT32_MAX)), 'Pod replicas; default 1. Left out when autoscaling is set.'),
       workers: described(z.optional(int(1)), 'Server worker processes (`server.workers`, where the release reads it); requests one CPU each by default.'),
       resources: z.optional(resourceRequirements),
       autoscaling: described(
         z.optional(
           z.strictObject({
-            minReplicas: z.optional(int(1)),
-            maxReplicas: int(1),
+            minReplicas: z.optional(int(1, INT32_MAX)),
+            maxReplicas: int(1, INT32_MAX),
             targetCPUUtilization: described(z.optional(int(1, 100)), 'Target CPU utilisation, percent.'),
             targetMemoryUtilization: described(z.optional(int(1, 100)), 'Target memory utilisation, percent.'),
           }),

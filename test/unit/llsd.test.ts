@@ -98,4 +98,22 @@ describe('validation', () => {
       ['metadata.name', 'must be a DNS label: lower-case letters, digits and "-", starting and ending with a letter or digit'],
     ]);
   });
+
+  it('replicas and the other Kubernetes int32 counts stop at 2147483647, which the API server takes (an outside probe: 2147483648 rendered)', () => {
+    const big = 2_147_483_648;
+    const problems = problemsOf(
+      `distribution: {name: starter}\nworkload:\n  replicas: ${big}\n  autoscaling: {minReplicas: ${big}, maxReplicas: ${big}}\n` +
+        `  podDisruptionBudget: {maxUnavailable: ${big}}`,
+    );
+    expect(problems.map((p) => p.path).sort()).toEqual(
+      [
+        'spec.workload.autoscaling.maxReplicas',
+        'spec.workload.autoscaling.minReplicas',
+        'spec.workload.podDisruptionBudget.maxUnavailable',
+        'spec.workload.replicas',
+      ].sort(),
+    );
+    expect(problems.find((p) => p.path === 'spec.workload.replicas')?.message).toContain('2147483647');
+    expect(parse('distribution: {name: starter}\nworkload: {replicas: 2147483647}').ok).toBe(true);
+  });
 });
