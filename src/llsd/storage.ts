@@ -15,7 +15,6 @@ import { posix } from 'node:path';
 import type { FieldProblem } from '../lib/issues.js';
 import type { SecretRefInput, StorageBackendInput } from './llsd-v1alpha2.js';
 import { isPlainObject, setOwn } from '../lib/objects.js';
-import { quote } from '../lib/quote.js';
 import type { Plan } from './plan.js';
 import { stateDirectory } from '../core/workload.js';
 import { conditionalId } from './providers.js';
@@ -119,7 +118,7 @@ function buildBackend(family: Family, input: StorageBackendInput, env: SecretEnv
   for (const [field, key] of serverKeys[kind]) {
     const value = given[field];
     if (value === undefined) continue;
-    fields.push([key, serverValue(family, field, value, [...path, field], env, problems)]);
+    fields.push([key, serverValue(family, field, value, [...path, field], env)]);
   }
   return { kind, fields };
 }
@@ -131,9 +130,10 @@ function buildBackend(family: Family, input: StorageBackendInput, env: SecretEnv
  * The server converts every value it substituted: one that reads as a number becomes an int or a
  * float, `true`/`false` a bool (notes §2). A port from a Secret is fine (an int is wanted), but a
  * password, user or database name that happens to be all digits would reach the postgres backend
- * as a number and fail its string validation at startup. The value is in the Secret, which
- * llsd-render never reads, and there is no way to write the placeholder so that the server keeps
- * the string; so each of these fields read from a Secret gets a warning that says so.
+ * as a number and fail its string validation at startup. The value is in the Secret, and there
+ * is no way to write the placeholder so that the server keeps the string; so the Secret's value is checked where the Secret is in the input
+ * (`secret-value-not-text`), and a warning says so where it is not (`numeric-secret-value`; both in
+ * src/core/secret-references.ts).
  */
 function serverValue(
   family: Family,
@@ -141,7 +141,6 @@ function serverValue(
   value: unknown,
   path: Array<string | number>,
   env: SecretEnv[],
-  problems: FieldProblem[],
 ): unknown {
   // `password` is always a Secret key (either form); the other fields a value or {secretKeyRef}.
   const ref =
@@ -153,15 +152,6 @@ function serverValue(
   if (!ref) return value;
   const name = envName('STORAGE', family, field);
   env.push({ name, secretName: ref.name, key: ref.key, path });
-  if (field === 'password' || field === 'user' || field === 'database') {
-    problems.push({
-      severity: 'warning',
-      code: 'numeric-secret-value',
-      path,
-      message: `is read from the Secret ${quote(ref.name)} through \${env.${name}}; llama-stack turns a substituted value that reads as a number or as ` +
-        `true/false into that type, so a ${field} such as 123456 would stop the server: keep the value of key ${quote(ref.key)} non-numeric`,
-    });
-  }
   return placeholder(name);
 }
 

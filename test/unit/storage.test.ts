@@ -68,21 +68,19 @@ describe('0.3.0+ layout (starter 0.7.1)', () => {
     expect(envOf(outcome)).toEqual(['LLSD_STORAGE_SQL_HOST=pg/host', 'LLSD_STORAGE_SQL_PORT=pg/port', 'LLSD_STORAGE_SQL_PASSWORD=pg/password']);
   });
 
-  it('a password, user or database from a Secret gets a warning: the server would read an all-digit value as a number; a port does not', () => {
+  it('a port, database, user or password from a Secret becomes an env var, with no warning here (the Secret check says what it sees: storage-secret-values.test.ts)', () => {
     const outcome = starter(
       'storage:\n  kv:\n    type: postgres\n    host: pg\n    port: {secretKeyRef: {name: pg, key: port}}\n    database: {secretKeyRef: {name: pg, key: ' +
         'db}}\n    user: {secretKeyRef: {name: pg, key: user}}\n    password: {name: pg, key: password}',
     );
     expect(outcome.ok).toBe(true);
-    expect(outcome.problems.map((p) => [p.severity, p.path.join('.')])).toEqual([
-      ['warning', 'spec.storage.kv.database'],
-      ['warning', 'spec.storage.kv.user'],
-      ['warning', 'spec.storage.kv.password'],
+    expect(outcome.problems).toEqual([]);
+    expect(envOf(outcome)).toEqual([
+      'LLSD_STORAGE_KV_PORT=pg/port',
+      'LLSD_STORAGE_KV_DATABASE=pg/db',
+      'LLSD_STORAGE_KV_USER=pg/user',
+      'LLSD_STORAGE_KV_PASSWORD=pg/password',
     ]);
-    expect(outcome.problems[2]?.message).toBe(
-      'is read from the Secret "pg" through ${env.LLSD_STORAGE_KV_PASSWORD}; llama-stack turns a substituted value that reads as a number or as true/false ' +
-        'into that type, so a password such as 123456 would stop the server: keep the value of key "password" non-numeric',
-    );
   });
 
   it('sqlite files go on the workload volume, under the image home', () => {
