@@ -20,7 +20,7 @@ import { askedRelease, namedRelease } from '../core/target.js';
 import { annotation, formatFieldPath, type KrmObject } from '../krm/item.js';
 import { isPlainObject, setOwn } from '../lib/objects.js';
 import { code, listOf, quote } from '../lib/quote.js';
-import { conversionAnnotation } from '../llsd/conversion.js';
+import { conversionAnnotation, nonFiniteNumber } from '../llsd/conversion.js';
 import { isError, type FieldProblem } from '../lib/issues.js';
 import { llsdReaders, type Llsd, type LlsdVersion, type ProviderEntry } from '../llsd/llsd.js';
 import { providerApis } from '../llsd/llsd-v1alpha2.js';
@@ -64,6 +64,9 @@ export function toOgxServer(object: KrmObject): OgxConversion {
   if (!reader) return unchanged([{ path: ['apiVersion'], message: `must be ${listOf(Object.keys(llsdReaders))} to be converted to ${ogxApiVersion}` }]);
   const parsed = reader.parse(object);
   if (!parsed.ok) return unchanged(parsed.problems);
+  // An OGXServer is applied as JSON: a number it cannot hold is refused as the LLSD conversions refuse it.
+  const unheld = nonFiniteNumber(object, []);
+  if (unheld) return unchanged([unheld]);
   const { llsd } = parsed;
   const problems: FieldProblem[] = [];
   const env: Plain[] = [];
