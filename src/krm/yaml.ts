@@ -163,8 +163,14 @@ function toJsProblem(error: unknown): string {
   return 'cannot be read as data (anchors, aliases, merge keys or tags here do not fit together); write the values out';
 }
 
-/** Deeper than this is refused before any recursive walk (toJS, the render) can overflow the stack. */
-const maxDepth = 500;
+/**
+ * Deeper than this is refused before any recursive walk (toJS, the render) can overflow the stack,
+ * and so that what we write from it (config.yaml, a converted object: as deep as the input, give or
+ * take a level or two) stays readable by PyYAML, the server's reader, whose recursive composer
+ * fails at 491 levels from an empty call stack (Python's 1,000 frames), and sooner under the
+ * server's own frames. No Kubernetes object or config comes near either.
+ */
+export const maxDepth = 400;
 const tooDeepMessage = `nests collections more than ${maxDepth} levels deep; no Kubernetes object is that deep`;
 const maxProblems = 10;
 /** Errors `yaml` may build for one text; past this the rest of the text is not read, or not kept. */

@@ -40,7 +40,23 @@ export function exactInteger(value: unknown, source: string): unknown {
   const integer = integerText(source);
   if (integer !== undefined) return String(value) === integer ? value : new Verbatim(integer);
   const float = floatText(source);
-  return float === undefined ? value : new Verbatim(float);
+  if (float === undefined) return value;
+  // From 1e21 on, a number is written with an exponent (a float to every reader): kept as a number
+  // when that text has the digits written (JSON.stringify's own `1e+21`), else as written.
+  const shortest = String(value);
+  return shortest.includes('e') && decimalValue(shortest) === decimalValue(float) ? value : new Verbatim(float);
+}
+
+/** A decimal number's text reduced to its value: sign, significant digits, power of ten (`-12e3` for `-1.20e+4`). */
+function decimalValue(text: string): string {
+  const [, sign = '', whole = '', fraction = '', exponent = '0'] = /^([-+]?)([0-9]*)\.?([0-9]*)(?:[eE]([-+]?[0-9]+))?$/.exec(text) ?? [];
+  let digits = `${whole}${fraction}`.replace(/^0+/, '');
+  let power = Number(exponent) - fraction.length;
+  while (digits.endsWith('0')) {
+    digits = digits.slice(0, -1);
+    power++;
+  }
+  return digits === '' ? '0' : `${sign === '-' ? '-' : ''}${digits}e${power}`;
 }
 
 /** The decimal digits of an integer written in any base, or undefined when `source` is not an integer. */

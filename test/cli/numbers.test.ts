@@ -103,3 +103,33 @@ describe('numbers JSON cannot hold, in convert', () => {
     expect(up.stdout).toContain('          timeout: -0.0\n          limits:\n            keepalive_expiry: 9007199254740993.0\n');
   });
 });
+
+describe('a conversion record nested as deep as input may be', () => {
+  /** A v1alpha1 LLSD whose record holds v1alpha2 `settings` nested so that the record is `depth` levels deep. */
+  const withRecord = (depth: number): string => {
+    let settings: unknown = 1;
+    for (let i = 0; i < depth - 5; i++) settings = { a: settings };
+    const record = { apiVersion: 'llamastack.io/v1alpha2', spec: { providers: { inference: { provider: 'vllm', endpoint: 'http://v:8000/v1', settings } } } };
+    return (
+      'apiVersion: llamastack.io/v1alpha1\nkind: LlamaStackDistribution\nmetadata:\n  name: q\n  namespace: llama\n  annotations:\n' +
+      `    llamastack.io/conversion-data: '${JSON.stringify(record)}'\nspec:\n  server:\n    distribution:\n      name: starter\n`
+    );
+  };
+  const pyyamlReads = (text: string): boolean => {
+    const r = spawnSync('python3', ['-c', 'import sys, yaml\nyaml.safe_load(sys.stdin.read())'], { input: text, encoding: 'utf8' });
+    if (r.error) throw new Error(`python3 with PyYAML is needed for this test: ${r.error.message}`);
+    return r.status === 0;
+  };
+
+  it('converts into YAML PyYAML reads at the most allowed (400); one level more is refused with the reason (499 converted, and PyYAML failed)', () => {
+    const most = run(['convert', writeTree(tempDir(), { 'llsd.yaml': withRecord(401) })]);
+    expect(most.status, most.stderr).toBe(0);
+    expect(pyyamlReads(most.stdout)).toBe(true);
+    const over = run(['convert', writeTree(tempDir(), { 'llsd.yaml': withRecord(402) })]);
+    expect(over.status).toBe(1);
+    expect(over.stdout).toBe('');
+    expect(stderrLines(over).join('\n')).toMatch(
+      /conversion-data"\]: nests objects and lists more than 400 levels deep, deeper than any record llsd-render writes; /,
+    );
+  });
+});

@@ -398,9 +398,9 @@ describe('numbers in a ConversionReview body kept or refused, never changed', ()
     expect(recordOf(answerOf(withSettings('"f":-0.0,"i":-0')).text)).toContain('"settings":{"f":-0.0,"i":0}');
   });
 
-  it('a float whose value is an integer beyond 2^53 keeps its digits; 1e21 stays a float', () => {
-    expect(recordOf(answerOf(withSettings('"a":9007199254740993.0,"b":1e21,"c":0.5')).text)).toContain(
-      '"settings":{"a":9007199254740993.0,"b":1.0e+21,"c":0.5}',
+  it('a float whose value is an integer beyond 2^53 keeps its digits and stays a float (1e20 was written as an integer)', () => {
+    expect(recordOf(answerOf(withSettings('"a":9007199254740993.0,"b":1e21,"c":0.5,"d":1e20')).text)).toContain(
+      '"settings":{"a":9007199254740993.0,"b":1e+21,"c":0.5,"d":1.0e+20}',
     );
   });
 
