@@ -20,12 +20,14 @@ import { askedRelease, namedRelease } from '../core/target.js';
 import { annotation, formatFieldPath, type KrmObject } from '../krm/item.js';
 import { isPlainObject, setOwn } from '../lib/objects.js';
 import { code, listOf, quote } from '../lib/quote.js';
-import { conversionAnnotation } from '../llsd/conversion.js';
+import { conversionAnnotation, nonFiniteNumber } from '../llsd/conversion.js';
 import { isError, type FieldProblem } from '../lib/issues.js';
 import { llsdReaders, type Llsd, type LlsdVersion, type ProviderEntry } from '../llsd/llsd.js';
 import { providerApis } from '../llsd/llsd-v1alpha2.js';
 import { ogxApiVersion, ogxKind, parseOgxServer, type OgxServer } from '../ogx/ogxserver.js';
 import { planOgxServer } from '../ogx/plan.js';
+import { isLiteral } from '../ogx/credentials.js';
+import { isCredentialName } from '../lib/url-credentials.js';
 import { inventoryOf } from '../krm/inventory.js';
 import { fitName } from '../lib/names.js';
 import {
@@ -64,6 +66,9 @@ export function toOgxServer(object: KrmObject): OgxConversion {
   if (!reader) return unchanged([{ path: ['apiVersion'], message: `must be ${listOf(Object.keys(llsdReaders))} to be converted to ${ogxApiVersion}` }]);
   const parsed = reader.parse(object);
   if (!parsed.ok) return unchanged(parsed.problems);
+  // An OGXServer is applied as JSON: a number it cannot hold is refused as the LLSD conversions refuse it.
+  const unheld = nonFiniteNumber(object, []);
+  if (unheld) return unchanged([unheld]);
   const { llsd } = parsed;
   const problems: FieldProblem[] = [];
   const env: Plain[] = [];
@@ -477,20 +482,32 @@ function fillCustomSettings(server: OgxServer, customs: readonly CustomProvider[
     const config = full.config ?? {};
     const secretKeys = isPlainObject(entry.secretRefs) ? entry.secretRefs : {};
     const filled: Plain = {};
+    // A credential of the base the user did not write (vLLM's `api_token: ${env.VLLM_API_TOKEN:=fake}`):
+    // its default is a value the OGXServer refuses in `settings` (ogxLiteralCredentials), so it is left out.
+    const leftOut: string[] = [];
     for (const key of [...Object.keys(settings), ...Object.keys(config)]) {
-      if (Object.hasOwn(config, key) && !Object.hasOwn(secretKeys, key) && !Object.hasOwn(filled, key)) setOwn(filled, key, config[key]);
+      if (!Object.hasOwn(config, key) || Object.hasOwn(secretKeys, key) || Object.hasOwn(filled, key) || leftOut.includes(key)) continue;
+      if (!Object.hasOwn(settings, key) && isCredentialName(key) && isLiteral(config[key])) leftOut.push(key);
+      else setOwn(filled, key, config[key]);
     }
     const added = Object.keys(filled).filter((key) => JSON.stringify(filled[key]) !== JSON.stringify(settings[key]));
-    if (added.length === 0) continue;
+    if (added.length === 0 && leftOut.length === 0) continue;
     entry.settings = filled;
+    if (Object.keys(filled).length === 0) delete entry.settings;
+    const source = same ? `the ${quote(provider.id)} entry of the base config` : `the sample config of ${type}`;
+    const from = `${source} of ${plan.distributionName} at OGX ${plan.release}`;
     const [them, they] = added.length === 1 ? ['it', 'it points'] : ['them', 'they point'];
+    const keys = (list: string[]): string => listOf(list, { each: (key) => code(key), last: 'and' });
     problems.push({
       severity: 'warning', code: 'ogx-conversion',
       path: provider.path,
-      message: `becomes a \`custom\` provider, which has only the config keys written, so its \`settings\` also give ` +
-        `${listOf(added, { each: (key) => code(key), last: 'and' })} as the LLSD's config.yaml has ${them}: from ${
-          same ? `the ${quote(provider.id)} entry of the base config` : `the sample config of ${type}`} of ${plan.distributionName} at OGX ${plan.release}, ` +
-        `the release the OGXServer renders at; check that ${they} where the provider's data is`,
+      message: `becomes a \`custom\` provider, which has only the config keys written, so ` +
+        (added.length === 0 ? '' : `its \`settings\` also give ${keys(added)} as the LLSD's config.yaml has ${them}: from ${from}, ` +
+          `the release the OGXServer renders at; check that ${they} where the provider's data is`) +
+        (leftOut.length === 0 ? '' :
+          `${added.length === 0 ? '' : '; '}${keys(leftOut)} of ${from} ${leftOut.length === 1 ? 'is' : 'are'} left out: ` +
+          `the LLSD's config.yaml gives ${leftOut.length === 1 ? 'it' : 'them'} a default value, which an OGXServer's \`settings\` must not hold for a ` +
+          `credential, so the provider's own default applies; give ${leftOut.length === 1 ? 'it' : 'them'} in \`secretRefs\` if the provider needs one`),
     });
   }
 }

@@ -146,21 +146,12 @@ const colonPlain = /^(?![eE][-+]?[0-9])[A-Za-z][A-Za-z0-9_./-]*(?::+[A-Za-z0-9_.
 const hexPlain = /^[0-9a-f]*[acdf][0-9a-f]*$/;
 
 const scalars = new Map<string, ScalarText>();
-/** Fractions and large numbers as `yaml` writes them (a Map keys -0 as 0, but -0 is the only zero that gets here). */
-const numbers = new Map<number, ScalarText>();
 const keys = new Map<string, string>();
 
 function scalarText(value: unknown): ScalarText {
   if (value === null) return { head: 'null', block: false, lines: [] };
   if (value === true || value === false) return { head: String(value), block: false, lines: [] };
-  if (typeof value === 'number') {
-    if (Number.isSafeInteger(value) && !Object.is(value, -0)) return { head: String(value), block: false, lines: [] };
-    const known = numbers.get(value);
-    if (known) return known;
-    const text = rendered(value);
-    if (numbers.size < 10_000) numbers.set(value, text);
-    return text;
-  }
+  if (typeof value === 'number') return { head: numberText(value), block: false, lines: [] };
   if (value instanceof Preformatted || value instanceof Verbatim) return { head: value.text, block: false, lines: [] };
   if (typeof value !== 'string') throw new NotPlain();
   // Names, ids, paths and images: plain unless they are one of YAML's words for true, false or null.
@@ -174,6 +165,26 @@ function scalarText(value: unknown): ScalarText {
   if (scalars.size < 100_000) scalars.set(value, text);
   return text;
 }
+
+/**
+ * A number as every reader of what we write reads it back, the same number of the same kind:
+ * PyYAML (YAML 1.1) reads a float only with a point (`1.0e+21`, not `1e+21`, which `yaml` and
+ * JavaScript write and PyYAML reads as the string "1e+21"), and reads `-0` as the integer 0, so
+ * -0 (only ever a float: `-0.0` in YAML or JSON) is written `-0.0`. The exponent JavaScript
+ * writes always has a sign, as YAML 1.1 requires. `.inf`, `-.inf` and `.nan` are YAML's own.
+ */
+export function numberText(value: number): string {
+  if (Number.isNaN(value)) return '.nan';
+  if (value === Infinity) return '.inf';
+  if (value === -Infinity) return '-.inf';
+  if (Object.is(value, -0)) return '-0.0';
+  const text = String(value);
+  const exponent = text.indexOf('e');
+  return exponent >= 0 && !text.includes('.') ? `${text.slice(0, exponent)}.0${text.slice(exponent)}` : text;
+}
+
+/** Does `yaml` write this number as numberText does? (It writes `1e+21` and `-0`, which YAML 1.1 reads otherwise.) */
+export const numberNeedsOwnText = (value: number): boolean => Object.is(value, -0) || (String(value).includes('e') && !String(value).includes('.'));
 
 /**
  * Strings the server's YAML 1.1 reader (PyYAML) or kustomize's would not read back as written by
@@ -222,7 +233,7 @@ function plainLiteral(value: string): ScalarText | undefined {
  * One scalar as `yaml` writes it as a map value (`k: …`); a block scalar's content comes back
  * without its two spaces of indentation, to be indented where it is written.
  */
-function rendered(value: string | number): ScalarText {
+function rendered(value: string): ScalarText {
   const text = new Document({ k: value }, documentOptions).toString(toStringOptions);
   if (!text.startsWith('k: ')) throw new NotPlain();
   const body = text.slice(3, text.endsWith('\n') ? -1 : undefined);
@@ -273,6 +284,12 @@ const changedByReaders = /[\x7f-\x9f\u2028\u2029\ufeff]/;
 
 /** A string scalar holding such a character, made to be written double-quoted with each of them escaped (as emitPlainYaml writes them). */
 export function escapeScalarForReaders(node: unknown): void {
+  if (isScalar(node) && typeof node.value === 'number' && numberNeedsOwnText(node.value)) {
+    // A float as YAML 1.1 reads it back (numberText), where `yaml` would write `1e+21` or `-0`.
+    node.value = new Verbatim(numberText(node.value));
+    delete node.format;
+    return;
+  }
   if (!isScalar(node) || typeof node.value !== 'string' || !changedByReaders.test(node.value)) return;
   node.value = new Verbatim(escapedDoubleQuoted(node.value));
   delete node.type;

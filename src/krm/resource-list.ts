@@ -5,7 +5,7 @@ import { isAlias, isMap, isNode, isPair, isScalar, isSeq, visit, type Node, type
 import { annotation, isKrmObject, kptOrigin, type InputItem, type KrmObject } from './item.js';
 import { toWire, type Result } from './result.js';
 import { readBlockYaml, type BlockDocument } from './block-yaml.js';
-import { prepareForOutput, parseYamlStream, stringifyYaml } from './yaml.js';
+import { maxDepth, prepareForOutput, parseYamlStream, stringifyYaml } from './yaml.js';
 
 export const resourceListApiVersions = ['config.kubernetes.io/v1', 'config.kubernetes.io/v1beta1'] as const;
 
@@ -271,8 +271,8 @@ function blockItem(text: string, rendered: (object: KrmObject) => boolean): Inpu
   };
 }
 
-/** parseYamlStream refuses collections nested deeper than 500 levels; an item is at level 3 of the list. */
-const maxItemDepth = 500 - 2;
+/** parseYamlStream refuses collections nested deeper than maxDepth levels; an item is at level 3 of the list. */
+const maxItemDepth = maxDepth - 2;
 
 /** How deep collections nest in a node (an alias counts as a scalar: its anchor was counted where it is). */
 function depthOf(root: Node): number {

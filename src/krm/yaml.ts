@@ -163,8 +163,14 @@ function toJsProblem(error: unknown): string {
   return 'cannot be read as data (anchors, aliases, merge keys or tags here do not fit together); write the values out';
 }
 
-/** Deeper than this is refused before any recursive walk (toJS, the render) can overflow the stack. */
-const maxDepth = 500;
+/**
+ * Deeper than this is refused before any recursive walk (toJS, the render) can overflow the stack,
+ * and so that what we write from it (config.yaml, a converted object: as deep as the input, give or
+ * take a level or two) stays readable by PyYAML, the server's reader, whose recursive composer
+ * fails at 491 levels from an empty call stack (Python's 1,000 frames), and sooner under the
+ * server's own frames. No Kubernetes object or config comes near either.
+ */
+export const maxDepth = 400;
 const tooDeepMessage = `nests collections more than ${maxDepth} levels deep; no Kubernetes object is that deep`;
 const maxProblems = 10;
 /** Errors `yaml` may build for one text; past this the rest of the text is not read, or not kept. */
@@ -352,6 +358,7 @@ function checkNodes(root: Node | null, version: YamlVersion, onProblem: (problem
     else if (isMap(target) || isSeq(target)) found(isMap(target) ? 'mapping' : 'sequence', key);
     else if (isScalar(key)) {
       if (key.anchor) anchors.set(key.anchor, key);
+      if (typeof key.value === 'number' && key.type === Scalar.PLAIN && typeof key.source === 'string') exactKey(key as Scalar & { source: string });
       if (typeof key.value === 'string' && loneSurrogate.test(key.value)) found('surrogate', key);
       const tag = tagProblem(key, version, true);
       if (tag) found('tag', key, tag);
@@ -372,6 +379,21 @@ function checkNodes(root: Node | null, version: YamlVersion, onProblem: (problem
     if (!enter(item.value, frame.depth + 1)) return { tooDeep: true, nodeProblems };
   }
   return { tooDeep: false, nodeProblems };
+}
+
+/** Number keys read as text (exactKey): written back as their source, as other number scalars are (prepareForOutput). */
+const keysAsText = new WeakSet<Node>();
+
+/**
+ * A number key a JavaScript number would round (`0x20000000000001`, `9007199254740993.0`) or
+ * change (`-0`): as an object's keys are text, it becomes the text of its value, the decimal
+ * digits of an integer (as Kubernetes' YAML reader writes an integer key) or a float as written.
+ */
+function exactKey(key: Scalar & { source: string }): void {
+  const exact = exactInteger(key.value, key.source);
+  if (exact === key.value) return;
+  key.value = exact instanceof Verbatim ? (/^-?[0-9]+$/.test(exact.text) ? exact.text : key.source) : String(exact);
+  keysAsText.add(key);
 }
 
 /** Half of a UTF-16 surrogate pair alone (in `u` mode a pair is one code point, so only a lone half matches). */
@@ -469,7 +491,7 @@ export function prepareForOutput(node: Node): void {
         delete n.tag;
         if (isScalar(n)) delete n.type;
       }
-      if (isScalar(n) && n.type === Scalar.PLAIN && typeof n.source === 'string' && typeof n.value !== 'string') {
+      if (isScalar(n) && n.type === Scalar.PLAIN && typeof n.source === 'string' && (typeof n.value !== 'string' || keysAsText.has(n))) {
         n.value = new Verbatim(n.source);
         delete n.format;
         // A tag here means what the plain text means (checkNodes refuses one that does not), and

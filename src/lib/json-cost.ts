@@ -10,6 +10,9 @@ const openBrace = 0x7b;
 const closeBrace = 0x7d;
 const comma = 0x2c;
 const colon = 0x3a;
+const minus = 0x2d;
+const zero = 0x30;
+const nine = 0x39;
 const space = 0x20;
 const tab = 0x09;
 const newline = 0x0a;
@@ -24,7 +27,7 @@ export interface JsonCost {
   parts: number;
   /** It holds a character above U+00FF: V8 then keeps the text, and every copy of it, at 2 bytes a character. */
   wide: boolean;
-  /** It holds a run of 16 digits or more: exact-integer.ts reads it with one more copy of the text. */
+  /** It holds a run of 16 digits or more, a number with an exponent, or a `-0`: exact-integer.ts may read it with one more copy of the text. */
   longDigits: boolean;
 }
 
@@ -75,6 +78,8 @@ export function jsonCost(bytes: Uint8Array | string, limit: number, parsedKey?: 
       continue;
     }
     if (c === space || c === tab || c === newline || c === carriageReturn) continue;
+    // `-0` (or `-0.5`, counted alike), read as 0, and an exponent (`1e20`, read as a float): parseExactJson may copy the text for them.
+    if ((c === zero && last === minus) || ((c === 0x65 || c === 0x45) && last >= zero && last <= nine)) longDigits = true;
     if (c === quote) {
       inString = true;
       parsedString = afterParsedKey && last === colon;

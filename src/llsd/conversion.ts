@@ -17,10 +17,13 @@
 //
 // The functions never validate the object against its schema (the webhook must convert whatever
 // the API server stored; the CLI and the renderer validate before converting); their problems are
-// about the conversion itself.
+// about the conversion itself. Two exceptions: a number JSON cannot hold is refused (it would be
+// written as null), and what the record adds is checked for fields the target version has none
+// for, which only a hand edit puts there (withoutUnfit: dropped with a warning).
 import { exactJson, parseExactJson, Verbatim } from '../lib/exact-integer.js';
 import { nestsDeeperThan } from '../lib/json-cost.js';
 import { formatFieldPath } from '../krm/item.js';
+import { maxDepth } from '../krm/yaml.js';
 import { isPlainObject, setOwn } from '../lib/objects.js';
 import { clip, code, quote } from '../lib/quote.js';
 import type { z } from '../lib/zod.js';
@@ -139,8 +142,34 @@ export function convertTo(object: unknown, apiVersion: string): Conversion {
       problems: [{ path: [], message: `cannot be converted to ${quote(apiVersion)}: the supported versions are ${llsdApiVersions.join(' and ')}` }],
     };
   }
+  const unheld = nonFiniteNumber(object, []);
+  if (unheld) return { object: source, problems: [unheld] };
   if (isPlainObject(object) && object.apiVersion === apiVersion && object.kind === kind) return { object, problems: [] };
   return convert(object, apiVersion === v1alpha2 ? directionsOf().up : directionsOf().down);
+}
+
+/**
+ * A number JSON cannot hold, and so neither can the Kubernetes API nor the conversion record: `.inf`,
+ * `-.inf`, `.nan`, or one beyond ±1.8e308 such as `1E400` (read as infinite). JSON.stringify would
+ * write `null` for it, changing the value without a word; it is refused at its field instead.
+ */
+export function nonFiniteNumber(value: unknown, path: Array<string | number>): FieldProblem | undefined {
+  // Iterative (objects nest deep), and a path is made only for the number found.
+  interface Step { item: unknown; parent?: Step; key?: string | number }
+  const stack: Step[] = [{ item: value }];
+  for (let step = stack.pop(); step; step = stack.pop()) {
+    const { item } = step;
+    if (typeof item === 'number' && !Number.isFinite(item)) {
+      const at: Array<string | number> = [];
+      for (let s: Step | undefined = step; s?.parent; s = s.parent) at.unshift(s.key as string | number);
+      const what = Number.isNaN(item) ? 'not a number (`.nan`)' : `infinite (\`${item > 0 ? '' : '-'}.inf\`, or a number beyond ±1.8e308 such as \`1E400\`)`;
+      const message = `must be a finite number: it is ${what}, which JSON and the Kubernetes API cannot hold; write a number such as \`1.0e+300\``;
+      return { path: [...path, ...at], message };
+    }
+    if (Array.isArray(item)) for (let i = item.length - 1; i >= 0; i--) stack.push({ item: item[i], parent: step, key: i });
+    else if (isPlainObject(item)) for (const key of Object.keys(item).reverse()) stack.push({ item: item[key], parent: step, key });
+  }
+  return undefined;
 }
 
 function convert(object: unknown, d: Direction): Conversion {
@@ -157,12 +186,14 @@ function convert(object: unknown, d: Direction): Conversion {
 
   const spec = mapSpec(object.spec, d);
   const residue = ordered(additions(mapSpec(spec, reverseOf(d)), object.spec), d.sourceSpec);
-  const { kept, dropped } = withoutClashes(taken.data?.spec, spec, d, taken.data?.alongside);
+  const { kept: fitting, dropped } = withoutClashes(taken.data?.spec, spec, d, taken.data?.alongside);
+  const { kept, unfit } = withoutUnfit(fitting, spec, d);
   const restored = kept === undefined ? spec : fillMissing(spec, kept);
 
   const metadata: Plain = {};
   for (const [key, value] of Object.entries(object.metadata)) if (key !== 'annotations') setOwn(metadata, key, clone(value));
-  let annotations = fillMissing(taken.annotations, taken.data?.metadata?.annotations) as Plain | undefined;
+  const recordedAnnotations = textAnnotations(taken.data?.metadata?.annotations, unfit);
+  let annotations = fillMissing(taken.annotations, recordedAnnotations) as Plain | undefined;
   if (residue !== undefined) {
     if (annotations !== undefined && !isPlainObject(annotations)) {
       return { object, problems: [{ path: ['metadata', 'annotations'], message: 'must be a mapping to hold the conversion record' }] };
@@ -191,7 +222,93 @@ function convert(object: unknown, d: Direction): Conversion {
     } else setOwn(out, key, clone(value));
   }
   if (!Object.hasOwn(out, 'spec') && restored !== undefined) setOwn(out, 'spec', ordered(restored, d.targetSpec));
-  return { object: out, problems: dropped.length === 0 ? [] : [droppedWarning(dropped, d)] };
+  const problems = [...(dropped.length === 0 ? [] : [droppedWarning(dropped, d)]), ...(unfit.length === 0 ? [] : [unfitWarning(unfit, d)])];
+  return { object: out, problems };
+}
+
+/** A field of the conversion record that the target version does not accept (full path), and why. */
+interface Unfit {
+  path: Array<string | number>;
+  message: string;
+}
+
+/**
+ * The conversion record without the fields the target version has no place for. A record
+ * llsd-render wrote holds only fields of that version (the API server prunes unknown fields before
+ * an object is stored, and `convert` checks its input first), so an unknown one (`spec.x`) comes
+ * from a record edited by hand, and would otherwise come back in the converted object. Only what
+ * the record adds is judged, and only for unknown fields: a value of the wrong kind at a known
+ * field comes back as the object held it (the conversion is lossless for any object the API server
+ * stored), and the API server judges it with the rest of the object.
+ */
+type Issue = z.core.$ZodIssue;
+
+/** The unknown-field issues, those inside a union's options too (`providers.inference` is one provider or a list), with paths from the top. */
+function unknownKeyIssues(issues: readonly Issue[], base: PropertyKey[]): Issue[] {
+  return issues.flatMap((issue): Issue[] => {
+    const path = [...base, ...issue.path];
+    if (issue.code === 'unrecognized_keys') return [{ ...issue, path }];
+    if (issue.code !== 'invalid_union') return [];
+    // A key is unknown to the union when every option of the value's shape calls it unknown (another may know it).
+    const options = issue.errors.filter((option) => !option.some((i) => i.code === 'invalid_type' && i.path.length === 0));
+    const found = options.map((option) => unknownKeyIssues(option, path));
+    const name = (i: Issue, key: string): string => JSON.stringify([...i.path.map(String), key]);
+    const everywhere = (i: Issue, key: string): boolean =>
+      found.every((list) => list.some((j) => j.code === 'unrecognized_keys' && j.keys.some((k) => name(j, k) === name(i, key))));
+    return (found[0] ?? []).flatMap((i): Issue[] => {
+      if (i.code !== 'unrecognized_keys') return [];
+      const keys = i.keys.filter((key) => everywhere(i, key));
+      return keys.length === 0 ? [] : [{ ...i, keys }];
+    });
+  });
+}
+
+function withoutUnfit(record: unknown, spec: Plain | undefined, d: Direction): { kept: unknown; unfit: Unfit[] } {
+  if (!isPlainObject(record)) return { kept: record, unfit: [] };
+  const checked = (d.targetSpec as unknown as z.ZodMiniType).safeParse(fillMissing(spec, record), { reportInput: true });
+  if (checked.success) return { kept: record, unfit: [] };
+  const unknown = unknownKeyIssues(checked.error.issues, []);
+  if (unknown.length === 0) return { kept: record, unfit: [] };
+  const kept = clone(record) as Plain;
+  const unfit: Unfit[] = [];
+  for (const problem of problemsFromIssues(unknown, d.targetSpec)) {
+    const keys = problem.path.filter((key): key is string => typeof key === 'string');
+    // Inside a list, or a field the object itself has (which the record cannot have added): not the record's.
+    if (keys.length !== problem.path.length || getPath(spec, keys) !== undefined || getPath(kept, keys) === undefined) continue;
+    removePath(kept, keys, []);
+    unfit.push({ path: ['spec', ...problem.path], message: problem.message });
+  }
+  return { kept: Object.keys(kept).length === 0 ? undefined : kept, unfit };
+}
+
+/** The record's annotations that are text (the only kind an annotation holds); each other one is unfit. */
+function textAnnotations(recorded: unknown, unfit: Unfit[]): unknown {
+  if (!isPlainObject(recorded)) return recorded;
+  const out: Plain = {};
+  let dropped = false;
+  for (const [key, value] of Object.entries(recorded)) {
+    if (typeof value === 'string') setOwn(out, key, value);
+    else {
+      dropped = true;
+      unfit.push({ path: ['metadata', 'annotations', key], message: `must be a string, not ${value === null ? 'null' : typeof value}` });
+    }
+  }
+  // An empty map recorded as such stays (the object had one); one emptied here is no annotation.
+  return dropped && Object.keys(out).length === 0 ? undefined : out;
+}
+
+/** The warning for record fields the target version does not accept, naming each and why. */
+function unfitWarning(unfit: readonly Unfit[], d: Direction): FieldProblem {
+  const shown = unfit.slice(0, 5).map((u) => `${code(formatFieldPath(u.path))} (${u.message})`);
+  if (unfit.length > 5) shown.push(`${unfit.length - 5} more`);
+  return {
+    severity: 'warning',
+    code: 'conversion-data-dropped',
+    path: ['metadata', 'annotations', conversionAnnotation],
+    message:
+      `held fields that ${d.to} does not accept, which no record llsd-render writes holds (it was edited): dropped ${shown.join('; ')}. ` +
+      `Set them again in ${d.to}, as its schema says, if they are still wanted`,
+  };
 }
 
 /** A field of the conversion record that was dropped, and the converted field it clashed with (paths under `spec`, in the target version). */
@@ -305,7 +422,8 @@ interface ConversionData {
  * in it held the webhook for seconds and 1.3 GB (256 KiB holds at most 131,072 values: `[1,1,…]`).
  */
 const maxRecordBytes = 256 * 1024;
-const maxRecordDepth = 500;
+/** As deep as any input may nest (yaml.ts): a converted object holds the record's fields at that depth, and PyYAML reads no more than about 490. */
+const maxRecordDepth = maxDepth;
 
 /** Why the conversion record cannot be ours, or undefined when it may be. */
 function recordCost(raw: string): string | undefined {

@@ -48,7 +48,7 @@ export function ogxLiteralCredentials(spec: Pick<OgxServerSpec, 'providers' | 's
 }
 
 /** A value that reaches the ConfigMap as the secret itself: a number, or text that is not one `${env.X}` placeholder. */
-const isLiteral = (value: unknown): boolean =>
+export const isLiteral = (value: unknown): boolean =>
   (typeof value === 'string' && value !== '' && !/^\$\{env\.[A-Za-z0-9_]+(?::=)?\}$/.test(value)) || typeof value === 'number';
 
 const urlMessage = (where: 'userinfo' | 'query'): string =>

@@ -472,3 +472,35 @@ describe('convert --help and --version', () => {
     expect(main.stdout).toContain('llsd-render webhook --cert FILE --key FILE');
   });
 });
+
+// Issue 29 follow-up (num lane): a vLLM provider that becomes `custom` (max_tokens 0 or -1 fits no
+// `maxTokens`) without an apiKey was refused at `settings.api_token`, a field the user never wrote:
+// the fallback took the base's `api_token: ${env.VLLM_API_TOKEN:=fake}`, whose default the OGXServer
+// refuses in `settings`.
+describe('convert --to ogx.io/v1beta1: a custom vLLM provider without apiKey', () => {
+  const llsd = (distribution: string, release: string, maxTokens: number): string =>
+    'apiVersion: llamastack.io/v1alpha2\nkind: LlamaStackDistribution\nmetadata:\n  name: q\n  namespace: llama\n' +
+    `  annotations:\n    llamastack.io/release: "${release}"\nspec:\n  distribution:\n    name: ${distribution}\n` +
+    `  providers:\n    inference:\n      provider: vllm\n      endpoint: http://vllm:8000/v1\n      settings:\n        max_tokens: ${maxTokens}\n` +
+    '  resources:\n    models:\n      - m1\n';
+
+  it.each([
+    ['starter', '1.3.0', 0],
+    ['starter', '0.7.1', -1],
+    ['postgres-demo', '1.0.0', 0],
+    ['postgres-demo', '1.2.2', -1],
+  ])('%s at %s, max_tokens %s: converts (and builds), api_token left out with a warning saying so', (distribution, release, maxTokens) => {
+    const r = run(['convert', '--to', 'ogx.io/v1beta1', writeTree(tempDir(), { 'llsd.yaml': llsd(distribution, release, maxTokens) })]);
+    expect(r.status, r.stderr).toBe(0);
+    const [server] = parseStream(r.stdout) as unknown as Array<{ spec: { providers: { inference: { remote: { custom: Array<Record<string, unknown>> } } } } }>;
+    const custom = server?.spec.providers.inference.remote.custom[0];
+    const settings = custom?.settings as Record<string, unknown>;
+    expect(settings.max_tokens).toBe(maxTokens);
+    // `url` up to 0.7, `base_url` after.
+    expect(Object.values(settings)).toContain('http://vllm:8000/v1');
+    expect(custom?.settings).not.toHaveProperty('api_token');
+    expect(stderrLines(r).join('\n')).toMatch(
+      /spec\.providers\.inference: warning: becomes a `custom` provider, .*`api_token` of .* is left out: .* give it in `secretRefs` if the provider needs one/,
+    );
+  });
+});

@@ -61,7 +61,7 @@ describe('deep nesting', () => {
     expectOneError(
       run([], { input: resourceList([configMap('deep', nested(100_000))]) }),
       'krm',
-      /nests collections more than 500 levels deep; no Kubernetes object is that deep$/,
+      /nests collections more than 400 levels deep; no Kubernetes object is that deep$/,
     );
   });
 
@@ -70,7 +70,7 @@ describe('deep nesting', () => {
     expectOneError(
       run(['build', dir]),
       'build',
-      /deep\.yaml:\d+: not valid YAML: nests collections more than 500 levels deep; no Kubernetes object is that deep$/,
+      /deep\.yaml:\d+: not valid YAML: nests collections more than 400 levels deep; no Kubernetes object is that deep$/,
     );
   });
 
@@ -84,7 +84,7 @@ describe('deep nesting', () => {
     expectNoCrash(r);
     expect(r.status).toBe(1);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toMatch(/spec\.overrideConfig\.configMapName: .*nests collections more than 500 levels deep/);
+    expect(r.stderr).toMatch(/spec\.overrideConfig\.configMapName: .*nests collections more than 400 levels deep/);
   });
 
   it('100 levels in an ordinary object pass through untouched', () => {

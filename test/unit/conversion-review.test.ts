@@ -272,6 +272,10 @@ describe('countJsonParts (issue 29, W1: what a body costs, before it is parsed)'
     expect(cost('{"a":"Ā"}')).toEqual({ wide: true, longDigits: false });
     expect(cost('{"a":9007199254740993}')).toEqual({ wide: false, longDigits: true });
     expect(cost('{"a":"1234567890123456"}')).toEqual({ wide: false, longDigits: true });
+    // parseExactJson copies the text for these too (`-0` is read as 0, `1e20` as a float).
+    expect(cost('{"a":-0}')).toEqual({ wide: false, longDigits: true });
+    expect(cost('{"a":1e20}')).toEqual({ wide: false, longDigits: true });
+    expect(cost('{"a":true,"b":false,"c":"1e5","d":-1}')).toEqual({ wide: false, longDigits: false });
   });
 
   it('counts no further than one past the limit, so a 16 MiB body of `{}` costs no more than a small one', () => {
@@ -364,5 +368,48 @@ describe('integers beyond 2^53 in a ConversionReview body', () => {
     expect(record).toContain(`"seed":${seed}`);
     const up = convertText(JSON.stringify(review({ uid: 'u-big2', desiredAPIVersion: 'llamastack.io/v1alpha2', objects: [converted] })));
     expect(up).toContain(`"settings":{"max_tokens":${big},"seed":${seed}}`);
+  });
+});
+
+// Issue 29 follow-up (num lane): numbers JSON.stringify would change in the webhook's answer.
+describe('numbers in a ConversionReview body kept or refused, never changed', () => {
+  const withSettings = (settings: string): string =>
+    JSON.stringify(
+      review({
+        uid: 'u-num',
+        desiredAPIVersion: 'llamastack.io/v1alpha1',
+        objects: [{ ...current, spec: { ...current.spec, providers: { inference: { ...current.spec.providers.inference, settings: { x: 0 } } } } }],
+      }),
+    ).replace('"x":0', settings);
+  const answerOf = (text: string): { text: string; review: { response: { result: { status: string; message?: string } } } } => {
+    const parsed = parseReviewBody(text);
+    if (!parsed.ok) throw new Error(parsed.message);
+    const answer = reviewConversion(parsed.body);
+    if (!answer.ok) throw new Error(answer.message);
+    const out = exactJson(answer.review);
+    return { text: out, review: JSON.parse(out) as never };
+  };
+  const recordOf = (text: string): string => {
+    const converted = (JSON.parse(text) as { response: { convertedObjects: Plain[] } }).response.convertedObjects[0]!;
+    return (converted.metadata as { annotations: Record<string, string> }).annotations[conversionAnnotation]!;
+  };
+
+  it('-0.0 stays -0.0 in the conversion record (JSON.stringify wrote 0); the integer -0 is 0', () => {
+    expect(recordOf(answerOf(withSettings('"f":-0.0,"i":-0')).text)).toContain('"settings":{"f":-0.0,"i":0}');
+  });
+
+  it('a float whose value is an integer beyond 2^53 keeps its digits and stays a float (1e20 was written as an integer)', () => {
+    expect(recordOf(answerOf(withSettings('"a":9007199254740993.0,"b":1e21,"c":0.5,"d":1e20')).text)).toContain(
+      '"settings":{"a":9007199254740993.0,"b":1e+21,"c":0.5,"d":1.0e+20}',
+    );
+  });
+
+  it.each(['1E400', '-1e999'])('%s (a number JSON.parse reads as infinite) fails the review at its field, where it became null', (number) => {
+    const { review: answer, text } = answerOf(withSettings(`"x":${number}`));
+    expect(text).not.toContain('null');
+    expect(answer.response.result.status).toBe('Failure');
+    expect(answer.response.result.message).toMatch(
+      /^LlamaStackDistribution ai\/current: spec\.providers\.inference\.settings\.x: must be a finite number: it is infinite .*; write a number such as `1\.0e\+300`$/,
+    );
   });
 });

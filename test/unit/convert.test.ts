@@ -159,7 +159,7 @@ describe('the conversion record (annotation llamastack.io/conversion-data)', () 
   const recordWith = (x: string): string => `{"apiVersion":"llamastack.io/v1alpha2","spec":{"x":${x}}}`;
   it.each([
     ['longer than the API server keeps', recordWith(`"${'a'.repeat(256 * 1024)}"`), /is \d+ bytes long or more, longer than/],
-    ['nested 3,000 deep', recordWith(`${'['.repeat(3000)}${']'.repeat(3000)}`), /more than 500 levels deep/],
+    ['nested 3,000 deep', recordWith(`${'['.repeat(3000)}${']'.repeat(3000)}`), /more than 400 levels deep/],
     ['of wide characters, longer in bytes than the API server keeps', recordWith(`"${'一'.repeat(100_000)}"`), /is 300\d+ bytes long or more/],
   ])('a record %s is refused at the annotation before it is parsed, with what to do', (_name, record, message) => {
     const object = v1({ server: { distribution: { name: 'starter' } } }, { name: 'demo', namespace: 'ai', annotations: { [conversionAnnotation]: record } });
@@ -809,5 +809,49 @@ spec.server.workers: integer minimum=1
     inventory(z.toJSONSchema(specV1alpha1Schema, { io: 'input' }) as Json, 'spec', true, out);
     const expected = crdInventory.trim().split('\n');
     expect(out.sort()).toEqual(expected.sort());
+  });
+});
+
+// Issue 29 follow-up (num lane): a record edited by hand came back into the converted object unchecked.
+describe('a conversion record with fields the target version does not have', () => {
+  const record = (data: Plain): Plain => ({ name: 'demo', namespace: 'ai', annotations: { [conversionAnnotation]: JSON.stringify(data) } });
+  const edited = v1(
+    { server: { distribution: { name: 'starter' } } },
+    record({
+      apiVersion: 'llamastack.io/v1alpha2',
+      spec: {
+        x: 1,
+        providers: { inference: { provider: 'vllm', endpoint: 'http://vllm:8000/v1', bogus: true } },
+        resources: { models: ['m1'] },
+      },
+      metadata: { annotations: { note: 'kept', n: 5 } },
+    }),
+  );
+
+  it('drops each unknown field (and a non-text annotation) with a conversion-data-dropped warning, and keeps the rest', () => {
+    const { object, problems } = toV1alpha2(edited);
+    expect(object.spec).toEqual({
+      distribution: { name: 'starter' },
+      providers: { inference: { provider: 'vllm', endpoint: 'http://vllm:8000/v1' } },
+      resources: { models: ['m1'] },
+    });
+    expect((object.metadata as Plain).annotations).toEqual({ note: 'kept' });
+    expect(llsdSchema.safeParse(object).success).toBe(true);
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatchObject({ severity: 'warning', code: 'conversion-data-dropped', path: ['metadata', 'annotations', conversionAnnotation] });
+    expect(problems[0]?.message).toMatch(
+      /^held fields that llamastack\.io\/v1alpha2 does not accept, .*: dropped `spec\.providers\.inference\.bogus` \(is not a known field; .*\); `spec\.x` \(is not a known field; .*\); `metadata\.annotations\.n` \(must be a string, not number\)\. /,
+    );
+  });
+
+  it('the same down: an unknown v1alpha1 field in a v1alpha2 object\'s record is dropped', () => {
+    const object = v2(
+      { distribution: { name: 'starter' } },
+      record({ apiVersion: 'llamastack.io/v1alpha1', spec: { server: { containerSpec: { port: 0, extra: 'x' } } } }),
+    );
+    const { object: converted, problems } = toV1alpha1(object);
+    expect(converted.spec).toEqual({ server: { distribution: { name: 'starter' }, containerSpec: { port: 0 } } });
+    expect(problems.map((p) => p.code)).toEqual(['conversion-data-dropped']);
+    expect(problems[0]?.message).toContain('dropped `spec.server.containerSpec.extra` (is not a known field');
   });
 });

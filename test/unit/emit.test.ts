@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Document, parse, type Node } from 'yaml';
-import { emitPlainYaml } from '../../src/krm/emit.js';
+import { emitPlainYaml, numberNeedsOwnText, numberText } from '../../src/krm/emit.js';
 import { readWholeList, resourceListChunks, writeResourceList, type OutputItem } from '../../src/krm/resource-list.js';
 import { toWire, type Result } from '../../src/krm/result.js';
 import { parseYamlStream, prepareForOutput, stringifyYaml } from '../../src/krm/yaml.js';
@@ -178,8 +178,11 @@ const value = fc.letrec((tie) => ({
 
 /** A string emit.ts writes double-quoted and escaped where `yaml` would not (src/krm/emit.ts needsEscapes). */
 const escapedString = (s: string): boolean => s === '=' || /[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029\ufeff]/.test(s);
+/** Numbers emit.ts writes as YAML 1.1 reads them back (numberText), where `yaml` writes `1e+21` or `-0`. */
 const holdsEscaped = (v: unknown): boolean =>
-  typeof v === 'string'
+  typeof v === 'number'
+    ? numberNeedsOwnText(v)
+    : typeof v === 'string'
     ? escapedString(v)
     : Array.isArray(v)
       ? v.some(holdsEscaped)
@@ -228,6 +231,28 @@ describe('emitPlainYaml writes what yaml writes', () => {
     }
     expect(emitPlainYaml({ k: '=' })).toBe('k: "="\n');
     expect(emitPlainYaml({ k: 'a\x7fb' })).toBe('k: "a\\u007fb"\n');
+  });
+
+  // PyYAML's resolver (yaml/resolver.py, YAML 1.1): a float needs a point, and an exponent a sign.
+  const pyyamlFloat = /^(?:[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+][0-9]+)?|\.[0-9][0-9_]*(?:[eE][-+][0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$/;
+  const pyyamlInt = /^[-+]?(?:0|[1-9][0-9_]*)$/;
+  it('numbers are written as PyYAML reads them back: an integer as digits, a float with a point (`1.0e+21`, not `1e+21`), -0 as `-0.0`', () => {
+    fc.assert(
+      fc.property(fc.double(), (n) => {
+        const text = numberText(n);
+        const float = !Number.isInteger(n) || Object.is(n, -0) || text.includes('e') || !Number.isFinite(n);
+        expect(text).toMatch(float ? pyyamlFloat : pyyamlInt);
+        if (Number.isFinite(n)) expect(Object.is(Number(text), n)).toBe(true);
+        expect(emitPlainYaml({ k: [n, { x: n }] })).toBe(`k:\n  - ${text}\n  - x: ${text}\n`);
+        // A key with a line break makes the fast writer decline: `yaml` writes the number the same way.
+        expect(emitPlainYaml({ 'a\nb': n })).toBeUndefined();
+        expect(stringifyYaml({ 'a\nb': n, k: [n] })).toBe(`"a\\nb": ${text}\nk:\n  - ${text}\n`);
+      }),
+      { numRuns: 2000 },
+    );
+    expect([1e21, 5e-7, -0, 1.5e300, 0.25, Infinity, -Infinity, NaN].map(numberText)).toEqual(
+      ['1.0e+21', '5.0e-7', '-0.0', '1.5e+300', '0.25', '.inf', '-.inf', '.nan'],
+    );
   });
 
   it('keys that read as document markers only at the top level are left to yaml (found by review)', () => {

@@ -99,13 +99,13 @@ describe('readResourceList item by item (issue 15)', () => {
     ],
   ])('%s: read whole', (_name, text) => expectSameReading(text, false));
 
-  it('an item nested 499 levels deep (501 in the list) is refused as the whole reading refuses it', () => {
+  it('an item nested 399 levels deep (401 in the list) is refused as the whole reading refuses it', () => {
     const deep = (levels: number) => `${head}items:\n${cm('a', `  data: ${'['.repeat(levels)}${']'.repeat(levels)}\n`)}`;
-    // The item map is level 3 of the list and `data` level 4: 497 more make 500, the most allowed.
-    expectSameReading(deep(497), true);
-    expect(readResourceList(deep(497), isRenderedObject).results).toEqual([]);
-    expectSameReading(deep(498), false);
-    expect(readResourceList(deep(498), isRenderedObject).results[0]?.message).toMatch(/more than 500 levels/);
+    // The item map is level 3 of the list and `data` level 4: 397 more make 400, the most allowed.
+    expectSameReading(deep(397), true);
+    expect(readResourceList(deep(397), isRenderedObject).results).toEqual([]);
+    expectSameReading(deep(398), false);
+    expect(readResourceList(deep(398), isRenderedObject).results[0]?.message).toMatch(/more than 400 levels/);
   });
 
   it('splitAtItems keeps each item in its columns, its dash turned into a space', () => {
