@@ -257,7 +257,7 @@ export const specV1alpha2 = some(
       autoscaling: some(
         {
           minReplicas: fc.integer({ min: 1, max: 10 }),
-          maxReplicas: fc.integer({ min: 1, max: 2 ** 40 }),
+          maxReplicas: fc.integer({ min: 1, max: 2 ** 31 - 1 }), // Kubernetes int32
           targetCPUUtilization: fc.integer({ min: 1, max: 100 }),
           targetMemoryUtilization: fc.integer({ min: 1, max: 100 }),
         },
