@@ -22,10 +22,52 @@ export interface ShapeHintOptions {
  * `object` is the resource as written, `spec` the JSON Schema of its `spec`.
  */
 export function withShapeHints(problems: readonly FieldProblem[], object: unknown, spec: JsonSchema, options: ShapeHintOptions = {}): FieldProblem[] {
-  return problems.map((problem) => {
+  return withReferenceHints(problems, object, spec).map((problem) => {
     if (problem.path[0] !== 'spec' || !shapeMessage.test(problem.message)) return problem;
     return { ...problem, message: shapeHint(spec, problem.path, valueAt(object, problem.path), problem.message, options) };
   });
+}
+
+/**
+ * A `{name, key}` reference to a Secret or ConfigMap key without its `name` or `key` (or both): one
+ * problem, with the whole reference to write, the name the user gave in it (a name, never a value).
+ */
+export function withReferenceHints(problems: readonly FieldProblem[], object: unknown, spec: JsonSchema): FieldProblem[] {
+  const refOf = (problem: FieldProblem): 'Secret' | 'ConfigMap' | undefined => {
+    const last = problem.path.at(-1);
+    if (problem.path[0] !== 'spec' || !problem.message.startsWith('is required') || (last !== 'name' && last !== 'key')) return undefined;
+    const node = nodeAt(spec, problem.path.slice(1, -1));
+    return node ? refKind(node) : undefined;
+  };
+  const missing = new Map<string, number>();
+  for (const problem of problems) {
+    const at = problem.path.slice(0, -1).join('.');
+    if (refOf(problem)) missing.set(at, (missing.get(at) ?? 0) + 1);
+  }
+  const out: FieldProblem[] = [];
+  for (const problem of problems) {
+    const ref = refOf(problem);
+    if (!ref) {
+      out.push(problem);
+      continue;
+    }
+    const at = problem.path.slice(0, -1);
+    const both = missing.get(at.join('.')) === 2;
+    // Both missing: one problem, at the reference, the first time only.
+    if (both && problem.path.at(-1) === 'key') continue;
+    const written = valueAt(object, at) as Record<string, unknown> | undefined;
+    const name = typeof written?.name === 'string' && isQuotable(written.name) ? plain(written.name) : `<${ref.toLowerCase()}>`;
+    const key = typeof written?.key === 'string' && isQuotable(written.key) ? plain(written.key) : '<key>';
+    const field = typeof at.at(-1) === 'string' ? `${String(at.at(-1))}: ` : '';
+    const example = `\`${field}{name: ${name}, key: ${key}}\``;
+    const what = ref === 'Secret' ? 'the Secret (in the same namespace) and its key that holds the value' : 'the ConfigMap and its key';
+    out.push(
+      both
+        ? { path: at, message: `must name ${what}: write ${example}` }
+        : { ...problem, message: `is required: write ${example}, naming ${what}` },
+    );
+  }
+  return out;
 }
 
 /** `start` ("must be a list, not a string") with what to write at `path`. */

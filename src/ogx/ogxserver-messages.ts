@@ -5,7 +5,7 @@
 import { ogxLlsdFields } from '../catalog/catalog.js';
 import { jsonSchemaOf, type JsonSchema } from '../core/crd.js';
 import type { FieldProblem } from '../lib/issues.js';
-import { exampleOf, nodeAt, refKind, shapeHint, shapeMessage, valueAt, type Path } from '../core/shape-hints.js';
+import { exampleOf, nodeAt, refKind, shapeHint, shapeMessage, valueAt, withReferenceHints, type Path } from '../core/shape-hints.js';
 import { lazily } from '../lib/zod.js';
 import { ogxSchemas } from './ogxserver-schema.js';
 
@@ -15,9 +15,10 @@ export function withOgxHints(problems: readonly FieldProblem[], object: unknown)
   const typed = new Set(problems.filter((p) => shapeMessage.test(p.message)).map((p) => p.path.join('.')));
   // An LLSD's Secret form, `{secretKeyRef: {name, key}}`, is one problem: at `secretKeyRef`, not also `name` and `key` missing.
   const llsdRefs = new Set(problems.filter((p) => p.path.at(-1) === 'secretKeyRef' && isRefAt(p.path.slice(0, -1))).map((p) => p.path.slice(0, -1).join('.')));
-  return problems
+  const kept = problems
     .filter((p) => shapeMessage.test(p.message) || !typed.has(p.path.join('.')))
-    .filter((p) => !(p.message.startsWith('is required') && llsdRefs.has(p.path.slice(0, -1).join('.'))))
+    .filter((p) => !(p.message.startsWith('is required') && llsdRefs.has(p.path.slice(0, -1).join('.'))));
+  return withReferenceHints(kept, object, specSchema())
     .map((problem) => {
       if (llsdRefs.has(problem.path.slice(0, -1).join('.'))) {
         const key = String(problem.path.at(-2));

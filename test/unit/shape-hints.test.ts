@@ -76,6 +76,39 @@ describe('an LLSD field of the wrong shape says what to write', () => {
   });
 });
 
+describe('a Secret reference without its name or key says what to write', () => {
+  const secret = 'the Secret (in the same namespace) and its key that holds the value';
+  it.each([
+    [
+      '{name: vllm-credentials}',
+      [
+        {
+          path: 'spec.providers.inference.apiKey.secretKeyRef.key',
+          message: `is required: write \`secretKeyRef: {name: vllm-credentials, key: <key>}\`, naming ${secret}`,
+        },
+      ],
+    ],
+    [
+      '{key: token}',
+      [
+        {
+          path: 'spec.providers.inference.apiKey.secretKeyRef.name',
+          message: `is required: write \`secretKeyRef: {name: <secret>, key: token}\`, naming ${secret}`,
+        },
+      ],
+    ],
+    ['{}', [{ path: 'spec.providers.inference.apiKey.secretKeyRef', message: `must name ${secret}: write \`secretKeyRef: {name: <secret>, key: <key>}\`` }]],
+  ])('LLSD `secretKeyRef: %s`', (ref, expected) => {
+    expect(llsdProblemsOf(`providers: {inference: {provider: vllm, apiKey: {secretKeyRef: ${ref}}}}`)).toEqual(expected);
+  });
+
+  it('OGXServer `apiKey: {name: openai}`', () => {
+    expect(ogxProblemsOf('providers: {inference: {remote: {openai: [{apiKey: {name: openai}}]}}}')).toEqual([
+      { path: 'spec.providers.inference.remote.openai.0.apiKey.key', message: `is required: write \`apiKey: {name: openai, key: <key>}\`, naming ${secret}` },
+    ]);
+  });
+});
+
 describe('an OGXServer field of the wrong shape says what to write', () => {
   it.each([
     ['resources: {models: gpt-4o-mini}', 'spec.resources.models', 'must be a list, not a string: write `models: [{name: "gpt-4o-mini"}]`'],
