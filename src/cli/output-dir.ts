@@ -344,6 +344,7 @@ async function stageAndCommit(dir: string, plan: Plan, stop: StopHook): Promise<
     const aside = new Map(replaced.map((path, i) => [path, keepAside(path, join(staging, `old-${i}`))]));
     for (const parent of new Set(plan.targets.map((t) => dirname(t.path)))) makeDir(parent, created);
     commit(moves, plan.stale, aside);
+    removeEmptiedDirs(dir, plan.stale);
     // Committed: a signal from here on leaves the new set, and only the staging directory to tidy.
     stop.undo = () => rmSync(staging, { recursive: true, force: true });
   } catch (error) {
@@ -420,6 +421,25 @@ function removeEmptyDirs(created: readonly string[]): void {
       rmdirSync(dir);
     } catch {
       // Not empty or already gone: leave it.
+    }
+  }
+}
+
+/**
+ * Removes the directories under DIR that removing the stale files emptied (`<namespace>/` once the
+ * last LLSD of a namespace is gone), innermost first, up to DIR itself, which stays. A directory
+ * that still holds anything, or that held no stale file, stays: an empty one of the user's is theirs.
+ */
+function removeEmptiedDirs(dir: string, stale: readonly string[]): void {
+  const top = resolve(dir);
+  const emptied = new Set<string>();
+  for (const path of stale) for (let p = dirname(resolve(path)); p.startsWith(top + sep); p = dirname(p)) emptied.add(p);
+  // Deepest first, so a parent is tried after its children are gone.
+  for (const each of [...emptied].sort((a, b) => b.length - a.length)) {
+    try {
+      rmdirSync(each);
+    } catch {
+      // Not empty (a file of the user's, or one this run wrote): it stays.
     }
   }
 }

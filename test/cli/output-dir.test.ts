@@ -95,6 +95,24 @@ describe('build -o DIR never replaces a file it did not write', () => {
     expect(after[manifest]).toMatch(/\nllama\/quickstart\.yaml\n$/);
   });
 
+  it('removes the namespace directory the last LLSD of a namespace left empty; an empty directory of the user\'s stays', () => {
+    const root = tempDir();
+    writeTree(root, { 'in/llsd.yaml': quickstartText(), 'in/second.yaml': readFixture('second-llsd.yaml') });
+    mkdirSync(join(root, 'out/mine/empty'), { recursive: true });
+    expect(run(['build', '-o', 'out', 'in'], { cwd: root }).status).toBe(0);
+    expect(existsSync(join(root, 'out/team-b/second.yaml'))).toBe(true);
+    writeFileSync(join(root, 'in/second.yaml'), '');
+    const r = run(['build', '-o', 'out', 'in'], { cwd: root });
+    expect(r.status, r.stderr).toBe(0);
+    expect(existsSync(join(root, 'out/team-b'))).toBe(false);
+    expect(existsSync(join(root, 'out/mine/empty'))).toBe(true);
+    expect(readdirSync(join(root, 'out')).sort()).toEqual(['.llsd-render-output', 'llama', 'mine']);
+    // The last LLSD gone (with --allow-empty): every directory it emptied goes, DIR stays.
+    writeFileSync(join(root, 'in/llsd.yaml'), '');
+    expect(run(['build', '--allow-empty', '-o', 'out', 'in'], { cwd: root }).status).toBe(0);
+    expect(readdirSync(join(root, 'out')).sort()).toEqual(['.llsd-render-output', 'mine']);
+  });
+
   it('DIR inside an input PATH (`build -o . .`): written, with a warning that applying the PATH would apply the pass-through objects twice', () => {
     const root = tempDir();
     writeTree(root, { 'app/llsd.yaml': quickstartText(), 'app/secret.yaml': readFixture('secret.yaml') });
