@@ -31,7 +31,7 @@ import {
 import { constants } from 'node:os';
 import { dirname, isAbsolute, join, normalize, resolve, sep } from 'node:path';
 import type { Result } from '../krm/result.js';
-import { cannotRead, findYamlFiles, outputMarker } from './files.js';
+import { cannotRead, findYamlFiles, manifestHeader, manifestName, outputMarker } from './files.js';
 
 /** A file to write: its path relative to DIR, and its text, made only when it is staged. */
 export interface OutputFile {
@@ -40,8 +40,6 @@ export interface OutputFile {
 }
 
 /** The list of the files `-o` wrote, in DIR. No `.yaml` suffix: Flux and Argo CD read only YAML and JSON files of a directory. */
-export const manifestName = '.llsd-render-output';
-const manifestHeader = '# Written by llsd-render build -o: the files it wrote in this directory. The next run replaces or removes only these.\n';
 
 /** Where this run stages its files; one of a process that no longer runs is stale. */
 const stagingName = (pid: number): string => `.llsd-render-${pid}.tmp`;
