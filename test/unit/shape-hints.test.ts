@@ -9,6 +9,9 @@ import type { KrmObject } from '../../src/krm/item.js';
 import { jsonSchemaOfSpec } from '../../src/llsd/json-schema.js';
 import { parseLlsd } from '../../src/llsd/llsd.js';
 import { parseOgxServer } from '../../src/ogx/ogxserver.js';
+import { releaseName } from '../../src/catalog/versions.js';
+import { process as render } from '../../src/process.js';
+import { itemsFrom, llsdYaml } from '../support.js';
 
 type Shown = { path: string; message: string };
 const llsdProblemsOfSpec = (spec: Record<string, unknown>): Shown[] =>
@@ -25,6 +28,10 @@ const ogxProblemsOf = (yaml: string): Shown[] =>
     } as unknown as KrmObject,
     { distributions: ['starter'] },
   ).problems.map((p) => ({ path: p.path.join('.'), message: p.message }));
+
+/** The messages of a whole render of an LLSD with these spec fields (besides `distribution: {name: starter}`). */
+const llsdProblemsOfRender = (yaml: string): string[] =>
+  render({ mode: 'krm', items: itemsFrom(llsdYaml(`distribution: {name: starter}\n${yaml}`)) }).results.map((r) => r.message);
 
 describe('an LLSD field of the wrong shape says what to write', () => {
   it.each([
@@ -168,5 +175,23 @@ describe('every object and list field of the LLSD schema', () => {
     const problems = llsdProblemsOfSpec(specWith(field.path, wrong)).filter((p) => p.path === ['spec', ...field.path].join('.'));
     expect(problems).toHaveLength(1);
     expect(problems[0]?.message).toMatch(/^must be [^:]*, not (a mapping|an integer): (write|put it in a list, one item each:) `[A-Za-z0-9]+: [[{].+`/);
+  });
+});
+
+describe('a release as messages name it (catalog/versions.ts releaseName)', () => {
+  it.each([
+    ['0.2.14', 'llama-stack 0.2.14'],
+    ['0.7.1', 'llama-stack 0.7.1'],
+    ['0.8.0', 'OGX 0.8.0'],
+    ['1.3.0', 'OGX 1.3.0'],
+    ['not-a-release', 'llama-stack not-a-release'],
+  ])('%s → %s', (release, name) => {
+    expect(releaseName(release)).toBe(name);
+  });
+
+  it('one message names a release one way: a safety provider on 1.3.0, beside the summary that says OGX 1.3.0', () => {
+    const problems = llsdProblemsOfRender('providers: {safety: {provider: llama-guard}}');
+    expect(problems.join('\n')).toContain('which OGX 1.3.0 does not have');
+    expect(problems.join('\n')).not.toMatch(/llama-stack 1\.3\.0/);
   });
 });
