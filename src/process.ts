@@ -29,6 +29,7 @@ import { overrideMountProblems } from './manifests/deployment.js';
 import { ownerOf } from './manifests/metadata.js';
 import { configMapReferenceProblems } from './core/configmap-references.js';
 import { metadataProblems } from './core/object-metadata.js';
+import { secretDataProblems } from './core/secret-data.js';
 import type { Plan } from './llsd/plan.js';
 import type { ServerTarget } from './core/target.js';
 import type { ImageLookup } from './catalog/image-labels.js';
@@ -407,13 +408,16 @@ function duplicateNames(llsds: readonly InputItem[]): { results: Result[]; items
 
 /**
  * The metadata of each object passed through that Kubernetes would refuse (a namespace that is a
- * mapping, a label that is a number): an error at the field. An LLSD's or OGXServer's own schema
+ * mapping, a label that is a number), and a Secret's data that is not base64 or not text: an error at the field. An LLSD's or OGXServer's own schema
  * checks its metadata; a kustomization or Kptfile is never applied.
  */
 function passThroughMetadata(items: readonly InputItem[]): Result[] {
   return items
     .filter((item) => !isLlsd(item) && !isClientSideOnly(item.object))
-    .flatMap((item) => metadataProblems(item.object.metadata).map((problem) => fromProblem(item, problem)));
+    .flatMap((item) => {
+      const secret = item.object.kind === 'Secret' && item.object.apiVersion === 'v1' ? secretDataProblems(item.object) : [];
+      return [...metadataProblems(item.object.metadata), ...secret].map((problem) => fromProblem(item, problem));
+    });
 }
 
 /** Objects that look like a misspelt LLSD (llsdNearMiss): an error each, not a silently empty render. */

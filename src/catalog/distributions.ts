@@ -7,6 +7,7 @@ import { parseReference } from '../lib/image-reference.js';
 import { parseReleaseNumber } from '../lib/release-number.js';
 import { baseConfig, distributions, firstProfileSince, newestRelease, type ReleaseProfile } from './catalog.js';
 import { compareVersions, releaseSupport, supportedReleases } from './versions.js';
+import { releaseName } from './versions.js';
 
 /** A release of a named distribution: the image that runs it and its base config.yaml. */
 export interface CatalogRelease {
@@ -56,15 +57,15 @@ export function layoutOf(config: Record<string, unknown>): ReleaseProfile['layou
 const layoutWords = (layout: ReleaseProfile['layout']): string => {
   const since = firstProfileSince((p) => p.layout === 'storage-backends');
   return layout === 'storage-backends'
-    ? `\`storage.backends\` (llama-stack ${since} and later)`
-    : `the top-level \`metadata_store\` (before llama-stack ${since})`;
+    ? `\`storage.backends\` (${releaseName(String(since))} and later)`
+    : `the top-level \`metadata_store\` (before ${releaseName(String(since))})`;
 };
 
 /** Why a base config cannot serve `release`, or undefined when its layout fits the release's profile. */
 export function layoutMismatch(config: Record<string, unknown>, release: string, profile: ReleaseProfile): string | undefined {
   const layout = layoutOf(config);
   if (layout === undefined || layout === profile.layout) return undefined;
-  return `is written for ${layoutWords(layout)}, but llama-stack ${release} reads ${layoutWords(profile.layout)}`;
+  return `is written for ${layoutWords(layout)}, but ${releaseName(release)} reads ${layoutWords(profile.layout)}`;
 }
 
 let shipped: Catalog | undefined;
@@ -140,7 +141,7 @@ export function checkOverrides(overrides: Record<string, DistributionOverride>, 
     }
     const support = releaseSupport(release);
     if (!support) {
-      problems.push({ path: at(releaseField), message: `llama-stack ${clip(release)} is not supported; supported releases: ${supportedReleases()}` });
+      problems.push({ path: at(releaseField), message: `${releaseName(clip(release))} is not supported; supported releases: ${supportedReleases()}` });
       continue;
     }
     const pinned = existing && Object.hasOwn(existing.releases, release) ? existing.releases[release] : undefined;

@@ -14,6 +14,15 @@ export function profileFor(release: string): ReleaseProfile | undefined {
   return found;
 }
 
+/**
+ * A release as messages name it: `OGX 1.3.0` from 0.8.0 on (llama-stack was renamed OGX), else
+ * `llama-stack 0.7.1` (configs/releases.yaml `serverName`). The one place a message names a release.
+ */
+export const releaseName = (release: string): string =>
+  `${(isReleaseNumber(release) ? profileFor(release)?.serverName : undefined) ?? 'llama-stack'} ${release}`;
+
+const isReleaseNumber = (release: string): boolean => /^\d+\.\d+\.\d+/.test(release);
+
 function findProfile(release: string): ReleaseProfile | undefined {
   let found: ReleaseProfile | undefined;
   for (const profile of releaseProfiles()) {

@@ -19,6 +19,7 @@ import { parseYaml11, stringifyYaml } from '../krm/yaml.js';
 import { v8 } from '../lib/builtins.js';
 import { elide, escapeControl, quote } from '../lib/quote.js';
 import { closest } from '../lib/issues.js';
+import { quotedAsWritten } from './as-written.js';
 import { isPlainObject, setOwn } from '../lib/objects.js';
 import { removedGeneratedObjects, type ProcessInput } from '../process.js';
 import type { OgxConversion } from '../convert/to-ogxserver.js';
@@ -294,7 +295,7 @@ async function writeBuild(
 ): Promise<ExitCode> {
   const silence = new Set(output.silence);
   // The read's results are capped as the render's were (process caps those).
-  const results = sortResults([...capWarningsPerFile(sortResults(withoutSilenced(readResults, silence).kept)), ...output.results]);
+  const results = quotedAsWritten(sortResults([...capWarningsPerFile(sortResults(withoutSilenced(readResults, silence).kept)), ...output.results]));
 
   if (command === 'validate') {
     report(io, results);

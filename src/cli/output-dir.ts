@@ -31,7 +31,7 @@ import {
 import { constants } from 'node:os';
 import { dirname, isAbsolute, join, normalize, resolve, sep } from 'node:path';
 import type { Result } from '../krm/result.js';
-import { cannotRead, findYamlFiles, outputMarker } from './files.js';
+import { cannotRead, findYamlFiles, manifestHeader, manifestName, outputMarker } from './files.js';
 
 /** A file to write: its path relative to DIR, and its text, made only when it is staged. */
 export interface OutputFile {
@@ -40,8 +40,6 @@ export interface OutputFile {
 }
 
 /** The list of the files `-o` wrote, in DIR. No `.yaml` suffix: Flux and Argo CD read only YAML and JSON files of a directory. */
-export const manifestName = '.llsd-render-output';
-const manifestHeader = '# Written by llsd-render build -o: the files it wrote in this directory. The next run replaces or removes only these.\n';
 
 /** Where this run stages its files; one of a process that no longer runs is stale. */
 const stagingName = (pid: number): string => `.llsd-render-${pid}.tmp`;
@@ -344,6 +342,7 @@ async function stageAndCommit(dir: string, plan: Plan, stop: StopHook): Promise<
     const aside = new Map(replaced.map((path, i) => [path, keepAside(path, join(staging, `old-${i}`))]));
     for (const parent of new Set(plan.targets.map((t) => dirname(t.path)))) makeDir(parent, created);
     commit(moves, plan.stale, aside);
+    removeEmptiedDirs(dir, plan.stale);
     // Committed: a signal from here on leaves the new set, and only the staging directory to tidy.
     stop.undo = () => rmSync(staging, { recursive: true, force: true });
   } catch (error) {
@@ -420,6 +419,25 @@ function removeEmptyDirs(created: readonly string[]): void {
       rmdirSync(dir);
     } catch {
       // Not empty or already gone: leave it.
+    }
+  }
+}
+
+/**
+ * Removes the directories under DIR that removing the stale files emptied (`<namespace>/` once the
+ * last LLSD of a namespace is gone), innermost first, up to DIR itself, which stays. A directory
+ * that still holds anything, or that held no stale file, stays: an empty one of the user's is theirs.
+ */
+function removeEmptiedDirs(dir: string, stale: readonly string[]): void {
+  const top = resolve(dir);
+  const emptied = new Set<string>();
+  for (const path of stale) for (let p = dirname(resolve(path)); p.startsWith(top + sep); p = dirname(p)) emptied.add(p);
+  // Deepest first, so a parent is tried after its children are gone.
+  for (const each of [...emptied].sort((a, b) => b.length - a.length)) {
+    try {
+      rmdirSync(each);
+    } catch {
+      // Not empty (a file of the user's, or one this run wrote): it stays.
     }
   }
 }

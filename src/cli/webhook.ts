@@ -110,6 +110,30 @@ interface Context {
 }
 
 /** Serves until SIGTERM or SIGINT; resolves with the exit code. `log` gets one line per event. */
+/**
+ * Which file holds what, by its PEM labels (never its contents): `--cert` and `--key` swapped, or
+ * a file with the other kind only, said with what to pass, before OpenSSL's words ("no start line").
+ */
+export function pemMismatch(options: Pick<WebhookOptions, 'cert' | 'key'>, certText: string, keyText: string): string | undefined {
+  const kinds = (text: string) => ({
+    cert: /-----BEGIN (?:TRUSTED )?CERTIFICATE-----/.test(text),
+    key: /-----BEGIN (?:[A-Z]+ )*PRIVATE KEY-----/.test(text),
+  });
+  const cert = kinds(certText);
+  const key = kinds(keyText);
+  if (!cert.cert && cert.key && key.cert && !key.key) {
+    return `--cert ${options.cert} holds a private key and --key ${options.key} a certificate: they are swapped; pass --cert ${options.key} ` +
+      `--key ${options.cert}`;
+  }
+  if (!cert.cert && cert.key) {
+    return `--cert ${options.cert} holds a private key, not a certificate: pass the PEM certificate (\`-----BEGIN CERTIFICATE-----\`) as --cert`;
+  }
+  if (!key.key && key.cert) {
+    return `--key ${options.key} holds a certificate, not a private key: pass the PEM private key (\`-----BEGIN PRIVATE KEY-----\`) as --key`;
+  }
+  return undefined;
+}
+
 export async function serveWebhook(options: WebhookOptions, log: (line: string) => void, env: Env = process.env): Promise<ExitCode> {
   const configured = webhookLimits(env);
   if (!configured.ok) {
@@ -131,6 +155,11 @@ export async function serveWebhook(options: WebhookOptions, log: (line: string) 
     const certRead = readPem(options.cert, 'certificate');
     const keyRead = certRead && readPem(options.key, 'private key');
     if (!certRead || !keyRead) return 1;
+    const mismatch = pemMismatch(options, certRead.toString('latin1'), keyRead.toString('latin1'));
+    if (mismatch) {
+      log(`llsd-render webhook: ${mismatch}`);
+      return 1;
+    }
     cert = certRead;
     key = keyRead;
   }

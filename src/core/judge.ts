@@ -16,6 +16,7 @@ import type { WarningCode } from '../krm/result.js';
 import { asServerConverts } from './legacy-forms.js';
 import { podEnvOf } from './pod-env.js';
 import { checkReleaseSchema } from './release-schema.js';
+import { releaseName } from '../catalog/versions.js';
 import { checkStartupRules, type StartupProblem, type StartupRuleId } from './startup/index.js';
 import type { ServerTarget } from './target.js';
 import { imageFacts } from './workload.js';
@@ -163,7 +164,7 @@ function envRemedyPath(f: Finding, path: Path): Path {
 }
 
 /** Who runs the config, for messages: "OGX 1.2.2", "llama-stack 0.7.1". */
-export const serverOf = (plan: Pick<ServerTarget, 'release' | 'profile'>): string => `${plan.profile.serverName ?? 'llama-stack'} ${plan.release}`;
+export const serverOf = (plan: Pick<ServerTarget, 'release'>): string => releaseName(plan.release);
 
 /** A check's finding at a CR field: a warning keeps its code (each check that warns names one). */
 function problemOf(found: Finding, path: Path): FieldProblem {

@@ -4,6 +4,7 @@
 import { inRange, releaseNotes, runConfigStores } from '../catalog/catalog.js';
 import { isPlainObject } from '../lib/objects.js';
 import { clip } from '../lib/quote.js';
+import { releaseName } from '../catalog/versions.js';
 
 export interface LegacyForm {
   path: string;
@@ -36,7 +37,7 @@ export function asServerConverts(
     converted[name] = { ...rest, backend, table_name: table };
     notes.push({
       path: `storage.stores.${name}`,
-      message: `is the KV form of older releases ({backend: ${clip(ref.backend)}, namespace}); llama-stack ${release} converts it to {backend: ` +
+      message: `is the KV form of older releases ({backend: ${clip(ref.backend)}, namespace}); ${releaseName(release)} converts it to {backend: ` +
         `${clip(backend)}, table_name: ${clip(table)}}, which needs the SQL backend ${clip(backend)}: write that form`,
     });
   }

@@ -2,9 +2,8 @@
 // take only as text. An LLSD's or OGXServer's schema checks its own (core-v1.ts
 // `objectMetadataSchema`); this checks the objects passed through, whose `metadata.namespace:
 // {a: b}` would otherwise reach names and messages as "[object Object]" (issue 29, M1). Pure.
-import { describeValue, type FieldProblem } from '../lib/issues.js';
+import { describeValue, quoteIt, type FieldProblem } from '../lib/issues.js';
 import { isPlainObject } from '../lib/objects.js';
-import { clip } from '../lib/quote.js';
 
 /** How many non-text labels or annotations of one object are named; the rest are counted. */
 const MAX_NAMED = 20;
@@ -37,5 +36,4 @@ export function metadataProblems(metadata: Record<string, unknown>): FieldProble
 }
 
 /** A number or boolean YAML read as one: how to write it as text. A mapping or list has no such hint. */
-const quoteHint = (value: unknown): string =>
-  typeof value === 'number' || typeof value === 'boolean' ? `; quote it: "${clip(String(value))}"` : '';
+const quoteHint = (value: unknown): string => (typeof value === 'number' || typeof value === 'boolean' ? quoteIt(value) : '');

@@ -8,6 +8,7 @@ import { closest } from '../lib/issues.js';
 import { isPlainObject } from '../lib/objects.js';
 import { clip, code, listOf, quote } from '../lib/quote.js';
 import { isCredentialName } from '../lib/url-credentials.js';
+import { releaseName } from '../catalog/versions.js';
 
 /** A path segment: a key or a list index. */
 export type Segment = string | number;
@@ -120,7 +121,7 @@ function explain(walk: Walk, node: Schema, at: string, value: unknown, instance:
   }
   // Nothing named: a keyword this module does not word; still one message, never silence.
   if (walk.out.length === before && errors.some((e) => e.instanceLocation === instance)) {
-    add(`is not what llama-stack ${walk.labels.release} accepts here (${shown(value, path, walk.labels)})`);
+    add(`is not what ${releaseName(walk.labels.release)} accepts here (${shown(value, path, walk.labels)})`);
   }
 }
 
@@ -256,7 +257,7 @@ export function unknownKey(path: Segment[], known: readonly string[], setting: s
   const key = String(path.at(-1));
   const near = closest(key, known);
   const instead = near ? ` Did you mean \`${near}\`?` : known.length > 0 ? ` It reads: ${listOf(known)}` : ' It reads no settings here';
-  return { path, kind: 'unknown', message: `is not ${setting} in llama-stack ${release}; the server silently ignores it.${instead}` };
+  return { path, kind: 'unknown', message: `is not ${setting} in ${releaseName(release)}; the server silently ignores it.${instead}` };
 }
 
 const isSecret = (path: Segment[], labels: Labels): boolean =>

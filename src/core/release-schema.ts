@@ -30,6 +30,7 @@ import { clonePlain, isPlainObject, setOwn } from '../lib/objects.js';
 import { clip, code, listOf } from '../lib/quote.js';
 import { surelyValid } from './release-schema-fast.js';
 import { defNode, explainAll, lookup, refNode, unknownKey, type Found, type Labels, type Segment } from './release-schema-explain.js';
+import { releaseName } from '../catalog/versions.js';
 
 export interface SchemaContext {
   /** The release named in messages (the plan's release). */
@@ -112,7 +113,7 @@ export function checkReleaseSchema(config: unknown, context: SchemaContext): Sch
     } else {
       found.push(
         ...remembered(seenAt(`${place}\t${key}`), raw, () => {
-          const labels: Labels = { release: context.release, setting: `a ${code(key)} setting`, owner: `llama-stack ${context.release}`, secrets: noSecrets };
+          const labels: Labels = { release: context.release, setting: `a ${code(key)} setting`, owner: `${releaseName(context.release)}`, secrets: noSecrets };
           return section(`${runKey}/${key}`, properties[key] as Schema, raw, [key], labels, sub, env);
         }),
       );
@@ -120,7 +121,7 @@ export function checkReleaseSchema(config: unknown, context: SchemaContext): Sch
   }
   for (const key of (root.required ?? []) as string[]) {
     if (Object.hasOwn(config, key)) continue;
-    const message = `is missing: llama-stack ${context.release} has no default for it, so the server rejects the config at startup`;
+    const message = `is missing: ${releaseName(context.release)} has no default for it, so the server rejects the config at startup`;
     found.push({ path: [key], kind: 'invalid', message });
   }
   return found.map((f): SchemaProblem => {
@@ -145,7 +146,7 @@ function providerProblems(
 ): Found[] {
   const entryNode = (providersNode.additionalProperties as Schema | undefined)?.items as Schema | undefined;
   const entryKey = `${runKeyOf(context)}/providers/entry`;
-  const entryLabels: Labels = { release: context.release, setting: 'a key of a provider entry', owner: `llama-stack ${context.release}`, secrets: noSecrets };
+  const entryLabels: Labels = { release: context.release, setting: 'a key of a provider entry', owner: `${releaseName(context.release)}`, secrets: noSecrets };
   const found: Found[] = [];
   for (const [api, entries] of Object.entries(providers)) {
     // Not a list: the startup rules say so (config-shape).

@@ -32,15 +32,16 @@ export function checkSecrets(namespace: string | undefined, refs: readonly Secre
       problems.push(unseenByGenerator(ref, severity));
       continue;
     }
-    problems.push({
-      severity,
-      code: 'secret-not-in-input',
-      path: ref.path,
-      message: `refers to the Secret ${quote(ref.name)}, which is not in the input (as a Secret, SealedSecret or ExternalSecret); the pod will not start ` +
-        `until it ` +
-        `exists${namespace ? ` in namespace ${clip(namespace)}` : ''}` +
-          `${severity === 'warning' ? ' (set `secretPolicy: strict` to make this an error, or `off` to skip the check)' : ''}`,
-    });
+    // A Secret of that name elsewhere is the likely mistake: a pod reads Secrets of its own namespace only.
+    const elsewhere = inventory.secretNamespaces(ref.name);
+    const policy = severity === 'warning' ? ' (set `secretPolicy: strict` to make this an error, or `off` to skip the check)' : '';
+    const message =
+      elsewhere.length > 0 && namespace !== undefined
+        ? `refers to the Secret ${quote(ref.name)}, which is in the input only in namespace ${listOf(elsewhere, { each: (ns) => quote(ns), last: 'and' })}; ` +
+          `a pod reads Secrets of its own namespace only, so the Secret must be in ${quote(namespace)}: the pod will not start until it exists there${policy}`
+        : `refers to the Secret ${quote(ref.name)}, which is not in the input (as a Secret, SealedSecret or ExternalSecret); the pod will not start ` +
+          `until it exists${namespace ? ` in namespace ${clip(namespace)}` : ''}${policy}`;
+    problems.push({ severity, code: 'secret-not-in-input', path: ref.path, message });
   }
   return problems;
 }

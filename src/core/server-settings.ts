@@ -13,6 +13,7 @@ import { ogxHasStorage } from './ogx-workload.js';
 import { containerEnvOf } from './pod-env.js';
 import { idInfo, type EnvView } from './startup/context.js';
 import { releaseProfiles, serverRelease, workloadDefaults } from '../catalog/catalog.js';
+import { releaseName } from '../catalog/versions.js';
 
 /** Paths of the server certificate and key in the container (the mounted kubernetes.io/tls Secret). */
 export function tlsFiles(): { certfile: string; keyfile: string } {
@@ -51,7 +52,7 @@ export function applyServerSettings(config: Record<string, unknown>, plan: Plan,
       problems.push({
         severity: 'info',
         path: ['spec', 'workload', 'overrides', field],
-        message: `llama-stack ${plan.release} refuses to start without TLS unless told it may, and the container ${field} is the LLSD's own, so the ` +
+        message: `${releaseName(plan.release)} refuses to start without TLS unless told it may, and the container ${field} is the LLSD's own, so the ` +
           `generated config.yaml sets \`server.insecure: true\` (enable \`networking.tls\` to serve TLS instead)`,
       });
     }
@@ -90,7 +91,7 @@ function fipsCiphersNote(plan: Plan): FieldProblem {
     severity: 'info',
     path: ['spec', 'workload', 'overrides', 'command'],
     message: `replaces the image entrypoint${entrypoint ? ` (${entrypoint}, which passes \`--insecure\`)` : ''}: ` +
-      `llama-stack ${plan.release} then serves TLS with its ciphers forced to a FIPS list (\`server.tls_config.ciphers\`), and \`verify_tls: false\` in ` +
+      `${releaseName(plan.release)} then serves TLS with its ciphers forced to a FIPS list (\`server.tls_config.ciphers\`), and \`verify_tls: false\` in ` +
       `\`server.auth\` stops it; clients must offer one of those ciphers`,
   };
 }
@@ -112,7 +113,7 @@ function checkWorkersEnv(plan: Plan): FieldProblem[] {
       severity: 'warning',
       code: 'workers-mismatch',
       path: ['spec', 'workload', 'overrides', 'env', at],
-      message: `sets ${name}, which overrides \`server.workers: ${workers}\` (\`workload.workers\`) in llama-stack ${plan.release}, while the CPU requests ` +
+      message: `sets ${name}, which overrides \`server.workers: ${workers}\` (\`workload.workers\`) in ${releaseName(plan.release)}, while the CPU requests ` +
         `follow \`workload.workers\`: remove ${name} and set \`workload.workers\` only`,
     },
   ];
@@ -176,7 +177,7 @@ export function checkOverrideServerSettings(config: Record<string, unknown>, pla
     problems.push({
       path: ['spec', 'workload', 'overrides', 'command'],
       message: `replaces the image entrypoint${imageFacts(plan).entrypoint ? ` (${imageFacts(plan).entrypoint})` : ''}, which passes \`--insecure\`: ` +
-        `llama-stack ${plan.release} then exits ("TLS required") because ${where} sets neither \`server.tls_certfile\`/\`tls_keyfile\` nor ` +
+        `${releaseName(plan.release)} then exits ("TLS required") because ${where} sets neither \`server.tls_certfile\`/\`tls_keyfile\` nor ` +
         `\`server.insecure: true\`. Add \`server: {insecure: true}\` there, pass \`--insecure\` in the command, or enable \`networking.tls\``,
     });
   } else if (given.certfile !== undefined || given.keyfile !== undefined) {
@@ -307,7 +308,7 @@ function noWorkersSetting(plan: Plan): FieldProblem {
     severity: 'warning',
     code: 'field-has-no-effect',
     path: ['spec', 'workload', 'workers'],
-    message: `has no effect on llama-stack ${plan.release}, which has no \`server.workers\` setting${since ? ` (it came in ${since})` : ''}: the server ` +
+    message: `has no effect on ${releaseName(plan.release)}, which has no \`server.workers\` setting${since ? ` (it came in ${since})` : ''}: the server ` +
       `runs one worker process. Remove it${since ? `, or render for release ${since} or later` : ''}`,
   };
 }

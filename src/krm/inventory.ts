@@ -13,6 +13,8 @@ export interface Inventory {
   find(group: string, kind: string, namespace: string | undefined, name: string): InputItem | undefined;
   /** Is a Secret of that name present, directly or as what a SealedSecret or ExternalSecret creates? */
   hasSecret(namespace: string | undefined, name: string): boolean;
+  /** The namespaces of the Secrets of that name (as `hasSecret` counts them), for "it is in another namespace". */
+  secretNamespaces(name: string): string[];
   /**
    * The render is a kustomize generator's: kustomize gives a generator its functionConfig and none
    * of the kustomization's resources, so an object missing here may well be there.
@@ -36,6 +38,7 @@ export function inventoryOf(items: readonly InputItem[]): Inventory {
     find: (group, kind, namespace, name) =>
       objects.get(`${group}/${kind}/${name}`)?.find((item) => sameNamespace(item.object.metadata.namespace, namespace)),
     hasSecret: (namespace, name) => (secrets.get(name) ?? []).some((ns) => sameNamespace(ns, namespace)),
+    secretNamespaces: (name) => [...new Set((secrets.get(name) ?? []).filter((ns): ns is string => ns !== undefined))].sort(),
   };
 }
 

@@ -217,9 +217,18 @@ function distance(a: string, b: string, bound: number): number {
 /** An example after "must be a string" where the type alone says little (issue 29: `metadata.namespace: {a: b}`). */
 const typeExamples: Record<string, string> = { 'metadata.namespace': ' such as "ai"' };
 
+/**
+ * "quote it" for a number or boolean where text goes. The value is what YAML read (`0755` is 755):
+ * the CLI, which has the files, puts the text as written in its place (cli/as-written.ts, by `quoteItHint`).
+ */
+export const quoteIt = (value: number | boolean): string => `; quote it: "${clip(String(value))}"`;
+
+/** A message's "quote it" hint, the quoted text in group 1. */
+export const quoteItHint = /; quote it: "([^"]*)"$/;
+
 /** YAML typed the scalar the other way: `0.7` became a number, `"8080"` a string. Say how to write it. */
 function quotingHint(expected: string, input: unknown): string {
-  if (expected === 'string' && (typeof input === 'number' || typeof input === 'boolean')) return `; quote it: "${String(input)}"`;
+  if (expected === 'string' && (typeof input === 'number' || typeof input === 'boolean')) return quoteIt(input);
   if ((expected === 'number' || expected === 'int') && typeof input === 'string' && input.trim() !== '' && Number.isFinite(Number(input))) {
     return `; write it without quotes: ${clip(input.trim())}`;
   }

@@ -12,6 +12,7 @@ import type { Plan } from './plan.js';
 import { providableApis, providerDependencies, type ReleaseProfile } from '../catalog/catalog.js';
 import { conditionalId } from './providers.js';
 import { resourceList, resourceListsOf, setResourceList } from './resources.js';
+import { releaseName } from '../catalog/versions.js';
 
 /**
  * The name `name` (snake_case) has in the target release: itself, or the name the release uses
@@ -48,7 +49,7 @@ export function applyDisabled(config: Record<string, unknown>, plan: Plan, probl
       const near = closest(name, apis);
       problems.push({
         path: ['spec', 'disabled', i],
-        message: `${quote(written)} is not an API of llama-stack ${release}.${near ? ` Did you mean "${near}"?` : ''} Its APIs: ${listOf(apis)}`,
+        message: `${quote(written)} is not an API of ${releaseName(release)}.${near ? ` Did you mean "${near}"?` : ''} Its APIs: ${listOf(apis)}`,
       });
     } else if (!disabled.has(api)) {
       disabled.set(api, i);

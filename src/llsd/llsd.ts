@@ -9,6 +9,9 @@ import { toV1alpha2, v1alpha1FieldsNotRendered, v1alpha1Problem } from './conver
 import { v1alpha1Schemas } from './llsd-v1alpha1.js';
 import { apiOfDisabled, checkRules } from './rules.js';
 import { isError, isNear, problemsFromIssues, type FieldProblem } from '../lib/issues.js';
+import { withShapeHints } from '../core/shape-hints.js';
+import { jsonSchemaOf } from '../core/crd.js';
+import { lazily } from '../lib/zod.js';
 import {
   group,
   kind,
@@ -108,13 +111,16 @@ const requiredHints = {
   'spec.providers.inference.provider': 'name the provider type, for example `provider: vllm`',
 };
 
+/** The JSON Schema of the spec, for the examples of what to write (core/shape-hints.ts); made at the first error. */
+const llsdSpecJsonSchema = lazily(() => jsonSchemaOf(llsdV1alpha2Schemas().specSchema));
+
 export function parseLlsd(object: KrmObject): ParsedLlsd {
   const reserved = reservedKeys(object);
   if (reserved.length > 0) return { ok: false, problems: reserved };
   const { llsdSchema } = llsdV1alpha2Schemas();
   const parsed = llsdSchema.safeParse(object, { reportInput: true });
   if (!parsed.success) {
-    return { ok: false, problems: problemsFromIssues(parsed.error.issues, llsdSchema, requiredHints) };
+    return { ok: false, problems: withShapeHints(problemsFromIssues(parsed.error.issues, llsdSchema, requiredHints), object, llsdSpecJsonSchema()) };
   }
   const { metadata } = parsed.data;
   // The order of a mapping's keys carries no meaning (a reformat may change it), so it must not

@@ -21,6 +21,7 @@ import { askedRelease, awaitingLabels, buildOf, distributionOfImage, labelReleas
 import { imagePath, namePath, releasePath, type ImageLabels, type ServerTarget } from '../core/target.js';
 import { catalogBase, configMapConfig, parseConfigYaml } from '../core/base-config.js';
 import { imageBaseWarnings } from '../core/base-credentials.js';
+import { releaseName } from '../catalog/versions.js';
 
 // What every plan carries is declared in core; named here too for the stages that read an LLSD's plan.
 
@@ -170,7 +171,7 @@ function planConfig(
     const support = releaseSupport(release);
     if (!support) {
       const from = releaseSource ? ` (the release from ${releaseSource})` : '';
-      return fail(releaseFrom, `llama-stack ${clip(writtenOf(asked))} is not supported${from}; supported releases: ${supportedReleases()}`);
+      return fail(releaseFrom, `${releaseName(clip(writtenOf(asked)))} is not supported${from}; supported releases: ${supportedReleases()}`);
     }
     const source = releaseSource && { releaseNote: `the release is ${releaseSource}` };
     const plan: Plan = { llsd, distributionName, image, release, ...buildOf(asked), ...support, baseConfig: config, ...source };
@@ -213,7 +214,7 @@ function withBase(
   told: { build?: string; note?: FieldProblem | undefined },
 ): PlanOutcome {
   const support = releaseSupport(release);
-  if (!support) return fail(path, `llama-stack ${release} is not supported; supported releases: ${supportedReleases()}`);
+  if (!support) return fail(path, `${releaseName(release)} is not supported; supported releases: ${supportedReleases()}`);
   const baseConfig = catalogBase(pinned);
   const version = unsupportedVersionMessage(baseConfig);
   if (version) return fail(['spec', 'distribution'], version);

@@ -21,6 +21,7 @@ import { envName, isSecretLeaf, placeholder, selectorOf, type SecretEnv } from '
 import { formatFieldPath } from '../krm/item.js';
 import { deepMerge, isPlainObject, setOwn } from '../lib/objects.js';
 import { clip, code, listOf, quote } from '../lib/quote.js';
+import { releaseName } from '../catalog/versions.js';
 
 /** One entry of `providers.<api>` in config.yaml. */
 export interface ConfigProvider {
@@ -103,13 +104,13 @@ export function resolveProviderType(
   }
   const shortNames = [...new Set(Object.keys(registry).map(shortName))].sort();
   const near = closest(shortName(provider.provider), shortNames);
-  const valid = shortNames.length > 0 ? `Valid ${api} providers: ${listOf(shortNames)}.` : `llama-stack ${plan.release} has no ${api} providers.`;
+  const valid = shortNames.length > 0 ? `Valid ${api} providers: ${listOf(shortNames)}.` : `${releaseName(plan.release)} has no ${api} providers.`;
   return {
     ok: false,
     problem: {
       path: [...provider.path, 'provider'],
-      message: `${quote(provider.provider)} is not ${/^[aeiou]/.test(api) ? 'an' : 'a'} ${api} provider in llama-stack ` +
-        `${plan.release}.${near ? ` Did you mean "${near}"?` : ''} ${valid}`,
+      message: `${quote(provider.provider)} is not ${/^[aeiou]/.test(api) ? 'an' : 'a'} ${api} provider in ` +
+        `${releaseName(plan.release)}.${near ? ` Did you mean "${near}"?` : ''} ${valid}`,
     },
   };
 }
@@ -155,7 +156,7 @@ export function buildProvider(
     const inUrl = urlCredential(provider.endpoint);
     if (inUrl) problems.push({ path, message: urlPasswordMessage(inUrl, keys.credentialKey !== null) });
     if (!keys.urlKey) {
-      const when = choice?.urlKeys ? ` in llama-stack ${release}` : '';
+      const when = choice?.urlKeys ? ` in ${releaseName(release)}` : '';
       problems.push({
         path,
         message: `cannot be set for ${type}: it has no URL setting${when}; remove \`endpoint\` or pass the provider's own keys in \`settings\``,
@@ -167,7 +168,7 @@ export function buildProvider(
   if (provider.apiKey !== undefined) {
     const path = [...provider.path, 'apiKey'];
     if (!keys.credentialKey) {
-      const when = choice?.credentialKeys ? ` in llama-stack ${release}` : '';
+      const when = choice?.credentialKeys ? ` in ${releaseName(release)}` : '';
       const own = keys.otherCredentials.length > 0 ? ` (${listOf(keys.otherCredentials)})` : '';
       problems.push({
         path,

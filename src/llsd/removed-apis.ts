@@ -12,6 +12,7 @@ import { code } from '../lib/quote.js';
 import { catalogReleases, serverRelease } from '../catalog/catalog.js';
 import { compareVersions } from '../catalog/versions.js';
 import type { Plan } from './plan.js';
+import { releaseName } from '../catalog/versions.js';
 
 /**
  * Adds an error for every LLSD field that configures an API the release removed (providers,
@@ -28,7 +29,7 @@ export function refuseRemovedApis(plan: Plan, problems: FieldProblem[]): boolean
     if (!Object.hasOwn(removed, api) || disabled.has(api)) continue;
     const last = lastReleaseWith(api, plan.catalogRelease);
     const why = (field: string): string =>
-      `configures the ${api} API, which llama-stack ${plan.release} does not have${last ? ` (its last release with ${api} is ${last})` : ''}: ` +
+      `configures the ${api} API, which ${releaseName(plan.release)} does not have${last ? ` (its last release with ${api} is ${last})` : ''}: ` +
         `${removed[api]}. Remove ${code(field)}${last ? `, or render for ${last} with the \`${annotation.release}\` annotation` : ''}`;
     const fields: Array<[string, unknown]> = [
       ['providers', spec.providers],

@@ -9,6 +9,7 @@ import { clip, listOf, quote } from '../lib/quote.js';
 import type { ReleaseProfile } from '../catalog/catalog.js';
 import { compareVersions } from '../catalog/versions.js';
 import { providerTable, toolGroupTable, type ToolGroupTable } from '../catalog/catalog.js';
+import { releaseName } from '../catalog/versions.js';
 
 export interface RegisteredModel {
   model_id: string;
@@ -318,7 +319,7 @@ export function registerTools(input: ToolInput, problems: FieldProblem[]): Regis
       (v) => (v.since === undefined || compareVersions(v.since, release) <= 0) && (v.until === undefined || compareVersions(release, v.until) < 0),
     );
     if (!variant) {
-      problems.push({ path: [...path, i], message: `${quote(tool)} has no built-in tool group in llama-stack ${release}; remove it` });
+      problems.push({ path: [...path, i], message: `${quote(tool)} has no built-in tool group in ${releaseName(release)}; remove it` });
       return;
     }
     const provider = candidates.find((p) => variant.providers.includes(p.type));

@@ -19,6 +19,7 @@ import type { Plan } from './plan.js';
 import { stateDirectory } from '../core/workload.js';
 import { conditionalId } from './providers.js';
 import { envName, placeholder, selectorOf, type SecretEnv } from '../core/secrets.js';
+import { releaseName } from '../catalog/versions.js';
 
 type Family = 'kv' | 'sql';
 type Kind = 'sqlite' | 'redis' | 'postgres';
@@ -67,7 +68,7 @@ export function applyStorage(config: Record<string, unknown>, plan: Plan, env: S
         severity: 'warning',
         code: 'field-has-no-effect',
         path: ['spec', 'storage', family],
-        message: `has no effect: the llama-stack ${plan.release} config of distribution ${plan.distributionName} keeps no SQL store (inference_store, ` +
+        message: `has no effect: the ${releaseName(plan.release)} config of distribution ${plan.distributionName} keeps no SQL store (inference_store, ` +
           `responses_store or files metadata_store); remove it`,
       });
     }

@@ -363,7 +363,7 @@ describe('convert --to ogx.io/v1beta1: LLSDs of both versions rewritten as OGXSe
     expect(r.stdout).toBe('');
     expect(stderrLines(r)).toEqual([
       expect.stringMatching(
-        /llsd\.yaml:\d+: llama\/current: spec\.providers\.inference\.provider: "vlm" is not an inference provider in llama-stack [0-9.]+\. Did you mean "vllm"\?/,
+        /llsd\.yaml:\d+: llama\/current: spec\.providers\.inference\.provider: "vlm" is not an inference provider in OGX [0-9.]+\. Did you mean "vllm"\?/,
       ),
     ]);
   });

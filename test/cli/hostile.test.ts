@@ -277,10 +277,10 @@ describe('prototype-named keys', () => {
     const named = stderrLines(out).filter((l) => l.includes('does not fit the schema'));
     expect(named).toEqual([
       expect.stringMatching(
-        /`providers\.inference\[\d+\]\.config\.constructor` is not a remote::vllm setting in llama-stack [\d.]+; the server silently ignores it\./,
+        /`providers\.inference\[\d+\]\.config\.constructor` is not a remote::vllm setting in OGX [\d.]+; the server silently ignores it\./,
       ),
       expect.stringMatching(
-        /`providers\.inference\[\d+\]\.config\.prototype` is not a remote::vllm setting in llama-stack [\d.]+; the server silently ignores it\./,
+        /`providers\.inference\[\d+\]\.config\.prototype` is not a remote::vllm setting in OGX [\d.]+; the server silently ignores it\./,
       ),
     ]);
     expect(out.stderr).not.toContain('polluted');

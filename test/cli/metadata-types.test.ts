@@ -69,6 +69,23 @@ describe('metadata that is not text is refused at the field, never printed as [o
     );
   });
 
+  it('a number written in another form is quoted back as written, not as YAML read it (`0755` is not "755")', () => {
+    const dir = tempDir();
+    const forms = ['0755', '0x1F', '1e3', '+5', '.5', '1.50', '0o17'];
+    const flow = forms.map((form, i) => `n${i}: ${form}`).join(', ');
+    writeFileSync(join(dir, 'llsd.yaml'), withMetadata(llsd(), `annotations: {${flow}}`));
+    writeFileSync(join(dir, 'cm.yaml'), withMetadata(configMap, `labels:\n    "example.com/mode": 0755\n    plain: 1e3`));
+    for (const mode of ['build', 'validate']) {
+      const r = run([mode, dir], { cwd: dir });
+      expect(r.status, r.stderr).toBe(1);
+      forms.forEach((_form, i) => expect(r.stderr).toContain(`metadata.annotations.n${i}: must be a string, not `));
+      forms.forEach((form) => expect(r.stderr).toContain(`; quote it: "${form}"\n`));
+      expect(r.stderr).toContain('metadata.labels["example.com/mode"]: must be a string, not an integer; quote it: "0755"\n');
+      expect(r.stderr).toContain('metadata.labels.plain: must be a string, not an integer; quote it: "1e3"\n');
+      expect(r.stderr).not.toMatch(/quote it: "(755|31|1000|5|0\.5|1\.5|15)"/);
+    }
+  });
+
   it('text and null values, and no namespace, are fine', () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'cm.yaml'), withMetadata(configMap.replace('  namespace: ai\n', ''), 'labels: {team: "5", gone: null}'));

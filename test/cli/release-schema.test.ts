@@ -21,7 +21,7 @@ describe('release schema in build', () => {
       expect.stringMatching(
         new RegExp(
           `llsd\\.yaml:${line}: llama/quickstart: spec\\.providers\\.inference\\.settings\\.max_tokenz: the generated config\\.yaml does not fit the schema ` +
-            `of OGX [\\d.]+: \`providers\\.inference\\[\\d+\\]\\.config\\.max_tokenz\` is not a remote::vllm setting in llama-stack [\\d.]+; the server ` +
+            `of OGX [\\d.]+: \`providers\\.inference\\[\\d+\\]\\.config\\.max_tokenz\` is not a remote::vllm setting in OGX [\\d.]+; the server ` +
             `silently ignores it\\. Did you mean \`max_tokens\`\\?$`,
         ),
       ),

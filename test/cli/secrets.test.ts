@@ -292,3 +292,34 @@ describe('a key the Secret in the input does not have (new-user probe, issue 18)
     expect(r.stderr).not.toContain('secret-key-missing');
   });
 });
+
+describe('a Secret the API server would refuse (new-user probe, issue 29 follow-up)', () => {
+  const secret = (body: string) => `---\napiVersion: v1\nkind: Secret\nmetadata:\n  name: vllm-credentials\n  namespace: llama\n${body}`;
+
+  it.each([
+    ['data that is not base64', `data:\n  token: ${SECRET}!\n`, 'data.token', /must be base64-encoded, and this value is not base64 \(the API server refuses/],
+    ['data that is a number', 'data:\n  token: 123456\n', 'data.token', /must be base64-encoded text, not a number \(the API server refuses/],
+    ['stringData that is a mapping', `stringData:\n  token: {value: ${SECRET}}\n`, 'stringData.token', /must be text, not a mapping \(the API server refuses/],
+    ['stringData that is a list', `stringData:\n  token: [${SECRET}]\n`, 'stringData.token', /must be text, not a list \(the API server refuses/],
+  ])('%s: an error at the field, nothing printed, the value never shown', (_name, body, field, message) => {
+    for (const mode of ['build', 'validate']) {
+      const dir = tempDir();
+      writeFileSync(join(dir, 'llsd.yaml'), quickstartText() + secret(body));
+      const r = run([mode, dir]);
+      expectNoCrash(r);
+      expect(r.status, r.stderr).toBe(1);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(new RegExp(`llama/vllm-credentials: ${field.replace('.', '\\.')}: ${message.source}`));
+      expect(occurrences(r.stderr, SECRET)).toBe(0);
+      expect(r.stderr).not.toContain('123456');
+    }
+  });
+
+  it('base64 with line breaks (as `base64` wraps it) and null values are fine', () => {
+    const dir = tempDir();
+    const wrapped = Buffer.from(SECRET.repeat(8)).toString('base64').replace(/(.{76})/g, '$1\n    ');
+    writeFileSync(join(dir, 'llsd.yaml'), quickstartText() + secret(`data:\n  token: |\n    ${wrapped}\n  empty: null\nstringData:\n  other: null\n`));
+    const r = run(['build', dir]);
+    expect(r.status, r.stderr).toBe(0);
+  });
+});

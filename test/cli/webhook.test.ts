@@ -433,6 +433,23 @@ describe('webhook: start-up errors', () => {
     expect(notPem.stderr).not.toMatch(/\n\s+at /);
   });
 
+  it('--cert and --key swapped, or a key given as the certificate: exit 1 saying which file holds what and what to pass, not OpenSSL\'s words', () => {
+    const { cert, key } = makeCertificate();
+    const swapped = run(['webhook', '--cert', key, '--key', cert, '--port', '0']);
+    expect(swapped.status).toBe(1);
+    expect(swapped.stderr).toBe(
+      `llsd-render webhook: --cert ${key} holds a private key and --key ${cert} a certificate: they are swapped; pass --cert ${cert} --key ${key}\n`,
+    );
+    const twoKeys = run(['webhook', '--cert', key, '--key', key, '--port', '0']);
+    expect(twoKeys.stderr).toBe(
+      `llsd-render webhook: --cert ${key} holds a private key, not a certificate: pass the PEM certificate (\`-----BEGIN CERTIFICATE-----\`) as --cert\n`,
+    );
+    const twoCerts = run(['webhook', '--cert', cert, '--key', cert, '--port', '0']);
+    expect(twoCerts.stderr).toBe(
+      `llsd-render webhook: --key ${cert} holds a certificate, not a private key: pass the PEM private key (\`-----BEGIN PRIVATE KEY-----\`) as --key\n`,
+    );
+  });
+
   it('a bound set in the environment that cannot be used exits 1 with what to write', () => {
     const { cert, key } = makeCertificate();
     const cases: Array<[NodeJS.ProcessEnv, string]> = [

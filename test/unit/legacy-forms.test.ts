@@ -22,7 +22,7 @@ describe('a prompts store in the KV form of older releases', () => {
       {
         path: 'storage.stores.prompts',
         message:
-          'is the KV form of older releases ({backend: kv_default, namespace}); llama-stack 1.3.0 converts it to {backend: sql_default, table_name: ' +
+          'is the KV form of older releases ({backend: kv_default, namespace}); OGX 1.3.0 converts it to {backend: sql_default, table_name: ' +
             'prompts}, which needs the SQL backend sql_default: write that form',
       },
     ]);

@@ -47,7 +47,7 @@ describe('the Safety API, removed in 1.0', () => {
         {
           path: 'spec.providers.safety',
           severity: 'error',
-          message: `configures the safety API, which llama-stack ${release} does not have (its last release with safety is 0.8.0): moderate through the ` +
+          message: `configures the safety API, which OGX ${release} does not have (its last release with safety is 0.8.0): moderate through the ` +
             `responses provider's \`moderation_endpoint\` (an OpenAI-compatible moderation service, with \`moderation_headers\` from 1.1) instead of ` +
             `shields; an LLSD sets it in the config.yaml it gives by \`spec.overrideConfig\`. Remove \`providers.safety\`, or render for 0.8.0 with the ` +
             `\`llamastack.io/release\` annotation`,
@@ -62,7 +62,7 @@ describe('the Safety API, removed in 1.0', () => {
       '1.3.0',
     );
     expect(problemsOf(outcome).map((p) => p.path)).toEqual(['spec.providers.safety', 'spec.resources.shields']);
-    expect(problemsOf(outcome)[1]?.message).toMatch(/^configures the safety API, which llama-stack 1\.3\.0 does not have .*Remove `resources\.shields`/);
+    expect(problemsOf(outcome)[1]?.message).toMatch(/^configures the safety API, which OGX 1\.3\.0 does not have .*Remove `resources\.shields`/);
   });
 
   it('on 0.8.0 safety providers and shields still render', () => {
@@ -110,7 +110,7 @@ describe('strict TLS from 1.2', () => {
       {
         severity: 'info',
         path: ['spec', 'workload', 'overrides', _],
-        message: `llama-stack 1.3.0 refuses to start without TLS unless told it may, and the container ${_} is the LLSD's own, so the generated config.yaml ` +
+        message: `OGX 1.3.0 refuses to start without TLS unless told it may, and the container ${_} is the LLSD's own, so the generated config.yaml ` +
           `sets \`server.insecure: true\` (enable \`networking.tls\` to serve TLS instead)`,
       },
     ]);
@@ -129,7 +129,7 @@ describe('strict TLS from 1.2', () => {
         path: 'spec.workload.overrides.command',
         severity: 'info',
         message:
-          'replaces the image entrypoint (ogx-entrypoint.sh, which passes `--insecure`): llama-stack 1.2.2 then serves TLS with its ciphers forced to a ' +
+          'replaces the image entrypoint (ogx-entrypoint.sh, which passes `--insecure`): OGX 1.2.2 then serves TLS with its ciphers forced to a ' +
             'FIPS list (`server.tls_config.ciphers`), and `verify_tls: false` in `server.auth` stops it; clients must offer one of those ciphers',
       },
     ]);
@@ -170,7 +170,7 @@ describe('strict TLS with an overrideConfig', () => {
         path: 'spec.workload.overrides.command',
         severity: 'error',
         message:
-          'replaces the image entrypoint (ogx-entrypoint.sh), which passes `--insecure`: llama-stack 1.2.2 then exits ("TLS required") because the ' +
+          'replaces the image entrypoint (ogx-entrypoint.sh), which passes `--insecure`: OGX 1.2.2 then exits ("TLS required") because the ' +
             'config.yaml of the ConfigMap "mine" (overrideConfig) sets neither `server.tls_certfile`/`tls_keyfile` nor `server.insecure: true`. Add ' +
             '`server: {insecure: true}` there, pass `--insecure` in the command, or enable `networking.tls`',
       },
@@ -201,7 +201,7 @@ describe('port and workers', () => {
         path: 'spec.workload.overrides.env.0',
         severity: 'warning',
         message:
-          'sets OGX_WORKERS, which overrides `server.workers: 2` (`workload.workers`) in llama-stack 1.2.2, while the CPU requests follow ' +
+          'sets OGX_WORKERS, which overrides `server.workers: 2` (`workload.workers`) in OGX 1.2.2, while the CPU requests follow ' +
             '`workload.workers`: remove OGX_WORKERS and set `workload.workers` only',
       },
     ]);

@@ -95,7 +95,11 @@ describe('OGXServer shape errors say what to write', () => {
       'is required: add `apiKey: {name: <secret>, key: <key>}`',
     ],
     ['providers: {inference: {remote: {custom: [{id: c}]}}}', 'spec.providers.inference.remote.custom.0.type', 'is required: add `type: remote::…`'],
-    ['tls: {trust: {caCertificates: [{name: ca}]}}', 'spec.tls.trust.caCertificates.0.key', 'is required: add `key: <key>`'],
+    [
+      'tls: {trust: {caCertificates: [{name: ca}]}}',
+      'spec.tls.trust.caCertificates.0.key',
+      'is required: write `{name: ca, key: <key>}`, naming the ConfigMap and its key',
+    ],
     ['workload: {autoscaling: {minReplicas: 1}}', 'spec.workload.autoscaling.maxReplicas', 'is required: add `maxReplicas: 1`'],
     // An enum lists only the values it accepts.
     ['storage: {sql: {type: redis}}', 'spec.storage.sql.type', 'must be one of `sqlite`, `postgres`, not "redis"'],

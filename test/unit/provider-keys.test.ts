@@ -97,7 +97,7 @@ for (const release of catalogReleases()) {
           for (const problem of errors)
             expect(problem.message).toMatch(
               new RegExp(
-                `^cannot be set for ${row.type.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: it (has no URL setting|takes no API key) in llama-stack ${release};`,
+                `^cannot be set for ${row.type.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: it (has no URL setting|takes no API key) in ${profileFor(release)?.serverName ?? 'llama-stack'} ${release};`,
               ),
             );
           return;

@@ -23,7 +23,7 @@ describe('provider types from the release registry', () => {
     const lines = problemLines(generate(planAt('0.8.0', 'providers:\n  vectorIo: {id: b, provider: "inline::builtin"}')));
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(
-      /^error spec\.providers\.vectorIo\.provider: "inline::builtin" is not a vector_io provider in llama-stack 0\.8\.0\. .*Valid vector_io providers: chromadb, .*faiss.*pgvector/,
+      /^error spec\.providers\.vectorIo\.provider: "inline::builtin" is not a vector_io provider in OGX 0\.8\.0\. .*Valid vector_io providers: chromadb, .*faiss.*pgvector/,
     );
   });
 

@@ -563,7 +563,7 @@ describe('provider-settings: provider config keys', () => {
         severity: 'error',
         path: 'providers.vector_io[1].config.persistence',
         message: expect.stringContaining(
-          `remote::pgvector in llama-stack ${release} needs it although its schema makes it optional: ` +
+          `remote::pgvector in ${['0.4.4', '0.7.1'].includes(release) ? 'llama-stack' : 'OGX'} ${release} needs it although its schema makes it optional: ` +
             `the pgvector provider reads persistence.backend at startup and the server stops with "'NoneType' object has no attribute 'backend'"`,
         ),
       });
@@ -660,7 +660,7 @@ describe('storage: storage', () => {
     expect(check(config, '0.8.0').filter((p) => p.path === 'storage.stores.vectors')).toEqual([
       expect.objectContaining({
         severity: 'warning',
-        message: 'is not a store in llama-stack 0.8.0; the server ignores it. Stores: metadata, inference, conversations, responses, prompts, connectors',
+        message: 'is not a store in OGX 0.8.0; the server ignores it. Stores: metadata, inference, conversations, responses, prompts, connectors',
       }),
     ]);
   });

@@ -29,6 +29,7 @@ import {
   type Severity,
   type StartupProblem,
 } from './context.js';
+import { releaseName } from '../../catalog/versions.js';
 
 // ---------------------------------------------------------------------------------------------
 // `providers` and the distribution name
@@ -45,16 +46,16 @@ export function checkNameAndProviders(ctx: RuleContext): StartupProblem[] {
   if (profile.nameKey === 'distro_name') {
     if (present('distro_name')) return out;
     if (present('image_name')) {
-      const message = `is deprecated in llama-stack ${release}: write \`distro_name\` (the server still reads image_name, with a warning)`;
+      const message = `is deprecated in ${releaseName(release)}: write \`distro_name\` (the server still reads image_name, with a warning)`;
       out.push(problem('warning', ['image_name'], 'config-shape', message, 'deprecated'));
     } else {
-      const message = `is missing: llama-stack ${release} does not start without \`distro_name\` (or the deprecated \`image_name\`)`;
+      const message = `is missing: ${releaseName(release)} does not start without \`distro_name\` (or the deprecated \`image_name\`)`;
       out.push(problem('error', ['distro_name'], 'config-shape', message));
     }
   } else if (!present('image_name')) {
     const from = firstProfileSince((p) => p.nameKey === 'distro_name');
     const hint = present('distro_name') && from ? `; \`distro_name\` is read from ${from} on` : '';
-    out.push(problem('error', ['image_name'], 'config-shape', `is missing: llama-stack ${release} does not start without \`image_name\`${hint}`));
+    out.push(problem('error', ['image_name'], 'config-shape', `is missing: ${releaseName(release)} does not start without \`image_name\`${hint}`));
   }
   return out;
 }
@@ -69,7 +70,7 @@ export function apiHistory(api: string, catalogRelease: string): string | undefi
   const last = having[having.length - 1];
   const first = having[0];
   let when: string | undefined;
-  if (last !== undefined && compareVersions(last, catalogRelease) < 0) when = `the ${api} API was last in llama-stack ${last}`;
+  if (last !== undefined && compareVersions(last, catalogRelease) < 0) when = `the ${api} API was last in ${releaseName(last)}`;
   else if (first !== undefined && compareVersions(first, catalogRelease) > 0) when = `the ${api} API arrives in ${first}`;
   const parts = [when, note].filter((p): p is string => p !== undefined);
   return parts.length > 0 ? parts.join('; ') : undefined;
@@ -81,7 +82,7 @@ function apiNameProblems(ctx: RuleContext, api: string, path: Path, where: 'prov
   if (ctx.apis.includes(api)) return [];
   const renamed = profile.renamedApis[api];
   if (renamed !== undefined && ctx.apis.includes(renamed)) {
-    return [problem('error', path, 'api-names', `the ${clip(api)} API is called \`${renamed}\` in llama-stack ${release}: write \`${renamed}\``)];
+    return [problem('error', path, 'api-names', `the ${clip(api)} API is called \`${renamed}\` in ${releaseName(release)}: write \`${renamed}\``)];
   }
   const facts = serverRelease(ctx.catalogRelease)?.apis;
   const routingTable = facts !== undefined && Object.hasOwn(facts.routingTables, api);
@@ -98,7 +99,7 @@ function apiNameProblems(ctx: RuleContext, api: string, path: Path, where: 'prov
   const near = closest(api, ctx.apis);
   const history = apiHistory(api, ctx.catalogRelease);
   const message =
-    `${code(api)} is not an API in llama-stack ${release}${history ? ` (${history})` : ''}.${near ? ` Did you mean \`${near}\`?` : ''} ` +
+    `${code(api)} is not an API in ${releaseName(release)}${history ? ` (${history})` : ''}.${near ? ` Did you mean \`${near}\`?` : ''} ` +
     `APIs that take providers: ${listOf(ctx.apis)}`;
   return [problem(severity, path, 'api-names', message, 'external-api')];
 }
@@ -148,7 +149,7 @@ function typeHistory(api: string, type: string, catalogRelease: string): string 
   const having = releasesWithProvider(api, type);
   const last = having[having.length - 1];
   const first = having[0];
-  if (last !== undefined && compareVersions(last, catalogRelease) < 0) return `it was last in llama-stack ${last}`;
+  if (last !== undefined && compareVersions(last, catalogRelease) < 0) return `it was last in ${releaseName(last)}`;
   if (first !== undefined && compareVersions(first, catalogRelease) > 0) return `it arrives in ${first}`;
   return having.length > 0 ? `the release catalog has it in ${listOf(having)}` : undefined;
 }
@@ -177,7 +178,7 @@ export function checkProviderTypes(ctx: RuleContext): StartupProblem[] {
     const valid = typesOf(p.api, ctx.catalogRelease);
     const elsewhere = ctx.apis.find((api) => api !== p.api && providerSpec(ctx.catalogRelease, api, type) !== undefined);
     let message =
-      `${clip(type)} is not available for the ${clip(p.api)} API in llama-stack ${ctx.release}, so the server stops at startup${when} ` +
+      `${clip(type)} is not available for the ${clip(p.api)} API in ${releaseName(ctx.release)}, so the server stops at startup${when} ` +
       `("Provider \`${clip(type)}\` is not available for API \`${clip(p.api)}\`")`;
     if (history) message += `; ${history}`;
     if (hint) message += `; ${hint}`;
@@ -201,15 +202,15 @@ function usableTypeProblems(
   when: string,
 ): StartupProblem[] {
   if (spec.deprecationError !== undefined) {
-    const message = `${clip(type)} is deprecated in llama-stack ${ctx.release} and refuses to start${when}: ${quote(clip(spec.deprecationError))}`;
+    const message = `${clip(type)} is deprecated in ${releaseName(ctx.release)} and refuses to start${when}: ${quote(clip(spec.deprecationError))}`;
     return [problem(severity, path, 'provider-types', message, 'env-conditional')];
   }
   const broken = releaseNotes().brokenProviders.find((b) => b.api === p.api && b.type === type && inRange(ctx.catalogRelease, b));
   if (broken) {
-    return [problem(severity, path, 'provider-types', `${clip(type)} cannot start in llama-stack ${ctx.release}${when}: ${broken.why}`, 'env-conditional')];
+    return [problem(severity, path, 'provider-types', `${clip(type)} cannot start in ${releaseName(ctx.release)}${when}: ${broken.why}`, 'env-conditional')];
   }
   if (spec.deprecationWarning !== undefined) {
-    const message = `${clip(type)} is deprecated in llama-stack ${ctx.release}: ${quote(clip(spec.deprecationWarning))}`;
+    const message = `${clip(type)} is deprecated in ${releaseName(ctx.release)}: ${quote(clip(spec.deprecationWarning))}`;
     return [problem('warning', path, 'provider-types', message, 'deprecated')];
   }
   return [];

@@ -8,6 +8,7 @@ import { isPlainObject } from '../../lib/objects.js';
 import { clip, code, listOf, quote } from '../../lib/quote.js';
 import { startupFacts } from '../../catalog/startup-facts.js';
 import { firstWith, howToSet, possiblyOn, problem, whenUnset, type Path, type Provider, type RuleContext, type StartupProblem } from './context.js';
+import { releaseName } from '../../catalog/versions.js';
 
 // ---------------------------------------------------------------------------------------------
 // Env placeholders
@@ -94,7 +95,7 @@ function stringProblems(ctx: RuleContext, text: string, path: Path, provider: Pr
     }
     if (!ctx.bash && p.op === ':=' && (p.text.startsWith('=') || p.text.startsWith('+'))) {
       const message =
-        `${shown(p.raw)}: llama-stack ${ctx.release} reads \`\${env.X:default}\` and \`\${env.X+value}\` ` +
+        `${shown(p.raw)}: ${releaseName(ctx.release)} reads \`\${env.X:default}\` and \`\${env.X+value}\` ` +
         `(\`:=\` and \`:+\` arrived in ${firstWith((f) => f.envSyntax === 'bash')}), so the default here starts with ${quote(p.text[0])}`;
       out.push(problem('warning', path, 'env-placeholders', message, 'placeholder-form'));
     }

@@ -16,6 +16,7 @@ import {
   type Severity,
   type StartupProblem,
 } from './context.js';
+import { releaseName } from '../../catalog/versions.js';
 
 export function checkProviderSettings(ctx: RuleContext): StartupProblem[] {
   const out: StartupProblem[] = [];
@@ -50,7 +51,7 @@ function runtimeKeyProblems(ctx: RuleContext, p: Provider, configPath: Path, sev
   for (const fact of notes.requiredAtRuntime.filter(applies)) {
     const value = p.config[fact.key];
     if (value !== undefined && value !== null) continue;
-    const message = `is missing: ${clip(p.type)} in llama-stack ${ctx.release} needs it although its schema makes it optional: ${fact.why}`;
+    const message = `is missing: ${clip(p.type)} in ${releaseName(ctx.release)} needs it although its schema makes it optional: ${fact.why}`;
     out.push(problem(severity, [...configPath, fact.key], 'provider-settings', message, 'env-conditional'));
   }
   for (const fact of notes.deprecatedKeys.filter(applies)) {
@@ -59,12 +60,12 @@ function runtimeKeyProblems(ctx: RuleContext, p: Provider, configPath: Path, sev
     if (replacement !== undefined && replacement !== null) {
       // Read only while its replacement is unset: here the key changes nothing (a base's `network.tls` kept TLS verified).
       const message =
-        `has no effect in llama-stack ${ctx.release}: \`${fact.ignoredWhenSet}\` is set in this provider's config, and the server then ignores ` +
+        `has no effect in ${releaseName(ctx.release)}: \`${fact.ignoredWhenSet}\` is set in this provider's config, and the server then ignores ` +
         `${clip(fact.key)}: ${fact.instead}`;
       out.push(problem('warning', [...configPath, fact.key], 'provider-settings', message, 'ignored-by-release'));
       continue;
     }
-    const message = `is deprecated in llama-stack ${ctx.release}: ${fact.instead}`;
+    const message = `is deprecated in ${releaseName(ctx.release)}: ${fact.instead}`;
     out.push(problem('warning', [...configPath, fact.key], 'provider-settings', message, 'deprecated'));
   }
   return out;
@@ -77,7 +78,7 @@ function credentialKeyProblems(ctx: RuleContext, p: Provider, fields: ProviderFi
   const out: StartupProblem[] = [];
   for (const key of credentialKeys) {
     if (key === expected || !Object.hasOwn(p.config, key) || fields.keys.includes(key)) continue;
-    const message = `is not a ${clip(p.type)} setting in llama-stack ${ctx.release}; the server silently ignores it and sends no credential: its credential ` +
+    const message = `is not a ${clip(p.type)} setting in ${releaseName(ctx.release)}; the server silently ignores it and sends no credential: its credential ` +
       `key is \`${expected}\``;
     out.push({ ...problem(severity, [...configPath, key], 'provider-settings', message, 'env-conditional'), ignoredKey: true });
   }
@@ -94,7 +95,7 @@ function urlKeyProblems(ctx: RuleContext, p: Provider, fields: ProviderFields, c
     const instead = expected
       ? `its URL key is \`${expected}\`${expected === 'base_url' && urlPrefix ? ' (the full URL including /v1)' : ''}`
       : `${clip(p.type)} takes no URL setting`;
-    const message = `is not a ${clip(p.type)} setting in llama-stack ${ctx.release}; the server silently ignores it: ${instead}`;
+    const message = `is not a ${clip(p.type)} setting in ${releaseName(ctx.release)}; the server silently ignores it: ${instead}`;
     out.push({ ...problem(severity, [...configPath, key], 'provider-settings', message, 'env-conditional'), ignoredKey: true });
   }
   if (expected === undefined) return out;
@@ -149,7 +150,7 @@ function urlDefaultProblems(ctx: RuleContext, p: Provider, at: Path, value: stri
   if ((parsed.pathname === '/' || parsed.pathname === '') && p.type && facts.v1BaseUrl.includes(p.type)) {
     const since = firstProfileSince((f) => f.inferenceUrlHasApiPrefix) ?? ctx.release;
     const message =
-      `${quote(url)}${which} has no path, but from llama-stack ${since} on base_url is the full OpenAI-compatible URL and nothing is appended at run time: ` +
+      `${quote(url)}${which} has no path, but from ${releaseName(since)} on base_url is the full OpenAI-compatible URL and nothing is appended at run time: ` +
       `write ${quote(`${url.replace(/\/$/, '')}/v1`)}`;
     return [problem('warning', at, 'provider-settings', message, 'base-url-without-path')];
   }

@@ -25,6 +25,7 @@ import {
   type StartupProblem,
 } from './context.js';
 import type { StartupRuleId } from './rule-ids.js';
+import { releaseName } from '../../catalog/versions.js';
 
 /** Where the resource lists live: registered_resources (0.3.0+) or the top level (≤ 0.2). */
 function resources(ctx: RuleContext): { home: Readonly<Record<string, unknown>>; path: string[] } {
@@ -123,12 +124,12 @@ export function checkModels(ctx: RuleContext): StartupProblem[] {
   const { home, path: base } = resources(ctx);
   const out: StartupProblem[] = [];
   if (ctx.newLayout && isNonEmptyList(ctx.config.models)) {
-    const message = `is the ≤ 0.2 layout; llama-stack ${ctx.release} ignores it and registers \`registered_resources.models\``;
+    const message = `is the ≤ 0.2 layout; ${releaseName(ctx.release)} ignores it and registers \`registered_resources.models\``;
     out.push(problem('warning', ['models'], 'models', message, 'ignored-by-release'));
   }
   if (!ctx.newLayout && ctx.config.registered_resources !== undefined && ctx.config.registered_resources !== null) {
     const message =
-      `is read from ${storageLayoutSince()} on; llama-stack ${ctx.release} ignores it and registers the top-level ` +
+      `is read from ${storageLayoutSince()} on; ${releaseName(ctx.release)} ignores it and registers the top-level ` +
       '`models`, `shields`, `vector_dbs` and `tool_groups`';
     out.push(problem('warning', ['registered_resources'], 'models', message, 'ignored-by-release'));
   }
@@ -179,18 +180,18 @@ export function checkOtherResources(ctx: RuleContext): StartupProblem[] {
   if (ctx.newLayout) {
     for (const key of ['shields', 'vector_dbs', 'tool_groups']) {
       if (!isNonEmptyList(ctx.config[key])) continue;
-      const message = `is the ≤ 0.2 layout; llama-stack ${release} ignores it and reads ` +
+      const message = `is the ≤ 0.2 layout; ${releaseName(release)} ignores it and reads ` +
         `\`registered_resources.${key === 'vector_dbs' ? 'vector_stores' : key}\``;
       out.push(problem('warning', [key], 'resources', message, 'ignored-by-release'));
     }
     if (isNonEmptyList(home.vector_dbs)) {
-      const message = `is not read by llama-stack ${release} (ignored): vector DBs became \`registered_resources.vector_stores\` in ${storageLayoutSince()}`;
+      const message = `is not read by ${releaseName(release)} (ignored): vector DBs became \`registered_resources.vector_stores\` in ${storageLayoutSince()}`;
       out.push(problem('warning', [...base, 'vector_dbs'], 'resources', message, 'ignored-by-release'));
     }
     for (const [key, api] of Object.entries(startupFacts().resources.apiOfList)) {
       if (isNonEmptyList(home[key]) && !ctx.apis.includes(api)) {
         const history = apiHistory(api, ctx.catalogRelease);
-        const message = `is ignored by llama-stack ${release}: it has no ${clip(api)} API, and so none of its resources${history ? ` (${history})` : ''}`;
+        const message = `is ignored by ${releaseName(release)}: it has no ${clip(api)} API, and so none of its resources${history ? ` (${history})` : ''}`;
         out.push(problem('warning', [...base, key], 'resources', message, 'ignored-by-release'));
       }
     }
@@ -224,7 +225,7 @@ export function checkOtherResources(ctx: RuleContext): StartupProblem[] {
   if (ctx.profile.toolGroups === 'auto') {
     if (isNonEmptyList(toolGroups)) {
       const message =
-        `is ignored by llama-stack ${release} (emptied with a warning): tool groups are registered from the tool_runtime providers; ` +
+        `is ignored by ${releaseName(release)} (emptied with a warning): tool groups are registered from the tool_runtime providers; ` +
         'configure those, and MCP servers under `connectors`';
       out.push(problem('warning', [...base, 'tool_groups'], 'resources', message, 'ignored-by-release'));
     }
@@ -281,7 +282,7 @@ export function checkDefaults(ctx: RuleContext): StartupProblem[] {
       const path = ['vector_stores', key];
       if (!readKeys.includes(key)) {
         const from = catalogReleases().find((r) => compareVersions(r, ctx.catalogRelease) > 0 && runConfigKeys(r, ['vector_stores'])?.includes(key));
-        const message = `is not read by llama-stack ${ctx.release}, which ignores it${from ? ` (read from ${from} on)` : ''}`;
+        const message = `is not read by ${releaseName(ctx.release)}, which ignores it${from ? ` (read from ${from} on)` : ''}`;
         out.push(problem('warning', path, 'resource-defaults', message, 'ignored-by-release'));
         continue;
       }
@@ -329,7 +330,7 @@ function defaultShieldProblems(ctx: RuleContext, home: Readonly<Record<string, u
   if (!isPlainObject(safety) || safety.default_shield_id === undefined || safety.default_shield_id === null) return [];
   const path = ['safety', 'default_shield_id'];
   if (!ctx.profile.defaultShieldId) {
-    const message = `is read from ${firstWith((p) => p.defaultShieldId)} on; llama-stack ${ctx.release} ignores it`;
+    const message = `is read from ${firstWith((p) => p.defaultShieldId)} on; ${releaseName(ctx.release)} ignores it`;
     return [problem('warning', path, 'resource-defaults', message, 'ignored-by-release')];
   }
   const wanted = safety.default_shield_id;

@@ -4,6 +4,7 @@ import { isPlainObject } from '../../lib/objects.js';
 import { clip, listOf, quote } from '../../lib/quote.js';
 import { authProviderTypes } from '../../catalog/catalog.js';
 import { firstWith, formOf, problem, type RuleContext, type Severity, type StartupProblem } from './context.js';
+import { releaseName } from '../../catalog/versions.js';
 
 const has = (v: unknown): boolean => v !== undefined && v !== null && v !== '';
 
@@ -26,7 +27,7 @@ export function checkServer(ctx: RuleContext): StartupProblem[] {
     out.push(problem('error', ['server', has(cert) ? 'tls_keyfile' : 'tls_certfile'], 'server', message));
   }
   if (has(server.workers) && !ctx.profile.serverWorkers) {
-    const message = `is read from ${firstWith((p) => p.serverWorkers)} on; llama-stack ${ctx.release} ignores it`;
+    const message = `is read from ${firstWith((p) => p.serverWorkers)} on; ${releaseName(ctx.release)} ignores it`;
     out.push(problem('warning', ['server', 'workers'], 'server', message, 'ignored-by-release'));
   }
   const cors = server.cors;
@@ -60,7 +61,7 @@ function authProblems(ctx: RuleContext, auth: unknown): StartupProblem[] {
   }
   if (type === undefined || type === '') return [];
   if (!types.includes(type)) {
-    const message = `${quote(type)} is not an auth provider type in llama-stack ${ctx.release}: one of ${listOf(types)}`;
+    const message = `${quote(type)} is not an auth provider type in ${releaseName(ctx.release)}: one of ${listOf(types)}`;
     return [problem(severity, [...path, 'type'], 'server', message, 'env-conditional')];
   }
   if (type === 'oauth2_token') {

@@ -18,6 +18,7 @@ import {
   type Severity,
   type StartupProblem,
 } from './context.js';
+import { releaseName } from '../../catalog/versions.js';
 
 /** The storage rule of the config's layout. */
 export const checkStorage = (ctx: RuleContext): StartupProblem[] => (ctx.newLayout ? checkBackendsAndStores(ctx) : checkLegacyStores(ctx));
@@ -35,7 +36,7 @@ function checkBackendsAndStores(ctx: RuleContext): StartupProblem[] {
   const defaults = stores.some((store) => store.defaultBackend !== undefined);
   for (const [key, legacy] of Object.entries(facts.legacyTopLevelStores)) {
     if (config[key] !== undefined && config[key] !== null) {
-      const message = `is the ≤ 0.2 layout; llama-stack ${release} ignores it and reads \`storage.stores.${legacy.store}\``;
+      const message = `is the ≤ 0.2 layout; ${releaseName(release)} ignores it and reads \`storage.stores.${legacy.store}\``;
       out.push(problem('warning', [key], 'storage', message, 'ignored-by-release'));
     }
   }
@@ -43,7 +44,7 @@ function checkBackendsAndStores(ctx: RuleContext): StartupProblem[] {
   const storage = config.storage;
   if (storage === undefined || storage === null) {
     if (!defaults) {
-      const message = `is missing: llama-stack ${release} has no default storage; write storage.backends and storage.stores (metadata, inference, ` +
+      const message = `is missing: ${releaseName(release)} has no default storage; write storage.backends and storage.stores (metadata, inference, ` +
         `conversations)`;
       return [...out, problem('error', ['storage'], 'storage', message)];
     }
@@ -81,7 +82,7 @@ function readBackends(ctx: RuleContext, storage: Record<string, unknown>, defaul
       const message = 'is missing: write the backends the stores name (kv_default and sql_default unless you name them otherwise)';
       return { backends: defaultBackends(), problems: [problem('warning', ['storage', 'backends'], 'storage', message, 'storage-backends-missing')] };
     }
-    const message = `is missing: llama-stack ${ctx.release} has no default backends`;
+    const message = `is missing: ${releaseName(ctx.release)} has no default backends`;
     return { backends: new Map(), problems: [problem('error', ['storage', 'backends'], 'storage', message)] };
   }
   if (!isPlainObject(raw)) {
@@ -144,7 +145,7 @@ function storeProblems(
       // A release without store defaults (0.3.x): every store is null unless written.
       if (spec.name === 'responses' || (spec.name === 'inference' && !inferenceServed)) continue;
       const ref = spec.family === 'kv' ? '{backend: <a kv_* backend>, namespace: …}' : '{backend: <a sql_* backend>, table_name: …}';
-      out.push(problem('error', path, 'storage', `is missing: llama-stack ${ctx.release} has no default for the ${spec.name} store; write ${ref}`));
+      out.push(problem('error', path, 'storage', `is missing: ${releaseName(ctx.release)} has no default for the ${spec.name} store; write ${ref}`));
       continue;
     }
     if (value === null && spec.name === 'metadata') {
@@ -162,7 +163,7 @@ function storeProblems(
   }
   for (const name of Object.keys(stores)) {
     if (specs.some((s) => s.name === name)) continue;
-    const message = `is not a store in llama-stack ${ctx.release}; the server ignores it. Stores: ${listOf(specs.map((s) => s.name))}`;
+    const message = `is not a store in ${releaseName(ctx.release)}; the server ignores it. Stores: ${listOf(specs.map((s) => s.name))}`;
     out.push(problem('warning', ['storage', 'stores', name], 'storage', message, 'ignored-by-release'));
   }
   return out;
@@ -183,7 +184,7 @@ function backendRefProblems(
   }
   const backend = value.backend;
   if (backend === undefined || backend === null) {
-    const old = value.type !== undefined ? ` (a full store config {type: …} is the ≤ 0.2 layout; llama-stack ${ctx.release} names a storage backend)` : '';
+    const old = value.type !== undefined ? ` (a full store config {type: …} is the ≤ 0.2 layout; ${releaseName(ctx.release)} names a storage backend)` : '';
     const message = `is missing: ${what} must name a ${family}_* backend of storage.backends${old}`;
     return [problem(severity, [...path, 'backend'], 'storage', message, 'env-conditional')];
   }
@@ -234,7 +235,7 @@ function checkLegacyStores(ctx: RuleContext): StartupProblem[] {
   const facts = startupFacts().storage;
   const out: StartupProblem[] = [];
   if (config.storage !== undefined && config.storage !== null) {
-    const message = `is read from ${storageLayoutSince()} on; llama-stack ${release} ignores it and reads \`metadata_store\`, \`inference_store\` and each ` +
+    const message = `is read from ${storageLayoutSince()} on; ${releaseName(release)} ignores it and reads \`metadata_store\`, \`inference_store\` and each ` +
       `provider's own store config`;
     out.push(problem('warning', ['storage'], 'storage', message, 'ignored-by-release'));
   }
@@ -262,7 +263,7 @@ function legacyStoreProblems(ctx: RuleContext, path: Path, value: unknown, famil
   const types = Object.keys(legacy).filter((type) => legacy[type]?.families.includes(family));
   if (!isPlainObject(value)) return [problem(severity, path, 'storage', `must be a store config {type: ${types.join('|')}, …}`, 'env-conditional')];
   if (value.backend !== undefined && value.type === undefined) {
-    const message = `is a {backend, …} reference, which is read from ${storageLayoutSince()} on; llama-stack ${ctx.release} needs a full store config such ` +
+    const message = `is a {backend, …} reference, which is read from ${storageLayoutSince()} on; ${releaseName(ctx.release)} needs a full store config such ` +
       `as {type: sqlite, db_path: …}`;
     return [problem(severity, path, 'storage', message, 'env-conditional')];
   }
