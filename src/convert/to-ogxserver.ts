@@ -19,7 +19,7 @@ import { envName, isSecretLeaf, placeholder, selectorOf } from '../core/secrets.
 import { askedRelease, namedRelease } from '../core/target.js';
 import { annotation, formatFieldPath, type KrmObject } from '../krm/item.js';
 import { isPlainObject, setOwn } from '../lib/objects.js';
-import { code, listOf, quote } from '../lib/quote.js';
+import { clip, code, listOf, quote } from '../lib/quote.js';
 import { conversionAnnotation, nonFiniteNumber } from '../llsd/conversion.js';
 import { isError, type FieldProblem } from '../lib/issues.js';
 import { llsdReaders, type Llsd, type LlsdVersion, type ProviderEntry } from '../llsd/llsd.js';
@@ -27,6 +27,7 @@ import { providerApis } from '../llsd/llsd-v1alpha2.js';
 import { ogxApiVersion, ogxKind, parseOgxServer, type OgxServer } from '../ogx/ogxserver.js';
 import { planOgxServer } from '../ogx/plan.js';
 import { isLiteral } from '../ogx/credentials.js';
+import { ogxProviderIds } from '../ogx/rules.js';
 import { isCredentialName } from '../lib/url-credentials.js';
 import { inventoryOf } from '../krm/inventory.js';
 import { fitName } from '../lib/names.js';
@@ -100,6 +101,7 @@ export function toOgxServer(object: KrmObject): OgxConversion {
   if (unfilled?.ok) fillCustomSettings(unfilled.server, customs, problems);
   const check = parseOgxServer(converted as KrmObject);
   const beside = check.ok ? carryEmbeddingModels(check.server, spec, llsd, problems) : [];
+  if (check.ok) problems.push(...defaultVectorProviderMoved(check.server, llsd));
   const local = [
     ...parsed.problems.filter((p) => !replacedWarning(p, object)),
     ...problems.map((problem) => reader.localise(problem)),
@@ -115,6 +117,28 @@ export function toOgxServer(object: KrmObject): OgxConversion {
     return { ...unchanged([...local, ...invalid]), sourceOf };
   }
   return { object: converted, beside, problems: local, sourceOf };
+}
+
+/**
+ * The default vector_io provider (`vector_stores.default_provider_id`, Responses memory) is the
+ * first one the config lists. An LLSD lists its providers in the order written; the operator writes
+ * an OGXServer's in a fixed order of types (then `custom`), so a conversion can move the default to
+ * another provider: new vector stores that name none then go to another database (an outside probe:
+ * qdrant then milvus became milvus then qdrant, with no word).
+ */
+function defaultVectorProviderMoved(server: OgxServer, llsd: Llsd): FieldProblem[] {
+  const ours = llsd.providers.find((p) => p.api === 'vectorIo');
+  const theirs = ogxProviderIds(server.spec).find((p) => p.api === 'vector_io');
+  if (!ours || !theirs || theirs.id === ours.id) return [];
+  return [
+    {
+      severity: 'warning', code: 'ogx-conversion',
+      path: ours.path,
+      message: `is the LLSD's default vector_io provider, but the OGXServer's is ${quote(theirs.id)} (${clip(theirs.providerType)}): the operator writes ` +
+        `the typed providers in a fixed order of types, so vector stores created without naming a provider, and Responses memory, would go to ` +
+        `${quote(theirs.id)}; name ${quote(ours.id)} where you create them, or write the vector_io providers as \`custom\` entries in the order you want`,
+    },
+  ];
 }
 
 /** OGXServer fields that hold the LLSD field of the same name, and everything under it. */

@@ -549,3 +549,32 @@ describe('a `custom` provider gets the config keys the LLSD\'s render fills from
     }]);
   });
 });
+
+describe('the default vector_io provider (an outside probe: qdrant then milvus became milvus then qdrant in the OGXServer, with no word)', () => {
+  /** `vector_stores.default_provider_id` of the config.yaml `build` renders for `object`. */
+  function renderedDefault(object: KrmObject): unknown {
+    const output = render({ mode: 'build', items: [{ node: null, object, origin: {} }] as never });
+    expect(output.results.filter((r) => r.severity === 'error').map((r) => r.message)).toEqual([]);
+    const objects = output.items.map((item) => ('object' in item ? item.object : item) as Plain);
+    const configMap = objects.find((o) => o.kind === 'ConfigMap' && String((o.metadata as Plain).name).includes('-config-')) as { data: Plain };
+    return (parse(configMap.data['config.yaml'] as string) as { vector_stores: Plain }).vector_stores.default_provider_id;
+  }
+  const qdrant = { id: 'qd', provider: 'qdrant', endpoint: 'http://qdrant:6333' };
+  const milvus = { id: 'mv', provider: 'milvus', endpoint: 'http://milvus:19530', apiKey: { secretKeyRef: { name: 'milvus', key: 'token' } } };
+  const llsd = (vectorIo: Plain[]): KrmObject => v2({ providers: { vectorIo } });
+
+  it('moved by the operator\'s order of types: a warning at the LLSD\'s default naming the OGXServer\'s, which is the one the rendered config uses', () => {
+    const original = llsd([qdrant, milvus]);
+    expect(renderedDefault(original)).toBe('qd');
+    const { warnings } = converted(original);
+    expect(warningAt(warnings, 'spec.providers.vectorIo.0')).toMatch(
+      /^is the LLSD's default vector_io provider, but the OGXServer's is "mv" \(remote::milvus\): the operator writes the typed providers in a fixed order/,
+    );
+    expect(renderedDefault(toOgxServer(original).object)).toBe('mv');
+  });
+
+  it('kept: no warning', () => {
+    const { warnings } = converted(llsd([milvus, qdrant]));
+    expect(warnings.filter((w) => w.message.includes('default vector_io provider'))).toEqual([]);
+  });
+});
