@@ -199,7 +199,7 @@ function composeDocuments(
   // (yaml-syntax.ts). Only those are kept, so a text without errors keeps none.
   const cst: CST.Token[] = [];
   let current: CST.Token | undefined;
-  const composer = new Composer({ version, uniqueKeys: false, logLevel: 'error', customTags: withBinaryAsText });
+  const composer = new Composer({ version, merge: true, uniqueKeys: false, logLevel: 'error', customTags: withBinaryAsText });
   // The composer reports through `onError`, which `yaml` does not expose; `yaml` is pinned to an
   // exact version, and test/unit/yaml-limits.test.ts fails if this stops working.
   const hook = composer as unknown as { onError: (source: unknown, code: string, message: string, warning?: boolean) => void };

@@ -570,7 +570,7 @@ describe('the default vector_io provider (an outside probe: qdrant then milvus b
     expect(warningAt(warnings, 'spec.providers.vectorIo.0')).toMatch(
       /^is the LLSD's default vector_io provider, but the OGXServer's is "mv" \(remote::milvus\): the operator writes the typed providers in a fixed order/,
     );
-    expect(renderedDefault(toOgxServer(original).object)).toBe('mv');
+    expect(renderedDefault(toOgxServer(original).object as unknown as KrmObject)).toBe('mv');
   });
 
   it('kept: no warning', () => {
