@@ -84,7 +84,11 @@ export interface ParsedStream {
   lines: LineCounter;
 }
 
-/** Parses a (multi-document) YAML or JSON text with the YAML 1.2 core schema, as kpt and kustomize do. */
+/**
+ * Parses a (multi-document) YAML or JSON text with the YAML 1.2 core schema, as kpt and kustomize
+ * do, with merge keys `<<` merged as they (and kubectl) merge them: read as a plain key, the object
+ * lost the merged keys, and written back quoted, kustomize then dropped them too.
+ */
 export function parseYamlStream(text: string): ParsedStream {
   const lines = new LineCounter();
   const binary = notText(text);

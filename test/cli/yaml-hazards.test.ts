@@ -471,20 +471,21 @@ describe('two documents without `---` between them (issue 29, new user)', () => 
   });
 });
 
+/** The documents of a YAML stream as PyYAML (llama-stack's reader, YAML 1.1) reads them, as JSON. */
+function pyyaml(text: string): unknown[] {
+  const script = 'import json, sys, yaml\nprint(json.dumps(list(yaml.safe_load_all(sys.stdin.read()))))';
+  const r = spawnSync('python3', ['-c', script], { input: text, encoding: 'utf8' });
+  if (r.error || r.status !== 0)
+    throw new Error(`python3 with PyYAML is needed for this test (Debian: apt-get install python3-yaml): ${r.error?.message ?? r.stderr}`);
+  return JSON.parse(r.stdout) as unknown[];
+}
+
 describe('NEL, line and paragraph separators are written escaped (issue 29 N1)', () => {
   // `yaml` wrote them raw inside double quotes; PyYAML and kpt read a raw U+0085 as a line break
   // folded to a space, so a pass-through ConfigMap changed on disk.
   const data = { nel: 'x\u0085y', ls: 'x\u2028y', ps: 'p\u2029q', lead: '\u0085 lead', c1: 'a\u0090b' };
   const cm = configMap('data:\n  nel: "x\\Ny"\n  ls: "x\\Ly"\n  ps: "p\\Pq"\n  lead: "\\N lead"\n  c1: "a\\u0090b"\n');
 
-  /** The documents of a YAML stream as PyYAML (llama-stack's reader, YAML 1.1) reads them, as JSON. */
-  function pyyaml(text: string): unknown[] {
-    const script = 'import json, sys, yaml\nprint(json.dumps(list(yaml.safe_load_all(sys.stdin.read()))))';
-    const r = spawnSync('python3', ['-c', script], { input: text, encoding: 'utf8' });
-    if (r.error || r.status !== 0)
-      throw new Error(`python3 with PyYAML is needed for this test (Debian: apt-get install python3-yaml): ${r.error?.message ?? r.stderr}`);
-    return JSON.parse(r.stdout) as unknown[];
-  }
   const raw = /[\u0085\u2028\u2029\u0080-\u009f]/;
 
   it('a pass-through ConfigMap in build and KRM: no raw character in the output, and PyYAML reads the values as we did', () => {
@@ -556,5 +557,24 @@ describe('a lone surrogate escape is refused at read, at the field (issue 29 U1)
     const r = run(['build', writeTree(tempDir(), { 'cm.yaml': configMap('data:\n  k: "\\ud83d\\ude00"\n') })]);
     expect(r.status, r.stderr).toBe(0);
     expect(parseStream(r.stdout)[0]).toMatchObject({ data: { k: '\u{1F600}' } });
+  });
+});
+
+describe('merge keys `<<` (an outside probe: written back as the key "<<", which kustomize then read without the merged keys)', () => {
+  it('a pass-through ConfigMap keeps `<<` a merge key: a YAML 1.1 reader (PyYAML, as kubectl and kustomize) reads the merged data', () => {
+    const cm = configMap('data:\n  <<: {a: "1"}\n  b: "2"\n  base: &base {x: "1"}\n  other:\n    <<: *base\n');
+    const r = run(['build', writeTree(tempDir(), { 'cm.yaml': cm })]);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).not.toContain('"<<"');
+    expect((pyyaml(r.stdout)[0] as { data: unknown }).data).toEqual({ a: '1', b: '2', base: { x: '1' }, other: { x: '1' } });
+  });
+
+  it('an LLSD whose spec merges a mapping in (block and flow) renders as if the keys were written out (block style, which the block reader hands to yaml)', () => {
+    const merged = quickstartText().replace('spec:\n  distribution:\n    name: starter\n', 'spec:\n  <<:\n    distribution:\n      name: starter\n');
+    expect(merged).toContain('  <<:\n');
+    const plain = run(['build', writeTree(tempDir(), { 'llsd.yaml': quickstartText() })]);
+    const r = run(['build', writeTree(tempDir(), { 'llsd.yaml': merged })]);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toBe(plain.stdout);
   });
 });
