@@ -4,6 +4,7 @@
 // described beyond its type: it is a secret.
 import type { FieldProblem } from '../lib/issues.js';
 import { isPlainObject } from '../lib/objects.js';
+import { Verbatim } from '../lib/exact-integer.js';
 
 /** How many bad values of one Secret are named; the rest are counted. */
 const MAX_NAMED = 20;
@@ -30,7 +31,16 @@ export function secretDataProblems(object: Record<string, unknown>): FieldProble
 }
 
 function messageFor(field: 'data' | 'stringData', value: unknown): string {
-  const type = Array.isArray(value) ? 'a list' : isPlainObject(value) ? 'a mapping' : typeof value === 'string' ? 'text' : `a ${typeof value}`;
+  // A number beyond 2^53 is held as written (a Verbatim), not as a JavaScript number.
+  const type = Array.isArray(value)
+    ? 'a list'
+    : value instanceof Verbatim || typeof value === 'number'
+      ? 'a number'
+      : isPlainObject(value)
+        ? 'a mapping'
+        : typeof value === 'string'
+          ? 'text'
+          : `a ${typeof value}`;
   if (field === 'data') {
     return typeof value === 'string'
       ? 'must be base64-encoded, and this value is not base64 (the API server refuses the Secret): encode it (`printf %s "$VALUE" | base64 -w0`), ' +

@@ -301,6 +301,8 @@ describe('a Secret the API server would refuse (new-user probe, issue 29 follow-
     ['data that is a number', 'data:\n  token: 123456\n', 'data.token', /must be base64-encoded text, not a number \(the API server refuses/],
     ['stringData that is a mapping', `stringData:\n  token: {value: ${SECRET}}\n`, 'stringData.token', /must be text, not a mapping \(the API server refuses/],
     ['stringData that is a list', `stringData:\n  token: [${SECRET}]\n`, 'stringData.token', /must be text, not a list \(the API server refuses/],
+    // Beyond 2^53 the number is held as written: it was named "a object".
+    ['stringData that is a number beyond 2^53', 'stringData:\n  token: 98765432123456789\n', 'stringData.token', /must be text, not a number \(the API/],
   ])('%s: an error at the field, nothing printed, the value never shown', (_name, body, field, message) => {
     for (const mode of ['build', 'validate']) {
       const dir = tempDir();
