@@ -146,7 +146,9 @@ export function buildProvider(
     return placeholder(name);
   };
   if (provider.settings) {
-    problems.push(...literalCredentials(provider.settings, [...provider.path, 'settings'], credentialKeysOf(resolved, keys), keys.credentialKey));
+    problems.push(
+      ...literalCredentials(provider.settings, [...provider.path, 'settings'], credentialKeysOf(resolved, keys), keys.credentialKey, resolved.fields.keys),
+    );
     for (const [key, value] of Object.entries(settingsWithSecrets(provider.settings, [...provider.path, 'settings'], [], secret))) {
       write(key, value, [...provider.path, 'settings', key]);
     }
@@ -216,6 +218,7 @@ function literalCredentials(
   path: Array<string | number>,
   secretKeys: Set<string>,
   credentialKey: string | null,
+  configKeys: readonly string[],
 ): FieldProblem[] {
   const problems: FieldProblem[] = [];
   const walk = (value: unknown, at: Array<string | number>): void => {
@@ -225,9 +228,10 @@ function literalCredentials(
     if (!isPlainObject(value) || isSecretLeaf(value)) return;
     const topLevel = at.length === path.length;
     for (const [key, child] of Object.entries(value)) {
-      if (isCredentialKey(key, secretKeys) && isLiteral(child))
-        problems.push({ path: [...at, key], message: literalCredentialMessage(key, topLevel, key === credentialKey) });
-      else walk(child, [...at, key]);
+      if (isCredentialKey(key, secretKeys) && isLiteral(child)) {
+        const unknownInstead = configKeys.includes(key) ? undefined : credentialKey;
+        problems.push({ path: [...at, key], message: literalCredentialMessage(key, topLevel, key === credentialKey, unknownInstead) });
+      } else walk(child, [...at, key]);
     }
   };
   walk(settings, path);
@@ -253,13 +257,19 @@ function isCredentialKey(key: string, secretKeys: Set<string>): boolean {
 const isLiteral = (value: unknown): boolean =>
   (typeof value === 'string' && value !== '' && !/^\$\{env\.[A-Z0-9_]+(?::=)?\}$/.test(value)) || typeof value === 'number';
 
-function literalCredentialMessage(key: string, topLevel: boolean, isApiKey: boolean): string {
+/**
+ * `unknownInstead`: the provider's credential key, when `key` is no setting of the provider (a new
+ * user wrote `apikey` for vLLM, whose key is `api_token`; `secretRefs: {apikey: …}` was refused next).
+ */
+function literalCredentialMessage(key: string, topLevel: boolean, isApiKey: boolean, unknownInstead?: string | null): string {
   const ref = '{name: <secret>, key: <key>}';
   const instead = !topLevel
     ? `write \`{secretKeyRef: ${ref}}\` in its place`
     : isApiKey
       ? `remove it from \`settings\` and write \`apiKey: ${ref}\` (or \`secretRefs: {${key}: ${ref}}\`)`
-      : `remove it from \`settings\` and write \`secretRefs: {${key}: ${ref}}\``;
+      : unknownInstead
+        ? `remove it from \`settings\` (${clip(key)} is no setting of this provider, whose credential is ${clip(unknownInstead)}) and write \`apiKey: ${ref}\``
+        : `remove it from \`settings\` and write \`secretRefs: {${key}: ${ref}}\``;
   return `must reference a Secret, not hold the value: ${key} is a credential, and a value written here would end up in the ConfigMap; ${instead}`;
 }
 

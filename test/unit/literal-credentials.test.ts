@@ -33,12 +33,21 @@ describe('literal credentials in provider settings', () => {
     );
   });
 
-  it('a password that is not the credential key names `secretRefs` only; a number is a value too', () => {
+  it('a credential setting that is not the credential key names `secretRefs` only; a number is a value too', () => {
     expectOneError(
-      'inference: {provider: openai, settings: {password: 123456}}',
-      'spec.providers.inference.settings.password',
-      /password is a credential.*; remove it from `settings` and write `secretRefs: \{password: \{name: <secret>, key: <key>\}\}`$/,
+      'vectorIo: {provider: oci, settings: {ewallet_password: 123456}}',
+      'spec.providers.vectorIo.settings.ewallet_password',
+      /ewallet_password is a credential.*; remove it from `settings` and write `secretRefs: \{ewallet_password: \{name: <secret>, key: <key>\}\}`$/,
     );
+  });
+
+  it('a credential-named key that is no setting of the provider names its credential and `apiKey` (secretRefs with that key was refused next)', () => {
+    expectOneError(
+      `inference: {provider: vllm, endpoint: "http://vllm:8000/v1", settings: {apikey: ${SECRET}}}`,
+      'spec.providers.inference.settings.apikey',
+      /apikey is a credential.*; remove it from `settings` \(apikey is no setting of this provider, whose credential is api_token\) and write `apiKey: \{name/,
+    );
+    expectOneError('inference: {provider: openai, settings: {password: 123456}}', 'spec.providers.inference.settings.password', /whose credential is api_key/);
   });
 
   it('a nested credential names `secretKeyRef` in its place', () => {
