@@ -438,10 +438,18 @@ function answerReview(body: Buffer, hold: (bytes: number) => boolean, response: 
       log(`llsd-render webhook: 400: ${answer.message}`);
       return reply(response, 400, `${answer.message}\n`);
     }
+    let text: string;
+    try {
+      text = exactJson(answer.review);
+    } catch (error) {
+      // A bug too (a value the conversion should have refused at its field): a 500, never a crash.
+      log(`llsd-render webhook: 500: internal error: ${(error as Error).message}`);
+      return reply(response, 500, `internal error: ${(error as Error).message}\n`);
+    }
     const result = (answer.review.response as { result: { status: string; message?: string } }).result;
     if (result.status !== 'Success') log(`llsd-render webhook: conversion failed: ${result.message ?? ''}`);
     else if (result.message !== undefined) log(`llsd-render webhook: converted with a ${result.message}`);
-    reply(response, 200, exactJson(answer.review), { 'content-type': 'application/json' });
+    reply(response, 200, text, { 'content-type': 'application/json' });
   };
   slice();
 }

@@ -467,6 +467,13 @@ function takeConversionData(metadata: Plain, d: Direction): { annotations: Plain
   if (data.apiVersion !== d.to) {
     return { problem: { path, message: `holds fields of ${data.apiVersion}, but this object is converted from ${d.from} to ${d.to}; ${fix}` } };
   }
+  // A record is JSON in a string: the check of the object's own numbers never saw it (`1E400` in a
+  // hand-edited record crashed the webhook as it wrote the converted object).
+  const unheld = nonFiniteNumber(data, []);
+  if (unheld) {
+    const what = unheld.message.replace(/^must be a finite number: it /, '');
+    return { problem: { path, message: `holds at \`${formatFieldPath(unheld.path)}\` a number that ${what}; ${fix}` } };
+  }
   return { annotations: Object.keys(rest).length === 0 ? undefined : rest, data };
 }
 

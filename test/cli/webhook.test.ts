@@ -111,6 +111,19 @@ describe('webhook: the real HTTPS server', () => {
     expect(server.stderr()).toContain(`llsd-render webhook: converted with a ${warning}\n`);
   });
 
+  it('a conversion record holding 1E400 fails the conversion at the annotation; the server lives on (an attacker: it crashed with a stack trace)', async () => {
+    // JSON in a string: the check of the object's own numbers never saw it, and writing the answer threw.
+    const record = '{"apiVersion":"llamastack.io/v1alpha1","spec":{"server":{"containerSpec":{"name":1E400}}}}';
+    const object = { ...current, metadata: { name: 'inf', namespace: 'ai', annotations: { [CONVERSION_DATA]: record } } };
+    const r = await call(server.port, certificate.ca, 'POST', '/convert', review('uid-inf', 'llamastack.io/v1alpha1', [object]));
+    expect(r.status).toBe(200);
+    const result = JSON.parse(r.body).response.result as { status: string; message: string };
+    expect(result.status).toBe('Failure');
+    expect(result.message).toContain(`metadata.annotations["${CONVERSION_DATA}"]: holds at \`spec.server.containerSpec.name\` a number that is infinite`);
+    expect(server.stderr()).not.toMatch(/\n\s+at /);
+    expect((await call(server.port, certificate.ca, 'GET', '/healthz')).status).toBe(200);
+  });
+
   it('a conversion that fails answers 200 with result Failure and a message, no stack trace', async () => {
     const broken = { ...legacy, metadata: { name: 'broken', namespace: 'ai', annotations: { [CONVERSION_DATA]: '{"apiVersion":"llamastack.io/v1alpha1"}' } } };
     const r = await call(server.port, certificate.ca, 'POST', '/convert', review('uid-fail', 'llamastack.io/v1alpha2', [broken]));
