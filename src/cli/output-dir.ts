@@ -29,7 +29,7 @@ import {
   writeSync,
 } from 'node:fs';
 import { constants } from 'node:os';
-import { dirname, isAbsolute, join, normalize, resolve, sep } from 'node:path';
+import { dirname, isAbsolute, join, normalize, relative, resolve, sep } from 'node:path';
 import type { Result } from '../krm/result.js';
 import { cannotRead, findYamlFiles, manifestHeader, manifestName, outputMarker } from './files.js';
 
@@ -234,6 +234,16 @@ function planOutput(dir: string, files: readonly OutputFile[], inputs: readonly 
   const earlier = listed.exists ? [...listed.names].map((name) => join(dir, name)) : dirStat ? findYamlFiles([dir]).files : [];
   // Only a file that still carries the marker is removed: one a user put in its place stays.
   const stale = earlier.filter((path) => !written.has(path) && isOurs(path));
+  // Nor is one removed through a link, as none is written through one: it would be a file outside
+  // DIR (an attacker: `out/a -> ../outside` lost outside/quickstart.yaml).
+  for (const path of stale) {
+    const blocked = blockedParent(dir, relative(dir, path).split(sep).join('/'), parents);
+    if (blocked) {
+      const message = `is a symbolic link or a file where llsd-render removes a file it wrote (it would remove it wherever the link leads): ${moveAway}`;
+      problems.push(problem(blocked, message));
+    }
+  }
+  if (problems.length > 0) return { problems };
   return { targets, stale, manifestExists: listed.exists };
 }
 

@@ -2,7 +2,7 @@
 // a file it did not write, and on any error or signal DIR holds the complete old set or the
 // complete new set, with no temporary files (issue 15, "Data loss and half-written output").
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, watch, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, watch, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { bundlePath, expectNoCrash, lazy, quickstartText, readFixture, requireBundle, run, stderrLines, tempDir, writeTree, type RunResult } from './run.js';
@@ -178,6 +178,28 @@ describe('build -o DIR never replaces a file it did not write', () => {
         'move it away, or choose another -o DIR',
     ]);
     expect(readFileSync(join(root, 'elsewhere/quickstart.yaml'), 'utf8')).toBe('PRECIOUS\n');
+  });
+
+  it('a stale file behind a namespace directory replaced by a link (attacker probe): exit 1 naming the link, the file it leads to kept', () => {
+    // Writing through such a link was refused; removing through it was not, and a generated file outside DIR was lost.
+    const root = tempDir();
+    writeTree(root, { 'in/llsd.yaml': quickstartText() });
+    expect(run(['build', '-o', 'out', 'in'], { cwd: root }).status).toBe(0);
+    mkdirSync(join(root, 'outside'));
+    renameSync(join(root, 'out/llama/quickstart.yaml'), join(root, 'outside/quickstart.yaml'));
+    rmSync(join(root, 'out/llama'), { recursive: true });
+    symlinkSync('../outside', join(root, 'out/llama'));
+    // The LLSD moves to another namespace: llama/quickstart.yaml is stale.
+    writeTree(root, { 'in/llsd.yaml': quickstartText().replace('namespace: llama', 'namespace: other') });
+    const r = run(['build', '-o', 'out', 'in'], { cwd: root });
+    expectNoCrash(r);
+    expect(r.status).toBe(1);
+    expect(stderrLines(r).filter((l) => !l.includes(': warning: '))).toEqual([
+      'out/llama: is a symbolic link or a file where llsd-render removes a file it wrote (it would remove it wherever the link leads): ' +
+        'move it away, or choose another -o DIR',
+    ]);
+    expect(existsSync(join(root, 'outside/quickstart.yaml'))).toBe(true);
+    expect(existsSync(join(root, 'out/other'))).toBe(false);
   });
 
   it('a DIR written by a version without the list: files with the marker line are replaced, and stale ones removed', () => {
