@@ -3,10 +3,13 @@
 // user wrote it (`0755`, `0x1F`, `1e3`, `+5`, `.5`), read from the field's line, and only when
 // that text reads as the same value (else the hint stays as it was). Numbers and booleans only:
 // never a Secret's value (a Secret's data is never checked for type here).
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { parse } from 'yaml';
 import { quoteItHint } from '../lib/issues.js';
 import type { Result } from '../krm/result.js';
+
+/** The most a file is read again for its lines: the input limit. */
+const maxReread = 32 * 1024 * 1024;
 
 /** `results` with each "quote it" hint quoting the text as written, where the file shows it. */
 export function quotedAsWritten(results: readonly Result[]): Result[] {
@@ -15,7 +18,9 @@ export function quotedAsWritten(results: readonly Result[]): Result[] {
     if (!lines.has(file)) {
       let text: string | undefined;
       try {
-        text = readFileSync(file, 'utf8');
+        // A regular file only: the input may have been a pipe (a FIFO re-read blocked forever).
+        const stat = statSync(file);
+        text = stat.isFile() && stat.size <= maxReread ? readFileSync(file, 'utf8') : undefined;
       } catch {
         text = undefined;
       }
@@ -54,7 +59,8 @@ function valueText(line: string, key: string): string | undefined {
 /** Does `text`, read as YAML, give the value the hint quoted? */
 function readsAs(text: string, shown: string): boolean {
   try {
-    const value: unknown = parse(text);
+    // Silent: a tag it cannot resolve printed a YAMLWarning on stderr.
+    const value: unknown = parse(text, { logLevel: 'silent' });
     return (typeof value === 'number' || typeof value === 'boolean') && String(value) === shown;
   } catch {
     return false;

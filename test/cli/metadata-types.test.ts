@@ -1,10 +1,11 @@
 // Metadata that is not text (issue 29, M1): `metadata.namespace: {a: b}` printed
 // "[object Object]/chat" in every mode. It is refused at its field, in the LLSD, the OGXServer and an
 // object passed through, and no message, resourceRef or name shows "[object Object]".
+import { spawn, spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { expectNoCrash, parseResourceList, quickstartText, resourceList, run, tempDir } from './run.js';
+import { expectNoCrash, parseResourceList, quickstartText, requireBundle, resourceList, run, tempDir } from './run.js';
 
 const ogx = 'apiVersion: ogx.io/v1beta1\nkind: OGXServer\nmetadata:\n  name: chat\n  namespace: ai\nspec:\n  distribution:\n    name: starter\n';
 const configMap = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: chat\n  namespace: ai\ndata: {x: y}\n';
@@ -100,5 +101,32 @@ describe('metadata that is not text is refused at the field, never printed as [o
     const r = run(['build', dir]);
     expect(r.status).toBe(1);
     expect(r.stderr).toContain('looks like an llsd-render object but lacks a string `apiVersion`, `kind` or `metadata.name`');
+  });
+});
+
+describe('the "quote it" hint reads the line as written only from a regular file (an attacker probe)', () => {
+  const cm = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n  namespace: a\n  labels: {v: !!int 12}\ndata: {a: b}\n';
+
+  it('a tag the hint cannot resolve prints no YAMLWarning', () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'cm.yaml'), cm);
+    const r = run(['validate', join(dir, 'cm.yaml')]);
+    expectNoCrash(r);
+    expect(r.stderr).toContain('metadata.labels.v: must be a string, not an integer; quote it: "12"');
+    expect(r.stderr).not.toContain('YAMLWarning');
+  });
+
+  it('a named pipe given as PATH: the hint does not read it again (it blocked forever)', () => {
+    const dir = tempDir();
+    const fifo = join(dir, 'cm.yaml');
+    const made = spawnSync('mkfifo', [fifo]);
+    expect(made.status, 'mkfifo (coreutils) is needed for this test').toBe(0);
+    // The writer gives the text once; a second read would wait for a writer that never comes.
+    const writer = spawn('sh', ['-c', `printf '%s' "$0" > "$1"`, cm, fifo]);
+    const r = spawnSync(process.execPath, [requireBundle(), 'validate', fifo], { encoding: 'utf8', timeout: 20_000 });
+    writer.kill();
+    expect(r.signal, 'validate ended by itself').toBe(null);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain('metadata.labels.v: must be a string, not an integer; quote it: "12"');
   });
 });
