@@ -132,7 +132,10 @@ export const isQuotable = (value: string): boolean => value.length <= 100 && !/[
 
 /** A name as a YAML plain scalar when it is one, else in double quotes. */
 const plain = (value: string): string =>
-  /^[A-Za-z0-9][A-Za-z0-9._/-]*$/.test(value) && !/^(?:true|false|null|yes|no|on|off|y|n)$/i.test(value) ? value : quote(value);
+  /^[A-Za-z0-9][A-Za-z0-9._/-]*$/.test(value) && !/^(?:true|false|null|yes|no|on|off|y|n)$/i.test(value) && !readsAsNumber(value) ? value : quote(value);
+
+/** Text YAML would read as a number (`123`, `1.5`, `0x1F`, `1e3`, `0o17`): written plain in a hint, it was refused next as one. */
+const readsAsNumber = (value: string): boolean => /^[-+]?(?:[0-9][0-9_]*(?:\.[0-9_]*)?(?:[eE][-+]?[0-9]+)?|0x[0-9a-fA-F_]+|0o[0-7_]+|0b[01_]+)$/.test(value);
 
 /** The one required string field of an object (`name` of a model), when it has exactly one; else its `name`, when it requires none. */
 export function singleRequired(node: JsonSchema): string | undefined {

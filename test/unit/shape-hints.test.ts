@@ -42,6 +42,13 @@ describe('an LLSD field of the wrong shape says what to write', () => {
       'must be a list, not a string: write `models: [gpt-4o-mini]`, a list of names or of mappings such as `{name: <name>, …}`',
     ],
     ['resources: {tools: websearch}', 'spec.resources.tools', 'must be a list, not a string: write `tools: [websearch]`'],
+    // Text YAML reads as a number is quoted in the example (an attacker: `[123]` was refused next as an integer).
+    [
+      'resources: {models: "123"}',
+      'spec.resources.models',
+      'must be a list, not a string: write `models: ["123"]`, a list of names or of mappings such as `{name: <name>, …}`',
+    ],
+    ['disabled: "0x1F"', 'spec.disabled', 'must be a list, not a string: write `disabled: ["0x1F"]`'],
     ['disabled: safety', 'spec.disabled', 'must be a list, not a string: write `disabled: [safety]`'],
     ['providers: {inference: vllm}', 'spec.providers.inference', 'must be a mapping or a list, not a string: write `inference: {provider: "vllm"}`'],
     ['distribution: starter', 'spec.distribution', 'must be a mapping, not a string: write `distribution: {name: "starter"}`'],
