@@ -704,8 +704,10 @@ function duplicateKey(key: NodeProblem, text: string, lines: LineCounter, stream
   }
   if (stream && key.path.length === 3 && key.path[0] === 'items' && typeof key.path[1] === 'number') {
     return {
-      message: `the key ${named}appears twice in one item of \`items\`: a \`- \` is probably missing before this line, between two objects; start ` +
-        `the second object with \`- \`, indented as the first. If it is one object, keep only one ${named || 'such key '}`.trimEnd(),
+      // kpt and kustomize build `items` from the user's files: there, the missing line is a `---` (a new user under kpt was told to add a `- `).
+      message: `the key ${named}appears twice in one item of \`items\`: if kpt or kustomize read the item from your files, a \`---\` line is ` +
+        `probably missing between two objects in that file (add it on a line of its own); in a ResourceList written by hand, a \`- \` before this ` +
+        `line (start the second object with \`- \`, indented as the first). If it is one object, keep only one ${named || 'such key '}`.trimEnd(),
       line,
     };
   }

@@ -465,9 +465,19 @@ describe('two documents without `---` between them (issue 29, new user)', () => 
   it('build and KRM: one error, at the second object\'s first line, saying that a `---` is probably missing', () => {
     const build = run(['build', writeTree(tempDir(), { 'llsd.yaml': text })]);
     expectOneError(build, 'build', new RegExp(`llsd\\.yaml:${second}: not valid YAML: ${hint.source}`));
-    // In a ResourceList, the second object ran into the first item: a `- ` is missing.
+    // In a ResourceList, the second object ran into the first item: the hint says both causes.
     const krm = run([], { input: resourceList([text]) });
-    expectOneError(krm, 'krm', /the key "apiVersion" appears twice in one item of `items`: a `- ` is probably missing before this line, between two objects/);
+    expectOneError(krm, 'krm', /the key "apiVersion" appears twice in one item of `items`: if kpt or kustomize read the item from your files, a `---` line/);
+    expect(krm.stderr).toContain('in a ResourceList written by hand, a `- ` before this line');
+  });
+
+  it('under real kpt (which hands the file over as one item): the hint names the `---` (a new user was told to add a `- `)', () => {
+    const kpt = requireTool('kpt');
+    const dir = writeTree(tempDir(), { 'Kptfile': 'apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: pkg\n', 'llsd.yaml': text });
+    const r = spawnSync(kpt, ['fn', 'eval', dir, '--exec', `${process.execPath} ${requireBundle()}`], { encoding: 'utf8' });
+    expect(r.status).not.toBe(0);
+    expect(r.stderr).toMatch(/a `---` line is probably missing between two objects in that file/);
+    expect(readFileSync(join(dir, 'llsd.yaml'), 'utf8')).toBe(text);
   });
 });
 
