@@ -79,11 +79,13 @@ export function webhookLimits(env: Env): { ok: true; limits: WebhookLimits } | {
     const value = text === undefined || text === '' ? v.fallback : Number(text);
     // Node's timers and sizes are whole milliseconds and bytes, and its timers 32-bit.
     const scaled = Math.round(value * v.scale);
-    if (!Number.isFinite(value) || scaled < 1 || scaled > maxScaled) {
+    // A count is whole: `1.5` connections was taken as 2.
+    const whole = v.scale === 1;
+    if (!Number.isFinite(value) || scaled < 1 || scaled > maxScaled || (whole && !Number.isInteger(value))) {
       const most = Math.floor(maxScaled / v.scale);
       return {
         ok: false,
-        message: `${v.name} must be a number of ${v.unit} above 0 and at most ${most} (default ${v.fallback}), not ` +
+        message: `${v.name} must be ${whole ? 'a whole' : 'a'} number of ${v.unit} above 0 and at most ${most} (default ${v.fallback}), not ` +
           `${JSON.stringify((text ?? '').slice(0, 40))}`,
       };
     }

@@ -479,6 +479,11 @@ describe('webhook: start-up errors', () => {
         { LLSD_RENDER_WEBHOOK_MAX_INFLIGHT_MB: '1e9' },
         'LLSD_RENDER_WEBHOOK_MAX_INFLIGHT_MB must be a number of MiB above 0 and at most 2047 (default 32), not "1e9"',
       ],
+      // A count is whole (an attacker: 1.5 was taken as 2).
+      [
+        { LLSD_RENDER_WEBHOOK_MAX_CONNECTIONS: '1.5' },
+        'LLSD_RENDER_WEBHOOK_MAX_CONNECTIONS must be a whole number of connections above 0 and at most 2147483647 (default 256), not "1.5"',
+      ],
       [
         { LLSD_RENDER_WEBHOOK_MAX_BODY_MB: '8', LLSD_RENDER_WEBHOOK_MAX_INFLIGHT_MB: '4' },
         'LLSD_RENDER_WEBHOOK_MAX_BODY_MB must not be larger than LLSD_RENDER_WEBHOOK_MAX_INFLIGHT_MB, or no body of the largest size is ever read',
