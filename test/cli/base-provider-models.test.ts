@@ -69,6 +69,13 @@ describe('a model on a base provider that an env var switches on', () => {
     );
   });
 
+  it('starter, OLLAMA_URL set to "": said to be empty, not unset (it is set where the message told to set it)', () => {
+    const r = build(starter('  workload:\n    overrides:\n      env:\n        - {name: OLLAMA_URL, value: ""}\n'));
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain('which is off in this pod: OLLAMA_URL switches it on, and it is set to an empty value;');
+    expect(r.stderr).toContain('give OLLAMA_URL a value, or name another provider');
+  });
+
   it('rh, VLLM_URL set: the model is registered with vllm-inference', () => {
     const r = build(rh('        - {name: VLLM_URL, value: "http://vllm.ai.svc:8000/v1"}\n'));
     expect(r.status, r.stderr).toBe(0);

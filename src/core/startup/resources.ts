@@ -70,9 +70,13 @@ function referenceProblems(ctx: RuleContext, api: string, raw: unknown, path: Pa
     const near = closest(ref.id, ids);
     const switchedOff = switchOf(ctx, api, ref.id);
     if (switchedOff !== undefined) {
+      // Set to nothing (`value: ""`, an optional key a ConfigMap lacks) is off too: "set it" was no help where it is set.
+      const empty = ctx.env.has(switchedOff) && ctx.env.value(switchedOff) === '';
+      const state = empty ? 'it is set to an empty value' : 'it is unset';
+      const fix = empty ? `give ${clip(switchedOff)} a value` : howToSet(switchedOff);
       const message =
-        `names the ${clip(api)} provider ${quote(ref.id)}, which is off in this pod: ${clip(switchedOff)} switches it on, and it is unset; the server stops ` +
-        `at startup ("Provider not found")${conditional ? ' once this entry is registered' : ''}: ${howToSet(switchedOff)}, or name another provider`;
+        `names the ${clip(api)} provider ${quote(ref.id)}, which is off in this pod: ${clip(switchedOff)} switches it on, and ${state}; the server stops ` +
+        `at startup ("Provider not found")${conditional ? ' once this entry is registered' : ''}: ${fix}, or name another provider`;
       return [problem(conditional ? 'warning' : 'error', path, rule, message, 'env-conditional')];
     }
     const state = ctx.providers.some((p) => p.api === api && p.entry.provider_id === ref.id) ? 'enabled' : 'configured';
