@@ -6,6 +6,7 @@
 //   so every consumer reads it exactly as it did before us.
 // - Strings we write are quoted whenever a YAML 1.1 reader (PyYAML in llama-stack, go-yaml v2 in
 //   parts of Kubernetes) or a YAML 1.2 reader would take the plain form for another type.
+import { duplicateKey, quotedKey } from './duplicate-key.js';
 import { exactInteger, Verbatim } from '../lib/exact-integer.js';
 import { emitPlainYaml, escapeScalarForReaders } from './emit.js';
 import { explainSyntaxErrors, plainYamlMessage, withinCauses, type YamlError } from './yaml-syntax.js';
@@ -611,10 +612,6 @@ function describeError(error: YamlError): string {
   return plainYamlMessage(error);
 }
 
-/** A key as text in a message: at most ~100 characters of it, control characters escaped (the key may be long, or forge lines). */
-function quotedKey(name: string): string {
-  return JSON.stringify(name.length > 100 ? `${name.slice(0, 97)}...` : name);
-}
 
 /** `stream`: the text may hold several documents (a `---` may be missing between two). */
 function nodeProblem(problem: NodeProblem, text: string, lines: LineCounter, stream: boolean): YamlProblem {
@@ -684,32 +681,4 @@ function tagOffset(text: string, offset: number): number {
   const before = text.slice(lineStart, offset);
   const tag = /!\S*\s*$/.exec(before);
   return tag ? lineStart + tag.index : offset;
-}
-
-function duplicateKey(key: NodeProblem, text: string, lines: LineCounter, stream: boolean): YamlProblem {
-  // An empty key is placed before the blanks and comments ahead of its `:`; the `:` is what the user sees.
-  const offset = key.end > key.offset ? key.offset : key.offset + (/^(?:\s|#.*)*/.exec(text.slice(key.offset, key.offset + 1000))?.[0].length ?? 0);
-  // Named as written, so the user finds it (an empty key has no name).
-  const end = text.indexOf('\n', offset);
-  const name = key.end > key.offset ? /^\s*(?:-\s+)?("[^"]*"|'[^']*'|[^:#]+?)\s*:/.exec(text.slice(offset, end === -1 ? undefined : end))?.[1] : undefined;
-  const named = name ? `${quotedKey(name.replace(/^["']|["']$/g, ''))} ` : '';
-  const { line } = lines.linePos(offset);
-  if (stream && key.path.length === 1) {
-    // At the top of a document (`apiVersion`, `kind`): "keep only one" would merge two objects into one.
-    return {
-      message: `the key ${named}appears twice at the top of this document: a \`---\` line is probably missing before this line, between two ` +
-        `documents (objects); add \`---\` on a line of its own above it. If it is one object, keep only one ${named || 'such key '}`.trimEnd(),
-      line,
-    };
-  }
-  if (stream && key.path.length === 3 && key.path[0] === 'items' && typeof key.path[1] === 'number') {
-    return {
-      // kpt and kustomize build `items` from the user's files: there, the missing line is a `---` (a new user under kpt was told to add a `- `).
-      message: `the key ${named}appears twice in one item of \`items\`: if kpt or kustomize read the item from your files, a \`---\` line is ` +
-        `probably missing between two objects in that file (add it on a line of its own); in a ResourceList written by hand, a \`- \` before this ` +
-        `line (start the second object with \`- \`, indented as the first). If it is one object, keep only one ${named || 'such key '}`.trimEnd(),
-      line,
-    };
-  }
-  return { message: `the key ${named}appears twice in one mapping; keep only one`, line };
 }
