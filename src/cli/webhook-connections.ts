@@ -2,15 +2,16 @@
 // the limit as it opens: a client that opened that many and sent nothing held every slot until the
 // handshake timeout, and `/healthz` (the kubelet's probe) was refused meanwhile. Here a connection
 // past the limit takes the place of the oldest one that is serving no request (still in its TLS
-// handshake, sending its headers, or idle between requests); only when every connection is serving
-// a request is the new one closed.
+// handshake, sending its headers or its body, or idle between requests); only when every
+// connection is serving a request (converting a whole body, or writing its answer) is the new one
+// closed.
 import type { Server } from 'node:https';
 import type { Socket } from 'node:net';
 
 export interface ConnectionLimit {
   /** Applies the limit to the connections `server` accepts. */
   watch: (server: Server) => void;
-  /** Marks `socket` (a request's TLS socket) as serving a request until `done` runs. */
+  /** Marks `socket` (a request's TLS socket) as serving a request until the function it returns runs. */
   serving: (socket: Socket) => () => void;
 }
 

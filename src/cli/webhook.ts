@@ -253,7 +253,6 @@ function recordRequestStarts(socket: Socket, starts: WeakMap<Socket, number>): v
 }
 
 function handle(request: IncomingMessage, response: ServerResponse, context: Context): void {
-  response.once('close', context.connections.serving(request.socket));
   enforceDeadline(request, response, context);
   const path = (request.url ?? '/').split('?')[0];
   if (path === '/healthz') {
@@ -262,7 +261,12 @@ function handle(request: IncomingMessage, response: ServerResponse, context: Con
   }
   if (path !== '/convert' && path !== '/') return reply(response, 404, `no such path "${path}": POST ConversionReviews to /convert\n`);
   if (request.method !== 'POST') return reply(response, 405, 'POST a ConversionReview\n', { allow: 'POST' });
-  readBody(request, response, context, (body, hold) => answerReview(body, hold, response, context));
+  readBody(request, response, context, (body, hold) => {
+    // Serving from the whole body on: a connection still sending its headers or body may be closed
+    // for a new one (an attacker held every slot with chunked POSTs that sent no body).
+    response.once('close', context.connections.serving(request.socket));
+    answerReview(body, hold, response, context);
+  });
 }
 
 /**

@@ -13,6 +13,7 @@ import {
   peakRssMiB,
   requestHead,
   review,
+  reviewOfSize,
   sleep,
   startServer,
   stopServer,
@@ -233,23 +234,53 @@ describe('webhook: what a body may cost (issue 29, W1)', () => {
     }
   }, 60_000);
 
-  it('when every connection serves a request, a new one is closed as it opens, with a log line; the server goes on', async () => {
+  it('connections trickling a request (chunked POSTs that send no body) are not serving one: they make room too', async () => {
+    // An attacker held every slot for the 30 s request timeout with such requests, reconnecting when cut.
     const fresh = await startServer(certificate.cert, certificate.key, { LLSD_RENDER_WEBHOOK_MAX_CONNECTIONS: '5' });
-    const busy: Array<Awaited<ReturnType<typeof openTls>>> = [];
+    const trickling: Array<Awaited<ReturnType<typeof openTls>>> = [];
     try {
-      // Five requests whose bodies are on their way: each is being served.
       for (let i = 0; i < 5; i++) {
         const socket = await openTls(fresh.port, certificate.ca);
-        socket.write(requestHead(1000) + '{');
-        busy.push(socket);
+        socket.on('error', () => {});
+        socket.write('POST /convert HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n\r\n');
+        trickling.push(socket);
       }
       await sleep(300);
+      expect((await call(fresh.port, certificate.ca, 'GET', '/healthz')).status).toBe(200);
+    } finally {
+      for (const s of trickling) s.destroy();
+      await stopServer(fresh);
+    }
+  }, 60_000);
+
+  it('when every connection serves a request, a new one is closed as it opens, with a log line; no request being served is cut', async () => {
+    // Two whole reviews whose 15 MB answers their clients do not read: each is served until the
+    // (long) request timeout, however slow the machine is to get there.
+    const fresh = await startServer(certificate.cert, certificate.key, {
+      LLSD_RENDER_WEBHOOK_MAX_CONNECTIONS: '2',
+      LLSD_RENDER_WEBHOOK_REQUEST_TIMEOUT: '300',
+    });
+    const busy: Array<Awaited<ReturnType<typeof openTls>>> = [];
+    try {
+      for (let i = 0; i < 2; i++) {
+        const socket = await openTls(fresh.port, certificate.ca);
+        socket.on('error', () => {});
+        socket.pause();
+        const body = reviewOfSize(`uid-busy-${i}`, 15_000_000);
+        socket.write(requestHead(Buffer.byteLength(body)) + body);
+        busy.push(socket);
+      }
+      const refusal =
+        'llsd-render webhook: 2 connections are open (LLSD_RENDER_WEBHOOK_MAX_CONNECTIONS): every one is serving a request, so a new one was closed';
+      // Both are served once the server writes their answers (bytes wait in each paused socket); a
+      // probe before that would take the place of one still sending its body.
+      const waited = Date.now();
+      while (busy.some((s) => s.readableLength === 0) && Date.now() - waited < 60_000) await sleep(100);
+      expect(busy.map((s) => s.readableLength > 0)).toEqual([true, true]);
       await expect(call(fresh.port, certificate.ca, 'GET', '/healthz')).rejects.toThrow();
-      expect(busy.filter((s) => !s.destroyed).length, 'no request being served was cut').toBe(5);
       await sleep(100);
-      expect(fresh.stderr()).toContain(
-        'llsd-render webhook: 5 connections are open (LLSD_RENDER_WEBHOOK_MAX_CONNECTIONS): every one is serving a request, so a new one was closed',
-      );
+      expect(fresh.stderr()).toContain(refusal);
+      expect(busy.filter((s) => !s.destroyed).length, 'no request being served was cut').toBe(2);
       for (const s of busy) s.destroy();
       await sleep(300);
       expect((await call(fresh.port, certificate.ca, 'GET', '/healthz')).status).toBe(200);
@@ -257,7 +288,7 @@ describe('webhook: what a body may cost (issue 29, W1)', () => {
       for (const s of busy) s.destroy();
       await stopServer(fresh);
     }
-  }, 60_000);
+  }, 120_000);
 
   it('/healthz is answered within a fraction of the time a review of 5,000 LLSDs takes to convert', async () => {
     // 5,000 such LLSDs (their values and keys) are about the most one body may hold.
