@@ -4,7 +4,7 @@
 // and list field of the schema, walked, given the wrong shape, must answer with an example.
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import type { JsonSchema } from '../../src/core/crd.js';
+import { shapedFields, specWith } from './schema-walk.js';
 import type { KrmObject } from '../../src/krm/item.js';
 import { ogxJsonSchemaOfSpec } from '../../src/ogx/json-schema.js';
 import { parseOgxServer } from '../../src/ogx/ogxserver.js';
@@ -153,31 +153,6 @@ describe('an LlamaStackDistribution field name in an OGXServer: did you mean the
 
 // ---- every object and list field of the schema, given the wrong shape ----
 
-type Step = string | number;
-/** Every object (with fields) and list of the spec, as a path; Kubernetes types and map values are not entered. */
-function shapedFields(node: JsonSchema, path: Step[], out: Array<{ path: Step[]; kind: 'object' | 'array' }>): typeof out {
-  const kubernetes = /\(Kubernetes /.test(node.description ?? '');
-  if (node.type === 'array' && typeof node.items === 'object' && !Array.isArray(node.items)) {
-    out.push({ path, kind: 'array' });
-    if (!kubernetes) shapedFields(node.items, [...path, 0], out);
-  } else if (node.type === 'object' && node.properties) {
-    if (path.length > 0) out.push({ path, kind: 'object' });
-    if (!kubernetes) for (const [key, child] of Object.entries(node.properties)) if (typeof child === 'object') shapedFields(child, [...path, key], out);
-  }
-  return out;
-}
-
-/** A spec with `value` at `path`, the objects and lists on the way created. */
-function specWith(path: Step[], value: unknown): Record<string, unknown> {
-  const spec: Record<string, unknown> = { distribution: { name: 'starter' } };
-  let at: Record<string | number, unknown> = spec;
-  path.forEach((step, i) => {
-    const next = path[i + 1];
-    if (i === path.length - 1) at[step] = value;
-    else at = (at[step] ??= typeof next === 'number' ? [] : {}) as Record<string | number, unknown>;
-  });
-  return spec;
-}
 
 describe('every object and list field of the OGXServer schema', () => {
   const fields = shapedFields(ogxJsonSchemaOfSpec(), [], []).filter((f) => f.path[0] !== 'distribution' || f.path.length > 1);
