@@ -276,3 +276,23 @@ function dedupe(problems: FieldProblem[]): FieldProblem[] {
     return true;
   });
 }
+
+/** The unknown-field issues, those inside a union's options too (`providers.inference` is one provider or a list), with paths from the top. */
+export function unknownKeyIssues(issues: readonly Issue[], base: PropertyKey[]): Issue[] {
+  return issues.flatMap((issue): Issue[] => {
+    const path = [...base, ...issue.path];
+    if (issue.code === 'unrecognized_keys') return [{ ...issue, path }];
+    if (issue.code !== 'invalid_union') return [];
+    // A key is unknown to the union when every option of the value's shape calls it unknown (another may know it).
+    const options = issue.errors.filter((option) => !option.some((i) => i.code === 'invalid_type' && i.path.length === 0));
+    const found = options.map((option) => unknownKeyIssues(option, path));
+    const name = (i: Issue, key: string): string => JSON.stringify([...i.path.map(String), key]);
+    const everywhere = (i: Issue, key: string): boolean =>
+      found.every((list) => list.some((j) => j.code === 'unrecognized_keys' && j.keys.some((k) => name(j, k) === name(i, key))));
+    return (found[0] ?? []).flatMap((i): Issue[] => {
+      if (i.code !== 'unrecognized_keys') return [];
+      const keys = i.keys.filter((key) => everywhere(i, key));
+      return keys.length === 0 ? [] : [{ ...i, keys }];
+    });
+  });
+}

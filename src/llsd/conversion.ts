@@ -20,14 +20,16 @@
 // about the conversion itself. Two exceptions: a number JSON cannot hold is refused (it would be
 // written as null), and what the record adds is checked for fields the target version has none
 // for, which only a hand edit puts there (withoutUnfit: dropped with a warning).
-import { exactJson, parseExactJson, Verbatim } from '../lib/exact-integer.js';
+import { exactJson, parseExactJson } from '../lib/exact-integer.js';
 import { nestsDeeperThan } from '../lib/json-cost.js';
 import { formatFieldPath } from '../krm/item.js';
 import { maxDepth } from '../krm/yaml.js';
-import { isPlainObject, setOwn } from '../lib/objects.js';
+import { clonePlain, isPlainObject, setOwn } from '../lib/objects.js';
+import { deepEqual, getPath, samePath, setPath } from '../lib/plain-paths.js';
+import { nonFiniteNumber } from '../lib/finite-numbers.js';
 import { clip, code, quote } from '../lib/quote.js';
 import type { z } from '../lib/zod.js';
-import { isError, problemsFromIssues, type FieldProblem } from '../lib/issues.js';
+import { problemsFromIssues, unknownKeyIssues, type FieldProblem } from '../lib/issues.js';
 import { v1alpha1Schemas } from './llsd-v1alpha1.js';
 import { group, kind, llsdV1alpha2Schemas } from './llsd-v1alpha2.js';
 import { generatingFields } from './rules.js';
@@ -148,29 +150,6 @@ export function convertTo(object: unknown, apiVersion: string): Conversion {
   return convert(object, apiVersion === v1alpha2 ? directionsOf().up : directionsOf().down);
 }
 
-/**
- * A number JSON cannot hold, and so neither can the Kubernetes API nor the conversion record: `.inf`,
- * `-.inf`, `.nan`, or one beyond ±1.8e308 such as `1E400` (read as infinite). JSON.stringify would
- * write `null` for it, changing the value without a word; it is refused at its field instead.
- */
-export function nonFiniteNumber(value: unknown, path: Array<string | number>): FieldProblem | undefined {
-  // Iterative (objects nest deep), and a path is made only for the number found.
-  interface Step { item: unknown; parent?: Step; key?: string | number }
-  const stack: Step[] = [{ item: value }];
-  for (let step = stack.pop(); step; step = stack.pop()) {
-    const { item } = step;
-    if (typeof item === 'number' && !Number.isFinite(item)) {
-      const at: Array<string | number> = [];
-      for (let s: Step | undefined = step; s?.parent; s = s.parent) at.unshift(s.key as string | number);
-      const what = Number.isNaN(item) ? 'not a number (`.nan`)' : `infinite (\`${item > 0 ? '' : '-'}.inf\`, or a number beyond ±1.8e308 such as \`1E400\`)`;
-      const message = `must be a finite number: it is ${what}, which JSON and the Kubernetes API cannot hold; write a number such as \`1.0e+300\``;
-      return { path: [...path, ...at], message };
-    }
-    if (Array.isArray(item)) for (let i = item.length - 1; i >= 0; i--) stack.push({ item: item[i], parent: step, key: i });
-    else if (isPlainObject(item)) for (const key of Object.keys(item).reverse()) stack.push({ item: item[key], parent: step, key });
-  }
-  return undefined;
-}
 
 function convert(object: unknown, d: Direction): Conversion {
   if (!isPlainObject(object) || !isPlainObject(object.metadata)) {
@@ -191,7 +170,7 @@ function convert(object: unknown, d: Direction): Conversion {
   const restored = kept === undefined ? spec : fillMissing(spec, kept);
 
   const metadata: Plain = {};
-  for (const [key, value] of Object.entries(object.metadata)) if (key !== 'annotations') setOwn(metadata, key, clone(value));
+  for (const [key, value] of Object.entries(object.metadata)) if (key !== 'annotations') setOwn(metadata, key, clonePlain(value));
   const recordedAnnotations = textAnnotations(taken.data?.metadata?.annotations, unfit);
   let annotations = fillMissing(taken.annotations, recordedAnnotations) as Plain | undefined;
   if (residue !== undefined) {
@@ -219,7 +198,7 @@ function convert(object: unknown, d: Direction): Conversion {
     else if (key === 'metadata') setOwn(out, key, reorderMetadata(metadata, object.metadata));
     else if (key === 'spec') {
       if (restored !== undefined) setOwn(out, key, ordered(restored, d.targetSpec));
-    } else setOwn(out, key, clone(value));
+    } else setOwn(out, key, clonePlain(value));
   }
   if (!Object.hasOwn(out, 'spec') && restored !== undefined) setOwn(out, 'spec', ordered(restored, d.targetSpec));
   const problems = [...(dropped.length === 0 ? [] : [droppedWarning(dropped, d)]), ...(unfit.length === 0 ? [] : [unfitWarning(unfit, d)])];
@@ -241,35 +220,13 @@ interface Unfit {
  * field comes back as the object held it (the conversion is lossless for any object the API server
  * stored), and the API server judges it with the rest of the object.
  */
-type Issue = z.core.$ZodIssue;
-
-/** The unknown-field issues, those inside a union's options too (`providers.inference` is one provider or a list), with paths from the top. */
-function unknownKeyIssues(issues: readonly Issue[], base: PropertyKey[]): Issue[] {
-  return issues.flatMap((issue): Issue[] => {
-    const path = [...base, ...issue.path];
-    if (issue.code === 'unrecognized_keys') return [{ ...issue, path }];
-    if (issue.code !== 'invalid_union') return [];
-    // A key is unknown to the union when every option of the value's shape calls it unknown (another may know it).
-    const options = issue.errors.filter((option) => !option.some((i) => i.code === 'invalid_type' && i.path.length === 0));
-    const found = options.map((option) => unknownKeyIssues(option, path));
-    const name = (i: Issue, key: string): string => JSON.stringify([...i.path.map(String), key]);
-    const everywhere = (i: Issue, key: string): boolean =>
-      found.every((list) => list.some((j) => j.code === 'unrecognized_keys' && j.keys.some((k) => name(j, k) === name(i, key))));
-    return (found[0] ?? []).flatMap((i): Issue[] => {
-      if (i.code !== 'unrecognized_keys') return [];
-      const keys = i.keys.filter((key) => everywhere(i, key));
-      return keys.length === 0 ? [] : [{ ...i, keys }];
-    });
-  });
-}
-
 function withoutUnfit(record: unknown, spec: Plain | undefined, d: Direction): { kept: unknown; unfit: Unfit[] } {
   if (!isPlainObject(record)) return { kept: record, unfit: [] };
   const checked = (d.targetSpec as unknown as z.ZodMiniType).safeParse(fillMissing(spec, record), { reportInput: true });
   if (checked.success) return { kept: record, unfit: [] };
   const unknown = unknownKeyIssues(checked.error.issues, []);
   if (unknown.length === 0) return { kept: record, unfit: [] };
-  const kept = clone(record) as Plain;
+  const kept = clonePlain(record) as Plain;
   const unfit: Unfit[] = [];
   for (const problem of problemsFromIssues(unknown, d.targetSpec)) {
     const keys = problem.path.filter((key): key is string => typeof key === 'string');
@@ -340,7 +297,7 @@ const exclusiveV1alpha2: ReadonlyArray<readonly [string, string]> = [
  */
 function withoutClashes(record: unknown, spec: Plain | undefined, d: Direction, alongside: unknown): { kept: unknown; dropped: Clash[] } {
   if (!isPlainObject(record) || spec === undefined) return { kept: record, dropped: [] };
-  const kept = clone(record) as Plain;
+  const kept = clonePlain(record) as Plain;
   const dropped: Clash[] = [];
   const drop = (path: string[], because: string[]): void => {
     if (getPath(kept, path) === undefined) return;
@@ -440,7 +397,7 @@ function recordCost(raw: string): string | undefined {
 function takeConversionData(metadata: Plain, d: Direction): { annotations: Plain | undefined; data?: ConversionData } | { problem: FieldProblem } {
   const annotations = metadata.annotations;
   if (!isPlainObject(annotations) || !Object.hasOwn(annotations, conversionAnnotation)) {
-    return { annotations: annotations === undefined ? undefined : (clone(annotations) as Plain) };
+    return { annotations: annotations === undefined ? undefined : (clonePlain(annotations) as Plain) };
   }
   const rest: Plain = {};
   for (const [key, value] of Object.entries(annotations)) if (key !== conversionAnnotation) setOwn(rest, key, value);
@@ -491,7 +448,7 @@ function mapSpec(spec: unknown, d: Direction, force = false): Plain | undefined 
     if (row.object) {
       if (isPlainObject(value) && getPath(out, row.to) === undefined) setPath(out, row.to, {});
     } else if (force || (accepts(d.targetSpec, row.to, value) && accepts(d.sourceSpec, row.from, value))) {
-      setPath(out, row.to, clone(value));
+      setPath(out, row.to, clonePlain(value));
     }
   }
   if (!force) {
@@ -506,11 +463,11 @@ function mapSpec(spec: unknown, d: Direction, force = false): Plain | undefined 
 
 /** What must be added to `base` to get `source` back. `base` holds only values taken from `source`. */
 function additions(base: unknown, source: unknown): unknown {
-  if (base === undefined) return clone(source);
+  if (base === undefined) return clonePlain(source);
   if (isPlainObject(base) && isPlainObject(source)) {
     const out: Plain = {};
     for (const [key, value] of Object.entries(source)) {
-      const added = Object.hasOwn(base, key) ? additions(base[key], value) : clone(value);
+      const added = Object.hasOwn(base, key) ? additions(base[key], value) : clonePlain(value);
       if (added !== undefined) setOwn(out, key, added);
     }
     const invented = Object.keys(base).find((key) => !Object.hasOwn(source, key));
@@ -523,7 +480,7 @@ function additions(base: unknown, source: unknown): unknown {
 
 /** `target` with what it lacks taken from `data`; what it has wins. */
 function fillMissing(target: unknown, data: unknown): unknown {
-  if (target === undefined) return clone(data);
+  if (target === undefined) return clonePlain(data);
   if (!isPlainObject(target) || !isPlainObject(data)) return target;
   const out: Plain = {};
   for (const [key, value] of Object.entries(target)) setOwn(out, key, value);
@@ -715,29 +672,6 @@ function isDefaultValue(path: string[], value: unknown, namespace: string | unde
 /** v1alpha1 mappings that only group fields. */
 const isGroup = (path: readonly string[]): boolean => ['server', 'server.containerSpec', 'server.podOverrides', 'network'].includes(path.join('.'));
 
-// ---------------------------------------------------------------------------------------------
-// Plain-value helpers. Keys come from user input: values are set as own properties.
-
-const samePath = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && a.every((key, i) => b[i] === key);
-
-function getPath(value: unknown, path: readonly string[]): unknown {
-  let v = value;
-  for (const key of path) {
-    if (!isPlainObject(v) || !Object.hasOwn(v, key)) return undefined;
-    v = v[key];
-  }
-  return v;
-}
-
-function setPath(target: Plain, path: readonly string[], value: unknown): void {
-  let t = target;
-  path.slice(0, -1).forEach((key) => {
-    if (!isPlainObject(t[key]) || !Object.hasOwn(t, key)) setOwn(t, key, {});
-    t = t[key] as Plain;
-  });
-  setOwn(t, path[path.length - 1] as string, value);
-}
-
 /** Removes the value at `path`, and the grouping mappings it leaves empty. */
 function removePath(target: Plain, path: readonly string[], rows: readonly Row[]): void {
   for (let end = path.length; end > 0; end--) {
@@ -749,67 +683,4 @@ function removePath(target: Plain, path: readonly string[], rows: readonly Row[]
     if (end < path.length && (!isPlainObject(value) || Object.keys(value).length > 0 || isRowTarget)) return;
     delete parent[key];
   }
-}
-
-function clone(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(clone);
-  if (!isPlainObject(value)) return value;
-  const out: Plain = {};
-  for (const [key, v] of Object.entries(value)) setOwn(out, key, clone(v));
-  return out;
-}
-
-function deepEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (a instanceof Verbatim && b instanceof Verbatim) return a.text === b.text;
-  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((v, i) => deepEqual(v, b[i]));
-  if (isPlainObject(a) && isPlainObject(b)) {
-    const keys = Object.keys(a);
-    return keys.length === Object.keys(b).length && keys.every((key) => Object.hasOwn(b, key) && deepEqual(a[key], b[key]));
-  }
-  return false;
-}
-
-// ---------------------------------------------------------------------------------------------
-// The `convert` command's view: the source checked against its own schema first.
-
-const llsdSchemas = (): Record<string, Schema> => ({ [v1alpha1]: v1alpha1Schemas().llsdV1alpha1Schema, [v1alpha2]: llsdV1alpha2Schemas().llsdSchema });
-
-/**
- * `object` in `apiVersion`, after checking it against the schema of its own version (problems at
- * its field paths), one already in `apiVersion` too (`convert` promises the check for every LLSD,
- * attacker C1). A warning names the fields the conversion keeps in the annotation.
- */
-export function convertChecked(object: Plain, apiVersion: string): Conversion {
-  const schemas = llsdSchemas();
-  const source = typeof object.apiVersion === 'string' && Object.hasOwn(schemas, object.apiVersion) ? schemas[object.apiVersion] : undefined;
-  if (source) {
-    const checked = (source as unknown as z.ZodMiniType).safeParse(object, { reportInput: true });
-    if (!checked.success) return { object, problems: problemsFromIssues(checked.error.issues, source) };
-  }
-  const converted = convertTo(object, apiVersion);
-  if (converted.problems.some(isError) || converted.object === object) return converted;
-  const record = (converted.object.metadata as { annotations?: Record<string, string> }).annotations?.[conversionAnnotation];
-  if (record === undefined) return converted;
-  const fields = leafPaths((parseExactJson(record) as { spec?: unknown }).spec, ['spec']).map((p) => code(formatFieldPath(p)));
-  const shown = fields.length > 6 ? [...fields.slice(0, 5), `${fields.length - 5} more`] : fields;
-  return {
-    object: converted.object,
-    problems: [
-      ...converted.problems,
-      {
-        severity: 'warning',
-        code: 'conversion-annotation',
-        path: ['metadata', 'annotations', conversionAnnotation],
-        message: `keeps ${shown.join(', ')}: ${apiVersion} has no field for ${fields.length === 1 ? 'it' : 'them'} (or cannot hold the value); converting ` +
-          `back to ${object.apiVersion as string} restores ${fields.length === 1 ? 'it' : 'them'}`,
-      },
-    ],
-  };
-}
-
-/** The paths of the values in `value` that are not mappings with fields. */
-function leafPaths(value: unknown, path: string[]): string[][] {
-  if (!isPlainObject(value) || Object.keys(value).length === 0) return [path];
-  return Object.entries(value).flatMap(([key, v]) => leafPaths(v, [...path, key]));
 }

@@ -4,13 +4,13 @@
 import { describe, expect, it } from 'vitest';
 import {
   conversionAnnotation,
-  convertChecked,
   convertTo,
   toV1alpha1,
   toV1alpha2,
   v1alpha1FieldsNotRendered,
   v1alpha1Problem,
 } from '../../src/llsd/conversion.js';
+import { convertChecked } from '../../src/llsd/convert-checked.js';
 import { problemsFromIssues } from '../../src/lib/issues.js';
 import { llsdReaders, supportedLlsdVersions } from '../../src/llsd/llsd.js';
 import { v1alpha1Schemas } from '../../src/llsd/llsd-v1alpha1.js';
